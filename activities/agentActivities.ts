@@ -1,0 +1,167 @@
+// The activities of an agent run. Everything that touches agent code (tools, predicates, error formatters)
+// or the network runs here, never in the workflow:
+//   describeAgent  — the agent snapshot recorded at run start (local activity)
+//   modelTurn      — one model call, then each tool call classified: error / run now / needs a person
+//   runTool        — one tool execution, with the call's idempotency key
+import { log } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { z } from 'zod';
+import type { Agent, ToolErrorKind } from '../agents/defineAgent';
+import type { Tool } from '../agents/defineTool';
+import type { AgentRegistry } from '../agents/registry';
+import type { ModelSettings } from '../temporal.config';
+import type { ConversationItem, FunctionCallItem, ModelTurn } from '../workflows/items';
+import type { AgentSnapshot } from '../workflows/messages';
+import { createModelActivities } from './model';
+
+export const DEFAULT_REJECTION = 'Tool execution was not approved.';
+
+export interface AgentRef {
+  name: string;
+  version: string;
+}
+
+interface CallBase {
+  callId: string;
+  toolName: string;
+  arguments: string;
+}
+
+/** A tool call as the workflow should treat it. */
+export type PlannedCall =
+  | (CallBase & { disposition: 'error'; output: string })
+  | (CallBase & { disposition: 'run' })
+  | (CallBase & { disposition: 'approval'; rejectionText: string });
+
+export interface ModelTurnRequest {
+  runId: string;
+  agent: AgentRef;
+  items: ConversationItem[];
+  context: Record<string, unknown>;
+}
+
+export type ModelTurnResult = ModelTurn & { calls: PlannedCall[] };
+
+export interface RunToolRequest {
+  runId: string;
+  agent: AgentRef;
+  callId: string;
+  toolName: string;
+  arguments: string;
+  context: Record<string, unknown>;
+}
+
+export interface RunToolResult {
+  output: string;
+  ok: boolean;
+}
+
+function agentOf(registry: AgentRegistry, ref: AgentRef): Agent {
+  try {
+    return registry.get(ref.name, ref.version);
+  } catch (err) {
+    throw ApplicationFailure.create({ type: 'AgentUnavailable', message: (err as Error).message, nonRetryable: true });
+  }
+}
+
+/** The text the model sees for a tool error: the agent's formatter if it answers, else the default. */
+async function formatError(agent: Agent, kind: ToolErrorKind, call: CallBase, defaultMessage: string, context: Record<string, unknown>): Promise<string> {
+  if (!agent.toolErrorFormatter) return defaultMessage;
+  try {
+    const text = await agent.toolErrorFormatter({ kind, toolName: call.toolName, callId: call.callId, defaultMessage, context });
+    return typeof text === 'string' && text.length > 0 ? text : defaultMessage;
+  } catch (err) {
+    log.warn('toolErrorFormatter threw; using the default message', { agent: agent.name, kind, error: String(err) });
+    return defaultMessage;
+  }
+}
+
+type ParsedArgs = { ok: true; params: Record<string, unknown> } | { ok: false; problem: string };
+
+function parseArguments(tool: Tool, raw: string): ParsedArgs {
+  let json: unknown;
+  try {
+    json = raw.trim() === '' ? {} : JSON.parse(raw);
+  } catch {
+    return { ok: false, problem: 'the arguments are not valid JSON' };
+  }
+  const parsed = (tool.parameters as z.ZodType).safeParse(json);
+  if (parsed.success) return { ok: true, params: parsed.data as Record<string, unknown> };
+  const issue = parsed.error.issues[0]!;
+  return { ok: false, problem: `${issue.path.join('.') || 'arguments'}: ${issue.message}` };
+}
+
+async function needsApproval(agent: Agent, tool: Tool, params: Record<string, unknown>, call: CallBase, req: ModelTurnRequest): Promise<boolean> {
+  if (typeof tool.needsApproval !== 'function') return tool.needsApproval === true;
+  try {
+    return (await tool.needsApproval({ runId: req.runId, agentName: agent.name, callId: call.callId, context: req.context }, params, call.callId)) === true;
+  } catch (err) {
+    // Fail closed: a predicate that cannot decide asks a person.
+    log.warn('needsApproval predicate threw; approval required', { tool: tool.name, callId: call.callId, error: String(err) });
+    return true;
+  }
+}
+
+async function planCall(agent: Agent, call: FunctionCallItem, req: ModelTurnRequest): Promise<PlannedCall> {
+  const base: CallBase = { callId: call.callId, toolName: call.name, arguments: call.arguments };
+  const tool = agent.tool(call.name);
+  if (!tool) {
+    const available = agent.tools.map((t) => t.name).join(', ') || 'none';
+    const output = await formatError(agent, 'tool_not_found', base, `Tool ${call.name} not found. Available tools: ${available}.`, req.context);
+    return { ...base, disposition: 'error', output };
+  }
+  const parsed = parseArguments(tool, call.arguments);
+  if (!parsed.ok) {
+    const text = `Invalid arguments for tool ${call.name}: ${parsed.problem}. Call it again with arguments that match its schema.`;
+    return { ...base, disposition: 'error', output: await formatError(agent, 'invalid_arguments', base, text, req.context) };
+  }
+  if (!(await needsApproval(agent, tool, parsed.params, base, req))) return { ...base, disposition: 'run' };
+  return { ...base, disposition: 'approval', rejectionText: await formatError(agent, 'approval_rejected', base, DEFAULT_REJECTION, req.context) };
+}
+
+export function createAgentActivities(deps: { registry: AgentRegistry; model: ModelSettings }) {
+  const { callModel } = createModelActivities(deps.model);
+  return {
+    async describeAgent(ref: { name: string; version?: string }): Promise<AgentSnapshot> {
+      return agentOf(deps.registry, { name: ref.name, version: ref.version as string }).snapshot();
+    },
+
+    async modelTurn(req: ModelTurnRequest): Promise<ModelTurnResult> {
+      const agent = agentOf(deps.registry, req.agent);
+      const turn = await callModel({
+        runId: req.runId,
+        model: agent.model,
+        instructions: agent.instructions,
+        items: req.items,
+        tools: agent.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema })),
+      });
+      const calls = turn.items.filter((i): i is FunctionCallItem => i.type === 'function_call');
+      return { ...turn, calls: await Promise.all(calls.map((c) => planCall(agent, c, req))) };
+    },
+
+    async runTool(req: RunToolRequest): Promise<RunToolResult> {
+      const agent = agentOf(deps.registry, req.agent);
+      const base: CallBase = { callId: req.callId, toolName: req.toolName, arguments: req.arguments };
+      const tool = agent.tool(req.toolName);
+      const parsed = tool ? parseArguments(tool, req.arguments) : undefined;
+      if (!tool || !parsed?.ok) {
+        // Planned calls were validated already; reaching here means the agent changed under a running call.
+        const why = !tool ? `tool ${req.toolName} is not on agent ${agent.name}@${agent.version}` : `arguments no longer valid: ${(parsed as { problem: string }).problem}`;
+        throw ApplicationFailure.create({ type: 'ToolUnavailable', message: why, nonRetryable: true });
+      }
+      const ctx = { runId: req.runId, agentName: agent.name, callId: req.callId, idempotencyKey: `${req.runId}:${req.callId}`, context: req.context };
+      try {
+        const result = await tool.execute(parsed.params, ctx);
+        return { output: typeof result === 'string' ? result : JSON.stringify(result ?? null), ok: true };
+      } catch (err) {
+        // A tool may ask Temporal to retry it by throwing a retryable ApplicationFailure; other errors go to the model.
+        if (err instanceof ApplicationFailure && !err.nonRetryable) throw err;
+        const message = err instanceof Error ? err.message : String(err);
+        log.warn('tool failed', { tool: req.toolName, callId: req.callId, error: message });
+        return { output: await formatError(agent, 'tool_failed', base, `An error occurred while running the tool ${req.toolName}: ${message}`, req.context), ok: false };
+      }
+    },
+  };
+}
+
+export type AgentActivities = ReturnType<typeof createAgentActivities>;

@@ -1,0 +1,138 @@
+// The model gateway: one activity that calls the model through the official `openai` client, over the Responses
+// API or Chat Completions, and returns provider-neutral items. Temporal owns retries (maxRetries: 0 here):
+// 429/5xx/network errors are thrown as retryable failures, other 4xx as non-retryable ones with the provider's text.
+// The API key lives in this process only; nothing key-related is returned to the workflow.
+import { ApplicationFailure } from '@temporalio/common';
+import OpenAI from 'openai';
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { ResponseInputItem, FunctionTool } from 'openai/resources/responses/responses';
+import type { ModelSettings } from '../temporal.config';
+import type { ConversationItem, ModelTurn, ToolSpec } from '../workflows/items';
+
+export interface ModelRequest {
+  /** The workflow id: sent as a header so logs and scripted servers can tell runs apart. */
+  runId: string;
+  /** The agent's model, else the worker's COUNTERSIGN_MODEL. */
+  model?: string;
+  instructions: string;
+  items: ConversationItem[];
+  tools: ToolSpec[];
+}
+
+export const RUN_ID_HEADER = 'X-Countersign-Run-Id';
+
+/** Failure types the workflow and operators can match on. */
+export const ModelFailure = {
+  rejected: 'ModelRequestRejected', // 400/401/403/404/422: fix the request, key, model or URL
+  rateLimited: 'ModelRateLimited',
+  serverError: 'ModelServerError',
+  unreachable: 'ModelUnreachable',
+} as const;
+
+function toChatMessages(instructions: string, items: ConversationItem[]): ChatCompletionMessageParam[] {
+  const messages: ChatCompletionMessageParam[] = [];
+  if (instructions) messages.push({ role: 'system', content: instructions });
+  for (const item of items) {
+    if (item.type === 'message') {
+      messages.push({ role: item.role, content: item.content });
+    } else if (item.type === 'function_call') {
+      const call = { id: item.callId, type: 'function' as const, function: { name: item.name, arguments: item.arguments } };
+      const last = messages[messages.length - 1];
+      // Chat Completions carries a turn's calls on one assistant message (with its text, if any).
+      if (last?.role === 'assistant') last.tool_calls = [...(last.tool_calls ?? []), call];
+      else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+    } else {
+      messages.push({ role: 'tool', tool_call_id: item.callId, content: item.output });
+    }
+  }
+  return messages;
+}
+
+function toResponsesInput(items: ConversationItem[]): ResponseInputItem[] {
+  return items.map((item): ResponseInputItem => {
+    if (item.type === 'message') return { type: 'message', role: item.role, content: item.content };
+    if (item.type === 'function_call') return { type: 'function_call', call_id: item.callId, name: item.name, arguments: item.arguments };
+    return { type: 'function_call_output', call_id: item.callId, output: item.output };
+  });
+}
+
+async function callChat(client: OpenAI, model: string, req: ModelRequest): Promise<ModelTurn> {
+  const tools: ChatCompletionTool[] = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+  const completion = await client.chat.completions.create(
+    { model, messages: toChatMessages(req.instructions, req.items), ...(tools.length ? { tools } : {}) },
+    { headers: { [RUN_ID_HEADER]: req.runId } },
+  );
+  const message = completion.choices[0]?.message;
+  const items: ConversationItem[] = [];
+  if (message?.content) items.push({ type: 'message', role: 'assistant', content: message.content });
+  for (const call of message?.tool_calls ?? []) {
+    if (call.type === 'function') items.push({ type: 'function_call', callId: call.id, name: call.function.name, arguments: call.function.arguments });
+  }
+  const u = completion.usage;
+  return { items, usage: { requests: 1, inputTokens: u?.prompt_tokens ?? 0, outputTokens: u?.completion_tokens ?? 0, totalTokens: u?.total_tokens ?? 0 } };
+}
+
+async function callResponses(client: OpenAI, model: string, req: ModelRequest): Promise<ModelTurn> {
+  const tools: FunctionTool[] = req.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+  const response = await client.responses.create(
+    { model, instructions: req.instructions || undefined, input: toResponsesInput(req.items), store: false, ...(tools.length ? { tools } : {}) },
+    { headers: { [RUN_ID_HEADER]: req.runId } },
+  );
+  const items: ConversationItem[] = [];
+  for (const out of response.output) {
+    if (out.type === 'message') {
+      const text = out.content.map((c) => (c.type === 'output_text' ? c.text : c.refusal)).join('');
+      if (text) items.push({ type: 'message', role: 'assistant', content: text });
+    } else if (out.type === 'function_call') {
+      items.push({ type: 'function_call', callId: out.call_id, name: out.name, arguments: out.arguments });
+    }
+  }
+  const u = response.usage;
+  return { items, usage: { requests: 1, inputTokens: u?.input_tokens ?? 0, outputTokens: u?.output_tokens ?? 0, totalTokens: u?.total_tokens ?? 0 } };
+}
+
+/** Maps a provider error to a Temporal failure: retryable unless retrying cannot help. */
+function toFailure(err: unknown, where: string): never {
+  if (err instanceof OpenAI.APIConnectionError) {
+    throw ApplicationFailure.create({ type: ModelFailure.unreachable, message: `model at ${where} unreachable: ${err.message}` });
+  }
+  if (err instanceof OpenAI.APIError && err.status !== undefined) {
+    const detail = (err.error as { message?: string } | undefined)?.message ?? err.message;
+    const message = `model provider answered ${err.status}: ${detail}`;
+    if (err.status === 429) {
+      const retryAfter = Number(err.headers?.get('retry-after'));
+      throw ApplicationFailure.create({
+        type: ModelFailure.rateLimited,
+        message,
+        ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { nextRetryDelay: `${retryAfter}s` } : {}),
+      });
+    }
+    if (err.status >= 500 || err.status === 408 || err.status === 409) throw ApplicationFailure.create({ type: ModelFailure.serverError, message });
+    throw ApplicationFailure.create({ type: ModelFailure.rejected, message, nonRetryable: true, details: [{ status: err.status }] });
+  }
+  throw err;
+}
+
+export function createModelActivities(settings: ModelSettings) {
+  const client = new OpenAI({
+    // The SDK refuses to start without a key; a missing one surfaces as the provider's 401 instead.
+    apiKey: settings.apiKey ?? 'missing-OPENAI_API_KEY',
+    baseURL: settings.baseURL,
+    maxRetries: 0,
+    timeout: settings.requestTimeoutMs,
+  });
+  const where = settings.baseURL ?? 'the OpenAI API';
+  return {
+    /** One model turn. Retried by Temporal per the workflow's retry policy. */
+    async callModel(req: ModelRequest): Promise<ModelTurn> {
+      const model = req.model ?? settings.model;
+      try {
+        return settings.api === 'chat' ? await callChat(client, model, req) : await callResponses(client, model, req);
+      } catch (err) {
+        toFailure(err, where);
+      }
+    },
+  };
+}
+
+export type ModelActivities = ReturnType<typeof createModelActivities>;

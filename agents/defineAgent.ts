@@ -1,0 +1,61 @@
+// An agent: instructions, tools and how tool errors read to the model. Referred to by name from workflows;
+// each run records a snapshot (see AgentSnapshot) so a run that waits a month keeps the definition it began with.
+import { approvalPolicyOf, type Tool } from './defineTool';
+import type { AgentSnapshot } from '../workflows/messages';
+
+export type ToolErrorKind = 'approval_rejected' | 'tool_not_found' | 'invalid_arguments' | 'tool_failed';
+
+export interface ToolErrorInfo {
+  kind: ToolErrorKind;
+  toolName: string;
+  callId: string;
+  /** What the model sees without a formatter. */
+  defaultMessage: string;
+  context: Record<string, unknown>;
+}
+
+export interface AgentConfig {
+  name: string;
+  /** Bump when instructions or tools change in a way a running conversation should not see. Default '1'. */
+  version?: string;
+  instructions: string;
+  /** Model name; default COUNTERSIGN_MODEL. */
+  model?: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any parameter schema
+  tools: Tool<any>[];
+  /** The text the model sees for a tool error; return undefined to keep the default. */
+  toolErrorFormatter?: (info: ToolErrorInfo) => string | undefined | Promise<string | undefined>;
+}
+
+export interface Agent extends Required<Pick<AgentConfig, 'name' | 'version' | 'instructions' | 'tools'>> {
+  model?: string;
+  toolErrorFormatter?: AgentConfig['toolErrorFormatter'];
+  snapshot(): AgentSnapshot;
+  tool(name: string): Tool | undefined;
+}
+
+export function defineAgent(config: AgentConfig): Agent {
+  const names = new Set<string>();
+  for (const t of config.tools) {
+    if (names.has(t.name)) throw new Error(`agent ${config.name}: two tools are named ${t.name}`);
+    names.add(t.name);
+  }
+  const version = config.version ?? '1';
+  const byName = new Map(config.tools.map((t) => [t.name, t as Tool]));
+  return Object.freeze({
+    name: config.name,
+    version,
+    instructions: config.instructions,
+    model: config.model,
+    tools: config.tools,
+    toolErrorFormatter: config.toolErrorFormatter,
+    tool: (name: string) => byName.get(name),
+    snapshot: (): AgentSnapshot => ({
+      name: config.name,
+      version,
+      instructions: config.instructions,
+      ...(config.model ? { model: config.model } : {}),
+      tools: config.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema, approval: approvalPolicyOf(t) })),
+    }),
+  });
+}

@@ -1,0 +1,45 @@
+// A tool the model may call: a zod schema for its arguments, an optional approval rule, and the side effect.
+import { z } from 'zod';
+
+/** What a tool (and an approval predicate) knows about the call it serves. */
+export interface ToolContext {
+  /** Workflow id of the run. */
+  runId: string;
+  agentName: string;
+  callId: string;
+  /** `workflowId:callId` — the same on every retry of this call; tools with side effects dedupe on it. */
+  idempotencyKey: string;
+  /** The run's context as given at start (never secrets: it is stored in history). */
+  context: Record<string, unknown>;
+}
+
+export type ApprovalPredicate<P> = (ctx: Omit<ToolContext, 'idempotencyKey'>, params: P, callId: string) => boolean | Promise<boolean>;
+
+export interface ToolConfig<S extends z.ZodObject> {
+  name: string;
+  description: string;
+  parameters: S;
+  /** true, false (default), or a predicate evaluated in an activity; a predicate that throws means "needs approval". */
+  needsApproval?: boolean | ApprovalPredicate<z.infer<S>>;
+  /** Runs in the tool activity. Return a string (or JSON-able value) for the model. */
+  execute: (params: z.infer<S>, ctx: ToolContext) => unknown | Promise<unknown>;
+}
+
+export interface Tool<S extends z.ZodObject = z.ZodObject> extends ToolConfig<S> {
+  /** JSON schema of the parameters, as sent to the model and recorded in the run's agent snapshot. */
+  jsonSchema: Record<string, unknown>;
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+export function defineTool<S extends z.ZodObject>(config: ToolConfig<S>): Tool<S> {
+  if (!TOOL_NAME.test(config.name)) throw new Error(`tool name "${config.name}" must match ${TOOL_NAME} (the model APIs require it)`);
+  const { $schema: _drop, ...jsonSchema } = z.toJSONSchema(config.parameters, { target: 'draft-7' }) as Record<string, unknown>;
+  return Object.freeze({ ...config, jsonSchema });
+}
+
+/** The approval rule as recorded in the snapshot: predicates cannot be serialised, only their existence. */
+export function approvalPolicyOf(tool: Tool): 'never' | 'always' | 'predicate' {
+  if (typeof tool.needsApproval === 'function') return 'predicate';
+  return tool.needsApproval ? 'always' : 'never';
+}

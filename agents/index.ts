@@ -1,0 +1,11 @@
+// Public surface of agents/: define tools and agents, register them, and the demo agents the worker serves by default.
+import { emailAssistant } from './demo/emailAssistant';
+import { weatherAssistant } from './demo/weatherAssistant';
+import { AgentRegistry } from './registry';
+
+export { defineAgent, type Agent, type AgentConfig, type ToolErrorInfo, type ToolErrorKind } from './defineAgent';
+export { defineTool, type Tool, type ToolConfig, type ToolContext } from './defineTool';
+export { AgentRegistry, AgentNotFoundError } from './registry';
+
+export const demoAgents = [emailAssistant, weatherAssistant];
+export const defaultRegistry = () => new AgentRegistry(demoAgents);

@@ -1,0 +1,22 @@
+// What a script for the scripted model may say, one step per model request. Validated with zod because
+// scripts also arrive over HTTP (POST /_scripts/<runId>) from tests that run the worker in another process.
+import { z } from 'zod';
+
+const toolCall = z.object({
+  name: z.string().min(1),
+  /** An object is JSON-encoded; a string is sent as is (so tests can send malformed JSON). */
+  arguments: z.union([z.record(z.string(), z.unknown()), z.string()]),
+  callId: z.string().min(1).optional(),
+});
+
+export const scriptStepSchema = z.object({
+  text: z.string().optional(),
+  toolCalls: z.array(toolCall).optional(),
+  /** Answer with this HTTP error instead (e.g. 500, 429, 401). */
+  error: z.object({ status: z.number().int().min(400).max(599), message: z.string(), retryAfterSeconds: z.number().optional() }).optional(),
+  /** Wait this long before answering (to provoke client timeouts). */
+  delayMs: z.number().int().nonnegative().optional(),
+});
+
+export type ScriptStep = z.infer<typeof scriptStepSchema>;
+export const scriptSchema = z.array(scriptStepSchema);

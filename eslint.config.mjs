@@ -1,0 +1,30 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules', '.temporal', 'dist', 'coverage', 'bench/results', 'test/artifacts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly', Buffer: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-require-imports': 'off',
+    },
+  },
+  {
+    // Workflow code must stay deterministic: no Node APIs, no activity implementations.
+    files: ['workflows/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'crypto', 'http', 'openai'], message: 'workflow code must stay deterministic: no Node APIs or network clients' },
+            { group: ['../activities/*', '../agents/*', '../client/*', '../worker/*', '../devtools/*'], allowTypeImports: true, message: 'workflow code may only `import type` from activities, agents, client or worker' },
+          ],
+        },
+      ],
+    },
+  },
+);

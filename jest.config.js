@@ -1,0 +1,12 @@
+// Unit tests (test/unit) need no server; integration tests (test/integration) share one real Temporal dev server
+// started in globalSetup and one workflow bundle built there.
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  globalSetup: '<rootDir>/test/support/globalSetup.ts',
+  globalTeardown: '<rootDir>/test/support/globalTeardown.ts',
+  testTimeout: 60_000,
+  maxWorkers: 2,
+};

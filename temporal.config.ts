@@ -1,0 +1,99 @@
+// The one place Countersign reads its settings. Connection settings come from the same TOML profiles and
+// TEMPORAL_* variables the `temporal` CLI reads (@temporalio/envconfig): TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE,
+// TEMPORAL_API_KEY, TEMPORAL_TLS*, TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE. Countersign's own knobs are COUNTERSIGN_*.
+import { loadClientConnectConfig } from '@temporalio/envconfig';
+import { z } from 'zod';
+
+export const DEFAULT_ADDRESS = 'localhost:7233';
+export const DEFAULT_UI_PORT = 8233;
+
+/** Search attributes the workflow upserts; `npm start` registers them on the dev server. */
+export const SEARCH_ATTRIBUTES = {
+  HitlStatus: 'Keyword',
+  HitlPendingTools: 'KeywordList',
+  HitlAgent: 'Keyword',
+  HitlPendingSince: 'Datetime',
+} as const;
+
+export type ModelApi = 'responses' | 'chat';
+
+export interface ModelSettings {
+  /** OPENAI_BASE_URL; undefined = the provider's default. */
+  baseURL?: string;
+  /** OPENAI_API_KEY. Read by the worker only; never passed to workflows. */
+  apiKey?: string;
+  /** COUNTERSIGN_MODEL */
+  model: string;
+  /** COUNTERSIGN_MODEL_API: `responses` (OpenAI Responses API) or `chat` (Chat Completions, for compatible servers). */
+  api: ModelApi;
+  /** COUNTERSIGN_MODEL_TIMEOUT_MS: one HTTP request's limit; Temporal retries after it. */
+  requestTimeoutMs: number;
+}
+
+export interface CountersignConfig {
+  /** From TEMPORAL_ADDRESS / profile; `explicit` says whether the user chose it (then `npm start` starts no dev server). */
+  address: string;
+  addressExplicit: boolean;
+  namespace: string;
+  taskQueue: string;
+  /** Connection options as envconfig resolved them (address, TLS, API key, gRPC metadata). */
+  connection: ReturnType<typeof loadClientConnectConfig>['connectionOptions'];
+  /** Dev server launched by `npm start` when no TEMPORAL_ADDRESS is given (at COUNTERSIGN_DEV_ADDRESS, default localhost:7233). */
+  devServer: { dbFile: string; uiPort: number };
+  model: ModelSettings;
+  /** COUNTERSIGN_DEMO_OUTBOX: JSON lines written by the demo tools' side effects. */
+  demoOutbox: string;
+}
+
+const envSchema = z.object({
+  COUNTERSIGN_TASK_QUEUE: z.string().min(1).default('countersign'),
+  COUNTERSIGN_MODEL: z.string().min(1).default('gpt-4.1-mini'),
+  COUNTERSIGN_MODEL_API: z.enum(['responses', 'chat'], { error: 'COUNTERSIGN_MODEL_API must be "responses" or "chat"' }).default('responses'),
+  COUNTERSIGN_MODEL_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  COUNTERSIGN_DEV_DB: z.string().min(1).default('.temporal/dev.db'),
+  COUNTERSIGN_DEV_ADDRESS: z.string().regex(/^[\w.-]+:\d+$/, 'COUNTERSIGN_DEV_ADDRESS must look like localhost:7233').default(DEFAULT_ADDRESS),
+  COUNTERSIGN_UI_PORT: z.coerce.number().int().min(1).max(65535).default(DEFAULT_UI_PORT),
+  COUNTERSIGN_DEMO_OUTBOX: z.string().min(1).default('.countersign/outbox.jsonl'),
+  OPENAI_BASE_URL: z.url({ error: 'OPENAI_BASE_URL must be a URL such as http://localhost:11434/v1' }).optional(),
+  OPENAI_API_KEY: z.string().optional(),
+});
+
+/** Thrown for a setting that cannot work; the message is one line that says what to change. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): CountersignConfig {
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`${String(issue.path[0])}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  let connect;
+  try {
+    connect = loadClientConnectConfig({
+      profile: env.TEMPORAL_PROFILE,
+      overrideEnvVars: Object.fromEntries(Object.entries(env).filter((kv): kv is [string, string] => kv[1] !== undefined)),
+    });
+  } catch (err) {
+    throw new ConfigError(`cannot read the Temporal connection profile: ${(err as Error).message}`);
+  }
+  const address = connect.connectionOptions.address ?? e.COUNTERSIGN_DEV_ADDRESS;
+  return {
+    address,
+    addressExplicit: connect.connectionOptions.address !== undefined,
+    namespace: connect.namespace ?? 'default',
+    taskQueue: e.COUNTERSIGN_TASK_QUEUE,
+    connection: { ...connect.connectionOptions, address },
+    devServer: { dbFile: e.COUNTERSIGN_DEV_DB, uiPort: e.COUNTERSIGN_UI_PORT },
+    model: {
+      baseURL: e.OPENAI_BASE_URL,
+      apiKey: e.OPENAI_API_KEY,
+      model: e.COUNTERSIGN_MODEL,
+      api: e.COUNTERSIGN_MODEL_API,
+      requestTimeoutMs: e.COUNTERSIGN_MODEL_TIMEOUT_MS,
+    },
+    demoOutbox: e.COUNTERSIGN_DEMO_OUTBOX,
+  };
+}

@@ -1,0 +1,31 @@
+// One real Temporal dev server and one workflow bundle for the whole test run. Test files reach them through
+// COUNTERSIGN_TEST_ADDRESS and COUNTERSIGN_TEST_BUNDLE.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../../workflows/searchAttributes';
+import { binaryPath, projectRoot } from './toolchain';
+
+export default async function globalSetup(): Promise<void> {
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: binaryPath('temporal') },
+      searchAttributes: [HitlStatus, HitlPendingTools, HitlAgent, HitlPendingSince],
+      ui: false,
+      log: { format: 'pretty', level: 'error' },
+    },
+  });
+  (globalThis as { __countersignEnv?: TestWorkflowEnvironment }).__countersignEnv = env;
+  process.env.COUNTERSIGN_TEST_ADDRESS = env.address;
+
+  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietLogger });
+  const dir = join(projectRoot, '.temporal');
+  mkdirSync(dir, { recursive: true });
+  const bundlePath = join(dir, 'test-workflow-bundle.js');
+  writeFileSync(bundlePath, code);
+  process.env.COUNTERSIGN_TEST_BUNDLE = bundlePath;
+}
+
+const noop = () => undefined;
+const quietLogger = { log: noop, trace: noop, debug: noop, info: noop, warn: console.warn, error: console.error };

@@ -1,0 +1,107 @@
+// The embedded default for `npm start`: a Temporal dev server with SQLite persistence (state survives restarts),
+// the Web UI, and Countersign's search attributes. Never touches a port that something else holds.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, openSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { Connection } from '@temporalio/client';
+import { ConfigError, type CountersignConfig, SEARCH_ATTRIBUTES } from '../temporal.config';
+
+const root = resolve(__dirname, '..');
+
+function portOpen(host: string, port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const s = connect({ host, port, timeout: 1000 });
+    s.once('connect', () => (s.destroy(), done(true)));
+    s.once('error', () => done(false));
+    s.once('timeout', () => (s.destroy(), done(false)));
+  });
+}
+
+async function speaksTemporal(address: string): Promise<boolean> {
+  try {
+    const c = await Connection.connect({ address, connectTimeout: 3000 });
+    try {
+      await c.workflowService.getSystemInfo({}, );
+      return true;
+    } finally {
+      await c.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+/** The `temporal` binary, as scripts/temporal-toolchain.mjs resolves (and if needed installs) it. */
+export function temporalCliPath(): string {
+  try {
+    const out = execFileSync(process.execPath, [join(root, 'scripts/temporal-toolchain.mjs'), '--print'], { encoding: 'utf8' });
+    const path = /^temporal=(.*)$/m.exec(out)?.[1];
+    if (path) return path;
+  } catch {
+    /* fall through to install */
+  }
+  try {
+    execFileSync(process.execPath, [join(root, 'scripts/temporal-toolchain.mjs')], { stdio: 'inherit' });
+    const out = execFileSync(process.execPath, [join(root, 'scripts/temporal-toolchain.mjs'), '--print'], { encoding: 'utf8' });
+    const path = /^temporal=(.*)$/m.exec(out)?.[1];
+    if (path) return path;
+  } catch {
+    /* reported below */
+  }
+  throw new ConfigError('no Temporal CLI: set TEMPORAL_CLI_PATH, put the binary in .temporal/bin/temporal, or put `temporal` on PATH (see scripts/temporal-toolchain.mjs)');
+}
+
+export interface DevServer {
+  /** false when a Temporal server was already listening and is reused. */
+  started: boolean;
+  uiUrl: string;
+  stop(): Promise<void>;
+}
+
+async function waitUntilServing(address: string, child: ChildProcess, logFile: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      const tail = readFileSync(logFile, 'utf8').trim().split('\n').slice(-3).join(' | ');
+      throw new ConfigError(`the Temporal dev server exited (code ${child.exitCode}): ${tail}`);
+    }
+    if (await speaksTemporal(address)) return;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new ConfigError(`the Temporal dev server did not answer on ${address} within ${timeoutMs / 1000}s; see ${logFile}`);
+}
+
+export async function ensureDevServer(config: CountersignConfig): Promise<DevServer> {
+  const [host = 'localhost', portText = '7233'] = config.address.split(':');
+  const port = Number(portText);
+  const uiPort = config.devServer.uiPort;
+  const uiUrl = `http://localhost:${uiPort}`;
+  if (await portOpen(host, port)) {
+    if (await speaksTemporal(config.address)) return { started: false, uiUrl, stop: async () => undefined };
+    throw new ConfigError(`port ${port} is taken by something that is not a Temporal server; stop it, or set TEMPORAL_ADDRESS to your Temporal server`);
+  }
+  if (await portOpen('localhost', uiPort)) {
+    throw new ConfigError(`port ${uiPort} (the Web UI) is taken by another program; stop it or set COUNTERSIGN_UI_PORT to a free port`);
+  }
+  const cli = temporalCliPath();
+  const dbFile = resolve(root, config.devServer.dbFile);
+  mkdirSync(dirname(dbFile), { recursive: true });
+  const logFile = join(dirname(dbFile), 'dev-server.log');
+  const out = openSync(logFile, 'a');
+  const args = ['server', 'start-dev', '--db-filename', dbFile, '--ip', host === 'localhost' ? '127.0.0.1' : host, '--port', String(port), '--ui-port', String(uiPort), '--namespace', config.namespace, '--log-level', 'warn'];
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  const child = spawn(cli, args, { stdio: ['ignore', out, out], detached: false });
+  await waitUntilServing(config.address, child, logFile);
+  return {
+    started: true,
+    uiUrl,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done();
+        const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => (clearTimeout(killer), done()));
+        child.kill('SIGTERM');
+      }),
+  };
+}

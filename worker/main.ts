@@ -1,0 +1,24 @@
+// `npm run worker`: only the worker, against the cluster the configuration names (no dev server).
+// Used for real clusters and by the tests that kill and restart workers.
+import { defaultRegistry } from '../agents';
+import { loadConfig } from '../temporal.config';
+import { checkSearchAttributes, connectWorker } from './connect';
+import { createWorker } from './createWorker';
+import { runUntilSignalled, failWith } from './lifecycle';
+import { resolveModel } from './startMode';
+
+async function main() {
+  const config = loadConfig();
+  const { model, scripted } = await resolveModel(config.model);
+  if (scripted) console.warn(`[countersign] scripted demo model at ${scripted.baseURL} — set OPENAI_API_KEY for a real model`);
+  const connection = await connectWorker(config);
+  await checkSearchAttributes(connection, config);
+  const worker = await createWorker({ connection, namespace: config.namespace, taskQueue: config.taskQueue, registry: defaultRegistry(), model });
+  console.log(`[countersign] worker polling task queue "${config.taskQueue}" in namespace "${config.namespace}" at ${config.address}`);
+  await runUntilSignalled(worker, async () => {
+    await connection.close();
+    await scripted?.close();
+  });
+}
+
+main().catch(failWith);

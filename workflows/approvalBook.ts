@@ -1,0 +1,157 @@
+// The approval book: the pure state machine of tool calls that wait for a person. It records pending calls,
+// validates and applies decisions (first decision wins), keeps sticky always-rules per agent and tool, and
+// writes the audit log. No Temporal imports: the workflow wires it to signals, updates, timers and activities,
+// and unit tests drive it directly. Its state is plain JSON so it can be queried and carried across runs.
+import type { AppliedDecision, AuditEntry, Decision, PendingApproval } from './messages';
+
+export type CallState = 'pending' | 'approved' | 'rejected';
+
+export interface BookCall extends PendingApproval {
+  state: CallState;
+  /** What the model sees when this call is rejected without a reviewer message (formatter already applied). */
+  rejectionText: string;
+  /** The text the model gets for a rejection: the reviewer's message, else rejectionText. */
+  rejectionOutput?: string;
+}
+
+export interface StickyRule {
+  decision: 'approve' | 'reject';
+  message?: string;
+  approver?: string;
+}
+
+export interface BookState {
+  calls: BookCall[];
+  /** key `${agentName}/${toolName}` */
+  sticky: Record<string, StickyRule>;
+  audit: AuditEntry[];
+}
+
+/** Ignored entries kept in the audit log; older ones are dropped so hostile signal floods cannot grow history. */
+export const MAX_IGNORED_AUDIT_ENTRIES = 100;
+
+export class DecisionError extends Error {
+  override name = 'DecisionError';
+}
+
+const ruleKey = (agentName: string, toolName: string) => `${agentName}/${toolName}`;
+
+export class ApprovalBook {
+  private readonly s: BookState;
+
+  constructor(state?: BookState) {
+    this.s = state ?? { calls: [], sticky: {}, audit: [] };
+  }
+
+  get state(): BookState {
+    return this.s;
+  }
+
+  call(callId: string): BookCall | undefined {
+    return this.s.calls.find((c) => c.callId === callId);
+  }
+
+  /** Calls still waiting for a person. */
+  undecided(): BookCall[] {
+    return this.s.calls.filter((c) => c.state === 'pending');
+  }
+
+  pendingApprovals(): PendingApproval[] {
+    return this.undecided().map(({ callId, toolName, arguments: args, agentName, requestedAt }) => ({ callId, toolName, arguments: args, agentName, requestedAt }));
+  }
+
+  /**
+   * A call that needs approval enters the book. A sticky rule for its tool decides it on the spot
+   * (audited as auto_approved / auto_rejected); otherwise it waits.
+   */
+  request(call: Omit<BookCall, 'state' | 'rejectionOutput'>, now: string): BookCall {
+    if (this.call(call.callId)) throw new DecisionError(`call ${call.callId} is already in the book`);
+    const entry: BookCall = { ...call, state: 'pending' };
+    this.s.calls.push(entry);
+    const rule = this.s.sticky[ruleKey(call.agentName, call.toolName)];
+    if (rule) this.settle(entry, rule.decision, { message: rule.message, approver: rule.approver }, now, 'rule');
+    return entry;
+  }
+
+  /** Why this decision cannot be applied, or undefined if it can. Never changes anything. */
+  check(d: Pick<Decision, 'callId'>, batch: ReadonlyArray<Pick<Decision, 'callId'>> = []): string | undefined {
+    const call = this.call(d.callId);
+    if (!call) return `unknown call id ${d.callId}: it is not a pending approval of this run`;
+    if (call.state !== 'pending') return `call ${d.callId} (${call.toolName}) is already decided: ${call.state}`;
+    if (batch.filter((b) => b.callId === d.callId).length > 1) return `call ${d.callId} appears twice in one decide request`;
+    return undefined;
+  }
+
+  /**
+   * Apply a batch atomically: every decision is checked first; if any fails, nothing changes and a
+   * DecisionError says why. Exact decisions are applied first, then sticky rules from this batch decide
+   * the remaining pending calls of their tool (an exact decision always beats a sticky one).
+   */
+  decide(decisions: Decision[], now: string, via: 'signal' | 'update'): AppliedDecision[] {
+    for (const d of decisions) {
+      const problem = this.check(d, decisions);
+      if (problem) throw new DecisionError(problem);
+    }
+    const applied: AppliedDecision[] = [];
+    for (const d of decisions) {
+      const call = this.call(d.callId)!;
+      applied.push(this.settle(call, d.decision, d, now, via));
+      if (d.always) {
+        this.s.sticky[ruleKey(call.agentName, call.toolName)] = { decision: d.decision, message: d.message, approver: d.approver };
+      }
+    }
+    for (const call of this.undecided()) {
+      const rule = this.s.sticky[ruleKey(call.agentName, call.toolName)];
+      if (rule) applied.push(this.settle(call, rule.decision, { message: rule.message, approver: rule.approver }, now, 'rule'));
+    }
+    return applied;
+  }
+
+  /** A signal that could not be applied: logged in the audit as ignored, nothing else changes. */
+  ignore(d: { callId?: unknown; approver?: unknown }, because: string, now: string, via: 'signal' | 'update'): AuditEntry {
+    const callId = typeof d.callId === 'string' ? d.callId.slice(0, 256) : String(JSON.stringify(d.callId) ?? 'undefined').slice(0, 256);
+    const call = this.call(callId);
+    const entry: AuditEntry = {
+      callId,
+      ...(call ? { toolName: call.toolName } : {}),
+      decision: 'ignored',
+      ...(typeof d.approver === 'string' ? { approver: d.approver.slice(0, 200) } : {}),
+      decidedAt: now,
+      via,
+      ignoredBecause: because.slice(0, 500),
+    };
+    this.s.audit.push(entry);
+    const ignored = this.s.audit.filter((a) => a.decision === 'ignored');
+    if (ignored.length > MAX_IGNORED_AUDIT_ENTRIES) {
+      const oldest = ignored[0]!;
+      this.s.audit.splice(this.s.audit.indexOf(oldest), 1);
+    }
+    return entry;
+  }
+
+  private settle(
+    call: BookCall,
+    decision: 'approve' | 'reject',
+    d: { message?: string; reason?: string; approver?: string },
+    now: string,
+    via: 'signal' | 'update' | 'rule',
+  ): AppliedDecision {
+    const auto = via === 'rule';
+    call.state = decision === 'approve' ? 'approved' : 'rejected';
+    if (decision === 'reject') call.rejectionOutput = d.message || call.rejectionText;
+    const outcome = decision === 'approve' ? (auto ? 'auto_approved' : 'approved') : auto ? 'auto_rejected' : 'rejected';
+    this.s.audit.push({
+      callId: call.callId,
+      toolName: call.toolName,
+      arguments: call.arguments,
+      decision: outcome,
+      ...(d.approver ? { approver: d.approver } : {}),
+      ...(d.reason ? { reason: d.reason } : {}),
+      ...(d.message ? { message: d.message } : {}),
+      requestedAt: call.requestedAt,
+      decidedAt: now,
+      via,
+    });
+    return { callId: call.callId, toolName: call.toolName, outcome, ...(d.approver ? { approver: d.approver } : {}) };
+  }
+}

@@ -1,0 +1,2 @@
+// The workflows this worker registers (the bundle entry point).
+export { agentRun } from './agentRun';

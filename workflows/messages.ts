@@ -1,0 +1,152 @@
+// The wire contract of an agent run: workflow type, signals, the `decide` update, queries and their payloads.
+// Imported by the workflow, the client library and the CLI alike; admin scripts and the plain `temporal` CLI
+// send exactly these JSON shapes. zod schemas validate every payload that crosses the wire.
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import { z } from 'zod';
+import type { ConversationItem, Usage } from './items';
+
+export const WORKFLOW_TYPE = 'agentRun';
+export const DEFAULT_TASK_QUEUE = 'countersign';
+
+// ── The agent as a run recorded it ───────────────────────────────────────────────────────────────────────────
+export interface ToolSnapshot {
+  name: string;
+  description: string;
+  /** JSON schema of the arguments. */
+  parameters: Record<string, unknown>;
+  /** 'predicate' = decided per call by the tool's needsApproval function (in an activity, failing closed). */
+  approval: 'never' | 'always' | 'predicate';
+}
+
+export interface AgentSnapshot {
+  name: string;
+  version: string;
+  instructions: string;
+  model?: string;
+  tools: ToolSnapshot[];
+}
+
+// ── Starting a run ───────────────────────────────────────────────────────────────────────────────────────────
+const jsonRecord = z.record(z.string(), z.unknown());
+
+export const runInputSchema = z.object({
+  /** Registered agent name, e.g. 'email-assistant'. */
+  agent: z.string().min(1, 'agent: name a registered agent, e.g. "email-assistant"'),
+  /** Pin an agent version; default: the newest the worker has. */
+  agentVersion: z.string().min(1).optional(),
+  /** The user's message. */
+  input: z.string().min(1, 'input: the user message must not be empty'),
+  /** Non-secret context handed to tools and approval predicates (it is stored in history). */
+  context: jsonRecord.optional(),
+  /** Model turns before the run fails with MaxTurnsExceeded. Default 10. */
+  maxTurns: z.number().int().min(1).max(1000).optional(),
+});
+export type RunInput = z.infer<typeof runInputSchema>;
+
+// ── Decisions ────────────────────────────────────────────────────────────────────────────────────────────────
+const callId = z.string().min(1, 'callId must be a non-empty string').max(256, 'callId is longer than any call id (256)');
+const approver = z.string().min(1).max(200, 'approver: at most 200 characters').optional();
+const text = (what: string) => z.string().max(10_000, `${what}: at most 10000 characters`).optional();
+
+/** Signal `approve`: `{"callId": "...", "alwaysApprove": false, "approver": "alice", "reason": "..."}` */
+export const approvePayloadSchema = z.strictObject({ callId, alwaysApprove: z.boolean().optional(), approver, reason: text('reason') });
+/** Signal `reject`: `{"callId": "...", "message": "shown to the model", "alwaysReject": false, "approver": "bob"}` */
+export const rejectPayloadSchema = z.strictObject({ callId, message: text('message'), alwaysReject: z.boolean().optional(), approver, reason: text('reason') });
+export type ApprovePayload = z.infer<typeof approvePayloadSchema>;
+export type RejectPayload = z.infer<typeof rejectPayloadSchema>;
+
+/** One entry of the `decide` update. `always` makes it sticky for every later call of that tool in this run. */
+export const decisionSchema = z.strictObject({
+  callId,
+  decision: z.enum(['approve', 'reject'], { error: 'decision must be "approve" or "reject"' }),
+  always: z.boolean().optional(),
+  /** Shown to the model when rejecting. */
+  message: text('message'),
+  /** Why, for the audit log. */
+  reason: text('reason'),
+  approver,
+});
+export type Decision = z.infer<typeof decisionSchema>;
+
+export const decidePayloadSchema = z.strictObject({
+  decisions: z.array(decisionSchema).min(1, 'decisions: send at least one decision').max(1000),
+});
+export type DecidePayload = z.infer<typeof decidePayloadSchema>;
+
+export type DecisionOutcome = 'approved' | 'rejected' | 'auto_approved' | 'auto_rejected';
+
+export interface AppliedDecision {
+  callId: string;
+  toolName: string;
+  outcome: DecisionOutcome;
+  approver?: string;
+}
+
+export interface DecideResult {
+  applied: AppliedDecision[];
+  /** Calls still waiting for a person after these decisions. */
+  stillPending: string[];
+}
+
+// ── What the run shows ───────────────────────────────────────────────────────────────────────────────────────
+export type RunStatus = 'Running' | 'AwaitingApproval' | 'Completed' | 'Failed';
+
+export interface PendingApproval {
+  callId: string;
+  toolName: string;
+  /** JSON string, exactly as the model produced it. */
+  arguments: string;
+  agentName: string;
+  /** ISO-8601. */
+  requestedAt: string;
+}
+
+export type AuditDecision = DecisionOutcome | 'ignored';
+
+export interface AuditEntry {
+  callId: string;
+  toolName?: string;
+  arguments?: string;
+  decision: AuditDecision;
+  approver?: string;
+  reason?: string;
+  message?: string;
+  requestedAt?: string;
+  decidedAt: string;
+  via: 'signal' | 'update' | 'rule';
+  /** For `ignored`: why the decision changed nothing. */
+  ignoredBecause?: string;
+}
+
+export interface RunSnapshot {
+  agent: { name: string; version: string };
+  status: RunStatus;
+  turn: number;
+  maxTurns: number;
+  items: ConversationItem[];
+  pending: PendingApproval[];
+  audit: AuditEntry[];
+  usage: Usage;
+  finalOutput?: string;
+  error?: string;
+}
+
+export type RunResult = RunSnapshot & { status: 'Completed'; finalOutput: string };
+
+// ── Definitions ──────────────────────────────────────────────────────────────────────────────────────────────
+export const approveSignal = defineSignal<[ApprovePayload]>('approve');
+export const rejectSignal = defineSignal<[RejectPayload]>('reject');
+/** Validated decisions; the update is rejected (and nothing changes) if any entry is invalid. */
+export const decideUpdate = defineUpdate<DecideResult, [DecidePayload]>('decide');
+/** Long-poll: returns once the run is waiting only for people, or has ended. Used by Runner.run. */
+export const nextPauseUpdate = defineUpdate<RunSnapshot, []>('nextPause');
+export const pendingApprovalsQuery = defineQuery<PendingApproval[]>('pendingApprovals');
+export const runStateQuery = defineQuery<RunSnapshot>('runState');
+
+/** First zod issue as one line: `decisions.0.callId: callId must be a non-empty string`. */
+export function describeZodError(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid payload';
+  const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
+  return `${where}${issue.message}`;
+}
