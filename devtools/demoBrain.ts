@@ -29,7 +29,7 @@ function subjectOf(text: string): string {
 /** Names after "to"/"email" that are not addresses, e.g. "send the report to alice" → alice. */
 function recipientNames(text: string): string[] {
   const names = new Set<string>();
-  for (const m of text.matchAll(/\b(?:to|email|e-mail|mail|message)\s+([A-Za-z][A-Za-z'-]*)/gi)) {
+  for (const m of text.matchAll(/\b(?:to|email|e-mail|mail|message|look ?up)\s+([A-Za-z][A-Za-z'-]*)/gi)) {
     const name = m[1]!.toLowerCase();
     if (!['the', 'a', 'an', 'my', 'our', 'me', 'him', 'her', 'them', 'about', 'send', 'delete', 'remove'].includes(name)) names.add(name);
   }
@@ -60,7 +60,7 @@ function planFromRequest(text: string, tools: Set<string>): PlannedCall[] {
       }
     }
   } else if (tools.has('lookup_contact') && /\blook ?up\b/i.test(text)) {
-    for (const name of recipientNames(text.replace(/look ?up/i, 'to'))) calls.push({ name: 'lookup_contact', arguments: { name } });
+    for (const name of recipientNames(text)) calls.push({ name: 'lookup_contact', arguments: { name } });
   }
   if (wantsDelete) {
     const ids = text.match(RECORD_ID) ?? [/\brecord\s+(\S+?)[.,!?]?(?:\s|$)/i.exec(text)?.[1]].filter((x): x is string => !!x);

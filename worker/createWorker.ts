@@ -1,5 +1,5 @@
 // Builds the Countersign worker: the agentRun workflow plus the agent activities, for a set of agents.
-import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { bundleWorkflowCode, type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createAgentActivities } from '../activities/agentActivities';
 import type { AgentRegistry } from '../agents/registry';
 import type { ModelSettings } from '../temporal.config';
@@ -18,12 +18,16 @@ export interface CountersignWorkerOptions {
 
 export const workflowsPath = require.resolve('../workflows');
 
-export function createWorker(o: CountersignWorkerOptions): Promise<Worker> {
+const quiet = () => undefined;
+/** Webpack's build report is noise at start-up; warnings and errors still show. */
+const bundlerLogger = { log: quiet, trace: quiet, debug: quiet, info: quiet, warn: console.warn, error: console.error };
+
+export async function createWorker(o: CountersignWorkerOptions): Promise<Worker> {
   return Worker.create({
     connection: o.connection,
     namespace: o.namespace,
     taskQueue: o.taskQueue,
-    ...(o.workflowBundle ? { workflowBundle: o.workflowBundle } : { workflowsPath }),
+    workflowBundle: o.workflowBundle ?? (await bundleWorkflowCode({ workflowsPath, logger: bundlerLogger })),
     activities: createAgentActivities({ registry: o.registry, model: o.model }),
     ...o.workerOptions,
   });

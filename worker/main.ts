@@ -10,7 +10,7 @@ import { resolveModel } from './startMode';
 async function main() {
   const config = loadConfig();
   const { model, scripted } = await resolveModel(config.model);
-  if (scripted) console.warn(`[countersign] scripted demo model at ${scripted.baseURL} — set OPENAI_API_KEY for a real model`);
+  if (scripted) console.warn(`[countersign] using the scripted demo model at ${scripted.baseURL}: scripted demo model — set OPENAI_API_KEY for a real model`);
   const connection = await connectWorker(config);
   await checkSearchAttributes(connection, config);
   const worker = await createWorker({ connection, namespace: config.namespace, taskQueue: config.taskQueue, registry: defaultRegistry(), model });

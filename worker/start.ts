@@ -22,7 +22,7 @@ async function main() {
       `Countersign worker is running on task queue "${config.taskQueue}" (namespace "${config.namespace}", Temporal at ${config.address}).`,
       server ? `Temporal Web UI: ${server.uiUrl}${server.started ? ` (dev server started, state in ${config.devServer.dbFile})` : ' (existing dev server reused)'}` : 'Using the cluster from TEMPORAL_ADDRESS.',
       scripted
-        ? `!!! Scripted demo model at ${scripted.baseURL} — set OPENAI_API_KEY for a real model !!!`
+        ? `!!! Using the scripted demo model at ${scripted.baseURL}: scripted demo model — set OPENAI_API_KEY for a real model !!!`
         : `Model: ${model.model} via the ${model.api === 'chat' ? 'Chat Completions' : 'Responses'} API${model.baseURL ? ` at ${model.baseURL}` : ''}`,
       '',
       'Try, in another terminal:',

@@ -1,0 +1,48 @@
+// Child processes for end-to-end tests: free loopback ports, and waiting for a line of output.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { projectRoot } from './toolchain';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Spawned {
+  child: ChildProcess;
+  output(): string;
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  exited: Promise<number | null>;
+}
+
+/** Runs a TypeScript entry point of the project with tsx. */
+export function spawnTs(entry: string, args: string[], env: NodeJS.ProcessEnv): Spawned {
+  const child = spawn(join(projectRoot, 'node_modules/.bin/tsx'), [join(projectRoot, entry), ...args], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => out,
+    exited,
+    waitFor: (pattern, timeoutMs = 90_000) =>
+      new Promise((resolve, reject) => {
+        const t0 = Date.now();
+        const tick = setInterval(() => {
+          if (pattern.test(out)) return clearInterval(tick), resolve();
+          if (child.exitCode !== null || Date.now() - t0 > timeoutMs) {
+            clearInterval(tick);
+            reject(new Error(`never saw ${pattern} (exit ${child.exitCode}); output:\n${out}`));
+          }
+        }, 100);
+      }),
+  };
+}
