@@ -1,0 +1,13 @@
+// A Temporal client from Countersign's configuration, with a one-line error when the server cannot be reached.
+import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
+import { ConfigError, type CountersignConfig, loadConfig } from '../temporal.config';
+
+export async function connectClient(config: CountersignConfig = loadConfig()): Promise<Client> {
+  let connection: Connection;
+  try {
+    connection = await Connection.connect({ ...(config.connection as ConnectionOptions), connectTimeout: 5000 });
+  } catch (err) {
+    throw new ConfigError(`cannot reach Temporal at ${config.address} (${(err as Error).message.split('\n')[0]}); start it with \`npm start\` or set TEMPORAL_ADDRESS`);
+  }
+  return new Client({ connection, namespace: config.namespace });
+}

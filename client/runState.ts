@@ -1,0 +1,140 @@
+// RunState: a paused run as a value you can hold, save and pass on — the workflow id, the interruptions it showed,
+// and the decisions buffered for them. The run itself lives in Temporal; RunState is only the handle plus decisions,
+// so a state saved in one process resumes in another (`RunState.fromString`).
+import { userInfo } from 'node:os';
+import { z } from 'zod';
+import { type Decision, decisionSchema, type PendingApproval, type RunSnapshot, describeZodError } from '../workflows/messages';
+import { RunStateError } from './errors';
+
+export const RUN_STATE_SCHEMA_VERSION = 1;
+
+/** A pending tool call as the seed API shows it. `id` and `callId` are the same. */
+export interface Interruption extends PendingApproval {
+  id: string;
+}
+
+const pendingSchema = z.object({ callId: z.string(), toolName: z.string(), arguments: z.string(), agentName: z.string(), requestedAt: z.string() });
+const stateSchema = z.object({
+  $schemaVersion: z.literal(RUN_STATE_SCHEMA_VERSION),
+  workflowId: z.string().min(1),
+  agent: z.object({ name: z.string().min(1), version: z.string() }),
+  interruptions: z.array(pendingSchema),
+  decisions: z.array(decisionSchema),
+});
+type StateData = z.infer<typeof stateSchema>;
+
+export interface ApproveOptions {
+  /** Approve every later call of this tool in this run, too. */
+  alwaysApprove?: boolean;
+  approver?: string;
+  reason?: string;
+}
+
+export interface RejectOptions {
+  /** Shown to the model instead of the default rejection text. */
+  message?: string;
+  alwaysReject?: boolean;
+  approver?: string;
+  reason?: string;
+}
+
+function defaultApprover(): string | undefined {
+  try {
+    return userInfo().username || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class RunState {
+  private constructor(private readonly data: StateData) {}
+
+  static fromSnapshot(workflowId: string, snapshot: RunSnapshot): RunState {
+    return new RunState({ $schemaVersion: RUN_STATE_SCHEMA_VERSION, workflowId, agent: snapshot.agent, interruptions: snapshot.pending, decisions: [] });
+  }
+
+  /** Parses a string from `toString()`; a corrupt string or an unknown `$schemaVersion` is a RunStateError. */
+  static fromString(text: string): RunState {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw new RunStateError('RunState string is not valid JSON; pass the exact output of state.toString()');
+    }
+    const version = (raw as { $schemaVersion?: unknown } | null)?.$schemaVersion;
+    if (version === undefined) throw new RunStateError('RunState string has no $schemaVersion; it was not written by RunState.toString()');
+    if (version !== RUN_STATE_SCHEMA_VERSION)
+      throw new RunStateError(`RunState $schemaVersion ${JSON.stringify(version)} is not supported (this library reads version ${RUN_STATE_SCHEMA_VERSION}); upgrade countersign`);
+    const parsed = stateSchema.safeParse(raw);
+    if (!parsed.success) throw new RunStateError(`RunState string is corrupt: ${describeZodError(parsed.error)}`);
+    return new RunState(parsed.data);
+  }
+
+  get $schemaVersion(): number {
+    return this.data.$schemaVersion;
+  }
+  get workflowId(): string {
+    return this.data.workflowId;
+  }
+  get agentName(): string {
+    return this.data.agent.name;
+  }
+  /** Decisions made on this state and not yet sent. */
+  get decisions(): readonly Decision[] {
+    return this.data.decisions;
+  }
+
+  getInterruptions(): Interruption[] {
+    return this.data.interruptions.map((i) => ({ ...i, id: i.callId }));
+  }
+
+  approve(interruption: string | { callId: string }, options: ApproveOptions = {}): this {
+    return this.record({
+      callId: this.known(interruption),
+      decision: 'approve',
+      ...(options.alwaysApprove ? { always: true } : {}),
+      ...(options.reason ? { reason: options.reason } : {}),
+      ...this.approverOf(options.approver),
+    });
+  }
+
+  reject(interruption: string | { callId: string }, options: RejectOptions = {}): this {
+    return this.record({
+      callId: this.known(interruption),
+      decision: 'reject',
+      ...(options.alwaysReject ? { always: true } : {}),
+      ...(options.message ? { message: options.message } : {}),
+      ...(options.reason ? { reason: options.reason } : {}),
+      ...this.approverOf(options.approver),
+    });
+  }
+
+  toString(): string {
+    return JSON.stringify(this.data);
+  }
+
+  toJSON(): StateData {
+    return this.data;
+  }
+
+  private approverOf(name: string | undefined) {
+    const approver = name ?? defaultApprover();
+    return approver ? { approver } : {};
+  }
+
+  private known(interruption: string | { callId: string }): string {
+    const callId = typeof interruption === 'string' ? interruption : interruption.callId;
+    if (!this.data.interruptions.some((i) => i.callId === callId))
+      throw new RunStateError(`call ${callId} is not one of this state's interruptions (${this.data.interruptions.map((i) => i.callId).join(', ') || 'none'})`);
+    return callId;
+  }
+
+  private record(d: Decision): this {
+    const parsed = decisionSchema.safeParse(d);
+    if (!parsed.success) throw new RunStateError(`invalid decision: ${describeZodError(parsed.error)}`);
+    const earlier = this.data.decisions.find((x) => x.callId === d.callId);
+    if (earlier) throw new RunStateError(`call ${d.callId} is already decided in this state (${earlier.decision})`);
+    this.data.decisions.push(parsed.data);
+    return this;
+  }
+}

@@ -1,0 +1,187 @@
+// Runner: the seed API on Temporal. `run(agent, input)` starts an agentRun workflow and returns at its first pause
+// or its end; `run(agent, state)` sends the state's decisions in one `decide` update and returns at the next pause
+// or the end. Waiting is a long-poll update (`nextPause`), never a polling loop.
+import { randomUUID } from 'node:crypto';
+import {
+  type Client,
+  WithStartWorkflowOperation,
+  WorkflowFailedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { type CountersignConfig, loadConfig } from '../temporal.config';
+import {
+  DEFAULT_TASK_QUEUE,
+  type DecideResult,
+  type RunInput,
+  type RunResult,
+  type RunSnapshot,
+  WORKFLOW_TYPE,
+  decideUpdate,
+  nextPauseUpdate,
+  runInputSchema,
+  describeZodError,
+} from '../workflows/messages';
+import { connectClient } from './connect';
+import { CountersignError, DecisionRejectedError, RunFailedError, RunFinishedError, RunNotFoundError, RunStateError } from './errors';
+import { type Interruption, RunState } from './runState';
+
+export interface RunOptions {
+  /** Default `<agent>-<uuid>`. */
+  workflowId?: string;
+  agentVersion?: string;
+  /** Non-secret context for tools and predicates (stored in history). */
+  context?: Record<string, unknown>;
+  maxTurns?: number;
+}
+
+/** Where a run stands when `run` returns: paused with interruptions, or finished with a final output. */
+export class AgentRunResult {
+  constructor(
+    readonly workflowId: string,
+    readonly snapshot: RunSnapshot,
+  ) {}
+  get status() {
+    return this.snapshot.status;
+  }
+  get interruptions(): Interruption[] {
+    return this.snapshot.pending.map((p) => ({ ...p, id: p.callId }));
+  }
+  get finalOutput(): string | undefined {
+    return this.snapshot.finalOutput;
+  }
+  /** A serialisable state to decide on and pass back to `runner.run`. */
+  toState(): RunState {
+    return RunState.fromSnapshot(this.workflowId, this.snapshot);
+  }
+}
+
+function failureOf(err: unknown): { message: string; type?: string } {
+  let e: unknown = err;
+  while (e instanceof Error && e.cause instanceof Error) e = e.cause;
+  return { message: e instanceof Error ? e.message : String(e), type: e instanceof ApplicationFailure ? (e.type ?? undefined) : undefined };
+}
+
+export class Runner {
+  readonly taskQueue: string;
+
+  constructor(
+    readonly client: Client,
+    options: { taskQueue?: string } = {},
+  ) {
+    this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
+  }
+
+  /** A Runner on the configured cluster (TEMPORAL_* variables / profile, COUNTERSIGN_TASK_QUEUE). */
+  static async connect(config: CountersignConfig = loadConfig()): Promise<Runner> {
+    return new Runner(await connectClient(config), { taskQueue: config.taskQueue });
+  }
+
+  async close(): Promise<void> {
+    await this.client.connection.close();
+  }
+
+  run(agent: string, input: string | RunState, options: RunOptions = {}): Promise<AgentRunResult> {
+    return typeof input === 'string' ? this.start(agent, input, options) : this.resume(agent, input);
+  }
+
+  /** Starts a run and returns at once with its workflow id (the CLI's `start` without --wait). */
+  async startOnly(agent: string, input: string, options: RunOptions = {}): Promise<string> {
+    const workflowId = options.workflowId ?? `${agent}-${randomUUID()}`;
+    await this.client.workflow.start(WORKFLOW_TYPE, { taskQueue: this.taskQueue, workflowId, args: [this.runInput(agent, input, options)], staticSummary: this.summary(agent, input) });
+    return workflowId;
+  }
+
+  /** Sends decisions in one `decide` update; refused decisions throw DecisionRejectedError and change nothing. */
+  async decide(workflowId: string, decisions: RunState['decisions']): Promise<DecideResult> {
+    const handle = this.client.workflow.getHandle(workflowId);
+    try {
+      return await handle.executeUpdate(decideUpdate, { args: [{ decisions: [...decisions] }] });
+    } catch (err) {
+      throw await this.explain(workflowId, err);
+    }
+  }
+
+  /** Waits until the run pauses for people or ends. */
+  async nextPause(workflowId: string): Promise<AgentRunResult> {
+    const handle = this.client.workflow.getHandle(workflowId);
+    try {
+      return new AgentRunResult(workflowId, await handle.executeUpdate(nextPauseUpdate));
+    } catch (err) {
+      return this.closedResult(workflowId, err);
+    }
+  }
+
+  private runInput(agent: string, input: string, options: RunOptions): RunInput {
+    const parsed = runInputSchema.safeParse({ agent, input, agentVersion: options.agentVersion, context: options.context, maxTurns: options.maxTurns });
+    if (!parsed.success) throw new CountersignError(`invalid run: ${describeZodError(parsed.error)}`);
+    return parsed.data;
+  }
+
+  private summary(agent: string, input: string): string {
+    const oneLine = input.replace(/\s+/g, ' ');
+    return `${agent}: ${oneLine.length > 80 ? `${oneLine.slice(0, 77)}...` : oneLine}`;
+  }
+
+  private async start(agent: string, input: string, options: RunOptions): Promise<AgentRunResult> {
+    const workflowId = options.workflowId ?? `${agent}-${randomUUID()}`;
+    const startWorkflowOperation = new WithStartWorkflowOperation(WORKFLOW_TYPE, {
+      workflowId,
+      taskQueue: this.taskQueue,
+      args: [this.runInput(agent, input, options)],
+      workflowIdConflictPolicy: 'FAIL',
+      staticSummary: this.summary(agent, input),
+    });
+    try {
+      const snapshot = await this.client.workflow.executeUpdateWithStart(nextPauseUpdate, { startWorkflowOperation });
+      return new AgentRunResult(workflowId, snapshot);
+    } catch (err) {
+      if ((err as Error).name === 'WorkflowExecutionAlreadyStartedError')
+        throw new CountersignError(`a run with workflow id ${workflowId} already exists; pass a RunState to resume it, or choose another id`);
+      return this.closedResult(workflowId, err);
+    }
+  }
+
+  private async resume(agent: string, state: RunState): Promise<AgentRunResult> {
+    if (state.agentName !== agent) throw new RunStateError(`this RunState belongs to agent "${state.agentName}", not "${agent}"; resume it with runner.run('${state.agentName}', state)`);
+    if (state.decisions.length > 0) await this.decide(state.workflowId, state.decisions);
+    return this.nextPause(state.workflowId);
+  }
+
+  /** After an update failed: the run ended (return or throw its outcome), or the error explained. */
+  private async closedResult(workflowId: string, err: unknown): Promise<AgentRunResult> {
+    const handle = this.client.workflow.getHandle(workflowId);
+    let closed = false;
+    try {
+      closed = (await handle.describe()).status.name !== 'RUNNING';
+    } catch (e) {
+      if (e instanceof WorkflowNotFoundError) throw new RunNotFoundError(`no run with workflow id ${workflowId}`);
+      throw e;
+    }
+    if (!closed) throw await this.explain(workflowId, err);
+    try {
+      const result = (await handle.result()) as RunResult;
+      return new AgentRunResult(workflowId, result);
+    } catch (e) {
+      if (e instanceof WorkflowFailedError) {
+        const f = failureOf(e);
+        throw new RunFailedError(`run ${workflowId} failed: ${f.message}`, f.type);
+      }
+      throw e;
+    }
+  }
+
+  private async explain(workflowId: string, err: unknown): Promise<Error> {
+    if (err instanceof WorkflowUpdateFailedError) return new DecisionRejectedError(failureOf(err).message);
+    if (err instanceof WorkflowNotFoundError || (err as Error).name === 'WorkflowNotFoundError') {
+      try {
+        const desc = await this.client.workflow.getHandle(workflowId).describe();
+        return new RunFinishedError(`run ${workflowId} has already ended (${desc.status.name.toLowerCase()}); there is nothing left to decide`);
+      } catch {
+        return new RunNotFoundError(`no run with workflow id ${workflowId}`);
+      }
+    }
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}
