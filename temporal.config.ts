@@ -48,13 +48,13 @@ export interface CountersignConfig {
 const envSchema = z.object({
   COUNTERSIGN_TASK_QUEUE: z.string().min(1).default('countersign'),
   COUNTERSIGN_MODEL: z.string().min(1).default('gpt-4.1-mini'),
-  COUNTERSIGN_MODEL_API: z.enum(['responses', 'chat'], { error: 'COUNTERSIGN_MODEL_API must be "responses" or "chat"' }).default('responses'),
+  COUNTERSIGN_MODEL_API: z.enum(['responses', 'chat'], { error: 'must be "responses" or "chat"' }).default('responses'),
   COUNTERSIGN_MODEL_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   COUNTERSIGN_DEV_DB: z.string().min(1).default('.temporal/dev.db'),
-  COUNTERSIGN_DEV_ADDRESS: z.string().regex(/^[\w.-]+:\d+$/, 'COUNTERSIGN_DEV_ADDRESS must look like localhost:7233').default(DEFAULT_ADDRESS),
+  COUNTERSIGN_DEV_ADDRESS: z.string().regex(/^[\w.-]+:\d+$/, 'must look like localhost:7233').default(DEFAULT_ADDRESS),
   COUNTERSIGN_UI_PORT: z.coerce.number().int().min(1).max(65535).default(DEFAULT_UI_PORT),
   COUNTERSIGN_DEMO_OUTBOX: z.string().min(1).default('.countersign/outbox.jsonl'),
-  OPENAI_BASE_URL: z.url({ error: 'OPENAI_BASE_URL must be a URL such as http://localhost:11434/v1' }).optional(),
+  OPENAI_BASE_URL: z.url({ error: 'must be a URL such as http://localhost:11434/v1' }).optional(),
   OPENAI_API_KEY: z.string().optional(),
 });
 

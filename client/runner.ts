@@ -106,11 +106,19 @@ export class Runner {
   /** Waits until the run pauses for people or ends. */
   async nextPause(workflowId: string): Promise<AgentRunResult> {
     const handle = this.client.workflow.getHandle(workflowId);
+    let snapshot: RunSnapshot;
     try {
-      return new AgentRunResult(workflowId, await handle.executeUpdate(nextPauseUpdate));
+      snapshot = await handle.executeUpdate(nextPauseUpdate);
     } catch (err) {
       return this.closedResult(workflowId, err);
     }
+    return this.resultOf(workflowId, snapshot);
+  }
+
+  /** A failed run is an error, as in the seed SDK (e.g. MaxTurnsExceeded); anything else a result. */
+  private resultOf(workflowId: string, snapshot: RunSnapshot): AgentRunResult {
+    if (snapshot.status === 'Failed') throw new RunFailedError(`run ${workflowId} failed: ${snapshot.error ?? 'unknown error'}`, snapshot.errorType);
+    return new AgentRunResult(workflowId, snapshot);
   }
 
   private runInput(agent: string, input: string, options: RunOptions): RunInput {
@@ -133,14 +141,15 @@ export class Runner {
       workflowIdConflictPolicy: 'FAIL',
       staticSummary: this.summary(agent, input),
     });
+    let snapshot: RunSnapshot;
     try {
-      const snapshot = await this.client.workflow.executeUpdateWithStart(nextPauseUpdate, { startWorkflowOperation });
-      return new AgentRunResult(workflowId, snapshot);
+      snapshot = await this.client.workflow.executeUpdateWithStart(nextPauseUpdate, { startWorkflowOperation });
     } catch (err) {
       if ((err as Error).name === 'WorkflowExecutionAlreadyStartedError')
         throw new CountersignError(`a run with workflow id ${workflowId} already exists; pass a RunState to resume it, or choose another id`);
       return this.closedResult(workflowId, err);
     }
+    return this.resultOf(workflowId, snapshot);
   }
 
   private async resume(agent: string, state: RunState): Promise<AgentRunResult> {

@@ -76,7 +76,7 @@ export async function agentRun(rawInput: RunInput): Promise<RunResult> {
   let usage = emptyUsage();
   let turn = 0;
   let agent = { name: input.agent, version: input.agentVersion ?? '' };
-  let finished: { status: 'Completed' | 'Failed'; finalOutput?: string; error?: string } | undefined;
+  let finished: { status: 'Completed' | 'Failed'; finalOutput?: string; error?: string; errorType?: string } | undefined;
   // Outputs of the current turn's calls, by call id; a call is "in progress" until it has one.
   let turnCalls: PlannedCall[] = [];
   const outputs = new Map<string, string>();
@@ -98,6 +98,7 @@ export async function agentRun(rawInput: RunInput): Promise<RunResult> {
     usage,
     ...(finished?.finalOutput !== undefined ? { finalOutput: finished.finalOutput } : {}),
     ...(finished?.error ? { error: finished.error } : {}),
+    ...(finished?.errorType ? { errorType: finished.errorType } : {}),
   });
 
   let published = '';
@@ -225,7 +226,7 @@ export async function agentRun(rawInput: RunInput): Promise<RunResult> {
     }
   } catch (err) {
     const cause = rootCause(err);
-    finished = { status: 'Failed', error: cause.message };
+    finished = { status: 'Failed', error: cause.message, errorType: cause.type };
     publish();
     await condition(allHandlersFinished);
     // Fail with the real reason (e.g. the provider's 401 text), not a generic "activity task failed".

@@ -31,11 +31,11 @@ const jsonRecord = z.record(z.string(), z.unknown());
 
 export const runInputSchema = z.object({
   /** Registered agent name, e.g. 'email-assistant'. */
-  agent: z.string().min(1, 'agent: name a registered agent, e.g. "email-assistant"'),
+  agent: z.string().min(1, 'name a registered agent, e.g. "email-assistant"'),
   /** Pin an agent version; default: the newest the worker has. */
   agentVersion: z.string().min(1).optional(),
   /** The user's message. */
-  input: z.string().min(1, 'input: the user message must not be empty'),
+  input: z.string().min(1, 'the user message must not be empty'),
   /** Non-secret context handed to tools and approval predicates (it is stored in history). */
   context: jsonRecord.optional(),
   /** Model turns before the run fails with MaxTurnsExceeded. Default 10. */
@@ -44,32 +44,32 @@ export const runInputSchema = z.object({
 export type RunInput = z.infer<typeof runInputSchema>;
 
 // ── Decisions ────────────────────────────────────────────────────────────────────────────────────────────────
-const callId = z.string().min(1, 'callId must be a non-empty string').max(256, 'callId is longer than any call id (256)');
-const approver = z.string().min(1).max(200, 'approver: at most 200 characters').optional();
-const text = (what: string) => z.string().max(10_000, `${what}: at most 10000 characters`).optional();
+const callId = z.string().min(1, 'must be a non-empty string').max(256, 'is longer than any call id (256 characters)');
+const approver = z.string().min(1, 'must be a non-empty name').max(200, 'at most 200 characters').optional();
+const text = () => z.string().max(10_000, 'at most 10000 characters').optional();
 
 /** Signal `approve`: `{"callId": "...", "alwaysApprove": false, "approver": "alice", "reason": "..."}` */
-export const approvePayloadSchema = z.strictObject({ callId, alwaysApprove: z.boolean().optional(), approver, reason: text('reason') });
+export const approvePayloadSchema = z.strictObject({ callId, alwaysApprove: z.boolean().optional(), approver, reason: text() });
 /** Signal `reject`: `{"callId": "...", "message": "shown to the model", "alwaysReject": false, "approver": "bob"}` */
-export const rejectPayloadSchema = z.strictObject({ callId, message: text('message'), alwaysReject: z.boolean().optional(), approver, reason: text('reason') });
+export const rejectPayloadSchema = z.strictObject({ callId, message: text(), alwaysReject: z.boolean().optional(), approver, reason: text() });
 export type ApprovePayload = z.infer<typeof approvePayloadSchema>;
 export type RejectPayload = z.infer<typeof rejectPayloadSchema>;
 
 /** One entry of the `decide` update. `always` makes it sticky for every later call of that tool in this run. */
 export const decisionSchema = z.strictObject({
   callId,
-  decision: z.enum(['approve', 'reject'], { error: 'decision must be "approve" or "reject"' }),
+  decision: z.enum(['approve', 'reject'], { error: 'must be "approve" or "reject"' }),
   always: z.boolean().optional(),
   /** Shown to the model when rejecting. */
-  message: text('message'),
+  message: text(),
   /** Why, for the audit log. */
-  reason: text('reason'),
+  reason: text(),
   approver,
 });
 export type Decision = z.infer<typeof decisionSchema>;
 
 export const decidePayloadSchema = z.strictObject({
-  decisions: z.array(decisionSchema).min(1, 'decisions: send at least one decision').max(1000),
+  decisions: z.array(decisionSchema).min(1, 'send at least one decision').max(1000),
 });
 export type DecidePayload = z.infer<typeof decidePayloadSchema>;
 
@@ -128,7 +128,9 @@ export interface RunSnapshot {
   audit: AuditEntry[];
   usage: Usage;
   finalOutput?: string;
+  /** Why the run failed, and the failure type (e.g. MaxTurnsExceeded, ModelRequestRejected). */
   error?: string;
+  errorType?: string;
 }
 
 export type RunResult = RunSnapshot & { status: 'Completed'; finalOutput: string };

@@ -50,8 +50,8 @@ describe('loadConfig', () => {
   });
 
   test.each([
-    [{ COUNTERSIGN_MODEL_API: 'completions' }, /COUNTERSIGN_MODEL_API must be "responses" or "chat"/],
-    [{ OPENAI_BASE_URL: 'not a url' }, /OPENAI_BASE_URL must be a URL/],
+    [{ COUNTERSIGN_MODEL_API: 'completions' }, 'COUNTERSIGN_MODEL_API: must be "responses" or "chat"'],
+    [{ OPENAI_BASE_URL: 'not a url' }, 'OPENAI_BASE_URL: must be a URL such as http://localhost:11434/v1'],
     [{ COUNTERSIGN_UI_PORT: '70000' }, /COUNTERSIGN_UI_PORT/],
   ])('bad value %j is one clear ConfigError', (env, message) => {
     expect(() => loadConfig({ ...base, ...env })).toThrow(ConfigError);
