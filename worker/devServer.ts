@@ -91,7 +91,8 @@ export async function ensureDevServer(config: CountersignConfig): Promise<DevSer
   const out = openSync(logFile, 'a');
   const args = ['server', 'start-dev', '--db-filename', dbFile, '--ip', host === 'localhost' ? '127.0.0.1' : host, '--port', String(port), '--ui-port', String(uiPort), '--namespace', config.namespace, '--log-level', 'warn'];
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
-  const child = spawn(cli, args, { stdio: ['ignore', out, out], detached: false });
+  // Its own process group: Ctrl-C reaches only us, and we stop the server after the worker has drained.
+  const child = spawn(cli, args, { stdio: ['ignore', out, out], detached: true });
   await waitUntilServing(config.address, child, logFile);
   return {
     started: true,

@@ -4,14 +4,16 @@ import { ConfigError } from '../temporal.config';
 
 /** Runs the worker until SIGINT/SIGTERM, then lets in-flight tasks finish and calls cleanup. */
 export async function runUntilSignalled(worker: Worker, cleanup: () => Promise<void>): Promise<void> {
+  // Ctrl-C can arrive more than once (the terminal signals the whole process group and wrappers such as npm or
+  // tsx relay it again); only the first starts the shutdown, the rest must not kill a draining worker.
   const stop = () => {
     if (worker.getState() === 'RUNNING') {
       console.log('\n[countersign] shutting down...');
       worker.shutdown();
     }
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   try {
     await worker.run();
   } finally {

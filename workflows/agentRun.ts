@@ -18,7 +18,7 @@ import {
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { AgentActivities, PlannedCall } from '../activities/agentActivities';
-import { ApprovalBook, DecisionError } from './approvalBook';
+import { ApprovalBook } from './approvalBook';
 import { type ConversationItem, addUsage, emptyUsage } from './items';
 import {
   type Decision,
@@ -155,10 +155,12 @@ export async function agentRun(rawInput: RunInput): Promise<RunResult> {
     {
       validator: (payload) => {
         const parsed = decidePayloadSchema.safeParse(payload);
-        if (!parsed.success) throw new DecisionError(`invalid decide request: ${describeZodError(parsed.error)}`);
+        // Refusals are final for this request: say so (nonRetryable) so the CLI and clients do not suggest retrying.
+        const refuse = (message: string) => ApplicationFailure.create({ type: 'DecisionRejected', message, nonRetryable: true });
+        if (!parsed.success) throw refuse(`invalid decide request: ${describeZodError(parsed.error)}`);
         for (const d of parsed.data.decisions) {
           const problem = book.check(d, parsed.data.decisions);
-          if (problem) throw new DecisionError(problem);
+          if (problem) throw refuse(problem);
         }
       },
     },

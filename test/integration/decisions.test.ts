@@ -81,6 +81,23 @@ test('maxTurns: a model that never stops fails the run with MaxTurnsExceeded', a
   await expect(runner.run('email-assistant', 'loop', { workflowId, maxTurns: 2 })).rejects.toMatchObject({ name: 'RunFailedError', type: 'MaxTurnsExceeded' });
 });
 
+test('the agent snapshot (instructions, tools, JSON schemas, approval policy, version) is recorded in history', async () => {
+  const result = await runner.run('weather-assistant', "What's the weather in Lisbon?");
+  const { events } = await h.client.workflow.getHandle(result.workflowId).fetchHistory();
+  const marker = events!.find((e) => e.markerRecordedEventAttributes)!.markerRecordedEventAttributes!;
+  const payload = marker.details!.result!.payloads![0]!; // local activity marker: `data` is its metadata, `result` the snapshot
+  const snapshot = JSON.parse(Buffer.from(payload.data!).toString('utf8'));
+  expect(snapshot).toEqual({
+    name: 'weather-assistant',
+    version: '1',
+    instructions: expect.stringContaining('weather'),
+    tools: [
+      { name: 'get_temperature', description: expect.any(String), parameters: expect.objectContaining({ type: 'object', required: ['city'] }), approval: 'predicate' },
+      { name: 'get_weather', description: expect.any(String), parameters: expect.objectContaining({ type: 'object' }), approval: 'never' },
+    ],
+  });
+});
+
 describe('signals, the update and queries, as admin scripts send them', () => {
   test('approve / reject signals decide; a bad signal is audited as ignored and changes nothing', async () => {
     const result = await runner.run('email-assistant', 'Send the report to alice and delete the draft record DR-9');

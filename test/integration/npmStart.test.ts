@@ -24,7 +24,7 @@ test('npm start brings up server, UI and worker; state survives a restart', asyn
   const env = startEnv(dir, port, uiPort);
 
   const first = spawnTs('worker/start.ts', [], env);
-  afterCleanup.push(() => first.child.kill('SIGKILL'));
+  afterCleanup.push(() => first.kill('SIGKILL'));
   await first.waitFor(/Countersign worker is running/);
   expect(first.output()).toContain('scripted demo model — set OPENAI_API_KEY for a real model');
   expect(first.output()).toContain(`http://localhost:${uiPort}`);
@@ -38,7 +38,7 @@ test('npm start brings up server, UI and worker; state survives a restart', asyn
   expect(result.finalOutput).toBe('get_weather: The weather in Paris is sunny');
   await connection.close();
 
-  first.child.kill('SIGINT');
+  first.kill('SIGINT');
   expect(await first.exited).toBe(0);
   expect(first.output()).toContain('shutting down');
 
@@ -50,7 +50,7 @@ test('npm start brings up server, UI and worker; state survives a restart', asyn
     expect(desc.status.name).toBe('COMPLETED');
     await c2.close();
   } finally {
-    second.child.kill('SIGINT');
+    second.kill('SIGINT');
     expect(await second.exited).toBe(0);
   }
 });

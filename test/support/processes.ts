@@ -17,20 +17,29 @@ export function freePort(): Promise<number> {
 
 export interface Spawned {
   child: ChildProcess;
+  /** Signals the whole process group (tsx runs the program in a child process of its own), as a terminal would. */
+  kill(signal: NodeJS.Signals): void;
   output(): string;
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
   exited: Promise<number | null>;
 }
 
-/** Runs a TypeScript entry point of the project with tsx. */
+/** Runs a TypeScript entry point of the project with tsx, in a process group of its own. */
 export function spawnTs(entry: string, args: string[], env: NodeJS.ProcessEnv): Spawned {
-  const child = spawn(join(projectRoot, 'node_modules/.bin/tsx'), [join(projectRoot, entry), ...args], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(join(projectRoot, 'node_modules/.bin/tsx'), [join(projectRoot, entry), ...args], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
     child,
+    kill: (signal) => {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {
+        /* already gone */
+      }
+    },
     output: () => out,
     exited,
     waitFor: (pattern, timeoutMs = 90_000) =>
