@@ -22,7 +22,7 @@ async function speaksTemporal(address: string): Promise<boolean> {
   try {
     const c = await Connection.connect({ address, connectTimeout: 3000 });
     try {
-      await c.workflowService.getSystemInfo({}, );
+      await c.workflowService.getSystemInfo({});
       return true;
     } finally {
       await c.close();
@@ -34,18 +34,14 @@ async function speaksTemporal(address: string): Promise<boolean> {
 
 /** The `temporal` binary, as scripts/temporal-toolchain.mjs resolves (and if needed installs) it. */
 export function temporalCliPath(): string {
+  const script = join(root, 'scripts/temporal-toolchain.mjs');
+  const printed = () => /^temporal=(.+)$/m.exec(execFileSync(process.execPath, [script, '--print'], { encoding: 'utf8' }))?.[1];
   try {
-    const out = execFileSync(process.execPath, [join(root, 'scripts/temporal-toolchain.mjs'), '--print'], { encoding: 'utf8' });
-    const path = /^temporal=(.*)$/m.exec(out)?.[1];
+    const path = printed();
     if (path) return path;
-  } catch {
-    /* fall through to install */
-  }
-  try {
-    execFileSync(process.execPath, [join(root, 'scripts/temporal-toolchain.mjs')], { stdio: 'inherit' });
-    const out = execFileSync(process.execPath, [join(root, 'scripts/temporal-toolchain.mjs'), '--print'], { encoding: 'utf8' });
-    const path = /^temporal=(.*)$/m.exec(out)?.[1];
-    if (path) return path;
+    execFileSync(process.execPath, [script], { stdio: 'inherit' });
+    const installed = printed();
+    if (installed) return installed;
   } catch {
     /* reported below */
   }
