@@ -43,6 +43,8 @@ export interface CountersignConfig {
   model: ModelSettings;
   /** COUNTERSIGN_DEMO_OUTBOX: JSON lines written by the demo tools' side effects. */
   demoOutbox: string;
+  /** COUNTERSIGN_WEBHOOK_URL: approval notifications (requested, reminder, escalated, timed out) are POSTed here. */
+  webhookUrl?: string;
 }
 
 const envSchema = z.object({
@@ -56,6 +58,7 @@ const envSchema = z.object({
   COUNTERSIGN_DEMO_OUTBOX: z.string().min(1).default('.countersign/outbox.jsonl'),
   OPENAI_BASE_URL: z.url({ error: 'must be a URL such as http://localhost:11434/v1' }).optional(),
   OPENAI_API_KEY: z.string().optional(),
+  COUNTERSIGN_WEBHOOK_URL: z.url({ error: 'must be a URL such as https://hooks.example.com/approvals' }).optional(),
 });
 
 /** Thrown for a setting that cannot work; the message is one line that says what to change. */
@@ -95,5 +98,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CountersignCon
       requestTimeoutMs: e.COUNTERSIGN_MODEL_TIMEOUT_MS,
     },
     demoOutbox: e.COUNTERSIGN_DEMO_OUTBOX,
+    webhookUrl: e.COUNTERSIGN_WEBHOOK_URL,
   };
 }

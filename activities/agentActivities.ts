@@ -11,8 +11,10 @@ import type { Tool } from '../agents/defineTool';
 import type { AgentRegistry } from '../agents/registry';
 import type { ModelSettings } from '../temporal.config';
 import type { ConversationItem, FunctionCallItem, ModelTurn } from '../workflows/items';
+import { type ApprovalPolicy, effectivePolicy, timeoutMessage } from '../workflows/approvalPolicy';
 import type { AgentSnapshot } from '../workflows/messages';
 import { createModelActivities } from './model';
+import { createNotifyActivities } from './notify';
 
 export const DEFAULT_REJECTION = 'Tool execution was not approved.';
 
@@ -31,13 +33,15 @@ interface CallBase {
 export type PlannedCall =
   | (CallBase & { disposition: 'error'; output: string })
   | (CallBase & { disposition: 'run' })
-  | (CallBase & { disposition: 'approval'; rejectionText: string });
+  | (CallBase & { disposition: 'approval'; rejectionText: string; timeoutText?: string });
 
 export interface ModelTurnRequest {
   runId: string;
   agent: AgentRef;
   items: ConversationItem[];
   context: Record<string, unknown>;
+  /** The run's own approval policy (wins over the agent's and the tool's): needed for the timeout text. */
+  policy?: ApprovalPolicy;
 }
 
 export type ModelTurnResult = ModelTurn & { calls: PlannedCall[] };
@@ -116,12 +120,18 @@ async function planCall(agent: Agent, call: FunctionCallItem, req: ModelTurnRequ
     return { ...base, disposition: 'error', output: await formatError(agent, 'invalid_arguments', base, text, req.context) };
   }
   if (!(await needsApproval(agent, tool, parsed.params, base, req))) return { ...base, disposition: 'run' };
-  return { ...base, disposition: 'approval', rejectionText: await formatError(agent, 'approval_rejected', base, DEFAULT_REJECTION, req.context) };
+  const rejectionText = await formatError(agent, 'approval_rejected', base, DEFAULT_REJECTION, req.context);
+  const { approvalTimeout } = effectivePolicy(agent.policy, tool.policy, req.policy);
+  if (!approvalTimeout) return { ...base, disposition: 'approval', rejectionText };
+  const timeoutText = await formatError(agent, 'approval_rejected', base, timeoutMessage(approvalTimeout), req.context);
+  return { ...base, disposition: 'approval', rejectionText, timeoutText };
 }
 
-export function createAgentActivities(deps: { registry: AgentRegistry; model: ModelSettings }) {
+export function createAgentActivities(deps: { registry: AgentRegistry; model: ModelSettings; webhookUrl?: string }) {
   const { callModel } = createModelActivities(deps.model);
   return {
+    ...createNotifyActivities({ webhookUrl: deps.webhookUrl }),
+
     async describeAgent(ref: { name: string; version?: string }): Promise<AgentSnapshot> {
       return agentOf(deps.registry, { name: ref.name, version: ref.version as string }).snapshot();
     },

@@ -1,6 +1,7 @@
 // An agent: instructions, tools and how tool errors read to the model. Referred to by name from workflows;
 // each run records a snapshot (see AgentSnapshot) so a run that waits a month keeps the definition it began with.
-import { approvalPolicyOf, type Tool } from './defineTool';
+import type { ApprovalPolicy } from '../workflows/approvalPolicy';
+import { approvalPolicyOf, policyOf, type Tool } from './defineTool';
 import type { AgentSnapshot } from '../workflows/messages';
 
 export type ToolErrorKind = 'approval_rejected' | 'tool_not_found' | 'invalid_arguments' | 'tool_failed';
@@ -14,7 +15,8 @@ export interface ToolErrorInfo {
   context: Record<string, unknown>;
 }
 
-export interface AgentConfig {
+/** Approval-policy fields here are the agent's defaults; a tool's own fields win. */
+export interface AgentConfig extends ApprovalPolicy {
   name: string;
   /** Bump when instructions or tools change in a way a running conversation should not see. Default '1'. */
   version?: string;
@@ -30,6 +32,7 @@ export interface AgentConfig {
 export interface Agent extends Required<Pick<AgentConfig, 'name' | 'version' | 'instructions' | 'tools'>> {
   model?: string;
   toolErrorFormatter?: AgentConfig['toolErrorFormatter'];
+  policy: ApprovalPolicy;
   snapshot(): AgentSnapshot;
   tool(name: string): Tool | undefined;
 }
@@ -42,6 +45,8 @@ export function defineAgent(config: AgentConfig): Agent {
   }
   const version = config.version ?? '1';
   const byName = new Map(config.tools.map((t) => [t.name, t as Tool]));
+  const policy = policyOf(`agent ${config.name}`, config);
+  const withPolicy = (p: ApprovalPolicy) => (Object.keys(p).length ? { policy: p } : {});
   return Object.freeze({
     name: config.name,
     version,
@@ -49,13 +54,15 @@ export function defineAgent(config: AgentConfig): Agent {
     model: config.model,
     tools: config.tools,
     toolErrorFormatter: config.toolErrorFormatter,
+    policy,
     tool: (name: string) => byName.get(name),
     snapshot: (): AgentSnapshot => ({
       name: config.name,
       version,
       instructions: config.instructions,
       ...(config.model ? { model: config.model } : {}),
-      tools: config.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema, approval: approvalPolicyOf(t) })),
+      ...withPolicy(policy),
+      tools: config.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema, approval: approvalPolicyOf(t), ...withPolicy(t.policy) })),
     }),
   });
 }

@@ -1,5 +1,6 @@
 // A tool the model may call: a zod schema for its arguments, an optional approval rule, and the side effect.
 import { z } from 'zod';
+import { type ApprovalPolicy, approvalPolicySchema } from '../workflows/approvalPolicy';
 
 /** What a tool (and an approval predicate) knows about the call it serves. */
 export interface ToolContext {
@@ -15,7 +16,7 @@ export interface ToolContext {
 
 export type ApprovalPredicate<P> = (ctx: Omit<ToolContext, 'idempotencyKey'>, params: P, callId: string) => boolean | Promise<boolean>;
 
-export interface ToolConfig<S extends z.ZodObject> {
+export interface ToolConfig<S extends z.ZodObject> extends ApprovalPolicy {
   name: string;
   description: string;
   parameters: S;
@@ -28,6 +29,19 @@ export interface ToolConfig<S extends z.ZodObject> {
 export interface Tool<S extends z.ZodObject = z.ZodObject> extends ToolConfig<S> {
   /** JSON schema of the parameters, as sent to the model and recorded in the run's agent snapshot. */
   jsonSchema: Record<string, unknown>;
+  /** approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo — validated. */
+  policy: ApprovalPolicy;
+}
+
+/** The approval-policy fields of a tool or agent config, validated; a bad one throws at definition time. */
+export function policyOf(owner: string, config: ApprovalPolicy): ApprovalPolicy {
+  const { approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo } = config;
+  const parsed = approvalPolicySchema.safeParse({ approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`${owner}: ${issue.path.join('.')} ${issue.message}`);
+  }
+  return Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined));
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -35,7 +49,7 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 export function defineTool<S extends z.ZodObject>(config: ToolConfig<S>): Tool<S> {
   if (!TOOL_NAME.test(config.name)) throw new Error(`tool name "${config.name}" must match ${TOOL_NAME} (the model APIs require it)`);
   const { $schema: _drop, ...jsonSchema } = z.toJSONSchema(config.parameters, { target: 'draft-7' }) as Record<string, unknown>;
-  return Object.freeze({ ...config, jsonSchema });
+  return Object.freeze({ ...config, jsonSchema, policy: policyOf(`tool ${config.name}`, config) });
 }
 
 /** The approval rule as recorded in the snapshot: predicates cannot be serialised, only their existence. */

@@ -10,6 +10,8 @@ export interface CountersignWorkerOptions {
   taskQueue: string;
   registry: AgentRegistry;
   model: ModelSettings;
+  /** COUNTERSIGN_WEBHOOK_URL: where approval notifications are POSTed. */
+  webhookUrl?: string;
   /** A prebuilt bundle (tests build one and share it); default: bundle workflows/ at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Extra Worker options (identity, cache size, deployment options, ...). */
@@ -28,7 +30,7 @@ export async function createWorker(o: CountersignWorkerOptions): Promise<Worker>
     namespace: o.namespace,
     taskQueue: o.taskQueue,
     workflowBundle: o.workflowBundle ?? (await bundleWorkflowCode({ workflowsPath, logger: bundlerLogger })),
-    activities: createAgentActivities({ registry: o.registry, model: o.model }),
+    activities: createAgentActivities({ registry: o.registry, model: o.model, webhookUrl: o.webhookUrl }),
     ...o.workerOptions,
   });
 }

@@ -1,26 +1,36 @@
 // agentRun: one agent conversation as one durable workflow.
 //   model turn (activity) → tool calls classified → calls that need no person run at once, in parallel →
-//   calls that need approval wait in the approval book → each runs the moment it is approved, or answers the
-//   model with the rejection text → next model turn … → final output (no tool calls) or MaxTurnsExceeded.
+//   calls that need approval wait in the approval book (durable timers for timeout, reminders, escalation) →
+//   each runs the moment it is approved, or answers the model with the rejection text → next model turn … →
+//   final output (no tool calls), MaxTurnsExceeded, ApprovalTimedOut (onTimeout 'fail') or RunTimedOut.
 // Decisions arrive as `approve` / `reject` signals or the validating `decide` update; `nextPause` lets a client
-// long-poll for the next moment the run waits only for people (or ends).
+// long-poll for the next moment the run waits only for people (or ends). Long runs continue-as-new with their
+// whole state, at a moment when nothing is executing and no handler is running.
 import {
   ApplicationFailure,
+  CancellationScope,
+  ContinueAsNew,
   allHandlersFinished,
   condition,
+  continueAsNew,
+  isCancellation,
   log,
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
   setHandler,
+  sleep,
   upsertSearchAttributes,
   workflowInfo,
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { AgentActivities, PlannedCall } from '../activities/agentActivities';
-import { ApprovalBook } from './approvalBook';
-import { type ConversationItem, addUsage, emptyUsage } from './items';
+import type { Notification, NotificationEvent } from '../activities/notify';
+import { ApprovalBook, type BookCall, type BookState } from './approvalBook';
+import { type ApprovalPolicy, addDuration, durationMs, effectivePolicy } from './approvalPolicy';
+import { type ConversationItem, type Usage, addUsage, emptyUsage } from './items';
 import {
+  type AgentSnapshot,
   type Decision,
   type RunInput,
   type RunResult,
@@ -41,6 +51,11 @@ import {
 import { searchAttributeUpdates } from './searchAttributes';
 
 const DEFAULT_MAX_TURNS = 10;
+const DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS = 10_000;
+/** While no worker has the run's agent version: wait this long, doubling up to the maximum, and try again. */
+const AGENT_WAIT_INITIAL_MS = 2_000;
+const AGENT_WAIT_MAX_MS = 5 * 60_000;
+const NOTIFY_DRAIN_LIMIT = '1 minute';
 
 const modelOptions: ActivityOptions = {
   startToCloseTimeout: '3 minutes',
@@ -50,8 +65,26 @@ const toolOptions: ActivityOptions = {
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
 };
-const { modelTurn, runTool } = proxyActivities<AgentActivities>(modelOptions);
+const notifyOptions: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 8 },
+};
+const { modelTurn, runTool, notify } = proxyActivities<AgentActivities>(modelOptions);
 const { describeAgent } = proxyLocalActivities<AgentActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
+
+/** Everything a run hands to its continuation (continue-as-new): the conversation mid-turn, the book, counters. */
+export interface RunCarry {
+  agent: AgentSnapshot;
+  startedAt: string;
+  items: ConversationItem[];
+  usage: Usage;
+  turn: number;
+  book: BookState;
+  /** The calls of the turn in progress, and the answers they already have. */
+  turnCalls: PlannedCall[];
+  outputs: Record<string, string>;
+  continuedAsNew: number;
+}
 
 /** The innermost failure's message and type: what actually went wrong. */
 function rootCause(err: unknown): { message: string; type?: string } {
@@ -63,32 +96,46 @@ function rootCause(err: unknown): { message: string; type?: string } {
 
 const isoNow = () => new Date(Date.now()).toISOString();
 
-export async function agentRun(rawInput: RunInput): Promise<RunResult> {
+export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<RunResult> {
   const parsedInput = runInputSchema.safeParse(rawInput);
   if (!parsedInput.success) throw ApplicationFailure.nonRetryable(`invalid run input: ${describeZodError(parsedInput.error)}`, 'InvalidRunInput');
   const input = parsedInput.data;
   const runId = workflowInfo().workflowId;
   const context = input.context ?? {};
   const maxTurns = input.maxTurns ?? DEFAULT_MAX_TURNS;
+  const continueAsNewAfter = input.continueAsNewAfterEvents ?? DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS;
+  const runPolicy: ApprovalPolicy = {
+    approvalTimeout: input.approvalTimeout,
+    onTimeout: input.onTimeout,
+    remindEvery: input.remindEvery,
+    escalateAfter: input.escalateAfter,
+    escalateTo: input.escalateTo,
+  };
 
-  const book = new ApprovalBook();
-  const items: ConversationItem[] = [{ type: 'message', role: 'user', content: input.input }];
-  let usage = emptyUsage();
-  let turn = 0;
-  let agent = { name: input.agent, version: input.agentVersion ?? '' };
+  const book = new ApprovalBook(carry?.book);
+  const items: ConversationItem[] = carry?.items ?? [{ type: 'message', role: 'user', content: input.input }];
+  const startedAt = carry?.startedAt ?? isoNow();
+  let agent: AgentSnapshot | undefined = carry?.agent;
+  let usage = carry?.usage ?? emptyUsage();
+  let turn = carry?.turn ?? 0;
+  let turnCalls: PlannedCall[] = carry?.turnCalls ?? [];
+  const outputs = new Map<string, string>(Object.entries(carry?.outputs ?? {}));
   let finished: { status: 'Completed' | 'Failed'; finalOutput?: string; error?: string; errorType?: string } | undefined;
-  // Outputs of the current turn's calls, by call id; a call is "in progress" until it has one.
-  let turnCalls: PlannedCall[] = [];
-  const outputs = new Map<string, string>();
+  let problem: string | undefined;
+  let executing = 0;
+  let notifying = 0;
 
+  const agentRef = () => ({ name: agent?.name ?? input.agent, version: agent?.version ?? input.agentVersion ?? '' });
   const status = (): RunStatus => finished?.status ?? (book.undecided().length > 0 ? 'AwaitingApproval' : 'Running');
-  /** The run waits for people only: something is undecided and every decided call of this turn is answered. */
-  const quiescent = () =>
-    finished !== undefined ||
-    (book.undecided().length > 0 && turnCalls.every((c) => outputs.has(c.callId) || book.call(c.callId)?.state === 'pending'));
+  /** Every call of the current turn is answered or still waits for a person (none is decided and unanswered). */
+  const turnSettled = () => turnCalls.every((c) => outputs.has(c.callId) || book.call(c.callId)?.state === 'pending');
+  /** The run waits for people only, or has ended. */
+  const quiescent = () => finished !== undefined || (book.undecided().length > 0 && executing === 0 && turnSettled());
+  const continueAsNewDue = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= continueAsNewAfter;
+  const readyToContinueAsNew = () => continueAsNewDue() && executing === 0 && turnSettled() && allHandlersFinished();
 
   const snapshot = (): RunSnapshot => ({
-    agent,
+    agent: agentRef(),
     status: status(),
     turn,
     maxTurns,
@@ -96,6 +143,10 @@ export async function agentRun(rawInput: RunInput): Promise<RunResult> {
     pending: book.pendingApprovals(),
     audit: [...book.state.audit],
     usage,
+    startedAt,
+    continuedAsNew: carry?.continuedAsNew ?? 0,
+    ...(input.runTimeout ? { deadline: addDuration(startedAt, input.runTimeout) } : {}),
+    ...(problem ? { problem } : {}),
     ...(finished?.finalOutput !== undefined ? { finalOutput: finished.finalOutput } : {}),
     ...(finished?.error ? { error: finished.error } : {}),
     ...(finished?.errorType ? { errorType: finished.errorType } : {}),
@@ -105,17 +156,17 @@ export async function agentRun(rawInput: RunInput): Promise<RunResult> {
   /** Search attributes and the Web UI's "current details" follow every transition. */
   function publish() {
     const pending = book.undecided();
-    const key = `${status()}|${pending.map((p) => p.callId).join(',')}`;
+    const key = `${status()}|${problem ?? ''}|${pending.map((p) => p.callId).join(',')}`;
     if (key === published) return;
     published = key;
-    upsertSearchAttributes(searchAttributeUpdates({ status: status(), agent: agent.name, pending }));
-    setCurrentDetails(
-      pending.length
-        ? `Awaiting approval: ${pending.map((p) => `${p.toolName} (call ${p.callId}, requested ${p.requestedAt})`).join('; ')}`
-        : `${status()} — ${agent.name}, turn ${turn}`,
-    );
+    upsertSearchAttributes(searchAttributeUpdates({ status: status(), agent: agentRef().name, pending }));
+    const details = pending.length
+      ? `Awaiting approval: ${pending.map((p) => `${p.toolName} (call ${p.callId}, requested ${p.requestedAt}${p.expiresAt ? `, expires ${p.expiresAt}` : ''})`).join('; ')}`
+      : `${status()}: ${agentRef().name}, turn ${turn}`;
+    setCurrentDetails(problem ? `${details}\nProblem: ${problem}` : details);
   }
 
+  // ── Decisions ──────────────────────────────────────────────────────────────────────────────────────────────
   function applyDecisions(decisions: Decision[], via: 'signal' | 'update') {
     const applied = book.decide(decisions, isoNow(), via);
     for (const a of applied) log.info('decision applied', { callId: a.callId, tool: a.toolName, outcome: a.outcome, approver: a.approver, via });
@@ -134,10 +185,10 @@ export async function agentRun(rawInput: RunInput): Promise<RunResult> {
       return;
     }
     const p = parsed.data;
-    const problem = book.check(p);
-    if (problem) {
-      log.warn('signal ignored', { why: problem });
-      book.ignore(p, problem, isoNow(), 'signal');
+    const problemWithIt = book.check(p);
+    if (problemWithIt) {
+      log.warn('signal ignored', { why: problemWithIt });
+      book.ignore(p, problemWithIt, isoNow(), 'signal');
       return;
     }
     const always = 'alwaysApprove' in p ? p.alwaysApprove : (p as { alwaysReject?: boolean }).alwaysReject;
@@ -159,8 +210,8 @@ export async function agentRun(rawInput: RunInput): Promise<RunResult> {
         const refuse = (message: string) => ApplicationFailure.create({ type: 'DecisionRejected', message, nonRetryable: true });
         if (!parsed.success) throw refuse(`invalid decide request: ${describeZodError(parsed.error)}`);
         for (const d of parsed.data.decisions) {
-          const problem = book.check(d, parsed.data.decisions);
-          if (problem) throw refuse(problem);
+          const why = book.check(d, parsed.data.decisions);
+          if (why) throw refuse(why);
         }
       },
     },
@@ -172,69 +223,241 @@ export async function agentRun(rawInput: RunInput): Promise<RunResult> {
   setHandler(pendingApprovalsQuery, () => book.pendingApprovals());
   setHandler(runStateQuery, snapshot);
 
+  // ── Activities ─────────────────────────────────────────────────────────────────────────────────────────────
+  /** Runs an activity that needs the run's agent version; while no worker has it, the run waits and says so. */
+  async function withAgent<T>(fn: () => Promise<T>): Promise<T> {
+    let wait = AGENT_WAIT_INITIAL_MS;
+    for (;;) {
+      try {
+        const result = await fn();
+        if (problem) {
+          problem = undefined;
+          publish();
+        }
+        return result;
+      } catch (err) {
+        const cause = rootCause(err);
+        if (cause.type !== 'AgentUnavailable') throw err;
+        problem = `${cause.message}; waiting for a worker that has it (next try in ${wait / 1000}s)`;
+        log.warn('agent version unavailable; run waits', { problem });
+        publish();
+        await sleep(wait);
+        wait = Math.min(wait * 2, AGENT_WAIT_MAX_MS);
+      }
+    }
+  }
+
   async function execute(call: PlannedCall): Promise<string> {
-    const result = await runTool.executeWithOptions({ ...toolOptions, summary: call.toolName }, [
-      { runId, agent, callId: call.callId, toolName: call.toolName, arguments: call.arguments, context },
-    ]);
-    return result.output;
+    executing += 1;
+    try {
+      const result = await withAgent(() =>
+        runTool.executeWithOptions({ ...toolOptions, summary: call.toolName }, [
+          { runId, agent: agentRef(), callId: call.callId, toolName: call.toolName, arguments: call.arguments, context },
+        ]),
+      );
+      return result.output;
+    } finally {
+      executing -= 1;
+    }
+  }
+
+  /** Fire and forget: a notification never blocks or fails the run (Temporal retries it on its own). */
+  function notifyAbout(event: NotificationEvent, call: BookCall, extra: Partial<Notification> = {}) {
+    const n: Notification = {
+      event,
+      workflowId: runId,
+      agent: call.agentName,
+      callId: call.callId,
+      toolName: call.toolName,
+      arguments: call.arguments,
+      requestedAt: call.requestedAt,
+      ...(call.expiresAt ? { expiresAt: call.expiresAt } : {}),
+      ...extra,
+    };
+    notifying += 1;
+    notify
+      .executeWithOptions({ ...notifyOptions, summary: `${event}: ${call.toolName}` }, [n])
+      .catch((err) => log.warn('notification failed', { event, callId: call.callId, error: rootCause(err).message }))
+      .finally(() => (notifying -= 1));
+  }
+
+  /** Before the run closes, give notifications in flight a bounded chance to land (a closed run drops them). */
+  const notificationsSettled = () => condition(() => notifying === 0, NOTIFY_DRAIN_LIMIT);
+
+  // ── Waiting for people ─────────────────────────────────────────────────────────────────────────────────────
+  const policyFor = (toolName: string) => effectivePolicy(agent?.policy, agent?.tools.find((t) => t.name === toolName)?.policy, runPolicy);
+  const decided = (callId: string) => () => book.call(callId)!.state !== 'pending';
+  /** Waits until `at` (ISO) or a decision; true if decided first. Durable timers only. */
+  async function untilDecidedOr(callId: string, at: string, summary: string): Promise<boolean> {
+    const ms = Date.parse(at) - Date.now();
+    if (ms <= 0) return decided(callId)();
+    return condition(decided(callId), ms, { summary });
+  }
+
+  function startReminders(callId: string) {
+    const call = book.call(callId)!;
+    const policy = policyFor(call.toolName);
+    const { remindEvery, escalateAfter, escalateTo } = policy;
+    if (escalateAfter && !call.escalated) {
+      void (async () => {
+        if (await untilDecidedOr(callId, addDuration(call.requestedAt, escalateAfter), `escalate ${call.toolName}`)) return;
+        book.markEscalated(callId);
+        notifyAbout('approval_escalated', call, escalateTo ? { escalateTo } : {});
+      })();
+    }
+    if (remindEvery) {
+      void (async () => {
+        for (;;) {
+          const n = (call.remindersSent ?? 0) + 1;
+          const at = new Date(Date.parse(call.requestedAt) + n * durationMs(remindEvery)).toISOString();
+          if (call.expiresAt && at >= call.expiresAt) return;
+          if (await untilDecidedOr(callId, at, `reminder ${n}: ${call.toolName}`)) return;
+          book.markReminded(callId, n);
+          notifyAbout('approval_reminder', call, { reminder: n });
+        }
+      })();
+    }
+  }
+
+  /** Resolves when the call is decided, or decides it by its timeout policy; 'fail' fails the run. */
+  async function waitForDecision(callId: string): Promise<void> {
+    const call = book.call(callId)!;
+    if (!call.expiresAt) return condition(decided(callId));
+    if (await untilDecidedOr(callId, call.expiresAt, `approval timeout: ${call.toolName}`)) return;
+    const action = book.expire(callId, isoNow());
+    publish();
+    notifyAbout('approval_timed_out', call, { onTimeout: action });
+    if (action === 'fail') {
+      const timeout = policyFor(call.toolName).approvalTimeout;
+      throw ApplicationFailure.create({ type: 'ApprovalTimedOut', message: `approval of ${call.toolName} (call ${callId}) timed out after ${timeout}`, nonRetryable: true });
+    }
   }
 
   /** Answers every call of one model turn; approved calls run the moment they are approved. */
   async function answerCalls(calls: PlannedCall[]): Promise<ConversationItem[]> {
     turnCalls = calls;
-    outputs.clear();
     const requestedAt = isoNow();
     for (const c of calls) {
-      if (c.disposition === 'approval') {
-        book.request({ callId: c.callId, toolName: c.toolName, arguments: c.arguments, agentName: agent.name, requestedAt, rejectionText: c.rejectionText }, requestedAt);
-      }
+      if (c.disposition !== 'approval' || book.call(c.callId)) continue; // already booked before a continue-as-new
+      const policy = policyFor(c.toolName);
+      const booked = book.request(
+        {
+          callId: c.callId,
+          toolName: c.toolName,
+          arguments: c.arguments,
+          agentName: agentRef().name,
+          requestedAt,
+          rejectionText: c.rejectionText,
+          ...(policy.approvalTimeout ? { expiresAt: addDuration(requestedAt, policy.approvalTimeout), onTimeout: policy.onTimeout ?? 'reject', timeoutText: c.timeoutText } : {}),
+        },
+        requestedAt,
+      );
+      if (booked.state === 'pending') notifyAbout('approval_requested', booked);
     }
     publish();
-    await Promise.all(
-      calls.map(async (c) => {
-        let output: string;
-        if (c.disposition === 'error') output = c.output;
-        else if (c.disposition === 'run') output = await execute(c);
-        else {
-          await condition(() => book.call(c.callId)!.state !== 'pending');
-          const decided = book.call(c.callId)!;
-          output = decided.state === 'approved' ? await execute(c) : decided.rejectionOutput!;
+
+    let failure: unknown;
+    for (const c of calls) {
+      if (outputs.has(c.callId)) continue;
+      void (async () => {
+        try {
+          let output: string;
+          if (c.disposition === 'error') output = c.output;
+          else if (c.disposition === 'run') output = await execute(c);
+          else {
+            if (book.call(c.callId)!.state === 'pending') startReminders(c.callId);
+            await waitForDecision(c.callId);
+            const call = book.call(c.callId)!;
+            output = call.state === 'approved' ? await execute(c) : call.rejectionOutput!;
+          }
+          outputs.set(c.callId, output);
+          publish();
+        } catch (err) {
+          failure ??= err;
         }
-        outputs.set(c.callId, output);
-      }),
-    );
-    return calls.map((c) => ({ type: 'function_call_output', callId: c.callId, output: outputs.get(c.callId)! }));
+      })();
+    }
+    const answered = () => calls.every((c) => outputs.has(c.callId));
+    await condition(() => answered() || failure !== undefined || readyToContinueAsNew());
+    if (failure !== undefined) throw failure;
+    if (!answered()) await continueAsNewNow();
+    const answers = calls.map((c): ConversationItem => ({ type: 'function_call_output', callId: c.callId, output: outputs.get(c.callId)! }));
+    turnCalls = [];
+    outputs.clear();
+    return answers;
   }
 
-  try {
-    const described = await describeAgent({ name: input.agent, version: input.agentVersion });
-    agent = { name: described.name, version: described.version };
-    log.info('run started', { agent: described.name, version: described.version, tools: described.tools.map((t) => t.name) });
+  async function continueAsNewNow(): Promise<never> {
+    log.info('continuing as new', { historyLength: workflowInfo().historyLength, pending: book.undecided().length });
+    const next: RunCarry = {
+      agent: agent!,
+      startedAt,
+      items,
+      usage,
+      turn,
+      book: book.state,
+      turnCalls,
+      outputs: Object.fromEntries(outputs),
+      continuedAsNew: (carry?.continuedAsNew ?? 0) + 1,
+    };
+    return continueAsNew<typeof agentRun>(input, next);
+  }
+
+  // ── The loop ───────────────────────────────────────────────────────────────────────────────────────────────
+  async function converse(): Promise<void> {
+    if (!agent) {
+      agent = await describeAgent({ name: input.agent, version: input.agentVersion });
+      log.info('run started', { agent: agent.name, version: agent.version, tools: agent.tools.map((t) => t.name) });
+    }
     publish();
+    if (turnCalls.length) items.push(...(await answerCalls(turnCalls))); // a turn that was waiting across continue-as-new
 
     for (;;) {
+      if (continueAsNewDue() && allHandlersFinished()) await continueAsNewNow();
       if (turn >= maxTurns) throw ApplicationFailure.nonRetryable(`the agent used all ${maxTurns} turns without a final answer`, 'MaxTurnsExceeded');
       turn += 1;
       publish();
-      const result = await modelTurn.executeWithOptions({ ...modelOptions, summary: `model turn ${turn}` }, [{ runId, agent, items, context }]);
+      const result = await withAgent(() =>
+        modelTurn.executeWithOptions({ ...modelOptions, summary: `model turn ${turn}` }, [{ runId, agent: agentRef(), items, context, policy: runPolicy }]),
+      );
       usage = addUsage(usage, result.usage);
       items.push(...result.items);
       if (result.calls.length === 0) {
         const text = result.items.flatMap((i) => (i.type === 'message' && i.role === 'assistant' ? [i.content] : [])).join('\n');
         finished = { status: 'Completed', finalOutput: text };
-        break;
+        return;
       }
       items.push(...(await answerCalls(result.calls)));
     }
+  }
+
+  const scope = new CancellationScope();
+  let deadlinePassed = false;
+  if (input.runTimeout) {
+    const runTimeout = input.runTimeout;
+    const remaining = Date.parse(addDuration(startedAt, runTimeout)) - Date.now();
+    void (async () => {
+      if (remaining > 0) await sleep(remaining);
+      deadlinePassed = true;
+      scope.cancel();
+    })();
+  }
+
+  try {
+    await scope.run(converse);
   } catch (err) {
-    const cause = rootCause(err);
+    if (err instanceof ContinueAsNew) throw err;
+    const cause =
+      deadlinePassed && isCancellation(err) ? { message: `the run passed its deadline (runTimeout ${input.runTimeout})`, type: 'RunTimedOut' } : rootCause(err);
     finished = { status: 'Failed', error: cause.message, errorType: cause.type };
     publish();
+    await notificationsSettled();
     await condition(allHandlersFinished);
     // Fail with the real reason (e.g. the provider's 401 text), not a generic "activity task failed".
     throw ApplicationFailure.create({ message: cause.message, type: cause.type, nonRetryable: true, cause: err instanceof Error ? err : undefined });
   }
   publish();
+  await notificationsSettled();
   await condition(allHandlersFinished);
   return snapshot() as RunResult;
 }

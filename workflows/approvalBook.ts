@@ -2,6 +2,7 @@
 // validates and applies decisions (first decision wins), keeps sticky always-rules per agent and tool, and
 // writes the audit log. No Temporal imports: the workflow wires it to signals, updates, timers and activities,
 // and unit tests drive it directly. Its state is plain JSON so it can be queried and carried across runs.
+import type { OnTimeout } from './approvalPolicy';
 import type { AppliedDecision, AuditEntry, Decision, PendingApproval } from './messages';
 
 export type CallState = 'pending' | 'approved' | 'rejected';
@@ -10,6 +11,12 @@ export interface BookCall extends PendingApproval {
   state: CallState;
   /** What the model sees when this call is rejected without a reviewer message (formatter already applied). */
   rejectionText: string;
+  /** With expiresAt: what a timeout does, and what the model then sees. */
+  onTimeout?: OnTimeout;
+  timeoutText?: string;
+  /** Notifications already sent, so a continued-as-new run does not repeat them. */
+  remindersSent?: number;
+  escalated?: boolean;
   /** The text the model gets for a rejection: the reviewer's message, else rejectionText. */
   rejectionOutput?: string;
 }
@@ -57,7 +64,37 @@ export class ApprovalBook {
   }
 
   pendingApprovals(): PendingApproval[] {
-    return this.undecided().map(({ callId, toolName, arguments: args, agentName, requestedAt }) => ({ callId, toolName, arguments: args, agentName, requestedAt }));
+    return this.undecided().map(({ callId, toolName, arguments: args, agentName, requestedAt, expiresAt }) => ({
+      callId,
+      toolName,
+      arguments: args,
+      agentName,
+      requestedAt,
+      ...(expiresAt ? { expiresAt } : {}),
+    }));
+  }
+
+  /**
+   * The call's time is up: it is decided by its onTimeout policy ('reject' unless said otherwise) and audited as
+   * timed_out. 'fail' leaves it rejected (it never runs); the workflow then fails the run. No-op once decided.
+   */
+  expire(callId: string, now: string): OnTimeout | undefined {
+    const call = this.call(callId);
+    if (!call || call.state !== 'pending') return undefined;
+    const action = call.onTimeout ?? 'reject';
+    call.state = action === 'approve' ? 'approved' : 'rejected';
+    if (call.state === 'rejected') call.rejectionOutput = call.timeoutText ?? call.rejectionText;
+    this.s.audit.push({
+      callId: call.callId,
+      toolName: call.toolName,
+      arguments: call.arguments,
+      decision: 'timed_out',
+      onTimeout: action,
+      requestedAt: call.requestedAt,
+      decidedAt: now,
+      via: 'timer',
+    });
+    return action;
   }
 
   /**
@@ -105,6 +142,17 @@ export class ApprovalBook {
       if (rule) applied.push(this.settle(call, rule.decision, { message: rule.message, approver: rule.approver }, now, 'rule'));
     }
     return applied;
+  }
+
+  /** Records that reminder `n` went out for a pending call (carried across continue-as-new). */
+  markReminded(callId: string, n: number): void {
+    const call = this.call(callId);
+    if (call) call.remindersSent = n;
+  }
+
+  markEscalated(callId: string): void {
+    const call = this.call(callId);
+    if (call) call.escalated = true;
   }
 
   /** A signal that could not be applied: logged in the audit as ignored, nothing else changes. */

@@ -3,6 +3,7 @@
 // send exactly these JSON shapes. zod schemas validate every payload that crosses the wire.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
+import { type ApprovalPolicy, approvalPolicySchema, durationSchema } from './approvalPolicy';
 import type { ConversationItem, Usage } from './items';
 
 export const WORKFLOW_TYPE = 'agentRun';
@@ -16,6 +17,8 @@ export interface ToolSnapshot {
   parameters: Record<string, unknown>;
   /** 'predicate' = decided per call by the tool's needsApproval function (in an activity, failing closed). */
   approval: 'never' | 'always' | 'predicate';
+  /** Timeout, reminders, escalation for this tool's approvals (wins over the agent's). */
+  policy?: ApprovalPolicy;
 }
 
 export interface AgentSnapshot {
@@ -23,6 +26,8 @@ export interface AgentSnapshot {
   version: string;
   instructions: string;
   model?: string;
+  /** The agent's default approval policy. */
+  policy?: ApprovalPolicy;
   tools: ToolSnapshot[];
 }
 
@@ -40,6 +45,12 @@ export const runInputSchema = z.object({
   context: jsonRecord.optional(),
   /** Model turns before the run fails with MaxTurnsExceeded. Default 10. */
   maxTurns: z.number().int().min(1).max(1000).optional(),
+  /** Approval policy for this run: wins over the agent's and the tools' (approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo). */
+  ...approvalPolicySchema.shape,
+  /** Whole-run deadline: past it the run fails with RunTimedOut, whatever it waits for. */
+  runTimeout: durationSchema.optional(),
+  /** Continue-as-new past this many history events (also whenever the server suggests it). Default 10000. */
+  continueAsNewAfterEvents: z.number().int().min(10).optional(),
 });
 export type RunInput = z.infer<typeof runInputSchema>;
 
@@ -99,9 +110,11 @@ export interface PendingApproval {
   agentName: string;
   /** ISO-8601. */
   requestedAt: string;
+  /** When the call times out (ISO-8601), if a timeout applies. */
+  expiresAt?: string;
 }
 
-export type AuditDecision = DecisionOutcome | 'ignored';
+export type AuditDecision = DecisionOutcome | 'timed_out' | 'ignored';
 
 export interface AuditEntry {
   callId: string;
@@ -113,9 +126,11 @@ export interface AuditEntry {
   message?: string;
   requestedAt?: string;
   decidedAt: string;
-  via: 'signal' | 'update' | 'rule';
+  via: 'signal' | 'update' | 'rule' | 'timer';
   /** For `ignored`: why the decision changed nothing. */
   ignoredBecause?: string;
+  /** For `timed_out`: what the timeout did (the onTimeout policy). */
+  onTimeout?: 'reject' | 'approve' | 'fail';
 }
 
 export interface RunSnapshot {
@@ -127,6 +142,14 @@ export interface RunSnapshot {
   pending: PendingApproval[];
   audit: AuditEntry[];
   usage: Usage;
+  /** When the run began (ISO-8601), across continue-as-new. */
+  startedAt: string;
+  /** With runTimeout: when the run fails with RunTimedOut. */
+  deadline?: string;
+  /** How many times this run has continued as new (same workflow id). */
+  continuedAsNew: number;
+  /** Something the run is waiting out, e.g. no worker has its agent version yet. */
+  problem?: string;
   finalOutput?: string;
   /** Why the run failed, and the failure type (e.g. MaxTurnsExceeded, ModelRequestRejected). */
   error?: string;

@@ -27,7 +27,8 @@ export interface Harness {
   worker: Worker;
   /** Stops the worker (waits for it to drain); a new one can be started with restartWorker. */
   stopWorker(): Promise<void>;
-  restartWorker(): Promise<void>;
+  /** A fresh worker on the same task queue, optionally with other agents (e.g. a new agent version). */
+  restartWorker(registry?: AgentRegistry): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -52,7 +53,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const nativeConnection = await NativeConnection.connect({ address });
   const connection = await Connection.connect({ address });
   const client = new Client({ connection, namespace: 'default' });
-  const registry = opts.registry ?? defaultRegistry();
+  let registry = opts.registry ?? defaultRegistry();
 
   const build = () =>
     createWorker({
@@ -79,8 +80,9 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
     },
-    async restartWorker() {
+    async restartWorker(nextRegistry) {
       await h.stopWorker();
+      registry = nextRegistry ?? registry;
       worker = await build();
       running = worker.run();
     },

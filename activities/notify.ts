@@ -1,0 +1,47 @@
+// Notifications about waiting approvals: always logged; POSTed as JSON to COUNTERSIGN_WEBHOOK_URL when set.
+// A failing webhook throws, so Temporal retries it; the workflow never waits on it, so it never blocks a run.
+import { log } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+
+export type NotificationEvent = 'approval_requested' | 'approval_reminder' | 'approval_escalated' | 'approval_timed_out';
+
+export interface Notification {
+  event: NotificationEvent;
+  workflowId: string;
+  agent: string;
+  callId: string;
+  toolName: string;
+  /** JSON string of the call's arguments, for the reviewer. */
+  arguments: string;
+  requestedAt: string;
+  expiresAt?: string;
+  /** 1, 2, … for approval_reminder. */
+  reminder?: number;
+  /** For approval_escalated. */
+  escalateTo?: string;
+  /** For approval_timed_out: what the timeout did. */
+  onTimeout?: string;
+}
+
+export function createNotifyActivities(options: { webhookUrl?: string; timeoutMs?: number }) {
+  return {
+    async notify(n: Notification): Promise<void> {
+      log.info(`${n.event}: ${n.toolName} (call ${n.callId}) in ${n.workflowId}`, { ...n, arguments: undefined });
+      if (!options.webhookUrl) return;
+      let res: Response;
+      try {
+        res = await fetch(options.webhookUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'user-agent': 'countersign' },
+          body: JSON.stringify(n),
+          signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+        });
+      } catch (err) {
+        throw ApplicationFailure.create({ type: 'WebhookUnreachable', message: `webhook ${options.webhookUrl} unreachable: ${(err as Error).message}` });
+      }
+      if (!res.ok) throw ApplicationFailure.create({ type: 'WebhookFailed', message: `webhook ${options.webhookUrl} answered ${res.status}` });
+    },
+  };
+}
+
+export type NotifyActivities = ReturnType<typeof createNotifyActivities>;

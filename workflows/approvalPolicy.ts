@@ -1,0 +1,51 @@
+// How long a person may take, and what happens meanwhile: timeouts, reminders, escalation. Declared per agent
+// and per tool (the tool wins), overridable per run at start (the run wins). Pure: used by the workflow (timers)
+// and by the model-turn activity (the timeout text a formatter may rewrite).
+import { msToNumber } from '@temporalio/common/lib/time';
+import { z } from 'zod';
+
+function isDuration(value: string): boolean {
+  try {
+    return msToNumber(value as never) > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** '30s', '90m', '24h', '7d', '2 weeks' … — what Temporal accepts as a duration, and positive. */
+export const durationSchema = z.string().refine(isDuration, { message: 'must be a duration such as "30s", "15m", "24h" or "7d"' });
+
+export const onTimeoutSchema = z.enum(['reject', 'approve', 'fail'], { error: 'must be "reject", "approve" or "fail"' });
+export type OnTimeout = z.infer<typeof onTimeoutSchema>;
+
+export const approvalPolicySchema = z.strictObject({
+  /** How long a call may wait for a decision. No timeout: it waits as long as the run lives. */
+  approvalTimeout: durationSchema.optional(),
+  /** 'reject' (default): the model hears "Approval timed out after …"; 'approve': it runs; 'fail': the run fails with ApprovalTimedOut. */
+  onTimeout: onTimeoutSchema.optional(),
+  /** Notify again every so often while the call waits. */
+  remindEvery: durationSchema.optional(),
+  /** Notify `escalateTo` once the call has waited this long. */
+  escalateAfter: durationSchema.optional(),
+  escalateTo: z.string().min(1).max(200).optional(),
+});
+export type ApprovalPolicy = z.infer<typeof approvalPolicySchema>;
+
+/** Later layers win field by field: agent < tool < run. */
+export function effectivePolicy(...layers: Array<ApprovalPolicy | undefined>): ApprovalPolicy {
+  const out: ApprovalPolicy = {};
+  for (const layer of layers) {
+    if (!layer) continue;
+    for (const [k, v] of Object.entries(layer)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
+  }
+  return out;
+}
+
+export const durationMs = (d: string): number => msToNumber(d as never);
+
+/** ISO time `after` past `fromIso`. */
+export function addDuration(fromIso: string, after: string): string {
+  return new Date(Date.parse(fromIso) + durationMs(after)).toISOString();
+}
+
+export const timeoutMessage = (approvalTimeout: string) => `Approval timed out after ${approvalTimeout}.`;
