@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { defaultRegistry } from '../../agents';
 import type { AgentRegistry } from '../../agents/registry';
@@ -13,7 +14,8 @@ import type { ModelApi } from '../../temporal.config';
 import { createWorker } from '../../worker/createWorker';
 
 let runtimeInstalled = false;
-function quietRuntime() {
+/** Call before anything starts the Temporal runtime (a worker, a test environment). */
+export function quietRuntime() {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -38,21 +40,24 @@ export interface HarnessOptions {
   /** The key the worker sends; with requiredApiKey on the model, mismatches give 401. */
   apiKey?: string;
   requiredApiKey?: string;
+  webhookUrl?: string;
+  /** Run against this environment (e.g. the time-skipping server) instead of the shared dev server. */
+  env?: TestWorkflowEnvironment;
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   quietRuntime();
   const address = process.env.COUNTERSIGN_TEST_ADDRESS;
   const bundlePath = process.env.COUNTERSIGN_TEST_BUNDLE;
-  if (!address || !bundlePath) throw new Error('integration tests need the jest globalSetup (run them with `npm test`)');
+  if ((!address && !opts.env) || !bundlePath) throw new Error('integration tests need the jest globalSetup (run them with `npm test`)');
 
   const outbox = join(mkdtempSync(join(tmpdir(), 'countersign-outbox-')), 'outbox.jsonl');
   process.env.COUNTERSIGN_DEMO_OUTBOX = outbox;
   const model = await startScriptedModel({ requiredApiKey: opts.requiredApiKey });
   const taskQueue = `test-${randomUUID()}`;
-  const nativeConnection = await NativeConnection.connect({ address });
-  const connection = await Connection.connect({ address });
-  const client = new Client({ connection, namespace: 'default' });
+  const nativeConnection = opts.env ? opts.env.nativeConnection : await NativeConnection.connect({ address });
+  const connection = opts.env ? undefined : await Connection.connect({ address });
+  const client = opts.env ? opts.env.client : new Client({ connection: connection!, namespace: 'default' });
   let registry = opts.registry ?? defaultRegistry();
 
   const build = () =>
@@ -62,6 +67,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       taskQueue,
       registry,
       model: { baseURL: model.baseURL, apiKey: opts.apiKey ?? 'test-key', model: 'scripted', api: opts.api ?? 'responses', requestTimeoutMs: 10_000 },
+      webhookUrl: opts.webhookUrl,
       workflowBundle: { codePath: bundlePath },
     });
 
@@ -88,8 +94,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     },
     async close() {
       await h.stopWorker();
-      await nativeConnection.close();
-      await connection.close();
+      if (!opts.env) await nativeConnection.close();
+      await connection?.close();
       await model.close();
     },
   };
