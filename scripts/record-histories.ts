@@ -1,0 +1,128 @@
+// Records real agentRun histories into test/histories/, the corpus CI replays (test/integration/replay.test.ts)
+// so that a workflow change that is not guarded by patched() fails the build.
+//
+//   npx tsx scripts/record-histories.ts                 record every scenario (overwrites same-named files)
+//   npx tsx scripts/record-histories.ts timed-out ...   record the named scenarios only
+//
+// Each scenario runs on a fresh local dev server with the real worker, activities and scripted model. Record a new
+// scenario whenever the workflow gains behaviour; never re-record an old one after changing the workflow (the old
+// file is the proof that old histories still replay).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { Runner } from '../client';
+import { approveSignal, rejectSignal, runStateQuery } from '../workflows/messages';
+import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../workflows/searchAttributes';
+import { eventually } from '../test/support/fixtures';
+import { quietRuntime, startHarness, type Harness } from '../test/support/harness';
+import { binaryPath, projectRoot } from '../test/support/toolchain';
+
+type Scenario = (h: Harness, runner: Runner, workflowId: string) => Promise<void>;
+
+const email = (n: number) => ({ name: 'send_email', arguments: { to: `u${n}@example.com`, subject: `S${n}`, body: 'b' }, callId: `m${n}` });
+
+const scenarios: Record<string, Scenario> = {
+  // Waiting for a person: the history ends mid-run, as a worker finds it after a restart.
+  'paused-at-approval': async (h, runner, id) => {
+    await runner.run('email-assistant', 'Send the report to alice and delete the draft record DR-42', { workflowId: id });
+  },
+  'approved-and-rejected': async (h, runner, id) => {
+    let r = await runner.run('email-assistant', 'Send the report to alice and delete the draft record DR-42', { workflowId: id });
+    const s = r.toState();
+    for (const i of r.interruptions) i.toolName === 'send_email' ? s.approve(i, { approver: 'ann' }) : s.reject(i, { message: 'Deletion requires manager approval' });
+    r = await runner.run('email-assistant', s);
+  },
+  'signals-and-always-rules': async (h, runner, id) => {
+    h.model.script(id, [{ toolCalls: [email(1), { name: 'lookup_contact', arguments: { name: 'bob' }, callId: 'l1' }] }, { toolCalls: [email(2)] }, { toolCalls: [{ name: 'delete_record', arguments: { record_id: 'R1' }, callId: 'd1' }] }, { text: 'done' }]);
+    await runner.run('email-assistant', 'go', { workflowId: id });
+    const handle = h.client.workflow.getHandle(id);
+    await handle.signal(approveSignal, { callId: 'ghost' });
+    await handle.signal(approveSignal, { callId: 'm1', alwaysApprove: true, approver: 'ann' });
+    await eventually(async () => ((await handle.query(runStateQuery)).pending.some((p) => p.callId === 'd1') ? true : undefined));
+    await handle.signal(rejectSignal, { callId: 'd1', message: 'no' });
+    await handle.result();
+  },
+  'invalid-calls': async (h, runner, id) => {
+    h.model.script(id, [{ toolCalls: [{ name: 'nope', arguments: {}, callId: 'u1' }, { name: 'send_email', arguments: { to: 5 }, callId: 'v1' }] }, { text: 'ok' }]);
+    await runner.run('email-assistant', 'go', { workflowId: id });
+  },
+  'timed-out-with-reminders': async (h, runner, id) => {
+    h.model.script(id, [{ toolCalls: [email(1)] }, { text: 'gave up' }]);
+    await h.client.workflow.start('agentRun', {
+      taskQueue: h.taskQueue,
+      workflowId: id,
+      args: [{ agent: 'email-assistant', input: 'go', approvalTimeout: '3s', remindEvery: '1s', escalateAfter: '2s', escalateTo: 'ops' }],
+    });
+    await h.client.workflow.getHandle(id).result();
+  },
+  'continued-as-new': async (h, runner, id) => {
+    h.model.script(id, [{ toolCalls: [email(1), email(2)] }, { text: 'done' }]);
+    await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'go', continueAsNewAfterEvents: 12 }] });
+    const handle = h.client.workflow.getHandle(id);
+    await eventually(async () => ((await handle.query(runStateQuery)).pending.length === 2 ? true : undefined));
+    for (let i = 0; i < 6; i++) await handle.signal(approveSignal, { callId: `noise-${i}` });
+    await runner.decide(id, [{ callId: 'm1', decision: 'approve' }]);
+    for (let i = 0; i < 6; i++) await handle.signal(approveSignal, { callId: `noise-b${i}` });
+    await runner.decide(id, [{ callId: 'm2', decision: 'reject' }]);
+    await handle.result();
+  },
+  'failed-max-turns': async (h, runner, id) => {
+    h.model.script(id, [{ toolCalls: [{ name: 'lookup_contact', arguments: { name: 'bob' }, callId: 'l1' }] }]);
+    await runner.run('email-assistant', 'loop', { workflowId: id, maxTurns: 1 }).catch(() => undefined);
+  },
+  'run-deadline': async (h, runner, id) => {
+    h.model.script(id, [{ toolCalls: [email(1)] }]);
+    await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'go', runTimeout: '2s' }] });
+    await h.client.workflow.getHandle(id).result().catch(() => undefined);
+  },
+};
+
+async function main() {
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((w) => !scenarios[w]);
+  if (unknown.length) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${Object.keys(scenarios).join(', ')}`);
+  quietRuntime();
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: { executable: { type: 'existing-path', path: binaryPath('temporal') }, searchAttributes: [HitlStatus, HitlPendingTools, HitlAgent, HitlPendingSince], ui: false },
+  });
+  const dir = join(projectRoot, 'test/histories');
+  mkdirSync(dir, { recursive: true });
+  const bundlePath = join(projectRoot, '.temporal/record-bundle.js');
+  const quiet = () => undefined;
+  const logger = { log: quiet, trace: quiet, debug: quiet, info: quiet, warn: console.warn, error: console.error };
+  writeFileSync(bundlePath, (await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger })).code);
+  process.env.COUNTERSIGN_TEST_ADDRESS = env.address;
+  process.env.COUNTERSIGN_TEST_BUNDLE = bundlePath;
+  const h = await startHarness();
+  const runner = new Runner(h.client, { taskQueue: h.taskQueue });
+  try {
+    for (const [name, scenario] of Object.entries(scenarios)) {
+      if (wanted.length && !wanted.includes(name)) continue;
+      const workflowId = `${name}-${Date.now()}`;
+      await scenario(h, runner, workflowId);
+      // Every run of the workflow id (continue-as-new makes several), oldest first.
+      const latest = (await h.client.workflow.getHandle(workflowId).describe()).runId;
+      const runs = await eventually(async () => {
+        const found = [];
+        for await (const w of h.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) found.push(w);
+        return found.some((w) => w.runId === latest) ? found.sort((a, b) => a.startTime.getTime() - b.startTime.getTime()) : undefined; // visibility lags
+      });
+      for (const [i, run] of runs.entries()) {
+        const history = await h.client.workflow.getHandle(workflowId, run.runId).fetchHistory();
+        const file = join(dir, runs.length > 1 ? `${name}.run${i + 1}.json` : `${name}.json`);
+        writeFileSync(file, historyToJSON(history) + '\n');
+        console.log(`recorded ${file} (${history.events?.length} events, ${run.status.name})`);
+      }
+    }
+  } finally {
+    await h.close();
+    await env.teardown();
+  }
+}
+
+main().catch((err) => {
+  console.error(`record-histories: ${(err as Error).message}`);
+  process.exit(1);
+});
