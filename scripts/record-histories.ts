@@ -31,7 +31,10 @@ const scenarios: Record<string, Scenario> = {
   'approved-and-rejected': async (h, runner, id) => {
     let r = await runner.run('email-assistant', 'Send the report to alice and delete the draft record DR-42', { workflowId: id });
     const s = r.toState();
-    for (const i of r.interruptions) i.toolName === 'send_email' ? s.approve(i, { approver: 'ann' }) : s.reject(i, { message: 'Deletion requires manager approval' });
+    for (const i of r.interruptions) {
+      if (i.toolName === 'send_email') s.approve(i, { approver: 'ann' });
+      else s.reject(i, { message: 'Deletion requires manager approval' });
+    }
     r = await runner.run('email-assistant', s);
   },
   'signals-and-always-rules': async (h, runner, id) => {
