@@ -1,6 +1,7 @@
 // The one place Countersign reads its settings. Connection settings come from the same TOML profiles and
 // TEMPORAL_* variables the `temporal` CLI reads (@temporalio/envconfig): TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE,
 // TEMPORAL_API_KEY, TEMPORAL_TLS*, TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE. Countersign's own knobs are COUNTERSIGN_*.
+import { execFileSync } from 'node:child_process';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { z } from 'zod';
 
@@ -45,6 +46,20 @@ export interface CountersignConfig {
   demoOutbox: string;
   /** COUNTERSIGN_WEBHOOK_URL: approval notifications (requested, reminder, escalated, timed out) are POSTed here. */
   webhookUrl?: string;
+  /**
+   * Worker Versioning (Temporal worker deployments), on when COUNTERSIGN_DEPLOYMENT_NAME is set. Build id from
+   * COUNTERSIGN_BUILD_ID, else the git commit. Behaviour COUNTERSIGN_VERSIONING_BEHAVIOR: 'auto-upgrade' (default:
+   * runs that wait weeks move to new code, which patched() keeps replay-safe) or 'pinned'.
+   */
+  deployment?: { name: string; buildId: string; behavior: 'AUTO_UPGRADE' | 'PINNED' };
+}
+
+function gitCommit(): string | undefined {
+  try {
+    return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: __dirname, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const envSchema = z.object({
@@ -59,6 +74,9 @@ const envSchema = z.object({
   OPENAI_BASE_URL: z.url({ error: 'must be a URL such as http://localhost:11434/v1' }).optional(),
   OPENAI_API_KEY: z.string().optional(),
   COUNTERSIGN_WEBHOOK_URL: z.url({ error: 'must be a URL such as https://hooks.example.com/approvals' }).optional(),
+  COUNTERSIGN_DEPLOYMENT_NAME: z.string().min(1).optional(),
+  COUNTERSIGN_BUILD_ID: z.string().min(1).optional(),
+  COUNTERSIGN_VERSIONING_BEHAVIOR: z.enum(['auto-upgrade', 'pinned'], { error: 'must be "auto-upgrade" or "pinned"' }).default('auto-upgrade'),
 });
 
 /** Thrown for a setting that cannot work; the message is one line that says what to change. */
@@ -99,5 +117,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CountersignCon
     },
     demoOutbox: e.COUNTERSIGN_DEMO_OUTBOX,
     webhookUrl: e.COUNTERSIGN_WEBHOOK_URL,
+    ...(e.COUNTERSIGN_DEPLOYMENT_NAME ? { deployment: deploymentOf(e.COUNTERSIGN_DEPLOYMENT_NAME, e.COUNTERSIGN_BUILD_ID, e.COUNTERSIGN_VERSIONING_BEHAVIOR) } : {}),
   };
+}
+
+function deploymentOf(name: string, buildId: string | undefined, behavior: 'auto-upgrade' | 'pinned'): NonNullable<CountersignConfig['deployment']> {
+  const id = buildId ?? gitCommit();
+  if (!id) throw new ConfigError('COUNTERSIGN_DEPLOYMENT_NAME is set but there is no build id: set COUNTERSIGN_BUILD_ID (no git commit to default to)');
+  return { name, buildId: id, behavior: behavior === 'pinned' ? 'PINNED' : 'AUTO_UPGRADE' };
 }

@@ -2,7 +2,7 @@
 import { bundleWorkflowCode, type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createAgentActivities } from '../activities/agentActivities';
 import type { AgentRegistry } from '../agents/registry';
-import type { ModelSettings } from '../temporal.config';
+import type { CountersignConfig, ModelSettings } from '../temporal.config';
 
 export interface CountersignWorkerOptions {
   connection: NativeConnection;
@@ -12,6 +12,8 @@ export interface CountersignWorkerOptions {
   model: ModelSettings;
   /** COUNTERSIGN_WEBHOOK_URL: where approval notifications are POSTed. */
   webhookUrl?: string;
+  /** Worker Versioning: this worker's deployment version and default behaviour. */
+  deployment?: CountersignConfig['deployment'];
   /** A prebuilt bundle (tests build one and share it); default: bundle workflows/ at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Extra Worker options (identity, cache size, deployment options, ...). */
@@ -31,6 +33,15 @@ export async function createWorker(o: CountersignWorkerOptions): Promise<Worker>
     taskQueue: o.taskQueue,
     workflowBundle: o.workflowBundle ?? (await bundleWorkflowCode({ workflowsPath, logger: bundlerLogger })),
     activities: createAgentActivities({ registry: o.registry, model: o.model, webhookUrl: o.webhookUrl }),
+    ...(o.deployment
+      ? {
+          workerDeploymentOptions: {
+            useWorkerVersioning: true,
+            version: { deploymentName: o.deployment.name, buildId: o.deployment.buildId },
+            defaultVersioningBehavior: o.deployment.behavior,
+          },
+        }
+      : {}),
     ...o.workerOptions,
   });
 }
