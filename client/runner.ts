@@ -27,7 +27,8 @@ import { connectClient } from './connect';
 import { CountersignError, DecisionRejectedError, RunFailedError, RunFinishedError, RunNotFoundError, RunStateError } from './errors';
 import { type Interruption, RunState } from './runState';
 
-export interface RunOptions {
+/** Per-run approval policy (wins over the agent's and tools'), deadline and continue-as-new threshold. */
+export interface RunOptions extends Pick<RunInput, 'approvalTimeout' | 'onTimeout' | 'remindEvery' | 'escalateAfter' | 'escalateTo' | 'runTimeout' | 'continueAsNewAfterEvents'> {
   /** Default `<agent>-<uuid>`. */
   workflowId?: string;
   agentVersion?: string;
@@ -122,7 +123,8 @@ export class Runner {
   }
 
   private runInput(agent: string, input: string, options: RunOptions): RunInput {
-    const parsed = runInputSchema.safeParse({ agent, input, agentVersion: options.agentVersion, context: options.context, maxTurns: options.maxTurns });
+    const { workflowId: _id, ...rest } = options;
+    const parsed = runInputSchema.safeParse({ agent, input, ...rest });
     if (!parsed.success) throw new CountersignError(`invalid run: ${describeZodError(parsed.error)}`);
     return parsed.data;
   }
