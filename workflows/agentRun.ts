@@ -28,6 +28,7 @@ import type { AgentActivities, PlannedCall } from '../activities/agentActivities
 import type { Notification, NotificationEvent } from '../activities/notify';
 import { ApprovalBook, type BookCall, type BookState } from './approvalBook';
 import { type ApprovalPolicy, addDuration, durationMs, effectivePolicy } from './approvalPolicy';
+import { summarizeCall } from './callSummary';
 import { type ConversationItem, type Usage, addUsage, emptyUsage } from './items';
 import {
   type AgentSnapshot,
@@ -104,6 +105,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   const context = input.context ?? {};
   const maxTurns = input.maxTurns ?? DEFAULT_MAX_TURNS;
   const continueAsNewAfter = input.continueAsNewAfterEvents ?? DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS;
+  // Who may approve is the definitions' call, not the run starter's: no `approvers` here.
   const runPolicy: ApprovalPolicy = {
     approvalTimeout: input.approvalTimeout,
     onTimeout: input.onTimeout,
@@ -160,8 +162,9 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
     if (key === published) return;
     published = key;
     upsertSearchAttributes(searchAttributeUpdates({ status: status(), agent: agentRef().name, pending }));
+    const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
     const details = pending.length
-      ? `Awaiting approval: ${pending.map((p) => `${p.toolName} (call ${p.callId}, requested ${p.requestedAt}${p.expiresAt ? `, expires ${p.expiresAt}` : ''})`).join('; ')}`
+      ? `Awaiting approval: ${pending.map((p) => `${summarizeCall(p.toolName, p.arguments)} (call ${p.callId}, requested ${when(p.requestedAt)}${p.expiresAt ? `, expires ${when(p.expiresAt)}` : ''})`).join('; ')}`
       : `${status()}: ${agentRef().name}, turn ${turn}`;
     setCurrentDetails(problem ? `${details}\nProblem: ${problem}` : details);
   }
@@ -349,6 +352,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
           requestedAt,
           rejectionText: c.rejectionText,
           ...(policy.approvalTimeout ? { expiresAt: addDuration(requestedAt, policy.approvalTimeout), onTimeout: policy.onTimeout ?? 'reject', timeoutText: c.timeoutText } : {}),
+          ...(policy.approvers ? { approvers: policy.approvers } : {}),
         },
         requestedAt,
       );

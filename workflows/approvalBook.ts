@@ -64,13 +64,14 @@ export class ApprovalBook {
   }
 
   pendingApprovals(): PendingApproval[] {
-    return this.undecided().map(({ callId, toolName, arguments: args, agentName, requestedAt, expiresAt }) => ({
+    return this.undecided().map(({ callId, toolName, arguments: args, agentName, requestedAt, expiresAt, approvers }) => ({
       callId,
       toolName,
       arguments: args,
       agentName,
       requestedAt,
       ...(expiresAt ? { expiresAt } : {}),
+      ...(approvers ? { approvers } : {}),
     }));
   }
 
@@ -111,11 +112,13 @@ export class ApprovalBook {
   }
 
   /** Why this decision cannot be applied, or undefined if it can. Never changes anything. */
-  check(d: Pick<Decision, 'callId'>, batch: ReadonlyArray<Pick<Decision, 'callId'>> = []): string | undefined {
+  check(d: Pick<Decision, 'callId' | 'approver'>, batch: ReadonlyArray<Pick<Decision, 'callId'>> = []): string | undefined {
     const call = this.call(d.callId);
     if (!call) return `unknown call id ${d.callId}: it is not a pending approval of this run`;
     if (call.state !== 'pending') return `call ${d.callId} (${call.toolName}) is already decided: ${call.state}`;
     if (batch.filter((b) => b.callId === d.callId).length > 1) return `call ${d.callId} appears twice in one decide request`;
+    if (call.approvers && !(d.approver && call.approvers.includes(d.approver)))
+      return `approver ${d.approver ? `"${d.approver}"` : '(none given)'} may not decide ${call.toolName} (call ${d.callId}); allowed: ${call.approvers.join(', ')}`;
     return undefined;
   }
 

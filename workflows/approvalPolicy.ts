@@ -28,6 +28,8 @@ export const approvalPolicySchema = z.strictObject({
   /** Notify `escalateTo` once the call has waited this long. */
   escalateAfter: durationSchema.optional(),
   escalateTo: z.string().min(1).max(200).optional(),
+  /** Who may decide (approver names). Unset: anyone. Identity is asserted by the caller; see the README. */
+  approvers: z.array(z.string().min(1).max(200)).min(1).optional(),
 });
 export type ApprovalPolicy = z.infer<typeof approvalPolicySchema>;
 

@@ -46,7 +46,7 @@ export const runInputSchema = z.object({
   /** Model turns before the run fails with MaxTurnsExceeded. Default 10. */
   maxTurns: z.number().int().min(1).max(1000).optional(),
   /** Approval policy for this run: wins over the agent's and the tools' (approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo). */
-  ...approvalPolicySchema.shape,
+  ...approvalPolicySchema.omit({ approvers: true }).shape,
   /** Whole-run deadline: past it the run fails with RunTimedOut, whatever it waits for. */
   runTimeout: durationSchema.optional(),
   /** Continue-as-new past this many history events (also whenever the server suggests it). Default 10000. */
@@ -112,6 +112,8 @@ export interface PendingApproval {
   requestedAt: string;
   /** When the call times out (ISO-8601), if a timeout applies. */
   expiresAt?: string;
+  /** Who may decide it, if the tool or agent says. */
+  approvers?: string[];
 }
 
 export type AuditDecision = DecisionOutcome | 'timed_out' | 'ignored';

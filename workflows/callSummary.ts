@@ -1,0 +1,20 @@
+// One short line that says what a tool call would do, for people: the Web UI's current details, the CLI's tables.
+// `send_email to alice@example.com`, `delete_record record_id DR-42`. Pure; safe in workflow code.
+
+export function shorten(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** The tool and its first argument (name and value), shortened. */
+export function summarizeCall(toolName: string, argumentsJson: string, max = 60): string {
+  let first = '';
+  try {
+    const args = JSON.parse(argumentsJson) as Record<string, unknown>;
+    const [key, value] = Object.entries(args ?? {})[0] ?? [];
+    if (key !== undefined) first = ` ${key} ${typeof value === 'string' ? value : JSON.stringify(value)}`;
+  } catch {
+    first = ` ${argumentsJson}`;
+  }
+  return shorten(`${toolName}${first}`, max);
+}
