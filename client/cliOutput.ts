@@ -13,7 +13,7 @@ export const yellow = paint(33);
 export function ago(iso: string | undefined, now = Date.now()): string {
   if (!iso) return '-';
   const s = Math.round((now - Date.parse(iso)) / 1000);
-  const span = (n: number) => (n < 60 ? `${n}s` : n < 3600 ? `${Math.round(n / 60)}m` : n < 86400 ? `${Math.round(n / 3600)}h` : `${Math.round(n / 86400)}d`);
+  const span = (n: number) => (n < 60 ? `${n}s` : n < 3600 ? `${Math.floor(n / 60)}m` : n < 86400 ? `${Math.floor(n / 3600)}h` : `${Math.floor(n / 86400)}d`);
   return s >= 0 ? `${span(s)} ago` : `in ${span(-s)}`;
 }
 
