@@ -5,19 +5,23 @@ import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../../workflows/searchAttributes';
+import { freePort } from './processes';
 import { binaryPath, projectRoot } from './toolchain';
 
 export default async function globalSetup(): Promise<void> {
+  const uiPort = await freePort();
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: binaryPath('temporal') },
       searchAttributes: [HitlStatus, HitlPendingTools, HitlAgent, HitlPendingSince],
-      ui: false,
+      ui: true, // the Web UI test looks at a paused run
+      uiPort,
       log: { format: 'pretty', level: 'error' },
     },
   });
   (globalThis as { __countersignEnv?: TestWorkflowEnvironment }).__countersignEnv = env;
   process.env.COUNTERSIGN_TEST_ADDRESS = env.address;
+  process.env.COUNTERSIGN_TEST_UI = `http://127.0.0.1:${uiPort}`;
 
   const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietLogger });
   const dir = join(projectRoot, '.temporal');

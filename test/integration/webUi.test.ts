@@ -1,0 +1,45 @@
+// The Temporal Web UI shows a paused run's waiting state in words. Headless Debian Chromium, driven by
+// playwright-core; the screenshot is kept in test/artifacts/ for people to look at.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { Runner } from '../../client';
+import { newId } from '../support/fixtures';
+import { startHarness, type Harness } from '../support/harness';
+import { projectRoot } from '../support/toolchain';
+
+jest.setTimeout(120_000);
+const CHROMIUM = '/usr/bin/chromium';
+
+let h: Harness;
+beforeAll(async () => (h = await startHarness()));
+afterAll(async () => h?.close());
+
+test('a paused run says what it waits for, in the Web UI', async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does this)`);
+  const runner = new Runner(h.client, { taskQueue: h.taskQueue });
+  const paused = await runner.run('email-assistant', 'Send an email to alice@example.com about the meeting tomorrow', { workflowId: newId('webui') });
+  const callId = paused.interruptions[0]!.callId;
+
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${process.env.COUNTERSIGN_TEST_UI}/namespaces/default/workflows/${paused.workflowId}`);
+    // The run's "current details" live under the User Metadata tab; activity summaries show on the timeline.
+    await page.getByText('model turn 1').first().waitFor({ timeout: 30_000 });
+    await page.getByRole('tab', { name: 'User Metadata' }).click();
+    // The UI renders metadata markdown inside sandboxed frames.
+    const details = page.frameLocator('iframe[src*="Awaiting%20approval"]').getByText(/Awaiting approval: send_email to alice@example\.com/).first();
+    mkdirSync(join(projectRoot, 'test/artifacts'), { recursive: true });
+    await details.waitFor({ timeout: 20_000 }).catch(async (e) => {
+      await page.screenshot({ path: join(projectRoot, 'test/artifacts/webui-failure.png'), fullPage: true });
+      throw e;
+    });
+    expect(await details.isVisible()).toBe(true);
+    expect(await details.textContent()).toMatch(new RegExp(`Awaiting approval: send_email to alice@example\\.com \\(call ${callId}, requested \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\)`));
+    await page.frameLocator('iframe[src*="email-assistant"]').getByText('email-assistant: Send an email to alice@example.com about the meeting tomorrow').waitFor(); // the run's summary
+    await page.screenshot({ path: join(projectRoot, 'test/artifacts/webui-paused-run.png'), fullPage: true });
+  } finally {
+    await browser.close();
+  }
+});
