@@ -149,6 +149,14 @@ export function createAgentActivities(deps: { registry: AgentRegistry; model: Mo
       return { ...turn, calls: await Promise.all(calls.map((c) => planCall(agent, c, req))) };
     },
 
+    /** A reviewer's edited arguments, checked against the tool's schema: normalised JSON, or what is wrong. */
+    async validateArguments(req: { agent: AgentRef; toolName: string; arguments: string }): Promise<{ ok: true; arguments: string } | { ok: false; problem: string }> {
+      const tool = agentOf(deps.registry, req.agent).tool(req.toolName);
+      if (!tool) return { ok: false, problem: `tool ${req.toolName} is not on agent ${req.agent.name}@${req.agent.version}` };
+      const parsed = parseArguments(tool, req.arguments);
+      return parsed.ok ? { ok: true, arguments: JSON.stringify(parsed.params) } : { ok: false, problem: parsed.problem };
+    },
+
     async runTool(req: RunToolRequest): Promise<RunToolResult> {
       const agent = agentOf(deps.registry, req.agent);
       const base: CallBase = { callId: req.callId, toolName: req.toolName, arguments: req.arguments };

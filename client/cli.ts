@@ -191,9 +191,24 @@ program
   });
 
 // ── approve / reject ───────────────────────────────────────────────────────────────────────────────────────
-async function decideCommand(kind: 'approve' | 'reject', workflowId: string, callId: string | undefined, o: { all?: boolean; always?: boolean; as?: string; reason?: string; message?: string; json?: boolean }) {
+async function decideCommand(
+  kind: 'approve' | 'reject',
+  workflowId: string,
+  callId: string | undefined,
+  o: { all?: boolean; always?: boolean; as?: string; reason?: string; message?: string; edit?: string; json?: boolean },
+) {
   if (!callId && !o.all) throw new CountersignError(`name a call id or pass --all (see: countersign show ${workflowId})`);
   if (callId && o.all) throw new CountersignError('pass a call id or --all, not both');
+  if (o.edit !== undefined && !callId) throw new CountersignError('--edit applies to one call: name its call id');
+  let editedArguments: Record<string, unknown> | undefined;
+  if (o.edit !== undefined) {
+    try {
+      editedArguments = JSON.parse(o.edit) as Record<string, unknown>;
+    } catch {
+      throw new CountersignError(`--edit must be a JSON object of arguments, e.g. '{"to":"bob@example.com"}'`);
+    }
+    if (!editedArguments || typeof editedArguments !== 'object' || Array.isArray(editedArguments)) throw new CountersignError('--edit must be a JSON object of arguments');
+  }
   const { client, runner } = await connect();
   let ids = callId ? [callId] : [];
   if (o.all) {
@@ -209,6 +224,7 @@ async function decideCommand(kind: 'approve' | 'reject', workflowId: string, cal
     ...(approver ? { approver } : {}),
     ...(o.reason ? { reason: o.reason } : {}),
     ...(o.message ? { message: o.message } : {}),
+    ...(editedArguments ? { editedArguments } : {}),
   }));
   const result = await runner.decide(workflowId, decisions);
   if (o.json) return printJson(result);
@@ -223,6 +239,7 @@ program
   .argument('[callId]')
   .option('--all', 'every pending call of the run')
   .option('--always', 'also approve every later call of the same tool in this run')
+  .option('--edit <json>', 'approve with these arguments instead (a JSON object, checked against the tool schema)')
   .option('--as <name>', 'approver name (default: your OS user)')
   .option('--reason <text>', 'why, for the audit log')
   .option('--json', 'machine-readable output')
@@ -240,6 +257,20 @@ program
   .option('--reason <text>', 'why, for the audit log')
   .option('--json', 'machine-readable output')
   .action((workflowId: string, callId: string | undefined, o) => decideCommand('reject', workflowId, callId, o));
+
+program
+  .command('add-input')
+  .description("add a user message to a run; the model gets it on its next turn")
+  .argument('<workflowId>')
+  .argument('<message>')
+  .option('--json', 'machine-readable output')
+  .action(async (workflowId: string, message: string, o: { json?: boolean }) => {
+    const { client, runner } = await connect();
+    await stateOf(client, workflowId); // a clear error for an unknown run
+    const result = await runner.decide(workflowId, [], [message]);
+    if (o.json) return printJson(result);
+    print(`queued for the next turn (${result.inputsQueued ?? 1} waiting)`);
+  });
 
 // ── result / audit / watch ─────────────────────────────────────────────────────────────────────────────────
 program

@@ -20,12 +20,16 @@ const stateSchema = z.object({
   agent: z.object({ name: z.string().min(1), version: z.string() }),
   interruptions: z.array(pendingSchema),
   decisions: z.array(decisionSchema),
+  /** User messages to deliver with the decisions (addInput). */
+  inputs: z.array(z.string().min(1)).default([]),
 });
 type StateData = z.infer<typeof stateSchema>;
 
 export interface ApproveOptions {
   /** Approve every later call of this tool in this run, too. */
   alwaysApprove?: boolean;
+  /** Run the tool with these arguments instead of the model's (checked against the tool's schema by the run). */
+  editedArguments?: Record<string, unknown>;
   approver?: string;
   reason?: string;
 }
@@ -50,7 +54,7 @@ export class RunState {
   private constructor(private readonly data: StateData) {}
 
   static fromSnapshot(workflowId: string, snapshot: RunSnapshot): RunState {
-    return new RunState({ $schemaVersion: RUN_STATE_SCHEMA_VERSION, workflowId, agent: snapshot.agent, interruptions: snapshot.pending, decisions: [] });
+    return new RunState({ $schemaVersion: RUN_STATE_SCHEMA_VERSION, workflowId, agent: snapshot.agent, interruptions: snapshot.pending, decisions: [], inputs: [] });
   }
 
   /** Parses a string from `toString()`; a corrupt string or an unknown `$schemaVersion` is a RunStateError. */
@@ -83,6 +87,17 @@ export class RunState {
   get decisions(): readonly Decision[] {
     return this.data.decisions;
   }
+  /** User messages added on this state and not yet sent. */
+  get inputs(): readonly string[] {
+    return this.data.inputs;
+  }
+
+  /** A user message for the model's next turn, sent with the decisions (the seed SDK's `state.addInput()`). */
+  addInput(message: string): this {
+    if (typeof message !== 'string' || message.length === 0) throw new RunStateError('addInput needs a non-empty message');
+    this.data.inputs.push(message);
+    return this;
+  }
 
   getInterruptions(): Interruption[] {
     return this.data.interruptions.map((i) => ({ ...i, id: i.callId }));
@@ -93,6 +108,7 @@ export class RunState {
       callId: this.known(interruption),
       decision: 'approve',
       ...(options.alwaysApprove ? { always: true } : {}),
+      ...(options.editedArguments ? { editedArguments: options.editedArguments } : {}),
       ...(options.reason ? { reason: options.reason } : {}),
       ...this.approverOf(options.approver),
     });

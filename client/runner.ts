@@ -94,11 +94,11 @@ export class Runner {
     return workflowId;
   }
 
-  /** Sends decisions in one `decide` update; refused decisions throw DecisionRejectedError and change nothing. */
-  async decide(workflowId: string, decisions: RunState['decisions']): Promise<DecideResult> {
+  /** Sends decisions (and user messages) in one `decide` update; a refusal throws DecisionRejectedError and changes nothing. */
+  async decide(workflowId: string, decisions: RunState['decisions'], inputs: readonly string[] = []): Promise<DecideResult> {
     const handle = this.client.workflow.getHandle(workflowId);
     try {
-      return await handle.executeUpdate(decideUpdate, { args: [{ decisions: [...decisions] }] });
+      return await handle.executeUpdate(decideUpdate, { args: [{ decisions: [...decisions], ...(inputs.length ? { inputs: [...inputs] } : {}) }] });
     } catch (err) {
       throw await this.explain(workflowId, err);
     }
@@ -156,7 +156,7 @@ export class Runner {
 
   private async resume(agent: string, state: RunState): Promise<AgentRunResult> {
     if (state.agentName !== agent) throw new RunStateError(`this RunState belongs to agent "${state.agentName}", not "${agent}"; resume it with runner.run('${state.agentName}', state)`);
-    if (state.decisions.length > 0) await this.decide(state.workflowId, state.decisions);
+    if (state.decisions.length > 0 || state.inputs.length > 0) await this.decide(state.workflowId, state.decisions, state.inputs);
     return this.nextPause(state.workflowId);
   }
 

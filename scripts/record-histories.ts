@@ -75,6 +75,15 @@ const scenarios: Record<string, Scenario> = {
     h.model.script(id, [{ toolCalls: [{ name: 'lookup_contact', arguments: { name: 'bob' }, callId: 'l1' }] }]);
     await runner.run('email-assistant', 'loop', { workflowId: id, maxTurns: 1 }).catch(() => undefined);
   },
+  'edited-arguments-and-input': async (h, runner, id) => {
+    h.model.script(id, [{ toolCalls: [email(1)] }, { text: 'done' }]);
+    const paused = await runner.run('email-assistant', 'go', { workflowId: id });
+    await h.client.workflow.getHandle(id).signal(approveSignal, { callId: 'm1', editedArguments: { to: 5 } }); // ignored: invalid
+    const state = paused.toState();
+    state.addInput('Sign it from Bob.');
+    state.approve('m1', { editedArguments: { to: 'fixed@example.com', subject: 'S1', body: 'b' } });
+    await runner.run('email-assistant', state);
+  },
   'run-deadline': async (h, runner, id) => {
     h.model.script(id, [{ toolCalls: [email(1)] }]);
     await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'go', runTimeout: '2s' }] });

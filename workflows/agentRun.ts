@@ -15,6 +15,7 @@ import {
   continueAsNew,
   isCancellation,
   log,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
@@ -32,11 +33,14 @@ import { summarizeCall } from './callSummary';
 import { type ConversationItem, type Usage, addUsage, emptyUsage } from './items';
 import {
   type AgentSnapshot,
+  type DecideResult,
   type Decision,
   type RunInput,
   type RunResult,
   type RunSnapshot,
   type RunStatus,
+  addInputPayloadSchema,
+  addInputSignal,
   approvePayloadSchema,
   approveSignal,
   decidePayloadSchema,
@@ -71,7 +75,7 @@ const notifyOptions: ActivityOptions = {
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 8 },
 };
 const { modelTurn, runTool, notify } = proxyActivities<AgentActivities>(modelOptions);
-const { describeAgent } = proxyLocalActivities<AgentActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
+const { describeAgent, validateArguments } = proxyLocalActivities<AgentActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
 
 /** Everything a run hands to its continuation (continue-as-new): the conversation mid-turn, the book, counters. */
 export interface RunCarry {
@@ -85,6 +89,8 @@ export interface RunCarry {
   turnCalls: PlannedCall[];
   outputs: Record<string, string>;
   continuedAsNew: number;
+  /** User messages waiting for the next model turn. */
+  inputs?: string[];
 }
 
 /** The innermost failure's message and type: what actually went wrong. */
@@ -122,6 +128,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   let turn = carry?.turn ?? 0;
   let turnCalls: PlannedCall[] = carry?.turnCalls ?? [];
   const outputs = new Map<string, string>(Object.entries(carry?.outputs ?? {}));
+  const queuedInputs: string[] = [...(carry?.inputs ?? [])];
   let finished: { status: 'Completed' | 'Failed'; finalOutput?: string; error?: string; errorType?: string } | undefined;
   let problem: string | undefined;
   let executing = 0;
@@ -147,6 +154,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
     usage,
     startedAt,
     continuedAsNew: carry?.continuedAsNew ?? 0,
+    queuedInputs: [...queuedInputs],
     ...(input.runTimeout ? { deadline: addDuration(startedAt, input.runTimeout) } : {}),
     ...(problem ? { problem } : {}),
     ...(finished?.finalOutput !== undefined ? { finalOutput: finished.finalOutput } : {}),
@@ -177,40 +185,102 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
     return applied;
   }
 
-  function onSignal(kind: 'approve' | 'reject', raw: unknown) {
+  const refuse = (message: string) => ApplicationFailure.create({ type: 'DecisionRejected', message, nonRetryable: true });
+
+  /**
+   * Edited arguments are checked against the tool's schema (an activity: the schema lives with the tool) and
+   * returned as normalised JSON text; the first invalid one is the refusal. Decisions without edits pass as is.
+   */
+  async function withValidatedEdits(decisions: Decision[]): Promise<{ decisions: Decision[]; problem?: string }> {
+    if (!patched('edited-arguments')) return { decisions, problem: 'this run started before edited arguments existed; approve or reject as is' };
+    const out: Decision[] = [];
+    for (const d of decisions) {
+      if (d.editedArguments === undefined) {
+        out.push(d);
+        continue;
+      }
+      const call = book.call(d.callId);
+      if (!call) return { decisions, problem: `unknown call id ${d.callId}: it is not a pending approval of this run` };
+      const raw = typeof d.editedArguments === 'string' ? d.editedArguments : JSON.stringify(d.editedArguments);
+      const checked = await validateArguments({ agent: agentRef(), toolName: call.toolName, arguments: raw });
+      if (!checked.ok) return { decisions, problem: `editedArguments for call ${d.callId} (${call.toolName}) are invalid: ${checked.problem}` };
+      out.push({ ...d, editedArguments: checked.arguments });
+    }
+    return { decisions: out };
+  }
+
+  // Decisions without edited arguments apply synchronously, in the handler's own activation, exactly as runs
+  // recorded before edits existed expect on replay (test/histories); only edits take the asynchronous path.
+  function onSignal(kind: 'approve' | 'reject', raw: unknown): void | Promise<void> {
     const schema = kind === 'approve' ? approvePayloadSchema : rejectPayloadSchema;
     const parsed = schema.safeParse(raw);
     const claimed = (raw ?? {}) as { callId?: unknown; approver?: unknown };
-    if (!parsed.success) {
-      const why = `malformed ${kind} signal: ${describeZodError(parsed.error)}`;
+    const ignore = (why: string, who: { callId?: unknown; approver?: unknown }) => {
       log.warn('signal ignored', { why });
-      book.ignore(claimed, why, isoNow(), 'signal');
-      return;
-    }
+      book.ignore(who, why, isoNow(), 'signal');
+    };
+    if (!parsed.success) return ignore(`malformed ${kind} signal: ${describeZodError(parsed.error)}`, claimed);
     const p = parsed.data;
-    const problemWithIt = book.check(p);
-    if (problemWithIt) {
-      log.warn('signal ignored', { why: problemWithIt });
-      book.ignore(p, problemWithIt, isoNow(), 'signal');
+    const always = 'alwaysApprove' in p ? p.alwaysApprove : (p as { alwaysReject?: boolean }).alwaysReject;
+    const decision: Decision = {
+      callId: p.callId,
+      decision: kind,
+      always,
+      message: 'message' in p ? p.message : undefined,
+      reason: p.reason,
+      approver: p.approver,
+      ...('editedArguments' in p && p.editedArguments !== undefined ? { editedArguments: p.editedArguments } : {}),
+    };
+    const before = book.check(p);
+    if (before) return ignore(before, p);
+    if (decision.editedArguments === undefined) {
+      applyDecisions([decision], 'signal');
       return;
     }
-    const always = 'alwaysApprove' in p ? p.alwaysApprove : (p as { alwaysReject?: boolean }).alwaysReject;
-    applyDecisions([{ callId: p.callId, decision: kind, always, message: 'message' in p ? p.message : undefined, reason: p.reason, approver: p.approver }], 'signal');
+    return (async () => {
+      const validated = await withValidatedEdits([decision]);
+      const problemWithIt = validated.problem ?? book.check(p); // checked again: another decision may have landed meanwhile
+      if (problemWithIt) return ignore(problemWithIt, p);
+      applyDecisions(validated.decisions, 'signal');
+    })();
+  }
+
+  function queueInputs(messages: string[]) {
+    queuedInputs.push(...messages);
+    log.info('user input queued for the next turn', { count: messages.length });
   }
 
   setHandler(approveSignal, (p) => onSignal('approve', p));
   setHandler(rejectSignal, (p) => onSignal('reject', p));
+  setHandler(addInputSignal, (p) => {
+    const parsed = addInputPayloadSchema.safeParse(p);
+    if (!parsed.success) return log.warn('addInput signal ignored', { why: describeZodError(parsed.error) });
+    queueInputs([parsed.data.message]);
+  });
   setHandler(
     decideUpdate,
     (payload) => {
-      const applied = applyDecisions(decidePayloadSchema.parse(payload).decisions, 'update');
-      return { applied, stillPending: book.undecided().map((c) => c.callId) };
+      const p = decidePayloadSchema.parse(payload);
+      const finish = (decisions: Decision[]): DecideResult => {
+        const applied = decisions.length ? applyDecisions(decisions, 'update') : [];
+        if (p.inputs?.length) queueInputs(p.inputs);
+        return { applied, stillPending: book.undecided().map((c) => c.callId), ...(p.inputs?.length ? { inputsQueued: queuedInputs.length } : {}) };
+      };
+      if (!p.decisions.some((d) => d.editedArguments !== undefined)) return finish(p.decisions);
+      return (async () => {
+        const validated = await withValidatedEdits(p.decisions);
+        if (validated.problem) throw refuse(validated.problem);
+        for (const d of p.decisions) {
+          const why = book.check(d, p.decisions); // again: another decision may have landed while edits were checked
+          if (why) throw refuse(why);
+        }
+        return finish(validated.decisions);
+      })();
     },
     {
       validator: (payload) => {
         const parsed = decidePayloadSchema.safeParse(payload);
         // Refusals are final for this request: say so (nonRetryable) so the CLI and clients do not suggest retrying.
-        const refuse = (message: string) => ApplicationFailure.create({ type: 'DecisionRejected', message, nonRetryable: true });
         if (!parsed.success) throw refuse(`invalid decide request: ${describeZodError(parsed.error)}`);
         for (const d of parsed.data.decisions) {
           const why = book.check(d, parsed.data.decisions);
@@ -253,12 +323,14 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   async function execute(call: PlannedCall): Promise<string> {
     executing += 1;
     try {
+      const edited = book.call(call.callId)?.editedArguments;
       const result = await withAgent(() =>
         runTool.executeWithOptions({ ...toolOptions, summary: call.toolName }, [
-          { runId, agent: agentRef(), callId: call.callId, toolName: call.toolName, arguments: call.arguments, context },
+          { runId, agent: agentRef(), callId: call.callId, toolName: call.toolName, arguments: edited ?? call.arguments, context },
         ]),
       );
-      return result.output;
+      // The model asked for other arguments; it must know what actually ran.
+      return edited ? `A reviewer changed the arguments of this call before it ran; it ran with ${edited}.\n${result.output}` : result.output;
     } finally {
       executing -= 1;
     }
@@ -403,6 +475,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       turnCalls,
       outputs: Object.fromEntries(outputs),
       continuedAsNew: (carry?.continuedAsNew ?? 0) + 1,
+      inputs: queuedInputs,
     };
     return continueAsNew<typeof agentRun>(input, next);
   }
@@ -420,6 +493,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       if (continueAsNewDue() && allHandlersFinished()) await continueAsNewNow();
       if (turn >= maxTurns) throw ApplicationFailure.nonRetryable(`the agent used all ${maxTurns} turns without a final answer`, 'MaxTurnsExceeded');
       turn += 1;
+      if (queuedInputs.length) items.push(...queuedInputs.splice(0).map((content): ConversationItem => ({ type: 'message', role: 'user', content })));
       publish();
       const result = await withAgent(() =>
         modelTurn.executeWithOptions({ ...modelOptions, summary: `model turn ${turn}` }, [{ runId, agent: agentRef(), items, context, policy: runPolicy }]),

@@ -19,6 +19,8 @@ export interface BookCall extends PendingApproval {
   escalated?: boolean;
   /** The text the model gets for a rejection: the reviewer's message, else rejectionText. */
   rejectionOutput?: string;
+  /** Approved with other arguments (JSON, already validated): these run instead. */
+  editedArguments?: string;
 }
 
 export interface StickyRule {
@@ -183,13 +185,15 @@ export class ApprovalBook {
   private settle(
     call: BookCall,
     decision: 'approve' | 'reject',
-    d: { message?: string; reason?: string; approver?: string },
+    d: { message?: string; reason?: string; approver?: string; editedArguments?: unknown },
     now: string,
     via: 'signal' | 'update' | 'rule',
   ): AppliedDecision {
     const auto = via === 'rule';
     call.state = decision === 'approve' ? 'approved' : 'rejected';
     if (decision === 'reject') call.rejectionOutput = d.message || call.rejectionText;
+    // The workflow validates edits and hands them over as JSON text; the book only records them.
+    if (decision === 'approve' && typeof d.editedArguments === 'string') call.editedArguments = d.editedArguments;
     const outcome = decision === 'approve' ? (auto ? 'auto_approved' : 'approved') : auto ? 'auto_rejected' : 'rejected';
     this.s.audit.push({
       callId: call.callId,
@@ -199,6 +203,7 @@ export class ApprovalBook {
       ...(d.approver ? { approver: d.approver } : {}),
       ...(d.reason ? { reason: d.reason } : {}),
       ...(d.message ? { message: d.message } : {}),
+      ...(call.editedArguments ? { editedArguments: call.editedArguments } : {}),
       requestedAt: call.requestedAt,
       decidedAt: now,
       via,

@@ -59,8 +59,11 @@ const callId = z.string().min(1, 'must be a non-empty string').max(256, 'is long
 const approver = z.string().min(1, 'must be a non-empty name').max(200, 'at most 200 characters').optional();
 const text = () => z.string().max(10_000, 'at most 10000 characters').optional();
 
-/** Signal `approve`: `{"callId": "...", "alwaysApprove": false, "approver": "alice", "reason": "..."}` */
-export const approvePayloadSchema = z.strictObject({ callId, alwaysApprove: z.boolean().optional(), approver, reason: text() });
+/** Arguments a reviewer substitutes when approving: an object, or its JSON text. Checked against the tool's schema. */
+const editedArguments = z.union([jsonRecord, z.string().max(100_000, 'at most 100000 characters')]).optional();
+
+/** Signal `approve`: `{"callId": "...", "alwaysApprove": false, "approver": "alice", "reason": "...", "editedArguments": {...}}` */
+export const approvePayloadSchema = z.strictObject({ callId, alwaysApprove: z.boolean().optional(), approver, reason: text(), editedArguments });
 /** Signal `reject`: `{"callId": "...", "message": "shown to the model", "alwaysReject": false, "approver": "bob"}` */
 export const rejectPayloadSchema = z.strictObject({ callId, message: text(), alwaysReject: z.boolean().optional(), approver, reason: text() });
 export type ApprovePayload = z.infer<typeof approvePayloadSchema>;
@@ -76,13 +79,24 @@ export const decisionSchema = z.strictObject({
   /** Why, for the audit log. */
   reason: text(),
   approver,
-});
+  /** Approve with these arguments instead of the model's (validated against the tool's schema). */
+  editedArguments,
+}).refine((d) => d.editedArguments === undefined || d.decision === 'approve', { message: 'only an approval can carry editedArguments', path: ['editedArguments'] });
 export type Decision = z.infer<typeof decisionSchema>;
 
-export const decidePayloadSchema = z.strictObject({
-  decisions: z.array(decisionSchema).min(1, 'send at least one decision').max(1000),
-});
-export type DecidePayload = z.infer<typeof decidePayloadSchema>;
+/** A user message for the model's next turn (the seed SDK's `state.addInput()`). */
+const userMessage = z.string().min(1, 'must not be empty').max(100_000, 'at most 100000 characters');
+export const addInputPayloadSchema = z.strictObject({ message: userMessage });
+export type AddInputPayload = z.infer<typeof addInputPayloadSchema>;
+
+export const decidePayloadSchema = z
+  .strictObject({
+    decisions: z.array(decisionSchema).max(1000).default([]),
+    /** User messages delivered to the model on its next turn. */
+    inputs: z.array(userMessage).max(100).optional(),
+  })
+  .refine((p) => p.decisions.length > 0 || (p.inputs?.length ?? 0) > 0, { message: 'send at least one decision or input', path: ['decisions'] });
+export type DecidePayload = z.input<typeof decidePayloadSchema>;
 
 export type DecisionOutcome = 'approved' | 'rejected' | 'auto_approved' | 'auto_rejected';
 
@@ -95,6 +109,8 @@ export interface AppliedDecision {
 
 export interface DecideResult {
   applied: AppliedDecision[];
+  /** User messages now waiting for the next model turn. */
+  inputsQueued?: number;
   /** Calls still waiting for a person after these decisions. */
   stillPending: string[];
 }
@@ -133,6 +149,8 @@ export interface AuditEntry {
   ignoredBecause?: string;
   /** For `timed_out`: what the timeout did (the onTimeout policy). */
   onTimeout?: 'reject' | 'approve' | 'fail';
+  /** When a reviewer approved with other arguments: what ran instead of `arguments`. */
+  editedArguments?: string;
 }
 
 export interface RunSnapshot {
@@ -152,6 +170,8 @@ export interface RunSnapshot {
   continuedAsNew: number;
   /** Something the run is waiting out, e.g. no worker has its agent version yet. */
   problem?: string;
+  /** User messages added with addInput, waiting for the next model turn. */
+  queuedInputs: string[];
   finalOutput?: string;
   /** Why the run failed, and the failure type (e.g. MaxTurnsExceeded, ModelRequestRejected). */
   error?: string;
@@ -162,6 +182,8 @@ export type RunResult = RunSnapshot & { status: 'Completed'; finalOutput: string
 
 // ── Definitions ──────────────────────────────────────────────────────────────────────────────────────────────
 export const approveSignal = defineSignal<[ApprovePayload]>('approve');
+/** Signal `addInput`: `{"message": "..."}` — a user message for the model's next turn. */
+export const addInputSignal = defineSignal<[AddInputPayload]>('addInput');
 export const rejectSignal = defineSignal<[RejectPayload]>('reject');
 /** Validated decisions; the update is rejected (and nothing changes) if any entry is invalid. */
 export const decideUpdate = defineUpdate<DecideResult, [DecidePayload]>('decide');
