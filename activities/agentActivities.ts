@@ -32,8 +32,9 @@ interface CallBase {
 /** A tool call as the workflow should treat it. */
 export type PlannedCall =
   | (CallBase & { disposition: 'error'; output: string })
-  | (CallBase & { disposition: 'run' })
-  | (CallBase & { disposition: 'approval'; rejectionText: string; timeoutText?: string });
+  | (CallBase & { disposition: 'run'; audit?: boolean })
+  | (CallBase & { disposition: 'approval' | 'external'; rejectionText: string; timeoutText?: string })
+  | (CallBase & { disposition: 'input'; fields: string[]; rejectionText: string; timeoutText?: string });
 
 export interface ModelTurnRequest {
   runId: string;
@@ -82,14 +83,16 @@ async function formatError(agent: Agent, kind: ToolErrorKind, call: CallBase, de
 
 type ParsedArgs = { ok: true; params: Record<string, unknown> } | { ok: false; problem: string };
 
-function parseArguments(tool: Tool, raw: string): ParsedArgs {
+/** With `partial`, the tool's userInput fields may be missing (the model leaves them to a person). */
+function parseArguments(tool: Tool, raw: string, partial = false): ParsedArgs {
   let json: unknown;
   try {
     json = raw.trim() === '' ? {} : JSON.parse(raw);
   } catch {
     return { ok: false, problem: 'the arguments are not valid JSON' };
   }
-  const parsed = (tool.parameters as z.ZodType).safeParse(json);
+  const schema = partial && tool.userInput?.length ? tool.parameters.partial(Object.fromEntries(tool.userInput.map((f) => [f, true])) as never) : tool.parameters;
+  const parsed = (schema as z.ZodType).safeParse(json);
   if (parsed.success) return { ok: true, params: parsed.data as Record<string, unknown> };
   const issue = parsed.error.issues[0]!;
   return { ok: false, problem: `${issue.path.join('.') || 'arguments'}: ${issue.message}` };
@@ -114,17 +117,20 @@ async function planCall(agent: Agent, call: FunctionCallItem, req: ModelTurnRequ
     const output = await formatError(agent, 'tool_not_found', base, `Tool ${call.name} not found. Available tools: ${available}.`, req.context);
     return { ...base, disposition: 'error', output };
   }
-  const parsed = parseArguments(tool, call.arguments);
+  const parsed = parseArguments(tool, call.arguments, true);
   if (!parsed.ok) {
     const text = `Invalid arguments for tool ${call.name}: ${parsed.problem}. Call it again with arguments that match its schema.`;
     return { ...base, disposition: 'error', output: await formatError(agent, 'invalid_arguments', base, text, req.context) };
   }
-  if (!(await needsApproval(agent, tool, parsed.params, base, req))) return { ...base, disposition: 'run' };
   const rejectionText = await formatError(agent, 'approval_rejected', base, DEFAULT_REJECTION, req.context);
-  const { approvalTimeout } = effectivePolicy(agent.policy, tool.policy, req.policy);
-  if (!approvalTimeout) return { ...base, disposition: 'approval', rejectionText };
-  const timeoutText = await formatError(agent, 'approval_rejected', base, timeoutMessage(approvalTimeout), req.context);
-  return { ...base, disposition: 'approval', rejectionText, timeoutText };
+  // An external call has its own timeout (resultTimeout); approvals and input follow the approval policy.
+  const timeout = tool.external ? tool.resultTimeout : effectivePolicy(agent.policy, tool.policy, req.policy).approvalTimeout;
+  const timeoutDefault = tool.external ? `No result arrived within ${timeout}.` : timeoutMessage(timeout ?? '');
+  const timed = timeout ? { timeoutText: await formatError(agent, 'approval_rejected', base, timeoutDefault, req.context) } : {};
+  if (tool.external) return { ...base, disposition: 'external', rejectionText, ...timed };
+  if (tool.userInput?.length) return { ...base, disposition: 'input', fields: [...tool.userInput], rejectionText, ...timed };
+  if (!(await needsApproval(agent, tool, parsed.params, base, req))) return { ...base, disposition: 'run', ...(tool.audit ? { audit: true } : {}) };
+  return { ...base, disposition: 'approval', rejectionText, ...timed };
 }
 
 export function createAgentActivities(deps: { registry: AgentRegistry; model: ModelSettings; webhookUrl?: string }) {
@@ -162,14 +168,18 @@ export function createAgentActivities(deps: { registry: AgentRegistry; model: Mo
       const base: CallBase = { callId: req.callId, toolName: req.toolName, arguments: req.arguments };
       const tool = agent.tool(req.toolName);
       const parsed = tool ? parseArguments(tool, req.arguments) : undefined;
-      if (!tool || !parsed?.ok) {
+      if (!tool || !parsed?.ok || !tool.execute) {
         // Planned calls were validated already; reaching here means the agent changed under a running call.
-        const why = !tool ? `tool ${req.toolName} is not on agent ${agent.name}@${agent.version}` : `arguments no longer valid: ${(parsed as { problem: string }).problem}`;
+        const why = !tool
+          ? `tool ${req.toolName} is not on agent ${agent.name}@${agent.version}`
+          : !tool.execute
+            ? `tool ${req.toolName} is executed outside the worker`
+            : `arguments no longer valid: ${(parsed as { problem: string }).problem}`;
         throw ApplicationFailure.create({ type: 'ToolUnavailable', message: why, nonRetryable: true });
       }
       const ctx = { runId: req.runId, agentName: agent.name, callId: req.callId, idempotencyKey: `${req.runId}:${req.callId}`, context: req.context };
       try {
-        const result = await tool.execute(parsed.params, ctx);
+        const result = await tool.execute!(parsed.params, ctx);
         return { output: typeof result === 'string' ? result : JSON.stringify(result ?? null), ok: true };
       } catch (err) {
         // A tool may ask Temporal to retry it by throwing a retryable ApplicationFailure; other errors go to the model.

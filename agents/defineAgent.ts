@@ -62,7 +62,16 @@ export function defineAgent(config: AgentConfig): Agent {
       instructions: config.instructions,
       ...(config.model ? { model: config.model } : {}),
       ...withPolicy(policy),
-      tools: config.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema, approval: approvalPolicyOf(t), ...withPolicy(t.policy) })),
+      tools: config.tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        parameters: t.jsonSchema,
+        approval: approvalPolicyOf(t),
+        ...withPolicy(t.policy),
+        ...(t.userInput?.length ? { userInput: [...t.userInput] } : {}),
+        ...(t.external ? { external: true, ...(t.resultTimeout ? { resultTimeout: t.resultTimeout } : {}) } : {}),
+        ...(t.audit ? { audit: true } : {}),
+      })),
     }),
   });
 }

@@ -1,6 +1,6 @@
 // A tool the model may call: a zod schema for its arguments, an optional approval rule, and the side effect.
 import { z } from 'zod';
-import { type ApprovalPolicy, approvalPolicySchema } from '../workflows/approvalPolicy';
+import { type ApprovalPolicy, approvalPolicySchema, durationSchema } from '../workflows/approvalPolicy';
 
 /** What a tool (and an approval predicate) knows about the call it serves. */
 export interface ToolContext {
@@ -22,8 +22,16 @@ export interface ToolConfig<S extends z.ZodObject> extends ApprovalPolicy {
   parameters: S;
   /** true, false (default), or a predicate evaluated in an activity; a predicate that throws means "needs approval". */
   needsApproval?: boolean | ApprovalPredicate<z.infer<S>>;
-  /** Runs in the tool activity. Return a string (or JSON-able value) for the model. */
-  execute: (params: z.infer<S>, ctx: ToolContext) => unknown | Promise<unknown>;
+  /** Runs in the tool activity. Return a string (or JSON-able value) for the model. Not needed for `external` tools. */
+  execute?: (params: z.infer<S>, ctx: ToolContext) => unknown | Promise<unknown>;
+  /** Fields a person fills in (Agno's requires_user_input): the model may omit them; the call waits for provideInput. */
+  userInput?: Array<keyof z.infer<S> & string>;
+  /** Executed by an outside system (Agno's external_execution): the call waits for provideResult; the worker never runs it. */
+  external?: boolean;
+  /** With `external`: how long to wait for the result before telling the model none came. */
+  resultTimeout?: string;
+  /** Runs at once, without waiting, and is recorded in the audit log for later review (Agno's audit approvals). */
+  audit?: boolean;
 }
 
 export interface Tool<S extends z.ZodObject = z.ZodObject> extends ToolConfig<S> {
@@ -48,6 +56,11 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export function defineTool<S extends z.ZodObject>(config: ToolConfig<S>): Tool<S> {
   if (!TOOL_NAME.test(config.name)) throw new Error(`tool name "${config.name}" must match ${TOOL_NAME} (the model APIs require it)`);
+  if (!config.external && !config.execute) throw new Error(`tool ${config.name}: give it an execute function, or mark it external`);
+  for (const field of config.userInput ?? [])
+    if (!(field in config.parameters.shape)) throw new Error(`tool ${config.name}: userInput field "${field}" is not one of its parameters`);
+  if (config.resultTimeout !== undefined && !durationSchema.safeParse(config.resultTimeout).success)
+    throw new Error(`tool ${config.name}: resultTimeout must be a duration such as "30s", "15m", "24h" or "7d"`);
   const { $schema: _drop, ...jsonSchema } = z.toJSONSchema(config.parameters, { target: 'draft-7' }) as Record<string, unknown>;
   return Object.freeze({ ...config, jsonSchema, policy: policyOf(`tool ${config.name}`, config) });
 }

@@ -75,8 +75,9 @@ async function stateOf(client: Client, workflowId: string): Promise<RunSnapshot>
 }
 
 function pendingTable(pending: PendingApproval[], withRun?: (p: PendingApproval) => string[]): string {
-  const headers = [...(withRun ? ['WORKFLOW ID', 'AGENT'] : []), 'CALL ID', 'TOOL', 'ARGUMENTS', 'WAITING SINCE', 'EXPIRES'];
-  const rows = pending.map((p) => [...(withRun ? withRun(p) : []), p.callId, p.toolName, p.arguments, ago(p.requestedAt), p.expiresAt ? ago(p.expiresAt) : '-']);
+  const headers = [...(withRun ? ['WORKFLOW ID', 'AGENT'] : []), 'CALL ID', 'KIND', 'TOOL', 'ARGUMENTS', 'WAITING SINCE', 'EXPIRES'];
+  const kind = (p: PendingApproval) => (p.kind === 'input' ? `input: ${(p.fields ?? []).join(',')}` : (p.kind ?? 'approval'));
+  const rows = pending.map((p) => [...(withRun ? withRun(p) : []), p.callId, kind(p), p.toolName, p.arguments, ago(p.requestedAt), p.expiresAt ? ago(p.expiresAt) : '-']);
   return table(headers, rows, 'ARGUMENTS');
 }
 
@@ -257,6 +258,51 @@ program
   .option('--reason <text>', 'why, for the audit log')
   .option('--json', 'machine-readable output')
   .action((workflowId: string, callId: string | undefined, o) => decideCommand('reject', workflowId, callId, o));
+
+function parseJsonOption(flag: string, text: string, example: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CountersignError(`${flag} must be JSON, e.g. ${example}`);
+  }
+}
+
+program
+  .command('input')
+  .description('fill in the fields an input call waits for (provideInput); the call then runs')
+  .argument('<workflowId>')
+  .argument('<callId>')
+  .requiredOption('--values <json>', 'a JSON object of field values, e.g. \'{"time":"10:00"}\'')
+  .option('--as <name>', 'who provides it (default: your OS user)')
+  .option('--json', 'machine-readable output')
+  .action(async (workflowId: string, callId: string, o: { values: string; as?: string; json?: boolean }) => {
+    const values = parseJsonOption('--values', o.values, `'{"time":"10:00"}'`);
+    if (!values || typeof values !== 'object' || Array.isArray(values)) throw new CountersignError('--values must be a JSON object');
+    const { runner } = await connect();
+    const approver = o.as ?? defaultApprover();
+    const result = await runner.decide(workflowId, [{ callId, decision: 'input', values: values as Record<string, unknown>, ...(approver ? { approver } : {}) }]);
+    if (o.json) return printJson(result);
+    for (const a of result.applied) print(`${green(a.outcome)} ${a.toolName} (call ${a.callId})`);
+  });
+
+program
+  .command('provide-result')
+  .description("deliver an external call's result (or failure); the model gets it as the call's output")
+  .argument('<workflowId>')
+  .argument('<callId>')
+  .option('--result <text>', 'the result (text, or JSON)')
+  .option('--error <text>', 'the call failed: what went wrong')
+  .option('--as <name>', 'who delivers it (default: your OS user)')
+  .option('--json', 'machine-readable output')
+  .action(async (workflowId: string, callId: string, o: { result?: string; error?: string; as?: string; json?: boolean }) => {
+    if ((o.result === undefined) === (o.error === undefined)) throw new CountersignError('pass exactly one of --result or --error');
+    const { runner } = await connect();
+    const approver = o.as ?? defaultApprover();
+    const outcome = o.error !== undefined ? { error: o.error } : { result: o.result as string };
+    const result = await runner.decide(workflowId, [{ callId, decision: 'result', ...outcome, ...(approver ? { approver } : {}) }]);
+    if (o.json) return printJson(result);
+    for (const a of result.applied) print(`${green(a.outcome)} ${a.toolName} (call ${a.callId})`);
+  });
 
 program
   .command('add-input')

@@ -13,7 +13,17 @@ export interface Interruption extends PendingApproval {
   id: string;
 }
 
-const pendingSchema = z.object({ callId: z.string(), toolName: z.string(), arguments: z.string(), agentName: z.string(), requestedAt: z.string() });
+const pendingSchema = z.object({
+  callId: z.string(),
+  kind: z.enum(['approval', 'input', 'external']).default('approval'),
+  fields: z.array(z.string()).optional(),
+  toolName: z.string(),
+  arguments: z.string(),
+  agentName: z.string(),
+  requestedAt: z.string(),
+  expiresAt: z.string().optional(),
+  approvers: z.array(z.string()).optional(),
+});
 const stateSchema = z.object({
   $schemaVersion: z.literal(RUN_STATE_SCHEMA_VERSION),
   workflowId: z.string().min(1),
@@ -123,6 +133,17 @@ export class RunState {
       ...(options.reason ? { reason: options.reason } : {}),
       ...this.approverOf(options.approver),
     });
+  }
+
+  /** Values for an `input` call's fields (checked with the model's arguments against the tool's schema by the run). */
+  provideInput(interruption: string | { callId: string }, values: Record<string, unknown>, options: { approver?: string; reason?: string } = {}): this {
+    return this.record({ callId: this.known(interruption), decision: 'input', values, ...(options.reason ? { reason: options.reason } : {}), ...this.approverOf(options.approver) });
+  }
+
+  /** The outcome of an `external` call: `{ result }` (text or JSON) or `{ error }`. */
+  provideResult(interruption: string | { callId: string }, outcome: { result: unknown } | { error: string }, options: { approver?: string } = {}): this {
+    const body = 'error' in outcome ? { error: outcome.error } : { result: outcome.result as string };
+    return this.record({ callId: this.known(interruption), decision: 'result', ...body, ...this.approverOf(options.approver) });
   }
 
   toString(): string {

@@ -12,12 +12,25 @@ import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { z } from 'zod';
+import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../agents';
 import { Runner } from '../client';
-import { approveSignal, rejectSignal, runStateQuery } from '../workflows/messages';
+import { approveSignal, provideResultSignal, rejectSignal, runStateQuery } from '../workflows/messages';
 import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../workflows/searchAttributes';
 import { eventually } from '../test/support/fixtures';
 import { quietRuntime, startHarness, type Harness } from '../test/support/harness';
 import { binaryPath, projectRoot } from '../test/support/toolchain';
+
+// The other kinds of human step, for the corpus (same shapes as test/integration/humanSteps.test.ts).
+const kindsAgent = defineAgent({
+  name: 'kinds-assistant',
+  instructions: 'test',
+  tools: [
+    defineTool({ name: 'book_meeting', description: 'Book a meeting', parameters: z.object({ title: z.string(), time: z.string() }), userInput: ['time'], execute: ({ title, time }) => `${title} at ${time}` }),
+    defineTool({ name: 'charge_card', description: 'Charge a card', parameters: z.object({ amount: z.number() }), external: true, resultTimeout: '1h' }),
+    defineTool({ name: 'read_file', description: 'Read a file', parameters: z.object({ path: z.string() }), audit: true, execute: ({ path }) => `contents of ${path}` }),
+  ],
+});
 
 type Scenario = (h: Harness, runner: Runner, workflowId: string) => Promise<void>;
 
@@ -84,6 +97,15 @@ const scenarios: Record<string, Scenario> = {
     state.approve('m1', { editedArguments: { to: 'fixed@example.com', subject: 'S1', body: 'b' } });
     await runner.run('email-assistant', state);
   },
+  'input-external-audit-kinds': async (h, runner, id) => {
+    h.model.script(id, [
+      { toolCalls: [{ name: 'book_meeting', arguments: { title: 'Sync' }, callId: 'b1' }, { name: 'charge_card', arguments: { amount: 5 }, callId: 'x1' }, { name: 'read_file', arguments: { path: '/a' }, callId: 'r1' }] },
+      { text: 'done' },
+    ]);
+    const paused = await runner.run('kinds-assistant', 'go', { workflowId: id });
+    await h.client.workflow.getHandle(id).signal(provideResultSignal, { callId: 'x1', result: 'charged' });
+    await runner.run('kinds-assistant', paused.toState().provideInput('b1', { time: '10:00' }));
+  },
   'run-deadline': async (h, runner, id) => {
     h.model.script(id, [{ toolCalls: [email(1)] }]);
     await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'go', runTimeout: '2s' }] });
@@ -107,7 +129,7 @@ async function main() {
   writeFileSync(bundlePath, (await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger })).code);
   process.env.COUNTERSIGN_TEST_ADDRESS = env.address;
   process.env.COUNTERSIGN_TEST_BUNDLE = bundlePath;
-  const h = await startHarness();
+  const h = await startHarness({ registry: new AgentRegistry([...demoAgents, kindsAgent]) });
   const runner = new Runner(h.client, { taskQueue: h.taskQueue });
   try {
     for (const [name, scenario] of Object.entries(scenarios)) {

@@ -43,6 +43,10 @@ import {
   addInputSignal,
   approvePayloadSchema,
   approveSignal,
+  provideInputPayloadSchema,
+  provideInputSignal,
+  provideResultPayloadSchema,
+  provideResultSignal,
   decidePayloadSchema,
   decideUpdate,
   describeZodError,
@@ -186,6 +190,8 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   }
 
   const refuse = (message: string) => ApplicationFailure.create({ type: 'DecisionRejected', message, nonRetryable: true });
+  /** Edited arguments and input values must be checked against the tool's schema, in an activity. */
+  const needsValidation = (d: Decision) => d.editedArguments !== undefined || d.decision === 'input';
 
   /**
    * Edited arguments are checked against the tool's schema (an activity: the schema lives with the tool) and
@@ -195,15 +201,22 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
     if (!patched('edited-arguments')) return { decisions, problem: 'this run started before edited arguments existed; approve or reject as is' };
     const out: Decision[] = [];
     for (const d of decisions) {
-      if (d.editedArguments === undefined) {
+      if (!needsValidation(d)) {
         out.push(d);
         continue;
       }
       const call = book.call(d.callId);
       if (!call) return { decisions, problem: `unknown call id ${d.callId}: it is not a pending approval of this run` };
-      const raw = typeof d.editedArguments === 'string' ? d.editedArguments : JSON.stringify(d.editedArguments);
+      // Input values complete the model's arguments; edited arguments replace them.
+      const raw =
+        d.decision === 'input'
+          ? JSON.stringify({ ...(JSON.parse(call.arguments) as Record<string, unknown>), ...d.values })
+          : typeof d.editedArguments === 'string'
+            ? d.editedArguments
+            : JSON.stringify(d.editedArguments);
       const checked = await validateArguments({ agent: agentRef(), toolName: call.toolName, arguments: raw });
-      if (!checked.ok) return { decisions, problem: `editedArguments for call ${d.callId} (${call.toolName}) are invalid: ${checked.problem}` };
+      const what = d.decision === 'input' ? 'input values' : 'editedArguments';
+      if (!checked.ok) return { decisions, problem: `${what} for call ${d.callId} (${call.toolName}) are invalid: ${checked.problem}` };
       out.push({ ...d, editedArguments: checked.arguments });
     }
     return { decisions: out };
@@ -211,35 +224,41 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
 
   // Decisions without edited arguments apply synchronously, in the handler's own activation, exactly as runs
   // recorded before edits existed expect on replay (test/histories); only edits take the asynchronous path.
-  function onSignal(kind: 'approve' | 'reject', raw: unknown): void | Promise<void> {
-    const schema = kind === 'approve' ? approvePayloadSchema : rejectPayloadSchema;
-    const parsed = schema.safeParse(raw);
+  const signalSchemas = { approve: approvePayloadSchema, reject: rejectPayloadSchema, provideInput: provideInputPayloadSchema, provideResult: provideResultPayloadSchema };
+
+  /** A signal's payload as a decide entry. */
+  function decisionFromSignal(kind: keyof typeof signalSchemas, p: Record<string, unknown>): Decision {
+    const base = { callId: p.callId as string, approver: p.approver as string | undefined, reason: p.reason as string | undefined };
+    if (kind === 'provideInput') return { ...base, decision: 'input', values: p.values as Record<string, unknown> };
+    if (kind === 'provideResult') return { ...base, decision: 'result', ...(p.error !== undefined ? { error: p.error as string } : { result: p.result as string }) };
+    return {
+      ...base,
+      decision: kind,
+      always: (kind === 'approve' ? p.alwaysApprove : p.alwaysReject) as boolean | undefined,
+      message: p.message as string | undefined,
+      ...(p.editedArguments !== undefined ? { editedArguments: p.editedArguments as string } : {}),
+    };
+  }
+
+  function onSignal(kind: keyof typeof signalSchemas, raw: unknown): void | Promise<void> {
+    const parsed = signalSchemas[kind].safeParse(raw);
     const claimed = (raw ?? {}) as { callId?: unknown; approver?: unknown };
     const ignore = (why: string, who: { callId?: unknown; approver?: unknown }) => {
       log.warn('signal ignored', { why });
       book.ignore(who, why, isoNow(), 'signal');
     };
     if (!parsed.success) return ignore(`malformed ${kind} signal: ${describeZodError(parsed.error)}`, claimed);
-    const p = parsed.data;
-    const always = 'alwaysApprove' in p ? p.alwaysApprove : (p as { alwaysReject?: boolean }).alwaysReject;
-    const decision: Decision = {
-      callId: p.callId,
-      decision: kind,
-      always,
-      message: 'message' in p ? p.message : undefined,
-      reason: p.reason,
-      approver: p.approver,
-      ...('editedArguments' in p && p.editedArguments !== undefined ? { editedArguments: p.editedArguments } : {}),
-    };
-    const before = book.check(p);
+    const p = parsed.data as Record<string, unknown> & { callId: string; approver?: string };
+    const decision = decisionFromSignal(kind, p);
+    const before = book.check(decision);
     if (before) return ignore(before, p);
-    if (decision.editedArguments === undefined) {
+    if (!needsValidation(decision)) {
       applyDecisions([decision], 'signal');
       return;
     }
     return (async () => {
       const validated = await withValidatedEdits([decision]);
-      const problemWithIt = validated.problem ?? book.check(p); // checked again: another decision may have landed meanwhile
+      const problemWithIt = validated.problem ?? book.check(decision); // checked again: another decision may have landed meanwhile
       if (problemWithIt) return ignore(problemWithIt, p);
       applyDecisions(validated.decisions, 'signal');
     })();
@@ -252,6 +271,8 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
 
   setHandler(approveSignal, (p) => onSignal('approve', p));
   setHandler(rejectSignal, (p) => onSignal('reject', p));
+  setHandler(provideInputSignal, (p) => onSignal('provideInput', p));
+  setHandler(provideResultSignal, (p) => onSignal('provideResult', p));
   setHandler(addInputSignal, (p) => {
     const parsed = addInputPayloadSchema.safeParse(p);
     if (!parsed.success) return log.warn('addInput signal ignored', { why: describeZodError(parsed.error) });
@@ -266,7 +287,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
         if (p.inputs?.length) queueInputs(p.inputs);
         return { applied, stillPending: book.undecided().map((c) => c.callId), ...(p.inputs?.length ? { inputsQueued: queuedInputs.length } : {}) };
       };
-      if (!p.decisions.some((d) => d.editedArguments !== undefined)) return finish(p.decisions);
+      if (!p.decisions.some(needsValidation)) return finish(p.decisions);
       return (async () => {
         const validated = await withValidatedEdits(p.decisions);
         if (validated.problem) throw refuse(validated.problem);
@@ -330,7 +351,9 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
         ]),
       );
       // The model asked for other arguments; it must know what actually ran.
-      return edited ? `A reviewer changed the arguments of this call before it ran; it ran with ${edited}.\n${result.output}` : result.output;
+      if (!edited) return result.output;
+      const note = call.disposition === 'input' ? `A person filled in ${call.fields.join(', ')}; the call ran with ${edited}.` : `A reviewer changed the arguments of this call before it ran; it ran with ${edited}.`;
+      return `${note}\n${result.output}`;
     } finally {
       executing -= 1;
     }
@@ -413,17 +436,23 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
     turnCalls = calls;
     const requestedAt = isoNow();
     for (const c of calls) {
-      if (c.disposition !== 'approval' || book.call(c.callId)) continue; // already booked before a continue-as-new
+      if (c.disposition === 'error' || c.disposition === 'run' || book.call(c.callId)) continue; // booked already before a continue-as-new
       const policy = policyFor(c.toolName);
+      // External calls wait on their tool's resultTimeout (and only reject or fail); the others on the approval policy.
+      const resultTimeout = agent?.tools.find((t) => t.name === c.toolName)?.resultTimeout;
+      const timeout = c.disposition === 'external' ? resultTimeout : policy.approvalTimeout;
+      const onTimeout = c.disposition === 'external' ? (policy.onTimeout === 'fail' ? 'fail' : 'reject') : (policy.onTimeout ?? 'reject');
       const booked = book.request(
         {
           callId: c.callId,
+          ...(c.disposition !== 'approval' ? { kind: c.disposition } : {}),
+          ...(c.disposition === 'input' ? { fields: c.fields } : {}),
           toolName: c.toolName,
           arguments: c.arguments,
           agentName: agentRef().name,
           requestedAt,
           rejectionText: c.rejectionText,
-          ...(policy.approvalTimeout ? { expiresAt: addDuration(requestedAt, policy.approvalTimeout), onTimeout: policy.onTimeout ?? 'reject', timeoutText: c.timeoutText } : {}),
+          ...(timeout ? { expiresAt: addDuration(requestedAt, timeout), onTimeout, timeoutText: c.timeoutText } : {}),
           ...(policy.approvers ? { approvers: policy.approvers } : {}),
         },
         requestedAt,
@@ -439,12 +468,14 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
         try {
           let output: string;
           if (c.disposition === 'error') output = c.output;
-          else if (c.disposition === 'run') output = await execute(c);
-          else {
+          else if (c.disposition === 'run') {
+            output = await execute(c);
+            if (c.audit) book.recordAudited(c, isoNow());
+          } else {
             if (book.call(c.callId)!.state === 'pending') startReminders(c.callId);
             await waitForDecision(c.callId);
             const call = book.call(c.callId)!;
-            output = call.state === 'approved' ? await execute(c) : call.rejectionOutput!;
+            output = call.state === 'approved' ? await execute(c) : call.state === 'resolved' ? call.externalOutput! : call.rejectionOutput!;
           }
           outputs.set(c.callId, output);
           publish();

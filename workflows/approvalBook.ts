@@ -3,12 +3,17 @@
 // writes the audit log. No Temporal imports: the workflow wires it to signals, updates, timers and activities,
 // and unit tests drive it directly. Its state is plain JSON so it can be queried and carried across runs.
 import type { OnTimeout } from './approvalPolicy';
-import type { AppliedDecision, AuditEntry, Decision, PendingApproval } from './messages';
+import type { AppliedDecision, AuditEntry, Decision, PendingApproval, PendingKind } from './messages';
 
-export type CallState = 'pending' | 'approved' | 'rejected';
+/** `resolved`: an external call whose result arrived (nothing runs on the worker). */
+export type CallState = 'pending' | 'approved' | 'rejected' | 'resolved';
 
-export interface BookCall extends PendingApproval {
+export interface BookCall extends Omit<PendingApproval, 'kind'> {
+  /** Default 'approval' (books carried from runs before kinds existed have none). */
+  kind?: PendingKind;
   state: CallState;
+  /** For external calls: the text the model gets (the result, or the error). */
+  externalOutput?: string;
   /** What the model sees when this call is rejected without a reviewer message (formatter already applied). */
   rejectionText: string;
   /** With expiresAt: what a timeout does, and what the model then sees. */
@@ -66,8 +71,10 @@ export class ApprovalBook {
   }
 
   pendingApprovals(): PendingApproval[] {
-    return this.undecided().map(({ callId, toolName, arguments: args, agentName, requestedAt, expiresAt, approvers }) => ({
+    return this.undecided().map(({ callId, kind, fields, toolName, arguments: args, agentName, requestedAt, expiresAt, approvers }) => ({
       callId,
+      kind: kind ?? 'approval',
+      ...(fields ? { fields } : {}),
       toolName,
       arguments: args,
       agentName,
@@ -108,17 +115,23 @@ export class ApprovalBook {
     if (this.call(call.callId)) throw new DecisionError(`call ${call.callId} is already in the book`);
     const entry: BookCall = { ...call, state: 'pending' };
     this.s.calls.push(entry);
-    const rule = this.s.sticky[ruleKey(call.agentName, call.toolName)];
+    const rule = (call.kind ?? 'approval') === 'approval' ? this.s.sticky[ruleKey(call.agentName, call.toolName)] : undefined;
     if (rule) this.settle(entry, rule.decision, { message: rule.message, approver: rule.approver }, now, 'rule');
     return entry;
   }
 
   /** Why this decision cannot be applied, or undefined if it can. Never changes anything. */
-  check(d: Pick<Decision, 'callId' | 'approver'>, batch: ReadonlyArray<Pick<Decision, 'callId'>> = []): string | undefined {
+  check(d: Pick<Decision, 'callId' | 'approver'> & { decision?: Decision['decision'] }, batch: ReadonlyArray<Pick<Decision, 'callId'>> = []): string | undefined {
     const call = this.call(d.callId);
     if (!call) return `unknown call id ${d.callId}: it is not a pending approval of this run`;
     if (call.state !== 'pending') return `call ${d.callId} (${call.toolName}) is already decided: ${call.state}`;
     if (batch.filter((b) => b.callId === d.callId).length > 1) return `call ${d.callId} appears twice in one decide request`;
+    const kind = call.kind ?? 'approval';
+    const fits = { approval: ['approve', 'reject'], input: ['input', 'reject'], external: ['result', 'reject'] }[kind];
+    if (d.decision && !fits.includes(d.decision)) {
+      const hint = { approval: 'approve or reject it', input: `send "input" with values for ${(call.fields ?? []).join(', ')} (or reject it)`, external: 'send "result" with its result or error (or reject it)' }[kind];
+      return `call ${d.callId} (${call.toolName}) waits for ${kind === 'approval' ? 'approval' : kind === 'input' ? 'input' : 'an external result'}, not "${d.decision}": ${hint}`;
+    }
     if (call.approvers && !(d.approver && call.approvers.includes(d.approver)))
       return `approver ${d.approver ? `"${d.approver}"` : '(none given)'} may not decide ${call.toolName} (call ${d.callId}); allowed: ${call.approvers.join(', ')}`;
     return undefined;
@@ -138,11 +151,11 @@ export class ApprovalBook {
     for (const d of decisions) {
       const call = this.call(d.callId)!;
       applied.push(this.settle(call, d.decision, d, now, via));
-      if (d.always) {
+      if (d.always && (call.kind ?? 'approval') === 'approval' && (d.decision === 'approve' || d.decision === 'reject')) {
         this.s.sticky[ruleKey(call.agentName, call.toolName)] = { decision: d.decision, message: d.message, approver: d.approver };
       }
     }
-    for (const call of this.undecided()) {
+    for (const call of this.undecided().filter((c) => (c.kind ?? 'approval') === 'approval')) {
       const rule = this.s.sticky[ruleKey(call.agentName, call.toolName)];
       if (rule) applied.push(this.settle(call, rule.decision, { message: rule.message, approver: rule.approver }, now, 'rule'));
     }
@@ -158,6 +171,11 @@ export class ApprovalBook {
   markEscalated(callId: string): void {
     const call = this.call(callId);
     if (call) call.escalated = true;
+  }
+
+  /** An audit-kind call ran without waiting: recorded for later review. */
+  recordAudited(call: { callId: string; toolName: string; arguments: string }, now: string): void {
+    this.s.audit.push({ callId: call.callId, toolName: call.toolName, arguments: call.arguments, decision: 'audited', requestedAt: now, decidedAt: now, via: 'rule' });
   }
 
   /** A signal that could not be applied: logged in the audit as ignored, nothing else changes. */
@@ -184,17 +202,20 @@ export class ApprovalBook {
 
   private settle(
     call: BookCall,
-    decision: 'approve' | 'reject',
-    d: { message?: string; reason?: string; approver?: string; editedArguments?: unknown },
+    decision: Decision['decision'],
+    d: { message?: string; reason?: string; approver?: string; editedArguments?: unknown; result?: unknown; error?: string },
     now: string,
     via: 'signal' | 'update' | 'rule',
   ): AppliedDecision {
     const auto = via === 'rule';
-    call.state = decision === 'approve' ? 'approved' : 'rejected';
+    call.state = decision === 'reject' ? 'rejected' : decision === 'result' ? 'resolved' : 'approved';
     if (decision === 'reject') call.rejectionOutput = d.message || call.rejectionText;
-    // The workflow validates edits and hands them over as JSON text; the book only records them.
-    if (decision === 'approve' && typeof d.editedArguments === 'string') call.editedArguments = d.editedArguments;
-    const outcome = decision === 'approve' ? (auto ? 'auto_approved' : 'approved') : auto ? 'auto_rejected' : 'rejected';
+    // The workflow validates edits and input values and hands them over as JSON text; the book only records them.
+    if ((decision === 'approve' || decision === 'input') && typeof d.editedArguments === 'string') call.editedArguments = d.editedArguments;
+    if (decision === 'result')
+      call.externalOutput = d.error !== undefined ? `The external execution failed: ${d.error}` : typeof d.result === 'string' ? d.result : JSON.stringify(d.result);
+    const outcome =
+      decision === 'input' ? 'input_provided' : decision === 'result' ? 'result_provided' : decision === 'approve' ? (auto ? 'auto_approved' : 'approved') : auto ? 'auto_rejected' : 'rejected';
     this.s.audit.push({
       callId: call.callId,
       toolName: call.toolName,

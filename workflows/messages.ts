@@ -19,6 +19,13 @@ export interface ToolSnapshot {
   approval: 'never' | 'always' | 'predicate';
   /** Timeout, reminders, escalation for this tool's approvals (wins over the agent's). */
   policy?: ApprovalPolicy;
+  /** Fields a person must fill in before the call runs (kind `input`). */
+  userInput?: string[];
+  /** Executed outside the worker; the result arrives with provideResult (kind `external`). */
+  external?: true;
+  resultTimeout?: string;
+  /** Runs at once and is audited for later review. */
+  audit?: true;
 }
 
 export interface AgentSnapshot {
@@ -69,10 +76,31 @@ export const rejectPayloadSchema = z.strictObject({ callId, message: text(), alw
 export type ApprovePayload = z.infer<typeof approvePayloadSchema>;
 export type RejectPayload = z.infer<typeof rejectPayloadSchema>;
 
-/** One entry of the `decide` update. `always` makes it sticky for every later call of that tool in this run. */
+/** A person's values for an `input` call: `{"time": "10:00"}`. */
+const inputValues = z.record(z.string(), z.unknown());
+/** An outside system's answer for an `external` call: the result (text or JSON), or an error. */
+const externalResult = z.union([z.string().max(1_000_000, 'at most 1000000 characters'), jsonRecord, z.array(z.unknown())]);
+
+/** Signal `provideInput`: `{"callId": "...", "values": {"time": "10:00"}, "approver": "ann"}` */
+export const provideInputPayloadSchema = z.strictObject({ callId, values: inputValues, approver, reason: text() });
+/** Signal `provideResult`: `{"callId": "...", "result": "..."}` or `{"callId": "...", "error": "..."}` */
+export const provideResultPayloadSchema = z
+  .strictObject({ callId, result: externalResult.optional(), error: text(), approver })
+  .refine((p) => (p.result === undefined) !== (p.error === undefined), { message: 'send exactly one of result or error', path: ['result'] });
+export type ProvideInputPayload = z.infer<typeof provideInputPayloadSchema>;
+export type ProvideResultPayload = z.infer<typeof provideResultPayloadSchema>;
+
+/**
+ * One entry of the `decide` update. `approve` / `reject` for approvals (and `reject` skips any kind of call);
+ * `input` with `values` for input calls; `result` with `result` or `error` for external calls.
+ * `always` makes an approve/reject sticky for every later call of that tool in this run.
+ */
 export const decisionSchema = z.strictObject({
   callId,
-  decision: z.enum(['approve', 'reject'], { error: 'must be "approve" or "reject"' }),
+  decision: z.enum(['approve', 'reject', 'input', 'result'], { error: 'must be "approve", "reject", "input" or "result"' }),
+  values: inputValues.optional(),
+  result: externalResult.optional(),
+  error: text(),
   always: z.boolean().optional(),
   /** Shown to the model when rejecting. */
   message: text(),
@@ -81,7 +109,11 @@ export const decisionSchema = z.strictObject({
   approver,
   /** Approve with these arguments instead of the model's (validated against the tool's schema). */
   editedArguments,
-}).refine((d) => d.editedArguments === undefined || d.decision === 'approve', { message: 'only an approval can carry editedArguments', path: ['editedArguments'] });
+})
+  .refine((d) => d.editedArguments === undefined || d.decision === 'approve', { message: 'only an approval can carry editedArguments', path: ['editedArguments'] })
+  .refine((d) => (d.values !== undefined) === (d.decision === 'input'), { message: 'an "input" decision carries values, and only it does', path: ['values'] })
+  .refine((d) => d.decision !== 'result' || (d.result === undefined) !== (d.error === undefined), { message: 'a "result" decision carries exactly one of result or error', path: ['result'] })
+  .refine((d) => d.decision === 'result' || (d.result === undefined && d.error === undefined), { message: 'only a "result" decision carries result or error', path: ['result'] });
 export type Decision = z.infer<typeof decisionSchema>;
 
 /** A user message for the model's next turn (the seed SDK's `state.addInput()`). */
@@ -98,7 +130,7 @@ export const decidePayloadSchema = z
   .refine((p) => p.decisions.length > 0 || (p.inputs?.length ?? 0) > 0, { message: 'send at least one decision or input', path: ['decisions'] });
 export type DecidePayload = z.input<typeof decidePayloadSchema>;
 
-export type DecisionOutcome = 'approved' | 'rejected' | 'auto_approved' | 'auto_rejected';
+export type DecisionOutcome = 'approved' | 'rejected' | 'auto_approved' | 'auto_rejected' | 'input_provided' | 'result_provided';
 
 export interface AppliedDecision {
   callId: string;
@@ -118,8 +150,14 @@ export interface DecideResult {
 // ── What the run shows ───────────────────────────────────────────────────────────────────────────────────────
 export type RunStatus = 'Running' | 'AwaitingApproval' | 'Completed' | 'Failed';
 
+/** What a pending call waits for: a yes/no, values a person fills in, or a result from outside. */
+export type PendingKind = 'approval' | 'input' | 'external';
+
 export interface PendingApproval {
   callId: string;
+  kind: PendingKind;
+  /** For `input`: the fields to fill in. */
+  fields?: string[];
   toolName: string;
   /** JSON string, exactly as the model produced it. */
   arguments: string;
@@ -132,7 +170,7 @@ export interface PendingApproval {
   approvers?: string[];
 }
 
-export type AuditDecision = DecisionOutcome | 'timed_out' | 'ignored';
+export type AuditDecision = DecisionOutcome | 'timed_out' | 'ignored' | 'audited';
 
 export interface AuditEntry {
   callId: string;
@@ -182,6 +220,8 @@ export type RunResult = RunSnapshot & { status: 'Completed'; finalOutput: string
 
 // ── Definitions ──────────────────────────────────────────────────────────────────────────────────────────────
 export const approveSignal = defineSignal<[ApprovePayload]>('approve');
+export const provideInputSignal = defineSignal<[ProvideInputPayload]>('provideInput');
+export const provideResultSignal = defineSignal<[ProvideResultPayload]>('provideResult');
 /** Signal `addInput`: `{"message": "..."}` — a user message for the model's next turn. */
 export const addInputSignal = defineSignal<[AddInputPayload]>('addInput');
 export const rejectSignal = defineSignal<[RejectPayload]>('reject');

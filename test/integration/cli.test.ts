@@ -75,7 +75,7 @@ test('start, show, pending, approve, result, audit: a whole approval from the co
   });
   expect(listed.find((p) => p.workflowId === id)).toMatchObject({ callId, toolName: 'send_email', agentName: 'email-assistant', expiresAt: expect.any(String) });
   const tableOut = (await cli('pending')).stdout;
-  expect(tableOut.split('\n')[0]).toMatch(/^WORKFLOW ID\s+AGENT\s+CALL ID\s+TOOL\s+ARGUMENTS\s+WAITING SINCE\s+EXPIRES$/);
+  expect(tableOut.split('\n')[0]).toMatch(/^WORKFLOW ID\s+AGENT\s+CALL ID\s+KIND\s+TOOL\s+ARGUMENTS\s+WAITING SINCE\s+EXPIRES$/);
   expect(tableOut).toContain(id);
   expect((await cli('pending', '--tool', 'delete_record', '--json')).stdout).not.toContain(id);
 
@@ -110,7 +110,7 @@ test('start --wait shows interruptions; reject --all with a message; bad input i
 
   const human = await cli('start', 'email-assistant', 'Please delete record DR-5', '--wait');
   expect(human.stdout).toContain('Waiting for approval');
-  expect(human.stdout).toMatch(/CALL ID\s+TOOL\s+ARGUMENTS/);
+  expect(human.stdout).toMatch(/CALL ID\s+KIND\s+TOOL\s+ARGUMENTS/);
   expect(human.stdout).toContain('{"record_id":"DR-5"}');
 
   const rejected = await cli('reject', out.workflowId, '--all', '--message', 'Not today', '--as', 'bob', '--json');

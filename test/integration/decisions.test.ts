@@ -106,7 +106,7 @@ describe('signals, the update and queries, as admin scripts send them', () => {
     expect(pending).toHaveLength(2);
     const send = pending.find((p) => p.toolName === 'send_email')!;
     const del = pending.find((p) => p.toolName === 'delete_record')!;
-    expect(pending[0]).toEqual({ callId: expect.any(String), toolName: expect.any(String), arguments: expect.any(String), agentName: 'email-assistant', requestedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(pending[0]).toEqual({ callId: expect.any(String), kind: 'approval', toolName: expect.any(String), arguments: expect.any(String), agentName: 'email-assistant', requestedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
 
     await handle.signal(approveSignal, { callId: 'no-such-call', approver: 'eve' });
     await handle.signal(approveSignal, { callId: 42 } as never);
@@ -143,8 +143,8 @@ describe('signals, the update and queries, as admin scripts send them', () => {
     expect(await refusal({ decisions: [{ callId: a!.callId, decision: 'approve' }, { callId: 'ghost', decision: 'reject' }] })).toBe(
       'unknown call id ghost: it is not a pending approval of this run',
     );
-    expect(await refusal({ decisions: [{ callId: a!.callId, decision: 'maybe' }] })).toBe('invalid decide request: decisions.0.decision: must be "approve" or "reject"');
-    expect(await refusal({ decisions: [] })).toBe('invalid decide request: decisions: send at least one decision');
+    expect(await refusal({ decisions: [{ callId: a!.callId, decision: 'maybe' }] })).toBe('invalid decide request: decisions.0.decision: must be "approve", "reject", "input" or "result"');
+    expect(await refusal({ decisions: [] })).toBe('invalid decide request: decisions: send at least one decision or input');
     expect(await refusal({ decisions: [{ callId: a!.callId, decision: 'approve', __proto__: { admin: true }, extra: 1 }] })).toMatch(/^invalid decide request: decisions\.0: Unrecognized key/);
     const state = await handle.query(runStateQuery);
     expect(state.pending).toHaveLength(2);

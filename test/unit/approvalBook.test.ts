@@ -14,8 +14,8 @@ function bookWith(...calls: Array<[string, string, string?]>) {
 test('pending calls are listed with their arguments until decided', () => {
   const book = bookWith(['c1', 'send_email'], ['c2', 'delete_record']);
   expect(book.pendingApprovals()).toEqual([
-    { callId: 'c1', toolName: 'send_email', arguments: '{"id":"c1"}', agentName: 'email-assistant', requestedAt: T0 },
-    { callId: 'c2', toolName: 'delete_record', arguments: '{"id":"c2"}', agentName: 'email-assistant', requestedAt: T0 },
+    { callId: 'c1', kind: 'approval', toolName: 'send_email', arguments: '{"id":"c1"}', agentName: 'email-assistant', requestedAt: T0 },
+    { callId: 'c2', kind: 'approval', toolName: 'delete_record', arguments: '{"id":"c2"}', agentName: 'email-assistant', requestedAt: T0 },
   ]);
   book.decide([{ callId: 'c1', decision: 'approve', approver: 'ann' }], T1, 'update');
   expect(book.pendingApprovals().map((p) => p.callId)).toEqual(['c2']);
@@ -103,4 +103,35 @@ test('the state is plain JSON and a book rebuilt from it behaves the same', () =
   expect(copy.state).toEqual(book.state);
   const next = copy.request({ callId: 'c9', toolName: 'send_email', agentName: 'email-assistant', arguments: '{}', requestedAt: T1, rejectionText: 'x' }, T1);
   expect(next.state).toBe('approved');
+});
+
+test('kinds: an input call takes values, an external call a result; other decisions are refused', () => {
+  const book = new ApprovalBook();
+  const base = { agentName: 'a', arguments: '{}', requestedAt: T0, rejectionText: 'no' };
+  book.request({ ...base, callId: 'i1', toolName: 'book_meeting', kind: 'input', fields: ['time'] }, T0);
+  book.request({ ...base, callId: 'x1', toolName: 'charge_card', kind: 'external' }, T0);
+  expect(book.pendingApprovals().map((p) => [p.callId, p.kind, p.fields])).toEqual([
+    ['i1', 'input', ['time']],
+    ['x1', 'external', undefined],
+  ]);
+  expect(book.check({ callId: 'i1', decision: 'approve' })).toBe('call i1 (book_meeting) waits for input, not "approve": send "input" with values for time (or reject it)');
+  expect(book.check({ callId: 'x1', decision: 'input' })).toBe('call x1 (charge_card) waits for an external result, not "input": send "result" with its result or error (or reject it)');
+  const applied = book.decide(
+    [
+      { callId: 'i1', decision: 'input', values: { time: '10:00' }, editedArguments: '{"time":"10:00"}' },
+      { callId: 'x1', decision: 'result', error: 'card declined' },
+    ],
+    T1,
+    'update',
+  );
+  expect(applied.map((a) => a.outcome)).toEqual(['input_provided', 'result_provided']);
+  expect(book.call('i1')).toMatchObject({ state: 'approved', editedArguments: '{"time":"10:00"}' });
+  expect(book.call('x1')).toMatchObject({ state: 'resolved', externalOutput: 'The external execution failed: card declined' });
+});
+
+test('always-rules never decide input or external calls', () => {
+  const book = bookWith(['c1', 'send_email']);
+  book.decide([{ callId: 'c1', decision: 'approve', always: true }], T1, 'update');
+  const input = book.request({ callId: 'c2', toolName: 'send_email', agentName: 'email-assistant', arguments: '{}', requestedAt: T1, rejectionText: 'x', kind: 'input', fields: ['body'] }, T1);
+  expect(input.state).toBe('pending');
 });
