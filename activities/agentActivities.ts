@@ -32,8 +32,8 @@ interface CallBase {
 /** A tool call as the workflow should treat it. */
 export type PlannedCall =
   | (CallBase & { disposition: 'error'; output: string })
-  | (CallBase & { disposition: 'run'; audit?: boolean })
-  | (CallBase & { disposition: 'approval' | 'external'; rejectionText: string; timeoutText?: string })
+  | (CallBase & { disposition: 'run'; audit?: boolean; handoffTo?: string })
+  | (CallBase & { disposition: 'approval' | 'external'; rejectionText: string; timeoutText?: string; handoffTo?: string })
   | (CallBase & { disposition: 'input'; fields: string[]; rejectionText: string; timeoutText?: string });
 
 export interface ModelTurnRequest {
@@ -129,8 +129,9 @@ async function planCall(agent: Agent, call: FunctionCallItem, req: ModelTurnRequ
   const timed = timeout ? { timeoutText: await formatError(agent, 'approval_rejected', base, timeoutDefault, req.context) } : {};
   if (tool.external) return { ...base, disposition: 'external', rejectionText, ...timed };
   if (tool.userInput?.length) return { ...base, disposition: 'input', fields: [...tool.userInput], rejectionText, ...timed };
-  if (!(await needsApproval(agent, tool, parsed.params, base, req))) return { ...base, disposition: 'run', ...(tool.audit ? { audit: true } : {}) };
-  return { ...base, disposition: 'approval', rejectionText, ...timed };
+  const handoff = tool.handoffTo ? { handoffTo: tool.handoffTo } : {};
+  if (!(await needsApproval(agent, tool, parsed.params, base, req))) return { ...base, disposition: 'run', ...(tool.audit ? { audit: true } : {}), ...handoff };
+  return { ...base, disposition: 'approval', rejectionText, ...timed, ...handoff };
 }
 
 export function createAgentActivities(deps: { registry: AgentRegistry; model: ModelSettings; webhookUrl?: string }) {

@@ -1,7 +1,8 @@
 // An agent: instructions, tools and how tool errors read to the model. Referred to by name from workflows;
 // each run records a snapshot (see AgentSnapshot) so a run that waits a month keeps the definition it began with.
 import type { ApprovalPolicy } from '../workflows/approvalPolicy';
-import { approvalPolicyOf, policyOf, type Tool } from './defineTool';
+import { z } from 'zod';
+import { approvalPolicyOf, defineTool, policyOf, type Tool } from './defineTool';
 import type { AgentSnapshot } from '../workflows/messages';
 
 export type ToolErrorKind = 'approval_rejected' | 'tool_not_found' | 'invalid_arguments' | 'tool_failed';
@@ -27,6 +28,23 @@ export interface AgentConfig extends ApprovalPolicy {
   tools: Tool<any>[];
   /** The text the model sees for a tool error; return undefined to keep the default. */
   toolErrorFormatter?: (info: ToolErrorInfo) => string | undefined | Promise<string | undefined>;
+  /**
+   * Agents this one may hand the conversation to (by registered name). Each becomes a tool
+   * `transfer_to_<name>`; the run continues in the same workflow under that agent, with its own tools and policies.
+   */
+  handoffs?: Array<string | { agent: string; description?: string; needsApproval?: boolean }>;
+}
+
+/** The tool the model calls to hand off to `agent`. */
+export function handoffTool(spec: string | { agent: string; description?: string; needsApproval?: boolean }): Tool {
+  const { agent, description, needsApproval } = typeof spec === 'string' ? { agent: spec, description: undefined, needsApproval: false } : spec;
+  return defineTool({
+    name: `transfer_to_${agent.replace(/[^a-zA-Z0-9_]/g, '_')}`.slice(0, 64),
+    description: description ?? `Hand the conversation to the ${agent} agent, which continues it with its own tools.`,
+    parameters: z.object({ reason: z.string().optional().describe('Why the conversation moves') }),
+    needsApproval: needsApproval ?? false,
+    handoffTo: agent,
+  }) as unknown as Tool;
 }
 
 export interface Agent extends Required<Pick<AgentConfig, 'name' | 'version' | 'instructions' | 'tools'>> {
@@ -37,7 +55,8 @@ export interface Agent extends Required<Pick<AgentConfig, 'name' | 'version' | '
   tool(name: string): Tool | undefined;
 }
 
-export function defineAgent(config: AgentConfig): Agent {
+export function defineAgent(input: AgentConfig): Agent {
+  const config = { ...input, tools: [...input.tools, ...(input.handoffs ?? []).map(handoffTool)] };
   const names = new Set<string>();
   for (const t of config.tools) {
     if (names.has(t.name)) throw new Error(`agent ${config.name}: two tools are named ${t.name}`);
@@ -71,6 +90,7 @@ export function defineAgent(config: AgentConfig): Agent {
         ...(t.userInput?.length ? { userInput: [...t.userInput] } : {}),
         ...(t.external ? { external: true, ...(t.resultTimeout ? { resultTimeout: t.resultTimeout } : {}) } : {}),
         ...(t.audit ? { audit: true } : {}),
+        ...(t.handoffTo ? { handoffTo: t.handoffTo } : {}),
       })),
     }),
   });

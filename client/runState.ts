@@ -28,6 +28,8 @@ const stateSchema = z.object({
   $schemaVersion: z.literal(RUN_STATE_SCHEMA_VERSION),
   workflowId: z.string().min(1),
   agent: z.object({ name: z.string().min(1), version: z.string() }),
+  /** The agent the run started with, when a handoff has moved the conversation since. */
+  startedWith: z.string().min(1).optional(),
   interruptions: z.array(pendingSchema),
   decisions: z.array(decisionSchema),
   /** User messages to deliver with the decisions (addInput). */
@@ -64,7 +66,8 @@ export class RunState {
   private constructor(private readonly data: StateData) {}
 
   static fromSnapshot(workflowId: string, snapshot: RunSnapshot): RunState {
-    return new RunState({ $schemaVersion: RUN_STATE_SCHEMA_VERSION, workflowId, agent: snapshot.agent, interruptions: snapshot.pending, decisions: [], inputs: [] });
+    const startedWith = snapshot.handoffs?.[0]?.from;
+    return new RunState({ $schemaVersion: RUN_STATE_SCHEMA_VERSION, workflowId, agent: snapshot.agent, ...(startedWith ? { startedWith } : {}), interruptions: snapshot.pending, decisions: [], inputs: [] });
   }
 
   /** Parses a string from `toString()`; a corrupt string or an unknown `$schemaVersion` is a RunStateError. */
@@ -90,8 +93,13 @@ export class RunState {
   get workflowId(): string {
     return this.data.workflowId;
   }
+  /** The agent the conversation is with now. */
   get agentName(): string {
     return this.data.agent.name;
+  }
+  /** Agents this state may be resumed under: the current one, and the one the run started with. */
+  belongsTo(agent: string): boolean {
+    return agent === this.data.agent.name || agent === this.data.startedWith;
   }
   /** Decisions made on this state and not yet sent. */
   get decisions(): readonly Decision[] {

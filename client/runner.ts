@@ -155,7 +155,7 @@ export class Runner {
   }
 
   private async resume(agent: string, state: RunState): Promise<AgentRunResult> {
-    if (state.agentName !== agent) throw new RunStateError(`this RunState belongs to agent "${state.agentName}", not "${agent}"; resume it with runner.run('${state.agentName}', state)`);
+    if (!state.belongsTo(agent)) throw new RunStateError(`this RunState belongs to agent "${state.agentName}", not "${agent}"; resume it with runner.run('${state.agentName}', state)`);
     if (state.decisions.length > 0 || state.inputs.length > 0) await this.decide(state.workflowId, state.decisions, state.inputs);
     return this.nextPause(state.workflowId);
   }

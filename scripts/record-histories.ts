@@ -106,6 +106,11 @@ const scenarios: Record<string, Scenario> = {
     await h.client.workflow.getHandle(id).signal(provideResultSignal, { callId: 'x1', result: 'charged' });
     await runner.run('kinds-assistant', paused.toState().provideInput('b1', { time: '10:00' }));
   },
+  handoff: async (h, runner, id) => {
+    h.model.script(id, [{ toolCalls: [{ name: 'transfer_to_email_assistant', arguments: {}, callId: 'h1' }] }, { toolCalls: [email(1)] }, { text: 'done' }]);
+    const paused = await runner.run('triage-assistant', 'go', { workflowId: id });
+    await runner.run('triage-assistant', paused.toState().approve('m1'));
+  },
   'run-deadline': async (h, runner, id) => {
     h.model.script(id, [{ toolCalls: [email(1)] }]);
     await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'go', runTimeout: '2s' }] });
@@ -129,7 +134,8 @@ async function main() {
   writeFileSync(bundlePath, (await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger })).code);
   process.env.COUNTERSIGN_TEST_ADDRESS = env.address;
   process.env.COUNTERSIGN_TEST_BUNDLE = bundlePath;
-  const h = await startHarness({ registry: new AgentRegistry([...demoAgents, kindsAgent]) });
+  const triage = defineAgent({ name: 'triage-assistant', instructions: 'You route requests.', tools: [], handoffs: ['email-assistant'] });
+  const h = await startHarness({ registry: new AgentRegistry([...demoAgents, kindsAgent, triage]) });
   const runner = new Runner(h.client, { taskQueue: h.taskQueue });
   try {
     for (const [name, scenario] of Object.entries(scenarios)) {

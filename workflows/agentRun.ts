@@ -35,6 +35,7 @@ import {
   type AgentSnapshot,
   type DecideResult,
   type Decision,
+  type Handoff,
   type RunInput,
   type RunResult,
   type RunSnapshot,
@@ -95,6 +96,9 @@ export interface RunCarry {
   continuedAsNew: number;
   /** User messages waiting for the next model turn. */
   inputs?: string[];
+  handoffs?: Handoff[];
+  /** A handoff decided in the turn in progress, taking effect when the turn ends. */
+  nextAgent?: { to: string; callId: string };
 }
 
 /** The innermost failure's message and type: what actually went wrong. */
@@ -133,6 +137,8 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   let turnCalls: PlannedCall[] = carry?.turnCalls ?? [];
   const outputs = new Map<string, string>(Object.entries(carry?.outputs ?? {}));
   const queuedInputs: string[] = [...(carry?.inputs ?? [])];
+  const handoffs: Handoff[] = [...(carry?.handoffs ?? [])];
+  let nextAgent = carry?.nextAgent;
   let finished: { status: 'Completed' | 'Failed'; finalOutput?: string; error?: string; errorType?: string } | undefined;
   let problem: string | undefined;
   let executing = 0;
@@ -159,6 +165,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
     startedAt,
     continuedAsNew: carry?.continuedAsNew ?? 0,
     queuedInputs: [...queuedInputs],
+    handoffs: [...handoffs],
     ...(input.runTimeout ? { deadline: addDuration(startedAt, input.runTimeout) } : {}),
     ...(problem ? { problem } : {}),
     ...(finished?.finalOutput !== undefined ? { finalOutput: finished.finalOutput } : {}),
@@ -170,7 +177,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   /** Search attributes and the Web UI's "current details" follow every transition. */
   function publish() {
     const pending = book.undecided();
-    const key = `${status()}|${problem ?? ''}|${pending.map((p) => p.callId).join(',')}`;
+    const key = `${status()}|${agentRef().name}|${problem ?? ''}|${pending.map((p) => p.callId).join(',')}`;
     if (key === published) return;
     published = key;
     upsertSearchAttributes(searchAttributeUpdates({ status: status(), agent: agentRef().name, pending }));
@@ -342,6 +349,12 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   }
 
   async function execute(call: PlannedCall): Promise<string> {
+    if ('handoffTo' in call && call.handoffTo) {
+      // No activity: the workflow itself moves the conversation once this turn is answered.
+      if (nextAgent) return `Not transferred: the conversation is already moving to ${nextAgent.to}.`;
+      nextAgent = { to: call.handoffTo, callId: call.callId };
+      return `Transferred to ${call.handoffTo}. It continues the conversation.`;
+    }
     executing += 1;
     try {
       const edited = book.call(call.callId)?.editedArguments;
@@ -507,6 +520,8 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       outputs: Object.fromEntries(outputs),
       continuedAsNew: (carry?.continuedAsNew ?? 0) + 1,
       inputs: queuedInputs,
+      handoffs,
+      ...(nextAgent ? { nextAgent } : {}),
     };
     return continueAsNew<typeof agentRun>(input, next);
   }
@@ -518,7 +533,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       log.info('run started', { agent: agent.name, version: agent.version, tools: agent.tools.map((t) => t.name) });
     }
     publish();
-    if (turnCalls.length) items.push(...(await answerCalls(turnCalls))); // a turn that was waiting across continue-as-new
+    if (turnCalls.length) await answerTurn(turnCalls); // a turn that was waiting across continue-as-new
 
     for (;;) {
       if (continueAsNewDue() && allHandlersFinished()) await continueAsNewNow();
@@ -536,8 +551,21 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
         finished = { status: 'Completed', finalOutput: text };
         return;
       }
-      items.push(...(await answerCalls(result.calls)));
+      await answerTurn(result.calls);
     }
+  }
+
+  /** The turn's answers join the conversation; a handoff decided in the turn then takes effect. */
+  async function answerTurn(calls: PlannedCall[]): Promise<void> {
+    items.push(...(await answerCalls(calls)));
+    if (!nextAgent) return;
+    const { to, callId } = nextAgent;
+    const from = agentRef().name;
+    agent = await describeAgent({ name: to });
+    handoffs.push({ from, to: agent.name, callId, at: isoNow() });
+    nextAgent = undefined;
+    log.info('handoff', { from, to: agent.name, version: agent.version });
+    publish();
   }
 
   const scope = new CancellationScope();

@@ -26,6 +26,8 @@ export interface ToolSnapshot {
   resultTimeout?: string;
   /** Runs at once and is audited for later review. */
   audit?: true;
+  /** Calling it hands the conversation to this agent. */
+  handoffTo?: string;
 }
 
 export interface AgentSnapshot {
@@ -191,6 +193,13 @@ export interface AuditEntry {
   editedArguments?: string;
 }
 
+export interface Handoff {
+  from: string;
+  to: string;
+  callId: string;
+  at: string;
+}
+
 export interface RunSnapshot {
   agent: { name: string; version: string };
   status: RunStatus;
@@ -210,6 +219,8 @@ export interface RunSnapshot {
   problem?: string;
   /** User messages added with addInput, waiting for the next model turn. */
   queuedInputs: string[];
+  /** Handoffs so far: the conversation moved from one agent to another. */
+  handoffs: Handoff[];
   finalOutput?: string;
   /** Why the run failed, and the failure type (e.g. MaxTurnsExceeded, ModelRequestRejected). */
   error?: string;
