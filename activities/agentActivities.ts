@@ -29,11 +29,18 @@ interface CallBase {
   arguments: string;
 }
 
+/** Calls the workflow carries out itself instead of running an activity: handoffs and sub-agents. */
+interface Special {
+  handoffTo?: string;
+  subAgent?: string;
+  shareAlwaysRules?: boolean;
+}
+
 /** A tool call as the workflow should treat it. */
 export type PlannedCall =
   | (CallBase & { disposition: 'error'; output: string })
-  | (CallBase & { disposition: 'run'; audit?: boolean; handoffTo?: string })
-  | (CallBase & { disposition: 'approval' | 'external'; rejectionText: string; timeoutText?: string; handoffTo?: string })
+  | (CallBase & { disposition: 'run'; audit?: boolean } & Special)
+  | (CallBase & { disposition: 'approval' | 'external'; rejectionText: string; timeoutText?: string } & Special)
   | (CallBase & { disposition: 'input'; fields: string[]; rejectionText: string; timeoutText?: string });
 
 export interface ModelTurnRequest {
@@ -129,7 +136,10 @@ async function planCall(agent: Agent, call: FunctionCallItem, req: ModelTurnRequ
   const timed = timeout ? { timeoutText: await formatError(agent, 'approval_rejected', base, timeoutDefault, req.context) } : {};
   if (tool.external) return { ...base, disposition: 'external', rejectionText, ...timed };
   if (tool.userInput?.length) return { ...base, disposition: 'input', fields: [...tool.userInput], rejectionText, ...timed };
-  const handoff = tool.handoffTo ? { handoffTo: tool.handoffTo } : {};
+  const handoff: Special = {
+    ...(tool.handoffTo ? { handoffTo: tool.handoffTo } : {}),
+    ...(tool.subAgent ? { subAgent: tool.subAgent, ...(tool.shareAlwaysRules ? { shareAlwaysRules: true } : {}) } : {}),
+  };
   if (!(await needsApproval(agent, tool, parsed.params, base, req))) return { ...base, disposition: 'run', ...(tool.audit ? { audit: true } : {}), ...handoff };
   return { ...base, disposition: 'approval', rejectionText, ...timed, ...handoff };
 }

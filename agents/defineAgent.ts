@@ -53,6 +53,12 @@ export interface Agent extends Required<Pick<AgentConfig, 'name' | 'version' | '
   policy: ApprovalPolicy;
   snapshot(): AgentSnapshot;
   tool(name: string): Tool | undefined;
+  /**
+   * This agent as a tool of another: each call runs it as a child workflow with the call's `input`. Approvals
+   * inside surface on the parent run and are decided through it. The parent's always-rules stay out unless
+   * `shareAlwaysRules`.
+   */
+  asTool(options: { toolName: string; toolDescription: string; needsApproval?: boolean; shareAlwaysRules?: boolean }): Tool;
 }
 
 export function defineAgent(input: AgentConfig): Agent {
@@ -75,6 +81,15 @@ export function defineAgent(input: AgentConfig): Agent {
     toolErrorFormatter: config.toolErrorFormatter,
     policy,
     tool: (name: string) => byName.get(name),
+    asTool: (o: { toolName: string; toolDescription: string; needsApproval?: boolean; shareAlwaysRules?: boolean }) =>
+      defineTool({
+        name: o.toolName,
+        description: o.toolDescription,
+        parameters: z.object({ input: z.string().describe(`What to ask the ${config.name} agent`) }),
+        needsApproval: o.needsApproval ?? false,
+        subAgent: config.name,
+        ...(o.shareAlwaysRules ? { shareAlwaysRules: true } : {}),
+      }) as unknown as Tool,
     snapshot: (): AgentSnapshot => ({
       name: config.name,
       version,
@@ -91,6 +106,7 @@ export function defineAgent(input: AgentConfig): Agent {
         ...(t.external ? { external: true, ...(t.resultTimeout ? { resultTimeout: t.resultTimeout } : {}) } : {}),
         ...(t.audit ? { audit: true } : {}),
         ...(t.handoffTo ? { handoffTo: t.handoffTo } : {}),
+        ...(t.subAgent ? { subAgent: t.subAgent, ...(t.shareAlwaysRules ? { shareAlwaysRules: true } : {}) } : {}),
       })),
     }),
   });

@@ -34,6 +34,10 @@ export interface ToolConfig<S extends z.ZodObject> extends ApprovalPolicy {
   audit?: boolean;
   /** Set by defineAgent's `handoffs`: calling this tool hands the conversation to that agent (no execute). */
   handoffTo?: string;
+  /** Set by `agent.asTool()`: the call runs that agent as a child workflow (no execute). */
+  subAgent?: string;
+  /** With subAgent: the parent's always-rules apply inside the sub-run too. */
+  shareAlwaysRules?: boolean;
 }
 
 export interface Tool<S extends z.ZodObject = z.ZodObject> extends ToolConfig<S> {
@@ -58,7 +62,7 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export function defineTool<S extends z.ZodObject>(config: ToolConfig<S>): Tool<S> {
   if (!TOOL_NAME.test(config.name)) throw new Error(`tool name "${config.name}" must match ${TOOL_NAME} (the model APIs require it)`);
-  if (!config.external && !config.handoffTo && !config.execute) throw new Error(`tool ${config.name}: give it an execute function, or mark it external`);
+  if (!config.external && !config.handoffTo && !config.subAgent && !config.execute) throw new Error(`tool ${config.name}: give it an execute function, or mark it external`);
   for (const field of config.userInput ?? [])
     if (!(field in config.parameters.shape)) throw new Error(`tool ${config.name}: userInput field "${field}" is not one of its parameters`);
   if (config.resultTimeout !== undefined && !durationSchema.safeParse(config.resultTimeout).success)

@@ -143,6 +143,7 @@ program
     const clauses = [`HitlStatus = 'AwaitingApproval'`, ...(o.agent ? [`HitlAgent = '${o.agent}'`] : []), ...(o.tool ? [`HitlPendingTools = '${o.tool}'`] : [])];
     const rows: Array<PendingApproval & { workflowId: string }> = [];
     for await (const run of client.workflow.list({ query: clauses.join(' AND ') })) {
+      if (run.parentExecution) continue; // a sub-run's calls are listed (with their path) by the run that started it
       const pending = await client.workflow
         .getHandle(run.workflowId)
         .query(pendingApprovalsQuery)

@@ -111,6 +111,12 @@ const scenarios: Record<string, Scenario> = {
     const paused = await runner.run('triage-assistant', 'go', { workflowId: id });
     await runner.run('triage-assistant', paused.toState().approve('m1'));
   },
+  'nested-sub-agents': async (h, runner, id) => {
+    h.model.script(id, [{ toolCalls: [{ name: 'help_with_contract', arguments: { input: 'NDA' }, callId: 'c1' }] }, { text: 'done' }]);
+    h.model.script(`${id}/c1`, [{ toolCalls: [{ name: 'get_user_name', arguments: { userId: 'u1' }, callId: 'c2' }] }, { text: 'Ada' }]);
+    const paused = await runner.run('contract-helper', 'go', { workflowId: id });
+    await runner.run('contract-helper', paused.toState().approve('c2'));
+  },
   'run-deadline': async (h, runner, id) => {
     h.model.script(id, [{ toolCalls: [email(1)] }]);
     await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'go', runTimeout: '2s' }] });
@@ -135,12 +141,18 @@ async function main() {
   process.env.COUNTERSIGN_TEST_ADDRESS = env.address;
   process.env.COUNTERSIGN_TEST_BUNDLE = bundlePath;
   const triage = defineAgent({ name: 'triage-assistant', instructions: 'You route requests.', tools: [], handoffs: ['email-assistant'] });
-  const h = await startHarness({ registry: new AgentRegistry([...demoAgents, kindsAgent, triage]) });
+  const identity = defineAgent({
+    name: 'identity-agent',
+    instructions: 'test',
+    tools: [defineTool({ name: 'get_user_name', description: 'Name of a user', parameters: z.object({ userId: z.string() }), needsApproval: true, execute: ({ userId }) => `User ${userId} is Ada` })],
+  });
+  const helper = defineAgent({ name: 'contract-helper', instructions: 'test', tools: [identity.asTool({ toolName: 'help_with_contract', toolDescription: 'Ask' })] });
+  const h = await startHarness({ registry: new AgentRegistry([...demoAgents, kindsAgent, triage, identity, helper]) });
   const runner = new Runner(h.client, { taskQueue: h.taskQueue });
   try {
     for (const [name, scenario] of Object.entries(scenarios)) {
       if (wanted.length && !wanted.includes(name)) continue;
-      const workflowId = `${name}-${Date.now()}`;
+      const workflowId = name; // replay derives the id from the file name (child workflow ids depend on it)
       await scenario(h, runner, workflowId);
       // Every run of the workflow id (continue-as-new makes several), oldest first.
       const latest = (await h.client.workflow.getHandle(workflowId).describe()).runId;

@@ -13,6 +13,8 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  executeChild,
+  getExternalWorkflowHandle,
   isCancellation,
   log,
   patched,
@@ -27,14 +29,17 @@ import {
 } from '@temporalio/workflow';
 import type { AgentActivities, PlannedCall } from '../activities/agentActivities';
 import type { Notification, NotificationEvent } from '../activities/notify';
-import { ApprovalBook, type BookCall, type BookState } from './approvalBook';
+import { ApprovalBook, type BookCall, type BookState, checkDecision } from './approvalBook';
 import { type ApprovalPolicy, addDuration, durationMs, effectivePolicy } from './approvalPolicy';
 import { summarizeCall } from './callSummary';
 import { type ConversationItem, type Usage, addUsage, emptyUsage } from './items';
 import {
   type AgentSnapshot,
+  type AppliedDecision,
+  type ChildReport,
   type DecideResult,
   type Decision,
+  type PendingApproval,
   type Handoff,
   type RunInput,
   type RunResult,
@@ -44,6 +49,7 @@ import {
   addInputSignal,
   approvePayloadSchema,
   approveSignal,
+  childStateSignal,
   provideInputPayloadSchema,
   provideInputSignal,
   provideResultPayloadSchema,
@@ -129,6 +135,12 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   };
 
   const book = new ApprovalBook(carry?.book);
+  // Always-rules handed down by a parent that opted in (asTool shareAlwaysRules) apply to this run's agent.
+  if (!carry && input.alwaysRules) for (const [tool, rule] of Object.entries(input.alwaysRules)) book.state.sticky[`${input.agent}/${tool}`] = rule;
+  /** Sub-runs (agent.asTool) in progress, by child workflow id: what each waits for, as it last reported. */
+  const children = new Map<string, { callId: string; toolName: string; waiting: boolean; pending: PendingApproval[] }>();
+  /** Calls of sub-runs whose decision was passed on, until the sub-run reports again. */
+  const forwarded = new Set<string>();
   const items: ConversationItem[] = carry?.items ?? [{ type: 'message', role: 'user', content: input.input }];
   const startedAt = carry?.startedAt ?? isoNow();
   let agent: AgentSnapshot | undefined = carry?.agent;
@@ -145,13 +157,22 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   let notifying = 0;
 
   const agentRef = () => ({ name: agent?.name ?? input.agent, version: agent?.version ?? input.agentVersion ?? '' });
-  const status = (): RunStatus => finished?.status ?? (book.undecided().length > 0 ? 'AwaitingApproval' : 'Running');
+  /** Calls waiting in sub-runs, named by the path of tools that leads to them. */
+  const childPending = (): PendingApproval[] =>
+    [...children.entries()].flatMap(([childId, c]) =>
+      c.pending.filter((p) => !forwarded.has(p.callId)).map((p) => ({ ...p, path: `${c.toolName} > ${p.path ?? p.toolName}`, runId: p.runId ?? childId })),
+    );
+  const allPending = (): PendingApproval[] => (children.size ? [...book.pendingApprovals(), ...childPending()] : book.pendingApprovals());
+  const childOwning = (callId: string) => [...children.entries()].find(([, c]) => c.pending.some((p) => p.callId === callId) && !forwarded.has(callId));
+  const status = (): RunStatus => finished?.status ?? (allPending().length > 0 ? 'AwaitingApproval' : 'Running');
   /** Every call of the current turn is answered or still waits for a person (none is decided and unanswered). */
-  const turnSettled = () => turnCalls.every((c) => outputs.has(c.callId) || book.call(c.callId)?.state === 'pending');
+  const childWaiting = (callId: string) => [...children.values()].some((c) => c.callId === callId && c.waiting);
+  const turnSettled = () => turnCalls.every((c) => outputs.has(c.callId) || book.call(c.callId)?.state === 'pending' || childWaiting(c.callId));
   /** The run waits for people only, or has ended. */
-  const quiescent = () => finished !== undefined || (book.undecided().length > 0 && executing === 0 && turnSettled());
+  const quiescent = () => finished !== undefined || (allPending().length > 0 && executing === 0 && turnSettled());
   const continueAsNewDue = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= continueAsNewAfter;
-  const readyToContinueAsNew = () => continueAsNewDue() && executing === 0 && turnSettled() && allHandlersFinished();
+  // Never with sub-runs in progress: they are children of this run and would not follow it.
+  const readyToContinueAsNew = () => continueAsNewDue() && executing === 0 && children.size === 0 && turnSettled() && allHandlersFinished();
 
   const snapshot = (): RunSnapshot => ({
     agent: agentRef(),
@@ -159,7 +180,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
     turn,
     maxTurns,
     items: [...items],
-    pending: book.pendingApprovals(),
+    pending: allPending(),
     audit: [...book.state.audit],
     usage,
     startedAt,
@@ -176,16 +197,67 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   let published = '';
   /** Search attributes and the Web UI's "current details" follow every transition. */
   function publish() {
-    const pending = book.undecided();
+    reportToParent();
+    const pending = allPending();
     const key = `${status()}|${agentRef().name}|${problem ?? ''}|${pending.map((p) => p.callId).join(',')}`;
     if (key === published) return;
     published = key;
     upsertSearchAttributes(searchAttributeUpdates({ status: status(), agent: agentRef().name, pending }));
     const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
     const details = pending.length
-      ? `Awaiting approval: ${pending.map((p) => `${summarizeCall(p.toolName, p.arguments)} (call ${p.callId}, requested ${when(p.requestedAt)}${p.expiresAt ? `, expires ${when(p.expiresAt)}` : ''})`).join('; ')}`
+      ? `Awaiting approval: ${pending.map((p) => `${p.path ? `${p.path.slice(0, p.path.lastIndexOf(' > ') + 3)}` : ''}${summarizeCall(p.toolName, p.arguments)} (call ${p.callId}, requested ${when(p.requestedAt)}${p.expiresAt ? `, expires ${when(p.expiresAt)}` : ''})`).join('; ')}`
       : `${status()}: ${agentRef().name}, turn ${turn}`;
     setCurrentDetails(problem ? `${details}\nProblem: ${problem}` : details);
+  }
+
+  let reported = '';
+  /** A sub-run tells its parent what it waits for (and whether it waits only for people), on every change. */
+  function reportToParent() {
+    const parent = workflowInfo().parent;
+    if (!parent) return;
+    const report: ChildReport = { childWorkflowId: runId, waiting: quiescent(), pending: finished ? [] : allPending() };
+    const key = `${report.waiting}|${report.pending.map((p) => p.callId).join(',')}`;
+    if (key === reported) return;
+    reported = key;
+    getExternalWorkflowHandle(parent.workflowId)
+      .signal(childStateSignal, report)
+      .catch((err) => log.warn('could not report to the parent run', { error: rootCause(err).message }));
+  }
+
+  setHandler(childStateSignal, (r) => {
+    const child = children.get(r.childWorkflowId);
+    if (!child) return;
+    child.waiting = r.waiting;
+    child.pending = r.pending;
+    for (const id of [...forwarded]) if (!r.pending.some((p) => p.callId === id)) forwarded.delete(id);
+    publish();
+  });
+
+  /** Passes a decision for a sub-run's call on to that sub-run, as the matching signal. */
+  function forward(childId: string, d: Decision): AppliedDecision {
+    const child = getExternalWorkflowHandle(childId);
+    const who = { callId: d.callId, ...(d.approver ? { approver: d.approver } : {}), ...(d.reason ? { reason: d.reason } : {}) };
+    const sent =
+      d.decision === 'approve'
+        ? child.signal(approveSignal, { ...who, ...(d.always ? { alwaysApprove: true } : {}), ...(d.editedArguments !== undefined ? { editedArguments: d.editedArguments } : {}) })
+        : d.decision === 'reject'
+          ? child.signal(rejectSignal, { ...who, ...(d.always ? { alwaysReject: true } : {}), ...(d.message ? { message: d.message } : {}) })
+          : d.decision === 'input'
+            ? child.signal(provideInputSignal, { ...who, values: d.values ?? {} })
+            : child.signal(provideResultSignal, { callId: d.callId, ...(d.approver ? { approver: d.approver } : {}), ...(d.error !== undefined ? { error: d.error } : { result: d.result as string }) });
+    sent.catch((err) => log.warn('could not forward a decision to the sub-run', { childId, callId: d.callId, error: rootCause(err).message }));
+    forwarded.add(d.callId);
+    const toolName = children.get(childId)?.pending.find((p) => p.callId === d.callId)?.toolName ?? '';
+    log.info('decision forwarded to sub-run', { childId, callId: d.callId, decision: d.decision });
+    publish();
+    return { callId: d.callId, toolName, outcome: 'forwarded', ...(d.approver ? { approver: d.approver } : {}) };
+  }
+
+  /** Why a decision cannot apply here: against this run's book, or against what a sub-run reported. */
+  function checkHere(d: Decision, batch: Decision[] = []): string | undefined {
+    const owner = book.call(d.callId) ? undefined : childOwning(d.callId);
+    if (!owner) return book.check(d, batch);
+    return checkDecision(owner[1].pending.find((p) => p.callId === d.callId), d, batch);
   }
 
   // ── Decisions ──────────────────────────────────────────────────────────────────────────────────────────────
@@ -257,8 +329,13 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
     if (!parsed.success) return ignore(`malformed ${kind} signal: ${describeZodError(parsed.error)}`, claimed);
     const p = parsed.data as Record<string, unknown> & { callId: string; approver?: string };
     const decision = decisionFromSignal(kind, p);
-    const before = book.check(decision);
+    const before = checkHere(decision);
     if (before) return ignore(before, p);
+    const owner = book.call(decision.callId) ? undefined : childOwning(decision.callId);
+    if (owner) {
+      forward(owner[0], decision);
+      return;
+    }
     if (!needsValidation(decision)) {
       applyDecisions([decision], 'signal');
       return;
@@ -288,11 +365,18 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   setHandler(
     decideUpdate,
     (payload) => {
-      const p = decidePayloadSchema.parse(payload);
+      const all = decidePayloadSchema.parse(payload);
+      // Decisions for calls inside sub-runs go on to them (the sub-run validates and records them).
+      const owners = new Map(all.decisions.flatMap((d) => (book.call(d.callId) ? [] : [[d.callId, childOwning(d.callId)?.[0]] as const])));
+      const p = { ...all, decisions: all.decisions.filter((d) => !owners.get(d.callId)) };
       const finish = (decisions: Decision[]): DecideResult => {
         const applied = decisions.length ? applyDecisions(decisions, 'update') : [];
+        for (const d of all.decisions) {
+          const childId = owners.get(d.callId);
+          if (childId) applied.push(forward(childId, d));
+        }
         if (p.inputs?.length) queueInputs(p.inputs);
-        return { applied, stillPending: book.undecided().map((c) => c.callId), ...(p.inputs?.length ? { inputsQueued: queuedInputs.length } : {}) };
+        return { applied, stillPending: allPending().map((c) => c.callId), ...(p.inputs?.length ? { inputsQueued: queuedInputs.length } : {}) };
       };
       if (!p.decisions.some(needsValidation)) return finish(p.decisions);
       return (async () => {
@@ -311,7 +395,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
         // Refusals are final for this request: say so (nonRetryable) so the CLI and clients do not suggest retrying.
         if (!parsed.success) throw refuse(`invalid decide request: ${describeZodError(parsed.error)}`);
         for (const d of parsed.data.decisions) {
-          const why = book.check(d, parsed.data.decisions);
+          const why = checkHere(d, parsed.data.decisions);
           if (why) throw refuse(why);
         }
       },
@@ -321,7 +405,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
     await condition(quiescent);
     return snapshot();
   });
-  setHandler(pendingApprovalsQuery, () => book.pendingApprovals());
+  setHandler(pendingApprovalsQuery, allPending);
   setHandler(runStateQuery, snapshot);
 
   // ── Activities ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -349,6 +433,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   }
 
   async function execute(call: PlannedCall): Promise<string> {
+    if ('subAgent' in call && call.subAgent) return runSubAgent(call, call.subAgent);
     if ('handoffTo' in call && call.handoffTo) {
       // No activity: the workflow itself moves the conversation once this turn is answered.
       if (nextAgent) return `Not transferred: the conversation is already moving to ${nextAgent.to}.`;
@@ -369,6 +454,37 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       return `${note}\n${result.output}`;
     } finally {
       executing -= 1;
+    }
+  }
+
+  /** agent.asTool: the sub-agent runs as a child workflow; its final output is this call's output. */
+  async function runSubAgent(call: PlannedCall, subAgent: string): Promise<string> {
+    const childId = `${runId}/${call.callId}`;
+    const request = (() => {
+      try {
+        return String((JSON.parse(call.arguments) as { input?: unknown }).input ?? '');
+      } catch {
+        return '';
+      }
+    })();
+    const share = 'shareAlwaysRules' in call && call.shareAlwaysRules;
+    const rules = share
+      ? Object.fromEntries(Object.entries(book.state.sticky).map(([key, rule]) => [key.slice(key.indexOf('/') + 1), rule]))
+      : undefined;
+    children.set(childId, { callId: call.callId, toolName: call.toolName, waiting: false, pending: [] });
+    publish();
+    try {
+      const result = await executeChild(agentRun, {
+        workflowId: childId,
+        args: [{ agent: subAgent, input: request || '(no input)', context, ...(rules && Object.keys(rules).length ? { alwaysRules: rules } : {}) }],
+        staticSummary: `${subAgent} for ${agentRef().name} (call ${call.callId})`,
+      });
+      return result.finalOutput;
+    } catch (err) {
+      return `The ${subAgent} agent failed: ${rootCause(err).message}`;
+    } finally {
+      children.delete(childId);
+      publish();
     }
   }
 

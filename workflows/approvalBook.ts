@@ -50,6 +50,32 @@ export class DecisionError extends Error {
 
 const ruleKey = (agentName: string, toolName: string) => `${agentName}/${toolName}`;
 
+/** What a decision claims: which call, what decision, who. */
+export type DecisionClaim = Pick<Decision, 'callId' | 'approver'> & { decision?: Decision['decision'] };
+
+/**
+ * Why this decision cannot be applied to this call (undefined: it can). Shared by the book and by a parent run
+ * that checks a decision for a sub-run's call before forwarding it.
+ */
+export function checkDecision(
+  call: (Omit<PendingApproval, 'kind'> & { kind?: PendingKind; state?: CallState }) | undefined,
+  d: DecisionClaim,
+  batch: ReadonlyArray<Pick<Decision, 'callId'>> = [],
+): string | undefined {
+  if (!call) return `unknown call id ${d.callId}: it is not a pending approval of this run`;
+  if (call.state !== undefined && call.state !== 'pending') return `call ${d.callId} (${call.toolName}) is already decided: ${call.state}`;
+  if (batch.filter((b) => b.callId === d.callId).length > 1) return `call ${d.callId} appears twice in one decide request`;
+  const kind = call.kind ?? 'approval';
+  const fits = { approval: ['approve', 'reject'], input: ['input', 'reject'], external: ['result', 'reject'] }[kind];
+  if (d.decision && !fits.includes(d.decision)) {
+    const hint = { approval: 'approve or reject it', input: `send "input" with values for ${(call.fields ?? []).join(', ')} (or reject it)`, external: 'send "result" with its result or error (or reject it)' }[kind];
+    return `call ${d.callId} (${call.toolName}) waits for ${kind === 'approval' ? 'approval' : kind === 'input' ? 'input' : 'an external result'}, not "${d.decision}": ${hint}`;
+  }
+  if (call.approvers && !(d.approver && call.approvers.includes(d.approver)))
+    return `approver ${d.approver ? `"${d.approver}"` : '(none given)'} may not decide ${call.toolName} (call ${d.callId}); allowed: ${call.approvers.join(', ')}`;
+  return undefined;
+}
+
 export class ApprovalBook {
   private readonly s: BookState;
 
@@ -121,20 +147,8 @@ export class ApprovalBook {
   }
 
   /** Why this decision cannot be applied, or undefined if it can. Never changes anything. */
-  check(d: Pick<Decision, 'callId' | 'approver'> & { decision?: Decision['decision'] }, batch: ReadonlyArray<Pick<Decision, 'callId'>> = []): string | undefined {
-    const call = this.call(d.callId);
-    if (!call) return `unknown call id ${d.callId}: it is not a pending approval of this run`;
-    if (call.state !== 'pending') return `call ${d.callId} (${call.toolName}) is already decided: ${call.state}`;
-    if (batch.filter((b) => b.callId === d.callId).length > 1) return `call ${d.callId} appears twice in one decide request`;
-    const kind = call.kind ?? 'approval';
-    const fits = { approval: ['approve', 'reject'], input: ['input', 'reject'], external: ['result', 'reject'] }[kind];
-    if (d.decision && !fits.includes(d.decision)) {
-      const hint = { approval: 'approve or reject it', input: `send "input" with values for ${(call.fields ?? []).join(', ')} (or reject it)`, external: 'send "result" with its result or error (or reject it)' }[kind];
-      return `call ${d.callId} (${call.toolName}) waits for ${kind === 'approval' ? 'approval' : kind === 'input' ? 'input' : 'an external result'}, not "${d.decision}": ${hint}`;
-    }
-    if (call.approvers && !(d.approver && call.approvers.includes(d.approver)))
-      return `approver ${d.approver ? `"${d.approver}"` : '(none given)'} may not decide ${call.toolName} (call ${d.callId}); allowed: ${call.approvers.join(', ')}`;
-    return undefined;
+  check(d: DecisionClaim, batch: ReadonlyArray<Pick<Decision, 'callId'>> = []): string | undefined {
+    return checkDecision(this.call(d.callId), d, batch);
   }
 
   /**

@@ -28,6 +28,9 @@ export interface ToolSnapshot {
   audit?: true;
   /** Calling it hands the conversation to this agent. */
   handoffTo?: string;
+  /** Calling it runs this agent as a child workflow (agent.asTool). */
+  subAgent?: string;
+  shareAlwaysRules?: true;
 }
 
 export interface AgentSnapshot {
@@ -60,6 +63,8 @@ export const runInputSchema = z.object({
   runTimeout: durationSchema.optional(),
   /** Continue-as-new past this many history events (also whenever the server suggests it). Default 10000. */
   continueAsNewAfterEvents: z.number().int().min(10).optional(),
+  /** Always-rules by tool name, handed down by a parent run whose asTool opted in (shareAlwaysRules). */
+  alwaysRules: z.record(z.string(), z.object({ decision: z.enum(['approve', 'reject']), message: z.string().optional(), approver: z.string().optional() })).optional(),
 });
 export type RunInput = z.infer<typeof runInputSchema>;
 
@@ -132,7 +137,8 @@ export const decidePayloadSchema = z
   .refine((p) => p.decisions.length > 0 || (p.inputs?.length ?? 0) > 0, { message: 'send at least one decision or input', path: ['decisions'] });
 export type DecidePayload = z.input<typeof decidePayloadSchema>;
 
-export type DecisionOutcome = 'approved' | 'rejected' | 'auto_approved' | 'auto_rejected' | 'input_provided' | 'result_provided';
+/** `forwarded`: the call lives in a sub-run; the decision was passed on to it (its audit records the outcome). */
+export type DecisionOutcome = 'approved' | 'rejected' | 'auto_approved' | 'auto_rejected' | 'input_provided' | 'result_provided' | 'forwarded';
 
 export interface AppliedDecision {
   callId: string;
@@ -170,6 +176,18 @@ export interface PendingApproval {
   expiresAt?: string;
   /** Who may decide it, if the tool or agent says. */
   approvers?: string[];
+  /** For a call inside a sub-agent (agent.asTool): the tools that lead to it, e.g. `help_with_contract > get_user_name`. */
+  path?: string;
+  /** For a call inside a sub-agent: the workflow id of the sub-run that holds it. Decide it through this run all the same. */
+  runId?: string;
+}
+
+/** Internal: what a sub-run (child workflow) tells its parent whenever it changes. */
+export interface ChildReport {
+  childWorkflowId: string;
+  /** The sub-run waits only for people (or has nothing running). */
+  waiting: boolean;
+  pending: PendingApproval[];
 }
 
 export type AuditDecision = DecisionOutcome | 'timed_out' | 'ignored' | 'audited';
@@ -240,6 +258,8 @@ export const rejectSignal = defineSignal<[RejectPayload]>('reject');
 export const decideUpdate = defineUpdate<DecideResult, [DecidePayload]>('decide');
 /** Long-poll: returns once the run is waiting only for people, or has ended. Used by Runner.run. */
 export const nextPauseUpdate = defineUpdate<RunSnapshot, []>('nextPause');
+/** Internal signal from a sub-run to its parent run. */
+export const childStateSignal = defineSignal<[ChildReport]>('countersignChildState');
 export const pendingApprovalsQuery = defineQuery<PendingApproval[]>('pendingApprovals');
 export const runStateQuery = defineQuery<RunSnapshot>('runState');
 
