@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
 import { Runner } from '../../client';
 import { runStateQuery } from '../../workflows/messages';
+import { HitlPendingTools, HitlStatus } from '../../workflows/searchAttributes';
 import { eventually, newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { projectRoot } from '../support/toolchain';
@@ -62,6 +63,13 @@ test('three levels deep: the innermost approval surfaces on the top run and is d
   expect(paused.interruptions).toEqual([
     expect.objectContaining({ callId: 'c3', toolName: 'get_user_name', agentName: 'identity-agent', path: 'help_with_contract > check_identity > get_user_name', runId: `${top}/c1/c2` }),
   ]);
+
+  // The top run's search attributes say it waits, for the nested tool.
+  const attributes = await eventually(async () => {
+    const sa = (await h.client.workflow.getHandle(top).describe()).typedSearchAttributes;
+    return sa.get(HitlStatus) === 'AwaitingApproval' ? sa : undefined;
+  });
+  expect(attributes.get(HitlPendingTools)).toEqual(['get_user_name']);
 
   const done = await runner.run('contract-helper', paused.toState().approve('c3', { approver: 'ann' }));
   expect(done.status).toBe('Completed');
