@@ -1,6 +1,5 @@
 // `countersign`: the operator's and approver's command line, a thin layer over the client library.
 // Every command takes --json for scripts; errors are one line on stderr and exit code 1.
-import { userInfo } from 'node:os';
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import { Command, Option } from 'commander';
 import { ConfigError, loadConfig } from '../temporal.config';
@@ -19,6 +18,7 @@ import { ago, bold, dim, green, red, table, yellow } from './cliOutput';
 import { connectClient } from './connect';
 import { CountersignError, RunNotFoundError } from './errors';
 import { type AgentRunResult, Runner, type RunOptions } from './runner';
+import { defaultApprover } from './runState';
 
 interface GlobalOptions {
   address?: string;
@@ -51,14 +51,6 @@ const print = (text: string): void => {
   process.stdout.write(`${text}\n`);
 };
 const printJson = (value: unknown) => print(JSON.stringify(value, null, 2));
-
-function defaultApprover(): string | undefined {
-  try {
-    return userInfo().username || undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The run's state; a run nobody knows is a RunNotFoundError. Closed runs answer from their result. */
 async function stateOf(client: Client, workflowId: string): Promise<RunSnapshot> {
@@ -211,28 +203,39 @@ async function decideCommand(
     }
     if (!editedArguments || typeof editedArguments !== 'object' || Array.isArray(editedArguments)) throw new CountersignError('--edit must be a JSON object of arguments');
   }
-  const { client, runner } = await connect();
+  const { client } = await connect();
   let ids = callId ? [callId] : [];
   if (o.all) {
     await stateOf(client, workflowId); // a clear error for an unknown run
     ids = (await client.workflow.getHandle(workflowId).query(pendingApprovalsQuery)).map((p) => p.callId);
     if (ids.length === 0) throw new CountersignError(`run ${workflowId} has no pending approvals`);
   }
-  const approver = o.as ?? defaultApprover();
   const decisions: Decision[] = ids.map((id) => ({
     callId: id,
     decision: kind,
     ...(o.always ? { always: true } : {}),
-    ...(approver ? { approver } : {}),
+    ...asApprover(o.as),
     ...(o.reason ? { reason: o.reason } : {}),
     ...(o.message ? { message: o.message } : {}),
     ...(editedArguments ? { editedArguments } : {}),
   }));
+  await send(workflowId, decisions, o.json);
+}
+
+/** Sends decisions through the decide update and says what was applied. */
+async function send(workflowId: string, decisions: Decision[], json?: boolean): Promise<void> {
+  const { runner } = await connect();
   const result = await runner.decide(workflowId, decisions);
-  if (o.json) return printJson(result);
-  for (const a of result.applied) print(`${a.outcome.endsWith('approved') ? green(a.outcome) : red(a.outcome)} ${a.toolName} (call ${a.callId})${a.approver ? ` as ${a.approver}` : ''}`);
+  if (json) return printJson(result);
+  for (const a of result.applied) print(`${a.outcome === 'rejected' || a.outcome === 'auto_rejected' ? red(a.outcome) : green(a.outcome)} ${a.toolName} (call ${a.callId})${a.approver ? ` as ${a.approver}` : ''}`);
   if (result.stillPending.length) print(dim(`still pending: ${result.stillPending.join(', ')}`));
 }
+
+/** The approver for a decision: --as, else the OS user. */
+const asApprover = (as?: string) => {
+  const approver = as ?? defaultApprover();
+  return approver ? { approver } : {};
+};
 
 program
   .command('approve')
@@ -279,11 +282,7 @@ program
   .action(async (workflowId: string, callId: string, o: { values: string; as?: string; json?: boolean }) => {
     const values = parseJsonOption('--values', o.values, `'{"time":"10:00"}'`);
     if (!values || typeof values !== 'object' || Array.isArray(values)) throw new CountersignError('--values must be a JSON object');
-    const { runner } = await connect();
-    const approver = o.as ?? defaultApprover();
-    const result = await runner.decide(workflowId, [{ callId, decision: 'input', values: values as Record<string, unknown>, ...(approver ? { approver } : {}) }]);
-    if (o.json) return printJson(result);
-    for (const a of result.applied) print(`${green(a.outcome)} ${a.toolName} (call ${a.callId})`);
+    await send(workflowId, [{ callId, decision: 'input', values: values as Record<string, unknown>, ...asApprover(o.as) }], o.json);
   });
 
 program
@@ -297,12 +296,8 @@ program
   .option('--json', 'machine-readable output')
   .action(async (workflowId: string, callId: string, o: { result?: string; error?: string; as?: string; json?: boolean }) => {
     if ((o.result === undefined) === (o.error === undefined)) throw new CountersignError('pass exactly one of --result or --error');
-    const { runner } = await connect();
-    const approver = o.as ?? defaultApprover();
     const outcome = o.error !== undefined ? { error: o.error } : { result: o.result as string };
-    const result = await runner.decide(workflowId, [{ callId, decision: 'result', ...outcome, ...(approver ? { approver } : {}) }]);
-    if (o.json) return printJson(result);
-    for (const a of result.applied) print(`${green(a.outcome)} ${a.toolName} (call ${a.callId})`);
+    await send(workflowId, [{ callId, decision: 'result', ...outcome, ...asApprover(o.as) }], o.json);
   });
 
 program

@@ -54,7 +54,8 @@ export interface RejectOptions {
   reason?: string;
 }
 
-function defaultApprover(): string | undefined {
+/** Who decides when nobody says: the OS user (identity is asserted, not proven; see the README). */
+export function defaultApprover(): string | undefined {
   try {
     return userInfo().username || undefined;
   } catch {

@@ -9,7 +9,6 @@ import {
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
 } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import { type CountersignConfig, loadConfig } from '../temporal.config';
 import {
   DEFAULT_TASK_QUEUE,
@@ -23,6 +22,7 @@ import {
   runInputSchema,
   describeZodError,
 } from '../workflows/messages';
+import { rootCause } from '../workflows/failures';
 import { connectClient } from './connect';
 import { CountersignError, DecisionRejectedError, RunFailedError, RunFinishedError, RunNotFoundError, RunStateError } from './errors';
 import { type Interruption, RunState } from './runState';
@@ -56,12 +56,6 @@ export class AgentRunResult {
   toState(): RunState {
     return RunState.fromSnapshot(this.workflowId, this.snapshot);
   }
-}
-
-function failureOf(err: unknown): { message: string; type?: string } {
-  let e: unknown = err;
-  while (e instanceof Error && e.cause instanceof Error) e = e.cause;
-  return { message: e instanceof Error ? e.message : String(e), type: e instanceof ApplicationFailure ? (e.type ?? undefined) : undefined };
 }
 
 export class Runner {
@@ -176,7 +170,7 @@ export class Runner {
       return new AgentRunResult(workflowId, result);
     } catch (e) {
       if (e instanceof WorkflowFailedError) {
-        const f = failureOf(e);
+        const f = rootCause(e);
         throw new RunFailedError(`run ${workflowId} failed: ${f.message}`, f.type);
       }
       throw e;
@@ -184,7 +178,7 @@ export class Runner {
   }
 
   private async explain(workflowId: string, err: unknown): Promise<Error> {
-    if (err instanceof WorkflowUpdateFailedError) return new DecisionRejectedError(failureOf(err).message);
+    if (err instanceof WorkflowUpdateFailedError) return new DecisionRejectedError(rootCause(err).message);
     if (err instanceof WorkflowNotFoundError || (err as Error).name === 'WorkflowNotFoundError') {
       try {
         const desc = await this.client.workflow.getHandle(workflowId).describe();

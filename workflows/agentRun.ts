@@ -30,6 +30,7 @@ import {
 import type { AgentActivities, PlannedCall } from '../activities/agentActivities';
 import type { Notification, NotificationEvent } from '../activities/notify';
 import { ApprovalBook, type BookCall, type BookState, checkDecision } from './approvalBook';
+import { rootCause } from './failures';
 import { type ApprovalPolicy, addDuration, durationMs, effectivePolicy } from './approvalPolicy';
 import { summarizeCall } from './callSummary';
 import { type ConversationItem, type Usage, addUsage, emptyUsage } from './items';
@@ -105,14 +106,6 @@ export interface RunCarry {
   handoffs?: Handoff[];
   /** A handoff decided in the turn in progress, taking effect when the turn ends. */
   nextAgent?: { to: string; callId: string };
-}
-
-/** The innermost failure's message and type: what actually went wrong. */
-function rootCause(err: unknown): { message: string; type?: string } {
-  let e: unknown = err;
-  while (e instanceof Error && e.cause instanceof Error) e = e.cause;
-  if (e instanceof ApplicationFailure) return { message: e.message, type: e.type ?? undefined };
-  return { message: e instanceof Error ? e.message : String(e) };
 }
 
 const isoNow = () => new Date(Date.now()).toISOString();
