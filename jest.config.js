@@ -7,6 +7,6 @@ module.exports = {
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   globalSetup: '<rootDir>/test/support/globalSetup.ts',
   globalTeardown: '<rootDir>/test/support/globalTeardown.ts',
-  testTimeout: 60_000,
+  testTimeout: 120_000,
   maxWorkers: 2,
 };

@@ -12,7 +12,7 @@ import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { binaryPath, projectRoot } from '../support/toolchain';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
 const run = promisify(execFile);
 
 const guarded = defineAgent({

@@ -7,7 +7,7 @@ import { approveSignal, runStateQuery, type RunSnapshot } from '../../workflows/
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 
-jest.setTimeout(90_000);
+jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
 
 const v1 = defineAgent({ name: 'versioned-assistant', version: '1', instructions: 'v1 instructions', tools: [lookupContact, sendEmail] });
 const v2 = defineAgent({ name: 'versioned-assistant', version: '2', instructions: 'v2 instructions', tools: [lookupContact, sendEmail] });

@@ -11,7 +11,7 @@ import { newId, outboxOf } from '../support/fixtures';
 import { startHarness } from '../support/harness';
 import { spawnTs, type Spawned } from '../support/processes';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
 
 const clientEnv = (taskQueue: string): NodeJS.ProcessEnv => ({
   ...process.env,

@@ -12,7 +12,7 @@ import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { projectRoot } from '../support/toolchain';
 
-jest.setTimeout(60_000);
+jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
 const exec = promisify(execFile);
 
 // Agno's other human steps, as tools: fields a person fills in, a result from outside, an audit-only call.

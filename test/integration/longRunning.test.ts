@@ -12,7 +12,7 @@ import { quietRuntime, startHarness, type Harness } from '../support/harness';
 import { binaryPath } from '../support/toolchain';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
 
 // Policies declared on the definitions: the tool's wins over the agent's.
 const patientAgent = defineAgent({

@@ -8,7 +8,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { RunResult } from '../../workflows/messages';
 import { freePort, spawnTs } from '../support/processes';
 
-jest.setTimeout(180_000);
+jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
 const afterCleanup: Array<() => void> = [];
 afterAll(() => afterCleanup.forEach((f) => f()));
 

@@ -13,7 +13,7 @@ import { eventually, newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { projectRoot } from '../support/toolchain';
 
-jest.setTimeout(90_000);
+jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
 
 const identity = defineAgent({
   name: 'identity-agent',

@@ -8,7 +8,7 @@ import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { projectRoot } from '../support/toolchain';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
 const CHROMIUM = '/usr/bin/chromium';
 
 let h: Harness;

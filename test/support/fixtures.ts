@@ -6,7 +6,7 @@ import { readOutbox } from '../../agents/demo/outbox';
 export const newId = (prefix: string) => `${prefix}-${randomUUID()}`;
 
 /** Polls until `check` returns a value other than undefined (bounded). */
-export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
+export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
