@@ -148,6 +148,8 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   let problem: string | undefined;
   let executing = 0;
   let notifying = 0;
+  /** Decisions whose edited arguments or input values are being checked: the run is not waiting on people then. */
+  let validating = 0;
 
   const agentRef = () => ({ name: agent?.name ?? input.agent, version: agent?.version ?? input.agentVersion ?? '' });
   /** Calls waiting in sub-runs, named by the path of tools that leads to them. */
@@ -158,11 +160,11 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   const allPending = (): PendingApproval[] => (children.size ? [...book.pendingApprovals(), ...childPending()] : book.pendingApprovals());
   const childOwning = (callId: string) => [...children.entries()].find(([, c]) => c.pending.some((p) => p.callId === callId) && !forwarded.has(callId));
   const status = (): RunStatus => finished?.status ?? (allPending().length > 0 ? 'AwaitingApproval' : 'Running');
-  /** Every call of the current turn is answered or still waits for a person (none is decided and unanswered). */
   const childWaiting = (callId: string) => [...children.values()].some((c) => c.callId === callId && c.waiting);
+  /** Every call of the current turn is answered, waits for a person, or is a sub-run that waits for one. */
   const turnSettled = () => turnCalls.every((c) => outputs.has(c.callId) || book.call(c.callId)?.state === 'pending' || childWaiting(c.callId));
   /** The run waits for people only, or has ended. */
-  const quiescent = () => finished !== undefined || (allPending().length > 0 && executing === 0 && turnSettled());
+  const quiescent = () => finished !== undefined || (allPending().length > 0 && executing === 0 && validating === 0 && turnSettled());
   const continueAsNewDue = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= continueAsNewAfter;
   // Never with sub-runs in progress: they are children of this run and would not follow it.
   const readyToContinueAsNew = () => continueAsNewDue() && executing === 0 && children.size === 0 && turnSettled() && allHandlersFinished();
@@ -286,7 +288,8 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
           : typeof d.editedArguments === 'string'
             ? d.editedArguments
             : JSON.stringify(d.editedArguments);
-      const checked = await validateArguments({ agent: agentRef(), toolName: call.toolName, arguments: raw });
+      validating += 1;
+      const checked = await validateArguments({ agent: agentRef(), toolName: call.toolName, arguments: raw }).finally(() => (validating -= 1));
       const what = d.decision === 'input' ? 'input values' : 'editedArguments';
       if (!checked.ok) return { decisions, problem: `${what} for call ${d.callId} (${call.toolName}) are invalid: ${checked.problem}` };
       out.push({ ...d, editedArguments: checked.arguments });
