@@ -184,3 +184,13 @@ test('audit: the call runs at once and is recorded for later review', async () =
   expect(done.snapshot.items).toContainEqual({ type: 'function_call_output', callId: 'r1', output: 'contents of /etc/motd' });
   expect(done.snapshot.audit).toEqual([expect.objectContaining({ callId: 'r1', toolName: 'read_file', arguments: '{"path":"/etc/motd"}', decision: 'audited' })]);
 });
+
+test('input calls time out like approvals: the model hears it, nothing runs', async () => {
+  const workflowId = newId('input-timeout');
+  h.model.script(workflowId, [{ toolCalls: [{ name: 'book_meeting', arguments: { title: 'Late' }, callId: 'b9' }] }, { text: 'nobody answered' }]);
+  await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId, args: [{ agent: 'kinds-assistant', input: 'book', approvalTimeout: '1s' }] });
+  const done = await h.client.workflow.getHandle(workflowId).result();
+  expect(done.finalOutput).toBe('nobody answered');
+  expect(done.items).toContainEqual({ type: 'function_call_output', callId: 'b9', output: 'Approval timed out after 1s.' });
+  expect(done.audit).toEqual([expect.objectContaining({ callId: 'b9', decision: 'timed_out', onTimeout: 'reject' })]);
+});

@@ -81,3 +81,11 @@ test('an unreachable TEMPORAL_ADDRESS is one clear line', async () => {
   expect(run.output()).toMatch(/^countersign: cannot reach Temporal at 127\.0\.0\.1:\d+ .*set TEMPORAL_ADDRESS/m);
   expect(run.output().trim().split('\n')).toHaveLength(1);
 });
+
+test('a namespace the server does not have is one clear line', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'countersign-start-'));
+  const env = { ...startEnv(dir, await freePort(), await freePort()), TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS, TEMPORAL_NAMESPACE: 'no-such-namespace' };
+  const run = spawnTs('worker/start.ts', [], env);
+  expect(await run.exited).toBe(1);
+  expect(run.output().trim()).toMatch(/^countersign: namespace "no-such-namespace" is not usable at \S+ \(.*\); set TEMPORAL_NAMESPACE to an existing namespace$/);
+});
