@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
-import { sendEmail } from '../../agents/demo/emailAssistant';
+import { deleteRecord, sendEmail } from '../../agents/demo/emailAssistant';
 import type { AuditEntry, PendingApproval } from '../../workflows/messages';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
@@ -25,10 +25,17 @@ const guarded = defineAgent({
   ],
 });
 
+// Only slow_tool has a (short) timeout, so the decisions in turn 1 never race a timer.
+const auditKinds = defineAgent({
+  name: 'audit-kinds',
+  instructions: 'test',
+  tools: [sendEmail, deleteRecord, defineTool({ name: 'slow_tool', description: 'Slow', parameters: z.object({}), needsApproval: true, approvalTimeout: '2s', execute: () => 'slow' })],
+});
+
 let h: Harness;
 let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
-  h = await startHarness({ registry: new AgentRegistry([...demoAgents, guarded]) });
+  h = await startHarness({ registry: new AgentRegistry([...demoAgents, guarded, auditKinds]) });
   env = { ...process.env, TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS, TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml', COUNTERSIGN_TASK_QUEUE: h.taskQueue, NO_COLOR: '1' };
 });
 afterAll(async () => h?.close());
@@ -198,21 +205,21 @@ test('every audit kind: approved, rejected, auto_approved, timed_out, ignored', 
   const id = newId('audit');
   h.model.script(id, [
     { toolCalls: [{ name: 'send_email', arguments: { to: 'a@example.com', subject: 'A', body: 'a' }, callId: 'a1' }, { name: 'delete_record', arguments: { record_id: 'X' }, callId: 'a2' }] },
-    { toolCalls: [{ name: 'send_email', arguments: { to: 'b@example.com', subject: 'B', body: 'b' }, callId: 'a3' }, { name: 'delete_record', arguments: { record_id: 'Y' }, callId: 'a4' }] },
+    { toolCalls: [{ name: 'send_email', arguments: { to: 'b@example.com', subject: 'B', body: 'b' }, callId: 'a3' }, { name: 'slow_tool', arguments: {}, callId: 'a4' }] },
     { text: 'audited' },
   ]);
-  await cli('start', 'email-assistant', 'go', '--workflow-id', id, '--approval-timeout', '3s', '--wait');
+  await cli('start', 'audit-kinds', 'go', '--workflow-id', id, '--wait');
   await temporal('workflow', 'signal', '--workflow-id', id, '--name', 'reject', '--input', '{"callId": "nope"}');
   expect((await cli('approve', id, 'a1', '--always', '--as', 'ann')).code).toBe(0);
   expect((await cli('reject', id, 'a2', '--as', 'bob', '--message', 'no')).code).toBe(0);
-  // Turn 2: a3 is auto-approved by the rule; a4 times out after 3s.
+  // Turn 2: a3 is auto-approved by the rule; a4 (slow_tool) times out after 2s.
   expect((await cli('result', id, '--wait')).stdout.trim()).toBe('audited');
   const audit = (await cli('audit', id)).stdout;
   expect(audit).toMatch(/nope\s+-\s+ignored\s+-\s+signal\s+unknown call id nope/);
   expect(audit).toMatch(/a1\s+send_email\s+approved\s+ann\s+update/);
   expect(audit).toMatch(/a2\s+delete_record\s+rejected\s+bob\s+update\s+no/);
   expect(audit).toMatch(/a3\s+send_email\s+auto_approved\s+ann\s+rule/);
-  expect(audit).toMatch(/a4\s+delete_record\s+timed_out\s+-\s+timer\s+onTimeout reject/);
+  expect(audit).toMatch(/a4\s+slow_tool\s+timed_out\s+-\s+timer\s+onTimeout reject/);
 });
 
 test('watch follows a run until it ends', async () => {

@@ -27,7 +27,9 @@ const kinds = defineAgent({
       userInput: ['time'],
       execute: ({ title, time }) => `Meeting '${title}' booked at ${time}`,
     }),
-    defineTool({ name: 'charge_card', description: 'Charge a card', parameters: z.object({ amount: z.number() }), external: true, resultTimeout: '2s' }),
+    defineTool({ name: 'charge_card', description: 'Charge a card', parameters: z.object({ amount: z.number() }), external: true }),
+    // The same with a short wait, for the timeout case only (a loaded machine must not race the other cases).
+    defineTool({ name: 'charge_card_quick', description: 'Charge a card, answer soon', parameters: z.object({ amount: z.number() }), external: true, resultTimeout: '2s' }),
     defineTool({ name: 'read_file', description: 'Read a file', parameters: z.object({ path: z.string() }), audit: true, execute: ({ path }) => `contents of ${path}` }),
   ],
 });
@@ -154,9 +156,11 @@ test('input through the signal and the CLI', async () => {
 
 test('external: the worker never runs it; the result (or failure) arrives from outside, or the wait times out', async () => {
   const ids = { ok: newId('ext-ok'), failed: newId('ext-fail'), late: newId('ext-late') };
-  for (const id of Object.values(ids)) h.model.script(id, [{ toolCalls: [{ name: 'charge_card', arguments: { amount: 12 }, callId: 'x1' }] }, { text: 'ok' }]);
+  for (const [name, id] of Object.entries(ids))
+    h.model.script(id, [{ toolCalls: [{ name: name === 'late' ? 'charge_card_quick' : 'charge_card', arguments: { amount: 12 }, callId: 'x1' }] }, { text: 'ok' }]);
   const first = await runner.run('kinds-assistant', 'pay', { workflowId: ids.ok });
-  expect(first.interruptions).toEqual([expect.objectContaining({ kind: 'external', toolName: 'charge_card', expiresAt: expect.any(String) })]);
+  expect(first.interruptions).toEqual([expect.objectContaining({ kind: 'external', toolName: 'charge_card' })]);
+  expect(first.interruptions[0]!.expiresAt).toBeUndefined();
   await h.client.workflow.getHandle(ids.ok).signal(provideResultSignal, { callId: 'x1', result: { status: 'charged', id: 'ch_1' } });
   const ok = await runner.nextPause(ids.ok);
   expect(ok.snapshot.items).toContainEqual({ type: 'function_call_output', callId: 'x1', output: '{"status":"charged","id":"ch_1"}' });
@@ -168,7 +172,8 @@ test('external: the worker never runs it; the result (or failure) arrives from o
   const failed = await runner.nextPause(ids.failed);
   expect(failed.snapshot.items).toContainEqual({ type: 'function_call_output', callId: 'x1', output: 'The external execution failed: card declined' });
 
-  await runner.run('kinds-assistant', 'pay', { workflowId: ids.late });
+  const late = await runner.run('kinds-assistant', 'pay', { workflowId: ids.late });
+  expect(Date.parse(late.interruptions[0]!.expiresAt!) - Date.parse(late.interruptions[0]!.requestedAt)).toBe(2000);
   await eventually(async () => ((await h.client.workflow.getHandle(ids.late).query(runStateQuery)).status === 'Completed' ? true : undefined), 15_000);
   const final = await h.client.workflow.getHandle(ids.late).query(runStateQuery);
   expect(final.items).toContainEqual({ type: 'function_call_output', callId: 'x1', output: 'No result arrived within 2s.' });
