@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { z } from 'zod';
+import { EncryptionKeyError, parseEncryptionKeys } from './codec/encryptionCodec';
 
 export const DEFAULT_ADDRESS = 'localhost:7233';
 export const DEFAULT_UI_PORT = 8233;
@@ -52,6 +53,8 @@ export interface CountersignConfig {
    * runs that wait weeks move to new code, which patched() keeps replay-safe) or 'pinned'.
    */
   deployment?: { name: string; buildId: string; behavior: 'AUTO_UPGRADE' | 'PINNED' };
+  /** COUNTERSIGN_ENCRYPTION_KEYS (`keyId:base64,…`, first encrypts): payloads are AES-256-GCM encrypted. Secret. */
+  encryptionKeys?: string;
 }
 
 function gitCommit(): string | undefined {
@@ -76,6 +79,7 @@ const envSchema = z.object({
   COUNTERSIGN_WEBHOOK_URL: z.url({ error: 'must be a URL such as https://hooks.example.com/approvals' }).optional(),
   COUNTERSIGN_DEPLOYMENT_NAME: z.string().min(1).optional(),
   COUNTERSIGN_BUILD_ID: z.string().min(1).optional(),
+  COUNTERSIGN_ENCRYPTION_KEYS: z.string().min(1).optional(),
   COUNTERSIGN_VERSIONING_BEHAVIOR: z.enum(['auto-upgrade', 'pinned'], { error: 'must be "auto-upgrade" or "pinned"' }).default('auto-upgrade'),
 });
 
@@ -117,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CountersignCon
     },
     demoOutbox: e.COUNTERSIGN_DEMO_OUTBOX,
     webhookUrl: e.COUNTERSIGN_WEBHOOK_URL,
+    ...(e.COUNTERSIGN_ENCRYPTION_KEYS ? { encryptionKeys: checkedKeys(e.COUNTERSIGN_ENCRYPTION_KEYS) } : {}),
     ...(e.COUNTERSIGN_DEPLOYMENT_NAME ? { deployment: deploymentOf(e.COUNTERSIGN_DEPLOYMENT_NAME, e.COUNTERSIGN_BUILD_ID, e.COUNTERSIGN_VERSIONING_BEHAVIOR) } : {}),
   };
 }
@@ -125,4 +130,14 @@ function deploymentOf(name: string, buildId: string | undefined, behavior: 'auto
   const id = buildId ?? gitCommit();
   if (!id) throw new ConfigError('COUNTERSIGN_DEPLOYMENT_NAME is set but there is no build id: set COUNTERSIGN_BUILD_ID (no git commit to default to)');
   return { name, buildId: id, behavior: behavior === 'pinned' ? 'PINNED' : 'AUTO_UPGRADE' };
+}
+
+function checkedKeys(spec: string): string {
+  try {
+    parseEncryptionKeys(spec);
+  } catch (err) {
+    if (err instanceof EncryptionKeyError) throw new ConfigError(err.message);
+    throw err;
+  }
+  return spec;
 }

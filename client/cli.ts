@@ -15,6 +15,8 @@ import {
   runStateQuery,
 } from '../workflows/messages';
 import { ago, bold, dim, green, red, table, yellow } from './cliOutput';
+import { EncryptionCodec } from '../codec/encryptionCodec';
+import { startCodecServer } from './codecServer';
 import { connectClient } from './connect';
 import { CountersignError, RunNotFoundError } from './errors';
 import { type AgentRunResult, Runner, type RunOptions } from './runner';
@@ -381,6 +383,21 @@ program
       if (s.status === 'Failed') throw new CountersignError(`run ${workflowId} failed (${s.errorType ?? 'error'}): ${s.error}`);
       await new Promise((r) => setTimeout(r, o.interval));
     }
+  });
+
+program
+  .command('codec-server')
+  .description('serve the encryption codec to the Temporal Web UI (needs COUNTERSIGN_ENCRYPTION_KEYS; optional COUNTERSIGN_CODEC_TOKEN)')
+  .option('--port <n>', 'port', (v) => Number(v), 8888)
+  .option('--host <ip>', 'address to listen on', '127.0.0.1')
+  .option('--origin <url...>', 'Web UI origins allowed by CORS', ['http://localhost:8233'])
+  .action(async (o: { port: number; host: string; origin: string[] }) => {
+    const config = loadConfig();
+    if (!config.encryptionKeys) throw new CountersignError('set COUNTERSIGN_ENCRYPTION_KEYS (keyId:base64key,…) to serve the codec');
+    const server = await startCodecServer({ codec: EncryptionCodec.fromSpec(config.encryptionKeys), port: o.port, host: o.host, origins: o.origin, token: process.env.COUNTERSIGN_CODEC_TOKEN });
+    print(`codec server at ${server.url} (CORS: ${o.origin.join(', ')}${process.env.COUNTERSIGN_CODEC_TOKEN ? '; bearer token required' : ''}); in the Web UI, set the codec endpoint to this URL`);
+    await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+    await server.close();
   });
 
 export async function main(argv = process.argv): Promise<void> {

@@ -1,5 +1,6 @@
 // A Temporal client from Countersign's configuration, with a one-line error when the server cannot be reached.
 import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
+import { EncryptionCodec } from '../codec/encryptionCodec';
 import { ConfigError, type CountersignConfig, loadConfig } from '../temporal.config';
 
 export async function connectClient(config: CountersignConfig = loadConfig()): Promise<Client> {
@@ -9,5 +10,9 @@ export async function connectClient(config: CountersignConfig = loadConfig()): P
   } catch (err) {
     throw new ConfigError(`cannot reach Temporal at ${config.address} (${(err as Error).message.split('\n')[0]}); start it with \`npm start\` or set TEMPORAL_ADDRESS`);
   }
-  return new Client({ connection, namespace: config.namespace });
+  return new Client({
+    connection,
+    namespace: config.namespace,
+    ...(config.encryptionKeys ? { dataConverter: { payloadCodecs: [EncryptionCodec.fromSpec(config.encryptionKeys)] } } : {}),
+  });
 }

@@ -1,6 +1,7 @@
 // Builds the Countersign worker: the agentRun workflow plus the agent activities, for a set of agents.
 import { bundleWorkflowCode, type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createAgentActivities } from '../activities/agentActivities';
+import { EncryptionCodec } from '../codec/encryptionCodec';
 import type { AgentRegistry } from '../agents/registry';
 import type { CountersignConfig, ModelSettings } from '../temporal.config';
 
@@ -14,6 +15,8 @@ export interface CountersignWorkerOptions {
   webhookUrl?: string;
   /** Worker Versioning: this worker's deployment version and default behaviour. */
   deployment?: CountersignConfig['deployment'];
+  /** COUNTERSIGN_ENCRYPTION_KEYS: encrypt every payload this worker writes. */
+  encryptionKeys?: string;
   /** A prebuilt bundle (tests build one and share it); default: bundle workflows/ at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Extra Worker options (identity, cache size, deployment options, ...). */
@@ -33,6 +36,7 @@ export async function createWorker(o: CountersignWorkerOptions): Promise<Worker>
     taskQueue: o.taskQueue,
     workflowBundle: o.workflowBundle ?? (await bundleWorkflowCode({ workflowsPath, logger: bundlerLogger })),
     activities: createAgentActivities({ registry: o.registry, model: o.model, webhookUrl: o.webhookUrl }),
+    ...(o.encryptionKeys ? { dataConverter: { payloadCodecs: [EncryptionCodec.fromSpec(o.encryptionKeys)] } } : {}),
     ...(o.deployment
       ? {
           workerDeploymentOptions: {

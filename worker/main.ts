@@ -13,7 +13,7 @@ async function main() {
   if (scripted) console.warn(`[countersign] using the scripted demo model at ${scripted.baseURL}: scripted demo model — set OPENAI_API_KEY for a real model`);
   const connection = await connectWorker(config);
   await checkSearchAttributes(connection, config);
-  const worker = await createWorker({ connection, namespace: config.namespace, taskQueue: config.taskQueue, registry: defaultRegistry(), model, webhookUrl: config.webhookUrl, deployment: config.deployment });
+  const worker = await createWorker({ connection, namespace: config.namespace, taskQueue: config.taskQueue, registry: defaultRegistry(), model, webhookUrl: config.webhookUrl, deployment: config.deployment, encryptionKeys: config.encryptionKeys });
   const version = config.deployment ? ` as ${config.deployment.name}@${config.deployment.buildId} (${config.deployment.behavior.toLowerCase()})` : '';
   console.log(`[countersign] worker polling task queue "${config.taskQueue}" in namespace "${config.namespace}" at ${config.address}${version}`);
   await runUntilSignalled(worker, async () => {

@@ -16,7 +16,7 @@ async function main() {
   try {
     const connection = await connectWorker(config);
     await checkSearchAttributes(connection, config);
-    const worker = await createWorker({ connection, namespace: config.namespace, taskQueue: config.taskQueue, registry: defaultRegistry(), model, webhookUrl: config.webhookUrl, deployment: config.deployment });
+    const worker = await createWorker({ connection, namespace: config.namespace, taskQueue: config.taskQueue, registry: defaultRegistry(), model, webhookUrl: config.webhookUrl, deployment: config.deployment, encryptionKeys: config.encryptionKeys });
     const lines = [
       '',
       `Countersign worker is running on task queue "${config.taskQueue}" (namespace "${config.namespace}", Temporal at ${config.address}).`,

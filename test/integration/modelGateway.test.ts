@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { RunInput, RunResult } from '../../workflows/messages';
+import { historyText } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 
 async function run(h: Harness, input: RunInput, script?: Parameters<Harness['model']['script']>[1]) {
@@ -90,7 +91,8 @@ describe('a rejected API key', () => {
     expect(cause!.message).toContain('Incorrect API key provided.');
     expect(h.model.requests.filter((q) => q.runId === workflowId)).toHaveLength(1);
     expect(h.model.requests[0]!.authorization).toBe('Bearer sk-wrong-key-123');
-    const history = JSON.stringify((await handle.fetchHistory()).events);
+    const history = await historyText(handle);
     expect(history).not.toContain('sk-wrong-key-123');
+    expect(history).toContain('Incorrect API key provided.'); // payloads were searched (the failure text is in there)
   });
 });

@@ -23,3 +23,19 @@ export async function scheduledActivities(handle: WorkflowHandle): Promise<strin
   const { events } = await handle.fetchHistory();
   return (events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name!] : []));
 }
+
+/**
+ * Everything a run's history says, with each payload's bytes decoded from base64, so that plaintext in any
+ * payload would show up in a search (a plain JSON dump only shows base64 and hides it).
+ */
+export async function historyText(handle: WorkflowHandle): Promise<string> {
+  const raw = JSON.parse(JSON.stringify(await handle.fetchHistory())) as unknown;
+  const parts: string[] = [];
+  const walk = (v: unknown, key = ''): void => {
+    if (typeof v === 'string') parts.push(v, key === 'data' || /^[A-Za-z0-9+/]+=*$/.test(v) ? Buffer.from(v, 'base64').toString('latin1') : '');
+    else if (Array.isArray(v)) v.forEach((x) => walk(x, key));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k);
+  };
+  walk(raw);
+  return parts.join('\n');
+}

@@ -8,6 +8,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { defaultRegistry } from '../../agents';
+import { EncryptionCodec } from '../../codec/encryptionCodec';
 import type { AgentRegistry } from '../../agents/registry';
 import { startScriptedModel, type ScriptedModel } from '../../devtools/scriptedModel';
 import type { ModelApi } from '../../temporal.config';
@@ -41,6 +42,8 @@ export interface HarnessOptions {
   apiKey?: string;
   requiredApiKey?: string;
   webhookUrl?: string;
+  /** Encrypt payloads (client and worker) with these keys (COUNTERSIGN_ENCRYPTION_KEYS format). */
+  encryptionKeys?: string;
   /** Run against this environment (e.g. the time-skipping server) instead of the shared dev server. */
   env?: TestWorkflowEnvironment;
 }
@@ -57,7 +60,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const taskQueue = `test-${randomUUID()}`;
   const nativeConnection = opts.env ? opts.env.nativeConnection : await NativeConnection.connect({ address });
   const connection = opts.env ? undefined : await Connection.connect({ address });
-  const client = opts.env ? opts.env.client : new Client({ connection: connection!, namespace: 'default' });
+  const dataConverter = opts.encryptionKeys ? { payloadCodecs: [EncryptionCodec.fromSpec(opts.encryptionKeys)] } : undefined;
+  const client = opts.env ? opts.env.client : new Client({ connection: connection!, namespace: 'default', ...(dataConverter ? { dataConverter } : {}) });
   let registry = opts.registry ?? defaultRegistry();
 
   const build = () =>
@@ -68,6 +72,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       registry,
       model: { baseURL: model.baseURL, apiKey: opts.apiKey ?? 'test-key', model: 'scripted', api: opts.api ?? 'responses', requestTimeoutMs: 10_000 },
       webhookUrl: opts.webhookUrl,
+      encryptionKeys: opts.encryptionKeys,
       workflowBundle: { codePath: bundlePath },
     });
 

@@ -1,0 +1,72 @@
+// `countersign codec-server`: the remote codec the Temporal Web UI (and `temporal --codec-endpoint`) calls to show
+// encrypted payloads in the clear to people allowed to see them. POST /decode and /encode with the proto-JSON
+// payload list; CORS for the UI's origin; an optional bearer token (COUNTERSIGN_CODEC_TOKEN).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Payload, PayloadCodec } from '@temporalio/common';
+
+interface JsonPayload {
+  metadata?: Record<string, string>;
+  data?: string;
+}
+
+const fromJson = (p: JsonPayload): Payload => ({
+  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, new Uint8Array(Buffer.from(v, 'base64'))])),
+  data: new Uint8Array(Buffer.from(p.data ?? '', 'base64')),
+});
+const toJson = (p: Payload): JsonPayload => ({
+  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? []).toString('base64')])),
+  data: Buffer.from(p.data ?? []).toString('base64'),
+});
+
+export interface CodecServerOptions {
+  codec: PayloadCodec;
+  port?: number;
+  host?: string;
+  /** Origins allowed by CORS, e.g. the Web UI's http://localhost:8233. */
+  origins: string[];
+  /** When set, requests must carry `Authorization: Bearer <token>`. */
+  token?: string;
+}
+
+export async function startCodecServer(o: CodecServerOptions): Promise<{ url: string; close(): Promise<void> }> {
+  const send = (res: ServerResponse, status: number, body?: unknown) => {
+    res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' });
+    res.end(body === undefined ? undefined : JSON.stringify(body));
+  };
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const origin = req.headers.origin;
+    if (origin && (o.origins.includes(origin) || o.origins.includes('*'))) {
+      res.setHeader('access-control-allow-origin', origin);
+      res.setHeader('access-control-allow-credentials', 'true');
+      res.setHeader('access-control-allow-headers', 'content-type, x-namespace, authorization');
+      res.setHeader('access-control-allow-methods', 'POST, OPTIONS');
+      res.setHeader('vary', 'origin');
+    }
+    if (req.method === 'OPTIONS') return send(res, 204);
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (req.method !== 'POST' || (path !== '/decode' && path !== '/encode')) return send(res, 404, { error: 'POST /decode or /encode' });
+    if (o.token && req.headers.authorization !== `Bearer ${o.token}`) return send(res, 401, { error: 'missing or wrong bearer token' });
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    let payloads: Payload[];
+    try {
+      payloads = ((JSON.parse(body) as { payloads?: JsonPayload[] }).payloads ?? []).map(fromJson);
+    } catch {
+      return send(res, 400, { error: 'body must be JSON: {"payloads": [{"metadata": {...}, "data": "base64"}]}' });
+    }
+    try {
+      const out = path === '/decode' ? await o.codec.decode(payloads) : await o.codec.encode(payloads);
+      send(res, 200, { payloads: out.map(toJson) });
+    } catch (err) {
+      send(res, 400, { error: (err as Error).message });
+    }
+  }
+  const server = createServer((req, res) => void handle(req, res).catch((err: Error) => send(res, 500, { error: err.message })));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port ?? 8888, o.host ?? '127.0.0.1', () => resolve());
+  });
+  const { address, port } = server.address() as AddressInfo;
+  return { url: `http://${address}:${port}`, close: () => new Promise((r) => server.close(() => r())) };
+}

@@ -1,0 +1,81 @@
+// With COUNTERSIGN_ENCRYPTION_KEYS, history holds ciphertext only: a client without the key reads no arguments,
+// results or conversation text; the codec server decodes for the Web UI (CORS, bearer token).
+import { randomBytes } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { EncryptionCodec } from '../../codec/encryptionCodec';
+import { Runner } from '../../client';
+import { startCodecServer } from '../../client/codecServer';
+import { historyText as rawHistoryText, newId } from '../support/fixtures';
+import { startHarness, type Harness } from '../support/harness';
+
+const keys = `k1:${randomBytes(32).toString('base64')}`;
+let h: Harness;
+let plain: Harness;
+beforeAll(async () => {
+  h = await startHarness({ encryptionKeys: keys });
+  plain = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+  await plain?.close();
+});
+
+/** A client without the key reads the raw history. */
+async function historyText(workflowId: string): Promise<string> {
+  const connection = await Connection.connect({ address: process.env.COUNTERSIGN_TEST_ADDRESS! });
+  try {
+    return await rawHistoryText(new Client({ connection }).workflow.getHandle(workflowId));
+  } finally {
+    await connection.close();
+  }
+}
+
+async function approvalCycle(harness: Harness, workflowId: string) {
+  const runner = new Runner(harness.client, { taskQueue: harness.taskQueue });
+  const paused = await runner.run('email-assistant', 'Send an email to zed@example.com about Project NIGHTJAR', { workflowId });
+  expect(paused.interruptions[0]!.arguments).toContain('zed@example.com'); // the client with the key reads it
+  const done = await runner.run('email-assistant', paused.toState().approve(paused.interruptions[0]!, { approver: 'ann', reason: 'NIGHTJAR ok' }));
+  expect(done.finalOutput).toBe("send_email: Email sent to zed@example.com with subject 'Project NIGHTJAR'");
+}
+
+test('a whole approval cycle leaves no plaintext in history; the same run unencrypted shows it (control)', async () => {
+  const encrypted = newId('encrypted');
+  await approvalCycle(h, encrypted);
+  const text = await historyText(encrypted);
+  expect(text).toContain('binary/encrypted');
+  for (const secret of ['NIGHTJAR', 'zed@example.com', 'Email sent to', 'NIGHTJAR ok']) expect(text).not.toContain(secret);
+
+  const clear = newId('clear');
+  await approvalCycle(plain, clear);
+  const clearText = await historyText(clear);
+  for (const secret of ['NIGHTJAR', 'zed@example.com', 'Email sent to']) expect(clearText).toContain(secret);
+});
+
+test('the codec server decodes for the Web UI: CORS preflight, bearer token, errors', async () => {
+  const codec = EncryptionCodec.fromSpec(keys);
+  const server = await startCodecServer({ codec, port: 0, origins: ['http://localhost:8233'], token: 't0ken' });
+  try {
+    const [enc] = await codec.encode([{ metadata: { encoding: new Uint8Array(Buffer.from('json/plain')) }, data: new Uint8Array(Buffer.from('"hello NIGHTJAR"')) }]);
+    const body = JSON.stringify({ payloads: [{ metadata: Object.fromEntries(Object.entries(enc!.metadata!).map(([k, v]) => [k, Buffer.from(v!).toString('base64')])), data: Buffer.from(enc!.data!).toString('base64') }] });
+
+    const preflight = await fetch(`${server.url}/decode`, { method: 'OPTIONS', headers: { origin: 'http://localhost:8233', 'access-control-request-method': 'POST' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:8233');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('x-namespace');
+
+    const stranger = await fetch(`${server.url}/decode`, { method: 'OPTIONS', headers: { origin: 'http://evil.example' } });
+    expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
+
+    expect((await fetch(`${server.url}/decode`, { method: 'POST', body })).status).toBe(401);
+    const ok = await fetch(`${server.url}/decode`, { method: 'POST', body, headers: { authorization: 'Bearer t0ken', origin: 'http://localhost:8233' } });
+    expect(ok.status).toBe(200);
+    const decoded = (await ok.json()) as { payloads: Array<{ data: string; metadata: Record<string, string> }> };
+    expect(Buffer.from(decoded.payloads[0]!.data, 'base64').toString()).toBe('"hello NIGHTJAR"');
+    expect(Buffer.from(decoded.payloads[0]!.metadata.encoding!, 'base64').toString()).toBe('json/plain');
+
+    const junk = await fetch(`${server.url}/decode`, { method: 'POST', body: 'nope', headers: { authorization: 'Bearer t0ken' } });
+    expect(junk.status).toBe(400);
+  } finally {
+    await server.close();
+  }
+});
