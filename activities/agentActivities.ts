@@ -90,15 +90,19 @@ async function formatError(agent: Agent, kind: ToolErrorKind, call: CallBase, de
 
 type ParsedArgs = { ok: true; params: Record<string, unknown> } | { ok: false; problem: string };
 
-/** With `partial`, the tool's userInput fields may be missing (the model leaves them to a person). */
-function parseArguments(tool: Tool, raw: string, partial = false): ParsedArgs {
+/**
+ * With `partial`, the tool's userInput fields may be missing (the model leaves them to a person). With `strict`,
+ * keys the schema does not know are refused instead of dropped (for what people send: edits and input values).
+ */
+function parseArguments(tool: Tool, raw: string, partial = false, strict = false): ParsedArgs {
   let json: unknown;
   try {
     json = raw.trim() === '' ? {} : JSON.parse(raw);
   } catch {
     return { ok: false, problem: 'the arguments are not valid JSON' };
   }
-  const schema = partial && tool.userInput?.length ? tool.parameters.partial(Object.fromEntries(tool.userInput.map((f) => [f, true])) as never) : tool.parameters;
+  const base = strict ? tool.parameters.strict() : tool.parameters;
+  const schema = partial && tool.userInput?.length ? base.partial(Object.fromEntries(tool.userInput.map((f) => [f, true])) as never) : base;
   const parsed = (schema as z.ZodType).safeParse(json);
   if (parsed.success) return { ok: true, params: parsed.data as Record<string, unknown> };
   const issue = parsed.error.issues[0]!;
@@ -170,7 +174,7 @@ export function createAgentActivities(deps: { registry: AgentRegistry; model: Mo
     async validateArguments(req: { agent: AgentRef; toolName: string; arguments: string }): Promise<{ ok: true; arguments: string } | { ok: false; problem: string }> {
       const tool = agentOf(deps.registry, req.agent).tool(req.toolName);
       if (!tool) return { ok: false, problem: `tool ${req.toolName} is not on agent ${req.agent.name}@${req.agent.version}` };
-      const parsed = parseArguments(tool, req.arguments);
+      const parsed = parseArguments(tool, req.arguments, false, true);
       return parsed.ok ? { ok: true, arguments: JSON.stringify(parsed.params) } : { ok: false, problem: parsed.problem };
     },
 
