@@ -42,6 +42,8 @@ export interface HarnessOptions {
   apiKey?: string;
   requiredApiKey?: string;
   webhookUrl?: string;
+  /** One model request's limit (default 10 s). */
+  requestTimeoutMs?: number;
   /** Encrypt payloads (client and worker) with these keys (COUNTERSIGN_ENCRYPTION_KEYS format). */
   encryptionKeys?: string;
   /** Run against this environment (e.g. the time-skipping server) instead of the shared dev server. */
@@ -70,7 +72,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       namespace: 'default',
       taskQueue,
       registry,
-      model: { baseURL: model.baseURL, apiKey: opts.apiKey ?? 'test-key', model: 'scripted', api: opts.api ?? 'responses', requestTimeoutMs: 10_000 },
+      model: { baseURL: model.baseURL, apiKey: opts.apiKey ?? 'test-key', model: 'scripted', api: opts.api ?? 'responses', requestTimeoutMs: opts.requestTimeoutMs ?? 10_000 },
       webhookUrl: opts.webhookUrl,
       encryptionKeys: opts.encryptionKeys,
       workflowBundle: { codePath: bundlePath },
