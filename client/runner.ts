@@ -28,7 +28,8 @@ import { CountersignError, DecisionRejectedError, RunFailedError, RunFinishedErr
 import { type Interruption, RunState } from './runState';
 
 /** Per-run approval policy (wins over the agent's and tools'), deadline and continue-as-new threshold. */
-export interface RunOptions extends Pick<RunInput, 'approvalTimeout' | 'onTimeout' | 'remindEvery' | 'escalateAfter' | 'escalateTo' | 'runTimeout' | 'continueAsNewAfterEvents'> {
+export interface RunOptions
+  extends Pick<RunInput, 'approvalTimeout' | 'onTimeout' | 'remindEvery' | 'escalateAfter' | 'escalateTo' | 'runTimeout' | 'continueAsNewAfterEvents' | 'modelTimeout' | 'toolTimeout'> {
   /** Default `<agent>-<uuid>`. */
   workflowId?: string;
   agentVersion?: string;

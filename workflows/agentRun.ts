@@ -30,6 +30,7 @@ import {
 import type { AgentActivities, PlannedCall } from '../activities/agentActivities';
 import type { Notification, NotificationEvent } from '../activities/notify';
 import { ApprovalBook, type BookCall, type BookState, checkDecision } from './approvalBook';
+import type { Duration } from '@temporalio/common';
 import { rootCause } from './failures';
 import { type ApprovalPolicy, addDuration, durationMs, effectivePolicy } from './approvalPolicy';
 import { summarizeCall } from './callSummary';
@@ -440,7 +441,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
     try {
       const edited = book.call(call.callId)?.editedArguments;
       const result = await withAgent(() =>
-        runTool.executeWithOptions({ ...toolOptions, summary: call.toolName }, [
+        runTool.executeWithOptions({ ...toolOptions, ...(input.toolTimeout ? { startToCloseTimeout: input.toolTimeout as Duration } : {}), summary: call.toolName }, [
           { runId, agent: agentRef(), callId: call.callId, toolName: call.toolName, arguments: edited ?? call.arguments, context },
         ]),
       );
@@ -654,7 +655,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       if (queuedInputs.length) items.push(...queuedInputs.splice(0).map((content): ConversationItem => ({ type: 'message', role: 'user', content })));
       publish();
       const result = await withAgent(() =>
-        modelTurn.executeWithOptions({ ...modelOptions, summary: `model turn ${turn}` }, [{ runId, agent: agentRef(), items, context, policy: runPolicy }]),
+        modelTurn.executeWithOptions({ ...modelOptions, ...(input.modelTimeout ? { startToCloseTimeout: input.modelTimeout as Duration } : {}), summary: `model turn ${turn}` }, [{ runId, agent: agentRef(), items, context, policy: runPolicy }]),
       );
       usage = addUsage(usage, result.usage);
       items.push(...result.items);

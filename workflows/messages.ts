@@ -59,6 +59,10 @@ export const runInputSchema = z.object({
   maxTurns: z.number().int().min(1).max(1000).optional(),
   /** Approval policy for this run: wins over the agent's and the tools' (approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo). */
   ...approvalPolicySchema.omit({ approvers: true }).shape,
+  /** How long one model call may take before Temporal retries it (default 3 minutes). */
+  modelTimeout: durationSchema.optional(),
+  /** How long one tool execution may take before Temporal retries it (default 5 minutes). */
+  toolTimeout: durationSchema.optional(),
   /** Whole-run deadline: past it the run fails with RunTimedOut, whatever it waits for. */
   runTimeout: durationSchema.optional(),
   /** Continue-as-new past this many history events (also whenever the server suggests it). Default 10000. */
