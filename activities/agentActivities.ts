@@ -192,7 +192,9 @@ export function createAgentActivities(deps: { registry: AgentRegistry; model: Mo
             : `arguments no longer valid: ${(parsed as { problem: string }).problem}`;
         throw ApplicationFailure.create({ type: 'ToolUnavailable', message: why, nonRetryable: true });
       }
-      const ctx = { runId: req.runId, agentName: agent.name, callId: req.callId, idempotencyKey: `${req.runId}:${req.callId}`, context: req.context };
+      // Resolved here, per call, and never returned: sensitive context stays out of history.
+      const sensitive = agent.sensitiveContext ? await agent.sensitiveContext({ runId: req.runId, agentName: agent.name, context: req.context }) : {};
+      const ctx = { runId: req.runId, agentName: agent.name, callId: req.callId, idempotencyKey: `${req.runId}:${req.callId}`, context: req.context, sensitive };
       try {
         const result = await tool.execute!(parsed.params, ctx);
         return { output: typeof result === 'string' ? result : JSON.stringify(result ?? null), ok: true };

@@ -29,6 +29,12 @@ export interface AgentConfig extends ApprovalPolicy {
   /** The text the model sees for a tool error; return undefined to keep the default. */
   toolErrorFormatter?: (info: ToolErrorInfo) => string | undefined | Promise<string | undefined>;
   /**
+   * Secrets and other sensitive context (the seed's context_override), resolved in the tool activity for each
+   * call from the run's plain context and handed to tools as `ctx.sensitive`. Never returned to the workflow,
+   * so it never enters history.
+   */
+  sensitiveContext?: (run: { runId: string; agentName: string; context: Record<string, unknown> }) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /**
    * Agents this one may hand the conversation to (by registered name). Each becomes a tool
    * `transfer_to_<name>`; the run continues in the same workflow under that agent, with its own tools and policies.
    */
@@ -50,6 +56,7 @@ export function handoffTool(spec: string | { agent: string; description?: string
 export interface Agent extends Required<Pick<AgentConfig, 'name' | 'version' | 'instructions' | 'tools'>> {
   model?: string;
   toolErrorFormatter?: AgentConfig['toolErrorFormatter'];
+  sensitiveContext?: AgentConfig['sensitiveContext'];
   policy: ApprovalPolicy;
   snapshot(): AgentSnapshot;
   tool(name: string): Tool | undefined;
@@ -79,6 +86,7 @@ export function defineAgent(input: AgentConfig): Agent {
     model: config.model,
     tools: config.tools,
     toolErrorFormatter: config.toolErrorFormatter,
+    sensitiveContext: config.sensitiveContext,
     policy,
     tool: (name: string) => byName.get(name),
     asTool: (o: { toolName: string; toolDescription: string; needsApproval?: boolean; shareAlwaysRules?: boolean }) =>

@@ -12,9 +12,11 @@ export interface ToolContext {
   idempotencyKey: string;
   /** The run's context as given at start (never secrets: it is stored in history). */
   context: Record<string, unknown>;
+  /** What the agent's `sensitiveContext` resolved for this call, in this process only: never in history. */
+  sensitive: Record<string, unknown>;
 }
 
-export type ApprovalPredicate<P> = (ctx: Omit<ToolContext, 'idempotencyKey'>, params: P, callId: string) => boolean | Promise<boolean>;
+export type ApprovalPredicate<P> = (ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>, params: P, callId: string) => boolean | Promise<boolean>;
 
 export interface ToolConfig<S extends z.ZodObject> extends ApprovalPolicy {
   name: string;
