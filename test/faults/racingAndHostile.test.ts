@@ -7,7 +7,7 @@ import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents
 import { sendEmail } from '../../agents/demo/emailAssistant';
 import { DecisionRejectedError, Runner, RunState, RunStateError } from '../../client';
 import { approveSignal, decideUpdate, provideInputSignal, provideResultSignal, rejectSignal, runStateQuery } from '../../workflows/messages';
-import { newId, outboxOf } from '../support/fixtures';
+import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { count, recordSummary } from './faultSupport';
 
@@ -137,7 +137,11 @@ test('hostile decisions: each refused or ignored, state unchanged, the run still
   }
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 
-  const after = await handle.query(runStateQuery);
+  // Signals are fire-and-forget; one with edited arguments is checked in an activity before it is audited.
+  const after = await eventually(async () => {
+    const s = await handle.query(runStateQuery);
+    return s.audit.length >= signals.length ? s : undefined;
+  });
   expect(after.pending).toEqual(before.pending);
   expect(after.items).toEqual(before.items);
   const ignored = after.audit.filter((a) => a.decision === 'ignored');

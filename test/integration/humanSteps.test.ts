@@ -84,7 +84,11 @@ test('invalid edited arguments are refused by the update (and ignored on the sig
   expect((cli as { code: number }).code).toBe(1);
   expect((cli as { stderr: string }).stderr.trim()).toMatch(/^countersign: editedArguments for call e2 \(send_email\) are invalid: (to|subject|body): /);
 
-  const state = await handle.query(runStateQuery);
+  // The signal's edit is checked in an activity before it is audited: wait for that.
+  const state = await eventually(async () => {
+    const s = await handle.query(runStateQuery);
+    return s.audit.length ? s : undefined;
+  });
   expect(state.pending.map((p) => p.callId)).toEqual(['e2']);
   expect(state.audit).toEqual([expect.objectContaining({ callId: 'e2', decision: 'ignored', ignoredBecause: 'editedArguments for call e2 (send_email) are invalid: the arguments are not valid JSON' })]);
   await runner.decide(workflowId, [{ callId: 'e2', decision: 'reject' }]);
