@@ -84,9 +84,9 @@ export class Runner {
 
   /** Starts a run and returns at once with its workflow id (the CLI's `start` without --wait). */
   async startOnly(agent: string, input: string, options: RunOptions = {}): Promise<string> {
-    const workflowId = options.workflowId ?? `${agent}-${randomUUID()}`;
-    await this.client.workflow.start(WORKFLOW_TYPE, { taskQueue: this.taskQueue, workflowId, args: [this.runInput(agent, input, options)], staticSummary: this.summary(agent, input) });
-    return workflowId;
+    const start = this.startOptions(agent, input, options);
+    await this.client.workflow.start(WORKFLOW_TYPE, start);
+    return start.workflowId;
   }
 
   /** Sends decisions (and user messages) in one `decide` update; a refusal throws DecisionRejectedError and changes nothing. */
@@ -117,27 +117,20 @@ export class Runner {
     return new AgentRunResult(workflowId, snapshot);
   }
 
-  private runInput(agent: string, input: string, options: RunOptions): RunInput {
-    const { workflowId: _id, ...rest } = options;
+  /** What starting a run sends: its id (default `<agent>-<uuid>`), the validated input, a one-line summary. */
+  private startOptions(agent: string, input: string, options: RunOptions) {
+    const { workflowId = `${agent}-${randomUUID()}`, ...rest } = options;
     const parsed = runInputSchema.safeParse({ agent, input, ...rest });
     if (!parsed.success) throw new CountersignError(`invalid run: ${describeZodError(parsed.error)}`);
-    return parsed.data;
-  }
-
-  private summary(agent: string, input: string): string {
     const oneLine = input.replace(/\s+/g, ' ');
-    return `${agent}: ${oneLine.length > 80 ? `${oneLine.slice(0, 77)}...` : oneLine}`;
+    const staticSummary = `${agent}: ${oneLine.length > 80 ? `${oneLine.slice(0, 77)}...` : oneLine}`;
+    return { workflowId, taskQueue: this.taskQueue, args: [parsed.data] as [RunInput], staticSummary };
   }
 
   private async start(agent: string, input: string, options: RunOptions): Promise<AgentRunResult> {
-    const workflowId = options.workflowId ?? `${agent}-${randomUUID()}`;
-    const startWorkflowOperation = new WithStartWorkflowOperation(WORKFLOW_TYPE, {
-      workflowId,
-      taskQueue: this.taskQueue,
-      args: [this.runInput(agent, input, options)],
-      workflowIdConflictPolicy: 'FAIL',
-      staticSummary: this.summary(agent, input),
-    });
+    const start = this.startOptions(agent, input, options);
+    const workflowId = start.workflowId;
+    const startWorkflowOperation = new WithStartWorkflowOperation(WORKFLOW_TYPE, { ...start, workflowIdConflictPolicy: 'FAIL' });
     let snapshot: RunSnapshot;
     try {
       snapshot = await this.client.workflow.executeUpdateWithStart(nextPauseUpdate, { startWorkflowOperation });

@@ -1,9 +1,11 @@
 // Builds the Countersign worker: the agentRun workflow plus the agent activities, for a set of agents.
 import { bundleWorkflowCode, type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createAgentActivities } from '../activities/agentActivities';
+import { defaultRegistry } from '../agents';
 import { EncryptionCodec } from '../codec/encryptionCodec';
 import type { AgentRegistry } from '../agents/registry';
 import type { CountersignConfig, ModelSettings } from '../temporal.config';
+import { checkSearchAttributes, connectWorker } from './connect';
 
 export interface CountersignWorkerOptions {
   connection: NativeConnection;
@@ -48,4 +50,29 @@ export async function createWorker(o: CountersignWorkerOptions): Promise<Worker>
       : {}),
     ...o.workerOptions,
   });
+}
+
+/**
+ * The worker `npm start` and `npm run worker` run: connected and checked per the configuration, serving the
+ * default agents. One place maps every setting onto the worker.
+ */
+export async function createConfiguredWorker(config: CountersignConfig, model: ModelSettings): Promise<{ worker: Worker; connection: NativeConnection }> {
+  const connection = await connectWorker(config);
+  try {
+    await checkSearchAttributes(connection, config);
+    const worker = await createWorker({
+      connection,
+      namespace: config.namespace,
+      taskQueue: config.taskQueue,
+      registry: defaultRegistry(),
+      model,
+      webhookUrl: config.webhookUrl,
+      deployment: config.deployment,
+      encryptionKeys: config.encryptionKeys,
+    });
+    return { worker, connection };
+  } catch (err) {
+    await connection.close();
+    throw err;
+  }
 }

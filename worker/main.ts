@@ -1,9 +1,7 @@
 // `npm run worker`: only the worker, against the cluster the configuration names (no dev server).
 // Used for real clusters and by the tests that kill and restart workers.
-import { defaultRegistry } from '../agents';
 import { loadConfig } from '../temporal.config';
-import { checkSearchAttributes, connectWorker } from './connect';
-import { createWorker } from './createWorker';
+import { createConfiguredWorker } from './createWorker';
 import { runUntilSignalled, failWith } from './lifecycle';
 import { resolveModel } from './startMode';
 
@@ -11,9 +9,7 @@ async function main() {
   const config = loadConfig();
   const { model, scripted } = await resolveModel(config.model);
   if (scripted) console.warn(`[countersign] using the scripted demo model at ${scripted.baseURL}: scripted demo model — set OPENAI_API_KEY for a real model`);
-  const connection = await connectWorker(config);
-  await checkSearchAttributes(connection, config);
-  const worker = await createWorker({ connection, namespace: config.namespace, taskQueue: config.taskQueue, registry: defaultRegistry(), model, webhookUrl: config.webhookUrl, deployment: config.deployment, encryptionKeys: config.encryptionKeys });
+  const { worker, connection } = await createConfiguredWorker(config, model);
   const version = config.deployment ? ` as ${config.deployment.name}@${config.deployment.buildId} (${config.deployment.behavior.toLowerCase()})` : '';
   console.log(`[countersign] worker polling task queue "${config.taskQueue}" in namespace "${config.namespace}" at ${config.address}${version}`);
   await runUntilSignalled(worker, async () => {

@@ -1,10 +1,8 @@
 // `npm start`: the whole thing on one machine. Starts (or reuses) a Temporal dev server with SQLite persistence
 // and the Web UI, the scripted demo model if no OPENAI_API_KEY is set, and the worker. Ctrl-C stops what it started.
 // With TEMPORAL_ADDRESS set it starts only the worker, against that cluster.
-import { defaultRegistry } from '../agents';
 import { loadConfig } from '../temporal.config';
-import { checkSearchAttributes, connectWorker } from './connect';
-import { createWorker } from './createWorker';
+import { createConfiguredWorker } from './createWorker';
 import { ensureDevServer } from './devServer';
 import { failWith, runUntilSignalled } from './lifecycle';
 import { resolveModel } from './startMode';
@@ -14,9 +12,7 @@ async function main() {
   const server = config.addressExplicit ? undefined : await ensureDevServer(config);
   const { model, scripted } = await resolveModel(config.model);
   try {
-    const connection = await connectWorker(config);
-    await checkSearchAttributes(connection, config);
-    const worker = await createWorker({ connection, namespace: config.namespace, taskQueue: config.taskQueue, registry: defaultRegistry(), model, webhookUrl: config.webhookUrl, deployment: config.deployment, encryptionKeys: config.encryptionKeys });
+    const { worker, connection } = await createConfiguredWorker(config, model);
     const lines = [
       '',
       `Countersign worker is running on task queue "${config.taskQueue}" (namespace "${config.namespace}", Temporal at ${config.address}).`,
