@@ -60,6 +60,7 @@ async function main() {
     },
   });
   const client: Client = env.client;
+  // A failed measurement must not leave the dev server behind (it would slow everything after it).
   const out = await worker.runUntil(async () => {
     const cs = { tool: [] as number[], nextModel: [] as number[], events: [] as number[], cycle: [] as number[] };
     const floor = { tool: [] as number[], events: [] as number[], cycle: [] as number[] };
@@ -86,9 +87,10 @@ async function main() {
       floor.cycle.push(cycleEvents(fevents, 'floorTool'));
     }
     return { cs, floor };
+  }).finally(async () => {
+    await model.close();
+    await env.teardown();
   });
-  await model.close();
-  await env.teardown();
 
   const p = (xs: number[]) => ({ p50: pct(xs, 50), p99: pct(xs, 99) });
   const result = {
