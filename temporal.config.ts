@@ -55,6 +55,11 @@ export interface CountersignConfig {
   deployment?: { name: string; buildId: string; behavior: 'AUTO_UPGRADE' | 'PINNED' };
   /** COUNTERSIGN_ENCRYPTION_KEYS (`keyId:base64,…`, first encrypts): payloads are AES-256-GCM encrypted. Secret. */
   encryptionKeys?: string;
+  /**
+   * COUNTERSIGN_MAX_CACHED_WORKFLOWS: how many runs the worker keeps in memory. Paused runs beyond it are evicted
+   * and replayed from history when a decision arrives, so memory stays bounded however many runs wait.
+   */
+  maxCachedWorkflows?: number;
 }
 
 function gitCommit(): string | undefined {
@@ -80,6 +85,7 @@ const envSchema = z.object({
   COUNTERSIGN_DEPLOYMENT_NAME: z.string().min(1).optional(),
   COUNTERSIGN_BUILD_ID: z.string().min(1).optional(),
   COUNTERSIGN_ENCRYPTION_KEYS: z.string().min(1).optional(),
+  COUNTERSIGN_MAX_CACHED_WORKFLOWS: z.coerce.number({ error: 'must be a whole number such as 1000' }).int('must be a whole number such as 1000').min(0, 'must be 0 or more').optional(),
   COUNTERSIGN_VERSIONING_BEHAVIOR: z.enum(['auto-upgrade', 'pinned'], { error: 'must be "auto-upgrade" or "pinned"' }).default('auto-upgrade'),
 });
 
@@ -121,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CountersignCon
     },
     demoOutbox: e.COUNTERSIGN_DEMO_OUTBOX,
     webhookUrl: e.COUNTERSIGN_WEBHOOK_URL,
+    ...(e.COUNTERSIGN_MAX_CACHED_WORKFLOWS !== undefined ? { maxCachedWorkflows: e.COUNTERSIGN_MAX_CACHED_WORKFLOWS } : {}),
     ...(e.COUNTERSIGN_ENCRYPTION_KEYS ? { encryptionKeys: checkedKeys(e.COUNTERSIGN_ENCRYPTION_KEYS) } : {}),
     ...(e.COUNTERSIGN_DEPLOYMENT_NAME ? { deployment: deploymentOf(e.COUNTERSIGN_DEPLOYMENT_NAME, e.COUNTERSIGN_BUILD_ID, e.COUNTERSIGN_VERSIONING_BEHAVIOR) } : {}),
   };

@@ -69,6 +69,7 @@ export async function createConfiguredWorker(config: CountersignConfig, model: M
       webhookUrl: config.webhookUrl,
       deployment: config.deployment,
       encryptionKeys: config.encryptionKeys,
+      workerOptions: config.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: config.maxCachedWorkflows } : {},
     });
     return { worker, connection };
   } catch (err) {

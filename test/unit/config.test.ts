@@ -13,6 +13,7 @@ describe('loadConfig', () => {
     expect(c.model).toMatchObject({ api: 'responses', model: 'gpt-4.1-mini', apiKey: undefined, baseURL: undefined });
     expect(c.devServer).toEqual({ dbFile: '.temporal/dev.db', uiPort: 8233 });
     expect(c.demoOutbox).toBe('.countersign/outbox.jsonl');
+    expect(c.maxCachedWorkflows).toBeUndefined();
   });
 
   test('every field follows the environment', () => {
@@ -28,6 +29,7 @@ describe('loadConfig', () => {
       COUNTERSIGN_MODEL_API: 'chat',
       COUNTERSIGN_UI_PORT: '9000',
       COUNTERSIGN_DEMO_OUTBOX: '/tmp/o.jsonl',
+      COUNTERSIGN_MAX_CACHED_WORKFLOWS: '500',
     });
     expect(c.address).toBe('temporal.internal:7233');
     expect(c.addressExplicit).toBe(true);
@@ -37,6 +39,7 @@ describe('loadConfig', () => {
     expect(c.model).toMatchObject({ baseURL: 'http://localhost:11434/v1', apiKey: 'sk-x', model: 'llama3.1', api: 'chat' });
     expect(c.devServer.uiPort).toBe(9000);
     expect(c.demoOutbox).toBe('/tmp/o.jsonl');
+    expect(c.maxCachedWorkflows).toBe(500);
   });
 
   test('a TOML profile is read like the temporal CLI reads it', () => {
@@ -53,6 +56,8 @@ describe('loadConfig', () => {
     [{ COUNTERSIGN_MODEL_API: 'completions' }, 'COUNTERSIGN_MODEL_API: must be "responses" or "chat"'],
     [{ OPENAI_BASE_URL: 'not a url' }, 'OPENAI_BASE_URL: must be a URL such as http://localhost:11434/v1'],
     [{ COUNTERSIGN_UI_PORT: '70000' }, /COUNTERSIGN_UI_PORT/],
+    [{ COUNTERSIGN_MAX_CACHED_WORKFLOWS: 'lots' }, 'COUNTERSIGN_MAX_CACHED_WORKFLOWS: must be a whole number such as 1000'],
+    [{ COUNTERSIGN_MAX_CACHED_WORKFLOWS: '2.5' }, 'COUNTERSIGN_MAX_CACHED_WORKFLOWS: must be a whole number such as 1000'],
   ])('bad value %j is one clear ConfigError', (env, message) => {
     expect(() => loadConfig({ ...base, ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ ...base, ...env })).toThrow(message);
