@@ -1,11 +1,12 @@
 // Builds the Countersign worker: the agentRun workflow plus the agent activities, for a set of agents.
-import { bundleWorkflowCode, type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createAgentActivities } from '../activities/agentActivities';
 import { defaultRegistry } from '../agents';
 import { EncryptionCodec } from '../codec/encryptionCodec';
 import type { AgentRegistry } from '../agents/registry';
 import type { CountersignConfig, ModelSettings } from '../temporal.config';
 import { checkSearchAttributes, connectWorker } from './connect';
+import { buildWorkflowBundle } from './workflowBundle';
 
 export interface CountersignWorkerOptions {
   connection: NativeConnection;
@@ -25,18 +26,12 @@ export interface CountersignWorkerOptions {
   workerOptions?: Partial<WorkerOptions>;
 }
 
-export const workflowsPath = require.resolve('../workflows');
-
-const quiet = () => undefined;
-/** Webpack's build report is noise at start-up; warnings and errors still show. */
-const bundlerLogger = { log: quiet, trace: quiet, debug: quiet, info: quiet, warn: console.warn, error: console.error };
-
 export async function createWorker(o: CountersignWorkerOptions): Promise<Worker> {
   return Worker.create({
     connection: o.connection,
     namespace: o.namespace,
     taskQueue: o.taskQueue,
-    workflowBundle: o.workflowBundle ?? (await bundleWorkflowCode({ workflowsPath, logger: bundlerLogger })),
+    workflowBundle: o.workflowBundle ?? (await buildWorkflowBundle()),
     activities: createAgentActivities({ registry: o.registry, model: o.model, webhookUrl: o.webhookUrl }),
     ...(o.encryptionKeys ? { dataConverter: { payloadCodecs: [EncryptionCodec.fromSpec(o.encryptionKeys)] } } : {}),
     ...(o.deployment

@@ -3,10 +3,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../../workflows/searchAttributes';
 import { freePort } from './processes';
 import { binaryPath, projectRoot } from './toolchain';
+import { buildWorkflowBundle } from '../../worker/workflowBundle';
 
 export default async function globalSetup(): Promise<void> {
   const uiPort = await freePort();
@@ -23,7 +23,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.COUNTERSIGN_TEST_ADDRESS = env.address;
   process.env.COUNTERSIGN_TEST_UI = `http://127.0.0.1:${uiPort}`;
 
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietLogger });
+  const { code } = await buildWorkflowBundle();
   const dir = join(projectRoot, '.temporal');
   mkdirSync(dir, { recursive: true });
   const bundlePath = join(dir, 'test-workflow-bundle.js');
@@ -31,5 +31,3 @@ export default async function globalSetup(): Promise<void> {
   process.env.COUNTERSIGN_TEST_BUNDLE = bundlePath;
 }
 
-const noop = () => undefined;
-const quietLogger = { log: noop, trace: noop, debug: noop, info: noop, warn: console.warn, error: console.error };

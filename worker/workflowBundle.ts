@@ -1,0 +1,28 @@
+// The workflow bundle every Countersign worker, test and recorder runs, built one way.
+// webpack runs in a short-lived process of its own: the few hundred megabytes it allocates go back to the system
+// with that process instead of staying in the worker for as long as the worker runs.
+import { spawn } from 'node:child_process';
+
+export const workflowsPath = require.resolve('../workflows');
+/** Evaluated once per workflow thread and shared by every run on it (see workflows/sharedModules.ts). */
+export const preloadModules = [require.resolve('../workflows/sharedModules')];
+
+const BUNDLER = `
+const o = JSON.parse(process.argv[1]);
+const { bundleWorkflowCode } = require(o.bundler);
+const quiet = () => undefined;
+const logger = { log: quiet, trace: quiet, debug: quiet, info: quiet, warn: o.quiet ? quiet : console.error, error: console.error };
+bundleWorkflowCode({ workflowsPath: o.workflowsPath, preloadModules: o.preloadModules, logger }).then(({ code }) => process.stdout.write(code));
+`;
+
+/** Bundles `workflows/` (or another entry, for tests) with the shared modules preloaded. */
+export function buildWorkflowBundle(o: { workflowsPath?: string; quiet?: boolean } = {}): Promise<{ code: string }> {
+  const options = { bundler: require.resolve('@temporalio/worker/lib/workflow/bundler'), workflowsPath: o.workflowsPath ?? workflowsPath, preloadModules, quiet: o.quiet ?? false };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', BUNDLER, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve({ code: Buffer.concat(chunks).toString('utf8') }) : reject(new Error(`the workflow bundler failed (exit ${code}); its errors are above`))));
+  });
+}
