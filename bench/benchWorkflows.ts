@@ -1,3 +1,3 @@
-// The bench worker runs both: Countersign's agentRun and the bare floor.
+// The in-process bench worker runs Countersign's agentRun and the floors.
 export { agentRun } from '../workflows/agentRun';
-export { floorApproval } from './floorWorkflow';
+export { floorAgentApproval, floorApproval } from './floorWorkflow';

@@ -1,0 +1,179 @@
+// Scale: N runs paused at an approval at the same time, then all approved.
+// Each system gets its own worker process (the real `npm run worker` for Countersign) with the same bounded
+// workflow cache, so its resident memory is the worker's alone; throughput is runs completed per second from
+// the first approval sent to the last run closed, read from visibility.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import type { ScriptedModel } from '../devtools/scriptedModel';
+import { approveSignal } from '../workflows/messages';
+import { projectRoot } from '../test/support/toolchain';
+import { floorApprove } from './floorWorkflow';
+
+export interface ScaleContext {
+  client: Client;
+  address: string;
+  model: ScriptedModel;
+  runs: number;
+  cache: number;
+  log(line: string): void;
+}
+
+export interface ScaleResult {
+  runs: number;
+  cache: number;
+  /** Seconds until every run was paused at its approval. */
+  pauseSeconds: number;
+  /** Worker resident memory before any run, while every run waits, and its peak over the whole measurement (MB). */
+  idleRssMb: number;
+  waitingRssMb: number;
+  peakRssMb: number;
+  approveSeconds: number;
+  /** CPU seconds per 1000 approvals, from approvals sent to all completed: the worker's and the dev server's. */
+  workerCpuPer1000: number;
+  serverCpuPer1000: number;
+  /** Runs completed per second after their approvals were sent. */
+  completedPerSecond: number;
+}
+
+export type System = 'countersign' | 'floorAgent' | 'floor';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const CONCURRENCY = 64;
+
+async function pool(n: number, fn: (i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < n) await fn(next++);
+  }));
+}
+
+/** VmRSS and VmHWM (peak) of a process, in MB. */
+function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
+/** The dev server process listening at `address` (its command line names the port). */
+export function serverPid(address: string): number {
+  const port = address.split(':').pop()!;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (cmd.includes('start-dev') && new RegExp(`\\b${port}\\b`).test(cmd.join(' '))) return Number(pid);
+    } catch {
+      /* gone */
+    }
+  }
+  throw new Error(`scale: no dev server process for ${address}`);
+}
+
+/** A TypeScript entry point in a plain node process (tsx as a require hook, so the pid is the worker itself). */
+function startWorker(entry: string, env: NodeJS.ProcessEnv, ready: RegExp): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...(process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--require', 'tsx/cjs', join(projectRoot, entry)], { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      out = (out + d).slice(-20_000);
+      if (ready.test(out)) resolve(child);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${entry} exited (${code}) before it was ready:\n${out}`)));
+  });
+}
+
+async function stopWorker(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, sleep(30_000).then(() => child.kill('SIGKILL'))]);
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs: number, everyMs = 250): Promise<void> {
+  const t0 = Date.now();
+  while (!(await check())) {
+    if (Date.now() - t0 > timeoutMs) throw new Error(`scale: timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+const count = async (client: Client, query: string) => (await client.workflow.count(query)).count;
+
+/** No workflow or activity task waits in the queue, three checks in a row. */
+async function queueDrained(client: Client, taskQueue: string): Promise<boolean> {
+  for (let i = 0; i < 3; i++) {
+    for (const taskQueueType of [temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW, temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY]) {
+      const r = await client.workflowService.describeTaskQueue({ namespace: client.options.namespace, taskQueue: { name: taskQueue }, taskQueueType, reportStats: true });
+      if (Number(String(r.stats?.approximateBacklogCount ?? 0)) > 0) return false;
+    }
+    await sleep(500);
+  }
+  return true;
+}
+
+async function measure(ctx: ScaleContext, system: System): Promise<ScaleResult> {
+  const { client, model, runs } = ctx;
+  const taskQueue = `scale-${system}-${Date.now()}`;
+  const env = { TEMPORAL_ADDRESS: ctx.address, TEMPORAL_CONFIG_FILE: '/nonexistent/bench.toml', OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'bench', COUNTERSIGN_MODEL: 'scripted', COUNTERSIGN_MAX_CACHED_WORKFLOWS: String(ctx.cache) };
+  const worker =
+    system === 'countersign'
+      ? await startWorker('worker/main.ts', { ...env, COUNTERSIGN_TASK_QUEUE: taskQueue, COUNTERSIGN_DEMO_OUTBOX: join(projectRoot, '.temporal/bench-scale-outbox.jsonl') }, /worker polling task queue/)
+      : await startWorker('bench/floorWorker.ts', { ...env, BENCH_TASK_QUEUE: taskQueue }, /floor worker polling/);
+  let peak = 0;
+  const sampler = setInterval(() => {
+    if (worker.exitCode === null) peak = Math.max(peak, memoryOf(worker.pid!).peak);
+  }, 1000);
+  try {
+    await sleep(5000);
+    const idleRssMb = memoryOf(worker.pid!).rss;
+    const id = (i: number) => `${taskQueue}-${i}`;
+    const t0 = Date.now();
+    await pool(runs, async (i) => {
+      model.script(id(i), [{ toolCalls: [{ name: 'send_email', arguments: { to: 'b@example.com', subject: 'S', body: 'b' }, callId: 'c1' }] }, { text: 'done' }]);
+      if (system === 'countersign') await client.workflow.start('agentRun', { taskQueue, workflowId: id(i), args: [{ agent: 'email-assistant', input: 'Send the report to b' }] });
+      else await client.workflow.start(system === 'floor' ? 'floorApproval' : 'floorAgentApproval', { taskQueue, workflowId: id(i), args: system === 'floor' ? [] : [id(i)] });
+    });
+    if (system === 'countersign') await until(`${runs} runs to pause`, async () => (await count(client, `TaskQueue="${taskQueue}" AND HitlStatus="AwaitingApproval"`)) === runs, 30 * 60_000, 1000);
+    else await until(`${runs} floor runs to pause`, () => queueDrained(client, taskQueue), 30 * 60_000, 1000);
+    const pauseSeconds = (Date.now() - t0) / 1000;
+    ctx.log(`${system}: ${runs} runs paused in ${pauseSeconds.toFixed(1)} s`);
+
+    // Let eviction settle, then read the memory of a worker whose runs all wait.
+    await sleep(5000);
+    const samples: number[] = [];
+    for (let i = 0; i < 5; i++, await sleep(1000)) samples.push(memoryOf(worker.pid!).rss);
+    const waitingRssMb = Math.max(...samples);
+
+    const server = serverPid(ctx.address);
+    const cpu0 = { worker: cpuSecondsOf(worker.pid!), server: cpuSecondsOf(server) };
+    const t1 = Date.now();
+    await pool(runs, (i) => (system === 'countersign' ? client.workflow.getHandle(id(i)).signal(approveSignal, { callId: 'c1' }) : client.workflow.getHandle(id(i)).signal(floorApprove)));
+    await until(`${runs} runs to complete`, async () => (await count(client, `TaskQueue="${taskQueue}" AND ExecutionStatus="Running"`)) === 0, 30 * 60_000);
+    const approveSeconds = (Date.now() - t1) / 1000;
+    const workerCpuPer1000 = ((cpuSecondsOf(worker.pid!) - cpu0.worker) * 1000) / runs;
+    const serverCpuPer1000 = ((cpuSecondsOf(server) - cpu0.server) * 1000) / runs;
+    const completed = await count(client, `TaskQueue="${taskQueue}" AND ExecutionStatus="Completed"`);
+    if (completed !== runs) throw new Error(`scale: ${system}: ${completed} of ${runs} runs completed`);
+    ctx.log(`${system}: ${runs} runs approved and completed in ${approveSeconds.toFixed(1)} s; worker ${idleRssMb.toFixed(0)} MB idle, ${waitingRssMb.toFixed(0)} MB while waiting; CPU s per 1000 approvals: worker ${workerCpuPer1000.toFixed(1)}, server ${serverCpuPer1000.toFixed(1)}`);
+    return { runs, cache: ctx.cache, pauseSeconds, idleRssMb, waitingRssMb, peakRssMb: Math.max(peak, memoryOf(worker.pid!).peak), approveSeconds, workerCpuPer1000, serverCpuPer1000, completedPerSecond: runs / approveSeconds };
+  } finally {
+    clearInterval(sampler);
+    await stopWorker(worker);
+  }
+}
+
+export async function measureScale(ctx: ScaleContext, systems: System[] = ['countersign', 'floorAgent', 'floor']): Promise<Partial<Record<System, ScaleResult>>> {
+  const out: Partial<Record<System, ScaleResult>> = {};
+  for (const system of systems) out[system] = await measure(ctx, system);
+  return out;
+}
