@@ -3,6 +3,7 @@
 // and by the model-turn activity (the timeout text a formatter may rewrite).
 import { msToNumber } from '@temporalio/common/lib/time';
 import { z } from 'zod';
+import { shareAcrossRuns } from './sharedModules';
 
 function isDuration(value: string): boolean {
   try {
@@ -13,12 +14,12 @@ function isDuration(value: string): boolean {
 }
 
 /** '30s', '90m', '24h', '7d', '2 weeks' … — what Temporal accepts as a duration, and positive. */
-export const durationSchema = z.string().refine(isDuration, { message: 'must be a duration such as "30s", "15m", "24h" or "7d"' });
+export const durationSchema = shareAcrossRuns('approvalPolicy.durationSchema', () => z.string().refine(isDuration, { message: 'must be a duration such as "30s", "15m", "24h" or "7d"' }));
 
-export const onTimeoutSchema = z.enum(['reject', 'approve', 'fail'], { error: 'must be "reject", "approve" or "fail"' });
+export const onTimeoutSchema = shareAcrossRuns('approvalPolicy.onTimeoutSchema', () => z.enum(['reject', 'approve', 'fail'], { error: 'must be "reject", "approve" or "fail"' }));
 export type OnTimeout = z.infer<typeof onTimeoutSchema>;
 
-export const approvalPolicySchema = z.strictObject({
+export const approvalPolicySchema = shareAcrossRuns('approvalPolicy.approvalPolicySchema', () => z.strictObject({
   /** How long a call may wait for a decision. No timeout: it waits as long as the run lives. */
   approvalTimeout: durationSchema.optional(),
   /** 'reject' (default): the model hears "Approval timed out after …"; 'approve': it runs; 'fail': the run fails with ApprovalTimedOut. */
@@ -30,7 +31,7 @@ export const approvalPolicySchema = z.strictObject({
   escalateTo: z.string().min(1).max(200).optional(),
   /** Who may decide (approver names). Unset: anyone. Identity is asserted by the caller; see the README. */
   approvers: z.array(z.string().min(1).max(200)).min(1).optional(),
-});
+}));
 export type ApprovalPolicy = z.infer<typeof approvalPolicySchema>;
 
 /** Later layers win field by field: agent < tool < run. */

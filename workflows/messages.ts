@@ -4,6 +4,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
 import { type ApprovalPolicy, approvalPolicySchema, durationSchema } from './approvalPolicy';
+import { shareAcrossRuns } from './sharedModules';
 import type { ConversationItem, Usage } from './items';
 
 export const WORKFLOW_TYPE = 'agentRun';
@@ -44,9 +45,9 @@ export interface AgentSnapshot {
 }
 
 // ── Starting a run ───────────────────────────────────────────────────────────────────────────────────────────
-const jsonRecord = z.record(z.string(), z.unknown());
+const jsonRecord = shareAcrossRuns('messages.jsonRecord', () => z.record(z.string(), z.unknown()));
 
-export const runInputSchema = z.object({
+export const runInputSchema = shareAcrossRuns('messages.runInputSchema', () => z.object({
   /** Registered agent name, e.g. 'email-assistant'. */
   agent: z.string().min(1, 'name a registered agent, e.g. "email-assistant"'),
   /** Pin an agent version; default: the newest the worker has. */
@@ -69,35 +70,35 @@ export const runInputSchema = z.object({
   continueAsNewAfterEvents: z.number().int().min(10).optional(),
   /** Always-rules by tool name, handed down by a parent run whose asTool opted in (shareAlwaysRules). */
   alwaysRules: z.record(z.string(), z.object({ decision: z.enum(['approve', 'reject']), message: z.string().optional(), approver: z.string().optional() })).optional(),
-});
+}));
 export type RunInput = z.infer<typeof runInputSchema>;
 
 // ── Decisions ────────────────────────────────────────────────────────────────────────────────────────────────
-const callId = z.string().min(1, 'must be a non-empty string').max(256, 'is longer than any call id (256 characters)');
-const approver = z.string().min(1, 'must be a non-empty name').max(200, 'at most 200 characters').optional();
-const text = () => z.string().max(10_000, 'at most 10000 characters').optional();
+const callId = shareAcrossRuns('messages.callId', () => z.string().min(1, 'must be a non-empty string').max(256, 'is longer than any call id (256 characters)'));
+const approver = shareAcrossRuns('messages.approver', () => z.string().min(1, 'must be a non-empty name').max(200, 'at most 200 characters').optional());
+const text = shareAcrossRuns('messages.text', () => z.string().max(10_000, 'at most 10000 characters').optional());
 
 /** Arguments a reviewer substitutes when approving: an object, or its JSON text. Checked against the tool's schema. */
-const editedArguments = z.union([jsonRecord, z.string().max(100_000, 'at most 100000 characters')]).optional();
+const editedArguments = shareAcrossRuns('messages.editedArguments', () => z.union([jsonRecord, z.string().max(100_000, 'at most 100000 characters')]).optional());
 
 /** Signal `approve`: `{"callId": "...", "alwaysApprove": false, "approver": "alice", "reason": "...", "editedArguments": {...}}` */
-export const approvePayloadSchema = z.strictObject({ callId, alwaysApprove: z.boolean().optional(), approver, reason: text(), editedArguments });
+export const approvePayloadSchema = shareAcrossRuns('messages.approvePayloadSchema', () => z.strictObject({ callId, alwaysApprove: z.boolean().optional(), approver, reason: text, editedArguments }));
 /** Signal `reject`: `{"callId": "...", "message": "shown to the model", "alwaysReject": false, "approver": "bob"}` */
-export const rejectPayloadSchema = z.strictObject({ callId, message: text(), alwaysReject: z.boolean().optional(), approver, reason: text() });
+export const rejectPayloadSchema = shareAcrossRuns('messages.rejectPayloadSchema', () => z.strictObject({ callId, message: text, alwaysReject: z.boolean().optional(), approver, reason: text }));
 export type ApprovePayload = z.infer<typeof approvePayloadSchema>;
 export type RejectPayload = z.infer<typeof rejectPayloadSchema>;
 
 /** A person's values for an `input` call: `{"time": "10:00"}`. */
-const inputValues = z.record(z.string(), z.unknown());
+const inputValues = shareAcrossRuns('messages.inputValues', () => z.record(z.string(), z.unknown()));
 /** An outside system's answer for an `external` call: the result (text or JSON), or an error. */
-const externalResult = z.union([z.string().max(1_000_000, 'at most 1000000 characters'), jsonRecord, z.array(z.unknown())]);
+const externalResult = shareAcrossRuns('messages.externalResult', () => z.union([z.string().max(1_000_000, 'at most 1000000 characters'), jsonRecord, z.array(z.unknown())]));
 
 /** Signal `provideInput`: `{"callId": "...", "values": {"time": "10:00"}, "approver": "ann"}` */
-export const provideInputPayloadSchema = z.strictObject({ callId, values: inputValues, approver, reason: text() });
+export const provideInputPayloadSchema = shareAcrossRuns('messages.provideInputPayloadSchema', () => z.strictObject({ callId, values: inputValues, approver, reason: text }));
 /** Signal `provideResult`: `{"callId": "...", "result": "..."}` or `{"callId": "...", "error": "..."}` */
-export const provideResultPayloadSchema = z
-  .strictObject({ callId, result: externalResult.optional(), error: text(), approver })
-  .refine((p) => (p.result === undefined) !== (p.error === undefined), { message: 'send exactly one of result or error', path: ['result'] });
+export const provideResultPayloadSchema = shareAcrossRuns('messages.provideResultPayloadSchema', () => z
+  .strictObject({ callId, result: externalResult.optional(), error: text, approver })
+  .refine((p) => (p.result === undefined) !== (p.error === undefined), { message: 'send exactly one of result or error', path: ['result'] }));
 export type ProvideInputPayload = z.infer<typeof provideInputPayloadSchema>;
 export type ProvideResultPayload = z.infer<typeof provideResultPayloadSchema>;
 
@@ -106,17 +107,17 @@ export type ProvideResultPayload = z.infer<typeof provideResultPayloadSchema>;
  * `input` with `values` for input calls; `result` with `result` or `error` for external calls.
  * `always` makes an approve/reject sticky for every later call of that tool in this run.
  */
-export const decisionSchema = z.strictObject({
+export const decisionSchema = shareAcrossRuns('messages.decisionSchema', () => z.strictObject({
   callId,
   decision: z.enum(['approve', 'reject', 'input', 'result'], { error: 'must be "approve", "reject", "input" or "result"' }),
   values: inputValues.optional(),
   result: externalResult.optional(),
-  error: text(),
+  error: text,
   always: z.boolean().optional(),
   /** Shown to the model when rejecting. */
-  message: text(),
+  message: text,
   /** Why, for the audit log. */
-  reason: text(),
+  reason: text,
   approver,
   /** Approve with these arguments instead of the model's (validated against the tool's schema). */
   editedArguments,
@@ -124,21 +125,21 @@ export const decisionSchema = z.strictObject({
   .refine((d) => d.editedArguments === undefined || d.decision === 'approve', { message: 'only an approval can carry editedArguments', path: ['editedArguments'] })
   .refine((d) => (d.values !== undefined) === (d.decision === 'input'), { message: 'an "input" decision carries values, and only it does', path: ['values'] })
   .refine((d) => d.decision !== 'result' || (d.result === undefined) !== (d.error === undefined), { message: 'a "result" decision carries exactly one of result or error', path: ['result'] })
-  .refine((d) => d.decision === 'result' || (d.result === undefined && d.error === undefined), { message: 'only a "result" decision carries result or error', path: ['result'] });
+  .refine((d) => d.decision === 'result' || (d.result === undefined && d.error === undefined), { message: 'only a "result" decision carries result or error', path: ['result'] }));
 export type Decision = z.infer<typeof decisionSchema>;
 
 /** A user message for the model's next turn (the seed SDK's `state.addInput()`). */
-const userMessage = z.string().min(1, 'must not be empty').max(100_000, 'at most 100000 characters');
-export const addInputPayloadSchema = z.strictObject({ message: userMessage });
+const userMessage = shareAcrossRuns('messages.userMessage', () => z.string().min(1, 'must not be empty').max(100_000, 'at most 100000 characters'));
+export const addInputPayloadSchema = shareAcrossRuns('messages.addInputPayloadSchema', () => z.strictObject({ message: userMessage }));
 export type AddInputPayload = z.infer<typeof addInputPayloadSchema>;
 
-export const decidePayloadSchema = z
+export const decidePayloadSchema = shareAcrossRuns('messages.decidePayloadSchema', () => z
   .strictObject({
     decisions: z.array(decisionSchema).max(1000).default([]),
     /** User messages delivered to the model on its next turn. */
     inputs: z.array(userMessage).max(100).optional(),
   })
-  .refine((p) => p.decisions.length > 0 || (p.inputs?.length ?? 0) > 0, { message: 'send at least one decision or input', path: ['decisions'] });
+  .refine((p) => p.decisions.length > 0 || (p.inputs?.length ?? 0) > 0, { message: 'send at least one decision or input', path: ['decisions'] }));
 export type DecidePayload = z.input<typeof decidePayloadSchema>;
 
 /** `forwarded`: the call lives in a sub-run; the decision was passed on to it (its audit records the outcome). */
