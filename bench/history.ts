@@ -10,7 +10,7 @@ export type Event = {
 
 /** History numbers arrive as protobuf Longs: go through their string form. */
 export const num = (x: unknown) => Number(String(x));
-const ms = (e: Event) => num(e.eventTime!.seconds) * 1000 + (e.eventTime!.nanos ?? 0) / 1e6;
+export const eventMs = (e: Event) => num(e.eventTime!.seconds) * 1000 + (e.eventTime!.nanos ?? 0) / 1e6;
 
 export const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 export const p50p99 = (xs: number[]) => ({ p50: pct(xs, 50), p99: pct(xs, 99) });
@@ -23,7 +23,7 @@ export function sinceSignal(events: Event[], type: string): number {
   const signal = firstSignal(events);
   const scheduled = scheduledAfter(events, signal, type);
   const started = events.find((e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled.eventId))!;
-  return ms(started) - ms(signal);
+  return eventMs(started) - eventMs(signal);
 }
 
 /** Events from the decision (signal) to the approved tool's completion, inclusive: what one approval costs. */

@@ -1,4 +1,5 @@
 // bench/results/latest.md: every measured section as a markdown table, with the machine it ran on.
+import type { AlternativesResult } from './alternatives';
 import type { RoundTripResult } from './roundTrip';
 import type { ScaleResult } from './scale';
 
@@ -6,6 +7,7 @@ export interface BenchResults {
   machine?: string;
   roundTrip?: RoundTripResult;
   scale?: { countersign: ScaleResult; floorAgent: ScaleResult; floor: ScaleResult };
+  alternatives?: AlternativesResult;
 }
 
 const f1 = (x: number) => x.toFixed(1);
@@ -40,9 +42,31 @@ function scale(s: NonNullable<BenchResults['scale']>): string[] {
   ];
 }
 
+function alternatives(a: AlternativesResult, r: RoundTripResult | undefined): string[] {
+  const cs = r?.historyEvents;
+  const perTurn = (x: { runMs: { p50: number }; turnsPerRun: number }) => x.runMs.p50 / x.turnsPerRun;
+  return [
+    `### Against Temporal's OpenAI Agents integration and the in-process OpenAI Agents SDK (${a.iterations} runs each)`,
+    '',
+    'Seed scenario "Send the report to alice": one model turn asks for `send_email`, a person approves, the tool runs, a second turn answers.',
+    '',
+    '| measure | Countersign | `@temporalio/openai-agents` (approve, then continue-as-new) | bare floor |',
+    '| --- | ---: | ---: | ---: |',
+    `| history events, decision → approved tool completed | ${cs?.countersignCycle ?? '—'} | ${a.temporalAgents.cycleEvents} | ${cs?.floorCycle ?? '—'} |`,
+    `| history events, whole run | ${cs?.countersignRun ?? '—'} | ${a.temporalAgents.runEvents} (two runs) | ${cs?.floorRun ?? '—'} |`,
+    `| decision → approved tool starts, p50 (ms) | ${r ? f1(r.roundTripMs.countersignToTool.p50) : '—'} | ${f1(a.temporalAgents.decisionToToolMs.p50)} | ${r ? f1(r.roundTripMs.floorToTool.p50) : '—'} |`,
+    '',
+    '| durability tax (approval given at once) | Countersign (durable) | `@openai/agents` in-process (not durable) | added per turn |',
+    '| --- | ---: | ---: | ---: |',
+    `| whole run, p50 / p99 (ms) | ${f1(a.countersign.runMs.p50)} / ${f1(a.countersign.runMs.p99)} | ${f1(a.inProcess.runMs.p50)} / ${f1(a.inProcess.runMs.p99)} | — |`,
+    `| per model turn, p50 (ms) | ${f1(perTurn(a.countersign))} | ${f1(perTurn(a.inProcess))} | +${f1(perTurn(a.countersign) - perTurn(a.inProcess))} |`,
+  ];
+}
+
 export function renderResults(r: BenchResults): string {
   const parts = [`Benchmarks on ${r.machine}; local dev server (in-memory SQLite); scripted model on loopback.`];
   if (r.roundTrip) parts.push(roundTrip(r.roundTrip).join('\n'));
   if (r.scale) parts.push(scale(r.scale).join('\n'));
+  if (r.alternatives) parts.push(alternatives(r.alternatives, r.roundTrip).join('\n'));
   return parts.join('\n\n');
 }

@@ -2,6 +2,7 @@
 // the scripted model. Sections (default: all):
 //   roundtrip  decision → approved tool starts (and → next model call); history events per approval cycle
 //   scale      BENCH_SCALE_RUNS (10000) runs paused at once: worker memory, then approve-all throughput
+//   alternatives  Temporal's OpenAI Agents integration (events per approval) and @openai/agents in-process (ms per turn)
 // Results: bench/results/latest.{md,json}; a section not run this time keeps its previous figures.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -15,12 +16,13 @@ import { startScriptedModel } from '../devtools/scriptedModel';
 import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../workflows/searchAttributes';
 import { quietRuntime } from '../test/support/harness';
 import { binaryPath, projectRoot } from '../test/support/toolchain';
+import { measureAlternatives } from './alternatives';
 import { floorActivities } from './floorActivities';
 import { renderResults, type BenchResults } from './report';
 import { measureRoundTrip } from './roundTrip';
 import { measureScale, type System } from './scale';
 
-const SECTIONS = ['roundtrip', 'scale'] as const;
+const SECTIONS = ['roundtrip', 'scale', 'alternatives'] as const;
 type Section = (typeof SECTIONS)[number];
 const log = (line: string) => console.log(`[bench] ${line}`);
 
@@ -44,8 +46,8 @@ async function main() {
   process.env.COUNTERSIGN_DEMO_OUTBOX = join(projectRoot, '.temporal/bench-outbox.jsonl');
   // A failed measurement must not leave the dev server behind (it would slow everything after it).
   try {
-    if (sections.includes('roundtrip')) {
-      log('round trip…');
+    const iterations = Number(process.env.BENCH_ITERATIONS ?? 50);
+    if (sections.includes('roundtrip') || sections.includes('alternatives')) {
       const taskQueue = 'bench';
       const worker = await Worker.create({
         connection: env.nativeConnection,
@@ -56,7 +58,16 @@ async function main() {
           ...floorActivities(model.baseURL),
         },
       });
-      results.roundTrip = await worker.runUntil(measureRoundTrip(env.client, taskQueue, model, Number(process.env.BENCH_ITERATIONS ?? 50)));
+      await worker.runUntil(async () => {
+        if (sections.includes('roundtrip')) {
+          log('round trip…');
+          results.roundTrip = await measureRoundTrip(env.client, taskQueue, model, iterations);
+        }
+        if (sections.includes('alternatives')) {
+          log('alternatives…');
+          results.alternatives = await measureAlternatives({ client: env.client, taskQueue, address: env.address, modelBaseURL: model.baseURL, iterations, log });
+        }
+      });
     }
     if (sections.includes('scale')) {
       log('scale…');
