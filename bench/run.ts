@@ -39,9 +39,11 @@ async function main() {
   const results: BenchResults = { ...previous, machine: `${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, ${cpus()[0]?.model ?? 'cpu'}` };
 
   quietRuntime();
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: binaryPath('temporal') }, searchAttributes: [HitlStatus, HitlPendingTools, HitlAgent, HitlPendingSince], ui: false },
-  });
+  const startServer = () =>
+    TestWorkflowEnvironment.createLocal({
+      server: { executable: { type: 'existing-path', path: binaryPath('temporal') }, searchAttributes: [HitlStatus, HitlPendingTools, HitlAgent, HitlPendingSince], ui: false },
+    });
+  const env = await startServer();
   const model = await startScriptedModel();
   process.env.COUNTERSIGN_DEMO_OUTBOX = join(projectRoot, '.temporal/bench-outbox.jsonl');
   // A failed measurement must not leave the dev server behind (it would slow everything after it).
@@ -72,7 +74,7 @@ async function main() {
     if (sections.includes('scale')) {
       log('scale…');
       const systems = process.env.BENCH_SCALE_SYSTEMS?.split(',') as System[] | undefined;
-      const scale = await measureScale({ client: env.client, address: env.address, model, runs: Number(process.env.BENCH_SCALE_RUNS ?? 10_000), cache: Number(process.env.BENCH_CACHE ?? 250), log }, systems);
+      const scale = await measureScale({ startServer, model, runs: Number(process.env.BENCH_SCALE_RUNS ?? 10_000), cache: Number(process.env.BENCH_CACHE ?? 250), log }, systems);
       if (scale.countersign && scale.floorAgent && scale.floor) results.scale = { countersign: scale.countersign, floorAgent: scale.floorAgent, floor: scale.floor };
       else log(`a subset of systems (${systems?.join(', ')}) is not written to the results`);
     }

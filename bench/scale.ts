@@ -13,8 +13,8 @@ import { projectRoot } from '../test/support/toolchain';
 import { floorApprove } from './floorWorkflow';
 
 export interface ScaleContext {
-  client: Client;
-  address: string;
+  /** A fresh dev server for each system (same binary and flags), so no system runs on another's 10,000 runs. */
+  startServer(): Promise<{ client: Client; address: string; teardown(): Promise<void> }>;
   model: ScriptedModel;
   runs: number;
   cache: number;
@@ -99,6 +99,21 @@ async function stopWorker(child: ChildProcess): Promise<void> {
   await Promise.race([exited, sleep(30_000).then(() => child.kill('SIGKILL'))]);
 }
 
+/**
+ * The memory of a worker whose runs all wait: V8 gives garbage back only some time after a burst, so sample until
+ * the resident size has moved less than 2% over ten seconds (at most two minutes), and report the last reading.
+ */
+async function settledRss(pid: number): Promise<number> {
+  const readings: number[] = [];
+  for (let t = 0; t < 120; t += 2) {
+    readings.push(memoryOf(pid).rss);
+    const recent = readings.slice(-6);
+    if (recent.length === 6 && Math.max(...recent) - Math.min(...recent) < 0.02 * recent[0]!) break;
+    await sleep(2000);
+  }
+  return readings[readings.length - 1]!;
+}
+
 async function until(what: string, check: () => Promise<boolean>, timeoutMs: number, everyMs = 250): Promise<void> {
   const t0 = Date.now();
   while (!(await check())) {
@@ -122,9 +137,18 @@ async function queueDrained(client: Client, taskQueue: string): Promise<boolean>
 }
 
 async function measure(ctx: ScaleContext, system: System): Promise<ScaleResult> {
-  const { client, model, runs } = ctx;
+  const server = await ctx.startServer();
+  try {
+    return await measureOn(ctx, system, server.client, server.address);
+  } finally {
+    await server.teardown();
+  }
+}
+
+async function measureOn(ctx: ScaleContext, system: System, client: Client, address: string): Promise<ScaleResult> {
+  const { model, runs } = ctx;
   const taskQueue = `scale-${system}-${Date.now()}`;
-  const env = { TEMPORAL_ADDRESS: ctx.address, TEMPORAL_CONFIG_FILE: '/nonexistent/bench.toml', OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'bench', COUNTERSIGN_MODEL: 'scripted', COUNTERSIGN_MAX_CACHED_WORKFLOWS: String(ctx.cache) };
+  const env = { TEMPORAL_ADDRESS: address, TEMPORAL_CONFIG_FILE: '/nonexistent/bench.toml', OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'bench', COUNTERSIGN_MODEL: 'scripted', COUNTERSIGN_MAX_CACHED_WORKFLOWS: String(ctx.cache) };
   const worker =
     system === 'countersign'
       ? await startWorker('worker/main.ts', { ...env, COUNTERSIGN_TASK_QUEUE: taskQueue, COUNTERSIGN_DEMO_OUTBOX: join(projectRoot, '.temporal/bench-scale-outbox.jsonl') }, /worker polling task queue/)
@@ -148,13 +172,9 @@ async function measure(ctx: ScaleContext, system: System): Promise<ScaleResult> 
     const pauseSeconds = (Date.now() - t0) / 1000;
     ctx.log(`${system}: ${runs} runs paused in ${pauseSeconds.toFixed(1)} s`);
 
-    // Let eviction settle, then read the memory of a worker whose runs all wait.
-    await sleep(5000);
-    const samples: number[] = [];
-    for (let i = 0; i < 5; i++, await sleep(1000)) samples.push(memoryOf(worker.pid!).rss);
-    const waitingRssMb = Math.max(...samples);
+    const waitingRssMb = await settledRss(worker.pid!);
 
-    const server = serverPid(ctx.address);
+    const server = serverPid(address);
     const cpu0 = { worker: cpuSecondsOf(worker.pid!), server: cpuSecondsOf(server) };
     const t1 = Date.now();
     await pool(runs, (i) => (system === 'countersign' ? client.workflow.getHandle(id(i)).signal(approveSignal, { callId: 'c1' }) : client.workflow.getHandle(id(i)).signal(floorApprove)));
