@@ -20,7 +20,9 @@ export async function measureRoundTrip(client: Client, taskQueue: string, model:
     const id = `bench-cs-${Date.now()}-${i}`;
     model.script(id, [{ toolCalls: [{ name: 'send_email', arguments: { to: 'b@example.com', subject: 'S', body: 'b' }, callId: 'c1' }] }, { text: 'done' }]);
     const handle = await client.workflow.start('agentRun', { taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'bench' }] });
-    while ((await handle.query<unknown[]>('pendingApprovals')).length === 0) await new Promise((r) => setTimeout(r, 5));
+    // Decide a run that waits quietly, as a person's decision finds it: paused, its "approval requested"
+    // notification delivered (deciding within milliseconds would time that activity too).
+    while ((await handle.query<unknown[]>('pendingApprovals')).length === 0 || (await handle.describe()).raw.pendingActivities?.length) await new Promise((r) => setTimeout(r, 5));
     await handle.signal(approveSignal, { callId: 'c1' });
     await handle.result();
     const events = (await handle.fetchHistory()).events as Event[];
