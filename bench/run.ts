@@ -1,9 +1,11 @@
-// `npm run bench [-- section…]`: Countersign against its floors and alternatives, on one local dev server, with
-// the scripted model. Sections (default: all):
+// `npm run bench [-- section…]`: Countersign against its floors and alternatives, on local dev servers, with the
+// scripted model. Sections (default: all):
 //   roundtrip  decision → approved tool starts (and → next model call); history events per approval cycle
-//   scale      BENCH_SCALE_RUNS (10000) runs paused at once: worker memory, then approve-all throughput
+//   scale      BENCH_SCALE_RUNS (10000) runs paused at once: worker memory, then approve-all throughput; each
+//              system on a fresh dev server (BENCH_CACHE, BENCH_SCALE_SYSTEMS, BENCH_WORKER_NODE_ARGS e.g. --cpu-prof)
 //   alternatives  Temporal's OpenAI Agents integration (events per approval) and @openai/agents in-process (ms per turn)
-// Results: bench/results/latest.{md,json}; a section not run this time keeps its previous figures.
+// roundtrip and alternatives share one dev server and an in-process worker. Results: bench/results/latest.{md,json};
+// a section not run this time keeps its previous figures.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -43,33 +45,38 @@ async function main() {
     TestWorkflowEnvironment.createLocal({
       server: { executable: { type: 'existing-path', path: binaryPath('temporal') }, searchAttributes: [HitlStatus, HitlPendingTools, HitlAgent, HitlPendingSince], ui: false },
     });
-  const env = await startServer();
   const model = await startScriptedModel();
   process.env.COUNTERSIGN_DEMO_OUTBOX = join(projectRoot, '.temporal/bench-outbox.jsonl');
-  // A failed measurement must not leave the dev server behind (it would slow everything after it).
+  // A failed measurement must not leave a dev server behind (it would slow everything after it), and no server
+  // idles beside the scale section's.
   try {
     const iterations = Number(process.env.BENCH_ITERATIONS ?? 50);
     if (sections.includes('roundtrip') || sections.includes('alternatives')) {
-      const taskQueue = 'bench';
-      const worker = await Worker.create({
-        connection: env.nativeConnection,
-        taskQueue,
-        workflowBundle: await buildWorkflowBundle({ workflowsPath: require.resolve('./benchWorkflows'), quiet: true }),
-        activities: {
-          ...createAgentActivities({ registry: defaultRegistry(), model: { baseURL: model.baseURL, apiKey: 'k', model: 'scripted', api: 'responses', requestTimeoutMs: 10_000 } }),
-          ...floorActivities(model.baseURL),
-        },
-      });
-      await worker.runUntil(async () => {
-        if (sections.includes('roundtrip')) {
-          log('round trip…');
-          results.roundTrip = await measureRoundTrip(env.client, taskQueue, model, iterations);
-        }
-        if (sections.includes('alternatives')) {
-          log('alternatives…');
-          results.alternatives = await measureAlternatives({ client: env.client, taskQueue, address: env.address, modelBaseURL: model.baseURL, iterations, log });
-        }
-      });
+      const shared = await startServer();
+      try {
+        const taskQueue = 'bench';
+        const worker = await Worker.create({
+          connection: shared.nativeConnection,
+          taskQueue,
+          workflowBundle: await buildWorkflowBundle({ workflowsPath: require.resolve('./benchWorkflows'), quiet: true }),
+          activities: {
+            ...createAgentActivities({ registry: defaultRegistry(), model: { baseURL: model.baseURL, apiKey: 'k', model: 'scripted', api: 'responses', requestTimeoutMs: 10_000 } }),
+            ...floorActivities(model.baseURL),
+          },
+        });
+        await worker.runUntil(async () => {
+          if (sections.includes('roundtrip')) {
+            log('round trip…');
+            results.roundTrip = await measureRoundTrip(shared.client, taskQueue, model, iterations);
+          }
+          if (sections.includes('alternatives')) {
+            log('alternatives…');
+            results.alternatives = await measureAlternatives({ client: shared.client, taskQueue, address: shared.address, modelBaseURL: model.baseURL, iterations, log });
+          }
+        });
+      } finally {
+        await shared.teardown();
+      }
     }
     if (sections.includes('scale')) {
       log('scale…');
@@ -80,7 +87,6 @@ async function main() {
     }
   } finally {
     await model.close();
-    await env.teardown();
   }
 
   const md = renderResults(results);
