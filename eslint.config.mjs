@@ -27,4 +27,21 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The shared domain: plain TypeScript that the workflow, activities, agents and client all import. Sandbox-safe
+    // (no Node APIs), and no Temporal runtime: the approval book and the run state are unit-tested without a server.
+    files: ['domain/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'crypto', 'http', 'openai'], message: 'domain code is shared with the workflow sandbox: no Node APIs or network clients' },
+            { group: ['@temporalio/workflow', '@temporalio/activity', '@temporalio/worker', '@temporalio/client'], message: 'domain code has no Temporal runtime; the workflow wires it to handlers, timers and activities' },
+            { group: ['../activities/*', '../agents/*', '../client/*', '../worker/*', '../devtools/*', '../workflows/*'], allowTypeImports: true, message: 'domain code may only `import type` from the other layers' },
+          ],
+        },
+      ],
+    },
+  },
 );

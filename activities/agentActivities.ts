@@ -10,38 +10,14 @@ import type { Agent, ToolErrorKind } from '../agents/defineAgent';
 import type { Tool } from '../agents/defineTool';
 import type { AgentRegistry } from '../agents/registry';
 import type { ModelSettings } from '../temporal.config';
-import type { ConversationItem, FunctionCallItem, ModelTurn } from '../workflows/items';
-import { type ApprovalPolicy, effectivePolicy, timeoutMessage } from '../workflows/approvalPolicy';
-import type { AgentSnapshot } from '../workflows/messages';
+import type { ConversationItem, FunctionCallItem, ModelTurn } from '../domain/items';
+import { type ApprovalPolicy, effectivePolicy, timeoutMessage } from '../domain/approvalPolicy';
+import type { AgentSnapshot } from '../domain/agentSnapshot';
+import type { AgentRef, CallBase, PlannedCall, Special } from '../domain/plannedCall';
 import { createModelActivities } from './model';
 import { createNotifyActivities } from './notify';
 
 export const DEFAULT_REJECTION = 'Tool execution was not approved.';
-
-export interface AgentRef {
-  name: string;
-  version: string;
-}
-
-interface CallBase {
-  callId: string;
-  toolName: string;
-  arguments: string;
-}
-
-/** Calls the workflow carries out itself instead of running an activity: handoffs and sub-agents. */
-interface Special {
-  handoffTo?: string;
-  subAgent?: string;
-  shareAlwaysRules?: boolean;
-}
-
-/** A tool call as the workflow should treat it. */
-export type PlannedCall =
-  | (CallBase & { disposition: 'error'; output: string })
-  | (CallBase & { disposition: 'run'; audit?: boolean } & Special)
-  | (CallBase & { disposition: 'approval' | 'external'; rejectionText: string; timeoutText?: string } & Special)
-  | (CallBase & { disposition: 'input'; fields: string[]; rejectionText: string; timeoutText?: string });
 
 export interface ModelTurnRequest {
   runId: string;

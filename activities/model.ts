@@ -7,7 +7,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { ResponseInputItem, FunctionTool } from 'openai/resources/responses/responses';
 import type { ModelSettings } from '../temporal.config';
-import type { ConversationItem, ModelTurn, ToolSpec } from '../workflows/items';
+import type { ConversationItem, ModelTurn, ToolSpec } from '../domain/items';
 
 export interface ModelRequest {
   /** The workflow id: sent as a header so logs and scripted servers can tell runs apart. */

@@ -1,9 +1,9 @@
 // An agent: instructions, tools and how tool errors read to the model. Referred to by name from workflows;
 // each run records a snapshot (see AgentSnapshot) so a run that waits a month keeps the definition it began with.
-import type { ApprovalPolicy } from '../workflows/approvalPolicy';
+import type { ApprovalPolicy } from '../domain/approvalPolicy';
 import { z } from 'zod';
 import { approvalPolicyOf, defineTool, policyOf, type Tool } from './defineTool';
-import type { AgentSnapshot } from '../workflows/messages';
+import type { AgentSnapshot } from '../domain/agentSnapshot';
 
 export type ToolErrorKind = 'approval_rejected' | 'tool_not_found' | 'invalid_arguments' | 'tool_failed';
 

@@ -3,8 +3,8 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import { Command, Option } from 'commander';
 import { ConfigError, loadConfig } from '../temporal.config';
-import { summarizeCall } from '../workflows/callSummary';
-import type { ConversationItem } from '../workflows/items';
+import { summarizeCall } from '../domain/callSummary';
+import type { ConversationItem } from '../domain/items';
 import {
   type AuditEntry,
   type Decision,

@@ -1,6 +1,6 @@
 // Terminal output for the CLI: tables that fit the window, colour only on a TTY (and never with NO_COLOR),
 // relative times. JSON output bypasses all of this.
-import { shorten } from '../workflows/callSummary';
+import { shorten } from '../domain/callSummary';
 
 const colourOn = () => Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
 const paint = (code: number) => (s: string) => (colourOn() ? `\u001b[${code}m${s}\u001b[0m` : s);

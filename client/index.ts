@@ -4,3 +4,5 @@ export { RunState, RUN_STATE_SCHEMA_VERSION, type Interruption, type ApproveOpti
 export * from './errors';
 export { connectClient } from './connect';
 export * from '../workflows/messages';
+export type { AgentSnapshot, ToolSnapshot } from '../domain/agentSnapshot';
+export type { ConversationItem, Usage } from '../domain/items';

@@ -22,7 +22,7 @@ import {
   runInputSchema,
   describeZodError,
 } from '../workflows/messages';
-import { rootCause } from '../workflows/failures';
+import { rootCause } from '../domain/failures';
 import { connectClient } from './connect';
 import { CountersignError, DecisionRejectedError, RunFailedError, RunFinishedError, RunNotFoundError, RunStateError } from './errors';
 import { type Interruption, RunState } from './runState';

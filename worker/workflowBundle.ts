@@ -4,8 +4,8 @@
 import { spawn } from 'node:child_process';
 
 export const workflowsPath = require.resolve('../workflows');
-/** Evaluated once per workflow thread and shared by every run on it (see workflows/sharedModules.ts). */
-export const preloadModules = [require.resolve('../workflows/sharedModules')];
+/** Evaluated once per workflow thread and shared by every run on it (see domain/sharedModules.ts). */
+export const preloadModules = [require.resolve('../domain/sharedModules')];
 
 const BUNDLER = `
 const o = JSON.parse(process.argv[1]);

@@ -27,16 +27,18 @@ import {
   workflowInfo,
   type ActivityOptions,
 } from '@temporalio/workflow';
-import type { AgentActivities, PlannedCall } from '../activities/agentActivities';
+import type { AgentActivities } from '../activities/agentActivities';
+import type { PlannedCall } from '../domain/plannedCall';
+import type { AgentSnapshot } from '../domain/agentSnapshot';
 import type { Notification, NotificationEvent } from '../activities/notify';
-import { ApprovalBook, type BookCall, type BookState, checkDecision } from './approvalBook';
+import { ApprovalBook, type BookCall, type BookState, checkDecision } from '../domain/approvalBook';
 import type { Duration } from '@temporalio/common';
-import { rootCause } from './failures';
-import { type ApprovalPolicy, addDuration, durationMs, effectivePolicy } from './approvalPolicy';
-import { summarizeCall } from './callSummary';
-import { type ConversationItem, type Usage, addUsage, emptyUsage } from './items';
+import { rootCause } from '../domain/failures';
+import { type ApprovalPolicy, addDuration, durationMs, effectivePolicy } from '../domain/approvalPolicy';
+import { summarizeCall } from '../domain/callSummary';
+import { type ConversationItem, type Usage, addUsage, emptyUsage } from '../domain/items';
 import {
-  type AgentSnapshot,
+
   type AppliedDecision,
   type ChildReport,
   type DecideResult,

@@ -3,46 +3,12 @@
 // send exactly these JSON shapes. zod schemas validate every payload that crosses the wire.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
-import { type ApprovalPolicy, approvalPolicySchema, durationSchema } from './approvalPolicy';
-import { shareAcrossRuns } from './sharedModules';
-import type { ConversationItem, Usage } from './items';
+import { approvalPolicySchema, durationSchema } from '../domain/approvalPolicy';
+import { shareAcrossRuns } from '../domain/sharedModules';
+import type { ConversationItem, Usage } from '../domain/items';
 
 export const WORKFLOW_TYPE = 'agentRun';
 export const DEFAULT_TASK_QUEUE = 'countersign';
-
-// ── The agent as a run recorded it ───────────────────────────────────────────────────────────────────────────
-export interface ToolSnapshot {
-  name: string;
-  description: string;
-  /** JSON schema of the arguments. */
-  parameters: Record<string, unknown>;
-  /** 'predicate' = decided per call by the tool's needsApproval function (in an activity, failing closed). */
-  approval: 'never' | 'always' | 'predicate';
-  /** Timeout, reminders, escalation for this tool's approvals (wins over the agent's). */
-  policy?: ApprovalPolicy;
-  /** Fields a person must fill in before the call runs (kind `input`). */
-  userInput?: string[];
-  /** Executed outside the worker; the result arrives with provideResult (kind `external`). */
-  external?: true;
-  resultTimeout?: string;
-  /** Runs at once and is audited for later review. */
-  audit?: true;
-  /** Calling it hands the conversation to this agent. */
-  handoffTo?: string;
-  /** Calling it runs this agent as a child workflow (agent.asTool). */
-  subAgent?: string;
-  shareAlwaysRules?: true;
-}
-
-export interface AgentSnapshot {
-  name: string;
-  version: string;
-  instructions: string;
-  model?: string;
-  /** The agent's default approval policy. */
-  policy?: ApprovalPolicy;
-  tools: ToolSnapshot[];
-}
 
 // ── Starting a run ───────────────────────────────────────────────────────────────────────────────────────────
 const jsonRecord = shareAcrossRuns('messages.jsonRecord', () => z.record(z.string(), z.unknown()));

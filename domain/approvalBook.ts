@@ -3,7 +3,7 @@
 // writes the audit log. No Temporal imports: the workflow wires it to signals, updates, timers and activities,
 // and unit tests drive it directly. Its state is plain JSON so it can be queried and carried across runs.
 import type { OnTimeout } from './approvalPolicy';
-import type { AppliedDecision, AuditEntry, Decision, PendingApproval, PendingKind } from './messages';
+import type { AppliedDecision, AuditEntry, Decision, PendingApproval, PendingKind } from '../workflows/messages';
 
 /** `resolved`: an external call whose result arrived (nothing runs on the worker). */
 export type CallState = 'pending' | 'approved' | 'rejected' | 'resolved';

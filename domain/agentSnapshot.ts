@@ -1,0 +1,36 @@
+// The agent as a run recorded it at start: instructions, tools with their JSON schemas and approval policies,
+// version. Written by the describeAgent activity, carried by the workflow, read by the model-turn activity. Plain data.
+import type { ApprovalPolicy } from './approvalPolicy';
+
+export interface ToolSnapshot {
+  name: string;
+  description: string;
+  /** JSON schema of the arguments. */
+  parameters: Record<string, unknown>;
+  /** 'predicate' = decided per call by the tool's needsApproval function (in an activity, failing closed). */
+  approval: 'never' | 'always' | 'predicate';
+  /** Timeout, reminders, escalation for this tool's approvals (wins over the agent's). */
+  policy?: ApprovalPolicy;
+  /** Fields a person must fill in before the call runs (kind `input`). */
+  userInput?: string[];
+  /** Executed outside the worker; the result arrives with provideResult (kind `external`). */
+  external?: true;
+  resultTimeout?: string;
+  /** Runs at once and is audited for later review. */
+  audit?: true;
+  /** Calling it hands the conversation to this agent. */
+  handoffTo?: string;
+  /** Calling it runs this agent as a child workflow (agent.asTool). */
+  subAgent?: string;
+  shareAlwaysRules?: true;
+}
+
+export interface AgentSnapshot {
+  name: string;
+  version: string;
+  instructions: string;
+  model?: string;
+  /** The agent's default approval policy. */
+  policy?: ApprovalPolicy;
+  tools: ToolSnapshot[];
+}

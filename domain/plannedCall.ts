@@ -1,0 +1,27 @@
+// A tool call as the model-turn activity planned it for the workflow: refused at once (error), run now, or
+// waiting for a person (approval, input, external). Plain data, shared by the activities and the workflow.
+
+export interface AgentRef {
+  name: string;
+  version: string;
+}
+
+export interface CallBase {
+  callId: string;
+  toolName: string;
+  arguments: string;
+}
+
+/** Calls the workflow carries out itself instead of running an activity: handoffs and sub-agents. */
+export interface Special {
+  handoffTo?: string;
+  subAgent?: string;
+  shareAlwaysRules?: boolean;
+}
+
+/** A tool call as the workflow should treat it. */
+export type PlannedCall =
+  | (CallBase & { disposition: 'error'; output: string })
+  | (CallBase & { disposition: 'run'; audit?: boolean } & Special)
+  | (CallBase & { disposition: 'approval' | 'external'; rejectionText: string; timeoutText?: string } & Special)
+  | (CallBase & { disposition: 'input'; fields: string[]; rejectionText: string; timeoutText?: string });
