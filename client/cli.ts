@@ -1,25 +1,18 @@
 // `countersign`: the operator's and approver's command line, a thin layer over the client library.
 // Every command takes --json for scripts; errors are one line on stderr and exit code 1.
-import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { Command, Option } from 'commander';
 import { ConfigError, loadConfig } from '../temporal.config';
 import { summarizeCall } from '../domain/callSummary';
 import type { ConversationItem } from '../domain/items';
-import {
-  type AuditEntry,
-  type Decision,
-  type PendingApproval,
-  type RunResult,
-  type RunSnapshot,
-  pendingApprovalsQuery,
-  runStateQuery,
-} from '../workflows/messages';
+import type { AuditEntry, Decision, PendingApproval, RunResult, RunView } from '../workflows/messages';
 import { ago, bold, dim, green, red, table, yellow } from './cliOutput';
 import { EncryptionCodec } from '../codec/encryptionCodec';
 import { startCodecServer } from './codecServer';
 import { connectClient } from './connect';
-import { CountersignError, RunNotFoundError } from './errors';
+import { CountersignError } from './errors';
 import { type AgentRunResult, Runner, type RunOptions } from './runner';
+import { auditOf, conversationOf, workflowStatus } from './runReads';
 import { defaultApprover } from './runState';
 
 interface GlobalOptions {
@@ -53,20 +46,6 @@ const print = (text: string): void => {
   process.stdout.write(`${text}\n`);
 };
 const printJson = (value: unknown) => print(JSON.stringify(value, null, 2));
-
-/** The run's state; a run nobody knows is a RunNotFoundError. Closed runs answer from their result. */
-async function stateOf(client: Client, workflowId: string): Promise<RunSnapshot> {
-  const handle = client.workflow.getHandle(workflowId);
-  let status: string;
-  try {
-    status = (await handle.describe()).status.name;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new RunNotFoundError(`no run with workflow id ${workflowId}`);
-    throw err;
-  }
-  if (status === 'COMPLETED') return (await handle.result()) as RunResult;
-  return handle.query(runStateQuery);
-}
 
 function pendingTable(pending: PendingApproval[], withRun?: (p: PendingApproval) => string[]): string {
   const headers = [...(withRun ? ['WORKFLOW ID', 'AGENT'] : []), 'CALL ID', 'KIND', 'TOOL', 'ARGUMENTS', 'WAITING SINCE', 'EXPIRES'];
@@ -123,7 +102,6 @@ program
   });
 
 // ── pending ────────────────────────────────────────────────────────────────────────────────────────────────
-const NAME = /^[\w.@-]+$/;
 program
   .command('pending')
   .description('every pending approval in the namespace (runs found by HitlStatus, then each run asked)')
@@ -132,19 +110,9 @@ program
   .option('--json', 'machine-readable output')
   .action(async (o: { agent?: string; tool?: string; json?: boolean }) => {
     for (const [flag, value] of [['--agent', o.agent], ['--tool', o.tool]] as const)
-      if (value !== undefined && !NAME.test(value)) throw new CountersignError(`${flag} must be a plain name (letters, digits, _ . @ -), got ${JSON.stringify(value)}`);
-    const { client } = await connect();
-    const clauses = [`HitlStatus = 'AwaitingApproval'`, ...(o.agent ? [`HitlAgent = '${o.agent}'`] : []), ...(o.tool ? [`HitlPendingTools = '${o.tool}'`] : [])];
-    const rows: Array<PendingApproval & { workflowId: string }> = [];
-    for await (const run of client.workflow.list({ query: clauses.join(' AND ') })) {
-      if (run.parentExecution) continue; // a sub-run's calls are listed (with their path) by the run that started it
-      const pending = await client.workflow
-        .getHandle(run.workflowId)
-        .query(pendingApprovalsQuery)
-        .catch(() => [] as PendingApproval[]); // decided or closed since the listing
-      for (const p of pending) if (!o.tool || p.toolName === o.tool) rows.push({ workflowId: run.workflowId, ...p });
-    }
-    rows.sort((a, b) => a.requestedAt.localeCompare(b.requestedAt));
+      if (value !== undefined && !/^[\w.@-]+$/.test(value)) throw new CountersignError(`${flag} must be a plain name (letters, digits, _ . @ -), got ${JSON.stringify(value)}`);
+    const { runner } = await connect();
+    const rows = await runner.pending({ agent: o.agent, tool: o.tool });
     if (o.json) return printJson(rows);
     if (rows.length === 0) return print('No approvals are pending.');
     print(pendingTable(rows, (p) => [(p as PendingApproval & { workflowId: string }).workflowId, p.agentName]));
@@ -164,8 +132,8 @@ program
   .argument('<workflowId>')
   .option('--json', 'machine-readable output')
   .action(async (workflowId: string, o: { json?: boolean }) => {
-    const { client } = await connect();
-    const s = await stateOf(client, workflowId);
+    const { runner } = await connect();
+    const s = await runner.describe(workflowId);
     if (o.json) return printJson(s);
     const lines = [
       `${bold('Run')}       ${workflowId}`,
@@ -180,7 +148,7 @@ program
         lines.push(...JSON.stringify(JSON.parse(p.arguments), null, 2).split('\n').map((l) => `    ${l}`));
       }
     }
-    if (s.audit.length) lines.push('', bold('Decisions'), auditTable(s.audit));
+    if (s.audit.length) lines.push('', bold(s.auditFrom ? `Decisions (newest ${s.audit.length}; all: countersign audit ${workflowId})` : 'Decisions'), auditTable(s.audit));
     if (s.finalOutput !== undefined) lines.push('', bold('Final output'), s.finalOutput);
     if (s.error) lines.push('', red(`Failed (${s.errorType ?? 'error'}): ${s.error}`));
     print(lines.join('\n'));
@@ -205,11 +173,10 @@ async function decideCommand(
     }
     if (!editedArguments || typeof editedArguments !== 'object' || Array.isArray(editedArguments)) throw new CountersignError('--edit must be a JSON object of arguments');
   }
-  const { client } = await connect();
+  const { runner } = await connect();
   let ids = callId ? [callId] : [];
   if (o.all) {
-    await stateOf(client, workflowId); // a clear error for an unknown run
-    ids = (await client.workflow.getHandle(workflowId).query(pendingApprovalsQuery)).map((p) => p.callId);
+    ids = (await runner.pending(workflowId)).map((p) => p.callId);
     if (ids.length === 0) throw new CountersignError(`run ${workflowId} has no pending approvals`);
   }
   const decisions: Decision[] = ids.map((id) => ({
@@ -310,7 +277,7 @@ program
   .option('--json', 'machine-readable output')
   .action(async (workflowId: string, message: string, o: { json?: boolean }) => {
     const { client, runner } = await connect();
-    await stateOf(client, workflowId); // a clear error for an unknown run
+    await workflowStatus(client, workflowId); // a clear error for an unknown run
     const result = await runner.decide(workflowId, [], [message]);
     if (o.json) return printJson(result);
     print(`queued for the next turn (${result.inputsQueued ?? 1} waiting)`);
@@ -324,9 +291,9 @@ program
   .option('--wait', 'wait for a running run to end')
   .option('--json', 'the whole result as JSON')
   .action(async (workflowId: string, o: { wait?: boolean; json?: boolean }) => {
-    const { client } = await connect();
-    const s = await stateOf(client, workflowId);
-    let final: RunSnapshot = s;
+    const { client, runner } = await connect();
+    const s = await runner.describe(workflowId);
+    let final: RunView = s;
     if (s.status !== 'Completed' && s.status !== 'Failed') {
       if (!o.wait) throw new CountersignError(`run ${workflowId} is still running (${s.status}${s.pending.length ? `, ${s.pending.length} pending` : ''}); pass --wait to wait for it`);
       final = await client.workflow
@@ -334,7 +301,7 @@ program
         .result()
         .then(
           (r) => r as RunResult,
-          () => stateOf(client, workflowId),
+          () => runner.describe(workflowId),
         );
     }
     if (final.status === 'Failed') throw new CountersignError(`run ${workflowId} failed (${final.errorType ?? 'error'}): ${final.error}`);
@@ -348,8 +315,8 @@ program
   .argument('<workflowId>')
   .option('--json', 'machine-readable output')
   .action(async (workflowId: string, o: { json?: boolean }) => {
-    const { client } = await connect();
-    const { audit } = await stateOf(client, workflowId);
+    const { runner } = await connect();
+    const audit = await runner.audit(workflowId);
     if (o.json) return printJson(audit);
     print(audit.length ? auditTable(audit) : 'No decisions yet.');
   });
@@ -366,16 +333,15 @@ program
   .argument('<workflowId>')
   .option('--interval <ms>', 'how often to look', (v) => Number(v), 500)
   .action(async (workflowId: string, o: { interval: number }) => {
-    const { client } = await connect();
-    let shownItems = 0;
-    let shownAudit = 0;
+    const { client, runner } = await connect();
+    let cursor = { items: 0, audit: 0 };
     let lastStatus = '';
     for (;;) {
-      const s = await stateOf(client, workflowId);
-      for (const item of s.items.slice(shownItems)) print(itemLine(item));
-      for (const a of s.audit.slice(shownAudit)) print(`${dim('decision')} ${auditLine(a).slice(1, 6).join(' ')}`);
-      shownItems = s.items.length;
-      shownAudit = s.audit.length;
+      const s = await runner.describe(workflowId);
+      // Read what is new since the last look, page by page: never the whole conversation again.
+      if (s.cursor.items > cursor.items) for await (const item of conversationOf(client, workflowId, cursor.items)) print(itemLine(item));
+      if (s.cursor.audit > cursor.audit) for await (const a of auditOf(client, workflowId, cursor.audit)) print(`${dim('decision')} ${auditLine(a).slice(1, 6).join(' ')}`);
+      cursor = s.cursor;
       const status = `${s.status}${s.pending.length ? `: ${s.pending.map((p) => summarizeCall(p.toolName, p.arguments)).join(', ')}` : ''}`;
       if (status !== lastStatus) print(dim(`status ${status}`));
       lastStatus = status;

@@ -3,7 +3,7 @@
 // so a state saved in one process resumes in another (`RunState.fromString`).
 import { userInfo } from 'node:os';
 import { z } from 'zod';
-import { type Decision, decisionSchema, type PendingApproval, type RunSnapshot, describeZodError } from '../workflows/messages';
+import { type Decision, decisionSchema, type PendingApproval, type RunView, describeZodError } from '../workflows/messages';
 import { RunStateError } from './errors';
 
 export const RUN_STATE_SCHEMA_VERSION = 1;
@@ -66,8 +66,8 @@ export function defaultApprover(): string | undefined {
 export class RunState {
   private constructor(private readonly data: StateData) {}
 
-  static fromSnapshot(workflowId: string, snapshot: RunSnapshot): RunState {
-    const startedWith = snapshot.handoffs?.[0]?.from;
+  static fromSnapshot(workflowId: string, snapshot: RunView): RunState {
+    const startedWith = snapshot.startedWith;
     return new RunState({ $schemaVersion: RUN_STATE_SCHEMA_VERSION, workflowId, agent: snapshot.agent, ...(startedWith ? { startedWith } : {}), interruptions: snapshot.pending, decisions: [], inputs: [] });
   }
 

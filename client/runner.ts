@@ -14,8 +14,11 @@ import {
   DEFAULT_TASK_QUEUE,
   type DecideResult,
   type RunInput,
+  type AuditEntry,
+  type PendingApproval,
   type RunResult,
   type RunSnapshot,
+  type RunView,
   WORKFLOW_TYPE,
   decideUpdate,
   nextPauseUpdate,
@@ -23,7 +26,9 @@ import {
   describeZodError,
 } from '../workflows/messages';
 import { rootCause } from '../domain/failures';
+import type { ConversationItem } from '../domain/items';
 import { connectClient } from './connect';
+import { type PendingCall, auditOf, conversationOf, describeRun, pendingCalls, pendingOf } from './runReads';
 import { CountersignError, DecisionRejectedError, RunFailedError, RunFinishedError, RunNotFoundError, RunStateError } from './errors';
 import { type Interruption, RunState } from './runState';
 
@@ -42,7 +47,8 @@ export interface RunOptions
 export class AgentRunResult {
   constructor(
     readonly workflowId: string,
-    readonly snapshot: RunSnapshot,
+    /** The run's compact view (status, pending calls, final output or error, usage, cursors). */
+    readonly snapshot: RunView,
   ) {}
   get status() {
     return this.snapshot.status;
@@ -99,10 +105,40 @@ export class Runner {
     }
   }
 
+  // ── Reading runs ───────────────────────────────────────────────────────────────────────────────────────────
+  /** Where a run stands (status, pending calls, usage, cursors) with its newest items and audit entries. */
+  describe(workflowId: string): Promise<RunSnapshot> {
+    return describeRun(this.client, workflowId);
+  }
+
+  /** The run's conversation from item `after` on, read in pages. */
+  conversation(workflowId: string, options: { after?: number } = {}): AsyncGenerator<ConversationItem> {
+    return conversationOf(this.client, workflowId, options.after);
+  }
+
+  /** The run's audit log after entry `after` (a `seq`), read in pages. */
+  auditLog(workflowId: string, options: { after?: number } = {}): AsyncGenerator<AuditEntry> {
+    return auditOf(this.client, workflowId, options.after);
+  }
+
+  /** Every decision of the run, oldest first. */
+  async audit(workflowId: string): Promise<AuditEntry[]> {
+    const entries: AuditEntry[] = [];
+    for await (const entry of this.auditLog(workflowId)) entries.push(entry);
+    return entries;
+  }
+
+  /** What one run waits for; without a workflow id, every pending call in the namespace (optionally one agent's or tool's). */
+  pending(workflowId: string): Promise<PendingApproval[]>;
+  pending(filter?: { agent?: string; tool?: string }): Promise<PendingCall[]>;
+  pending(arg?: string | { agent?: string; tool?: string }): Promise<PendingApproval[] | PendingCall[]> {
+    return typeof arg === 'string' ? pendingOf(this.client, arg) : pendingCalls(this.client, arg);
+  }
+
   /** Waits until the run pauses for people or ends. */
   async nextPause(workflowId: string): Promise<AgentRunResult> {
     const handle = this.client.workflow.getHandle(workflowId);
-    let snapshot: RunSnapshot;
+    let snapshot: RunView;
     try {
       snapshot = await handle.executeUpdate(nextPauseUpdate);
     } catch (err) {
@@ -112,7 +148,7 @@ export class Runner {
   }
 
   /** A failed run is an error, as in the seed SDK (e.g. MaxTurnsExceeded); anything else a result. */
-  private resultOf(workflowId: string, snapshot: RunSnapshot): AgentRunResult {
+  private resultOf(workflowId: string, snapshot: RunView): AgentRunResult {
     if (snapshot.status === 'Failed') throw new RunFailedError(`run ${workflowId} failed: ${snapshot.error ?? 'unknown error'}`, snapshot.errorType);
     return new AgentRunResult(workflowId, snapshot);
   }
@@ -131,7 +167,7 @@ export class Runner {
     const start = this.startOptions(agent, input, options);
     const workflowId = start.workflowId;
     const startWorkflowOperation = new WithStartWorkflowOperation(WORKFLOW_TYPE, { ...start, workflowIdConflictPolicy: 'FAIL' });
-    let snapshot: RunSnapshot;
+    let snapshot: RunView;
     try {
       snapshot = await this.client.workflow.executeUpdateWithStart(nextPauseUpdate, { startWorkflowOperation });
     } catch (err) {

@@ -39,6 +39,8 @@ export interface BookState {
   /** key `${agentName}/${toolName}` */
   sticky: Record<string, StickyRule>;
   audit: AuditEntry[];
+  /** The last audit sequence number handed out: entries are read in pages after a `seq` (ignored ones get trimmed). */
+  auditSeq?: number;
 }
 
 /** Ignored entries kept in the audit log; older ones are dropped so hostile signal floods cannot grow history. */
@@ -80,7 +82,23 @@ export class ApprovalBook {
   private readonly s: BookState;
 
   constructor(state?: BookState) {
-    this.s = state ?? { calls: [], sticky: {}, audit: [] };
+    this.s = state ?? { calls: [], sticky: {}, audit: [], auditSeq: 0 };
+    // Books carried from runs before audit pages existed: number their entries in order.
+    if (this.s.auditSeq === undefined) {
+      this.s.auditSeq = 0;
+      for (const entry of this.s.audit) entry.seq = ++this.s.auditSeq;
+    }
+  }
+
+  /** Entries after sequence number `after`, oldest first. */
+  auditAfter(after: number): AuditEntry[] {
+    const from = this.s.audit.findIndex((a) => (a.seq ?? 0) > after);
+    return from < 0 ? [] : this.s.audit.slice(from);
+  }
+
+  private log(entry: AuditEntry): void {
+    entry.seq = ++this.s.auditSeq!;
+    this.s.audit.push(entry);
   }
 
   get state(): BookState {
@@ -120,7 +138,7 @@ export class ApprovalBook {
     const action = call.onTimeout ?? 'reject';
     call.state = action === 'approve' ? 'approved' : 'rejected';
     if (call.state === 'rejected') call.rejectionOutput = call.timeoutText ?? call.rejectionText;
-    this.s.audit.push({
+    this.log({
       callId: call.callId,
       toolName: call.toolName,
       arguments: call.arguments,
@@ -189,7 +207,7 @@ export class ApprovalBook {
 
   /** An audit-kind call ran without waiting: recorded for later review. */
   recordAudited(call: { callId: string; toolName: string; arguments: string }, now: string): void {
-    this.s.audit.push({ callId: call.callId, toolName: call.toolName, arguments: call.arguments, decision: 'audited', requestedAt: now, decidedAt: now, via: 'rule' });
+    this.log({ callId: call.callId, toolName: call.toolName, arguments: call.arguments, decision: 'audited', requestedAt: now, decidedAt: now, via: 'rule' });
   }
 
   /** A signal that could not be applied: logged in the audit as ignored, nothing else changes. */
@@ -205,7 +223,7 @@ export class ApprovalBook {
       via,
       ignoredBecause: because.slice(0, 500),
     };
-    this.s.audit.push(entry);
+    this.log(entry);
     const ignored = this.s.audit.filter((a) => a.decision === 'ignored');
     if (ignored.length > MAX_IGNORED_AUDIT_ENTRIES) {
       const oldest = ignored[0]!;
@@ -230,7 +248,7 @@ export class ApprovalBook {
       call.externalOutput = d.error !== undefined ? `The external execution failed: ${d.error}` : typeof d.result === 'string' ? d.result : JSON.stringify(d.result);
     const outcome =
       decision === 'input' ? 'input_provided' : decision === 'result' ? 'result_provided' : decision === 'approve' ? (auto ? 'auto_approved' : 'approved') : auto ? 'auto_rejected' : 'rejected';
-    this.s.audit.push({
+    this.log({
       callId: call.callId,
       toolName: call.toolName,
       arguments: call.arguments,

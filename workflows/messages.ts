@@ -159,11 +159,15 @@ export interface ChildReport {
   /** The sub-run waits only for people (or has nothing running). */
   waiting: boolean;
   pending: PendingApproval[];
+  /** Decisions passed on by the parent that the sub-run refused (e.g. invalid edited arguments): pending there again. */
+  refused?: Array<{ callId: string; because: string }>;
 }
 
 export type AuditDecision = DecisionOutcome | 'timed_out' | 'ignored' | 'audited';
 
 export interface AuditEntry {
+  /** Position in the run's audit log (1, 2, …): page with `auditLog({ after: seq })`. */
+  seq?: number;
   callId: string;
   toolName?: string;
   arguments?: string;
@@ -189,14 +193,19 @@ export interface Handoff {
   at: string;
 }
 
-export interface RunSnapshot {
+/**
+ * What a run shows, compactly: where it stands, what waits for people, the final output or error, and cursors for
+ * reading the conversation and the audit in pages. The answer of `nextPause`, the workflow result, and the core of
+ * `runState`. Its size does not grow with the run's length (pending calls aside).
+ */
+export interface RunView {
   agent: { name: string; version: string };
+  /** The agent the run started with, when a handoff has moved the conversation since. */
+  startedWith?: string;
   status: RunStatus;
   turn: number;
   maxTurns: number;
-  items: ConversationItem[];
   pending: PendingApproval[];
-  audit: AuditEntry[];
   usage: Usage;
   /** When the run began (ISO-8601), across continue-as-new. */
   startedAt: string;
@@ -206,17 +215,55 @@ export interface RunSnapshot {
   continuedAsNew: number;
   /** Something the run is waiting out, e.g. no worker has its agent version yet. */
   problem?: string;
-  /** User messages added with addInput, waiting for the next model turn. */
-  queuedInputs: string[];
-  /** Handoffs so far: the conversation moved from one agent to another. */
-  handoffs: Handoff[];
+  /** Where the logs end now: `conversation({ after: cursor.items })` and `auditLog({ after: cursor.audit })` read what comes next. */
+  cursor: { items: number; audit: number };
   finalOutput?: string;
   /** Why the run failed, and the failure type (e.g. MaxTurnsExceeded, ModelRequestRejected). */
   error?: string;
   errorType?: string;
 }
 
+/**
+ * The `runState` query: the view plus the newest conversation items and audit entries, and the handoffs and
+ * queued user messages. A long run's items and audit are cut to their newest entries (`itemsFrom` / `auditFrom`
+ * say where the window starts); read them whole with the `conversation` and `auditLog` queries.
+ */
+export interface RunSnapshot extends RunView {
+  items: ConversationItem[];
+  /** Index of `items[0]` in the whole conversation (0: nothing left out). */
+  itemsFrom: number;
+  audit: AuditEntry[];
+  /** Entries before this many were left out of `audit` (0: nothing left out). */
+  auditFrom: number;
+  /** User messages added with addInput, waiting for the next model turn. */
+  queuedInputs: string[];
+  /** Handoffs so far: the conversation moved from one agent to another. */
+  handoffs: Handoff[];
+}
+
+/** The workflow's result: the snapshot of a completed run (its windows smaller: at most 100 newest items and audit entries, about 256 KB each). */
 export type RunResult = RunSnapshot & { status: 'Completed'; finalOutput: string };
+
+/** Read a log in pages: entries after `after` (the `next` of the previous page; 0 or absent: from the start), at most `limit`. */
+export const pageRequestSchema = shareAcrossRuns('messages.pageRequestSchema', () => z.strictObject({
+  after: z.number().int().min(0).optional(),
+  limit: z.number().int().min(1).max(1000).optional(),
+}).optional());
+export type PageRequest = z.infer<typeof pageRequestSchema>;
+
+/** A page of the conversation: items `after` … `next - 1` of `total`. A page also stops at about 1 MB of JSON. */
+export interface ConversationPage {
+  items: ConversationItem[];
+  next: number;
+  total: number;
+}
+
+/** A page of the audit log: entries with `seq` after the request's `after`, up to `next` (the last `seq` returned). */
+export interface AuditPage {
+  entries: AuditEntry[];
+  next: number;
+  total: number;
+}
 
 // ── Definitions ──────────────────────────────────────────────────────────────────────────────────────────────
 export const approveSignal = defineSignal<[ApprovePayload]>('approve');
@@ -228,11 +275,15 @@ export const rejectSignal = defineSignal<[RejectPayload]>('reject');
 /** Validated decisions; the update is rejected (and nothing changes) if any entry is invalid. */
 export const decideUpdate = defineUpdate<DecideResult, [DecidePayload]>('decide');
 /** Long-poll: returns once the run is waiting only for people, or has ended. Used by Runner.run. */
-export const nextPauseUpdate = defineUpdate<RunSnapshot, []>('nextPause');
+export const nextPauseUpdate = defineUpdate<RunView, []>('nextPause');
 /** Internal signal from a sub-run to its parent run. */
 export const childStateSignal = defineSignal<[ChildReport]>('countersignChildState');
 export const pendingApprovalsQuery = defineQuery<PendingApproval[]>('pendingApprovals');
 export const runStateQuery = defineQuery<RunSnapshot>('runState');
+/** The conversation in pages: `{ after?, limit? }` → `{ items, next, total }`. */
+export const conversationQuery = defineQuery<ConversationPage, [PageRequest?]>('conversation');
+/** The audit log in pages: `{ after?, limit? }` → `{ entries, next, total }`. */
+export const auditLogQuery = defineQuery<AuditPage, [PageRequest?]>('auditLog');
 
 /** First zod issue as one line: `decisions.0.callId: callId must be a non-empty string`. */
 export function describeZodError(error: z.ZodError): string {

@@ -48,9 +48,9 @@ test('racing approvers: exactly one of two simultaneous decisions wins, the othe
     expect(lost[0]!.reason).toBeInstanceOf(DecisionRejectedError);
     expect(String(lost[0]!.reason.message)).toMatch(/^call c1 \(send_email\) is already decided: (approved|rejected)$|has already ended/);
     const done = await runner.nextPause(workflowId);
-    expect(done.snapshot.audit.filter((x) => x.decision !== 'ignored')).toHaveLength(1);
+    expect((await runner.describe(done.workflowId)).audit.filter((x) => x.decision !== 'ignored')).toHaveLength(1);
     const emails = (await outboxOf(h.outbox)).filter((e) => e.idempotencyKey === `${workflowId}:c1`).length;
-    expect(emails).toBe(done.snapshot.audit[0]!.decision === 'approved' ? 1 : 0);
+    expect(emails).toBe((await runner.describe(done.workflowId)).audit[0]!.decision === 'approved' ? 1 : 0);
     oneWinner += 1;
   }
   recordSummary({ suite: 'racing approvers', cases: rounds, passed: oneWinner, notes: 'exactly one winner each round; loser gets "already decided"' });

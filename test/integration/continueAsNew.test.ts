@@ -62,7 +62,8 @@ test('continue-as-new with approvals pending across the boundary ends like a run
     await eventually(async () => ((await handle.query(runStateQuery)).pending.some((p) => p.callId === 'd1') ? true : undefined));
     await noise();
     await runner.decide(workflowId, [{ callId: 'd1', decision: 'approve', approver: 'ann' }]);
-    return (await runner.nextPause(workflowId)).snapshot;
+    await runner.nextPause(workflowId);
+    return runner.describe(workflowId);
   };
   const [plain, continued] = await Promise.all([finish(plainId), finish(canId)]);
 

@@ -29,7 +29,7 @@ test('always-approve: later calls of the tool in later turns run without a pause
   s2.reject('del-1');
   result = await runner.run('email-assistant', s2);
   expect(result.finalOutput).toBe('done');
-  expect(result.snapshot.audit.map((a) => [a.callId, a.decision, a.approver])).toEqual([
+  expect((await runner.describe(result.workflowId)).audit.map((a) => [a.callId, a.decision, a.approver])).toEqual([
     ['mail-1', 'approved', 'ann'],
     ['mail-2', 'auto_approved', 'ann'],
     ['mail-3', 'auto_approved', 'ann'],
@@ -47,9 +47,9 @@ test('always-reject reuses its message for later calls', async () => {
   state.reject('mail-1', { alwaysReject: true, message: 'No emails today' });
   result = await runner.run('email-assistant', state);
   expect(result.finalOutput).toBe('gave up');
-  const outputs = result.snapshot.items.filter((i) => i.type === 'function_call_output').map((i) => (i as { output: string }).output);
+  const outputs = (await runner.describe(result.workflowId)).items.filter((i) => i.type === 'function_call_output').map((i) => (i as { output: string }).output);
   expect(outputs).toEqual(['No emails today', 'No emails today']);
-  expect(result.snapshot.audit.map((a) => a.decision)).toEqual(['rejected', 'auto_rejected']);
+  expect((await runner.describe(result.workflowId)).audit.map((a) => a.decision)).toEqual(['rejected', 'auto_rejected']);
   expect((await outboxOf(h.outbox)).filter((e) => e.idempotencyKey.startsWith(`${workflowId}:`))).toHaveLength(0);
 });
 
@@ -67,8 +67,8 @@ test('unknown tools and invalid arguments never run and never pause; the model g
   ]);
   const result = await runner.run('email-assistant', 'go', { workflowId });
   expect(result.status).toBe('Completed');
-  expect(result.snapshot.audit).toHaveLength(0);
-  const out = Object.fromEntries(result.snapshot.items.flatMap((i) => (i.type === 'function_call_output' ? [[i.callId, i.output]] : [])));
+  expect((await runner.describe(result.workflowId)).audit).toHaveLength(0);
+  const out = Object.fromEntries((await runner.describe(result.workflowId)).items.flatMap((i) => (i.type === 'function_call_output' ? [[i.callId, i.output]] : [])));
   expect(out.u1).toBe('Tool transfer_funds not found. Available tools: lookup_contact, send_email, delete_record.');
   expect(out.v1).toMatch(/^Invalid arguments for tool send_email: to: Invalid input: expected string, received number\./);
   expect(out.j1).toBe('Invalid arguments for tool delete_record: the arguments are not valid JSON. Call it again with arguments that match its schema.');
@@ -116,16 +116,16 @@ describe('signals, the update and queries, as admin scripts send them', () => {
     const final = await runner.nextPause(result.workflowId);
     expect(final.status).toBe('Completed');
     expect(final.finalOutput).toBe("send_email: Email sent to alice@example.com with subject 'Report'\ndelete_record: keep it");
-    expect(final.snapshot.audit.map((a) => [a.decision, a.approver ?? null, a.via])).toEqual([
+    expect((await runner.describe(final.workflowId)).audit.map((a) => [a.decision, a.approver ?? null, a.via])).toEqual([
       ['ignored', 'eve', 'signal'],
       ['ignored', null, 'signal'],
       ['approved', 'ann', 'signal'],
       ['ignored', 'late', 'signal'],
       ['rejected', 'bob', 'signal'],
     ]);
-    expect(final.snapshot.audit[0]!.ignoredBecause).toContain('unknown call id no-such-call');
-    expect(final.snapshot.audit[1]!.ignoredBecause).toContain('malformed approve signal: callId');
-    expect(final.snapshot.audit[3]!.ignoredBecause).toContain('already decided');
+    expect((await runner.describe(final.workflowId)).audit[0]!.ignoredBecause).toContain('unknown call id no-such-call');
+    expect((await runner.describe(final.workflowId)).audit[1]!.ignoredBecause).toContain('malformed approve signal: callId');
+    expect((await runner.describe(final.workflowId)).audit[3]!.ignoredBecause).toContain('already decided');
   });
 
   test('the decide update refuses bad requests with a clear message and applies nothing', async () => {

@@ -54,12 +54,12 @@ test('approve with edited arguments: the tool runs with them, the model is told,
   expect(done.finalOutput).toBe('ok');
   const sent = (await outboxOf(h.outbox)).filter((e) => e.idempotencyKey === `${workflowId}:e1`);
   expect(sent.map((e) => e.to)).toEqual(['right@example.com']);
-  expect(done.snapshot.items).toContainEqual({
+  expect((await runner.describe(done.workflowId)).items).toContainEqual({
     type: 'function_call_output',
     callId: 'e1',
     output: 'A reviewer changed the arguments of this call before it ran; it ran with {"to":"right@example.com","subject":"Hi","body":"b"}.\nEmail sent to right@example.com with subject \'Hi\'',
   });
-  expect(done.snapshot.audit[0]).toMatchObject({
+  expect((await runner.describe(done.workflowId)).audit[0]).toMatchObject({
     decision: 'approved',
     arguments: '{"to":"wrong@example.com","subject":"Hi","body":"b"}',
     editedArguments: '{"to":"right@example.com","subject":"Hi","body":"b"}',
@@ -116,7 +116,7 @@ test('addInput while paused: the message reaches the model on its next turn (Run
     { kind: 'message', role: 'user', text: 'And cc the team.' },
     { kind: 'message', role: 'user', text: 'Make it short.' },
   ]);
-  expect(done.snapshot.queuedInputs).toEqual([]);
+  expect((await runner.describe(done.workflowId)).queuedInputs).toEqual([]);
 });
 
 const cliEnv = () => ({ ...process.env, TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS, TEMPORAL_CONFIG_FILE: '/nonexistent.toml', NO_COLOR: '1' });
@@ -142,8 +142,8 @@ test('input: the call waits for the fields a person fills in, checked against th
 
   const done = await runner.run('kinds-assistant', paused.toState().provideInput('b1', { time: '10:30' }, { approver: 'ann' }));
   expect(done.finalOutput).toBe('booked');
-  expect(done.snapshot.items).toContainEqual({ type: 'function_call_output', callId: 'b1', output: "A person filled in time; the call ran with {\"title\":\"Sync\",\"time\":\"10:30\"}.\nMeeting 'Sync' booked at 10:30" });
-  expect(done.snapshot.audit).toEqual([expect.objectContaining({ callId: 'b1', decision: 'input_provided', approver: 'ann', editedArguments: '{"title":"Sync","time":"10:30"}' })]);
+  expect((await runner.describe(done.workflowId)).items).toContainEqual({ type: 'function_call_output', callId: 'b1', output: "A person filled in time; the call ran with {\"title\":\"Sync\",\"time\":\"10:30\"}.\nMeeting 'Sync' booked at 10:30" });
+  expect((await runner.describe(done.workflowId)).audit).toEqual([expect.objectContaining({ callId: 'b1', decision: 'input_provided', approver: 'ann', editedArguments: '{"title":"Sync","time":"10:30"}' })]);
 });
 
 test('input through the signal and the CLI', async () => {
@@ -154,7 +154,7 @@ test('input through the signal and the CLI', async () => {
     if (via === 'signal') await h.client.workflow.getHandle(workflowId).signal(provideInputSignal, { callId: 'b2', values: { time: '08:15' } });
     else expect((await countersign('input', workflowId, 'b2', '--values', '{"time":"08:15"}')).code).toBe(0);
     const done = await runner.nextPause(workflowId);
-    expect(done.snapshot.items.find((i) => i.type === 'function_call_output')).toMatchObject({ output: expect.stringContaining("Meeting 'Plan' booked at 08:15") });
+    expect((await runner.describe(done.workflowId)).items.find((i) => i.type === 'function_call_output')).toMatchObject({ output: expect.stringContaining("Meeting 'Plan' booked at 08:15") });
   }
 });
 
@@ -167,14 +167,14 @@ test('external: the worker never runs it; the result (or failure) arrives from o
   expect(first.interruptions[0]!.expiresAt).toBeUndefined();
   await h.client.workflow.getHandle(ids.ok).signal(provideResultSignal, { callId: 'x1', result: { status: 'charged', id: 'ch_1' } });
   const ok = await runner.nextPause(ids.ok);
-  expect(ok.snapshot.items).toContainEqual({ type: 'function_call_output', callId: 'x1', output: '{"status":"charged","id":"ch_1"}' });
-  expect(ok.snapshot.audit).toEqual([expect.objectContaining({ decision: 'result_provided' })]);
+  expect((await runner.describe(ok.workflowId)).items).toContainEqual({ type: 'function_call_output', callId: 'x1', output: '{"status":"charged","id":"ch_1"}' });
+  expect((await runner.describe(ok.workflowId)).audit).toEqual([expect.objectContaining({ decision: 'result_provided' })]);
 
   await runner.run('kinds-assistant', 'pay', { workflowId: ids.failed });
   const cli = await countersign('provide-result', ids.failed, 'x1', '--error', 'card declined');
   expect(cli.code).toBe(0);
   const failed = await runner.nextPause(ids.failed);
-  expect(failed.snapshot.items).toContainEqual({ type: 'function_call_output', callId: 'x1', output: 'The external execution failed: card declined' });
+  expect((await runner.describe(failed.workflowId)).items).toContainEqual({ type: 'function_call_output', callId: 'x1', output: 'The external execution failed: card declined' });
 
   const late = await runner.run('kinds-assistant', 'pay', { workflowId: ids.late });
   expect(Date.parse(late.interruptions[0]!.expiresAt!) - Date.parse(late.interruptions[0]!.requestedAt)).toBe(2000);
@@ -190,8 +190,8 @@ test('audit: the call runs at once and is recorded for later review', async () =
   h.model.script(workflowId, [{ toolCalls: [{ name: 'read_file', arguments: { path: '/etc/motd' }, callId: 'r1' }] }, { text: 'read' }]);
   const done = await runner.run('kinds-assistant', 'read', { workflowId });
   expect(done.status).toBe('Completed');
-  expect(done.snapshot.items).toContainEqual({ type: 'function_call_output', callId: 'r1', output: 'contents of /etc/motd' });
-  expect(done.snapshot.audit).toEqual([expect.objectContaining({ callId: 'r1', toolName: 'read_file', arguments: '{"path":"/etc/motd"}', decision: 'audited' })]);
+  expect((await runner.describe(done.workflowId)).items).toContainEqual({ type: 'function_call_output', callId: 'r1', output: 'contents of /etc/motd' });
+  expect((await runner.describe(done.workflowId)).audit).toEqual([expect.objectContaining({ callId: 'r1', toolName: 'read_file', arguments: '{"path":"/etc/motd"}', decision: 'audited' })]);
 });
 
 test('input calls time out like approvals: the model hears it, nothing runs', async () => {

@@ -54,7 +54,7 @@ test('sensitive context and the API key are used but never written to history', 
   h.model.script(workflowId, [{ toolCalls: [{ name: 'call_billing', arguments: { invoice: 'INV-7' }, callId: 's1' }] }, { text: 'fetched' }]);
   const paused = await runner.run('vault-agent', 'get INV-7', { workflowId, context: { account: 'acme' } });
   const done = await runner.run('vault-agent', paused.toState().approve('s1'));
-  expect(done.snapshot.items).toContainEqual({ type: 'function_call_output', callId: 's1', output: `invoice INV-7 fetched with a token ending ${vaultToken.slice(-4)}` });
+  expect((await runner.describe(done.workflowId)).items).toContainEqual({ type: 'function_call_output', callId: 's1', output: `invoice INV-7 fetched with a token ending ${vaultToken.slice(-4)}` });
   expect(h.model.requests.filter((r) => r.runId === workflowId).map((r) => r.authorization)).toEqual([`Bearer ${apiKey}`, `Bearer ${apiKey}`]);
 
   const text = await historyText(h.client.workflow.getHandle(workflowId));

@@ -72,7 +72,7 @@ test('reject with a message: the tool never runs and the model gets the message'
   expect(result.finalOutput).toBe('delete_record: Not authorized to delete production records');
   expect(await outboxOf(h.outbox)).toHaveLength(before);
   const last = requestsOf(result.workflowId).at(-1)!;
-  expect(last.items).toContainEqual({ kind: 'output', callId: result.snapshot.audit[0]!.callId, output: 'Not authorized to delete production records' });
+  expect(last.items).toContainEqual({ kind: 'output', callId: (await runner.describe(result.workflowId)).audit[0]!.callId, output: 'Not authorized to delete production records' });
 });
 
 test('multiple pending approvals are decided independently (the seed loop)', async () => {
@@ -127,7 +127,7 @@ test('mixing: lookup_contact runs at once and is never re-run; send_email pauses
   result = await runner.run('email-assistant', state);
   expect(result.finalOutput).toBe('All done');
   expect((await scheduledActivities(handle)).filter((a) => a === 'runTool')).toHaveLength(2);
-  const outputs = result.snapshot.items.filter((i) => i.type === 'function_call_output');
+  const outputs = (await runner.describe(result.workflowId)).items.filter((i) => i.type === 'function_call_output');
   expect(outputs).toEqual([
     { type: 'function_call_output', callId: 'lookup-1', output: 'bob@example.com' },
     { type: 'function_call_output', callId: 'send-1', output: "Email sent to bob@example.com with subject 'Hi'" },

@@ -74,7 +74,7 @@ test('three levels deep: the innermost approval surfaces on the top run and is d
   const done = await runner.run('contract-helper', paused.toState().approve('c3', { approver: 'ann' }));
   expect(done.status).toBe('Completed');
   expect(done.finalOutput).toBe('NDA drafted');
-  expect(done.snapshot.items).toContainEqual({ type: 'function_call_output', callId: 'c1', output: 'NDA for Ada' });
+  expect((await runner.describe(done.workflowId)).items).toContainEqual({ type: 'function_call_output', callId: 'c1', output: 'NDA for Ada' });
   const inner = await h.client.workflow.getHandle(`${top}/c1/c2`).query(runStateQuery);
   expect(inner.audit).toEqual([expect.objectContaining({ callId: 'c3', decision: 'approved', approver: 'ann', via: 'signal' })]);
   expect(inner.items).toContainEqual({ type: 'function_call_output', callId: 'c3', output: 'User u1 is Ada Lovelace' });

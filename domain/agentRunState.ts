@@ -1,0 +1,307 @@
+// The state of one agent run, as plain data and rules: the conversation, the approval book, the turn in progress,
+// sub-runs and what they wait for, and how the run ends. No Temporal imports: the workflow drives it (model turns,
+// decisions, timers), and unit tests drive it directly. It answers the run's views (compact, paged) and writes and
+// reads the continue-as-new carry, which holds each conversation item once.
+import { ApprovalBook, type BookState } from './approvalBook';
+import type { AgentSnapshot } from './agentSnapshot';
+import type { ApprovalPolicy } from './approvalPolicy';
+import { addDuration, effectivePolicy } from './approvalPolicy';
+import { type ConversationItem, type Usage, emptyUsage } from './items';
+import type { PlannedCall } from './plannedCall';
+import type { AuditEntry, AuditPage, ChildReport, ConversationPage, Handoff, PageRequest, PendingApproval, RunInput, RunSnapshot, RunStatus, RunView } from '../workflows/messages';
+
+export const DEFAULT_MAX_TURNS = 10;
+export const DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS = 10_000;
+/** A page (query answer) stops after about this much JSON, so no answer nears Temporal's 2 MB payload limit. */
+export const PAGE_BYTES = 1_000_000;
+const DEFAULT_PAGE = 100;
+/** How much of the newest items and audit entries a snapshot shows. */
+export interface Window {
+  entries: number;
+  bytes: number;
+}
+/** `runState` shows at most this much of the newest items and of the audit. */
+const SNAPSHOT_WINDOW: Window = { entries: 200, bytes: PAGE_BYTES };
+/** The workflow result holds less: it is one payload recorded in history. */
+export const RESULT_WINDOW: Window = { entries: 100, bytes: 256_000 };
+
+/** Where the conversation stands in the transcript store the model activity reads (see activities/transcript.ts). */
+export interface TranscriptHead {
+  /** The stored segment holding items 0 … count-1 (through its chain). */
+  ref: Record<string, string>;
+  count: number;
+}
+
+/** Everything a run hands to its continuation (continue-as-new). Each conversation item is in it once. */
+export interface RunCarry {
+  agent: AgentSnapshot;
+  startedAt: string;
+  items: ConversationItem[];
+  usage: Usage;
+  turn: number;
+  /** Calls and audit entries carry no `arguments` when they equal their function call's (restored on load). */
+  book: BookState;
+  /** The calls of the turn in progress, and the answers they already have. */
+  turnCalls: PlannedCall[];
+  outputs: Record<string, string>;
+  continuedAsNew: number;
+  /** User messages waiting for the next model turn. */
+  inputs?: string[];
+  handoffs?: Handoff[];
+  /** A handoff decided in the turn in progress, taking effect when the turn ends. */
+  nextAgent?: { to: string; callId: string };
+  transcript?: TranscriptHead;
+}
+
+export interface Finished {
+  status: 'Completed' | 'Failed';
+  finalOutput?: string;
+  error?: string;
+  errorType?: string;
+}
+
+/** A sub-run (agent.asTool) in progress, as it last reported. */
+export interface ChildRun {
+  callId: string;
+  toolName: string;
+  /** It waits only for people (or has nothing running). */
+  waiting: boolean;
+  pending: PendingApproval[];
+}
+
+export class AgentRunState {
+  readonly book: ApprovalBook;
+  agent: AgentSnapshot | undefined;
+  readonly items: ConversationItem[];
+  usage: Usage;
+  turn: number;
+  turnCalls: PlannedCall[];
+  readonly outputs: Map<string, string>;
+  readonly queuedInputs: string[];
+  readonly handoffs: Handoff[];
+  nextAgent: { to: string; callId: string } | undefined;
+  transcript: TranscriptHead | undefined;
+  readonly startedAt: string;
+  readonly continuedAsNew: number;
+  readonly maxTurns: number;
+  finished: Finished | undefined;
+  problem: string | undefined;
+  /** Tool activities and sub-runs executing now. */
+  executing = 0;
+  /** Decisions whose edited arguments or input values are being checked: the run is not waiting on people then. */
+  validating = 0;
+  /** Sub-runs in progress, by child workflow id. */
+  readonly children = new Map<string, ChildRun>();
+  /** Calls of sub-runs whose decision was passed on, until the sub-run reports again. */
+  readonly forwarded = new Set<string>();
+
+  constructor(
+    readonly input: RunInput,
+    now: string,
+    carry?: RunCarry,
+  ) {
+    this.maxTurns = input.maxTurns ?? DEFAULT_MAX_TURNS;
+    this.book = new ApprovalBook(carry ? restoreArguments(carry) : undefined);
+    // Always-rules handed down by a parent that opted in (asTool shareAlwaysRules) apply to this run's agent.
+    if (!carry && input.alwaysRules) for (const [tool, rule] of Object.entries(input.alwaysRules)) this.book.state.sticky[`${input.agent}/${tool}`] = rule;
+    this.items = carry?.items ?? [{ type: 'message', role: 'user', content: input.input }];
+    this.startedAt = carry?.startedAt ?? now;
+    this.agent = carry?.agent;
+    this.usage = carry?.usage ?? emptyUsage();
+    this.turn = carry?.turn ?? 0;
+    this.turnCalls = carry?.turnCalls ?? [];
+    this.outputs = new Map(Object.entries(carry?.outputs ?? {}));
+    this.queuedInputs = [...(carry?.inputs ?? [])];
+    this.handoffs = [...(carry?.handoffs ?? [])];
+    this.nextAgent = carry?.nextAgent;
+    this.transcript = carry?.transcript;
+    this.continuedAsNew = carry?.continuedAsNew ?? 0;
+  }
+
+  /** The run's own approval policy: wins over the agent's and the tools'. Who may approve is the definitions' call. */
+  get runPolicy(): ApprovalPolicy {
+    const { approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo } = this.input;
+    return { approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo };
+  }
+
+  get continueAsNewAfter(): number {
+    return this.input.continueAsNewAfterEvents ?? DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS;
+  }
+
+  /** The policy for one tool's calls: agent < tool < run, field by field. */
+  policyFor(toolName: string): ApprovalPolicy {
+    return effectivePolicy(this.agent?.policy, this.agent?.tools.find((t) => t.name === toolName)?.policy, this.runPolicy);
+  }
+
+  agentRef(): { name: string; version: string } {
+    return { name: this.agent?.name ?? this.input.agent, version: this.agent?.version ?? this.input.agentVersion ?? '' };
+  }
+
+  // ── Who waits for what ───────────────────────────────────────────────────────────────────────────────────
+  /** Calls waiting in sub-runs, named by the path of tools that leads to them. */
+  childPending(): PendingApproval[] {
+    return [...this.children.entries()].flatMap(([childId, c]) =>
+      c.pending.filter((p) => !this.forwarded.has(p.callId)).map((p) => ({ ...p, path: `${c.toolName} > ${p.path ?? p.toolName}`, runId: p.runId ?? childId })),
+    );
+  }
+
+  allPending(): PendingApproval[] {
+    return this.children.size ? [...this.book.pendingApprovals(), ...this.childPending()] : this.book.pendingApprovals();
+  }
+
+  /** The sub-run that holds a call this run does not (and has not passed a decision on to yet). */
+  childOwning(callId: string): [string, ChildRun] | undefined {
+    return [...this.children.entries()].find(([, c]) => c.pending.some((p) => p.callId === callId) && !this.forwarded.has(callId));
+  }
+
+  status(): RunStatus {
+    return this.finished?.status ?? (this.allPending().length > 0 ? 'AwaitingApproval' : 'Running');
+  }
+
+  private childWaiting(callId: string): boolean {
+    return [...this.children.values()].some((c) => c.callId === callId && c.waiting);
+  }
+
+  /** Every call of the current turn is answered, waits for a person, or is a sub-run that waits for one. */
+  turnSettled(): boolean {
+    return this.turnCalls.every((c) => this.outputs.has(c.callId) || this.book.call(c.callId)?.state === 'pending' || this.childWaiting(c.callId));
+  }
+
+  /** The run waits for people only, or has ended. */
+  quiescent(): boolean {
+    return this.finished !== undefined || (this.allPending().length > 0 && this.executing === 0 && this.validating === 0 && this.turnSettled());
+  }
+
+  /** A sub-run reported: what it waits for now. Decisions passed on to it are settled once it stops listing the call. */
+  applyChildReport(r: ChildReport): boolean {
+    const child = this.children.get(r.childWorkflowId);
+    if (!child) return false;
+    child.waiting = r.waiting;
+    child.pending = r.pending;
+    for (const id of [...this.forwarded]) if (!r.pending.some((p) => p.callId === id)) this.forwarded.delete(id);
+    // A decision the sub-run refused: the call is pending here again (its report still lists it).
+    for (const refusal of r.refused ?? []) this.forwarded.delete(refusal.callId);
+    return true;
+  }
+
+  // ── Views ────────────────────────────────────────────────────────────────────────────────────────────────
+  view(): RunView {
+    const startedWith = this.handoffs[0]?.from;
+    const f = this.finished;
+    return {
+      agent: this.agentRef(),
+      ...(startedWith ? { startedWith } : {}),
+      status: this.status(),
+      turn: this.turn,
+      maxTurns: this.maxTurns,
+      pending: this.allPending(),
+      usage: this.usage,
+      startedAt: this.startedAt,
+      ...(this.input.runTimeout ? { deadline: addDuration(this.startedAt, this.input.runTimeout) } : {}),
+      continuedAsNew: this.continuedAsNew,
+      ...(this.problem ? { problem: this.problem } : {}),
+      cursor: { items: this.items.length, audit: this.book.state.auditSeq ?? 0 },
+      ...(f?.finalOutput !== undefined ? { finalOutput: f.finalOutput } : {}),
+      ...(f?.error ? { error: f.error } : {}),
+      ...(f?.errorType ? { errorType: f.errorType } : {}),
+    };
+  }
+
+  /** The view plus the newest items and audit entries (a bounded window): `runState`, and the workflow result. */
+  snapshot(budget: Window = SNAPSHOT_WINDOW): RunSnapshot {
+    const itemsFrom = windowStart(this.items, budget);
+    const audit = this.book.state.audit;
+    const auditStart = windowStart(audit, budget);
+    return {
+      ...this.view(),
+      items: this.items.slice(itemsFrom),
+      itemsFrom,
+      audit: audit.slice(auditStart),
+      auditFrom: auditStart === 0 ? 0 : (audit[auditStart - 1]?.seq ?? 0),
+      queuedInputs: [...this.queuedInputs],
+      handoffs: [...this.handoffs],
+    };
+  }
+
+  conversation(req: PageRequest = {}): ConversationPage {
+    const after = Math.min(req?.after ?? 0, this.items.length);
+    const items = page(this.items.slice(after, after + (req?.limit ?? DEFAULT_PAGE)));
+    return { items, next: after + items.length, total: this.items.length };
+  }
+
+  auditLog(req: PageRequest = {}): AuditPage {
+    const after = req?.after ?? 0;
+    const entries = page(this.book.auditAfter(after).slice(0, req?.limit ?? DEFAULT_PAGE));
+    return { entries, next: entries.at(-1)?.seq ?? after, total: this.book.state.audit.length };
+  }
+
+  // ── Continue-as-new ──────────────────────────────────────────────────────────────────────────────────────
+  toCarry(): RunCarry {
+    const args = argumentsByCall(this.items);
+    const same = (callId: string, value: string | undefined) => value !== undefined && args.get(callId) === value;
+    const book = this.book.state;
+    return {
+      agent: this.agent!,
+      startedAt: this.startedAt,
+      items: this.items,
+      usage: this.usage,
+      turn: this.turn,
+      book: {
+        ...book,
+        calls: book.calls.map((c) => (same(c.callId, c.arguments) ? omitArguments(c) : c)),
+        audit: book.audit.map((a) => (a.decision !== 'ignored' && same(a.callId, a.arguments) ? omitArguments(a) : a)),
+      },
+      turnCalls: this.turnCalls.map((c) => (same(c.callId, c.arguments) ? omitArguments(c) : c)),
+      outputs: Object.fromEntries(this.outputs),
+      continuedAsNew: this.continuedAsNew + 1,
+      inputs: this.queuedInputs,
+      handoffs: this.handoffs,
+      ...(this.nextAgent ? { nextAgent: this.nextAgent } : {}),
+      ...(this.transcript ? { transcript: this.transcript } : {}),
+    };
+  }
+}
+
+function argumentsByCall(items: ConversationItem[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const i of items) if (i.type === 'function_call') out.set(i.callId, i.arguments);
+  return out;
+}
+
+function omitArguments<T extends { arguments?: string }>(value: T): T {
+  const { arguments: _omitted, ...rest } = value;
+  return rest as T;
+}
+
+/** The carried book with each call's and audit entry's arguments back from the conversation (carries before compaction have them already). */
+function restoreArguments(carry: RunCarry): BookState {
+  const args = argumentsByCall(carry.items);
+  const fill = <T extends { callId: string; arguments?: string }>(v: T): T => (v.arguments === undefined && args.has(v.callId) ? { ...v, arguments: args.get(v.callId)! } : v);
+  carry.turnCalls = carry.turnCalls.map(fill);
+  return { ...carry.book, calls: carry.book.calls.map(fill), audit: carry.book.audit.map((a) => (a.decision === 'ignored' ? a : fill(a))) };
+}
+
+/** Entries up to about PAGE_BYTES of JSON (always at least one). */
+function page<T>(entries: T[]): T[] {
+  let bytes = 0;
+  for (let i = 0; i < entries.length; i++) {
+    bytes += JSON.stringify(entries[i]).length;
+    if (bytes > PAGE_BYTES && i > 0) return entries.slice(0, i);
+  }
+  return entries;
+}
+
+/** Where the newest window of a log starts: at most `budget` entries and about `budget` bytes (always the newest one). */
+function windowStart(entries: ReadonlyArray<ConversationItem | AuditEntry>, budget: Window): number {
+  let start = Math.max(0, entries.length - budget.entries);
+  let bytes = 0;
+  for (let i = entries.length - 1; i >= start; i--) {
+    bytes += JSON.stringify(entries[i]).length;
+    if (bytes > budget.bytes && i < entries.length - 1) {
+      start = i + 1;
+      break;
+    }
+  }
+  return start;
+}
+

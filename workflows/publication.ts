@@ -1,0 +1,60 @@
+// What the run tells the world on every transition: its search attributes, the Web UI's "current details", and,
+// for a sub-run, a report to its parent run of what it waits for. Each is sent only when it changed.
+import { getExternalWorkflowHandle, log, patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { AgentRunState } from '../domain/agentRunState';
+import { summarizeCall } from '../domain/callSummary';
+import { rootCause } from '../domain/failures';
+import { type ChildReport, childStateSignal } from './messages';
+import { searchAttributeUpdates } from './searchAttributes';
+
+const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+export class Publisher {
+  private published = '';
+  private reported = '';
+  /** Decisions passed on by the parent that this sub-run refused, not yet reported. */
+  private readonly refused: Array<{ callId: string; because: string }> = [];
+  private refusals = 0;
+
+  constructor(private readonly state: AgentRunState) {}
+
+  publish(): void {
+    this.reportToParent();
+    const s = this.state;
+    const pending = s.allPending();
+    const key = `${s.status()}|${s.agentRef().name}|${s.problem ?? ''}|${pending.map((p) => p.callId).join(',')}`;
+    if (key === this.published) return;
+    this.published = key;
+    upsertSearchAttributes(searchAttributeUpdates({ status: s.status(), agent: s.agentRef().name, pending }));
+    const details = pending.length
+      ? `Awaiting approval: ${pending.map((p) => `${p.path ? `${p.path.slice(0, p.path.lastIndexOf(' > ') + 3)}` : ''}${summarizeCall(p.toolName, p.arguments)} (call ${p.callId}, requested ${when(p.requestedAt)}${p.expiresAt ? `, expires ${when(p.expiresAt)}` : ''})`).join('; ')}`
+      : `${s.status()}: ${s.agentRef().name}, turn ${s.turn}`;
+    setCurrentDetails(s.problem ? `${details}\nProblem: ${s.problem}` : details);
+  }
+
+  /**
+   * A sub-run refused a decision for one of its calls (e.g. invalid edited arguments passed on by the parent): the
+   * parent learns it with the next report, so the call is pending on the parent again instead of stuck as forwarded.
+   */
+  refuse(callId: string, because: string): void {
+    if (!workflowInfo().parent || this.state.book.call(callId)?.state !== 'pending' || !patched('report-refused-decisions')) return;
+    this.refused.push({ callId, because });
+    this.refusals += 1;
+    this.publish();
+  }
+
+  /** A sub-run tells its parent what it waits for (and whether it waits only for people), on every change. */
+  private reportToParent(): void {
+    const parent = workflowInfo().parent;
+    if (!parent) return;
+    const s = this.state;
+    const report: ChildReport = { childWorkflowId: workflowInfo().workflowId, waiting: s.quiescent(), pending: s.finished ? [] : s.allPending() };
+    if (this.refused.length) report.refused = this.refused.splice(0);
+    const key = `${report.waiting}|${report.pending.map((p) => p.callId).join(',')}${this.refusals ? `|${this.refusals}` : ''}`;
+    if (key === this.reported) return;
+    this.reported = key;
+    getExternalWorkflowHandle(parent.workflowId)
+      .signal(childStateSignal, report)
+      .catch((err) => log.warn('could not report to the parent run', { error: rootCause(err).message }));
+  }
+}

@@ -1,0 +1,87 @@
+// Agents as tools: each call of an `asTool` tool runs the sub-agent as a child workflow (`<parent id>/<callId>`).
+// Approvals inside it surface on this run through the child's reports; decisions for them are passed on to the
+// child as the matching signal, and a child that refuses one says so in its next report (the call is pending here
+// again, and this run's audit records why).
+import { type ExternalWorkflowHandle, executeChild, getExternalWorkflowHandle, log } from '@temporalio/workflow';
+import type { AgentRunState } from '../domain/agentRunState';
+import { type SignalKind, signalFor } from '../domain/decisionIntake';
+import { rootCause } from '../domain/failures';
+import type { PlannedCall } from '../domain/plannedCall';
+import {
+  type AppliedDecision,
+  type ChildReport,
+  type Decision,
+  type RunResult,
+  WORKFLOW_TYPE,
+  approveSignal,
+  provideInputSignal,
+  provideResultSignal,
+  rejectSignal,
+} from './messages';
+
+const signals = { approve: approveSignal, reject: rejectSignal, provideInput: provideInputSignal, provideResult: provideResultSignal };
+
+export class SubRuns {
+  constructor(
+    private readonly state: AgentRunState,
+    private readonly workflowId: string,
+    private readonly publish: () => void,
+    private readonly now: () => string,
+  ) {}
+
+  /** Runs the sub-agent for one call; its final output is the call's output (a failure is told to the model). */
+  async run(call: PlannedCall, subAgent: string): Promise<string> {
+    const s = this.state;
+    const childId = `${this.workflowId}/${call.callId}`;
+    const share = 'shareAlwaysRules' in call && call.shareAlwaysRules;
+    const rules = share ? Object.fromEntries(Object.entries(s.book.state.sticky).map(([key, rule]) => [key.slice(key.indexOf('/') + 1), rule])) : undefined;
+    s.children.set(childId, { callId: call.callId, toolName: call.toolName, waiting: false, pending: [] });
+    this.publish();
+    try {
+      const result = await executeChild<(input: unknown) => Promise<RunResult>>(WORKFLOW_TYPE, {
+        workflowId: childId,
+        args: [{ agent: subAgent, input: requestOf(call) || '(no input)', context: s.input.context ?? {}, ...(rules && Object.keys(rules).length ? { alwaysRules: rules } : {}) }],
+        staticSummary: `${subAgent} for ${s.agentRef().name} (call ${call.callId})`,
+      });
+      return result.finalOutput;
+    } catch (err) {
+      return `The ${subAgent} agent failed: ${rootCause(err).message}`;
+    } finally {
+      s.children.delete(childId);
+      this.publish();
+    }
+  }
+
+  /** A child reported what it waits for; refusals of decisions passed on to it go into this run's audit. */
+  onReport(report: ChildReport): void {
+    if (!this.state.applyChildReport(report)) return;
+    for (const r of report.refused ?? []) {
+      log.warn('sub-run refused a decision passed on to it', { childId: report.childWorkflowId, callId: r.callId, because: r.because });
+      this.state.book.ignore({ callId: r.callId }, `sub-run ${report.childWorkflowId} refused it: ${r.because}`, this.now(), 'signal');
+    }
+    this.publish();
+  }
+
+  /** Passes a decision for a child's call on to that child, as the matching signal. */
+  forward(childId: string, d: Decision): AppliedDecision {
+    const { name, payload } = signalFor(d);
+    const child: ExternalWorkflowHandle = getExternalWorkflowHandle(childId);
+    child
+      .signal(signals[name as SignalKind], payload as never)
+      .catch((err) => log.warn('could not forward a decision to the sub-run', { childId, callId: d.callId, error: rootCause(err).message }));
+    this.state.forwarded.add(d.callId);
+    const toolName = this.state.children.get(childId)?.pending.find((p) => p.callId === d.callId)?.toolName ?? '';
+    log.info('decision forwarded to sub-run', { childId, callId: d.callId, decision: d.decision });
+    this.publish();
+    return { callId: d.callId, toolName, outcome: 'forwarded', ...(d.approver ? { approver: d.approver } : {}) };
+  }
+}
+
+/** The sub-agent's request: the call's `input` argument. */
+function requestOf(call: PlannedCall): string {
+  try {
+    return String((JSON.parse(call.arguments) as { input?: unknown }).input ?? '');
+  } catch {
+    return '';
+  }
+}
