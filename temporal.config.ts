@@ -60,7 +60,19 @@ export interface CountersignConfig {
    * and replayed from history when a decision arrives, so memory stays bounded however many runs wait.
    */
   maxCachedWorkflows?: number;
+  /**
+   * Where payloads too large for history go (Temporal's external storage, a claim check), for worker, clients, CLI
+   * and codec server alike. COUNTERSIGN_PAYLOAD_STORAGE: `file` (default; COUNTERSIGN_PAYLOAD_DIR, default
+   * .temporal/payloads), `s3` (COUNTERSIGN_PAYLOAD_S3_BUCKET, _PREFIX, _ENDPOINT, _REGION and the usual AWS
+   * credentials), or `off`. COUNTERSIGN_PAYLOAD_THRESHOLD_BYTES: payloads from this size on are offloaded (256 KiB).
+   */
+  payloadStorage: PayloadStorageSettings;
 }
+
+export type PayloadStorageSettings =
+  | { kind: 'off' }
+  | { kind: 'file'; dir: string; thresholdBytes: number }
+  | { kind: 's3'; bucket: string; prefix?: string; endpoint?: string; region?: string; thresholdBytes: number };
 
 function gitCommit(): string | undefined {
   try {
@@ -86,6 +98,13 @@ const envSchema = z.object({
   COUNTERSIGN_BUILD_ID: z.string().min(1).optional(),
   COUNTERSIGN_ENCRYPTION_KEYS: z.string().min(1).optional(),
   COUNTERSIGN_MAX_CACHED_WORKFLOWS: z.coerce.number({ error: 'must be a whole number such as 1000' }).int('must be a whole number such as 1000').min(0, 'must be 0 or more').optional(),
+  COUNTERSIGN_PAYLOAD_STORAGE: z.enum(['file', 's3', 'off'], { error: 'must be "file", "s3" or "off"' }).default('file'),
+  COUNTERSIGN_PAYLOAD_DIR: z.string().min(1).default('.temporal/payloads'),
+  COUNTERSIGN_PAYLOAD_THRESHOLD_BYTES: z.coerce.number({ error: 'must be a number of bytes such as 262144' }).int('must be a whole number of bytes').min(0, 'must be 0 or more').default(256 * 1024),
+  COUNTERSIGN_PAYLOAD_S3_BUCKET: z.string().min(1).optional(),
+  COUNTERSIGN_PAYLOAD_S3_PREFIX: z.string().optional(),
+  COUNTERSIGN_PAYLOAD_S3_ENDPOINT: z.url({ error: 'must be a URL such as http://127.0.0.1:9000' }).optional(),
+  COUNTERSIGN_PAYLOAD_S3_REGION: z.string().min(1).optional(),
   COUNTERSIGN_VERSIONING_BEHAVIOR: z.enum(['auto-upgrade', 'pinned'], { error: 'must be "auto-upgrade" or "pinned"' }).default('auto-upgrade'),
 });
 
@@ -127,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CountersignCon
     },
     demoOutbox: e.COUNTERSIGN_DEMO_OUTBOX,
     webhookUrl: e.COUNTERSIGN_WEBHOOK_URL,
+    payloadStorage: payloadStorageOf(e),
     ...(e.COUNTERSIGN_MAX_CACHED_WORKFLOWS !== undefined ? { maxCachedWorkflows: e.COUNTERSIGN_MAX_CACHED_WORKFLOWS } : {}),
     ...(e.COUNTERSIGN_ENCRYPTION_KEYS ? { encryptionKeys: checkedKeys(e.COUNTERSIGN_ENCRYPTION_KEYS) } : {}),
     ...(e.COUNTERSIGN_DEPLOYMENT_NAME ? { deployment: deploymentOf(e.COUNTERSIGN_DEPLOYMENT_NAME, e.COUNTERSIGN_BUILD_ID, e.COUNTERSIGN_VERSIONING_BEHAVIOR) } : {}),
@@ -137,6 +157,21 @@ function deploymentOf(name: string, buildId: string | undefined, behavior: 'auto
   const id = buildId ?? gitCommit();
   if (!id) throw new ConfigError('COUNTERSIGN_DEPLOYMENT_NAME is set but there is no build id: set COUNTERSIGN_BUILD_ID (no git commit to default to)');
   return { name, buildId: id, behavior: behavior === 'pinned' ? 'PINNED' : 'AUTO_UPGRADE' };
+}
+
+function payloadStorageOf(e: z.infer<typeof envSchema>): PayloadStorageSettings {
+  const thresholdBytes = e.COUNTERSIGN_PAYLOAD_THRESHOLD_BYTES;
+  if (e.COUNTERSIGN_PAYLOAD_STORAGE === 'off') return { kind: 'off' };
+  if (e.COUNTERSIGN_PAYLOAD_STORAGE === 'file') return { kind: 'file', dir: e.COUNTERSIGN_PAYLOAD_DIR, thresholdBytes };
+  if (!e.COUNTERSIGN_PAYLOAD_S3_BUCKET) throw new ConfigError('COUNTERSIGN_PAYLOAD_STORAGE is s3 but COUNTERSIGN_PAYLOAD_S3_BUCKET is not set: name the bucket');
+  return {
+    kind: 's3',
+    bucket: e.COUNTERSIGN_PAYLOAD_S3_BUCKET,
+    thresholdBytes,
+    ...(e.COUNTERSIGN_PAYLOAD_S3_PREFIX ? { prefix: e.COUNTERSIGN_PAYLOAD_S3_PREFIX } : {}),
+    ...(e.COUNTERSIGN_PAYLOAD_S3_ENDPOINT ? { endpoint: e.COUNTERSIGN_PAYLOAD_S3_ENDPOINT } : {}),
+    ...(e.COUNTERSIGN_PAYLOAD_S3_REGION ? { region: e.COUNTERSIGN_PAYLOAD_S3_REGION } : {}),
+  };
 }
 
 function checkedKeys(spec: string): string {

@@ -14,7 +14,9 @@ import type { ConversationItem, FunctionCallItem, ModelTurn } from '../domain/it
 import { type ApprovalPolicy, effectivePolicy, timeoutMessage } from '../domain/approvalPolicy';
 import type { AgentSnapshot } from '../domain/agentSnapshot';
 import type { AgentRef, CallBase, PlannedCall, Special } from '../domain/plannedCall';
+import type { TranscriptHead } from '../domain/agentRunState';
 import { createModelActivities } from './model';
+import type { TranscriptStore } from './transcript';
 import { createNotifyActivities } from './notify';
 
 export const DEFAULT_REJECTION = 'Tool execution was not approved.';
@@ -22,13 +24,20 @@ export const DEFAULT_REJECTION = 'Tool execution was not approved.';
 export interface ModelTurnRequest {
   runId: string;
   agent: AgentRef;
+  /** The stored conversation so far (see transcript.ts); absent on a run's first turn, or with payload storage off. */
+  transcript?: TranscriptHead;
+  /** The conversation after the transcript: what is new since the last turn (with no transcript: all of it). */
   items: ConversationItem[];
   context: Record<string, unknown>;
   /** The run's own approval policy (wins over the agent's and the tool's): needed for the timeout text. */
   policy?: ApprovalPolicy;
 }
 
-export type ModelTurnResult = ModelTurn & { calls: PlannedCall[] };
+export type ModelTurnResult = ModelTurn & {
+  calls: PlannedCall[];
+  /** The stored conversation including the request's items: the next turn sends only what comes after it. */
+  transcript?: TranscriptHead;
+};
 
 export interface RunToolRequest {
   runId: string;
@@ -124,7 +133,17 @@ async function planCall(agent: Agent, call: FunctionCallItem, req: ModelTurnRequ
   return { ...base, disposition: 'approval', rejectionText, ...timed, ...handoff };
 }
 
-export function createAgentActivities(deps: { registry: AgentRegistry; model: ModelSettings; webhookUrl?: string }) {
+/** What the model turn sends: the stored transcript and the request's items, stored together as the new transcript. */
+async function conversationOf(req: ModelTurnRequest, transcripts: TranscriptStore | undefined): Promise<{ items: ConversationItem[]; transcript?: TranscriptHead }> {
+  if (transcripts) {
+    const { head, all } = await transcripts.append(req.transcript, req.items);
+    return { items: all, transcript: head };
+  }
+  if (req.transcript) throw ApplicationFailure.create({ type: 'PayloadStorageMissing', message: 'this run keeps its transcript in payload storage, and this worker has COUNTERSIGN_PAYLOAD_STORAGE=off: configure the store its runs use' });
+  return { items: req.items };
+}
+
+export function createAgentActivities(deps: { registry: AgentRegistry; model: ModelSettings; webhookUrl?: string; transcripts?: TranscriptStore }) {
   const { callModel } = createModelActivities(deps.model);
   return {
     ...createNotifyActivities({ webhookUrl: deps.webhookUrl }),
@@ -135,15 +154,16 @@ export function createAgentActivities(deps: { registry: AgentRegistry; model: Mo
 
     async modelTurn(req: ModelTurnRequest): Promise<ModelTurnResult> {
       const agent = agentOf(deps.registry, req.agent);
+      const conversation = await conversationOf(req, deps.transcripts);
       const turn = await callModel({
         runId: req.runId,
         model: agent.model,
         instructions: agent.instructions,
-        items: req.items,
+        items: conversation.items,
         tools: agent.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema })),
       });
       const calls = turn.items.filter((i): i is FunctionCallItem => i.type === 'function_call');
-      return { ...turn, calls: await Promise.all(calls.map((c) => planCall(agent, c, req))) };
+      return { ...turn, calls: await Promise.all(calls.map((c) => planCall(agent, c, req))), ...(conversation.transcript ? { transcript: conversation.transcript } : {}) };
     },
 
     /** A reviewer's edited arguments, checked against the tool's schema: normalised JSON, or what is wrong. */

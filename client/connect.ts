@@ -1,6 +1,6 @@
 // A Temporal client from Countersign's configuration, with a one-line error when the server cannot be reached.
 import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
-import { EncryptionCodec } from '../codec/encryptionCodec';
+import { dataConverterOf, openPayloadStorage } from '../storage/payloadStorage';
 import { ConfigError, type CountersignConfig, loadConfig } from '../temporal.config';
 
 export async function connectClient(config: CountersignConfig = loadConfig()): Promise<Client> {
@@ -13,6 +13,6 @@ export async function connectClient(config: CountersignConfig = loadConfig()): P
   return new Client({
     connection,
     namespace: config.namespace,
-    ...(config.encryptionKeys ? { dataConverter: { payloadCodecs: [EncryptionCodec.fromSpec(config.encryptionKeys)] } } : {}),
+    dataConverter: dataConverterOf(openPayloadStorage(config.payloadStorage, config.encryptionKeys)),
   });
 }

@@ -2,57 +2,21 @@
 // sub-runs and what they wait for, and how the run ends. No Temporal imports: the workflow drives it (model turns,
 // decisions, timers), and unit tests drive it directly. It answers the run's views (compact, paged) and writes and
 // reads the continue-as-new carry, which holds each conversation item once.
-import { ApprovalBook, type BookState } from './approvalBook';
+import { ApprovalBook } from './approvalBook';
 import type { AgentSnapshot } from './agentSnapshot';
 import type { ApprovalPolicy } from './approvalPolicy';
 import { addDuration, effectivePolicy } from './approvalPolicy';
 import { type ConversationItem, type Usage, emptyUsage } from './items';
+import { DEFAULT_PAGE, SNAPSHOT_WINDOW, type Window, page, windowStart } from './logPages';
 import type { PlannedCall } from './plannedCall';
-import type { AuditEntry, AuditPage, ChildReport, ConversationPage, Handoff, PageRequest, PendingApproval, RunInput, RunSnapshot, RunStatus, RunView } from '../workflows/messages';
+import { type RunCarry, type TranscriptHead, argumentsByCall, omitArguments, restoreArguments } from './runCarry';
+import type { AuditPage, ChildReport, ConversationPage, Handoff, PageRequest, PendingApproval, RunInput, RunSnapshot, RunStatus, RunView } from '../workflows/messages';
+
+export { PAGE_BYTES, RESULT_WINDOW } from './logPages';
+export type { RunCarry, TranscriptHead } from './runCarry';
 
 export const DEFAULT_MAX_TURNS = 10;
 export const DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS = 10_000;
-/** A page (query answer) stops after about this much JSON, so no answer nears Temporal's 2 MB payload limit. */
-export const PAGE_BYTES = 1_000_000;
-const DEFAULT_PAGE = 100;
-/** How much of the newest items and audit entries a snapshot shows. */
-export interface Window {
-  entries: number;
-  bytes: number;
-}
-/** `runState` shows at most this much of the newest items and of the audit. */
-const SNAPSHOT_WINDOW: Window = { entries: 200, bytes: PAGE_BYTES };
-/** The workflow result holds less: it is one payload recorded in history. */
-export const RESULT_WINDOW: Window = { entries: 100, bytes: 256_000 };
-
-/** Where the conversation stands in the transcript store the model activity reads (see activities/transcript.ts). */
-export interface TranscriptHead {
-  /** The stored segment holding items 0 … count-1 (through its chain). */
-  ref: Record<string, string>;
-  count: number;
-}
-
-/** Everything a run hands to its continuation (continue-as-new). Each conversation item is in it once. */
-export interface RunCarry {
-  agent: AgentSnapshot;
-  startedAt: string;
-  items: ConversationItem[];
-  usage: Usage;
-  turn: number;
-  /** Calls and audit entries carry no `arguments` when they equal their function call's (restored on load). */
-  book: BookState;
-  /** The calls of the turn in progress, and the answers they already have. */
-  turnCalls: PlannedCall[];
-  outputs: Record<string, string>;
-  continuedAsNew: number;
-  /** User messages waiting for the next model turn. */
-  inputs?: string[];
-  handoffs?: Handoff[];
-  /** A handoff decided in the turn in progress, taking effect when the turn ends. */
-  nextAgent?: { to: string; callId: string };
-  transcript?: TranscriptHead;
-}
-
 export interface Finished {
   status: 'Completed' | 'Failed';
   finalOutput?: string;
@@ -261,47 +225,3 @@ export class AgentRunState {
     };
   }
 }
-
-function argumentsByCall(items: ConversationItem[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const i of items) if (i.type === 'function_call') out.set(i.callId, i.arguments);
-  return out;
-}
-
-function omitArguments<T extends { arguments?: string }>(value: T): T {
-  const { arguments: _omitted, ...rest } = value;
-  return rest as T;
-}
-
-/** The carried book with each call's and audit entry's arguments back from the conversation (carries before compaction have them already). */
-function restoreArguments(carry: RunCarry): BookState {
-  const args = argumentsByCall(carry.items);
-  const fill = <T extends { callId: string; arguments?: string }>(v: T): T => (v.arguments === undefined && args.has(v.callId) ? { ...v, arguments: args.get(v.callId)! } : v);
-  carry.turnCalls = carry.turnCalls.map(fill);
-  return { ...carry.book, calls: carry.book.calls.map(fill), audit: carry.book.audit.map((a) => (a.decision === 'ignored' ? a : fill(a))) };
-}
-
-/** Entries up to about PAGE_BYTES of JSON (always at least one). */
-function page<T>(entries: T[]): T[] {
-  let bytes = 0;
-  for (let i = 0; i < entries.length; i++) {
-    bytes += JSON.stringify(entries[i]).length;
-    if (bytes > PAGE_BYTES && i > 0) return entries.slice(0, i);
-  }
-  return entries;
-}
-
-/** Where the newest window of a log starts: at most `budget` entries and about `budget` bytes (always the newest one). */
-function windowStart(entries: ReadonlyArray<ConversationItem | AuditEntry>, budget: Window): number {
-  let start = Math.max(0, entries.length - budget.entries);
-  let bytes = 0;
-  for (let i = entries.length - 1; i >= start; i--) {
-    bytes += JSON.stringify(entries[i]).length;
-    if (bytes > budget.bytes && i < entries.length - 1) {
-      start = i + 1;
-      break;
-    }
-  }
-  return start;
-}
-

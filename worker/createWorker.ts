@@ -2,9 +2,10 @@
 import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createAgentActivities } from '../activities/agentActivities';
 import { defaultRegistry } from '../agents';
-import { EncryptionCodec } from '../codec/encryptionCodec';
+import { TranscriptStore } from '../activities/transcript';
+import { dataConverterOf, openPayloadStorage } from '../storage/payloadStorage';
 import type { AgentRegistry } from '../agents/registry';
-import type { CountersignConfig, ModelSettings } from '../temporal.config';
+import type { CountersignConfig, ModelSettings, PayloadStorageSettings } from '../temporal.config';
 import { checkSearchAttributes, connectWorker } from './connect';
 import { buildWorkflowBundle } from './workflowBundle';
 
@@ -20,6 +21,8 @@ export interface CountersignWorkerOptions {
   deployment?: CountersignConfig['deployment'];
   /** COUNTERSIGN_ENCRYPTION_KEYS: encrypt every payload this worker writes. */
   encryptionKeys?: string;
+  /** COUNTERSIGN_PAYLOAD_*: where large payloads and the model's transcript go (default: the file store). */
+  payloadStorage?: PayloadStorageSettings;
   /** A prebuilt bundle (tests build one and share it); default: bundle workflows/ at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Extra Worker options (identity, cache size, deployment options, ...). */
@@ -27,13 +30,15 @@ export interface CountersignWorkerOptions {
 }
 
 export async function createWorker(o: CountersignWorkerOptions): Promise<Worker> {
+  const storage = openPayloadStorage(o.payloadStorage ?? { kind: 'file', dir: '.temporal/payloads', thresholdBytes: 256 * 1024 }, o.encryptionKeys);
+  const transcripts = storage.driver ? new TranscriptStore(storage.driver, storage.codecs) : undefined;
   return Worker.create({
     connection: o.connection,
     namespace: o.namespace,
     taskQueue: o.taskQueue,
     workflowBundle: o.workflowBundle ?? (await buildWorkflowBundle()),
-    activities: createAgentActivities({ registry: o.registry, model: o.model, webhookUrl: o.webhookUrl }),
-    ...(o.encryptionKeys ? { dataConverter: { payloadCodecs: [EncryptionCodec.fromSpec(o.encryptionKeys)] } } : {}),
+    activities: createAgentActivities({ registry: o.registry, model: o.model, webhookUrl: o.webhookUrl, transcripts }),
+    dataConverter: dataConverterOf(storage),
     ...(o.deployment
       ? {
           workerDeploymentOptions: {
@@ -64,6 +69,7 @@ export async function createConfiguredWorker(config: CountersignConfig, model: M
       webhookUrl: config.webhookUrl,
       deployment: config.deployment,
       encryptionKeys: config.encryptionKeys,
+      payloadStorage: config.payloadStorage,
       workerOptions: config.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: config.maxCachedWorkflows } : {},
     });
     return { worker, connection };

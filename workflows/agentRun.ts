@@ -14,6 +14,7 @@ import {
   continueAsNew,
   isCancellation,
   log,
+  patched,
   setHandler,
   sleep,
   workflowInfo,
@@ -22,6 +23,7 @@ import { AgentRunState, RESULT_WINDOW, type RunCarry } from '../domain/agentRunS
 import { addDuration } from '../domain/approvalPolicy';
 import { rootCause } from '../domain/failures';
 import { type ConversationItem, addUsage } from '../domain/items';
+import { overInlineLimit } from '../domain/payloadBudget';
 import type { PlannedCall } from '../domain/plannedCall';
 import { describeAgent, modelOptions, modelTurn, withAgent, withTimeout } from './activities';
 import { ApprovalTimers } from './approvalTimers';
@@ -88,7 +90,16 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   const readyToContinueAsNew = () => continueAsNewDue() && state.executing === 0 && state.children.size === 0 && state.turnSettled() && allHandlersFinished();
   async function continueAsNewNow(): Promise<never> {
     log.info('continuing as new', { historyLength: workflowInfo().historyLength, pending: state.book.undecided().length });
-    return continueAsNew<typeof agentRun>(input, state.toCarry());
+    const carry = state.toCarry();
+    fitsInHistory('the continue-as-new state', carry);
+    return continueAsNew<typeof agentRun>(input, carry);
+  }
+
+  /** Without payload storage (no transcript comes back), a payload over the limit would fail every workflow task: fail the run instead. */
+  function fitsInHistory(what: string, value: unknown): void {
+    if (state.transcript) return; // the worker offloads large payloads
+    const problem = overInlineLimit(what, value);
+    if (problem && patched('payload-too-large')) throw ApplicationFailure.create({ type: 'PayloadTooLarge', message: problem, nonRetryable: true });
   }
 
   // ── The turn loop ────────────────────────────────────────────────────────────────────────────────────────
@@ -106,11 +117,12 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       state.turn += 1;
       if (state.queuedInputs.length) state.items.push(...state.queuedInputs.splice(0).map((content): ConversationItem => ({ type: 'message', role: 'user', content })));
       publish();
-      const result = await withAgent(state, publish, () =>
-        modelTurn.executeWithOptions({ ...withTimeout(modelOptions, input.modelTimeout), summary: `model turn ${state.turn}` }, [
-          { runId: workflowId, agent: state.agentRef(), items: state.items, context: input.context ?? {}, policy: state.runPolicy },
-        ]),
-      );
+      // Only what is new since the stored transcript goes into history: the activity keeps the rest.
+      const { transcript } = state;
+      const request = { runId: workflowId, agent: state.agentRef(), ...(transcript ? { transcript } : {}), items: state.items.slice(transcript?.count ?? 0), context: input.context ?? {}, policy: state.runPolicy };
+      fitsInHistory(`the conversation sent to the model in turn ${state.turn}`, request);
+      const result = await withAgent(state, publish, () => modelTurn.executeWithOptions({ ...withTimeout(modelOptions, input.modelTimeout), summary: `model turn ${state.turn}` }, [request]));
+      if (result.transcript) state.transcript = result.transcript;
       state.usage = addUsage(state.usage, result.usage);
       state.items.push(...result.items);
       if (result.calls.length === 0) {

@@ -8,10 +8,11 @@ import { Client, Connection } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { defaultRegistry } from '../../agents';
-import { EncryptionCodec } from '../../codec/encryptionCodec';
+import { dataConverterOf, openPayloadStorage } from '../../storage/payloadStorage';
+import { projectRoot } from './toolchain';
 import type { AgentRegistry } from '../../agents/registry';
 import { startScriptedModel, type ScriptedModel } from '../../devtools/scriptedModel';
-import type { ModelApi } from '../../temporal.config';
+import type { ModelApi, PayloadStorageSettings } from '../../temporal.config';
 import { createWorker } from '../../worker/createWorker';
 
 let runtimeInstalled = false;
@@ -48,7 +49,12 @@ export interface HarnessOptions {
   encryptionKeys?: string;
   /** Run against this environment (e.g. the time-skipping server) instead of the shared dev server. */
   env?: TestWorkflowEnvironment;
+  /** Large payloads out of history (worker and client alike); default the file store under .temporal/test-payloads. */
+  payloadStorage?: PayloadStorageSettings;
 }
+
+/** The tests' file store: like the default, in a folder of its own. */
+export const testPayloadStorage: PayloadStorageSettings = { kind: 'file', dir: join(projectRoot, '.temporal/test-payloads'), thresholdBytes: 256 * 1024 };
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   quietRuntime();
@@ -62,8 +68,10 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const taskQueue = `test-${randomUUID()}`;
   const nativeConnection = opts.env ? opts.env.nativeConnection : await NativeConnection.connect({ address });
   const connection = opts.env ? undefined : await Connection.connect({ address });
-  const dataConverter = opts.encryptionKeys ? { payloadCodecs: [EncryptionCodec.fromSpec(opts.encryptionKeys)] } : undefined;
-  const client = opts.env ? opts.env.client : new Client({ connection: connection!, namespace: 'default', ...(dataConverter ? { dataConverter } : {}) });
+  const payloadStorage = opts.payloadStorage ?? testPayloadStorage;
+  const dataConverter = dataConverterOf(openPayloadStorage(payloadStorage, opts.encryptionKeys));
+  // On the time-skipping server, the environment's own client (it skips time while awaiting results).
+  const client = opts.env ? opts.env.client : new Client({ connection: connection!, namespace: 'default', dataConverter });
   let registry = opts.registry ?? defaultRegistry();
 
   const build = () =>
@@ -75,6 +83,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       model: { baseURL: model.baseURL, apiKey: opts.apiKey ?? 'test-key', model: 'scripted', api: opts.api ?? 'responses', requestTimeoutMs: opts.requestTimeoutMs ?? 10_000 },
       webhookUrl: opts.webhookUrl,
       encryptionKeys: opts.encryptionKeys,
+      payloadStorage,
       workflowBundle: { codePath: bundlePath },
     });
 

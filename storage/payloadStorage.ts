@@ -1,0 +1,31 @@
+// One place that turns the settings into what every process of a deployment shares: the payload codecs
+// (encryption) and Temporal's external storage (large payloads out of history: the file store by default, S3 on a
+// cluster). The worker, the Runner, the CLI and the codec server all build their data converter here, so a
+// payload one of them offloads or encrypts, the others can read.
+import { type DataConverter, ExternalStorage, type PayloadCodec, type StorageDriver } from '@temporalio/common';
+import { EncryptionCodec } from '../codec/encryptionCodec';
+import type { PayloadStorageSettings } from '../temporal.config';
+import { FileStorageDriver } from './fileStorageDriver';
+import { S3StorageDriver } from './s3StorageDriver';
+
+export interface PayloadStorage {
+  /** Encryption first (COUNTERSIGN_ENCRYPTION_KEYS), then the offload: what is stored is already encrypted. */
+  codecs: PayloadCodec[];
+  /** The driver large payloads (and the model's transcript) go to; none when storage is off. */
+  driver?: StorageDriver;
+  externalStorage?: ExternalStorage;
+}
+
+export function openPayloadStorage(settings: PayloadStorageSettings, encryptionKeys?: string): PayloadStorage {
+  const codecs = encryptionKeys ? [EncryptionCodec.fromSpec(encryptionKeys)] : [];
+  if (settings.kind === 'off') return { codecs };
+  const driver: StorageDriver = settings.kind === 'file' ? new FileStorageDriver(settings.dir) : new S3StorageDriver(settings);
+  return { codecs, driver, externalStorage: new ExternalStorage({ drivers: [driver], payloadSizeThreshold: settings.thresholdBytes }) };
+}
+
+export function dataConverterOf(storage: PayloadStorage): DataConverter {
+  return {
+    ...(storage.codecs.length ? { payloadCodecs: storage.codecs } : {}),
+    ...(storage.externalStorage ? { externalStorage: storage.externalStorage } : {}),
+  };
+}

@@ -1,0 +1,159 @@
+// Runs of any length and size: a conversation of megabytes (12 newsletters of about 280 KB, each approved, across
+// continue-as-new), the same run with payload storage off (a clear failure, not a run stuck retrying), and a
+// 500-turn run with 100 approvals. History stays small: large payloads are references, the model's transcript is
+// stored outside it, and no answer holds the whole conversation.
+import type { WorkflowHandle } from '@temporalio/client';
+import { Runner, type AgentRunResult } from '../../client';
+import { CountersignError } from '../../client/errors';
+import { rootCause } from '../../domain/failures';
+import { newId, outboxOf } from '../support/fixtures';
+import { type Harness, startHarness } from '../support/harness';
+
+const NEWSLETTERS = 12;
+const body = (n: number, bytes: number) => `Newsletter ${n}\n${'All the news that fits. '.repeat(Math.ceil(bytes / 24))}`.slice(0, bytes);
+const newsletterScript = (bytes: number) => [
+  ...Array.from({ length: NEWSLETTERS }, (_, i) => ({
+    toolCalls: [{ name: 'send_email', arguments: { to: 'alice@example.com', subject: `Newsletter ${i + 1}`, body: body(i + 1, bytes) }, callId: `news-${i + 1}` }],
+  })),
+  { text: `All ${NEWSLETTERS} newsletters are sent.` },
+];
+
+/** Approves whatever the run waits for until it ends. */
+async function approveUntilDone(runner: Runner, result: AgentRunResult): Promise<AgentRunResult> {
+  let approvals = 0;
+  while (result.interruptions.length) {
+    const state = result.toState();
+    for (const i of result.interruptions) state.approve(i, { approver: 'ann' });
+    approvals += result.interruptions.length;
+    result = await runner.run(state.agentName, state);
+  }
+  return Object.assign(result, { approvals });
+}
+
+/** Every run of a workflow id (continue-as-new makes several): the largest payload any of them recorded, and their totals. */
+async function historyFigures(h: Harness, workflowId: string): Promise<{ runs: number; events: number; bytes: number; largestPayload: number; largestModelInput: number }> {
+  const figures = { runs: 0, events: 0, bytes: 0, largestPayload: 0, largestModelInput: 0 };
+  for await (const run of h.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
+    const handle: WorkflowHandle = h.client.workflow.getHandle(workflowId, run.runId);
+    const history = await handle.fetchHistory();
+    figures.runs += 1;
+    figures.events += history.events?.length ?? 0;
+    const json = JSON.stringify(history);
+    figures.bytes += json.length;
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') {
+        const p = v as { data?: unknown; metadata?: unknown };
+        if (p.metadata && p.data instanceof Uint8Array) figures.largestPayload = Math.max(figures.largestPayload, p.data.length);
+        Object.values(v).forEach(walk);
+      }
+    };
+    walk(history.events);
+    for (const e of history.events ?? []) {
+      const a = e.activityTaskScheduledEventAttributes;
+      if (a?.activityType?.name === 'modelTurn') figures.largestModelInput = Math.max(figures.largestModelInput, ...(a.input?.payloads ?? []).map((p) => p.data?.length ?? 0));
+    }
+  }
+  return figures;
+}
+
+describe('with payload storage (the default file store)', () => {
+  let h: Harness;
+  let runner: Runner;
+  beforeAll(async () => {
+    h = await startHarness();
+    runner = new Runner(h.client, { taskQueue: h.taskQueue });
+  });
+  afterAll(() => h?.close());
+
+  test('12 newsletters of 280 KB, each approved, complete across continue-as-new with one email each', async () => {
+    const workflowId = newId('newsletters');
+    h.model.script(workflowId, newsletterScript(280_000));
+    const first = await runner.run('email-assistant', 'Send alice the 12 newsletters, one after another', { workflowId, continueAsNewAfterEvents: 40, maxTurns: 20 });
+    const done = (await approveUntilDone(runner, first)) as AgentRunResult & { approvals: number };
+    expect(done.status).toBe('Completed');
+    expect(done.finalOutput).toBe('All 12 newsletters are sent.');
+    expect(done.approvals).toBe(NEWSLETTERS);
+
+    const sent = (await outboxOf(h.outbox)).filter((e) => e.idempotencyKey.startsWith(`${workflowId}:`));
+    expect(sent.map((e) => e.idempotencyKey).sort()).toEqual(Array.from({ length: NEWSLETTERS }, (_, i) => `${workflowId}:news-${i + 1}`).sort());
+
+    const state = await runner.describe(workflowId);
+    expect(state.continuedAsNew).toBeGreaterThanOrEqual(1);
+    // The whole conversation reads back in pages: user message, 12 calls with their bodies, 12 outputs, the answer.
+    const items = [];
+    for await (const item of runner.conversation(workflowId)) items.push(item);
+    expect(items).toHaveLength(2 + 2 * NEWSLETTERS);
+    const calls = items.filter((i) => i.type === 'function_call');
+    expect(calls.map((c) => (JSON.parse(c.arguments) as { body: string }).body.length)).toEqual(Array(NEWSLETTERS).fill(280_000));
+    // The model saw the whole conversation on its last turn, from the stored transcript.
+    const last = h.model.requests.filter((r) => r.runId === workflowId).at(-1)!;
+    expect(last.items.filter((i) => JSON.stringify(i).includes('Newsletter ')).length).toBeGreaterThanOrEqual(NEWSLETTERS);
+    expect(JSON.stringify(last.items).length).toBeGreaterThan(NEWSLETTERS * 280_000);
+
+    const figures = await historyFigures(h, workflowId);
+    expect(figures.runs).toBeGreaterThanOrEqual(2);
+    expect(figures.largestPayload).toBeLessThan(256 * 1024); // every larger one is a reference
+    expect(figures.largestModelInput).toBeLessThan(256 * 1024);
+  });
+
+  test('500 turns with 100 approvals complete; history per turn stays flat', async () => {
+    const workflowId = newId('long-run');
+    const steps = Array.from({ length: 500 }, (_, i) =>
+      i % 5 === 4
+        ? { toolCalls: [{ name: 'send_email', arguments: { to: 'bob@example.com', subject: `Update ${i}`, body: `Turn ${i}` }, callId: `mail-${i}` }] }
+        : { toolCalls: [{ name: 'lookup_contact', arguments: { name: 'bob' }, callId: `look-${i}` }] },
+    );
+    h.model.script(workflowId, [...steps, { text: 'Done after 500 turns.' }]);
+    const first = await runner.run('email-assistant', 'Work through the backlog', { workflowId, maxTurns: 501, continueAsNewAfterEvents: 2000 });
+    const done = (await approveUntilDone(runner, first)) as AgentRunResult & { approvals: number };
+    expect(done.status).toBe('Completed');
+    expect(done.approvals).toBe(100);
+    const state = await runner.describe(workflowId);
+    expect(state.turn).toBe(501);
+    expect(state.cursor.items).toBe(1 + 500 * 2 + 1);
+    expect(await runner.audit(workflowId)).toHaveLength(100);
+    expect((await outboxOf(h.outbox)).filter((e) => e.idempotencyKey.startsWith(`${workflowId}:`))).toHaveLength(100);
+
+    const figures = await historyFigures(h, workflowId);
+    // The model's input never grows with the conversation (1002 items): it is what is new since the last turn.
+    expect(figures.largestModelInput).toBeGreaterThan(0);
+    expect(figures.largestModelInput).toBeLessThan(4 * 1024);
+    // The continue-as-new carry holds each item once; from 256 KiB on it is a reference.
+    expect(figures.runs).toBeGreaterThanOrEqual(2);
+    expect(figures.largestPayload).toBeLessThan(256 * 1024);
+  }, 600_000);
+});
+
+describe('with payload storage off', () => {
+  let h: Harness;
+  let runner: Runner;
+  beforeAll(async () => {
+    h = await startHarness({ payloadStorage: { kind: 'off' } });
+    runner = new Runner(h.client, { taskQueue: h.taskQueue });
+  });
+  afterAll(() => h?.close());
+
+  test('a conversation past the 2 MB limit fails the run with PayloadTooLarge instead of hanging', async () => {
+    const workflowId = newId('newsletters-off');
+    h.model.script(workflowId, newsletterScript(300_000));
+    const first = await runner.run('email-assistant', 'Send alice the 12 newsletters, one after another', { workflowId, maxTurns: 20 });
+    // The run fails wherever the limit is reached (a model turn, or a continue-as-new the server suggests while it
+    // waits): the client sees it end, and its failure says why and what to change.
+    const failure = await approveUntilDone(runner, first).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(failure).toBeInstanceOf(CountersignError);
+    const closed = await h.client.workflow
+      .getHandle(workflowId)
+      .result()
+      .then(
+        () => undefined,
+        (err: unknown) => rootCause(err),
+      );
+    expect(closed?.type).toBe('PayloadTooLarge');
+    expect(closed?.message).toMatch(/is \d+\.\d MB, over Temporal's 2 MB payload limit, and this worker keeps payloads in history \(COUNTERSIGN_PAYLOAD_STORAGE=off\)/);
+    expect((await h.client.workflow.getHandle(workflowId).describe()).status.name).toBe('FAILED');
+  });
+});

@@ -1,0 +1,65 @@
+// The decision intake on its own: signals and update entries become the same Decision and pass one check, which
+// routes each decision to this run's book or to the sub-run that holds the call.
+import { AgentRunState } from '../../domain/agentRunState';
+import { argumentsToValidate, decisionFromSignal, needsValidation, parseDecide, routeBatch, routeDecision, signalFor } from '../../domain/decisionIntake';
+
+const T0 = '2026-11-22T10:00:00.000Z';
+
+function runWith(...ids: string[]): AgentRunState {
+  const s = new AgentRunState({ agent: 'email-assistant', input: 'go' }, T0);
+  for (const callId of ids) s.book.request({ callId, toolName: 'send_email', arguments: '{"to":"a@example.com","subject":"s","body":"b"}', agentName: 'email-assistant', requestedAt: T0, rejectionText: 'no', ...(callId.startsWith('gated') ? { approvers: ['cfo'] } : {}) }, T0);
+  return s;
+}
+
+test('each signal becomes the decide entry the update would carry', () => {
+  expect(decisionFromSignal('approve', { callId: 'c1', alwaysApprove: true, approver: 'ann', editedArguments: { to: 'b@example.com' } })).toEqual({
+    decision: { callId: 'c1', decision: 'approve', always: true, approver: 'ann', editedArguments: { to: 'b@example.com' } },
+  });
+  expect(decisionFromSignal('reject', { callId: 'c1', message: 'no', alwaysReject: false })).toEqual({ decision: { callId: 'c1', decision: 'reject', always: false, message: 'no' } });
+  expect(decisionFromSignal('provideInput', { callId: 'c1', values: { time: '10:00' } })).toEqual({ decision: { callId: 'c1', decision: 'input', values: { time: '10:00' } } });
+  expect(decisionFromSignal('provideResult', { callId: 'c1', error: 'declined' })).toEqual({ decision: { callId: 'c1', decision: 'result', error: 'declined' } });
+});
+
+test('a malformed signal says what is wrong and who it claims to be about', () => {
+  const r = decisionFromSignal('approve', { callId: '', approver: 'mallory', extra: 1 });
+  expect(r).toEqual({ problem: expect.stringMatching(/^malformed approve signal: /), claimed: { callId: '', approver: 'mallory', extra: 1 } });
+});
+
+test('the update payload is parsed with its defaults, or refused in one line', () => {
+  expect(parseDecide({ inputs: ['hi'] })).toEqual({ payload: { decisions: [], inputs: ['hi'] } });
+  expect(parseDecide({ decisions: [{ callId: 'c1', decision: 'maybe' }] })).toEqual({ problem: 'invalid decide request: decisions.0.decision: must be "approve", "reject", "input" or "result"' });
+  expect(parseDecide({})).toEqual({ problem: 'invalid decide request: decisions: send at least one decision or input' });
+});
+
+test('one check for every path: unknown, already decided, twice in a batch, wrong approver', () => {
+  const s = runWith('c1', 'c2', 'gated-1');
+  expect(routeDecision(s, { callId: 'c1', decision: 'approve' })).toEqual({ to: 'book' });
+  expect(routeDecision(s, { callId: 'ghost', decision: 'approve' })).toEqual({ problem: 'unknown call id ghost: it is not a pending approval of this run' });
+  expect(routeDecision(s, { callId: 'gated-1', decision: 'approve', approver: 'ann' })).toEqual({ problem: 'approver "ann" may not decide send_email (call gated-1); allowed: cfo' });
+  const twice = [
+    { callId: 'c1', decision: 'approve' as const },
+    { callId: 'c1', decision: 'reject' as const },
+  ];
+  expect(routeBatch(s, twice)).toEqual({ problem: 'call c1 appears twice in one decide request' });
+  s.book.decide([{ callId: 'c2', decision: 'reject' }], T0, 'update');
+  expect(routeBatch(s, [{ callId: 'c1', decision: 'approve' }, { callId: 'c2', decision: 'approve' }])).toEqual({ problem: 'call c2 (send_email) is already decided: rejected' });
+});
+
+test("decisions for a sub-run's calls route to it, checked against what it reported", () => {
+  const s = runWith('c1');
+  s.children.set('run/x1', { callId: 'x1', toolName: 'check_identity', waiting: true, pending: [{ callId: 'n1', kind: 'input', fields: ['name'], toolName: 'ask', arguments: '{}', agentName: 'identity', requestedAt: T0 }] });
+  expect(routeBatch(s, [{ callId: 'c1', decision: 'approve' }, { callId: 'n1', decision: 'input', values: { name: 'ann' } }])).toEqual({
+    local: [{ callId: 'c1', decision: 'approve' }],
+    forward: [{ childId: 'run/x1', decision: { callId: 'n1', decision: 'input', values: { name: 'ann' } } }],
+  });
+  expect(routeDecision(s, { callId: 'n1', decision: 'approve' })).toEqual({ problem: expect.stringContaining('waits for input, not "approve"') });
+  expect(signalFor({ callId: 'n1', decision: 'input', values: { name: 'ann' }, approver: 'bob' })).toEqual({ name: 'provideInput', payload: { callId: 'n1', approver: 'bob', values: { name: 'ann' } } });
+});
+
+test('edits and input values are validated first; input values complete the model arguments', () => {
+  expect(needsValidation({ callId: 'c1', decision: 'approve' })).toBe(false);
+  expect(needsValidation({ callId: 'c1', decision: 'approve', editedArguments: { to: 'x' } })).toBe(true);
+  expect(needsValidation({ callId: 'c1', decision: 'input', values: {} })).toBe(true);
+  expect(argumentsToValidate('{"title":"t"}', { callId: 'c1', decision: 'input', values: { time: '10:00' } })).toBe('{"title":"t","time":"10:00"}');
+  expect(argumentsToValidate('{"to":"a"}', { callId: 'c1', decision: 'approve', editedArguments: { to: 'b' } })).toBe('{"to":"b"}');
+});
