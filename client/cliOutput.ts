@@ -1,6 +1,9 @@
 // Terminal output for the CLI: tables that fit the window, colour only on a TTY (and never with NO_COLOR),
 // relative times. JSON output bypasses all of this.
-import { shorten } from '../domain/callSummary';
+import { shorten, summarizeCall } from '../domain/callSummary';
+import type { ConversationItem } from '../domain/items';
+import type { AuditEntry, PendingApproval } from '../workflows/messages';
+import type { AgentRunResult } from './runner';
 
 const colourOn = () => Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
 const paint = (code: number) => (s: string) => (colourOn() ? `\u001b[${code}m${s}\u001b[0m` : s);
@@ -31,3 +34,40 @@ export function table(headers: string[], rows: string[][], flexible?: string): s
       .trimEnd();
   return [bold(line(headers)), ...rows.map(line)].join('\n');
 }
+
+// ── What the commands print ──────────────────────────────────────────────────────────────────────────────
+export const print = (text: string): void => {
+  process.stdout.write(`${text}\n`);
+};
+export const printJson = (value: unknown) => print(JSON.stringify(value, null, 2));
+
+export function pendingTable(pending: PendingApproval[], withRun?: (p: PendingApproval) => string[]): string {
+  const headers = [...(withRun ? ['WORKFLOW ID', 'AGENT'] : []), 'CALL ID', 'KIND', 'TOOL', 'ARGUMENTS', 'WAITING SINCE', 'EXPIRES'];
+  const kind = (p: PendingApproval) => (p.kind === 'input' ? `input: ${(p.fields ?? []).join(',')}` : (p.kind ?? 'approval'));
+  const rows = pending.map((p) => [...(withRun ? withRun(p) : []), p.callId, kind(p), p.toolName, p.arguments, ago(p.requestedAt), p.expiresAt ? ago(p.expiresAt) : '-']);
+  return table(headers, rows, 'ARGUMENTS');
+}
+
+export function describeOutcome(result: AgentRunResult): string {
+  if (result.interruptions.length === 0) return result.finalOutput ?? '';
+  return [
+    `${yellow('Waiting for approval')} — run ${bold(result.workflowId)}:`,
+    pendingTable(result.interruptions),
+    '',
+    dim(`Decide with: countersign approve ${result.workflowId} <callId|--all>   or   countersign reject ${result.workflowId} <callId|--all> --message "why"`),
+  ].join('\n');
+}
+
+export function auditLine(a: AuditEntry): string[] {
+  const note = a.decision === 'ignored' ? (a.ignoredBecause ?? '') : a.decision === 'timed_out' ? `onTimeout ${a.onTimeout}` : (a.message ?? a.reason ?? '');
+  const colour = a.decision.endsWith('approved') ? green : a.decision === 'ignored' ? dim : red;
+  return [a.decidedAt, a.callId, a.toolName ?? '-', colour(a.decision), a.approver ?? '-', a.via, note];
+}
+export const auditTable = (audit: AuditEntry[]) => table(['DECIDED AT', 'CALL ID', 'TOOL', 'DECISION', 'APPROVER', 'VIA', 'REASON / MESSAGE'], audit.map(auditLine), 'REASON / MESSAGE');
+
+export function itemLine(item: ConversationItem): string {
+  if (item.type === 'message') return `${bold(item.role)}: ${item.content}`;
+  if (item.type === 'function_call') return `${yellow('→')} ${summarizeCall(item.name, item.arguments, 100)} ${dim(`(call ${item.callId})`)}`;
+  return `${green('←')} ${item.callId}: ${item.output}`;
+}
+

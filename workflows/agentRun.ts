@@ -65,7 +65,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   const publisher = new Publisher(state);
   const publish = () => publisher.publish();
   const notifier = new Notifier(workflowId);
-  const subRuns = new SubRuns(state, workflowId, publish, isoNow);
+  const subRuns = new SubRuns(state, workflowId, publisher, isoNow);
   const timers = new ApprovalTimers(state, notifier, publish);
   const turnCalls = new TurnCalls(state, workflowId, { timers, notifier, subRuns, publish, now: isoNow });
   const desk = new DecisionDesk(state, publisher, subRuns, isoNow);

@@ -160,7 +160,7 @@ export interface ChildReport {
   waiting: boolean;
   pending: PendingApproval[];
   /** Decisions passed on by the parent that the sub-run refused (e.g. invalid edited arguments): pending there again. */
-  refused?: Array<{ callId: string; because: string }>;
+  refused?: Array<{ callId: string; because: string; /** The sub-run that refused it (at any depth). */ runId?: string }>;
 }
 
 export type AuditDecision = DecisionOutcome | 'timed_out' | 'ignored' | 'audited';

@@ -13,7 +13,7 @@ export class Publisher {
   private published = '';
   private reported = '';
   /** Decisions passed on by the parent that this sub-run refused, not yet reported. */
-  private readonly refused: Array<{ callId: string; because: string }> = [];
+  private readonly refused: NonNullable<ChildReport['refused']> = [];
   private refusals = 0;
 
   constructor(private readonly state: AgentRunState) {}
@@ -37,8 +37,14 @@ export class Publisher {
    * parent learns it with the next report, so the call is pending on the parent again instead of stuck as forwarded.
    */
   refuse(callId: string, because: string): void {
-    if (!workflowInfo().parent || this.state.book.call(callId)?.state !== 'pending' || !patched('report-refused-decisions')) return;
-    this.refused.push({ callId, because });
+    if (this.state.book.call(callId)?.state !== 'pending') return; // only refusals of calls that still wait matter upstream
+    this.relayRefusal({ callId, because, runId: workflowInfo().workflowId });
+  }
+
+  /** A refusal from further down (a sub-run of this sub-run) goes on up to the run the decision came from. */
+  relayRefusal(refusal: NonNullable<ChildReport['refused']>[number]): void {
+    if (!workflowInfo().parent || !patched('report-refused-decisions')) return;
+    this.refused.push(refusal);
     this.refusals += 1;
     this.publish();
   }

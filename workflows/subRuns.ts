@@ -6,6 +6,7 @@ import { type ExternalWorkflowHandle, executeChild, getExternalWorkflowHandle, l
 import type { AgentRunState } from '../domain/agentRunState';
 import { type SignalKind, signalFor } from '../domain/decisionIntake';
 import { rootCause } from '../domain/failures';
+import type { Publisher } from './publication';
 import type { PlannedCall } from '../domain/plannedCall';
 import {
   type AppliedDecision,
@@ -25,9 +26,13 @@ export class SubRuns {
   constructor(
     private readonly state: AgentRunState,
     private readonly workflowId: string,
-    private readonly publish: () => void,
+    private readonly publisher: Publisher,
     private readonly now: () => string,
   ) {}
+
+  private publish(): void {
+    this.publisher.publish();
+  }
 
   /** Runs the sub-agent for one call; its final output is the call's output (a failure is told to the model). */
   async run(call: PlannedCall, subAgent: string): Promise<string> {
@@ -56,8 +61,10 @@ export class SubRuns {
   onReport(report: ChildReport): void {
     if (!this.state.applyChildReport(report)) return;
     for (const r of report.refused ?? []) {
-      log.warn('sub-run refused a decision passed on to it', { childId: report.childWorkflowId, callId: r.callId, because: r.because });
-      this.state.book.ignore({ callId: r.callId }, `sub-run ${report.childWorkflowId} refused it: ${r.because}`, this.now(), 'signal');
+      const by = r.runId ?? report.childWorkflowId;
+      log.warn('sub-run refused a decision passed on to it', { childId: by, callId: r.callId, because: r.because });
+      this.state.book.ignore({ callId: r.callId }, `sub-run ${by} refused it: ${r.because}`, this.now(), 'signal');
+      this.publisher.relayRefusal({ ...r, runId: by });
     }
     this.publish();
   }

@@ -132,3 +132,27 @@ test('always-rules stay in the parent unless the asTool opts in', async () => {
   const shared = await h.client.workflow.getHandle(`${top}/r4`).query(runStateQuery);
   expect(shared.audit).toEqual([expect.objectContaining({ callId: 'r5', decision: 'auto_approved', via: 'rule' })]);
 });
+
+test('a nested decision the sub-run refuses comes back: pending on the top run again, the refusal audited, then decidable', async () => {
+  const top = newId('nested-refused');
+  scriptThreeLevels(top);
+  const paused = await runner.run('contract-helper', 'Draft an NDA for user u1', { workflowId: top });
+  expect(paused.interruptions.map((i) => i.callId)).toEqual(['c3']);
+
+  // Edited arguments that break the tool's schema: the top run passes them on; the innermost run refuses them.
+  const answer = await runner.decide(top, [{ callId: 'c3', decision: 'approve', approver: 'ann', editedArguments: { userId: 42 } }]);
+  expect(answer.applied).toEqual([expect.objectContaining({ callId: 'c3', outcome: 'forwarded' })]);
+  const again = await eventually(async () => {
+    const pending = await runner.pending(top);
+    return pending.some((p) => p.callId === 'c3') ? pending : undefined;
+  });
+  expect(again).toEqual([expect.objectContaining({ callId: 'c3', path: 'help_with_contract > check_identity > get_user_name' })]);
+  const refusal = await eventually(async () => (await runner.audit(top)).find((a) => a.callId === 'c3' && a.decision === 'ignored'));
+  expect(refusal.ignoredBecause).toMatch(/^sub-run .*\/c1\/c2 refused it: editedArguments for call c3 \(get_user_name\) are invalid/);
+
+  // The call can be decided again, and this time it runs.
+  const done = await runner.run('contract-helper', (await runner.nextPause(top)).toState().approve('c3', { approver: 'ann' }));
+  expect(done.status).toBe('Completed');
+  const inner = await h.client.workflow.getHandle(`${top}/c1/c2`).query(runStateQuery);
+  expect(inner.audit.map((a) => a.decision)).toEqual(['ignored', 'approved']);
+});

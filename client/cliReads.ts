@@ -1,0 +1,121 @@
+// The reading commands of `countersign`: pending, show, result, audit, watch. Presenters over the client library's
+// read methods (client/runReads.ts); every one takes --json.
+import type { Command } from 'commander';
+import { summarizeCall } from '../domain/callSummary';
+import type { RunResult, RunView } from '../workflows/messages';
+import { type Connect } from './cliConnect';
+import { auditLine, auditTable, bold, dim, ago, itemLine, pendingTable, print, printJson, red } from './cliOutput';
+import { CountersignError } from './errors';
+import type { PendingApproval } from '../workflows/messages';
+import { auditOf, conversationOf } from './runReads';
+
+export function addReadCommands(program: Command, connect: Connect): void {
+  // ── pending ────────────────────────────────────────────────────────────────────────────────────────────────
+  program
+    .command('pending')
+    .description('every pending approval in the namespace (runs found by HitlStatus, then each run asked)')
+    .option('--agent <name>', 'only this agent')
+    .option('--tool <name>', 'only this tool')
+    .option('--json', 'machine-readable output')
+    .action(async (o: { agent?: string; tool?: string; json?: boolean }) => {
+      for (const [flag, value] of [['--agent', o.agent], ['--tool', o.tool]] as const)
+        if (value !== undefined && !/^[\w.@-]+$/.test(value)) throw new CountersignError(`${flag} must be a plain name (letters, digits, _ . @ -), got ${JSON.stringify(value)}`);
+      const { runner } = await connect();
+      const rows = await runner.pending({ agent: o.agent, tool: o.tool });
+      if (o.json) return printJson(rows);
+      if (rows.length === 0) return print('No approvals are pending.');
+      print(pendingTable(rows, (p) => [(p as PendingApproval & { workflowId: string }).workflowId, p.agentName]));
+    });
+
+
+  program
+    .command('show')
+    .description('a run: status, pending calls with full arguments, decisions so far')
+    .argument('<workflowId>')
+    .option('--json', 'machine-readable output')
+    .action(async (workflowId: string, o: { json?: boolean }) => {
+      const { runner } = await connect();
+      const s = await runner.describe(workflowId);
+      if (o.json) return printJson(s);
+      const lines = [
+        `${bold('Run')}       ${workflowId}`,
+        `${bold('Agent')}     ${s.agent.name}@${s.agent.version}`,
+        `${bold('Status')}    ${s.status}  (turn ${s.turn}/${s.maxTurns}, started ${ago(s.startedAt)}${s.continuedAsNew ? `, continued as new ${s.continuedAsNew}×` : ''})`,
+      ];
+      if (s.problem) lines.push(`${bold('Problem')}   ${red(s.problem)}`);
+      if (s.pending.length) {
+        lines.push('', bold('Pending'));
+        for (const p of s.pending) {
+          lines.push(`  ${p.callId}  ${p.toolName}  requested ${ago(p.requestedAt)}${p.expiresAt ? `, expires ${ago(p.expiresAt)}` : ''}${p.approvers ? `, approvers: ${p.approvers.join(', ')}` : ''}`);
+          lines.push(...JSON.stringify(JSON.parse(p.arguments), null, 2).split('\n').map((l) => `    ${l}`));
+        }
+      }
+      if (s.audit.length) lines.push('', bold(s.auditFrom ? `Decisions (newest ${s.audit.length}; all: countersign audit ${workflowId})` : 'Decisions'), auditTable(s.audit));
+      if (s.finalOutput !== undefined) lines.push('', bold('Final output'), s.finalOutput);
+      if (s.error) lines.push('', red(`Failed (${s.errorType ?? 'error'}): ${s.error}`));
+      print(lines.join('\n'));
+    });
+
+  // ── result / audit / watch ─────────────────────────────────────────────────────────────────────────────────
+  program
+    .command('result')
+    .description("a run's final output")
+    .argument('<workflowId>')
+    .option('--wait', 'wait for a running run to end')
+    .option('--json', 'the whole result as JSON')
+    .action(async (workflowId: string, o: { wait?: boolean; json?: boolean }) => {
+      const { client, runner } = await connect();
+      const s = await runner.describe(workflowId);
+      let final: RunView = s;
+      if (s.status !== 'Completed' && s.status !== 'Failed') {
+        if (!o.wait) throw new CountersignError(`run ${workflowId} is still running (${s.status}${s.pending.length ? `, ${s.pending.length} pending` : ''}); pass --wait to wait for it`);
+        final = await client.workflow
+          .getHandle(workflowId)
+          .result()
+          .then(
+            (r) => r as RunResult,
+            () => runner.describe(workflowId),
+          );
+      }
+      if (final.status === 'Failed') throw new CountersignError(`run ${workflowId} failed (${final.errorType ?? 'error'}): ${final.error}`);
+      if (o.json) return printJson(final);
+      print(final.finalOutput ?? '');
+    });
+
+  program
+    .command('audit')
+    .description('every decision of a run: who, what, when, why (running or closed)')
+    .argument('<workflowId>')
+    .option('--json', 'machine-readable output')
+    .action(async (workflowId: string, o: { json?: boolean }) => {
+      const { runner } = await connect();
+      const audit = await runner.audit(workflowId);
+      if (o.json) return printJson(audit);
+      print(audit.length ? auditTable(audit) : 'No decisions yet.');
+    });
+
+  program
+    .command('watch')
+    .description('follow a run live: turns, tool calls, pauses, decisions, until it ends')
+    .argument('<workflowId>')
+    .option('--interval <ms>', 'how often to look', (v) => Number(v), 500)
+    .action(async (workflowId: string, o: { interval: number }) => {
+      const { client, runner } = await connect();
+      let cursor = { items: 0, audit: 0 };
+      let lastStatus = '';
+      for (;;) {
+        const s = await runner.describe(workflowId);
+        // Read what is new since the last look, page by page: never the whole conversation again.
+        if (s.cursor.items > cursor.items) for await (const item of conversationOf(client, workflowId, cursor.items)) print(itemLine(item));
+        if (s.cursor.audit > cursor.audit) for await (const a of auditOf(client, workflowId, cursor.audit)) print(`${dim('decision')} ${auditLine(a).slice(1, 6).join(' ')}`);
+        cursor = s.cursor;
+        const status = `${s.status}${s.pending.length ? `: ${s.pending.map((p) => summarizeCall(p.toolName, p.arguments)).join(', ')}` : ''}`;
+        if (status !== lastStatus) print(dim(`status ${status}`));
+        lastStatus = status;
+        if (s.status === 'Completed') return;
+        if (s.status === 'Failed') throw new CountersignError(`run ${workflowId} failed (${s.errorType ?? 'error'}): ${s.error}`);
+        await new Promise((r) => setTimeout(r, o.interval));
+      }
+    });
+
+}
