@@ -4,7 +4,7 @@ import type { Client } from '@temporalio/client';
 import { Command, Option } from 'commander';
 import { ConfigError, loadConfig } from '../temporal.config';
 import { describeOutcome, dim, print, printJson } from './cliOutput';
-import { EncryptionCodec } from '../codec/encryptionCodec';
+import { openPayloadStorage } from '../storage/payloadStorage';
 import { startCodecServer } from './codecServer';
 import { connectClient } from './connect';
 import { CountersignError } from './errors';
@@ -82,14 +82,15 @@ addDecisionCommands(program, connect);
 
 program
   .command('codec-server')
-  .description('serve the encryption codec to the Temporal Web UI (needs COUNTERSIGN_ENCRYPTION_KEYS; optional COUNTERSIGN_CODEC_TOKEN)')
+  .description('serve the payload codec to the Temporal Web UI: offloaded payloads fetched back, encrypted ones decrypted (optional COUNTERSIGN_CODEC_TOKEN)')
   .option('--port <n>', 'port', (v) => Number(v), 8888)
   .option('--host <ip>', 'address to listen on', '127.0.0.1')
   .option('--origin <url...>', 'Web UI origins allowed by CORS', ['http://localhost:8233'])
   .action(async (o: { port: number; host: string; origin: string[] }) => {
     const config = loadConfig();
-    if (!config.encryptionKeys) throw new CountersignError('set COUNTERSIGN_ENCRYPTION_KEYS (keyId:base64key,…) to serve the codec');
-    const server = await startCodecServer({ codec: EncryptionCodec.fromSpec(config.encryptionKeys), port: o.port, host: o.host, origins: o.origin, token: process.env.COUNTERSIGN_CODEC_TOKEN });
+    const storage = openPayloadStorage(config.payloadStorage, config.encryptionKeys);
+    if (!storage.codecs.length && !storage.externalStorage) throw new CountersignError('nothing to decode: set COUNTERSIGN_ENCRYPTION_KEYS (keyId:base64key,…) or turn payload storage on');
+    const server = await startCodecServer({ codecs: storage.codecs, externalStorage: storage.externalStorage, port: o.port, host: o.host, origins: o.origin, token: process.env.COUNTERSIGN_CODEC_TOKEN });
     print(`codec server at ${server.url} (CORS: ${o.origin.join(', ')}${process.env.COUNTERSIGN_CODEC_TOKEN ? '; bearer token required' : ''}); in the Web UI, set the codec endpoint to this URL`);
     await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
     await server.close();

@@ -1,9 +1,11 @@
 // `countersign codec-server`: the remote codec the Temporal Web UI (and `temporal --codec-endpoint`) calls to show
-// encrypted payloads in the clear to people allowed to see them. POST /decode and /encode with the proto-JSON
-// payload list; CORS for the UI's origin; an optional bearer token (COUNTERSIGN_CODEC_TOKEN).
+// payloads in the clear to people allowed to see them: large payloads fetched back from the payload store, then
+// decrypted. POST /decode and /encode with the proto-JSON payload list; CORS for the UI's origin; an optional
+// bearer token (COUNTERSIGN_CODEC_TOKEN).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Payload, PayloadCodec } from '@temporalio/common';
+import type { ExternalStorage, Payload, PayloadCodec } from '@temporalio/common';
+import { ExternalStorageRunner } from '@temporalio/common/lib/internal-non-workflow';
 
 interface JsonPayload {
   metadata?: Record<string, string>;
@@ -20,7 +22,10 @@ const toJson = (p: Payload): JsonPayload => ({
 });
 
 export interface CodecServerOptions {
-  codec: PayloadCodec;
+  /** Applied in order to encode, in reverse to decode (see storage/payloadStorage.ts). */
+  codecs: PayloadCodec[];
+  /** Where offloaded payloads are; /decode resolves their references first. */
+  externalStorage?: ExternalStorage;
   port?: number;
   host?: string;
   /** Origins allowed by CORS, e.g. the Web UI's http://localhost:8233. */
@@ -34,6 +39,17 @@ export async function startCodecServer(o: CodecServerOptions): Promise<{ url: st
     res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' });
     res.end(body === undefined ? undefined : JSON.stringify(body));
   };
+  const storage = o.externalStorage ? new ExternalStorageRunner(o.externalStorage) : undefined;
+  async function decode(payloads: Payload[]): Promise<Payload[]> {
+    let out = storage ? await storage.retrieve(payloads) : payloads;
+    for (const codec of [...o.codecs].reverse()) out = await codec.decode(out);
+    return out;
+  }
+  async function encode(payloads: Payload[]): Promise<Payload[]> {
+    let out = payloads;
+    for (const codec of o.codecs) out = await codec.encode(out);
+    return out;
+  }
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const origin = req.headers.origin;
     if (origin && (o.origins.includes(origin) || o.origins.includes('*'))) {
@@ -56,7 +72,7 @@ export async function startCodecServer(o: CodecServerOptions): Promise<{ url: st
       return send(res, 400, { error: 'body must be JSON: {"payloads": [{"metadata": {...}, "data": "base64"}]}' });
     }
     try {
-      const out = path === '/decode' ? await o.codec.decode(payloads) : await o.codec.encode(payloads);
+      const out = path === '/decode' ? await decode(payloads) : await encode(payloads);
       send(res, 200, { payloads: out.map(toJson) });
     } catch (err) {
       send(res, 400, { error: (err as Error).message });

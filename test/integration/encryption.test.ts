@@ -5,8 +5,11 @@ import { Client, Connection } from '@temporalio/client';
 import { EncryptionCodec } from '../../codec/encryptionCodec';
 import { Runner } from '../../client';
 import { startCodecServer } from '../../client/codecServer';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { historyText as rawHistoryText, newId } from '../support/fixtures';
-import { startHarness, type Harness } from '../support/harness';
+import { startHarness, testPayloadStorage, type Harness } from '../support/harness';
+import { openPayloadStorage } from '../../storage/payloadStorage';
 
 const keys = `k1:${randomBytes(32).toString('base64')}`;
 let h: Harness;
@@ -53,7 +56,7 @@ test('a whole approval cycle leaves no plaintext in history; the same run unencr
 
 test('the codec server decodes for the Web UI: CORS preflight, bearer token, errors', async () => {
   const codec = EncryptionCodec.fromSpec(keys);
-  const server = await startCodecServer({ codec, port: 0, origins: ['http://localhost:8233'], token: 't0ken' });
+  const server = await startCodecServer({ codecs: [codec], port: 0, origins: ['http://localhost:8233'], token: 't0ken' });
   try {
     const [enc] = await codec.encode([{ metadata: { encoding: new Uint8Array(Buffer.from('json/plain')) }, data: new Uint8Array(Buffer.from('"hello NIGHTJAR"')) }]);
     const body = JSON.stringify({ payloads: [{ metadata: Object.fromEntries(Object.entries(enc!.metadata!).map(([k, v]) => [k, Buffer.from(v!).toString('base64')])), data: Buffer.from(enc!.data!).toString('base64') }] });
@@ -75,6 +78,49 @@ test('the codec server decodes for the Web UI: CORS preflight, bearer token, err
 
     const junk = await fetch(`${server.url}/decode`, { method: 'POST', body: 'nope', headers: { authorization: 'Bearer t0ken' } });
     expect(junk.status).toBe(400);
+  } finally {
+    await server.close();
+  }
+});
+
+/** Every file under a folder, recursively. */
+const filesUnder = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? filesUnder(join(dir, f)) : [join(dir, f)]));
+
+test('a large payload goes to the store encrypted; history keeps a reference; the codec server fetches and decrypts it', async () => {
+  const workflowId = newId('encrypted-large');
+  const body = `Project NIGHTJAR, the long version. ${'Classified paragraph. '.repeat(16_000)}`; // about 350 KB
+  h.model.script(workflowId, [{ toolCalls: [{ name: 'send_email', arguments: { to: 'zed@example.com', subject: 'NIGHTJAR', body }, callId: 'big' }] }, { text: 'sent' }]);
+  const runner = new Runner(h.client, { taskQueue: h.taskQueue });
+  const paused = await runner.run('email-assistant', 'Send zed the long NIGHTJAR brief', { workflowId });
+  expect(JSON.parse(paused.interruptions[0]!.arguments).body).toBe(body); // the client with the key and the store reads it whole
+
+  // History holds references for the large payloads and ciphertext for the rest; no plaintext anywhere.
+  const { events } = await h.client.workflow.getHandle(workflowId).fetchHistory();
+  const payloads = JSON.parse(JSON.stringify(events)) as unknown;
+  const references: Array<{ metadata: Record<string, string>; data: string }> = [];
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') {
+      const p = v as { metadata?: Record<string, string>; data?: string };
+      if (p.metadata?.messageType && Buffer.from(p.metadata.messageType, 'base64').toString() === 'temporal.api.sdk.v1.ExternalStorageReference') references.push({ metadata: p.metadata, data: p.data ?? '' });
+      Object.values(v).forEach(walk);
+    }
+  };
+  walk(payloads);
+  expect(references.length).toBeGreaterThanOrEqual(1);
+  expect(await historyText(workflowId)).not.toContain('NIGHTJAR');
+  // The stored payloads are the encrypted ones.
+  const stored = filesUnder(testPayloadStorage.kind === 'file' ? testPayloadStorage.dir : '').map((f) => readFileSync(f).toString('latin1'));
+  expect(stored.length).toBeGreaterThan(0);
+  expect(stored.some((text) => text.includes('Classified paragraph'))).toBe(false);
+
+  const storage = openPayloadStorage(testPayloadStorage, keys);
+  const server = await startCodecServer({ codecs: storage.codecs, externalStorage: storage.externalStorage, port: 0, origins: ['http://localhost:8233'] });
+  try {
+    const res = await fetch(`${server.url}/decode`, { method: 'POST', body: JSON.stringify({ payloads: references }) });
+    expect(res.status).toBe(200);
+    const decoded = (await res.json()) as { payloads: Array<{ data: string }> };
+    expect(decoded.payloads.some((p) => Buffer.from(p.data, 'base64').toString().includes('Classified paragraph'))).toBe(true);
   } finally {
     await server.close();
   }
