@@ -117,6 +117,25 @@ const scenarios: Record<string, Scenario> = {
     const paused = await runner.run('contract-helper', 'go', { workflowId: id });
     await runner.run('contract-helper', paused.toState().approve('c2'));
   },
+  // Recorded on the modular workflow: the model's transcript kept outside history, compact continue-as-new carries.
+  'transcript-continued-as-new': async (h, runner, id) => {
+    h.model.script(id, [{ toolCalls: [email(1)] }, { toolCalls: [email(2), { name: 'lookup_contact', arguments: { name: 'bob' }, callId: 'l1' }] }, { toolCalls: [email(3)] }, { text: 'done' }]);
+    let r = await runner.run('email-assistant', 'go', { workflowId: id, continueAsNewAfterEvents: 20 });
+    while (r.interruptions.length) {
+      const state = r.toState();
+      for (const i of r.interruptions) state.approve(i, { approver: 'ann' });
+      r = await runner.run('email-assistant', state);
+    }
+  },
+  // A nested decision the sub-run refuses (invalid edited arguments) comes back to the top run, then is approved.
+  'nested-refused-decision': async (h, runner, id) => {
+    h.model.script(id, [{ toolCalls: [{ name: 'help_with_contract', arguments: { input: 'NDA' }, callId: 'c1' }] }, { text: 'done' }]);
+    h.model.script(`${id}/c1`, [{ toolCalls: [{ name: 'get_user_name', arguments: { userId: 'u1' }, callId: 'c2' }] }, { text: 'Ada' }]);
+    await runner.run('contract-helper', 'go', { workflowId: id });
+    await runner.decide(id, [{ callId: 'c2', decision: 'approve', editedArguments: { userId: 7 } }]);
+    await eventually(async () => ((await runner.pending(id)).some((p) => p.callId === 'c2') ? true : undefined));
+    await runner.run('contract-helper', (await runner.nextPause(id)).toState().approve('c2'));
+  },
   'run-deadline': async (h, runner, id) => {
     h.model.script(id, [{ toolCalls: [email(1)] }]);
     await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'go', runTimeout: '2s' }] });
