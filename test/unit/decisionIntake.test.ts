@@ -1,6 +1,10 @@
 // The decision intake on its own: signals and update entries become the same Decision and pass one check, which
 // routes each decision to this run's book or to the sub-run that holds the call.
+import { ApplicationFailure } from '@temporalio/common';
 import { AgentRunState } from '../../domain/agentRunState';
+import { DecisionDesk } from '../../workflows/decisions';
+import type { Publisher } from '../../workflows/publication';
+import type { SubRuns } from '../../workflows/subRuns';
 import { argumentsToValidate, decisionFromSignal, needsValidation, parseDecide, routeBatch, routeDecision, signalFor } from '../../domain/decisionIntake';
 
 const T0 = '2026-11-22T10:00:00.000Z';
@@ -62,4 +66,29 @@ test('edits and input values are validated first; input values complete the mode
   expect(needsValidation({ callId: 'c1', decision: 'input', values: {} })).toBe(true);
   expect(argumentsToValidate('{"title":"t"}', { callId: 'c1', decision: 'input', values: { time: '10:00' } })).toBe('{"title":"t","time":"10:00"}');
   expect(argumentsToValidate('{"to":"a"}', { callId: 'c1', decision: 'approve', editedArguments: { to: 'b' } })).toBe('{"to":"b"}');
+});
+
+describe('the update handler throws only ApplicationFailure (anything else would fail the workflow task)', () => {
+  // The desk outside a workflow: its refusals come before anything that needs the workflow context.
+  const desk = (s: AgentRunState) => new DecisionDesk(s, { publish() {}, refuse() {} } as unknown as Publisher, {} as SubRuns, () => T0);
+
+  test.each([
+    ['a malformed payload', { decisions: 'nope' }, /^invalid decide request: decisions: /],
+    ['an unknown call', { decisions: [{ callId: 'ghost', decision: 'approve' }] }, /^unknown call id ghost/],
+    ['a decided call', { decisions: [{ callId: 'done', decision: 'approve' }] }, /already decided: rejected/],
+  ])('%s', (_what, payload, message) => {
+    const s = runWith('c1', 'done');
+    s.book.decide([{ callId: 'done', decision: 'reject' }], T0, 'update');
+    let thrown: unknown;
+    try {
+      desk(s).update(payload);
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(ApplicationFailure);
+    expect((thrown as ApplicationFailure).type).toBe('DecisionRejected');
+    expect((thrown as ApplicationFailure).nonRetryable).toBe(true);
+    expect((thrown as ApplicationFailure).message).toMatch(message);
+    expect(s.book.pendingApprovals().map((p) => p.callId)).toEqual(['c1']); // nothing changed
+  });
 });
