@@ -1,3 +1,3 @@
 // The in-process bench worker runs Countersign's agentRun and the floors.
 export { agentRun } from '../workflows/agentRun';
-export { floorAgentApproval, floorApproval } from './floorWorkflow';
+export { floorAgentApproval, floorAgentTurns, floorApproval } from './floorWorkflow';

@@ -2,7 +2,8 @@
 // floorApproval: a bare Temporal workflow that waits for one signal and then runs one activity (the issue's floor).
 // floorAgentApproval: the least any durable agent does for one approval — a model call, a wait for the signal,
 // the tool, a model call after it — with no approval book, audit, search attributes or queries.
-import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+// floorAgentTurns: the same agent floor over a run of many turns (the growth section), one tool call a turn.
+import { condition, defineQuery, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 
 export interface FloorActivities {
   floorTool(): Promise<string>;
@@ -11,11 +12,18 @@ export interface FloorActivities {
 
 const { floorTool, floorModel } = proxyActivities<FloorActivities>({ startToCloseTimeout: '1 minute' });
 export const floorApprove = defineSignal('approve');
+/** How many approvals floorAgentTurns has asked for so far: for the bench's driver (a query records no history). */
+export const floorAsked = defineQuery<number>('asked');
 
+/** Each call waits for one more `approve` signal: one signal per approval. */
 function approval(): () => Promise<void> {
-  let approved = false;
-  setHandler(floorApprove, () => void (approved = true));
-  return () => condition(() => approved);
+  let approved = 0;
+  let asked = 0;
+  setHandler(floorApprove, () => void approved++);
+  return () => {
+    const n = ++asked;
+    return condition(() => approved >= n);
+  };
 }
 
 export async function floorApproval(): Promise<string> {
@@ -29,5 +37,21 @@ export async function floorAgentApproval(runId: string): Promise<string> {
   await floorModel(runId);
   await approved();
   await floorTool();
+  return floorModel(runId);
+}
+
+/** `turns` model calls each followed by a tool call, every `approveEvery`-th tool approved first; then a last model call. */
+export async function floorAgentTurns(runId: string, turns: number, approveEvery: number): Promise<string> {
+  const approved = approval();
+  let asked = 0;
+  setHandler(floorAsked, () => asked);
+  for (let turn = 1; turn <= turns; turn++) {
+    await floorModel(runId);
+    if (turn % approveEvery === 0) {
+      asked++;
+      await approved();
+    }
+    await floorTool();
+  }
   return floorModel(runId);
 }

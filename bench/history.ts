@@ -1,4 +1,7 @@
 // Reading timings and counts out of a workflow's history (server-side timestamps, so client latency is excluded).
+import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+
 export type Event = {
   eventId?: unknown;
   eventTime?: { seconds?: unknown; nanos?: number | null } | null;
@@ -32,4 +35,44 @@ export function cycleEvents(events: Event[], type: string): number {
   const scheduled = scheduledAfter(events, signal, type);
   const completed = events.find((e) => e.activityTaskCompletedEventAttributes && num(e.eventId) > num(scheduled.eventId))!;
   return num(completed.eventId) - num(signal.eventId) + 1;
+}
+
+export interface HistoryFigures {
+  /** Runs of the workflow id: the first and one per continue-as-new. */
+  runs: number;
+  events: number;
+  /** History as the server keeps it (protobuf-encoded), summed over the runs. */
+  bytes: number;
+  /** The largest payload `data` in any event of any run: what an offloaded payload leaves is a reference. */
+  largestPayload: number;
+  /** The largest input of a `modelTurn` activity. */
+  largestModelInput: number;
+}
+
+/** Every run of a workflow id, newest first (each run's start names the run it continues): their totals and largest payloads. */
+export async function historyFigures(client: Client, workflowId: string): Promise<HistoryFigures> {
+  const figures = { runs: 0, events: 0, bytes: 0, largestPayload: 0, largestModelInput: 0 };
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object' && !(v instanceof Uint8Array)) {
+      const p = v as { data?: unknown; metadata?: unknown };
+      if (p.metadata && p.data instanceof Uint8Array) figures.largestPayload = Math.max(figures.largestPayload, p.data.length);
+      Object.values(v).forEach(walk);
+    }
+  };
+  let runId: string | undefined;
+  do {
+    const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+    const events = history.events ?? [];
+    figures.runs += 1;
+    figures.events += events.length;
+    figures.bytes += temporal.api.history.v1.History.encode(history).finish().length;
+    walk(events);
+    for (const e of events) {
+      const a = e.activityTaskScheduledEventAttributes;
+      if (a?.activityType?.name === 'modelTurn') figures.largestModelInput = Math.max(figures.largestModelInput, ...(a.input?.payloads ?? []).map((p) => p.data?.length ?? 0));
+    }
+    runId = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+  } while (runId);
+  return figures;
 }

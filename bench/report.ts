@@ -1,5 +1,6 @@
 // bench/results/latest.md: every measured section as a markdown table, with the machine it ran on.
 import type { AlternativesResult } from './alternatives';
+import type { GrowthResult } from './growth';
 import type { RoundTripResult } from './roundTrip';
 import type { ScaleResult } from './scale';
 
@@ -8,6 +9,7 @@ export interface BenchResults {
   roundTrip?: RoundTripResult;
   scale?: { countersign: ScaleResult; floorAgent: ScaleResult; floor: ScaleResult };
   alternatives?: AlternativesResult;
+  growth?: GrowthResult;
 }
 
 const f1 = (x: number) => x.toFixed(1);
@@ -63,10 +65,33 @@ function alternatives(a: AlternativesResult, r: RoundTripResult | undefined): st
   ];
 }
 
+const kb = (bytes: number) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(2)} MB` : bytes >= 1e3 ? `${(bytes / 1e3).toFixed(1)} KB` : `${Math.round(bytes)} B`);
+
+function growth(g: GrowthResult): string[] {
+  const n = g.newsletters;
+  return [
+    `### History growth with run length (one tool call a turn, every ${g.approveEvery}th approved; payload storage on, ${g.thresholdBytes / 1024} KiB threshold)`,
+    '',
+    '| system | turns | runs | history events | history bytes | bytes / turn | largest payload in history | written to payload store | wall time (s) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...g.turns.map(
+      (r) =>
+        `| ${r.system === 'countersign' ? 'Countersign' : 'agent floor'} | ${r.turns} | ${r.runs} | ${r.events} | ${kb(r.bytes)} | ${kb(r.bytesPerTurn)} | ${kb(r.largestPayload)} | ${r.system === 'countersign' ? kb(r.storeBytes) : '—'} | ${f1(r.ms / 1000)} |`,
+    ),
+    '',
+    '12 newsletters of about 280 KB to alice, one `send_email` a turn, each approved; `continueAsNewAfterEvents: 40`.',
+    '',
+    '| completed | wall time (ms) | runs (continue-as-new) | history events | history bytes | largest payload in history | written to payload store |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| ${n.completed ? 'yes' : `no: ${n.error ?? 'not completed'}`} | ${n.ms.toFixed(0)} | ${n.runs} (${n.runs - 1}) | ${n.events} | ${kb(n.bytes)} | ${kb(n.largestPayload)} | ${kb(n.storeBytes)} |`,
+  ];
+}
+
 export function renderResults(r: BenchResults): string {
   const parts = [`Benchmarks on ${r.machine}; local dev server (in-memory SQLite); scripted model on loopback.`];
   if (r.roundTrip) parts.push(roundTrip(r.roundTrip).join('\n'));
   if (r.scale) parts.push(scale(r.scale).join('\n'));
   if (r.alternatives) parts.push(alternatives(r.alternatives, r.roundTrip).join('\n'));
+  if (r.growth) parts.push(growth(r.growth).join('\n'));
   return parts.join('\n\n');
 }

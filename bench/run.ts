@@ -4,8 +4,10 @@
 //   scale      BENCH_SCALE_RUNS (10000) runs paused at once: worker memory, then approve-all throughput; each
 //              system on a fresh dev server (BENCH_CACHE, BENCH_SCALE_SYSTEMS, BENCH_WORKER_NODE_ARGS e.g. --cpu-prof)
 //   alternatives  Temporal's OpenAI Agents integration (events per approval) and @openai/agents in-process (ms per turn)
-// roundtrip and alternatives share one dev server and an in-process worker. Results: bench/results/latest.{md,json};
-// a section not run this time keeps its previous figures.
+//   growth     history events and bytes against run length (BENCH_GROWTH_TURNS, default 10,100,500), Countersign
+//              and the agent floor, and 12 newsletters of 280 KB across continue-as-new; payload storage on
+// roundtrip and alternatives share one dev server and an in-process worker; growth has a fresh one. Results:
+// bench/results/latest.{md,json}; a section not run this time keeps its previous figures.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -20,11 +22,12 @@ import { quietRuntime } from '../test/support/harness';
 import { binaryPath, projectRoot } from '../test/support/toolchain';
 import { measureAlternatives } from './alternatives';
 import { floorActivities } from './floorActivities';
+import { measureGrowth } from './growth';
 import { renderResults, type BenchResults } from './report';
 import { measureRoundTrip } from './roundTrip';
 import { measureScale, type System } from './scale';
 
-const SECTIONS = ['roundtrip', 'scale', 'alternatives'] as const;
+const SECTIONS = ['roundtrip', 'scale', 'alternatives', 'growth'] as const;
 type Section = (typeof SECTIONS)[number];
 const log = (line: string) => console.log(`[bench] ${line}`);
 
@@ -46,6 +49,9 @@ async function main() {
       server: { executable: { type: 'existing-path', path: binaryPath('temporal') }, searchAttributes: [HitlStatus, HitlPendingTools, HitlAgent, HitlPendingSince], ui: false },
     });
   const model = await startScriptedModel();
+  const modelSettings = { baseURL: model.baseURL, apiKey: 'k', model: 'scripted', api: 'responses', requestTimeoutMs: 10_000 } as const;
+  let bundle: Promise<{ code: string }> | undefined;
+  const benchBundle = () => (bundle ??= buildWorkflowBundle({ workflowsPath: require.resolve('./benchWorkflows'), quiet: true }));
   process.env.COUNTERSIGN_DEMO_OUTBOX = join(projectRoot, '.temporal/bench-outbox.jsonl');
   // A failed measurement must not leave a dev server behind (it would slow everything after it), and no server
   // idles beside the scale section's.
@@ -58,9 +64,9 @@ async function main() {
         const worker = await Worker.create({
           connection: shared.nativeConnection,
           taskQueue,
-          workflowBundle: await buildWorkflowBundle({ workflowsPath: require.resolve('./benchWorkflows'), quiet: true }),
+          workflowBundle: await benchBundle(),
           activities: {
-            ...createAgentActivities({ registry: defaultRegistry(), model: { baseURL: model.baseURL, apiKey: 'k', model: 'scripted', api: 'responses', requestTimeoutMs: 10_000 } }),
+            ...createAgentActivities({ registry: defaultRegistry(), model: modelSettings }),
             ...floorActivities(model.baseURL),
           },
         });
@@ -84,6 +90,10 @@ async function main() {
       const scale = await measureScale({ startServer, model, runs: Number(process.env.BENCH_SCALE_RUNS ?? 10_000), cache: Number(process.env.BENCH_CACHE ?? 250), log }, systems);
       if (scale.countersign && scale.floorAgent && scale.floor) results.scale = { countersign: scale.countersign, floorAgent: scale.floorAgent, floor: scale.floor };
       else log(`a subset of systems (${systems?.join(', ')}) is not written to the results`);
+    }
+    if (sections.includes('growth')) {
+      const turns = (process.env.BENCH_GROWTH_TURNS ?? '10,100,500').split(',').map(Number);
+      results.growth = await measureGrowth({ startServer, workflowBundle: await benchBundle(), model, modelSettings, turns, log });
     }
   } finally {
     await model.close();

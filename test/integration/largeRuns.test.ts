@@ -2,60 +2,13 @@
 // continue-as-new), the same run with payload storage off (a clear failure, not a run stuck retrying), and a
 // 500-turn run with 100 approvals. History stays small: large payloads are references, the model's transcript is
 // stored outside it, and no answer holds the whole conversation.
-import type { WorkflowHandle } from '@temporalio/client';
 import { Runner, type AgentRunResult } from '../../client';
 import { CountersignError } from '../../client/errors';
 import { rootCause } from '../../domain/failures';
+import { approveUntilDone, NEWSLETTERS, newsletterScript, turnsScript } from '../../bench/growth';
+import { historyFigures } from '../../bench/history';
 import { newId, outboxOf } from '../support/fixtures';
 import { type Harness, startHarness } from '../support/harness';
-
-const NEWSLETTERS = 12;
-const body = (n: number, bytes: number) => `Newsletter ${n}\n${'All the news that fits. '.repeat(Math.ceil(bytes / 24))}`.slice(0, bytes);
-const newsletterScript = (bytes: number) => [
-  ...Array.from({ length: NEWSLETTERS }, (_, i) => ({
-    toolCalls: [{ name: 'send_email', arguments: { to: 'alice@example.com', subject: `Newsletter ${i + 1}`, body: body(i + 1, bytes) }, callId: `news-${i + 1}` }],
-  })),
-  { text: `All ${NEWSLETTERS} newsletters are sent.` },
-];
-
-/** Approves whatever the run waits for until it ends. */
-async function approveUntilDone(runner: Runner, result: AgentRunResult): Promise<AgentRunResult> {
-  let approvals = 0;
-  while (result.interruptions.length) {
-    const state = result.toState();
-    for (const i of result.interruptions) state.approve(i, { approver: 'ann' });
-    approvals += result.interruptions.length;
-    result = await runner.run(state.agentName, state);
-  }
-  return Object.assign(result, { approvals });
-}
-
-/** Every run of a workflow id (continue-as-new makes several): the largest payload any of them recorded, and their totals. */
-async function historyFigures(h: Harness, workflowId: string): Promise<{ runs: number; events: number; bytes: number; largestPayload: number; largestModelInput: number }> {
-  const figures = { runs: 0, events: 0, bytes: 0, largestPayload: 0, largestModelInput: 0 };
-  for await (const run of h.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
-    const handle: WorkflowHandle = h.client.workflow.getHandle(workflowId, run.runId);
-    const history = await handle.fetchHistory();
-    figures.runs += 1;
-    figures.events += history.events?.length ?? 0;
-    const json = JSON.stringify(history);
-    figures.bytes += json.length;
-    const walk = (v: unknown): void => {
-      if (Array.isArray(v)) v.forEach(walk);
-      else if (v && typeof v === 'object') {
-        const p = v as { data?: unknown; metadata?: unknown };
-        if (p.metadata && p.data instanceof Uint8Array) figures.largestPayload = Math.max(figures.largestPayload, p.data.length);
-        Object.values(v).forEach(walk);
-      }
-    };
-    walk(history.events);
-    for (const e of history.events ?? []) {
-      const a = e.activityTaskScheduledEventAttributes;
-      if (a?.activityType?.name === 'modelTurn') figures.largestModelInput = Math.max(figures.largestModelInput, ...(a.input?.payloads ?? []).map((p) => p.data?.length ?? 0));
-    }
-  }
-  return figures;
-}
 
 describe('with payload storage (the default file store)', () => {
   let h: Harness;
@@ -91,7 +44,7 @@ describe('with payload storage (the default file store)', () => {
     expect(last.items.filter((i) => JSON.stringify(i).includes('Newsletter ')).length).toBeGreaterThanOrEqual(NEWSLETTERS);
     expect(JSON.stringify(last.items).length).toBeGreaterThan(NEWSLETTERS * 280_000);
 
-    const figures = await historyFigures(h, workflowId);
+    const figures = await historyFigures(h.client, workflowId);
     expect(figures.runs).toBeGreaterThanOrEqual(2);
     expect(figures.largestPayload).toBeLessThan(256 * 1024); // every larger one is a reference
     expect(figures.largestModelInput).toBeLessThan(256 * 1024);
@@ -99,12 +52,7 @@ describe('with payload storage (the default file store)', () => {
 
   test('500 turns with 100 approvals complete; history per turn stays flat', async () => {
     const workflowId = newId('long-run');
-    const steps = Array.from({ length: 500 }, (_, i) =>
-      i % 5 === 4
-        ? { toolCalls: [{ name: 'send_email', arguments: { to: 'bob@example.com', subject: `Update ${i}`, body: `Turn ${i}` }, callId: `mail-${i}` }] }
-        : { toolCalls: [{ name: 'lookup_contact', arguments: { name: 'bob' }, callId: `look-${i}` }] },
-    );
-    h.model.script(workflowId, [...steps, { text: 'Done after 500 turns.' }]);
+    h.model.script(workflowId, turnsScript(500));
     const first = await runner.run('email-assistant', 'Work through the backlog', { workflowId, maxTurns: 501, continueAsNewAfterEvents: 2000 });
     const done = (await approveUntilDone(runner, first)) as AgentRunResult & { approvals: number };
     expect(done.status).toBe('Completed');
@@ -115,7 +63,7 @@ describe('with payload storage (the default file store)', () => {
     expect(await runner.audit(workflowId)).toHaveLength(100);
     expect((await outboxOf(h.outbox)).filter((e) => e.idempotencyKey.startsWith(`${workflowId}:`))).toHaveLength(100);
 
-    const figures = await historyFigures(h, workflowId);
+    const figures = await historyFigures(h.client, workflowId);
     // The model's input never grows with the conversation (1002 items): it is what is new since the last turn.
     expect(figures.largestModelInput).toBeGreaterThan(0);
     expect(figures.largestModelInput).toBeLessThan(4 * 1024);
