@@ -63,7 +63,7 @@ export interface CountersignConfig {
   /**
    * Where payloads too large for history go (Temporal's external storage, a claim check), for worker, clients, CLI
    * and codec server alike. COUNTERSIGN_PAYLOAD_STORAGE: `file` (default; COUNTERSIGN_PAYLOAD_DIR, default
-   * .temporal/payloads), `s3` (COUNTERSIGN_PAYLOAD_S3_BUCKET, _PREFIX, _ENDPOINT, _REGION and the usual AWS
+   * .temporal/payloads), `s3` (COUNTERSIGN_PAYLOAD_S3_BUCKET, _ENDPOINT, _REGION and the usual AWS
    * credentials), or `off`. COUNTERSIGN_PAYLOAD_THRESHOLD_BYTES: payloads from this size on are offloaded (256 KiB).
    */
   payloadStorage: PayloadStorageSettings;
@@ -72,7 +72,7 @@ export interface CountersignConfig {
 export type PayloadStorageSettings =
   | { kind: 'off' }
   | { kind: 'file'; dir: string; thresholdBytes: number }
-  | { kind: 's3'; bucket: string; prefix?: string; endpoint?: string; region?: string; thresholdBytes: number };
+  | { kind: 's3'; bucket: string; endpoint?: string; region?: string; thresholdBytes: number };
 
 function gitCommit(): string | undefined {
   try {
@@ -102,7 +102,6 @@ const envSchema = z.object({
   COUNTERSIGN_PAYLOAD_DIR: z.string().min(1).default('.temporal/payloads'),
   COUNTERSIGN_PAYLOAD_THRESHOLD_BYTES: z.coerce.number({ error: 'must be a number of bytes such as 262144' }).int('must be a whole number of bytes').min(0, 'must be 0 or more').default(256 * 1024),
   COUNTERSIGN_PAYLOAD_S3_BUCKET: z.string().min(1).optional(),
-  COUNTERSIGN_PAYLOAD_S3_PREFIX: z.string().optional(),
   COUNTERSIGN_PAYLOAD_S3_ENDPOINT: z.url({ error: 'must be a URL such as http://127.0.0.1:9000' }).optional(),
   COUNTERSIGN_PAYLOAD_S3_REGION: z.string().min(1).optional(),
   COUNTERSIGN_VERSIONING_BEHAVIOR: z.enum(['auto-upgrade', 'pinned'], { error: 'must be "auto-upgrade" or "pinned"' }).default('auto-upgrade'),
@@ -168,7 +167,6 @@ function payloadStorageOf(e: z.infer<typeof envSchema>): PayloadStorageSettings 
     kind: 's3',
     bucket: e.COUNTERSIGN_PAYLOAD_S3_BUCKET,
     thresholdBytes,
-    ...(e.COUNTERSIGN_PAYLOAD_S3_PREFIX ? { prefix: e.COUNTERSIGN_PAYLOAD_S3_PREFIX } : {}),
     ...(e.COUNTERSIGN_PAYLOAD_S3_ENDPOINT ? { endpoint: e.COUNTERSIGN_PAYLOAD_S3_ENDPOINT } : {}),
     ...(e.COUNTERSIGN_PAYLOAD_S3_REGION ? { region: e.COUNTERSIGN_PAYLOAD_S3_REGION } : {}),
   };

@@ -95,6 +95,18 @@ export function addReadCommands(program: Command, connect: Connect): void {
     });
 
   program
+    .command('conversation')
+    .description("a run's whole conversation, read in pages (running or closed)")
+    .argument('<workflowId>')
+    .option('--after <n>', 'start after this many items', (v) => Number(v), 0)
+    .option('--json', 'one JSON item per line')
+    .action(async (workflowId: string, o: { after: number; json?: boolean }) => {
+      const { runner } = await connect();
+      await runner.describe(workflowId); // a clear error for an unknown run
+      for await (const item of runner.conversation(workflowId, { after: o.after })) print(o.json ? JSON.stringify(item) : itemLine(item));
+    });
+
+  program
     .command('watch')
     .description('follow a run live: turns, tool calls, pauses, decisions, until it ends')
     .argument('<workflowId>')

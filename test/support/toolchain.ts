@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 
 export const projectRoot = resolve(__dirname, '../..');
 
-export function binaryPath(name: 'temporal' | 'temporal-test-server'): string {
+export function binaryPath(name: 'temporal' | 'temporal-test-server' | 'weed'): string {
   const script = join(projectRoot, 'scripts/temporal-toolchain.mjs');
   execFileSync(process.execPath, [script], { stdio: 'ignore' });
   const out = execFileSync(process.execPath, [script, '--print'], { encoding: 'utf8' });
