@@ -16,6 +16,17 @@ describe('loadConfig', () => {
     expect(c.maxCachedWorkflows).toBeUndefined();
   });
 
+  test('payload storage: the file store by default, S3 or off when asked, one line when it cannot work', () => {
+    expect(loadConfig({ ...base }).payloadStorage).toEqual({ kind: 'file', dir: '.temporal/payloads', thresholdBytes: 262144 });
+    expect(loadConfig({ ...base, COUNTERSIGN_PAYLOAD_STORAGE: 'off' }).payloadStorage).toEqual({ kind: 'off' });
+    expect(
+      loadConfig({ ...base, COUNTERSIGN_PAYLOAD_STORAGE: 's3', COUNTERSIGN_PAYLOAD_S3_BUCKET: 'b', COUNTERSIGN_PAYLOAD_S3_ENDPOINT: 'http://127.0.0.1:9000', COUNTERSIGN_PAYLOAD_THRESHOLD_BYTES: '1024' }).payloadStorage,
+    ).toEqual({ kind: 's3', bucket: 'b', endpoint: 'http://127.0.0.1:9000', thresholdBytes: 1024 });
+    expect(() => loadConfig({ ...base, COUNTERSIGN_PAYLOAD_STORAGE: 's3' })).toThrow(new ConfigError('COUNTERSIGN_PAYLOAD_STORAGE is s3 but COUNTERSIGN_PAYLOAD_S3_BUCKET is not set: name the bucket'));
+    expect(() => loadConfig({ ...base, COUNTERSIGN_PAYLOAD_STORAGE: 'disk' })).toThrow(new ConfigError('COUNTERSIGN_PAYLOAD_STORAGE: must be "file", "s3" or "off"'));
+    expect(() => loadConfig({ ...base, COUNTERSIGN_PAYLOAD_THRESHOLD_BYTES: 'big' })).toThrow(ConfigError);
+  });
+
   test('every field follows the environment', () => {
     const c = loadConfig({
       ...base,
