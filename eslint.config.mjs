@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', '.temporal', '.s3-research', 'dist', 'coverage', 'bench/results', 'bench/alternatives', 'test/artifacts'] },
+  { ignores: ['node_modules', '.temporal', '.s3-research', 'dist', 'coverage', 'bench/results', 'bench/alternatives', 'test/artifacts', 'examples/*/node_modules', 'examples/*/dist'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -67,6 +67,8 @@ export interface CountersignConfig {
    * credentials), or `off`. COUNTERSIGN_PAYLOAD_THRESHOLD_BYTES: payloads from this size on are offloaded (256 KiB).
    */
   payloadStorage: PayloadStorageSettings;
+  /** COUNTERSIGN_AGENTS_MODULE: a .js/.ts file exporting an array of agents, served beside the demo agents. */
+  agentsModule?: string;
 }
 
 export type PayloadStorageSettings =
@@ -104,6 +106,7 @@ const envSchema = z.object({
   COUNTERSIGN_PAYLOAD_S3_BUCKET: z.string().min(1).optional(),
   COUNTERSIGN_PAYLOAD_S3_ENDPOINT: z.url({ error: 'must be a URL such as http://127.0.0.1:9000' }).optional(),
   COUNTERSIGN_PAYLOAD_S3_REGION: z.string().min(1).optional(),
+  COUNTERSIGN_AGENTS_MODULE: z.string().min(1).optional(),
   COUNTERSIGN_VERSIONING_BEHAVIOR: z.enum(['auto-upgrade', 'pinned'], { error: 'must be "auto-upgrade" or "pinned"' }).default('auto-upgrade'),
 });
 
@@ -146,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CountersignCon
     demoOutbox: e.COUNTERSIGN_DEMO_OUTBOX,
     webhookUrl: e.COUNTERSIGN_WEBHOOK_URL,
     payloadStorage: payloadStorageOf(e),
+    ...(e.COUNTERSIGN_AGENTS_MODULE ? { agentsModule: e.COUNTERSIGN_AGENTS_MODULE } : {}),
     ...(e.COUNTERSIGN_MAX_CACHED_WORKFLOWS !== undefined ? { maxCachedWorkflows: e.COUNTERSIGN_MAX_CACHED_WORKFLOWS } : {}),
     ...(e.COUNTERSIGN_ENCRYPTION_KEYS ? { encryptionKeys: checkedKeys(e.COUNTERSIGN_ENCRYPTION_KEYS) } : {}),
     ...(e.COUNTERSIGN_DEPLOYMENT_NAME ? { deployment: deploymentOf(e.COUNTERSIGN_DEPLOYMENT_NAME, e.COUNTERSIGN_BUILD_ID, e.COUNTERSIGN_VERSIONING_BEHAVIOR) } : {}),

@@ -6,6 +6,7 @@ import { AgentRegistry } from './registry';
 export { defineAgent, type Agent, type AgentConfig, type ToolErrorInfo, type ToolErrorKind } from './defineAgent';
 export { defineTool, type Tool, type ToolConfig, type ToolContext } from './defineTool';
 export { AgentRegistry, AgentNotFoundError } from './registry';
+export type { ApprovalPolicy } from '../domain/approvalPolicy';
 
 export const demoAgents = [emailAssistant, weatherAssistant];
 export const defaultRegistry = () => new AgentRegistry(demoAgents);

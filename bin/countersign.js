@@ -1,4 +1,13 @@
 #!/usr/bin/env node
-// The `countersign` CLI. TypeScript sources run through tsx's require hook (no build step).
-require('tsx/cjs');
-require('../client/cli.ts').main();
+// The `countersign` CLI. An installed package runs the compiled JavaScript in dist/; a source checkout (where
+// client/cli.ts exists) runs the TypeScript through tsx's require hook, so it never runs a stale build.
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
+
+const source = join(__dirname, '../client/cli.ts');
+if (existsSync(source)) {
+  require('tsx/cjs');
+  require(source).main();
+} else {
+  require('../dist/client/cli.js').main();
+}

@@ -1,17 +1,15 @@
 // `countersign`: the operator's and approver's command line, a thin layer over the client library.
 // Every command takes --json for scripts; errors are one line on stderr and exit code 1.
+// Only commander and the presenters load at start (`countersign --help` stays fast); the Temporal client, the
+// configuration and the payload store load when a command needs them.
 import type { Client } from '@temporalio/client';
 import { Command, Option } from 'commander';
-import { ConfigError, loadConfig } from '../temporal.config';
 import { describeOutcome, dim, print, printJson } from './cliOutput';
-import { openPayloadStorage } from '../storage/payloadStorage';
-import { startCodecServer } from './codecServer';
-import { connectClient } from './connect';
 import { CountersignError } from './errors';
 import { type Connect } from './cliConnect';
 import { addDecisionCommands } from './cliDecisions';
 import { addReadCommands } from './cliReads';
-import { Runner, type RunOptions } from './runner';
+import type { Runner, RunOptions } from './runner';
 
 interface GlobalOptions {
   address?: string;
@@ -34,6 +32,7 @@ const connect: Connect = async () => {
   if (g.address) env.TEMPORAL_ADDRESS = g.address;
   if (g.namespace) env.TEMPORAL_NAMESPACE = g.namespace;
   if (g.taskQueue) env.COUNTERSIGN_TASK_QUEUE = g.taskQueue;
+  const [{ loadConfig }, { connectClient }, { Runner }] = await Promise.all([import('../temporal.config'), import('./connect'), import('./runner')]);
   const config = loadConfig(env);
   const client = await connectClient(config);
   cached = { client, runner: new Runner(client, { taskQueue: config.taskQueue }) };
@@ -87,6 +86,7 @@ program
   .option('--host <ip>', 'address to listen on', '127.0.0.1')
   .option('--origin <url...>', 'Web UI origins allowed by CORS', ['http://localhost:8233'])
   .action(async (o: { port: number; host: string; origin: string[] }) => {
+    const [{ loadConfig }, { openPayloadStorage }, { startCodecServer }] = await Promise.all([import('../temporal.config'), import('../storage/payloadStorage'), import('./codecServer')]);
     const config = loadConfig();
     const storage = openPayloadStorage(config.payloadStorage, config.encryptionKeys);
     if (!storage.codecs.length && !storage.externalStorage) throw new CountersignError('nothing to decode: set COUNTERSIGN_ENCRYPTION_KEYS (keyId:base64key,…) or turn payload storage on');
@@ -100,7 +100,7 @@ export async function main(argv = process.argv): Promise<void> {
   try {
     await program.parseAsync(argv);
   } catch (err) {
-    const message = err instanceof CountersignError || err instanceof ConfigError ? err.message : err instanceof Error ? err.message.split('\n')[0] : String(err);
+    const message = err instanceof CountersignError || (err as Error)?.name === 'ConfigError' ? (err as Error).message : err instanceof Error ? err.message.split('\n')[0] : String(err);
     process.stderr.write(`countersign: ${message}\n`);
     if (process.env.COUNTERSIGN_DEBUG) console.error(err);
     process.exitCode = 1;

@@ -5,8 +5,7 @@ import type { Decision } from '../workflows/messages';
 import { type Connect } from './cliConnect';
 import { dim, green, print, printJson, red } from './cliOutput';
 import { CountersignError } from './errors';
-import { defaultApprover } from './runState';
-import { workflowStatus } from './runReads';
+import { defaultApprover } from './approver';
 
 export function addDecisionCommands(program: Command, connect: Connect): void {
   // ── approve / reject ───────────────────────────────────────────────────────────────────────────────────────
@@ -132,7 +131,7 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
     .option('--json', 'machine-readable output')
     .action(async (workflowId: string, message: string, o: { json?: boolean }) => {
       const { client, runner } = await connect();
-      await workflowStatus(client, workflowId); // a clear error for an unknown run
+      await (await import('./runReads')).workflowStatus(client, workflowId); // a clear error for an unknown run
       const result = await runner.decide(workflowId, [], [message]);
       if (o.json) return printJson(result);
       print(`queued for the next turn (${result.inputsQueued ?? 1} waiting)`);

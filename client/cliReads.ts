@@ -7,7 +7,6 @@ import { type Connect } from './cliConnect';
 import { auditLine, auditTable, bold, dim, ago, itemLine, pendingTable, print, printJson, red } from './cliOutput';
 import { CountersignError } from './errors';
 import type { PendingApproval } from '../workflows/messages';
-import { auditOf, conversationOf } from './runReads';
 
 export function addReadCommands(program: Command, connect: Connect): void {
   // ── pending ────────────────────────────────────────────────────────────────────────────────────────────────
@@ -113,6 +112,7 @@ export function addReadCommands(program: Command, connect: Connect): void {
     .option('--interval <ms>', 'how often to look', (v) => Number(v), 500)
     .action(async (workflowId: string, o: { interval: number }) => {
       const { client, runner } = await connect();
+      const { auditOf, conversationOf } = await import('./runReads');
       let cursor = { items: 0, audit: 0 };
       let lastStatus = '';
       for (;;) {

@@ -1,5 +1,6 @@
 // The client library: start runs, read their state, decide their pending calls.
-export { Runner, AgentRunResult, type RunOptions } from './runner';
+export { Runner, AgentRunResult, type RunOptions, type RunnerConnectOptions } from './runner';
+export type { PendingCall } from './runReads';
 export { RunState, RUN_STATE_SCHEMA_VERSION, type Interruption, type ApproveOptions, type RejectOptions } from './runState';
 export * from './errors';
 export { connectClient } from './connect';

@@ -1,10 +1,10 @@
 // RunState: a paused run as a value you can hold, save and pass on — the workflow id, the interruptions it showed,
 // and the decisions buffered for them. The run itself lives in Temporal; RunState is only the handle plus decisions,
 // so a state saved in one process resumes in another (`RunState.fromString`).
-import { userInfo } from 'node:os';
 import { z } from 'zod';
 import { type Decision, decisionSchema, type PendingApproval, type RunView, describeZodError } from '../workflows/messages';
 import { RunStateError } from './errors';
+import { defaultApprover } from './approver';
 
 export const RUN_STATE_SCHEMA_VERSION = 1;
 
@@ -54,14 +54,8 @@ export interface RejectOptions {
   reason?: string;
 }
 
-/** Who decides when nobody says: the OS user (identity is asserted, not proven; see the README). */
-export function defaultApprover(): string | undefined {
-  try {
-    return userInfo().username || undefined;
-  } catch {
-    return undefined;
-  }
-}
+// Who decides when nobody says: the OS user (identity is asserted, not proven; see the README).
+export { defaultApprover };
 
 export class RunState {
   private constructor(private readonly data: StateData) {}

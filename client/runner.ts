@@ -43,6 +43,22 @@ export interface RunOptions
   maxTurns?: number;
 }
 
+export interface RunnerConnectOptions {
+  /** Task queue of new runs (default COUNTERSIGN_TASK_QUEUE, else `countersign`). */
+  taskQueue?: string;
+  /** Default TEMPORAL_NAMESPACE or the profile's, else `default`. */
+  namespace?: string;
+  /** Where settings come from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+function withOverrides(o: RunnerConnectOptions): NodeJS.ProcessEnv {
+  const env = { ...(o.env ?? process.env) };
+  if (o.taskQueue) env.COUNTERSIGN_TASK_QUEUE = o.taskQueue;
+  if (o.namespace) env.TEMPORAL_NAMESPACE = o.namespace;
+  return env;
+}
+
 /** Where a run stands when `run` returns: paused with interruptions, or finished with a final output. */
 export class AgentRunResult {
   constructor(
@@ -75,8 +91,12 @@ export class Runner {
     this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   }
 
-  /** A Runner on the configured cluster (TEMPORAL_* variables / profile, COUNTERSIGN_TASK_QUEUE). */
-  static async connect(config: CountersignConfig = loadConfig()): Promise<Runner> {
+  /**
+   * A Runner on the configured cluster (TEMPORAL_* variables / profile, COUNTERSIGN_TASK_QUEUE, COUNTERSIGN_PAYLOAD_*);
+   * `taskQueue` / `namespace` override the environment. A loaded CountersignConfig is accepted too.
+   */
+  static async connect(options: RunnerConnectOptions | CountersignConfig = {}): Promise<Runner> {
+    const config = 'connection' in options ? options : loadConfig(withOverrides(options));
     return new Runner(await connectClient(config), { taskQueue: config.taskQueue });
   }
 

@@ -7,6 +7,7 @@
 //
 //   node scripts/temporal-toolchain.mjs            install/resolve both, print where they are
 //   node scripts/temporal-toolchain.mjs --print    print `name=path` lines (no install)
+//   node scripts/temporal-toolchain.mjs --postinstall   as the first, but nothing when installed as a dependency
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -182,7 +183,11 @@ export function toolPath(name, { install = true } = {}) {
   return resolveTool(tool, { install })?.path;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// As a dependency of another project (npm install countersign), `postinstall` fetches nothing: a service brings
+// its own Temporal server, and the binaries are for this project's dev server and tests.
+const installedAsDependency = root.split(/[\\/]/).includes('node_modules');
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url) && !(process.argv.includes('--postinstall') && installedAsDependency)) {
   const printOnly = process.argv.includes('--print');
   let failed = false;
   for (const tool of TOOLS) {

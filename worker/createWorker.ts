@@ -7,7 +7,7 @@ import { dataConverterOf, openPayloadStorage } from '../storage/payloadStorage';
 import type { AgentRegistry } from '../agents/registry';
 import type { CountersignConfig, ModelSettings, PayloadStorageSettings } from '../temporal.config';
 import { checkSearchAttributes, connectWorker } from './connect';
-import { buildWorkflowBundle } from './workflowBundle';
+import { buildWorkflowBundle, prebuiltWorkflowBundle } from './workflowBundle';
 
 export interface CountersignWorkerOptions {
   connection: NativeConnection;
@@ -23,7 +23,7 @@ export interface CountersignWorkerOptions {
   encryptionKeys?: string;
   /** COUNTERSIGN_PAYLOAD_*: where large payloads and the model's transcript go (default: the file store). */
   payloadStorage?: PayloadStorageSettings;
-  /** A prebuilt bundle (tests build one and share it); default: bundle workflows/ at start. */
+  /** A prebuilt bundle (tests build one and share it); default: the package's dist/workflow-bundle.js, or bundle workflows/ at start from sources. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Extra Worker options (identity, cache size, deployment options, ...). */
   workerOptions?: Partial<WorkerOptions>;
@@ -36,7 +36,7 @@ export async function createWorker(o: CountersignWorkerOptions): Promise<Worker>
     connection: o.connection,
     namespace: o.namespace,
     taskQueue: o.taskQueue,
-    workflowBundle: o.workflowBundle ?? (await buildWorkflowBundle()),
+    workflowBundle: o.workflowBundle ?? prebuiltWorkflowBundle() ?? (await buildWorkflowBundle()),
     activities: createAgentActivities({ registry: o.registry, model: o.model, webhookUrl: o.webhookUrl, transcripts }),
     dataConverter: dataConverterOf(storage),
     ...(o.deployment
@@ -53,10 +53,15 @@ export async function createWorker(o: CountersignWorkerOptions): Promise<Worker>
 }
 
 /**
- * The worker `npm start` and `npm run worker` run: connected and checked per the configuration, serving the
- * default agents. One place maps every setting onto the worker.
+ * The worker `npm start`, `npm run worker` and `startWorker` run: connected and checked per the configuration,
+ * serving `registry` (default: the demo agents). One place maps every setting onto the worker.
  */
-export async function createConfiguredWorker(config: CountersignConfig, model: ModelSettings): Promise<{ worker: Worker; connection: NativeConnection }> {
+export async function createConfiguredWorker(
+  config: CountersignConfig,
+  model: ModelSettings,
+  registry: AgentRegistry = defaultRegistry(),
+  workerOptions: Partial<WorkerOptions> = {},
+): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = await connectWorker(config);
   try {
     await checkSearchAttributes(connection, config);
@@ -64,13 +69,13 @@ export async function createConfiguredWorker(config: CountersignConfig, model: M
       connection,
       namespace: config.namespace,
       taskQueue: config.taskQueue,
-      registry: defaultRegistry(),
+      registry,
       model,
       webhookUrl: config.webhookUrl,
       deployment: config.deployment,
       encryptionKeys: config.encryptionKeys,
       payloadStorage: config.payloadStorage,
-      workerOptions: config.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: config.maxCachedWorkflows } : {},
+      workerOptions: { ...(config.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: config.maxCachedWorkflows } : {}), ...workerOptions },
     });
     return { worker, connection };
   } catch (err) {

@@ -3,13 +3,15 @@
 import { loadConfig } from '../temporal.config';
 import { createConfiguredWorker } from './createWorker';
 import { runUntilSignalled, failWith } from './lifecycle';
-import { resolveModel } from './startMode';
+import { servedAgents } from './agentsModule';
+import { resolveModel, scriptedModelWarning } from './startMode';
 
 async function main() {
   const config = loadConfig();
+  const registry = await servedAgents(config);
   const { model, scripted } = await resolveModel(config.model);
-  if (scripted) console.warn(`[countersign] using the scripted demo model at ${scripted.baseURL}: scripted demo model — set OPENAI_API_KEY for a real model`);
-  const { worker, connection } = await createConfiguredWorker(config, model);
+  if (scripted) console.warn(scriptedModelWarning(scripted));
+  const { worker, connection } = await createConfiguredWorker(config, model, registry);
   const version = config.deployment ? ` as ${config.deployment.name}@${config.deployment.buildId} (${config.deployment.behavior.toLowerCase()})` : '';
   console.log(`[countersign] worker polling task queue "${config.taskQueue}" in namespace "${config.namespace}" at ${config.address}${version}`);
   await runUntilSignalled(worker, async () => {

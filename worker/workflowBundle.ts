@@ -2,10 +2,20 @@
 // webpack runs in a short-lived process of its own: the few hundred megabytes it allocates go back to the system
 // with that process instead of staying in the worker for as long as the worker runs.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 export const workflowsPath = require.resolve('../workflows');
 /** Evaluated once per workflow thread and shared by every run on it (see domain/sharedModules.ts). */
 export const preloadModules = [require.resolve('../domain/sharedModules')];
+
+/** Written by `npm run build` beside the compiled code (dist/workflow-bundle.js): the package starts without webpack. */
+export const PREBUILT_BUNDLE = resolve(__dirname, '../workflow-bundle.js');
+
+/** The prebuilt bundle when running compiled code; from TypeScript sources there is none (bundle at start). */
+export function prebuiltWorkflowBundle(): { codePath: string } | undefined {
+  return existsSync(PREBUILT_BUNDLE) ? { codePath: PREBUILT_BUNDLE } : undefined;
+}
 
 const BUNDLER = `
 const o = JSON.parse(process.argv[1]);

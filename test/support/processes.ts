@@ -26,7 +26,12 @@ export interface Spawned {
 
 /** Runs a TypeScript entry point of the project with tsx, in a process group of its own. */
 export function spawnTs(entry: string, args: string[], env: NodeJS.ProcessEnv): Spawned {
-  const child = spawn(join(projectRoot, 'node_modules/.bin/tsx'), [join(projectRoot, entry), ...args], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  return spawnProcess(join(projectRoot, 'node_modules/.bin/tsx'), [join(projectRoot, entry), ...args], { cwd: projectRoot, env });
+}
+
+/** Runs a program in a process group of its own, collecting its output. */
+export function spawnProcess(cmd: string, args: string[], o: { cwd: string; env: NodeJS.ProcessEnv }): Spawned {
+  const child = spawn(cmd, args, { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

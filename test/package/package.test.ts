@@ -1,0 +1,113 @@
+// The npm package as a service uses it: packed (prepack builds dist/), installed from the tarball into projects
+// outside this repository, used from CommonJS, ESM and TypeScript; the countersign bin runs compiled JavaScript;
+// and examples/refund-desk (its own package.json) type-checks and takes one run from paused to approved to completed.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startScriptedModel, type ScriptedModel } from '../../devtools/scriptedModel';
+import { eventually, newId } from '../support/fixtures';
+import { npmInstall, packProject, pinned, run } from '../support/packageInstall';
+import { freePort, type Spawned, spawnProcess } from '../support/processes';
+import { projectRoot } from '../support/toolchain';
+
+jest.setTimeout(600_000); // packing builds the package; installs and child processes are slow on a loaded 2-core machine
+
+let tarball: string;
+let model: ScriptedModel;
+let consumer: string;
+const children: Spawned[] = [];
+
+beforeAll(async () => {
+  model = await startScriptedModel();
+  tarball = await packProject();
+  consumer = mkdtempSync(join(tmpdir(), 'countersign-consumer-'));
+  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
+  await npmInstall(consumer, [tarball, `zod@${pinned('zod')}`, `typescript@${pinned('typescript')}`, `@types/node@${pinned('@types/node')}`]);
+  cpSync(join(projectRoot, 'test/package/consumer'), consumer, { recursive: true });
+});
+
+afterAll(async () => {
+  for (const c of children) c.kill('SIGKILL');
+  await model?.close();
+});
+
+/** What a service's process sees: the shared test server, the scripted model, a payload folder of its own. */
+function serviceEnv(taskQueue: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS, TEMPORAL_CONFIG_FILE: join(consumer, 'none.toml') };
+  return { ...env, OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'test-key', COUNTERSIGN_TASK_QUEUE: taskQueue, TASK_QUEUE: taskQueue, COUNTERSIGN_PAYLOAD_DIR: join(consumer, 'payloads'), ...extra };
+}
+
+const refundStep = (args: Record<string, unknown>) => [{ toolCalls: [{ name: 'issue_refund', arguments: args }] }];
+
+test.each(['refunds.cjs', 'refunds.mjs'])('%s: define an agent, start a worker, run, approve, print the answer', async (file) => {
+  model.script('*', refundStep({ orderId: 'A-17', amount: 80 }));
+  const r = await run(process.execPath, [file], { cwd: consumer, env: serviceEnv(newId('consumer')) });
+  expect(r.stderr).not.toMatch(/Error/);
+  expect(r.code).toBe(0);
+  const lines = r.stdout.trim().split('\n').filter((l) => !l.includes('[INFO]'));
+  expect(lines.filter((l) => l.startsWith('approving '))).toEqual(['approving issue_refund {"orderId":"A-17","amount":80}']);
+  expect(lines.at(-1)).toBe('issue_refund: Refunded 80 EUR on order A-17'); // the tool ran; its output reached the model
+});
+
+test('a TypeScript consumer type-checks against the declarations (and wrong types are caught)', async () => {
+  const r = await run(process.execPath, [join(consumer, 'node_modules/typescript/bin/tsc'), '-p', '.'], { cwd: consumer });
+  expect(r.stdout + r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  // The control: without the @ts-expect-error lines' mistakes being real errors, tsc would fail on them.
+  const typed = readFileSync(join(consumer, 'typed.ts'), 'utf8');
+  writeFileSync(join(consumer, 'typed.ts'), typed.replace('const wrong: string = params.amount;', 'const wrong: number = params.amount;'));
+  const control = await run(process.execPath, [join(consumer, 'node_modules/typescript/bin/tsc'), '-p', '.'], { cwd: consumer });
+  writeFileSync(join(consumer, 'typed.ts'), typed);
+  expect(control.stdout).toContain("error TS2578: Unused '@ts-expect-error' directive");
+});
+
+test('the countersign bin runs the compiled CLI in a consumer project', async () => {
+  const bin = join(consumer, 'node_modules/.bin/countersign');
+  const help = await run(bin, ['--help'], { cwd: consumer });
+  expect(help.code).toBe(0);
+  expect(help.stdout).toContain('Usage: countersign [options] [command]');
+  const pending = await run(bin, ['pending', '--agent', 'nobody-here', '--json'], { cwd: consumer, env: serviceEnv('unused') });
+  expect(pending.stderr).toBe('');
+  expect(JSON.parse(pending.stdout)).toEqual([]);
+});
+
+test('examples/refund-desk: installed from the tarball, type-checked, one run paused → approved → completed', async () => {
+  const app = mkdtempSync(join(tmpdir(), 'refund-desk-'));
+  cpSync(join(projectRoot, 'examples/refund-desk'), app, { recursive: true, filter: (src) => !/\/(node_modules|dist)(\/|$)/.test(src) });
+  const pkg = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+  // The example pins what this project pins, so its install comes from the same cache.
+  for (const name of ['zod', 'typescript', '@types/node']) expect(pkg.dependencies[name] ?? pkg.devDependencies[name]).toBe(pinned(name));
+  await npmInstall(app, [tarball]);
+  const build = await run('npm', ['run', 'build', '--silent'], { cwd: app });
+  expect(build.stdout + build.stderr).toBe('');
+
+  const taskQueue = newId('refund-desk');
+  const port = await freePort();
+  mkdirSync(join(app, 'var'));
+  const env = serviceEnv(taskQueue, { PORT: String(port), LEDGER_FILE: join(app, 'var/ledger.jsonl') });
+  const worker = spawnProcess(process.execPath, ['dist/worker.js'], { cwd: app, env });
+  const server = spawnProcess(process.execPath, ['dist/server.js'], { cwd: app, env });
+  children.push(worker, server);
+  await worker.waitFor(/refund-desk worker polling/);
+  await server.waitFor(/refund-desk listening/);
+
+  model.script('*', [{ toolCalls: [{ name: 'lookup_order', arguments: { orderId: 'A-17' } }] }, ...refundStep({ orderId: 'A-17', amountCents: 8000, reason: 'arrived broken' })]);
+  const started = await fetch(`http://127.0.0.1:${port}/refund-requests`, { method: 'POST', body: JSON.stringify({ message: 'Refund order A-17 in full, it arrived broken', customer: 'alice' }) });
+  expect(started.status).toBe(202);
+  const { workflowId } = (await started.json()) as { workflowId: string };
+  const status = async () => (await (await fetch(`http://127.0.0.1:${port}/refund-requests/${workflowId}`)).json()) as { status: string; pending: Array<{ tool: string }>; finalOutput?: string };
+
+  const paused = await eventually(async () => ((await status()).status === 'AwaitingApproval' ? status() : undefined));
+  expect(paused.pending.map((p) => p.tool)).toEqual(['issue_refund']); // 80 EUR is over the predicate's limit
+  expect(readFileSync(env.LEDGER_FILE!, { encoding: 'utf8', flag: 'a+' })).toBe(''); // nothing refunded before the approval
+
+  const approve = await run(process.execPath, ['dist/approve.js', workflowId], { cwd: app, env });
+  expect(approve.stdout).toMatch(/^approved issue_refund call_\S+ as refund-admin\n$/);
+
+  const done = await eventually(async () => ((await status()).status === 'Completed' ? status() : undefined));
+  // The demo brain's final answer quotes every tool result of the request: the lookup, then the approved refund.
+  expect(done.finalOutput).toBe('lookup_order: {"orderId":"A-17","customer":"alice@example.com","totalCents":8000}\nissue_refund: Refunded 80.00 EUR on order A-17');
+  const ledger = readFileSync(env.LEDGER_FILE!, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { idempotencyKey: string; amountCents: number });
+  expect(ledger).toHaveLength(1);
+  expect(ledger[0]).toMatchObject({ amountCents: 8000, idempotencyKey: expect.stringMatching(new RegExp(`^${workflowId}:call_`)) });
+});

@@ -1,0 +1,5 @@
+// `countersign/worker`: run Countersign's worker in your own process, with your own agents.
+export { startWorker, type StartWorkerOptions, type WorkerHandle } from './startWorker';
+export { createWorker, createConfiguredWorker, type CountersignWorkerOptions } from './createWorker';
+export { loadAgentsModule } from './agentsModule';
+export { loadConfig, ConfigError, type CountersignConfig, type ModelSettings, type PayloadStorageSettings } from '../temporal.config';
