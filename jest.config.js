@@ -9,4 +9,5 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/globalTeardown.ts',
   testTimeout: 120_000,
   maxWorkers: 2,
+  reporters: ['default', '<rootDir>/test/support/summaryReporter.js'],
 };

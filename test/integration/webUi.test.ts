@@ -9,14 +9,18 @@ import { startHarness, type Harness } from '../support/harness';
 import { projectRoot } from '../support/toolchain';
 
 jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
-const CHROMIUM = '/usr/bin/chromium';
+// Where scripts/test-prerequisites.mjs (npm test's pretest) looks, in the same order.
+const CHROMIUM = process.env.COUNTERSIGN_CHROMIUM_PATH || ['/usr/bin/chromium', ...(process.env.PATH ?? '').split(':').map((d) => join(d, 'chromium'))].find((p) => existsSync(p)) || '/usr/bin/chromium';
+
+/** The path the README links (after the Web UI's address). */
+const AWAITING_APPROVAL_VIEW = 'namespaces/default/workflows?query=HitlStatus%3D%22AwaitingApproval%22';
 
 let h: Harness;
 beforeAll(async () => (h = await startHarness()));
 afterAll(async () => h?.close());
 
 test('a paused run says what it waits for, in the Web UI', async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does this)`);
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium, or set COUNTERSIGN_CHROMIUM_PATH (npm test's pretest installs it where it can)`);
   const runner = new Runner(h.client, { taskQueue: h.taskQueue });
   const paused = await runner.run('email-assistant', 'Send an email to alice@example.com about the meeting tomorrow', { workflowId: newId('webui') });
   const callId = paused.interruptions[0]!.callId;
@@ -39,6 +43,14 @@ test('a paused run says what it waits for, in the Web UI', async () => {
     expect(await details.textContent()).toMatch(new RegExp(`Awaiting approval: send_email to alice@example\\.com \\(call ${callId}, requested \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\)`));
     await page.frameLocator('iframe[src*="email-assistant"]').getByText('email-assistant: Send an email to alice@example.com about the meeting tomorrow').waitFor(); // the run's summary
     await page.screenshot({ path: join(projectRoot, 'test/artifacts/webui-paused-run.png'), fullPage: true });
+
+    // The README's link to the runs waiting for people: this run is listed, a finished one of the same test is not.
+    const done = await runner.run('weather-assistant', "What's the weather in Paris?", { workflowId: newId('webui-done') });
+    expect(done.status).toBe('Completed');
+    await page.goto(`${process.env.COUNTERSIGN_TEST_UI}/${AWAITING_APPROVAL_VIEW}`);
+    await page.getByText(paused.workflowId).first().waitFor({ timeout: 30_000 });
+    expect(await page.getByText(done.workflowId).count()).toBe(0);
+    await page.screenshot({ path: join(projectRoot, 'test/artifacts/webui-awaiting-approval.png'), fullPage: true });
   } finally {
     await browser.close();
   }
