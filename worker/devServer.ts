@@ -58,9 +58,9 @@ export interface DevServer {
 async function waitUntilServing(address: string, child: ChildProcess, logFile: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
+    if (exited(child)) {
       const tail = readFileSync(logFile, 'utf8').trim().split('\n').slice(-3).join(' | ');
-      throw new ConfigError(`the Temporal dev server exited (code ${child.exitCode}): ${tail}`);
+      throw new ConfigError(`the Temporal dev server exited (code ${child.exitCode ?? child.signalCode}): ${tail}`);
     }
     if (await speaksTemporal(address)) return;
     await new Promise((r) => setTimeout(r, 300));
@@ -87,18 +87,46 @@ export async function ensureDevServer(config: CountersignConfig): Promise<DevSer
   const out = openSync(logFile, 'a');
   const args = ['server', 'start-dev', '--db-filename', dbFile, '--ip', host === 'localhost' ? '127.0.0.1' : host, '--port', String(port), '--ui-port', String(uiPort), '--namespace', config.namespace, '--log-level', 'warn'];
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
-  // Its own process group: Ctrl-C reaches only us, and we stop the server after the worker has drained.
-  const child = spawn(cli, args, { stdio: ['ignore', out, out], detached: true });
-  await waitUntilServing(config.address, child, logFile);
-  return {
-    started: true,
-    uiUrl,
-    stop: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null) return done();
-        const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        child.once('exit', () => (clearTimeout(killer), done()));
-        child.kill('SIGTERM');
-      }),
-  };
+  // A session of its own: Ctrl-C and a closed terminal reach only us, and we stop the server after the worker has
+  // drained. Under a watchdog, so that it stops even if we die without cleaning up (SIGKILL).
+  const child = spawn(process.execPath, ['-e', WATCHDOG, '--', cli, ...args], { stdio: ['pipe', out, out], detached: true });
+  child.stdin!.on('error', () => undefined); // never written; it only closes when we die
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= new Promise<void>((done) => {
+      if (exited(child)) return done();
+      // Last resort: the watchdog and the server share its process group.
+      const killer = setTimeout(() => killGroup(child, 'SIGKILL'), 15_000);
+      child.once('exit', () => (clearTimeout(killer), done()));
+      child.kill('SIGTERM');
+    }));
+  try {
+    await waitUntilServing(config.address, child, logFile);
+  } catch (err) {
+    await stop(); // e.g. it never answered: don't leave it starting in the background
+    throw err;
+  }
+  return { started: true, uiUrl, stop };
 }
+
+const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    /* already gone */
+  }
+}
+
+// Runs `temporal server start-dev` (argv after `--`) and stops it on SIGTERM or when the pipe from its parent (our
+// process) closes, which the kernel does even when the parent is SIGKILLed. Exits with the server's exit code.
+const WATCHDOG = `
+const server = require('node:child_process').spawn(process.argv[1], process.argv.slice(2), { stdio: ['ignore', 'inherit', 'inherit'] });
+server.on('error', (e) => (console.error(String(e)), process.exit(1)));
+server.on('exit', (code) => process.exit(code ?? 1));
+let stopping = false;
+const stop = () => stopping || ((stopping = true), server.kill('SIGTERM'), setTimeout(() => server.kill('SIGKILL'), 10000));
+process.on('SIGTERM', stop);
+process.stdin.on('end', stop).on('error', stop).resume();
+`;

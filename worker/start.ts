@@ -1,22 +1,33 @@
 // `npm start`: the whole thing on one machine. Starts (or reuses) a Temporal dev server with SQLite persistence
-// and the Web UI, the scripted demo model if no OPENAI_API_KEY is set, and the worker. Ctrl-C stops what it started.
+// and the Web UI, the scripted demo model if no OPENAI_API_KEY is set, and the worker. Ctrl-C, a closed terminal or
+// SIGTERM stops what it started; so does a crash (best effort), and the dev server's watchdog covers SIGKILL.
 // With TEMPORAL_ADDRESS set it starts only the worker, against that cluster.
+import type { ScriptedModel } from '../devtools/scriptedModel';
 import { loadConfig } from '../temporal.config';
+import { servedAgents } from './agentsModule';
 import { createConfiguredWorker } from './createWorker';
 import { ensureDevServer } from './devServer';
-import { failWith, runUntilSignalled } from './lifecycle';
+import { cleanupOnCrash, failWith, runUntilSignalled, tolerateClosedOutput } from './lifecycle';
 import { resolveModel } from './startMode';
 
 async function main() {
+  tolerateClosedOutput(); // from the start: `npm start | tee log` may lose its reader at any time
   const config = loadConfig();
   const server = config.addressExplicit ? undefined : await ensureDevServer(config);
-  const { model, scripted } = await resolveModel(config.model);
+  if (server) cleanupOnCrash(server.stop);
+  let scripted: ScriptedModel | undefined;
   try {
-    const { worker, connection } = await createConfiguredWorker(config, model);
+    const resolved = await resolveModel(config.model);
+    const { model } = resolved;
+    scripted = resolved.scripted;
+    const registry = await servedAgents(config);
+    const { worker, connection } = await createConfiguredWorker(config, model, registry);
     const lines = [
       '',
       `Countersign worker is running on task queue "${config.taskQueue}" (namespace "${config.namespace}", Temporal at ${config.address}).`,
+      `Agents: ${registry.names().join(', ')}.`,
       server ? `Temporal Web UI: ${server.uiUrl}${server.started ? ` (dev server started, state in ${config.devServer.dbFile})` : ' (existing dev server reused)'}` : 'Using the cluster from TEMPORAL_ADDRESS.',
+      ...(server ? [`Runs waiting for people: ${server.uiUrl}/namespaces/${config.namespace}/workflows?query=HitlStatus%3D%22AwaitingApproval%22`] : []),
       scripted
         ? `!!! Using the scripted demo model at ${scripted.baseURL}: scripted demo model — set OPENAI_API_KEY for a real model !!!`
         : `Model: ${model.model} via the ${model.api === 'chat' ? 'Chat Completions' : 'Responses'} API${model.baseURL ? ` at ${model.baseURL}` : ''}`,
@@ -39,8 +50,11 @@ async function main() {
       await connection.close();
     });
   } finally {
-    await scripted?.close();
-    await server?.stop();
+    try {
+      await scripted?.close();
+    } finally {
+      await server?.stop(); // whatever failed before: the dev server must not outlive us
+    }
   }
 }
 

@@ -1,12 +1,13 @@
 // `npm start` end to end: it launches a dev server with SQLite persistence and the Web UI, the scripted model and
-// the worker; a run started by a client completes; Ctrl-C stops it all; a second start finds the earlier run.
-import { mkdtempSync } from 'node:fs';
+// the worker; a run started by a client completes; Ctrl-C stops it all; a second start finds the earlier run. However
+// it ends (closed terminal, closed stdout, SIGKILL), the dev server it started must not stay behind.
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { RunResult } from '../../workflows/messages';
-import { freePort, spawnTs } from '../support/processes';
+import { freePort, spawnTs, type Spawned } from '../support/processes';
 
 jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
 const afterCleanup: Array<() => void> = [];
@@ -18,16 +19,81 @@ function startEnv(dir: string, port: number, uiPort: number): NodeJS.ProcessEnv 
   return env;
 }
 
+/** Live processes whose command line or environment names `dir`: everything a start with startEnv(dir) spawned. */
+function processesOf(dir: string): Array<{ pid: number; cmdline: string }> {
+  const found: Array<{ pid: number; cmdline: string }> = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (cmdline.includes(dir) || readFileSync(`/proc/${pid}/environ`, 'utf8').includes(dir)) found.push({ pid: Number(pid), cmdline });
+    } catch {
+      /* exited meanwhile, or not ours */
+    }
+  }
+  return found;
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+async function eventually(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
+    if (await check()) return true;
+  }
+  return check();
+}
+
+function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took over ${ms / 1000}s`)), ms)));
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** A running `npm start` in a fresh temp dir, its dev server's pid, and the ports; leftovers are killed after all. */
+async function startRunning(): Promise<{ run: Spawned; dir: string; port: number; uiPort: number; serverPid: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'countersign-start-'));
+  const [port, uiPort] = [await freePort(), await freePort()];
+  const run = spawnTs('worker/start.ts', [], startEnv(dir, port, uiPort));
+  afterCleanup.push(() =>
+    processesOf(dir).forEach(({ pid }) => {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }),
+  );
+  await run.waitFor(/Countersign worker is running/);
+  const server = processesOf(dir).find((p) => /(^|\/)temporal server start-dev /.test(p.cmdline));
+  expect(server).toBeDefined();
+  return { run, dir, port, uiPort, serverPid: server!.pid };
+}
+
+/** Nothing of the start remains: no process of it (dev server included), both ports free. */
+async function expectAllGone(dir: string, serverPid: number, port: number, uiPort: number, timeoutMs: number): Promise<void> {
+  const gone = await eventually(() => processesOf(dir).length === 0, timeoutMs);
+  expect(gone ? [] : processesOf(dir)).toEqual([]);
+  expect(processesOf(dir).some((p) => p.pid === serverPid)).toBe(false);
+  expect(await canListen(port)).toBe(true);
+  expect(await canListen(uiPort)).toBe(true);
+}
+
 test('npm start brings up server, UI and worker; state survives a restart', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'countersign-start-'));
   const [port, uiPort] = [await freePort(), await freePort()];
   const env = startEnv(dir, port, uiPort);
 
-  const first = spawnTs('worker/start.ts', [], env);
+  const first = spawnTs('worker/start.ts', [], { ...env, COUNTERSIGN_AGENTS_MODULE: 'test/support/ownAgents.ts' });
   afterCleanup.push(() => first.kill('SIGKILL'));
   await first.waitFor(/Countersign worker is running/);
   expect(first.output()).toContain('scripted demo model — set OPENAI_API_KEY for a real model');
-  expect(first.output()).toContain(`http://localhost:${uiPort}`);
+  expect(first.output()).toContain('Agents: email-assistant, weather-assistant, greeter.'); // the demo agents and COUNTERSIGN_AGENTS_MODULE's
+  expect(first.output()).toContain(`Runs waiting for people: http://localhost:${uiPort}/namespaces/default/workflows?query=HitlStatus%3D%22AwaitingApproval%22`);
   const ui = await fetch(`http://localhost:${uiPort}/`);
   expect(ui.status).toBe(200);
 
@@ -88,4 +154,28 @@ test('a namespace the server does not have is one clear line', async () => {
   const run = spawnTs('worker/start.ts', [], env);
   expect(await run.exited).toBe(1);
   expect(run.output().trim()).toMatch(/^countersign: namespace "no-such-namespace" is not usable at \S+ \(.*\); set TEMPORAL_NAMESPACE to an existing namespace$/);
+});
+
+test('closing the terminal (SIGHUP to the whole process group) stops worker, model and dev server', async () => {
+  const { run, dir, port, uiPort, serverPid } = await startRunning();
+  run.kill('SIGHUP'); // the dev server has a session of its own: only we can stop it
+  await within(run.exited, 60_000, 'exiting after SIGHUP'); // tsx itself dies of SIGHUP; our process drains on
+  await expectAllGone(dir, serverPid, port, uiPort, 60_000);
+  expect(run.output()).toContain('shutting down'); // stopped by its handler, not killed by the signal
+});
+
+test('a closed stdout (`npm start | tee log`, then Ctrl-C) does not crash the shutdown', async () => {
+  const { run, dir, port, uiPort, serverPid } = await startRunning();
+  run.child.stdout!.destroy(); // as when tee dies: "shutting down..." then meets EPIPE
+  run.kill('SIGINT');
+  expect(await within(run.exited, 60_000, 'exiting after SIGINT')).toBe(0);
+  await expectAllGone(dir, serverPid, port, uiPort, 5_000); // stopped before we exited
+  expect(run.output()).not.toMatch(/EPIPE|Error/);
+});
+
+test('SIGKILL leaves no dev server behind: its watchdog stops it when we are gone', async () => {
+  const { run, dir, port, uiPort, serverPid } = await startRunning();
+  run.kill('SIGKILL');
+  await within(run.exited, 10_000, 'dying of SIGKILL');
+  await expectAllGone(dir, serverPid, port, uiPort, 30_000);
 });
