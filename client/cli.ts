@@ -10,6 +10,7 @@ import { type Connect } from './cliConnect';
 import { addDecisionCommands } from './cliDecisions';
 import { addReadCommands } from './cliReads';
 import type { Runner, RunOptions } from './runner';
+import { lazy } from './cliLazy';
 
 interface GlobalOptions {
   address?: string;
@@ -32,7 +33,7 @@ const connect: Connect = async () => {
   if (g.address) env.TEMPORAL_ADDRESS = g.address;
   if (g.namespace) env.TEMPORAL_NAMESPACE = g.namespace;
   if (g.taskQueue) env.COUNTERSIGN_TASK_QUEUE = g.taskQueue;
-  const [{ loadConfig }, { connectClient }, { Runner }] = await Promise.all([import('../temporal.config'), import('./connect'), import('./runner')]);
+  const [{ loadConfig }, { connectClient }, { Runner }] = [lazy.config(), lazy.connect(), lazy.runner()];
   const config = loadConfig(env);
   const client = await connectClient(config);
   cached = { client, runner: new Runner(client, { taskQueue: config.taskQueue }) };
@@ -86,7 +87,7 @@ program
   .option('--host <ip>', 'address to listen on', '127.0.0.1')
   .option('--origin <url...>', 'Web UI origins allowed by CORS', ['http://localhost:8233'])
   .action(async (o: { port: number; host: string; origin: string[] }) => {
-    const [{ loadConfig }, { openPayloadStorage }, { startCodecServer }] = await Promise.all([import('../temporal.config'), import('../storage/payloadStorage'), import('./codecServer')]);
+    const [{ loadConfig }, { openPayloadStorage }, { startCodecServer }] = [lazy.config(), lazy.payloadStorage(), lazy.codecServer()];
     const config = loadConfig();
     const storage = openPayloadStorage(config.payloadStorage, config.encryptionKeys);
     if (!storage.codecs.length && !storage.externalStorage) throw new CountersignError('nothing to decode: set COUNTERSIGN_ENCRYPTION_KEYS (keyId:base64key,…) or turn payload storage on');

@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import type { Decision } from '../workflows/messages';
 import { type Connect } from './cliConnect';
+import { lazy } from './cliLazy';
 import { dim, green, print, printJson, red } from './cliOutput';
 import { CountersignError } from './errors';
 import { defaultApprover } from './approver';
@@ -131,7 +132,7 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
     .option('--json', 'machine-readable output')
     .action(async (workflowId: string, message: string, o: { json?: boolean }) => {
       const { client, runner } = await connect();
-      await (await import('./runReads')).workflowStatus(client, workflowId); // a clear error for an unknown run
+      await lazy.runReads().workflowStatus(client, workflowId); // a clear error for an unknown run
       const result = await runner.decide(workflowId, [], [message]);
       if (o.json) return printJson(result);
       print(`queued for the next turn (${result.inputsQueued ?? 1} waiting)`);

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { summarizeCall } from '../domain/callSummary';
 import type { RunResult, RunView } from '../workflows/messages';
 import { type Connect } from './cliConnect';
+import { lazy } from './cliLazy';
 import { auditLine, auditTable, bold, dim, ago, itemLine, pendingTable, print, printJson, red } from './cliOutput';
 import { CountersignError } from './errors';
 import type { PendingApproval } from '../workflows/messages';
@@ -112,7 +113,7 @@ export function addReadCommands(program: Command, connect: Connect): void {
     .option('--interval <ms>', 'how often to look', (v) => Number(v), 500)
     .action(async (workflowId: string, o: { interval: number }) => {
       const { client, runner } = await connect();
-      const { auditOf, conversationOf } = await import('./runReads');
+      const { auditOf, conversationOf } = lazy.runReads();
       let cursor = { items: 0, audit: 0 };
       let lastStatus = '';
       for (;;) {
