@@ -1,25 +1,22 @@
-// The activities of an agent run. Everything that touches agent code (tools, predicates, error formatters)
+// The activities of an agent run (planning a turn's calls is in callPlanning.ts). Everything that touches agent code (tools, predicates, error formatters)
 // or the network runs here, never in the workflow:
 //   describeAgent  — the agent snapshot recorded at run start (local activity)
 //   modelTurn      — one model call, then each tool call classified: error / run now / needs a person
 //   runTool        — one tool execution, with the call's idempotency key
 import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { z } from 'zod';
-import type { Agent, ToolErrorKind } from '../agents/defineAgent';
-import type { Tool } from '../agents/defineTool';
+import type { Agent } from '../agents/defineAgent';
 import type { AgentRegistry } from '../agents/registry';
 import type { ModelSettings } from '../temporal.config';
 import type { ConversationItem, FunctionCallItem, ModelTurn } from '../domain/items';
-import { type ApprovalPolicy, effectivePolicy, timeoutMessage } from '../domain/approvalPolicy';
+import type { ApprovalPolicy } from '../domain/approvalPolicy';
 import type { AgentSnapshot } from '../domain/agentSnapshot';
-import type { AgentRef, CallBase, PlannedCall, Special } from '../domain/plannedCall';
+import type { AgentRef, CallBase, PlannedCall } from '../domain/plannedCall';
+import { formatError, parseArguments, planCall } from './callPlanning';
 import type { TranscriptHead } from '../domain/agentRunState';
 import { createModelActivities } from './model';
 import type { TranscriptStore } from './transcript';
 import { createNotifyActivities } from './notify';
-
-export const DEFAULT_REJECTION = 'Tool execution was not approved.';
 
 export interface ModelTurnRequest {
   runId: string;
@@ -59,78 +56,6 @@ function agentOf(registry: AgentRegistry, ref: AgentRef): Agent {
   } catch (err) {
     throw ApplicationFailure.create({ type: 'AgentUnavailable', message: (err as Error).message, nonRetryable: true });
   }
-}
-
-/** The text the model sees for a tool error: the agent's formatter if it answers, else the default. */
-async function formatError(agent: Agent, kind: ToolErrorKind, call: CallBase, defaultMessage: string, context: Record<string, unknown>): Promise<string> {
-  if (!agent.toolErrorFormatter) return defaultMessage;
-  try {
-    const text = await agent.toolErrorFormatter({ kind, toolName: call.toolName, callId: call.callId, defaultMessage, context });
-    return typeof text === 'string' && text.length > 0 ? text : defaultMessage;
-  } catch (err) {
-    log.warn('toolErrorFormatter threw; using the default message', { agent: agent.name, kind, error: String(err) });
-    return defaultMessage;
-  }
-}
-
-type ParsedArgs = { ok: true; params: Record<string, unknown> } | { ok: false; problem: string };
-
-/**
- * With `partial`, the tool's userInput fields may be missing (the model leaves them to a person). With `strict`,
- * keys the schema does not know are refused instead of dropped (for what people send: edits and input values).
- */
-function parseArguments(tool: Tool, raw: string, partial = false, strict = false): ParsedArgs {
-  let json: unknown;
-  try {
-    json = raw.trim() === '' ? {} : JSON.parse(raw);
-  } catch {
-    return { ok: false, problem: 'the arguments are not valid JSON' };
-  }
-  const base = strict ? tool.parameters.strict() : tool.parameters;
-  const schema = partial && tool.userInput?.length ? base.partial(Object.fromEntries(tool.userInput.map((f) => [f, true])) as never) : base;
-  const parsed = (schema as z.ZodType).safeParse(json);
-  if (parsed.success) return { ok: true, params: parsed.data as Record<string, unknown> };
-  const issue = parsed.error.issues[0]!;
-  return { ok: false, problem: `${issue.path.join('.') || 'arguments'}: ${issue.message}` };
-}
-
-async function needsApproval(agent: Agent, tool: Tool, params: Record<string, unknown>, call: CallBase, req: ModelTurnRequest): Promise<boolean> {
-  if (typeof tool.needsApproval !== 'function') return tool.needsApproval === true;
-  try {
-    return (await tool.needsApproval({ runId: req.runId, agentName: agent.name, callId: call.callId, context: req.context }, params, call.callId)) === true;
-  } catch (err) {
-    // Fail closed: a predicate that cannot decide asks a person.
-    log.warn('needsApproval predicate threw; approval required', { tool: tool.name, callId: call.callId, error: String(err) });
-    return true;
-  }
-}
-
-async function planCall(agent: Agent, call: FunctionCallItem, req: ModelTurnRequest): Promise<PlannedCall> {
-  const base: CallBase = { callId: call.callId, toolName: call.name, arguments: call.arguments };
-  const tool = agent.tool(call.name);
-  if (!tool) {
-    const available = agent.tools.map((t) => t.name).join(', ') || 'none';
-    const output = await formatError(agent, 'tool_not_found', base, `Tool ${call.name} not found. Available tools: ${available}.`, req.context);
-    return { ...base, disposition: 'error', output };
-  }
-  const parsed = parseArguments(tool, call.arguments, true);
-  if (!parsed.ok) {
-    const text = `Invalid arguments for tool ${call.name}: ${parsed.problem}. Call it again with arguments that match its schema.`;
-    return { ...base, disposition: 'error', output: await formatError(agent, 'invalid_arguments', base, text, req.context) };
-  }
-  const rejectionText = await formatError(agent, 'approval_rejected', base, DEFAULT_REJECTION, req.context);
-  // An external call has its own timeout (resultTimeout); approvals and input follow the approval policy.
-  const timeout = tool.external ? tool.resultTimeout : effectivePolicy(agent.policy, tool.policy, req.policy).approvalTimeout;
-  const timeoutDefault = tool.external ? `No result arrived within ${timeout}.` : timeoutMessage(timeout ?? '');
-  const timed = timeout ? { timeoutText: await formatError(agent, 'approval_rejected', base, timeoutDefault, req.context) } : {};
-  if (tool.external) return { ...base, disposition: 'external', rejectionText, ...timed };
-  if (tool.userInput?.length) return { ...base, disposition: 'input', fields: [...tool.userInput], rejectionText, ...timed };
-  const handoff: Special = {
-    ...(tool.handoffTo ? { handoffTo: tool.handoffTo } : {}),
-    ...(tool.subAgent ? { subAgent: tool.subAgent, ...(tool.shareAlwaysRules ? { shareAlwaysRules: true } : {}) } : {}),
-  };
-  if (!(await needsApproval(agent, tool, parsed.params, base, req))) return { ...base, disposition: 'run', ...(tool.audit ? { audit: true } : {}), ...handoff };
-  return { ...base, disposition: 'approval', rejectionText, ...timed, ...handoff };
 }
 
 /** What the model turn sends: the stored transcript and the request's items, stored together as the new transcript. */

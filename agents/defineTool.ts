@@ -18,12 +18,20 @@ export interface ToolContext {
 
 export type ApprovalPredicate<P> = (ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>, params: P, callId: string) => boolean | Promise<boolean>;
 
+/** What `onApproval` decides in code: approve, reject (with the model's message), or undefined to ask a person. */
+export type AutoDecision = { approve: true; reason?: string } | { approve: false; message?: string; reason?: string } | undefined;
+
+/** Decides a gated call in code, in an activity; a throw means "ask a person" (fails closed). */
+export type OnApproval<P> = (ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>, call: { toolName: string; callId: string; arguments: P }) => AutoDecision | Promise<AutoDecision>;
+
 export interface ToolConfig<S extends z.ZodObject> extends ApprovalPolicy {
   name: string;
   description: string;
   parameters: S;
   /** true, false (default), or a predicate evaluated in an activity; a predicate that throws means "needs approval". */
   needsApproval?: boolean | ApprovalPredicate<z.infer<S>>;
+  /** For a call that needs approval: decide it in code first (auto_approved / auto_rejected in the audit). */
+  onApproval?: OnApproval<z.infer<S>>;
   /** Runs in the tool activity. Return a string (or JSON-able value) for the model. Not needed for `external` tools. */
   execute?: (params: z.infer<S>, ctx: ToolContext) => unknown | Promise<unknown>;
   /** Fields a person fills in (Agno's requires_user_input): the model may omit them; the call waits for provideInput. */

@@ -3,6 +3,7 @@
 // writes the audit log. No Temporal imports: the workflow wires it to signals, updates, timers and activities,
 // and unit tests drive it directly. Its state is plain JSON so it can be queried and carried across runs.
 import type { OnTimeout } from './approvalPolicy';
+import type { AutoDecision } from './plannedCall';
 import type { AppliedDecision, AuditEntry, Decision, PendingApproval, PendingKind } from '../workflows/messages';
 
 /** `resolved`: an external call whose result arrived (nothing runs on the worker). */
@@ -152,15 +153,16 @@ export class ApprovalBook {
   }
 
   /**
-   * A call that needs approval enters the book. A sticky rule for its tool decides it on the spot
-   * (audited as auto_approved / auto_rejected); otherwise it waits.
+   * A call that needs approval enters the book. A sticky rule for its tool decides it on the spot, else the tool's
+   * onApproval decision (`auto`) does (audited as auto_approved / auto_rejected); otherwise it waits.
    */
-  request(call: Omit<BookCall, 'state' | 'rejectionOutput'>, now: string): BookCall {
+  request(call: Omit<BookCall, 'state' | 'rejectionOutput'>, now: string, auto?: AutoDecision): BookCall {
     if (this.call(call.callId)) throw new DecisionError(`call ${call.callId} is already in the book`);
     const entry: BookCall = { ...call, state: 'pending' };
     this.s.calls.push(entry);
     const rule = (call.kind ?? 'approval') === 'approval' ? this.s.sticky[ruleKey(call.agentName, call.toolName)] : undefined;
     if (rule) this.settle(entry, rule.decision, { message: rule.message, approver: rule.approver }, now, 'rule');
+    else if (auto && (call.kind ?? 'approval') === 'approval') this.settle(entry, auto.decision, auto, now, 'onApproval');
     return entry;
   }
 
@@ -237,9 +239,9 @@ export class ApprovalBook {
     decision: Decision['decision'],
     d: { message?: string; reason?: string; approver?: string; editedArguments?: unknown; result?: unknown; error?: string },
     now: string,
-    via: 'signal' | 'update' | 'rule',
+    via: 'signal' | 'update' | 'rule' | 'onApproval',
   ): AppliedDecision {
-    const auto = via === 'rule';
+    const auto = via === 'rule' || via === 'onApproval';
     call.state = decision === 'reject' ? 'rejected' : decision === 'result' ? 'resolved' : 'approved';
     if (decision === 'reject') call.rejectionOutput = d.message || call.rejectionText;
     // The workflow validates edits and input values and hands them over as JSON text; the book only records them.

@@ -19,9 +19,17 @@ export interface Special {
   shareAlwaysRules?: boolean;
 }
 
+/** What a tool's onApproval code decided for a gated call (in the model-turn activity): no person is asked. */
+export interface AutoDecision {
+  decision: 'approve' | 'reject';
+  reason?: string;
+  /** With reject: what the model sees. */
+  message?: string;
+}
+
 /** A tool call as the workflow should treat it. */
 export type PlannedCall =
   | (CallBase & { disposition: 'error'; output: string })
   | (CallBase & { disposition: 'run'; audit?: boolean } & Special)
-  | (CallBase & { disposition: 'approval' | 'external'; rejectionText: string; timeoutText?: string } & Special)
+  | (CallBase & { disposition: 'approval' | 'external'; rejectionText: string; timeoutText?: string; auto?: AutoDecision } & Special)
   | (CallBase & { disposition: 'input'; fields: string[]; rejectionText: string; timeoutText?: string });

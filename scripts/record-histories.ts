@@ -32,6 +32,22 @@ const kindsAgent = defineAgent({
   ],
 });
 
+// Calls decided in code (onApproval): approved, rejected, and one left to a person.
+const guardedAgent = defineAgent({
+  name: 'guarded-assistant',
+  instructions: 'test',
+  tools: [
+    defineTool({
+      name: 'refund',
+      description: 'Refund an amount',
+      parameters: z.object({ amount: z.number() }),
+      needsApproval: true,
+      onApproval: (_ctx, { arguments: { amount } }) => (amount <= 100 ? { approve: true, reason: 'small' } : amount > 1000 ? { approve: false, message: 'too big', reason: 'limit' } : undefined),
+      execute: ({ amount }) => `refunded ${amount}`,
+    }),
+  ],
+});
+
 type Scenario = (h: Harness, runner: Runner, workflowId: string) => Promise<void>;
 
 const email = (n: number) => ({ name: 'send_email', arguments: { to: `u${n}@example.com`, subject: `S${n}`, body: 'b' }, callId: `m${n}` });
@@ -136,6 +152,12 @@ const scenarios: Record<string, Scenario> = {
     await eventually(async () => ((await runner.pending(id)).some((p) => p.callId === 'c2') ? true : undefined));
     await runner.run('contract-helper', (await runner.nextPause(id)).toState().approve('c2'));
   },
+  'on-approval': async (h, runner, id) => {
+    const refund = (amount: number, callId: string) => ({ name: 'refund', arguments: { amount }, callId });
+    h.model.script(id, [{ toolCalls: [refund(50, 'a1'), refund(5000, 'a2'), refund(500, 'a3')] }, { text: 'done' }]);
+    const paused = await runner.run('guarded-assistant', 'refunds', { workflowId: id });
+    await runner.run('guarded-assistant', paused.toState().approve('a3', { approver: 'ann' }));
+  },
   'run-deadline': async (h, runner, id) => {
     h.model.script(id, [{ toolCalls: [email(1)] }]);
     await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'go', runTimeout: '2s' }] });
@@ -164,7 +186,7 @@ async function main() {
     tools: [defineTool({ name: 'get_user_name', description: 'Name of a user', parameters: z.object({ userId: z.string() }), needsApproval: true, execute: ({ userId }) => `User ${userId} is Ada` })],
   });
   const helper = defineAgent({ name: 'contract-helper', instructions: 'test', tools: [identity.asTool({ toolName: 'help_with_contract', toolDescription: 'Ask' })] });
-  const h = await startHarness({ registry: new AgentRegistry([...demoAgents, kindsAgent, triage, identity, helper]) });
+  const h = await startHarness({ registry: new AgentRegistry([...demoAgents, kindsAgent, guardedAgent, triage, identity, helper]) });
   const runner = new Runner(h.client, { taskQueue: h.taskQueue });
   try {
     for (const [name, scenario] of Object.entries(scenarios)) {

@@ -177,7 +177,8 @@ export interface AuditEntry {
   message?: string;
   requestedAt?: string;
   decidedAt: string;
-  via: 'signal' | 'update' | 'rule' | 'timer';
+  /** `rule`: a sticky always-rule; `onApproval`: the tool's onApproval code decided it. */
+  via: 'signal' | 'update' | 'rule' | 'timer' | 'onApproval';
   /** For `ignored`: why the decision changed nothing. */
   ignoredBecause?: string;
   /** For `timed_out`: what the timeout did (the onTimeout policy). */

@@ -1,7 +1,7 @@
 // Answering the tool calls of one model turn. Calls that need no person run at once, in parallel; calls that need
 // one enter the approval book (a notification goes out, timers start) and each runs the moment it is approved, or
 // answers the model with its rejection text. Handoffs and sub-agents are carried out by the workflow itself.
-import { condition } from '@temporalio/workflow';
+import { condition, patched } from '@temporalio/workflow';
 import type { AgentRunState } from '../domain/agentRunState';
 import { addDuration } from '../domain/approvalPolicy';
 import type { ConversationItem } from '../domain/items';
@@ -48,6 +48,7 @@ export class TurnCalls {
           ...(policy.approvers ? { approvers: policy.approvers } : {}),
         },
         requestedAt,
+        c.disposition === 'approval' && c.auto && patched('on-approval') ? c.auto : undefined,
       );
       if (booked.state === 'pending') notifier.about('approval_requested', booked);
     }

@@ -1,0 +1,121 @@
+// Planning one tool call of a model turn, in the model-turn activity: refuse it (unknown tool, invalid arguments),
+// run it now, or hand it to a person — after the tool's needsApproval predicate and onApproval code have had
+// their say (both fail closed: a throw asks a person). Also the argument parsing that runTool and edits share.
+import { log } from '@temporalio/activity';
+import { z } from 'zod';
+import type { Agent, ToolErrorKind } from '../agents/defineAgent';
+import type { Tool } from '../agents/defineTool';
+import type { FunctionCallItem } from '../domain/items';
+import { type ApprovalPolicy, effectivePolicy, timeoutMessage } from '../domain/approvalPolicy';
+import type { AutoDecision, CallBase, PlannedCall, Special } from '../domain/plannedCall';
+
+export const DEFAULT_REJECTION = 'Tool execution was not approved.';
+
+/** What planning needs to know about the run. */
+export interface PlanningContext {
+  runId: string;
+  context: Record<string, unknown>;
+  /** The run's own approval policy (wins over the agent's and the tool's): needed for the timeout text. */
+  policy?: ApprovalPolicy;
+}
+
+/** The text the model sees for a tool error: the agent's formatter if it answers, else the default. */
+export async function formatError(agent: Agent, kind: ToolErrorKind, call: CallBase, defaultMessage: string, context: Record<string, unknown>): Promise<string> {
+  if (!agent.toolErrorFormatter) return defaultMessage;
+  try {
+    const text = await agent.toolErrorFormatter({ kind, toolName: call.toolName, callId: call.callId, defaultMessage, context });
+    return typeof text === 'string' && text.length > 0 ? text : defaultMessage;
+  } catch (err) {
+    log.warn('toolErrorFormatter threw; using the default message', { agent: agent.name, kind, error: String(err) });
+    return defaultMessage;
+  }
+}
+
+export type ParsedArgs = { ok: true; params: Record<string, unknown> } | { ok: false; problem: string };
+
+/**
+ * With `partial`, the tool's userInput fields may be missing (the model leaves them to a person). With `strict`,
+ * keys the schema does not know are refused instead of dropped (for what people send: edits and input values).
+ */
+export function parseArguments(tool: Tool, raw: string, partial = false, strict = false): ParsedArgs {
+  let json: unknown;
+  try {
+    json = raw.trim() === '' ? {} : JSON.parse(raw);
+  } catch {
+    return { ok: false, problem: 'the arguments are not valid JSON' };
+  }
+  const base = strict ? tool.parameters.strict() : tool.parameters;
+  const schema = partial && tool.userInput?.length ? base.partial(Object.fromEntries(tool.userInput.map((f) => [f, true])) as never) : base;
+  const parsed = (schema as z.ZodType).safeParse(json);
+  if (parsed.success) return { ok: true, params: parsed.data as Record<string, unknown> };
+  const issue = parsed.error.issues[0]!;
+  return { ok: false, problem: `${issue.path.join('.') || 'arguments'}: ${issue.message}` };
+}
+
+async function needsApproval(agent: Agent, tool: Tool, params: Record<string, unknown>, call: CallBase, req: PlanningContext): Promise<boolean> {
+  if (typeof tool.needsApproval !== 'function') return tool.needsApproval === true;
+  try {
+    return (await tool.needsApproval({ runId: req.runId, agentName: agent.name, callId: call.callId, context: req.context }, params, call.callId)) === true;
+  } catch (err) {
+    // Fail closed: a predicate that cannot decide asks a person.
+    log.warn('needsApproval predicate threw; approval required', { tool: tool.name, callId: call.callId, error: String(err) });
+    return true;
+  }
+}
+
+const autoDecisionSchema = z.union([
+  z.object({ approve: z.literal(true), reason: z.string().optional() }),
+  z.object({ approve: z.literal(false), message: z.string().optional(), reason: z.string().optional() }),
+]);
+
+/** The tool's onApproval verdict for a gated call; undefined (ask a person) when it has none, abstains, throws or answers nonsense. */
+async function autoDecision(agent: Agent, tool: Tool, params: Record<string, unknown>, call: CallBase, req: PlanningContext): Promise<AutoDecision | undefined> {
+  if (!tool.onApproval) return undefined;
+  let verdict: unknown;
+  try {
+    verdict = await tool.onApproval({ runId: req.runId, agentName: agent.name, callId: call.callId, context: req.context }, { toolName: tool.name, callId: call.callId, arguments: params });
+  } catch (err) {
+    log.warn('onApproval threw; a person decides', { tool: tool.name, callId: call.callId, error: String(err) });
+    return undefined;
+  }
+  if (verdict === undefined) return undefined;
+  const parsed = autoDecisionSchema.safeParse(verdict);
+  if (!parsed.success) {
+    log.warn('onApproval answered neither { approve: true } nor { approve: false }; a person decides', { tool: tool.name, callId: call.callId });
+    return undefined;
+  }
+  const { reason } = parsed.data;
+  if (parsed.data.approve) return { decision: 'approve', ...(reason ? { reason } : {}) };
+  const { message } = parsed.data;
+  return { decision: 'reject', ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
+}
+
+export async function planCall(agent: Agent, call: FunctionCallItem, req: PlanningContext): Promise<PlannedCall> {
+  const base: CallBase = { callId: call.callId, toolName: call.name, arguments: call.arguments };
+  const tool = agent.tool(call.name);
+  if (!tool) {
+    const available = agent.tools.map((t) => t.name).join(', ') || 'none';
+    const output = await formatError(agent, 'tool_not_found', base, `Tool ${call.name} not found. Available tools: ${available}.`, req.context);
+    return { ...base, disposition: 'error', output };
+  }
+  const parsed = parseArguments(tool, call.arguments, true);
+  if (!parsed.ok) {
+    const text = `Invalid arguments for tool ${call.name}: ${parsed.problem}. Call it again with arguments that match its schema.`;
+    return { ...base, disposition: 'error', output: await formatError(agent, 'invalid_arguments', base, text, req.context) };
+  }
+  const rejectionText = await formatError(agent, 'approval_rejected', base, DEFAULT_REJECTION, req.context);
+  // An external call has its own timeout (resultTimeout); approvals and input follow the approval policy.
+  const timeout = tool.external ? tool.resultTimeout : effectivePolicy(agent.policy, tool.policy, req.policy).approvalTimeout;
+  const timeoutDefault = tool.external ? `No result arrived within ${timeout}.` : timeoutMessage(timeout ?? '');
+  const timed = timeout ? { timeoutText: await formatError(agent, 'approval_rejected', base, timeoutDefault, req.context) } : {};
+  if (tool.external) return { ...base, disposition: 'external', rejectionText, ...timed };
+  if (tool.userInput?.length) return { ...base, disposition: 'input', fields: [...tool.userInput], rejectionText, ...timed };
+  const handoff: Special = {
+    ...(tool.handoffTo ? { handoffTo: tool.handoffTo } : {}),
+    ...(tool.subAgent ? { subAgent: tool.subAgent, ...(tool.shareAlwaysRules ? { shareAlwaysRules: true } : {}) } : {}),
+  };
+  if (!(await needsApproval(agent, tool, parsed.params, base, req))) return { ...base, disposition: 'run', ...(tool.audit ? { audit: true } : {}), ...handoff };
+  const auto = await autoDecision(agent, tool, parsed.params, base, req);
+  return { ...base, disposition: 'approval', rejectionText, ...timed, ...handoff, ...(auto ? { auto } : {}) };
+}
+
