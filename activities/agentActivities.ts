@@ -10,9 +10,11 @@ import type { AgentRegistry } from '../agents/registry';
 import type { ModelSettings } from '../temporal.config';
 import type { ConversationItem, FunctionCallItem, ModelTurn } from '../domain/items';
 import type { ApprovalPolicy } from '../domain/approvalPolicy';
-import type { AgentSnapshot } from '../domain/agentSnapshot';
+import type { AgentSnapshot, ToolSnapshot } from '../domain/agentSnapshot';
+import type { Tool } from '../agents/defineTool';
 import type { AgentRef, CallBase, PlannedCall } from '../domain/plannedCall';
 import { formatError, parseArguments, planCall } from './callPlanning';
+import { freezeMcpTools, mcpTool } from './mcpTools';
 import type { TranscriptHead } from '../domain/agentRunState';
 import { createModelActivities } from './model';
 import type { TranscriptStore } from './transcript';
@@ -28,6 +30,8 @@ export interface ModelTurnRequest {
   context: Record<string, unknown>;
   /** The run's own approval policy (wins over the agent's and the tool's): needed for the timeout text. */
   policy?: ApprovalPolicy;
+  /** The agent's MCP tools as the run froze them at its start. */
+  mcpTools?: ToolSnapshot[];
 }
 
 export type ModelTurnResult = ModelTurn & {
@@ -43,6 +47,8 @@ export interface RunToolRequest {
   toolName: string;
   arguments: string;
   context: Record<string, unknown>;
+  /** For an MCP tool: the tool as the run froze it (server, schema). */
+  mcpTool?: ToolSnapshot;
 }
 
 export interface RunToolResult {
@@ -68,32 +74,42 @@ async function conversationOf(req: ModelTurnRequest, transcripts: TranscriptStor
   return { items: req.items };
 }
 
+/** The tools a turn offers: the agent's own, then its MCP servers' as the run froze them. */
+function toolsOf(agent: Agent, mcpTools: ToolSnapshot[] = []): Tool[] {
+  return [...agent.tools, ...mcpTools.map((t) => mcpTool(agent, t))];
+}
+
 export function createAgentActivities(deps: { registry: AgentRegistry; model: ModelSettings; webhookUrl?: string; transcripts?: TranscriptStore }) {
   const { callModel } = createModelActivities(deps.model);
   return {
     ...createNotifyActivities({ webhookUrl: deps.webhookUrl }),
 
+    /** The agent as this run will know it, its MCP servers' tools listed now and frozen with it. */
     async describeAgent(ref: { name: string; version?: string }): Promise<AgentSnapshot> {
-      return agentOf(deps.registry, { name: ref.name, version: ref.version as string }).snapshot();
+      const agent = agentOf(deps.registry, { name: ref.name, version: ref.version as string });
+      const snapshot = agent.snapshot();
+      return agent.mcpServers.length ? { ...snapshot, tools: [...snapshot.tools, ...(await freezeMcpTools(agent))] } : snapshot;
     },
 
     async modelTurn(req: ModelTurnRequest): Promise<ModelTurnResult> {
       const agent = agentOf(deps.registry, req.agent);
+      const tools = toolsOf(agent, req.mcpTools);
       const conversation = await conversationOf(req, deps.transcripts);
       const turn = await callModel({
         runId: req.runId,
         model: agent.model,
         instructions: agent.instructions,
         items: conversation.items,
-        tools: agent.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema })),
+        tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema })),
       });
       const calls = turn.items.filter((i): i is FunctionCallItem => i.type === 'function_call');
-      return { ...turn, calls: await Promise.all(calls.map((c) => planCall(agent, c, req))), ...(conversation.transcript ? { transcript: conversation.transcript } : {}) };
+      return { ...turn, calls: await Promise.all(calls.map((c) => planCall(agent, tools, c, req))), ...(conversation.transcript ? { transcript: conversation.transcript } : {}) };
     },
 
     /** A reviewer's edited arguments, checked against the tool's schema: normalised JSON, or what is wrong. */
-    async validateArguments(req: { agent: AgentRef; toolName: string; arguments: string }): Promise<{ ok: true; arguments: string } | { ok: false; problem: string }> {
-      const tool = agentOf(deps.registry, req.agent).tool(req.toolName);
+    async validateArguments(req: { agent: AgentRef; toolName: string; arguments: string; mcpTool?: ToolSnapshot }): Promise<{ ok: true; arguments: string } | { ok: false; problem: string }> {
+      const agent = agentOf(deps.registry, req.agent);
+      const tool = req.mcpTool ? mcpTool(agent, req.mcpTool) : agent.tool(req.toolName);
       if (!tool) return { ok: false, problem: `tool ${req.toolName} is not on agent ${req.agent.name}@${req.agent.version}` };
       const parsed = parseArguments(tool, req.arguments, false, true);
       return parsed.ok ? { ok: true, arguments: JSON.stringify(parsed.params) } : { ok: false, problem: parsed.problem };
@@ -102,7 +118,7 @@ export function createAgentActivities(deps: { registry: AgentRegistry; model: Mo
     async runTool(req: RunToolRequest): Promise<RunToolResult> {
       const agent = agentOf(deps.registry, req.agent);
       const base: CallBase = { callId: req.callId, toolName: req.toolName, arguments: req.arguments };
-      const tool = agent.tool(req.toolName);
+      const tool = req.mcpTool ? mcpTool(agent, req.mcpTool) : agent.tool(req.toolName);
       const parsed = tool ? parseArguments(tool, req.arguments) : undefined;
       if (!tool || !parsed?.ok || !tool.execute) {
         // Planned calls were validated already; reaching here means the agent changed under a running call.

@@ -90,11 +90,12 @@ async function autoDecision(agent: Agent, tool: Tool, params: Record<string, unk
   return { decision: 'reject', ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
 }
 
-export async function planCall(agent: Agent, call: FunctionCallItem, req: PlanningContext): Promise<PlannedCall> {
+/** Plans one call against the tools this turn offered (the agent's, and its MCP servers' as the run froze them). */
+export async function planCall(agent: Agent, tools: readonly Tool[], call: FunctionCallItem, req: PlanningContext): Promise<PlannedCall> {
   const base: CallBase = { callId: call.callId, toolName: call.name, arguments: call.arguments };
-  const tool = agent.tool(call.name);
+  const tool = tools.find((t) => t.name === call.name);
   if (!tool) {
-    const available = agent.tools.map((t) => t.name).join(', ') || 'none';
+    const available = tools.map((t) => t.name).join(', ') || 'none';
     const output = await formatError(agent, 'tool_not_found', base, `Tool ${call.name} not found. Available tools: ${available}.`, req.context);
     return { ...base, disposition: 'error', output };
   }

@@ -3,6 +3,7 @@
 import type { ApprovalPolicy } from '../domain/approvalPolicy';
 import { z } from 'zod';
 import { approvalPolicyOf, defineTool, policyOf, type Tool } from './defineTool';
+import { checkMcpServers, type McpServerSpec } from './mcpServers';
 import type { AgentSnapshot } from '../domain/agentSnapshot';
 
 export type ToolErrorKind = 'approval_rejected' | 'tool_not_found' | 'invalid_arguments' | 'tool_failed';
@@ -39,6 +40,12 @@ export interface AgentConfig extends ApprovalPolicy {
    * `transfer_to_<name>`; the run continues in the same workflow under that agent, with its own tools and policies.
    */
   handoffs?: Array<string | { agent: string; description?: string; needsApproval?: boolean }>;
+  /**
+   * MCP servers whose tools the agent offers, listed when a run starts and frozen into its snapshot. Tool names
+   * reach the model as the server names them, so they must be unique across the agent's tools and servers (a
+   * clash fails the run at start; narrow a server with `tools`).
+   */
+  mcpServers?: McpServerSpec[];
 }
 
 /** The tool the model calls to hand off to `agent`. */
@@ -58,6 +65,7 @@ export interface Agent extends Required<Pick<AgentConfig, 'name' | 'version' | '
   toolErrorFormatter?: AgentConfig['toolErrorFormatter'];
   sensitiveContext?: AgentConfig['sensitiveContext'];
   policy: ApprovalPolicy;
+  mcpServers: readonly McpServerSpec[];
   snapshot(): AgentSnapshot;
   tool(name: string): Tool | undefined;
   /**
@@ -75,6 +83,7 @@ export function defineAgent(input: AgentConfig): Agent {
     if (names.has(t.name)) throw new Error(`agent ${config.name}: two tools are named ${t.name}`);
     names.add(t.name);
   }
+  checkMcpServers(config.name, config.mcpServers ?? []);
   const version = config.version ?? '1';
   const byName = new Map(config.tools.map((t) => [t.name, t as Tool]));
   const policy = policyOf(`agent ${config.name}`, config);
@@ -88,6 +97,7 @@ export function defineAgent(input: AgentConfig): Agent {
     toolErrorFormatter: config.toolErrorFormatter,
     sensitiveContext: config.sensitiveContext,
     policy,
+    mcpServers: Object.freeze([...(config.mcpServers ?? [])]),
     tool: (name: string) => byName.get(name),
     asTool: (o: { toolName: string; toolDescription: string; needsApproval?: boolean; shareAlwaysRules?: boolean }) =>
       defineTool({

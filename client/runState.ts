@@ -23,6 +23,8 @@ const pendingSchema = z.object({
   requestedAt: z.string(),
   expiresAt: z.string().optional(),
   approvers: z.array(z.string()).optional(),
+  path: z.string().optional(),
+  mcpServer: z.string().optional(),
 });
 const stateSchema = z.object({
   $schemaVersion: z.literal(RUN_STATE_SCHEMA_VERSION),

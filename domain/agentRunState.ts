@@ -3,7 +3,7 @@
 // decisions, timers), and unit tests drive it directly. It answers the run's views (compact, paged) and writes and
 // reads the continue-as-new carry, which holds each conversation item once.
 import { ApprovalBook } from './approvalBook';
-import type { AgentSnapshot } from './agentSnapshot';
+import type { AgentSnapshot, ToolSnapshot } from './agentSnapshot';
 import type { ApprovalPolicy } from './approvalPolicy';
 import { addDuration, effectivePolicy } from './approvalPolicy';
 import { type ConversationItem, type Usage, emptyUsage } from './items';
@@ -90,6 +90,18 @@ export class AgentRunState {
 
   get continueAsNewAfter(): number {
     return this.input.continueAsNewAfterEvents ?? DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS;
+  }
+
+  /** What activities need of an MCP tool the run froze: the snapshot of `toolName`, if it is one. */
+  mcpTool(toolName: string): { mcpTool: ToolSnapshot } | Record<string, never> {
+    const tool = this.agent?.tools.find((t) => t.name === toolName && t.mcpServer);
+    return tool ? { mcpTool: tool } : {};
+  }
+
+  /** Every MCP tool the run froze (sent with each model turn), if the agent has any. */
+  mcpTools(): { mcpTools: ToolSnapshot[] } | Record<string, never> {
+    const tools = this.agent?.tools.filter((t) => t.mcpServer) ?? [];
+    return tools.length ? { mcpTools: tools } : {};
   }
 
   /** The policy for one tool's calls: agent < tool < run, field by field. */

@@ -23,6 +23,8 @@ export interface ToolSnapshot {
   /** Calling it runs this agent as a child workflow (agent.asTool). */
   subAgent?: string;
   shareAlwaysRules?: true;
+  /** Listed from this MCP server of the agent when the run started (frozen: later listings do not change the run). */
+  mcpServer?: string;
 }
 
 export interface AgentSnapshot {

@@ -51,7 +51,8 @@ export class DecisionError extends Error {
   override name = 'DecisionError';
 }
 
-const ruleKey = (agentName: string, toolName: string) => `${agentName}/${toolName}`;
+/** Always-rules hold per agent and tool; for an MCP tool, per agent, server and tool. */
+const ruleKey = (agentName: string, toolName: string, mcpServer?: string) => (mcpServer ? `${agentName}/mcp:${mcpServer}/${toolName}` : `${agentName}/${toolName}`);
 
 /** What a decision claims: which call, what decision, who. */
 export type DecisionClaim = Pick<Decision, 'callId' | 'approver'> & { decision?: Decision['decision'] };
@@ -116,7 +117,7 @@ export class ApprovalBook {
   }
 
   pendingApprovals(): PendingApproval[] {
-    return this.undecided().map(({ callId, kind, fields, toolName, arguments: args, agentName, requestedAt, expiresAt, approvers }) => ({
+    return this.undecided().map(({ callId, kind, fields, toolName, arguments: args, agentName, requestedAt, expiresAt, approvers, mcpServer }) => ({
       callId,
       kind: kind ?? 'approval',
       ...(fields ? { fields } : {}),
@@ -126,6 +127,7 @@ export class ApprovalBook {
       requestedAt,
       ...(expiresAt ? { expiresAt } : {}),
       ...(approvers ? { approvers } : {}),
+      ...(mcpServer ? { mcpServer } : {}),
     }));
   }
 
@@ -160,7 +162,7 @@ export class ApprovalBook {
     if (this.call(call.callId)) throw new DecisionError(`call ${call.callId} is already in the book`);
     const entry: BookCall = { ...call, state: 'pending' };
     this.s.calls.push(entry);
-    const rule = (call.kind ?? 'approval') === 'approval' ? this.s.sticky[ruleKey(call.agentName, call.toolName)] : undefined;
+    const rule = (call.kind ?? 'approval') === 'approval' ? this.s.sticky[ruleKey(call.agentName, call.toolName, call.mcpServer)] : undefined;
     if (rule) this.settle(entry, rule.decision, { message: rule.message, approver: rule.approver }, now, 'rule');
     else if (auto && (call.kind ?? 'approval') === 'approval') this.settle(entry, auto.decision, auto, now, 'onApproval');
     return entry;
@@ -186,11 +188,11 @@ export class ApprovalBook {
       const call = this.call(d.callId)!;
       applied.push(this.settle(call, d.decision, d, now, via));
       if (d.always && (call.kind ?? 'approval') === 'approval' && (d.decision === 'approve' || d.decision === 'reject')) {
-        this.s.sticky[ruleKey(call.agentName, call.toolName)] = { decision: d.decision, message: d.message, approver: d.approver };
+        this.s.sticky[ruleKey(call.agentName, call.toolName, call.mcpServer)] = { decision: d.decision, message: d.message, approver: d.approver };
       }
     }
     for (const call of this.undecided().filter((c) => (c.kind ?? 'approval') === 'approval')) {
-      const rule = this.s.sticky[ruleKey(call.agentName, call.toolName)];
+      const rule = this.s.sticky[ruleKey(call.agentName, call.toolName, call.mcpServer)];
       if (rule) applied.push(this.settle(call, rule.decision, { message: rule.message, approver: rule.approver }, now, 'rule'));
     }
     return applied;

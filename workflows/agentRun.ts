@@ -119,7 +119,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       publish();
       // Only what is new since the stored transcript goes into history: the activity keeps the rest.
       const { transcript } = state;
-      const request = { runId: workflowId, agent: state.agentRef(), ...(transcript ? { transcript } : {}), items: state.items.slice(transcript?.count ?? 0), context: input.context ?? {}, policy: state.runPolicy };
+      const request = { runId: workflowId, agent: state.agentRef(), ...(transcript ? { transcript } : {}), items: state.items.slice(transcript?.count ?? 0), context: input.context ?? {}, policy: state.runPolicy, ...state.mcpTools() };
       fitsInHistory(`the conversation sent to the model in turn ${state.turn}`, request);
       const result = await withAgent(state, publish, () => modelTurn.executeWithOptions({ ...withTimeout(modelOptions, input.modelTimeout), summary: `model turn ${state.turn}` }, [request]));
       if (result.transcript) state.transcript = result.transcript;

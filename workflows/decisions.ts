@@ -120,7 +120,7 @@ export class DecisionDesk {
       const call = this.state.book.call(d.callId);
       if (!call) return { decisions, problem: `unknown call id ${d.callId}: it is not a pending approval of this run` };
       this.state.validating += 1;
-      const checked = await validateArguments({ agent: this.state.agentRef(), toolName: call.toolName, arguments: argumentsToValidate(call.arguments, d) }).finally(() => (this.state.validating -= 1));
+      const checked = await validateArguments({ agent: this.state.agentRef(), toolName: call.toolName, arguments: argumentsToValidate(call.arguments, d), ...this.state.mcpTool(call.toolName) }).finally(() => (this.state.validating -= 1));
       if (!checked.ok) return { decisions, problem: invalidEdit(d, call.toolName, checked.problem) };
       out.push({ ...d, editedArguments: checked.arguments });
     }

@@ -149,6 +149,8 @@ export interface PendingApproval {
   approvers?: string[];
   /** For a call inside a sub-agent (agent.asTool): the tools that lead to it, e.g. `help_with_contract > get_user_name`. */
   path?: string;
+  /** For an MCP tool: the agent's MCP server that offers it (always-rules hold for this server's tool only). */
+  mcpServer?: string;
   /** For a call inside a sub-agent: the workflow id of the sub-run that holds it. Decide it through this run all the same. */
   runId?: string;
 }

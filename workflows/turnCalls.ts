@@ -31,7 +31,7 @@ export class TurnCalls {
       if (c.disposition === 'error' || c.disposition === 'run' || s.book.call(c.callId)) continue; // booked already before a continue-as-new
       const policy = s.policyFor(c.toolName);
       // External calls wait on their tool's resultTimeout (and only reject or fail); the others on the approval policy.
-      const resultTimeout = s.agent?.tools.find((t) => t.name === c.toolName)?.resultTimeout;
+      const { resultTimeout, mcpServer } = s.agent?.tools.find((t) => t.name === c.toolName) ?? {};
       const timeout = c.disposition === 'external' ? resultTimeout : policy.approvalTimeout;
       const onTimeout = c.disposition === 'external' ? (policy.onTimeout === 'fail' ? 'fail' : 'reject') : (policy.onTimeout ?? 'reject');
       const booked = s.book.request(
@@ -46,6 +46,7 @@ export class TurnCalls {
           rejectionText: c.rejectionText,
           ...(timeout ? { expiresAt: addDuration(requestedAt, timeout), onTimeout, timeoutText: c.timeoutText } : {}),
           ...(policy.approvers ? { approvers: policy.approvers } : {}),
+          ...(mcpServer ? { mcpServer } : {}),
         },
         requestedAt,
         c.disposition === 'approval' && c.auto && patched('on-approval') ? c.auto : undefined,
@@ -102,7 +103,7 @@ export class TurnCalls {
       const edited = s.book.call(call.callId)?.editedArguments;
       const result = await withAgent(s, this.parts.publish, () =>
         runTool.executeWithOptions({ ...withTimeout(toolOptions, s.input.toolTimeout), summary: call.toolName }, [
-          { runId: this.workflowId, agent: s.agentRef(), callId: call.callId, toolName: call.toolName, arguments: edited ?? call.arguments, context: s.input.context ?? {} },
+          { runId: this.workflowId, agent: s.agentRef(), callId: call.callId, toolName: call.toolName, arguments: edited ?? call.arguments, context: s.input.context ?? {}, ...s.mcpTool(call.toolName) },
         ]),
       );
       // The model asked for other arguments; it must know what actually ran.
