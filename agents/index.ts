@@ -6,6 +6,8 @@ import { AgentRegistry } from './registry';
 export { defineAgent, type Agent, type AgentConfig, type ToolErrorInfo, type ToolErrorKind } from './defineAgent';
 export { defineTool, type Tool, type ToolConfig, type ToolContext } from './defineTool';
 export { AgentRegistry, AgentNotFoundError } from './registry';
+export { shellTool, type ShellToolOptions } from './shellTool';
+export { applyPatchTool, type ApplyPatchToolOptions } from './applyPatchTool';
 export type { ApprovalPolicy } from '../domain/approvalPolicy';
 
 export const demoAgents = [emailAssistant, weatherAssistant];

@@ -5,7 +5,7 @@ import { summarizeCall } from '../domain/callSummary';
 import type { RunResult, RunView } from '../workflows/messages';
 import { type Connect } from './cliConnect';
 import { lazy } from './cliLazy';
-import { auditLine, auditTable, bold, dim, ago, itemLine, pendingTable, print, printJson, red } from './cliOutput';
+import { argumentLines, auditLine, auditTable, bold, dim, ago, itemLine, pendingTable, print, printJson, red } from './cliOutput';
 import { CountersignError } from './errors';
 import type { PendingApproval } from '../workflows/messages';
 
@@ -47,7 +47,7 @@ export function addReadCommands(program: Command, connect: Connect): void {
         lines.push('', bold('Pending'));
         for (const p of s.pending) {
           lines.push(`  ${p.callId}  ${p.toolName}  requested ${ago(p.requestedAt)}${p.expiresAt ? `, expires ${ago(p.expiresAt)}` : ''}${p.approvers ? `, approvers: ${p.approvers.join(', ')}` : ''}`);
-          lines.push(...JSON.stringify(JSON.parse(p.arguments), null, 2).split('\n').map((l) => `    ${l}`));
+          lines.push(...argumentLines(p.arguments).map((l) => `    ${l}`));
         }
       }
       if (s.audit.length) lines.push('', bold(s.auditFrom ? `Decisions (newest ${s.audit.length}; all: countersign audit ${workflowId})` : 'Decisions'), auditTable(s.audit));
