@@ -8,12 +8,12 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Agent } from '../agents/defineAgent';
 import type { AgentRegistry } from '../agents/registry';
 import type { ModelSettings } from '../temporal.config';
-import type { ConversationItem, FunctionCallItem, ModelTurn } from '../domain/items';
+import type { ConversationItem, ModelTurn } from '../domain/items';
 import type { ApprovalPolicy } from '../domain/approvalPolicy';
 import type { AgentSnapshot, ToolSnapshot } from '../domain/agentSnapshot';
 import type { Tool } from '../agents/defineTool';
 import type { AgentRef, CallBase, PlannedCall } from '../domain/plannedCall';
-import { formatError, parseArguments, planCall } from './callPlanning';
+import { formatError, parseArguments, planCall, planHostedApproval } from './callPlanning';
 import { freezeMcpTools, mcpTool } from './mcpTools';
 import type { TranscriptHead } from '../domain/agentRunState';
 import { createModelActivities } from './model';
@@ -101,9 +101,12 @@ export function createAgentActivities(deps: { registry: AgentRegistry; model: Mo
         instructions: agent.instructions,
         items: conversation.items,
         tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema })),
+        ...(agent.hostedMcp.length ? { hostedMcp: agent.hostedMcp } : {}),
       });
-      const calls = turn.items.filter((i): i is FunctionCallItem => i.type === 'function_call');
-      return { ...turn, calls: await Promise.all(calls.map((c) => planCall(agent, tools, c, req))), ...(conversation.transcript ? { transcript: conversation.transcript } : {}) };
+      const planned = turn.items.flatMap((i) =>
+        i.type === 'function_call' ? [planCall(agent, tools, i, req)] : i.type === 'mcp_approval_request' ? [planHostedApproval(agent, i, req)] : [],
+      );
+      return { ...turn, calls: await Promise.all(planned), ...(conversation.transcript ? { transcript: conversation.transcript } : {}) };
     },
 
     /** A reviewer's edited arguments, checked against the tool's schema: normalised JSON, or what is wrong. */

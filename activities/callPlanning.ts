@@ -90,6 +90,15 @@ async function autoDecision(agent: Agent, tool: Tool, params: Record<string, unk
   return { decision: 'reject', ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
 }
 
+/** A hosted MCP server's approval request: always a person's (or a sticky rule's) to decide. */
+export async function planHostedApproval(agent: Agent, item: { id: string; serverLabel: string; name: string; arguments: string }, req: PlanningContext): Promise<PlannedCall> {
+  const base: CallBase = { callId: item.id, toolName: item.name, arguments: item.arguments };
+  const rejectionText = await formatError(agent, 'approval_rejected', base, DEFAULT_REJECTION, req.context);
+  const timeout = effectivePolicy(agent.policy, undefined, req.policy).approvalTimeout;
+  const timed = timeout ? { timeoutText: await formatError(agent, 'approval_rejected', base, timeoutMessage(timeout), req.context) } : {};
+  return { ...base, disposition: 'approval', rejectionText, ...timed, hostedMcp: item.serverLabel };
+}
+
 /** Plans one call against the tools this turn offered (the agent's, and its MCP servers' as the run froze them). */
 export async function planCall(agent: Agent, tools: readonly Tool[], call: FunctionCallItem, req: PlanningContext): Promise<PlannedCall> {
   const base: CallBase = { callId: call.callId, toolName: call.name, arguments: call.arguments };

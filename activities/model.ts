@@ -5,9 +5,10 @@
 import { ApplicationFailure } from '@temporalio/common';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import type { ResponseInputItem, FunctionTool } from 'openai/resources/responses/responses';
+import type { ResponseInputItem, FunctionTool, Tool } from 'openai/resources/responses/responses';
 import type { ModelSettings } from '../temporal.config';
 import type { ConversationItem, ModelTurn, ToolSpec } from '../domain/items';
+import { type HostedMcpServer, hostedMcpTool } from '../agents/hostedMcp';
 
 export interface ModelRequest {
   /** The workflow id: sent as a header so logs and scripted servers can tell runs apart. */
@@ -17,6 +18,8 @@ export interface ModelRequest {
   instructions: string;
   items: ConversationItem[];
   tools: ToolSpec[];
+  /** Hosted MCP servers (Responses API only). */
+  hostedMcp?: readonly HostedMcpServer[];
 }
 
 export const RUN_ID_HEADER = 'X-Countersign-Run-Id';
@@ -41,9 +44,9 @@ function toChatMessages(instructions: string, items: ConversationItem[]): ChatCo
       // Chat Completions carries a turn's calls on one assistant message (with its text, if any).
       if (last?.role === 'assistant') last.tool_calls = [...(last.tool_calls ?? []), call];
       else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
-    } else {
+    } else if (item.type === 'function_call_output') {
       messages.push({ role: 'tool', tool_call_id: item.callId, content: item.output });
-    }
+    } // hosted MCP items exist only on the Responses API (workers on Chat Completions refuse such agents)
   }
   return messages;
 }
@@ -52,6 +55,10 @@ function toResponsesInput(items: ConversationItem[]): ResponseInputItem[] {
   return items.map((item): ResponseInputItem => {
     if (item.type === 'message') return { type: 'message', role: item.role, content: item.content };
     if (item.type === 'function_call') return { type: 'function_call', call_id: item.callId, name: item.name, arguments: item.arguments };
+    if (item.type === 'mcp_approval_request') return { type: 'mcp_approval_request', id: item.id, server_label: item.serverLabel, name: item.name, arguments: item.arguments };
+    if (item.type === 'mcp_approval_response')
+      return { type: 'mcp_approval_response', approval_request_id: item.approvalRequestId, approve: item.approve, ...(item.reason ? { reason: item.reason } : {}) };
+    if (item.type === 'provider_item') return item.item as unknown as ResponseInputItem;
     return { type: 'function_call_output', call_id: item.callId, output: item.output };
   });
 }
@@ -73,7 +80,8 @@ async function callChat(client: OpenAI, model: string, req: ModelRequest): Promi
 }
 
 async function callResponses(client: OpenAI, model: string, req: ModelRequest): Promise<ModelTurn> {
-  const tools: FunctionTool[] = req.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+  const functions: FunctionTool[] = req.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+  const tools = [...functions, ...(req.hostedMcp ?? []).map(hostedMcpTool)] as Tool[];
   const response = await client.responses.create(
     { model, instructions: req.instructions || undefined, input: toResponsesInput(req.items), store: false, ...(tools.length ? { tools } : {}) },
     { headers: { [RUN_ID_HEADER]: req.runId } },
@@ -85,6 +93,10 @@ async function callResponses(client: OpenAI, model: string, req: ModelRequest): 
       if (text) items.push({ type: 'message', role: 'assistant', content: text });
     } else if (out.type === 'function_call') {
       items.push({ type: 'function_call', callId: out.call_id, name: out.name, arguments: out.arguments });
+    } else if (out.type === 'mcp_approval_request') {
+      items.push({ type: 'mcp_approval_request', id: out.id, serverLabel: out.server_label, name: out.name, arguments: out.arguments });
+    } else if (out.type === 'mcp_list_tools' || out.type === 'mcp_call') {
+      items.push({ type: 'provider_item', item: out as unknown as Record<string, unknown> });
     }
   }
   const u = response.usage;

@@ -4,6 +4,7 @@ import type { ApprovalPolicy } from '../domain/approvalPolicy';
 import { z } from 'zod';
 import { approvalPolicyOf, defineTool, policyOf, type Tool } from './defineTool';
 import { checkMcpServers, type McpServerSpec } from './mcpServers';
+import { checkHostedMcp, type HostedMcpServer } from './hostedMcp';
 import type { AgentSnapshot } from '../domain/agentSnapshot';
 
 export type ToolErrorKind = 'approval_rejected' | 'tool_not_found' | 'invalid_arguments' | 'tool_failed';
@@ -46,6 +47,8 @@ export interface AgentConfig extends ApprovalPolicy {
    * clash fails the run at start; narrow a server with `tools`).
    */
   mcpServers?: McpServerSpec[];
+  /** Hosted MCP servers (Responses API only): the provider calls them; approvals it asks for are booked here. */
+  hostedMcp?: HostedMcpServer[];
 }
 
 /** The tool the model calls to hand off to `agent`. */
@@ -66,6 +69,7 @@ export interface Agent extends Required<Pick<AgentConfig, 'name' | 'version' | '
   sensitiveContext?: AgentConfig['sensitiveContext'];
   policy: ApprovalPolicy;
   mcpServers: readonly McpServerSpec[];
+  hostedMcp: readonly HostedMcpServer[];
   snapshot(): AgentSnapshot;
   tool(name: string): Tool | undefined;
   /**
@@ -84,6 +88,7 @@ export function defineAgent(input: AgentConfig): Agent {
     names.add(t.name);
   }
   checkMcpServers(config.name, config.mcpServers ?? []);
+  checkHostedMcp(config.name, config.hostedMcp ?? []);
   const version = config.version ?? '1';
   const byName = new Map(config.tools.map((t) => [t.name, t as Tool]));
   const policy = policyOf(`agent ${config.name}`, config);
@@ -98,6 +103,7 @@ export function defineAgent(input: AgentConfig): Agent {
     sensitiveContext: config.sensitiveContext,
     policy,
     mcpServers: Object.freeze([...(config.mcpServers ?? [])]),
+    hostedMcp: Object.freeze([...(config.hostedMcp ?? [])]),
     tool: (name: string) => byName.get(name),
     asTool: (o: { toolName: string; toolDescription: string; needsApproval?: boolean; shareAlwaysRules?: boolean }) =>
       defineTool({

@@ -30,6 +30,11 @@ export class AgentRegistry {
     return agent;
   }
 
+  /** Every registered agent, every version. */
+  all(): Agent[] {
+    return [...this.byName.values()].flatMap((versions) => [...versions.values()]);
+  }
+
   names(): string[] {
     return [...this.byName.keys()];
   }

@@ -105,6 +105,9 @@ export const auditTable = (audit: AuditEntry[]) => table(['DECIDED AT', 'CALL ID
 export function itemLine(item: ConversationItem): string {
   if (item.type === 'message') return `${bold(item.role)}: ${item.content}`;
   if (item.type === 'function_call') return `${yellow('→')} ${summarizeCall(item.name, item.arguments, 100)} ${dim(`(call ${item.callId})`)}`;
+  if (item.type === 'mcp_approval_request') return `${yellow('→')} ${item.serverLabel}: ${summarizeCall(item.name, item.arguments, 100)} ${dim(`(hosted MCP, asks approval ${item.id})`)}`;
+  if (item.type === 'mcp_approval_response') return `${item.approve ? green('←') : red('←')} ${item.approvalRequestId}: ${item.approve ? 'approved' : `rejected${item.reason ? `: ${item.reason}` : ''}`}`;
+  if (item.type === 'provider_item') return dim(`(${String(item.item.type)}${item.item.name ? ` ${String(item.item.name)}` : ''}${item.item.output ? `: ${String(item.item.output)}` : ''})`);
   return `${green('←')} ${item.callId}: ${item.output}`;
 }
 

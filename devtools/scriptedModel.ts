@@ -138,6 +138,8 @@ function answerResponses(res: ServerResponse, body: Record<string, unknown>, ite
   if (step.text !== undefined)
     output.push({ type: 'message', id: nextId('msg'), status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: step.text, annotations: [] }] });
   for (const c of calls) output.push({ type: 'function_call', id: nextId('fc'), call_id: c.callId, name: c.name, arguments: c.arguments, status: 'completed' });
+  for (const r of step.mcpApprovalRequests ?? [])
+    output.push({ type: 'mcp_approval_request', id: r.id ?? nextId('mcpr'), server_label: r.serverLabel, name: r.name, arguments: typeof r.arguments === 'string' ? r.arguments : JSON.stringify(r.arguments) });
   const response = {
     id,
     object: 'response',

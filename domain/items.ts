@@ -4,7 +4,12 @@
 export type ConversationItem =
   | { type: 'message'; role: 'system' | 'user' | 'assistant'; content: string }
   | { type: 'function_call'; callId: string; name: string; arguments: string }
-  | { type: 'function_call_output'; callId: string; output: string };
+  | { type: 'function_call_output'; callId: string; output: string }
+  // Hosted MCP (Responses API): the provider asks before it calls a tool of a hosted server; the answer goes back
+  // on the next turn. The provider's other MCP items (tool listings, calls and their output) go back verbatim.
+  | { type: 'mcp_approval_request'; id: string; serverLabel: string; name: string; arguments: string }
+  | { type: 'mcp_approval_response'; approvalRequestId: string; approve: boolean; reason?: string }
+  | { type: 'provider_item'; item: Record<string, unknown> };
 
 export type FunctionCallItem = Extract<ConversationItem, { type: 'function_call' }>;
 

@@ -17,6 +17,8 @@ export interface Special {
   handoffTo?: string;
   subAgent?: string;
   shareAlwaysRules?: boolean;
+  /** A hosted MCP server's approval request (its label): the answer is an mcp_approval_response item, nothing runs here. */
+  hostedMcp?: string;
 }
 
 /** What a tool's onApproval code decided for a gated call (in the model-turn activity): no person is asked. */

@@ -37,7 +37,10 @@ export interface RunCarry {
 
 export function argumentsByCall(items: ConversationItem[]): Map<string, string> {
   const out = new Map<string, string>();
-  for (const i of items) if (i.type === 'function_call') out.set(i.callId, i.arguments);
+  for (const i of items) {
+    if (i.type === 'function_call') out.set(i.callId, i.arguments);
+    else if (i.type === 'mcp_approval_request') out.set(i.id, i.arguments);
+  }
   return out;
 }
 

@@ -48,6 +48,9 @@ const guardedAgent = defineAgent({
   ],
 });
 
+// Hosted MCP approvals asked by the provider, answered on the next turn.
+const hostedAgent = defineAgent({ name: 'hosted-docs', instructions: 'test', tools: [], hostedMcp: [{ serverLabel: 'docs', serverUrl: 'https://docs.example/mcp' }] });
+
 type Scenario = (h: Harness, runner: Runner, workflowId: string) => Promise<void>;
 
 const email = (n: number) => ({ name: 'send_email', arguments: { to: `u${n}@example.com`, subject: `S${n}`, body: 'b' }, callId: `m${n}` });
@@ -158,6 +161,11 @@ const scenarios: Record<string, Scenario> = {
     const paused = await runner.run('guarded-assistant', 'refunds', { workflowId: id });
     await runner.run('guarded-assistant', paused.toState().approve('a3', { approver: 'ann' }));
   },
+  'hosted-mcp': async (h, runner, id) => {
+    h.model.script(id, [{ mcpApprovalRequests: [{ id: 'mcpr_1', serverLabel: 'docs', name: 'fetch', arguments: { page: 'a' } }, { id: 'mcpr_2', serverLabel: 'docs', name: 'delete', arguments: { page: 'b' } }] }, { text: 'done' }]);
+    const paused = await runner.run('hosted-docs', 'docs', { workflowId: id });
+    await runner.run('hosted-docs', paused.toState().approve('mcpr_1', { approver: 'ann' }).reject('mcpr_2', { message: 'no' }));
+  },
   'run-deadline': async (h, runner, id) => {
     h.model.script(id, [{ toolCalls: [email(1)] }]);
     await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'go', runTimeout: '2s' }] });
@@ -186,7 +194,7 @@ async function main() {
     tools: [defineTool({ name: 'get_user_name', description: 'Name of a user', parameters: z.object({ userId: z.string() }), needsApproval: true, execute: ({ userId }) => `User ${userId} is Ada` })],
   });
   const helper = defineAgent({ name: 'contract-helper', instructions: 'test', tools: [identity.asTool({ toolName: 'help_with_contract', toolDescription: 'Ask' })] });
-  const h = await startHarness({ registry: new AgentRegistry([...demoAgents, kindsAgent, guardedAgent, triage, identity, helper]) });
+  const h = await startHarness({ registry: new AgentRegistry([...demoAgents, kindsAgent, guardedAgent, hostedAgent, triage, identity, helper]) });
   const runner = new Runner(h.client, { taskQueue: h.taskQueue });
   try {
     for (const [name, scenario] of Object.entries(scenarios)) {

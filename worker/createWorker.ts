@@ -5,7 +5,7 @@ import { defaultRegistry } from '../agents';
 import { TranscriptStore } from '../activities/transcript';
 import { dataConverterOf, openPayloadStorage } from '../storage/payloadStorage';
 import type { AgentRegistry } from '../agents/registry';
-import type { CountersignConfig, ModelSettings, PayloadStorageSettings } from '../temporal.config';
+import { ConfigError, type CountersignConfig, type ModelSettings, type PayloadStorageSettings } from '../temporal.config';
 import { checkSearchAttributes, connectWorker } from './connect';
 import { buildWorkflowBundle, prebuiltWorkflowBundle } from './workflowBundle';
 
@@ -29,7 +29,15 @@ export interface CountersignWorkerOptions {
   workerOptions?: Partial<WorkerOptions>;
 }
 
+/** Hosted MCP is a Responses API tool: a worker on Chat Completions refuses agents that use it, before any run does. */
+function checkModelApi(registry: AgentRegistry, model: ModelSettings): void {
+  if (model.api !== 'chat') return;
+  const hosted = registry.all().find((a) => a.hostedMcp.length > 0);
+  if (hosted) throw new ConfigError(`agent ${hosted.name} uses hosted MCP servers, which only the Responses API offers; set COUNTERSIGN_MODEL_API=responses, or use mcpServers (run by the worker) instead`);
+}
+
 export async function createWorker(o: CountersignWorkerOptions): Promise<Worker> {
+  checkModelApi(o.registry, o.model);
   const storage = openPayloadStorage(o.payloadStorage ?? { kind: 'file', dir: '.temporal/payloads', thresholdBytes: 256 * 1024 }, o.encryptionKeys);
   const transcripts = storage.driver ? new TranscriptStore(storage.driver, storage.codecs) : undefined;
   return Worker.create({

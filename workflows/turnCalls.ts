@@ -31,7 +31,7 @@ export class TurnCalls {
       if (c.disposition === 'error' || c.disposition === 'run' || s.book.call(c.callId)) continue; // booked already before a continue-as-new
       const policy = s.policyFor(c.toolName);
       // External calls wait on their tool's resultTimeout (and only reject or fail); the others on the approval policy.
-      const { resultTimeout, mcpServer } = s.agent?.tools.find((t) => t.name === c.toolName) ?? {};
+      const { resultTimeout, mcpServer = 'hostedMcp' in c ? c.hostedMcp : undefined } = s.agent?.tools.find((t) => t.name === c.toolName) ?? {};
       const timeout = c.disposition === 'external' ? resultTimeout : policy.approvalTimeout;
       const onTimeout = c.disposition === 'external' ? (policy.onTimeout === 'fail' ? 'fail' : 'reject') : (policy.onTimeout ?? 'reject');
       const booked = s.book.request(
@@ -83,14 +83,24 @@ export class TurnCalls {
     await condition(() => answered() || failure !== undefined || ready());
     if (failure !== undefined) throw failure;
     if (!answered()) await continueAsNew();
-    const answers = calls.map((c): ConversationItem => ({ type: 'function_call_output', callId: c.callId, output: s.outputs.get(c.callId)! }));
+    const answers = calls.map((c): ConversationItem => this.answerItem(c));
     s.turnCalls = [];
     s.outputs.clear();
     return answers;
   }
 
+  /** What the model gets for a call: its output, or for a hosted MCP approval request, the approval response. */
+  private answerItem(c: PlannedCall): ConversationItem {
+    const output = this.state.outputs.get(c.callId)!;
+    if (!('hostedMcp' in c && c.hostedMcp)) return { type: 'function_call_output', callId: c.callId, output };
+    const approve = this.state.book.call(c.callId)?.state === 'approved';
+    return { type: 'mcp_approval_response', approvalRequestId: c.callId, approve, ...(approve ? {} : { reason: output }) };
+  }
+
   private async execute(call: PlannedCall): Promise<string> {
     const s = this.state;
+    // The provider runs a hosted MCP call once it reads the approval: nothing runs in this worker.
+    if ('hostedMcp' in call && call.hostedMcp && patched('hosted-mcp')) return 'approved';
     if ('subAgent' in call && call.subAgent) return this.parts.subRuns.run(call, call.subAgent);
     if ('handoffTo' in call && call.handoffTo) {
       // No activity: the workflow itself moves the conversation once this turn is answered.
