@@ -69,6 +69,8 @@ export interface CountersignConfig {
   payloadStorage: PayloadStorageSettings;
   /** COUNTERSIGN_AGENTS_MODULE: a .js/.ts file exporting an array of agents, served beside the demo agents. */
   agentsModule?: string;
+  /** COUNTERSIGN_AGENTS_FILE: a JSON file declaring agents (MCP servers, approval rules), served beside the demo agents. */
+  agentsFile?: string;
 }
 
 export type PayloadStorageSettings =
@@ -107,6 +109,7 @@ const envSchema = z.object({
   COUNTERSIGN_PAYLOAD_S3_ENDPOINT: z.url({ error: 'must be a URL such as http://127.0.0.1:9000' }).optional(),
   COUNTERSIGN_PAYLOAD_S3_REGION: z.string().min(1).optional(),
   COUNTERSIGN_AGENTS_MODULE: z.string().min(1).optional(),
+  COUNTERSIGN_AGENTS_FILE: z.string().min(1).optional(),
   COUNTERSIGN_VERSIONING_BEHAVIOR: z.enum(['auto-upgrade', 'pinned'], { error: 'must be "auto-upgrade" or "pinned"' }).default('auto-upgrade'),
 });
 
@@ -150,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CountersignCon
     webhookUrl: e.COUNTERSIGN_WEBHOOK_URL,
     payloadStorage: payloadStorageOf(e),
     ...(e.COUNTERSIGN_AGENTS_MODULE ? { agentsModule: e.COUNTERSIGN_AGENTS_MODULE } : {}),
+    ...(e.COUNTERSIGN_AGENTS_FILE ? { agentsFile: e.COUNTERSIGN_AGENTS_FILE } : {}),
     ...(e.COUNTERSIGN_MAX_CACHED_WORKFLOWS !== undefined ? { maxCachedWorkflows: e.COUNTERSIGN_MAX_CACHED_WORKFLOWS } : {}),
     ...(e.COUNTERSIGN_ENCRYPTION_KEYS ? { encryptionKeys: checkedKeys(e.COUNTERSIGN_ENCRYPTION_KEYS) } : {}),
     ...(e.COUNTERSIGN_DEPLOYMENT_NAME ? { deployment: deploymentOf(e.COUNTERSIGN_DEPLOYMENT_NAME, e.COUNTERSIGN_BUILD_ID, e.COUNTERSIGN_VERSIONING_BEHAVIOR) } : {}),

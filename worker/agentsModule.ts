@@ -1,11 +1,13 @@
 // COUNTERSIGN_AGENTS_MODULE: a service's own agents, served by `npm start` / `npm run worker` beside the demo
 // agents without changing Countersign. The module (JavaScript, or TypeScript through tsx) exports an array of
 // agents built with defineAgent: `export default [...]`, `export const agents = [...]` or `module.exports = [...]`.
+// Its JSON sibling for operators, COUNTERSIGN_AGENTS_FILE, is read by agents/agentsFile.ts; both meet in servedAgents.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { demoAgents } from '../agents';
 import type { Agent } from '../agents/defineAgent';
+import { loadAgentsFile } from '../agents/agentsFile';
 import { AgentRegistry } from '../agents/registry';
 import { ConfigError, type CountersignConfig } from '../temporal.config';
 
@@ -44,12 +46,36 @@ function agentsExport(m: Record<string, unknown>): unknown {
   return value;
 }
 
-/** What `npm start` and `npm run worker` serve: the demo agents, and the agents of COUNTERSIGN_AGENTS_MODULE. */
-export async function servedAgents(config: Pick<CountersignConfig, 'agentsModule'>): Promise<AgentRegistry> {
+/**
+ * What `npm start` and `npm run worker` serve: the demo agents, COUNTERSIGN_AGENTS_MODULE's and COUNTERSIGN_AGENTS_FILE's.
+ * A name and version served twice is a ConfigError naming the setting that brought the second one.
+ */
+export async function servedAgents(config: Pick<CountersignConfig, 'agentsModule' | 'agentsFile'>): Promise<AgentRegistry> {
   const own = config.agentsModule ? await loadAgentsModule(config.agentsModule) : [];
-  try {
-    return new AgentRegistry([...demoAgents, ...own]);
-  } catch (err) {
-    throw new ConfigError(`COUNTERSIGN_AGENTS_MODULE: ${(err as Error).message}; give the agent another name or version`);
+  const declared = config.agentsFile ? loadAgentsFile(config.agentsFile) : [];
+  const registry = new AgentRegistry(demoAgents);
+  for (const agent of own) {
+    try {
+      registry.register(agent);
+    } catch (err) {
+      throw new ConfigError(`COUNTERSIGN_AGENTS_MODULE: ${(err as Error).message}; give the agent another name or version`);
+    }
   }
+  const fileError = (what: string) => new ConfigError(`COUNTERSIGN_AGENTS_FILE ${resolve(config.agentsFile!)}: ${what}`);
+  declared.forEach((agent, i) => {
+    try {
+      registry.register(agent);
+    } catch {
+      throw fileError(`agents[${i}]: agent "${agent.name}" version ${agent.version} is already served (a demo agent or one of COUNTERSIGN_AGENTS_MODULE's); give it another name or version`);
+    }
+  });
+  // A handoff to an agent this worker does not serve would fail only when the model takes it, mid-run.
+  declared.forEach((agent, i) =>
+    agent.tools.forEach((t, j) => {
+      if (t.handoffTo && !registry.names().includes(t.handoffTo))
+        throw fileError(`agents[${i}].handoffs[${j}]: no agent named "${t.handoffTo}" is served (served: ${registry.names().join(', ')})`);
+    }),
+  );
+  return registry;
 }
+

@@ -2,4 +2,5 @@
 export { startWorker, type StartWorkerOptions, type WorkerHandle } from './startWorker';
 export { createWorker, createConfiguredWorker, type CountersignWorkerOptions } from './createWorker';
 export { loadAgentsModule } from './agentsModule';
+export { loadAgentsFile, agentsFileSchema, type AgentsFile } from '../agents/agentsFile';
 export { loadConfig, ConfigError, type CountersignConfig, type ModelSettings, type PayloadStorageSettings } from '../temporal.config';

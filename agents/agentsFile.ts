@@ -1,0 +1,188 @@
+// COUNTERSIGN_AGENTS_FILE: agents declared in JSON by operators, served by `npm start` / `npm run worker` beside the
+// built-in ones without writing code. A declared agent has no function tools (a JSON file holds no code to run):
+// its tools come from its MCP servers, and it may hand off to other served agents. Every mistake in the file stops
+// the worker with one line naming the file, the field (as a JSON path) and what is wrong.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+import { approvalPolicySchema } from '../domain/approvalPolicy';
+import { ConfigError } from '../temporal.config';
+import { defineAgent, type Agent } from './defineAgent';
+import type { McpServerSpec } from './mcpServers';
+
+/** An object whose unknown keys are errors (a typo must not silently drop a setting), listing the keys it knows. */
+function strict<S extends z.ZodRawShape>(shape: S) {
+  const known = Object.keys(shape).join(', ');
+  return z.strictObject(shape, { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown field (known: ${known})` : undefined) });
+}
+
+const name = z.string().min(1);
+const strings = z.record(z.string(), z.string());
+const toolList = strict({ toolNames: z.array(name) });
+// The RequireApproval of agents/mcpServers.ts without the predicate form (a file holds no code).
+const requireApprovalSchema = z.union([z.enum(['always', 'never']), z.boolean(), strict({ always: toolList.optional(), never: toolList.optional() })], {
+  error: 'must be "always", "never", true, false or { always, never }',
+});
+
+const mcpServerSchema = strict({
+  name,
+  command: name.optional(),
+  args: z.array(z.string()).optional(),
+  env: strings.optional(),
+  /** Relative to the file's folder; default the file's folder. */
+  cwd: name.optional(),
+  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://127.0.0.1:9000/mcp' }).optional(),
+  headers: strings.optional(),
+  requireApproval: requireApprovalSchema.optional(),
+  tools: z.array(name).optional(),
+  timeoutMs: z.number({ error: 'must be a number of milliseconds' }).int('must be a whole number of milliseconds').positive('must be more than 0').optional(),
+  ...approvalPolicySchema.shape,
+}).superRefine((s, ctx) => {
+  const stdio = s.command !== undefined;
+  if (stdio && s.url !== undefined) ctx.addIssue({ code: 'custom', message: 'give either command (stdio) or url (Streamable HTTP), not both' });
+  else if (!stdio && s.url === undefined) ctx.addIssue({ code: 'custom', message: 'give command (stdio) or url (Streamable HTTP)' });
+  const misplaced = stdio ? (['headers'] as const).filter((k) => s[k] !== undefined) : (['args', 'env', 'cwd'] as const).filter((k) => s[k] !== undefined);
+  for (const k of misplaced) ctx.addIssue({ code: 'custom', path: [k], message: stdio ? 'only for a Streamable HTTP server (url)' : 'only for a stdio server (command)' });
+});
+
+const agentSchema = strict({
+  name,
+  version: name.default('1'),
+  instructions: name,
+  model: name.optional(),
+  mcpServers: z.array(mcpServerSchema).default([]),
+  /** Names of other served agents this one may hand the conversation to. */
+  handoffs: z.array(name).optional(),
+  ...approvalPolicySchema.shape,
+});
+
+export const agentsFileSchema = strict({ agents: z.array(agentSchema) });
+export type AgentsFile = z.infer<typeof agentsFileSchema>;
+
+/** The file's agents, built with defineAgent; a ConfigError (one line: the path, the field, what is wrong) otherwise. */
+export function loadAgentsFile(path: string, cwd = process.cwd()): Agent[] {
+  const file = resolve(cwd, path);
+  const fail = (what: string) => new ConfigError(`COUNTERSIGN_AGENTS_FILE ${file}: ${what}`);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').replace(/^\uFEFF/, ''); // editors that write a BOM
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw fail('no such file; point it at a JSON file such as { "agents": [ … ] }');
+    throw fail(`cannot read it: ${oneLine((err as Error).message)}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw fail(`invalid JSON ${jsonErrorAt(text, (err as Error).message)}`);
+  }
+  const parsed = agentsFileSchema.safeParse(data, { error: defaultMessage });
+  if (!parsed.success) {
+    const { path: at, message } = innermost(parsed.error.issues[0]!);
+    throw fail(at.length ? `${jsonPath(at)}: ${message}` : message);
+  }
+  const folder = dirname(file);
+  const agents: Agent[] = [];
+  const seen = new Map<string, number>();
+  parsed.data.agents.forEach((a, i) => {
+    const key = `${a.name}@${a.version}`;
+    if (seen.has(key)) throw fail(`agents[${i}]: agents[${seen.get(key)}] is already agent "${a.name}" version ${a.version}; give this one another name or version`);
+    seen.set(key, i);
+    const { mcpServers, handoffs, ...rest } = a;
+    try {
+      agents.push(defineAgent({ ...defined(rest), tools: [], ...(handoffs ? { handoffs } : {}), mcpServers: mcpServers.map((s) => serverSpec(s, folder)) }));
+    } catch (err) {
+      // defineAgent's refusals (two servers of one name, a tool both always and never approved, …) start "agent <name>: ".
+      throw fail(`agents[${i}]: ${oneLine((err as Error).message).replace(`agent ${a.name}: `, '')}`);
+    }
+  });
+  return agents;
+}
+
+function serverSpec(s: z.infer<typeof mcpServerSchema>, folder: string): McpServerSpec {
+  const spec = defined(s) as McpServerSpec;
+  // Resolved here, so where the worker was started from does not change which folder a server runs in.
+  return s.command !== undefined ? { ...spec, cwd: resolve(folder, s.cwd ?? '.') } : spec;
+}
+
+/** Without the keys zod left undefined (absent optional fields), so defaults downstream apply. */
+function defined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** Messages for the issues every field shares; the schema's own messages win. */
+function defaultMessage(iss: z.core.$ZodRawIssue): string | undefined {
+  if (iss.code === 'invalid_type') return iss.input === undefined ? `is required (${noun(iss.expected)})` : `must be ${noun(iss.expected)}, not ${noun(kindOf(iss.input))}`;
+  if (iss.code === 'too_small' && (iss.origin === 'string' || iss.origin === 'array') && Number(iss.minimum) === 1) return 'must not be empty';
+  return undefined;
+}
+
+const NOUNS: Record<string, string> = { string: 'a string', number: 'a number', boolean: 'true or false', array: 'an array', object: 'an object', record: 'an object', null: 'null' };
+const noun = (kind: string) => NOUNS[kind] ?? kind;
+const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
+/**
+ * The issue to report, with its full path. An unknown key becomes part of the path; for a union (requireApproval),
+ * a branch that got into the value (an object form with a bad list) says more than "must be one of".
+ */
+function innermost(issue: z.core.$ZodIssue): { path: PropertyKey[]; message: string } {
+  if (issue.code === 'unrecognized_keys') return { path: [...issue.path, issue.keys[0]!], message: issue.message };
+  if (issue.code === 'invalid_union') {
+    const deepest = issue.errors.map((e) => e[0]).filter((e) => e && e.path.length > 0).sort((a, b) => b!.path.length - a!.path.length)[0];
+    if (deepest) {
+      const inner = innermost(deepest);
+      return { path: [...issue.path, ...inner.path], message: inner.message };
+    }
+  }
+  return { path: issue.path, message: issue.message };
+}
+
+/** agents[0].mcpServers[1].env["X-Y"] */
+export function jsonPath(path: PropertyKey[]): string {
+  return path
+    .map((k, i) => (typeof k === 'number' ? `[${k}]` : /^[A-Za-z_$][\w$]*$/.test(String(k)) ? `${i ? '.' : ''}${String(k)}` : `[${JSON.stringify(String(k))}]`))
+    .join('');
+}
+
+/**
+ * "at line L column C: <what>". V8 names a position for most errors but not for "Unexpected token 'x', … is not valid
+ * JSON"; then it is found by parsing prefixes: the shortest one that fails before its own end holds the culprit.
+ */
+function jsonErrorAt(text: string, message: string): string {
+  let at = positionIn(message, text.length);
+  if (at === undefined) {
+    const brokenAt = (n: number) => {
+      try {
+        JSON.parse(text.slice(0, n));
+        return false;
+      } catch (err) {
+        const p = positionIn((err as Error).message, n);
+        return p === undefined || p < n; // a position at the prefix's end only means it was cut short
+      }
+    };
+    let lo = 1;
+    let hi = text.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (brokenAt(mid)) hi = mid;
+      else lo = mid + 1;
+    }
+    at = lo - 1;
+  }
+  const before = text.slice(0, at).split('\n');
+  const token = /^Unexpected token '(.+?)'/.exec(message)?.[1];
+  const what = token ? `unexpected ${JSON.stringify(token)}` : message.replace(/( in JSON)? at position \d+.*$/, '');
+  return `at line ${before.length} column ${before.at(-1)!.length + 1}: ${oneLine(what)}`;
+}
+
+/** Where V8's message says the error is: the end for "Unexpected end", else its "at position N"; undefined when it does not say. */
+function positionIn(message: string, length: number): number | undefined {
+  if (/^Unexpected end of JSON input/.test(message)) return length;
+  const m = / at position (\d+)/.exec(message);
+  return m ? Number(m[1]) : undefined;
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
