@@ -46,7 +46,7 @@ export function addReadCommands(program: Command, connect: Connect): void {
       if (s.pending.length) {
         lines.push('', bold('Pending'));
         for (const p of s.pending) {
-          lines.push(`  ${p.callId}  ${p.toolName}  requested ${ago(p.requestedAt)}${p.expiresAt ? `, expires ${ago(p.expiresAt)}` : ''}${p.approvers ? `, approvers: ${p.approvers.join(', ')}` : ''}`);
+          lines.push(`  ${p.callId}  ${p.toolName}${p.mcpServer ? ` (MCP ${p.mcpServer})` : ''}  requested ${ago(p.requestedAt)}${p.expiresAt ? `, expires ${ago(p.expiresAt)}` : ''}${p.approvers ? `, approvers: ${p.approvers.join(', ')}` : ''}`);
           lines.push(...argumentLines(p.arguments).map((l) => `    ${l}`));
         }
       }
