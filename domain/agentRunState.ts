@@ -68,7 +68,7 @@ export class AgentRunState {
     this.book = new ApprovalBook(carry ? restoreArguments(carry) : undefined);
     // Always-rules handed down by a parent that opted in (asTool shareAlwaysRules) apply to this run's agent.
     if (!carry && input.alwaysRules) for (const [tool, rule] of Object.entries(input.alwaysRules)) this.book.state.sticky[`${input.agent}/${tool}`] = rule;
-    this.items = carry?.items ?? [{ type: 'message', role: 'user', content: input.input }];
+    this.items = carry?.items ?? [...((input.history ?? []) as ConversationItem[]), { type: 'message', role: 'user', content: input.input }];
     this.startedAt = carry?.startedAt ?? now;
     this.agent = carry?.agent;
     this.usage = carry?.usage ?? emptyUsage();

@@ -36,6 +36,10 @@ export const runInputSchema = shareAcrossRuns('messages.runInputSchema', () => z
   continueAsNewAfterEvents: z.number().int().min(10).optional(),
   /** Always-rules by tool name, handed down by a parent run whose asTool opted in (shareAlwaysRules). */
   alwaysRules: z.record(z.string(), z.object({ decision: z.enum(['approve', 'reject']), message: z.string().optional(), approver: z.string().optional() })).optional(),
+  /** The session this run belongs to (runner.run(…, { session })): its earlier runs' conversation comes in `history`. */
+  session: z.string().min(1).max(200).optional(),
+  /** Conversation items the run starts with, before the user's message (a session's earlier runs, trimmed). */
+  history: z.array(z.looseObject({ type: z.string() })).optional(),
 }));
 export type RunInput = z.infer<typeof runInputSchema>;
 
