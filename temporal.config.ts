@@ -71,6 +71,12 @@ export interface CountersignConfig {
   agentsModule?: string;
   /** COUNTERSIGN_AGENTS_FILE: a JSON file declaring agents (MCP servers, approval rules), served beside the demo agents. */
   agentsFile?: string;
+  /**
+   * The worker's model-delta relay (worker/deltaRelay.ts): an SSE port readers get text deltas from while a model call
+   * runs, outside history. COUNTERSIGN_DELTA_HOST (127.0.0.1), COUNTERSIGN_DELTA_PORT (0 = any free port),
+   * COUNTERSIGN_DELTA_PUBLIC_URL (what readers dial, if not http://host:port). Absent with COUNTERSIGN_DELTA_RELAY=off.
+   */
+  deltaRelay?: { host: string; port: number; publicUrl?: string };
 }
 
 export type PayloadStorageSettings =
@@ -111,6 +117,10 @@ const envSchema = z.object({
   COUNTERSIGN_AGENTS_MODULE: z.string().min(1).optional(),
   COUNTERSIGN_AGENTS_FILE: z.string().min(1).optional(),
   COUNTERSIGN_VERSIONING_BEHAVIOR: z.enum(['auto-upgrade', 'pinned'], { error: 'must be "auto-upgrade" or "pinned"' }).default('auto-upgrade'),
+  COUNTERSIGN_DELTA_RELAY: z.enum(['on', 'off'], { error: 'must be "on" or "off"' }).default('on'),
+  COUNTERSIGN_DELTA_HOST: z.string().min(1).default('127.0.0.1'),
+  COUNTERSIGN_DELTA_PORT: z.coerce.number({ error: 'must be a port number such as 7244' }).int('must be a port number such as 7244').min(0, 'must be 0 to 65535').max(65535, 'must be 0 to 65535').default(0),
+  COUNTERSIGN_DELTA_PUBLIC_URL: z.url({ error: 'must be a URL such as http://worker-1.internal:7244' }).optional(),
 });
 
 /** Thrown for a setting that cannot work; the message is one line that says what to change. */
@@ -156,6 +166,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CountersignCon
     ...(e.COUNTERSIGN_AGENTS_FILE ? { agentsFile: e.COUNTERSIGN_AGENTS_FILE } : {}),
     ...(e.COUNTERSIGN_MAX_CACHED_WORKFLOWS !== undefined ? { maxCachedWorkflows: e.COUNTERSIGN_MAX_CACHED_WORKFLOWS } : {}),
     ...(e.COUNTERSIGN_ENCRYPTION_KEYS ? { encryptionKeys: checkedKeys(e.COUNTERSIGN_ENCRYPTION_KEYS) } : {}),
+    ...(e.COUNTERSIGN_DELTA_RELAY === 'on'
+      ? { deltaRelay: { host: e.COUNTERSIGN_DELTA_HOST, port: e.COUNTERSIGN_DELTA_PORT, ...(e.COUNTERSIGN_DELTA_PUBLIC_URL ? { publicUrl: e.COUNTERSIGN_DELTA_PUBLIC_URL } : {}) } }
+      : {}),
     ...(e.COUNTERSIGN_DEPLOYMENT_NAME ? { deployment: deploymentOf(e.COUNTERSIGN_DEPLOYMENT_NAME, e.COUNTERSIGN_BUILD_ID, e.COUNTERSIGN_VERSIONING_BEHAVIOR) } : {}),
   };
 }

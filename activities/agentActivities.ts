@@ -17,11 +17,14 @@ import { formatError, parseArguments, planCall, planHostedApproval } from './cal
 import { freezeMcpTools, mcpTool } from './mcpTools';
 import type { TranscriptHead } from '../domain/agentRunState';
 import { createModelActivities } from './model';
+import type { DeltaRelay } from '../worker/deltaRelay';
 import type { TranscriptStore } from './transcript';
 import { createNotifyActivities } from './notify';
 
 export interface ModelTurnRequest {
   runId: string;
+  /** The run's turn number (state.turn): names the turn's model-delta feed; absent in requests of older workflow code. */
+  turn?: number;
   agent: AgentRef;
   /** The stored conversation so far (see transcript.ts); absent on a run's first turn, or with payload storage off. */
   transcript?: TranscriptHead;
@@ -79,8 +82,8 @@ function toolsOf(agent: Agent, mcpTools: ToolSnapshot[] = []): Tool[] {
   return [...agent.tools, ...mcpTools.map((t) => mcpTool(agent, t))];
 }
 
-export function createAgentActivities(deps: { registry: AgentRegistry; model: ModelSettings; webhookUrl?: string; transcripts?: TranscriptStore }) {
-  const { callModel } = createModelActivities(deps.model);
+export function createAgentActivities(deps: { registry: AgentRegistry; model: ModelSettings; webhookUrl?: string; transcripts?: TranscriptStore; deltaRelay?: DeltaRelay }) {
+  const { callModel } = createModelActivities(deps.model, deps.deltaRelay);
   return {
     ...createNotifyActivities({ webhookUrl: deps.webhookUrl }),
 
@@ -97,6 +100,7 @@ export function createAgentActivities(deps: { registry: AgentRegistry; model: Mo
       const conversation = await conversationOf(req, deps.transcripts);
       const turn = await callModel({
         runId: req.runId,
+        ...(req.turn !== undefined ? { turn: req.turn } : {}),
         model: agent.model,
         instructions: agent.instructions,
         items: conversation.items,

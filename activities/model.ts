@@ -2,6 +2,8 @@
 // API or Chat Completions, and returns provider-neutral items. Temporal owns retries (maxRetries: 0 here):
 // 429/5xx/network errors are thrown as retryable failures, other 4xx as non-retryable ones with the provider's text.
 // The API key lives in this process only; nothing key-related is returned to the workflow.
+// With the worker's delta relay, the call streams (modelStream.ts): text deltas go to the relay, never to history.
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
@@ -9,10 +11,14 @@ import type { ResponseInputItem, FunctionTool, Tool } from 'openai/resources/res
 import type { ModelSettings } from '../temporal.config';
 import type { ConversationItem, ModelTurn, ToolSpec } from '../domain/items';
 import { type HostedMcpServer, hostedMcpTool } from '../agents/hostedMcp';
+import { deltaPath, type DeltaRelay } from '../worker/deltaRelay';
+import { type OnDelta, streamChat, streamResponses } from './modelStream';
 
 export interface ModelRequest {
   /** The workflow id: sent as a header so logs and scripted servers can tell runs apart. */
   runId: string;
+  /** The run's turn number: names the turn's delta feed. Without it (older workflow code) the call does not stream. */
+  turn?: number;
   /** The agent's model, else the worker's COUNTERSIGN_MODEL. */
   model?: string;
   instructions: string;
@@ -23,6 +29,19 @@ export interface ModelRequest {
 }
 
 export const RUN_ID_HEADER = 'X-Countersign-Run-Id';
+
+/** What modelTurn heartbeats once at its start when the worker relays deltas; client/modelDeltas.ts reads it. */
+export interface DeltaHeartbeat {
+  turn: number;
+  /** The turn's SSE feed on this worker's relay: <relay url>/runs/<encoded runId>/turns/<turn>. */
+  deltas: string;
+}
+
+/** How a call streams: where its deltas go, and the whole stream's limit. */
+interface Live {
+  onDelta: OnDelta;
+  timeoutMs: number;
+}
 
 /** Failure types the workflow and operators can match on. */
 export const ModelFailure = {
@@ -63,13 +82,14 @@ function toResponsesInput(items: ConversationItem[]): ResponseInputItem[] {
   });
 }
 
-async function callChat(client: OpenAI, model: string, req: ModelRequest): Promise<ModelTurn> {
+async function callChat(client: OpenAI, model: string, req: ModelRequest, live?: Live): Promise<ModelTurn> {
   const tools: ChatCompletionTool[] = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
-  const completion = await client.chat.completions.create(
-    { model, messages: toChatMessages(req.instructions, req.items), ...(tools.length ? { tools } : {}) },
-    { headers: { [RUN_ID_HEADER]: req.runId } },
-  );
-  const message = completion.choices[0]?.message;
+  const params = { model, messages: toChatMessages(req.instructions, req.items), ...(tools.length ? { tools } : {}) };
+  const headers = { [RUN_ID_HEADER]: req.runId };
+  const completion = live
+    ? await streamChat(client, params, { headers, timeoutMs: live.timeoutMs }, live.onDelta)
+    : await client.chat.completions.create(params, { headers }).then((c) => ({ message: c.choices[0]?.message, usage: c.usage }));
+  const message = completion.message;
   const items: ConversationItem[] = [];
   if (message?.content) items.push({ type: 'message', role: 'assistant', content: message.content });
   for (const call of message?.tool_calls ?? []) {
@@ -79,13 +99,12 @@ async function callChat(client: OpenAI, model: string, req: ModelRequest): Promi
   return { items, usage: { requests: 1, inputTokens: u?.prompt_tokens ?? 0, outputTokens: u?.completion_tokens ?? 0, totalTokens: u?.total_tokens ?? 0 } };
 }
 
-async function callResponses(client: OpenAI, model: string, req: ModelRequest): Promise<ModelTurn> {
+async function callResponses(client: OpenAI, model: string, req: ModelRequest, live?: Live): Promise<ModelTurn> {
   const functions: FunctionTool[] = req.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false }));
   const tools = [...functions, ...(req.hostedMcp ?? []).map(hostedMcpTool)] as Tool[];
-  const response = await client.responses.create(
-    { model, instructions: req.instructions || undefined, input: toResponsesInput(req.items), store: false, ...(tools.length ? { tools } : {}) },
-    { headers: { [RUN_ID_HEADER]: req.runId } },
-  );
+  const params = { model, instructions: req.instructions || undefined, input: toResponsesInput(req.items), store: false, ...(tools.length ? { tools } : {}) };
+  const headers = { [RUN_ID_HEADER]: req.runId };
+  const response = live ? await streamResponses(client, params, { headers, timeoutMs: live.timeoutMs }, live.onDelta) : await client.responses.create(params, { headers });
   const items: ConversationItem[] = [];
   for (const out of response.output) {
     if (out.type === 'message') {
@@ -125,7 +144,18 @@ function toFailure(err: unknown, where: string): never {
   throw err;
 }
 
-export function createModelActivities(settings: ModelSettings) {
+/** Opens the turn's feed on the relay and says where it is, in the attempt's one heartbeat. */
+function openFeed(relay: DeltaRelay, runId: string, turn: number, timeoutMs: number): Live & { end(): void } {
+  // Readers find the feed through describe() (pending activities' heartbeat details): no event, no payload in
+  // history. The first heartbeat is sent at once; heartbeat details reach history only if the activity fails.
+  // (A reader quicker than begin() below waits for the feed: the relay holds early readers a few seconds.)
+  Context.current().heartbeat({ turn, deltas: `${relay.url}${deltaPath(runId, turn)}` } satisfies DeltaHeartbeat);
+  relay.begin(runId, turn);
+  return { onDelta: (delta) => relay.publish(runId, turn, delta), timeoutMs, end: () => relay.end(runId, turn) };
+}
+
+/** `relay`: the worker's delta relay (worker/deltaRelay.ts); without it, calls do not stream. */
+export function createModelActivities(settings: ModelSettings, relay?: DeltaRelay) {
   const client = new OpenAI({
     // The SDK refuses to start without a key; a missing one surfaces as the provider's 401 instead.
     apiKey: settings.apiKey ?? 'missing-OPENAI_API_KEY',
@@ -138,10 +168,13 @@ export function createModelActivities(settings: ModelSettings) {
     /** One model turn. Retried by Temporal per the workflow's retry policy. */
     async callModel(req: ModelRequest): Promise<ModelTurn> {
       const model = req.model ?? settings.model;
+      const live = relay && req.turn !== undefined ? openFeed(relay, req.runId, req.turn, settings.requestTimeoutMs) : undefined;
       try {
-        return settings.api === 'chat' ? await callChat(client, model, req) : await callResponses(client, model, req);
+        return settings.api === 'chat' ? await callChat(client, model, req, live) : await callResponses(client, model, req, live);
       } catch (err) {
         toFailure(err, where);
+      } finally {
+        live?.end(); // failed attempts too: readers of this attempt are told it is over
       }
     },
   };

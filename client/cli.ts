@@ -9,6 +9,7 @@ import { CountersignError } from './errors';
 import { type Connect } from './cliConnect';
 import { addDecisionCommands } from './cliDecisions';
 import { addReadCommands } from './cliReads';
+import { addSessionCommand } from './cliSession';
 import type { Runner, RunOptions } from './runner';
 import { lazy } from './cliLazy';
 
@@ -54,6 +55,8 @@ program
   .option('--escalate-to <who>', 'escalation target named in the notification')
   .option('--run-timeout <duration>', 'whole-run deadline')
   .option('--max-turns <n>', 'model turns before the run fails', (v) => Number(v))
+  .option('--session <id>', "continue this session: run session-<id>-<n>, starting with the session's conversation")
+  .option('--session-rules', "with --session: keep the previous run's always-rules")
   .option('--wait', 'wait for the first pause or the end')
   .option('--json', 'machine-readable output')
   .action(async (agent: string, input: string, o) => {
@@ -67,6 +70,8 @@ program
       escalateTo: o.escalateTo,
       runTimeout: o.runTimeout,
       maxTurns: o.maxTurns,
+      session: o.session,
+      sessionRules: o.sessionRules,
     };
     if (!o.wait) {
       const workflowId = await runner.startOnly(agent, input, options);
@@ -79,6 +84,7 @@ program
 
 addReadCommands(program, connect);
 addDecisionCommands(program, connect);
+addSessionCommand(program, connect);
 
 program
   .command('codec-server')

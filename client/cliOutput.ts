@@ -2,7 +2,7 @@
 // relative times. JSON output bypasses all of this.
 import { shorten, summarizeCall } from '../domain/callSummary';
 import type { ConversationItem } from '../domain/items';
-import type { AuditEntry, PendingApproval } from '../workflows/messages';
+import type { AuditEntry, PendingApproval, RunEvent } from '../workflows/messages';
 import type { AgentRunResult } from './runner';
 
 const colourOn = () => Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
@@ -111,3 +111,34 @@ export function itemLine(item: ConversationItem): string {
   return `${green('←')} ${item.callId}: ${item.output}`;
 }
 
+
+/** One line per run event, for `countersign watch`. */
+export function eventLine(e: RunEvent): string {
+  const head = `${dim(`${e.at.slice(11, 19)} #${e.seq}`)} ${e.path ? dim(`${e.path}: `) : ''}`;
+  switch (e.type) {
+    case 'run_started':
+      return `${head}${bold('run started')} ${e.agentName}: ${shorten(e.input, 100)}`;
+    case 'turn_started':
+      return `${head}${dim(`turn ${e.turn}`)}`;
+    case 'model_text_delta':
+      return `${head}${dim('…')} ${e.delta}`;
+    case 'tool_called':
+      return `${head}${yellow('→')} ${summarizeCall(e.toolName, e.arguments, 100)} ${dim(`(call ${e.callId}${e.needsPerson ? ', needs a person' : ''})`)}`;
+    case 'approval_requested':
+      return `${head}${yellow('waiting')} ${summarizeCall(e.pending.toolName, e.pending.arguments, 80)} ${dim(`(call ${e.callId}, ${e.pending.kind})`)}`;
+    case 'decision':
+      return `${head}${e.outcome.endsWith('approved') ? green(e.outcome) : e.outcome.endsWith('rejected') ? red(e.outcome) : e.outcome} ${e.callId}${e.approver ? ` by ${e.approver}` : ''} ${dim(`via ${e.via}`)}${e.message ? `: ${e.message}` : ''}`;
+    case 'tool_output':
+      return `${head}${green('←')} ${e.callId}: ${shorten(e.output, 120)}`;
+    case 'handoff':
+      return `${head}handoff ${e.from} → ${e.to}`;
+    case 'message_output':
+      return `${head}${bold(e.agentName)}: ${e.text}`;
+    case 'run_paused':
+      return `${head}${yellow('paused')}, waiting for a person: ${e.pending.join(', ')}`;
+    case 'run_completed':
+      return `${head}${green('completed')}: ${e.finalOutput}`;
+    case 'run_failed':
+      return `${head}${red('failed')} (${e.errorType ?? 'error'}): ${e.error}`;
+  }
+}

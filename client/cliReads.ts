@@ -1,11 +1,9 @@
 // The reading commands of `countersign`: pending, show, result, audit, watch. Presenters over the client library's
 // read methods (client/runReads.ts); every one takes --json.
 import type { Command } from 'commander';
-import { summarizeCall } from '../domain/callSummary';
 import type { RunResult, RunView } from '../workflows/messages';
 import { type Connect } from './cliConnect';
-import { lazy } from './cliLazy';
-import { argumentLines, auditLine, auditTable, bold, dim, ago, itemLine, pendingTable, print, printJson, red } from './cliOutput';
+import { argumentLines, auditTable, bold, ago, itemLine, pendingTable, print, printJson, red, eventLine } from './cliOutput';
 import { CountersignError } from './errors';
 import type { PendingApproval } from '../workflows/messages';
 
@@ -108,26 +106,18 @@ export function addReadCommands(program: Command, connect: Connect): void {
 
   program
     .command('watch')
-    .description('follow a run live: turns, tool calls, pauses, decisions, until it ends')
+    .description('print a run\'s events as they happen, from its start (or --after N), until it ends: exit 0 when it completes, 1 when it fails')
     .argument('<workflowId>')
-    .option('--interval <ms>', 'how often to look', (v) => Number(v), 500)
-    .action(async (workflowId: string, o: { interval: number }) => {
-      const { client, runner } = await connect();
-      const { auditOf, conversationOf } = lazy.runReads();
-      let cursor = { items: 0, audit: 0 };
-      let lastStatus = '';
-      for (;;) {
-        const s = await runner.describe(workflowId);
-        // Read what is new since the last look, page by page: never the whole conversation again.
-        if (s.cursor.items > cursor.items) for await (const item of conversationOf(client, workflowId, cursor.items)) print(itemLine(item));
-        if (s.cursor.audit > cursor.audit) for await (const a of auditOf(client, workflowId, cursor.audit)) print(`${dim('decision')} ${auditLine(a).slice(1, 6).join(' ')}`);
-        cursor = s.cursor;
-        const status = `${s.status}${s.pending.length ? `: ${s.pending.map((p) => summarizeCall(p.toolName, p.arguments)).join(', ')}` : ''}`;
-        if (status !== lastStatus) print(dim(`status ${status}`));
-        lastStatus = status;
-        if (s.status === 'Completed') return;
-        if (s.status === 'Failed') throw new CountersignError(`run ${workflowId} failed (${s.errorType ?? 'error'}): ${s.error}`);
-        await new Promise((r) => setTimeout(r, o.interval));
+    .option('--json', 'one JSON event per line')
+    .option('--after <seq>', 'start after this event', (v) => Number(v), 0)
+    .option('--deltas', "also the model's text deltas while it writes (not part of the durable log)")
+    .option('--interval <ms>', '(ignored: watch long-polls the run; kept for old scripts)')
+    .action(async (workflowId: string, o: { json?: boolean; after: number; deltas?: boolean }) => {
+      const { runner } = await connect();
+      await runner.describe(workflowId); // a clear error for an unknown run
+      for await (const e of runner.stream(workflowId, { after: o.after, deltas: !!o.deltas })) {
+        print(o.json ? JSON.stringify(e) : eventLine(e));
+        if (e.type === 'run_failed') throw new CountersignError(`run ${workflowId} failed (${e.errorType ?? 'error'}): ${e.error}`);
       }
     });
 

@@ -22,6 +22,8 @@ import {
   WORKFLOW_TYPE,
   decideUpdate,
   nextPauseUpdate,
+  eventsQuery,
+  type RunEvent,
   runInputSchema,
   describeZodError,
 } from '../workflows/messages';
@@ -31,6 +33,12 @@ import { connectClient } from './connect';
 import { type PendingCall, auditOf, conversationOf, describeRun, pendingCalls, pendingOf } from './runReads';
 import { CountersignError, DecisionRejectedError, RunFailedError, RunFinishedError, RunNotFoundError, RunStateError } from './errors';
 import { type Interruption, RunState } from './runState';
+import { SessionError } from './sessionErrors';
+import { sessionMaxItems } from './sessionHistory';
+import { idTaken, nextSessionRun } from './sessions';
+import { LiveSession } from './live';
+import { type FollowOptions, followEvents } from './runEvents';
+import { StreamedRunResult, untilPause, withModelDeltas } from './runStream';
 
 /** Per-run approval policy (wins over the agent's and tools'), deadline and continue-as-new threshold. */
 export interface RunOptions
@@ -41,6 +49,10 @@ export interface RunOptions
   /** Non-secret context for tools and predicates (stored in history). */
   context?: Record<string, unknown>;
   maxTurns?: number;
+  /** Continue this session: the run is `session-<id>-<n>` and starts with the session's conversation (see sessions.ts). */
+  session?: string;
+  /** With `session`: carry the previous run's always-rules (for this agent) into this run. */
+  sessionRules?: boolean;
 }
 
 export interface RunnerConnectOptions {
@@ -50,6 +62,8 @@ export interface RunnerConnectOptions {
   namespace?: string;
   /** Where settings come from (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** The history a session's next run starts with, at most, in items (default COUNTERSIGN_SESSION_MAX_ITEMS, else 200). */
+  sessionMaxItems?: number;
 }
 
 function withOverrides(o: RunnerConnectOptions): NodeJS.ProcessEnv {
@@ -83,12 +97,14 @@ export class AgentRunResult {
 
 export class Runner {
   readonly taskQueue: string;
+  readonly sessionMaxItems: number;
 
   constructor(
     readonly client: Client,
-    options: { taskQueue?: string } = {},
+    options: Pick<RunnerConnectOptions, 'taskQueue' | 'sessionMaxItems'> = {},
   ) {
     this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
+    this.sessionMaxItems = sessionMaxItems(options.sessionMaxItems);
   }
 
   /**
@@ -96,8 +112,9 @@ export class Runner {
    * `taskQueue` / `namespace` override the environment. A loaded CountersignConfig is accepted too.
    */
   static async connect(options: RunnerConnectOptions | CountersignConfig = {}): Promise<Runner> {
-    const config = 'connection' in options ? options : loadConfig(withOverrides(options));
-    return new Runner(await connectClient(config), { taskQueue: config.taskQueue });
+    const own = 'connection' in options ? undefined : options;
+    const config = own ? loadConfig(withOverrides(own)) : (options as CountersignConfig);
+    return new Runner(await connectClient(config), { taskQueue: config.taskQueue, sessionMaxItems: sessionMaxItems(own?.sessionMaxItems, own?.env) });
   }
 
   async close(): Promise<void> {
@@ -110,8 +127,8 @@ export class Runner {
 
   /** Starts a run and returns at once with its workflow id (the CLI's `start` without --wait). */
   async startOnly(agent: string, input: string, options: RunOptions = {}): Promise<string> {
-    const start = this.startOptions(agent, input, options);
-    await this.client.workflow.start(WORKFLOW_TYPE, start);
+    const { start, session } = await this.prepare(agent, input, options);
+    await this.client.workflow.start(WORKFLOW_TYPE, start).catch(async (err: Error) => Promise.reject(err.name === 'WorkflowExecutionAlreadyStartedError' ? await idTaken(this.client, start.workflowId, session) : err));
     return start.workflowId;
   }
 
@@ -123,6 +140,35 @@ export class Runner {
     } catch (err) {
       throw await this.explain(workflowId, err);
     }
+  }
+
+  // ── Streaming ──────────────────────────────────────────────────────────────────────────────────────────────
+  /**
+   * The seeds' run_streamed: starts (or, with a RunState, resumes) a run and streams its events until it pauses for
+   * people or ends; `completed`, `interruptions`, `finalOutput` and `toState()` as after run().
+   */
+  async runStreamed(agent: string, input: string | RunState, options: RunOptions = {}): Promise<StreamedRunResult> {
+    let after = 0;
+    let workflowId: string;
+    if (typeof input === 'string') workflowId = await this.startOnly(agent, input, options);
+    else {
+      if (!input.belongsTo(agent)) throw new RunStateError(`this RunState belongs to agent "${input.agentName}", not "${agent}"; resume it with runner.runStreamed('${input.agentName}', state)`);
+      workflowId = input.workflowId;
+      after = (await this.client.workflow.getHandle(workflowId).query(eventsQuery, { after: 0, limit: 1 })).last;
+      if (input.decisions.length > 0 || input.inputs.length > 0) await this.decide(workflowId, input.decisions, input.inputs);
+    }
+    return new StreamedRunResult(workflowId, untilPause(this.stream(workflowId, { after })), this.nextPause(workflowId));
+  }
+
+  /** Follows a run someone else started, from any cursor, to its end: its events, and model text deltas as they stream. */
+  stream(workflowId: string, options: FollowOptions & { deltas?: boolean } = {}): AsyncGenerator<RunEvent> {
+    const events = followEvents(this.client, workflowId, options);
+    return options.deltas === false ? events : withModelDeltas(this.client, workflowId, events, options.signal);
+  }
+
+  /** Live approvals (the seeds' realtime session): `tool_approval_required` events, approveToolCall / rejectToolCall. */
+  live(workflowId: string, options: { after?: number } = {}): LiveSession {
+    return new LiveSession(this, workflowId, options);
   }
 
   // ── Reading runs ───────────────────────────────────────────────────────────────────────────────────────────
@@ -174,25 +220,34 @@ export class Runner {
   }
 
   /** What starting a run sends: its id (default `<agent>-<uuid>`), the validated input, a one-line summary. */
-  private startOptions(agent: string, input: string, options: RunOptions) {
+  private startOptions(agent: string, input: string, options: Omit<RunOptions, 'session' | 'sessionRules'>, extra: Partial<RunInput> = {}) {
     const { workflowId = `${agent}-${randomUUID()}`, ...rest } = options;
-    const parsed = runInputSchema.safeParse({ agent, input, ...rest });
+    const parsed = runInputSchema.safeParse({ agent, input, ...rest, ...extra });
     if (!parsed.success) throw new CountersignError(`invalid run: ${describeZodError(parsed.error)}`);
     const oneLine = input.replace(/\s+/g, ' ');
     const staticSummary = `${agent}: ${oneLine.length > 80 ? `${oneLine.slice(0, 77)}...` : oneLine}`;
     return { workflowId, taskQueue: this.taskQueue, args: [parsed.data] as [RunInput], staticSummary };
   }
 
+  /** A run's start; in a session, its id and history come from the session's newest run (client/sessions.ts). */
+  private async prepare(agent: string, input: string, { session, sessionRules, ...options }: RunOptions) {
+    if (session === undefined && sessionRules) throw new SessionError("sessionRules carries the rules of a session's previous run: pass a session too");
+    if (session === undefined) return { start: this.startOptions(agent, input, options) };
+    if (options.workflowId) throw new SessionError(`a session run's workflow id is session-${session}-<n>: pass a session or a workflowId, not both`);
+    const next = await nextSessionRun(this.client, { session, agent, maxItems: this.sessionMaxItems, sessionRules });
+    // A closed run's id is taken too: of two concurrent starts of run N, the second fails (conflict policy FAIL covers a running one).
+    return { start: { ...this.startOptions(agent, input, { ...options, workflowId: next.workflowId }, next.input), workflowIdReusePolicy: 'REJECT_DUPLICATE' as const }, session };
+  }
+
   private async start(agent: string, input: string, options: RunOptions): Promise<AgentRunResult> {
-    const start = this.startOptions(agent, input, options);
+    const { start, session } = await this.prepare(agent, input, options);
     const workflowId = start.workflowId;
     const startWorkflowOperation = new WithStartWorkflowOperation(WORKFLOW_TYPE, { ...start, workflowIdConflictPolicy: 'FAIL' });
     let snapshot: RunView;
     try {
       snapshot = await this.client.workflow.executeUpdateWithStart(nextPauseUpdate, { startWorkflowOperation });
     } catch (err) {
-      if ((err as Error).name === 'WorkflowExecutionAlreadyStartedError')
-        throw new CountersignError(`a run with workflow id ${workflowId} already exists; pass a RunState to resume it, or choose another id`);
+      if ((err as Error).name === 'WorkflowExecutionAlreadyStartedError') throw await idTaken(this.client, workflowId, session);
       return this.closedResult(workflowId, err);
     }
     return this.resultOf(workflowId, snapshot);

@@ -20,6 +20,8 @@ export const scriptStepSchema = z.object({
   error: z.object({ status: z.number().int().min(400).max(599), message: z.string(), retryAfterSeconds: z.number().optional() }).optional(),
   /** Wait this long before answering (to provoke client timeouts). */
   delayMs: z.number().int().nonnegative().optional(),
+  /** Streamed answers (stream: true): wait this long between text chunks (16 characters each), so a reader can see them arrive. */
+  chunkDelayMs: z.number().int().nonnegative().optional(),
 });
 
 export type ScriptStep = z.infer<typeof scriptStepSchema>;

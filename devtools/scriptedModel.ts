@@ -28,9 +28,17 @@ export interface ScriptedModel {
   script(runId: string, steps: ScriptStep[]): void;
   /** Every request received, oldest first. */
   requests: RecordedRequest[];
+  /** Every text chunk of a streamed answer, when it was written (Date.now()): benches and tests time deltas with it. */
+  sentChunks: SentChunk[];
   /** The API key the server insists on; undefined = accept any. */
   requiredApiKey?: string;
   close(): Promise<void>;
+}
+
+export interface SentChunk {
+  runId?: string;
+  at: number;
+  text: string;
 }
 
 export interface ScriptedModelOptions {
@@ -98,13 +106,34 @@ function usageFor(items: BrainItem[], step: ScriptStep) {
   return { input, output };
 }
 
-function sendSse(res: ServerResponse, events: Array<{ event?: string; data: unknown }>) {
+/** An SSE event; `text` marks a text chunk (paced by the step's chunkDelayMs, recorded in sentChunks). */
+interface SseEvent {
+  event?: string;
+  data: unknown;
+  text?: string;
+}
+
+interface Pace {
+  runId?: string;
+  chunkDelayMs?: number;
+  sent: SentChunk[];
+}
+
+const textChunks = (text: string | undefined) => (text ? (text.match(/.{1,16}/gs) ?? []) : []);
+
+async function sendSse(res: ServerResponse, events: SseEvent[], pace: Pace) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  for (const e of events) res.write(`${e.event ? `event: ${e.event}\n` : ''}data: ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}\n\n`);
+  let chunks = 0;
+  for (const e of events) {
+    if (e.text !== undefined && chunks++ > 0 && pace.chunkDelayMs) await new Promise((r) => setTimeout(r, pace.chunkDelayMs));
+    if (res.destroyed) return; // the client gave up (timeout, abort)
+    res.write(`${e.event ? `event: ${e.event}\n` : ''}data: ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}\n\n`);
+    if (e.text !== undefined) pace.sent.push({ ...(pace.runId ? { runId: pace.runId } : {}), at: Date.now(), text: e.text });
+  }
   res.end();
 }
 
-function answerChat(res: ServerResponse, body: Record<string, unknown>, items: BrainItem[], step: ScriptStep, stream: boolean) {
+async function answerChat(res: ServerResponse, body: Record<string, unknown>, items: BrainItem[], step: ScriptStep, pace?: Pace) {
   const id = nextId('chatcmpl');
   const model = String(body.model ?? 'scripted');
   const created = Math.floor(Date.now() / 1000);
@@ -113,24 +142,24 @@ function answerChat(res: ServerResponse, body: Record<string, unknown>, items: B
   const usage = { prompt_tokens: u.input, completion_tokens: u.output, total_tokens: u.input + u.output };
   const toolCalls = calls.map((c) => ({ id: c.callId, type: 'function', function: { name: c.name, arguments: c.arguments } }));
   const finish = calls.length ? 'tool_calls' : 'stop';
-  if (!stream) {
+  if (!pace) {
     const message = { role: 'assistant', content: step.text ?? null, ...(calls.length ? { tool_calls: toolCalls } : {}) };
     return sendJson(res, 200, { id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: finish, logprobs: null }], usage });
   }
-  const chunk = (delta: unknown, finish_reason: string | null = null) => ({
+  const chunk = (delta: unknown, finish_reason: string | null = null): SseEvent => ({
     data: { id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason }] },
   });
-  const events: Array<{ data: unknown }> = [chunk({ role: 'assistant', content: '' })];
-  if (step.text) for (const piece of step.text.match(/.{1,16}/gs) ?? []) events.push(chunk({ content: piece }));
+  const events: SseEvent[] = [chunk({ role: 'assistant', content: '' })];
+  for (const piece of textChunks(step.text)) events.push({ ...chunk({ content: piece }), text: piece });
   calls.forEach((c, index) => events.push(chunk({ tool_calls: [{ index, id: c.callId, type: 'function', function: { name: c.name, arguments: c.arguments } }] })));
   events.push(chunk({}, finish));
   const streamOptions = body.stream_options as { include_usage?: boolean } | undefined;
   if (streamOptions?.include_usage) events.push({ data: { id, object: 'chat.completion.chunk', created, model, choices: [], usage } });
   events.push({ data: '[DONE]' });
-  sendSse(res, events);
+  await sendSse(res, events, pace);
 }
 
-function answerResponses(res: ServerResponse, body: Record<string, unknown>, items: BrainItem[], step: ScriptStep, stream: boolean) {
+async function answerResponses(res: ServerResponse, body: Record<string, unknown>, items: BrainItem[], step: ScriptStep, pace?: Pace) {
   const id = nextId('resp');
   const calls = resolvedCalls(step);
   const u = usageFor(items, step);
@@ -160,17 +189,18 @@ function answerResponses(res: ServerResponse, body: Record<string, unknown>, ite
       output_tokens_details: { reasoning_tokens: 0 },
     },
   };
-  if (!stream) return sendJson(res, 200, response);
+  if (!pace) return sendJson(res, 200, response);
   let n = 0;
-  const ev = (type: string, data: Record<string, unknown>) => ({ event: type, data: { type, sequence_number: n++, ...data } });
+  const ev = (type: string, data: Record<string, unknown>): SseEvent => ({ event: type, data: { type, sequence_number: n++, ...data } });
   const events = [ev('response.created', { response: { ...response, status: 'in_progress', output: [], usage: null } })];
   output.forEach((item, output_index) => {
     events.push(ev('response.output_item.added', { output_index, item }));
-    if (item.type === 'message') events.push(ev('response.output_text.delta', { output_index, item_id: item.id, content_index: 0, delta: step.text }));
+    if (item.type === 'message')
+      for (const delta of textChunks(step.text)) events.push({ ...ev('response.output_text.delta', { output_index, item_id: item.id, content_index: 0, delta }), text: delta });
     events.push(ev('response.output_item.done', { output_index, item }));
   });
   events.push(ev('response.completed', { response }));
-  sendSse(res, events);
+  await sendSse(res, events, pace);
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
@@ -188,9 +218,11 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
 export async function startScriptedModel(options: ScriptedModelOptions = {}): Promise<ScriptedModel> {
   const queues = new Map<string, ScriptStep[]>();
   const requests: RecordedRequest[] = [];
+  const sentChunks: SentChunk[] = [];
   const model: ScriptedModel = {
     baseURL: '',
     requests,
+    sentChunks,
     requiredApiKey: options.requiredApiKey,
     script(runId, steps) {
       queues.set(runId, [...(queues.get(runId) ?? []), ...scriptSchema.parse(steps)]);
@@ -226,8 +258,9 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
       const headers: Record<string, string> = step.error.retryAfterSeconds !== undefined ? { 'retry-after': String(step.error.retryAfterSeconds) } : {};
       return sendJson(res, step.error.status, { error: { message: step.error.message, type: 'scripted_error', code: null } }, headers);
     }
-    if (api === 'chat') answerChat(res, body, items, step, stream);
-    else answerResponses(res, body, items, step, stream);
+    const pace = stream ? { runId, chunkDelayMs: step.chunkDelayMs, sent: sentChunks } : undefined;
+    if (api === 'chat') await answerChat(res, body, items, step, pace);
+    else await answerResponses(res, body, items, step, pace);
   }
 
   const server: Server = createServer((req, res) => {

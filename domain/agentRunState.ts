@@ -9,6 +9,7 @@ import { addDuration, effectivePolicy } from './approvalPolicy';
 import { type ConversationItem, type Usage, emptyUsage } from './items';
 import { DEFAULT_PAGE, SNAPSHOT_WINDOW, type Window, page, windowStart } from './logPages';
 import type { PlannedCall } from './plannedCall';
+import { EventLog } from './runEvents';
 import { type RunCarry, type TranscriptHead, argumentsByCall, omitArguments, restoreArguments } from './runCarry';
 import type { AuditPage, ChildReport, ConversationPage, Handoff, PageRequest, PendingApproval, RunInput, RunSnapshot, RunStatus, RunView } from '../workflows/messages';
 
@@ -58,6 +59,8 @@ export class AgentRunState {
   readonly children = new Map<string, ChildRun>();
   /** Calls of sub-runs whose decision was passed on, until the sub-run reports again. */
   readonly forwarded = new Set<string>();
+  /** What happened, for readers that follow the run (derived on every publication). */
+  readonly events: EventLog;
 
   constructor(
     readonly input: RunInput,
@@ -80,6 +83,7 @@ export class AgentRunState {
     this.nextAgent = carry?.nextAgent;
     this.transcript = carry?.transcript;
     this.continuedAsNew = carry?.continuedAsNew ?? 0;
+    this.events = new EventLog(carry?.events);
   }
 
   /** The run's own approval policy: wins over the agent's and the tools'. Who may approve is the definitions' call. */
@@ -196,6 +200,7 @@ export class AgentRunState {
       auditFrom: auditStart === 0 ? 0 : (audit[auditStart - 1]?.seq ?? 0),
       queuedInputs: [...this.queuedInputs],
       handoffs: [...this.handoffs],
+      alwaysRules: { ...this.book.state.sticky },
     };
   }
 
@@ -234,6 +239,7 @@ export class AgentRunState {
       handoffs: this.handoffs,
       ...(this.nextAgent ? { nextAgent: this.nextAgent } : {}),
       ...(this.transcript ? { transcript: this.transcript } : {}),
+      events: this.events.state,
     };
   }
 }

@@ -6,6 +6,7 @@ import type { BookState } from './approvalBook';
 import type { ConversationItem, Usage } from './items';
 import type { PlannedCall } from './plannedCall';
 import type { Handoff } from '../workflows/messages';
+import type { EventLogState } from './runEvents';
 
 /** Where the conversation stands in the transcript store the model activity reads (see activities/transcript.ts). */
 export interface TranscriptHead {
@@ -33,6 +34,8 @@ export interface RunCarry {
   /** A handoff decided in the turn in progress, taking effect when the turn ends. */
   nextAgent?: { to: string; callId: string };
   transcript?: TranscriptHead;
+  /** The run's event log (seq keeps counting in the continuation). */
+  events?: EventLogState;
 }
 
 export function argumentsByCall(items: ConversationItem[]): Map<string, string> {

@@ -7,6 +7,7 @@ import { dataConverterOf, openPayloadStorage } from '../storage/payloadStorage';
 import type { AgentRegistry } from '../agents/registry';
 import { ConfigError, type CountersignConfig, type ModelSettings, type PayloadStorageSettings } from '../temporal.config';
 import { checkSearchAttributes, connectWorker } from './connect';
+import { type DeltaRelay, startDeltaRelay } from './deltaRelay';
 import { buildWorkflowBundle, prebuiltWorkflowBundle } from './workflowBundle';
 
 export interface CountersignWorkerOptions {
@@ -27,6 +28,8 @@ export interface CountersignWorkerOptions {
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Extra Worker options (identity, cache size, deployment options, ...). */
   workerOptions?: Partial<WorkerOptions>;
+  /** Where model turns publish their text deltas while they run (started and closed by the caller); none: no streaming. */
+  deltaRelay?: DeltaRelay;
 }
 
 /** Hosted MCP is a Responses API tool: a worker on Chat Completions refuses agents that use it, before any run does. */
@@ -45,7 +48,7 @@ export async function createWorker(o: CountersignWorkerOptions): Promise<Worker>
     namespace: o.namespace,
     taskQueue: o.taskQueue,
     workflowBundle: o.workflowBundle ?? prebuiltWorkflowBundle() ?? (await buildWorkflowBundle()),
-    activities: createAgentActivities({ registry: o.registry, model: o.model, webhookUrl: o.webhookUrl, transcripts }),
+    activities: createAgentActivities({ registry: o.registry, model: o.model, webhookUrl: o.webhookUrl, transcripts, deltaRelay: o.deltaRelay }),
     dataConverter: dataConverterOf(storage),
     ...(o.deployment
       ? {
@@ -62,17 +65,20 @@ export async function createWorker(o: CountersignWorkerOptions): Promise<Worker>
 
 /**
  * The worker `npm start`, `npm run worker` and `startWorker` run: connected and checked per the configuration,
- * serving `registry` (default: the demo agents). One place maps every setting onto the worker.
+ * serving `registry` (default: the demo agents). One place maps every setting onto the worker. The caller closes
+ * the connection and the delta relay (unless COUNTERSIGN_DELTA_RELAY=off) once the worker has stopped.
  */
 export async function createConfiguredWorker(
   config: CountersignConfig,
   model: ModelSettings,
   registry: AgentRegistry = defaultRegistry(),
   workerOptions: Partial<WorkerOptions> = {},
-): Promise<{ worker: Worker; connection: NativeConnection }> {
+): Promise<{ worker: Worker; connection: NativeConnection; deltaRelay?: DeltaRelay }> {
   const connection = await connectWorker(config);
+  let deltaRelay: DeltaRelay | undefined;
   try {
     await checkSearchAttributes(connection, config);
+    deltaRelay = config.deltaRelay ? await startDeltaRelay(config.deltaRelay) : undefined;
     const worker = await createWorker({
       connection,
       namespace: config.namespace,
@@ -83,10 +89,12 @@ export async function createConfiguredWorker(
       deployment: config.deployment,
       encryptionKeys: config.encryptionKeys,
       payloadStorage: config.payloadStorage,
+      deltaRelay,
       workerOptions: { ...(config.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: config.maxCachedWorkflows } : {}), ...workerOptions },
     });
-    return { worker, connection };
+    return { worker, connection, ...(deltaRelay ? { deltaRelay } : {}) };
   } catch (err) {
+    await deltaRelay?.close();
     await connection.close();
     throw err;
   }

@@ -11,10 +11,11 @@ async function main() {
   const registry = await servedAgents(config);
   const { model, scripted } = await resolveModel(config.model);
   if (scripted) console.warn(scriptedModelWarning(scripted));
-  const { worker, connection } = await createConfiguredWorker(config, model, registry);
+  const { worker, connection, deltaRelay } = await createConfiguredWorker(config, model, registry);
   const version = config.deployment ? ` as ${config.deployment.name}@${config.deployment.buildId} (${config.deployment.behavior.toLowerCase()})` : '';
   console.log(`[countersign] worker polling task queue "${config.taskQueue}" in namespace "${config.namespace}" at ${config.address}${version}`);
   await runUntilSignalled(worker, async () => {
+    await deltaRelay?.close();
     await connection.close();
     await scripted?.close();
   });

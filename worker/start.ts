@@ -21,7 +21,7 @@ async function main() {
     const { model } = resolved;
     scripted = resolved.scripted;
     const registry = await servedAgents(config);
-    const { worker, connection } = await createConfiguredWorker(config, model, registry);
+    const { worker, connection, deltaRelay } = await createConfiguredWorker(config, model, registry);
     const lines = [
       '',
       `Countersign worker is running on task queue "${config.taskQueue}" (namespace "${config.namespace}", Temporal at ${config.address}).`,
@@ -47,6 +47,7 @@ async function main() {
     ];
     console.log(lines.join('\n'));
     await runUntilSignalled(worker, async () => {
+      await deltaRelay?.close();
       await connection.close();
     });
   } finally {

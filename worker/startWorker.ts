@@ -27,7 +27,7 @@ export interface WorkerHandle {
   namespace: string;
   /** Settles when the worker has stopped (rejects if it failed). */
   done: Promise<void>;
-  /** Stops polling, lets running tasks finish, closes the connection (and the scripted model, if one was started). */
+  /** Stops polling, lets running tasks finish, closes the connection, the delta relay (and the scripted model, if one was started). */
   shutdown(): Promise<void>;
 }
 
@@ -46,8 +46,9 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
     await scripted?.close();
     throw err;
   }
-  const { worker, connection } = started;
+  const { worker, connection, deltaRelay } = started;
   const done = worker.run().finally(async () => {
+    await deltaRelay?.close();
     await connection.close();
     await scripted?.close();
   });

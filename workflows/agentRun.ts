@@ -38,6 +38,9 @@ import {
   conversationQuery,
   decideUpdate,
   describeZodError,
+  eventsQuery,
+  waitForEventsSchema,
+  waitForEventsUpdate,
   nextPauseUpdate,
   pendingApprovalsQuery,
   provideInputSignal,
@@ -83,6 +86,10 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   setHandler(runStateQuery, () => state.snapshot());
   setHandler(conversationQuery, (page) => state.conversation(page));
   setHandler(auditLogQuery, (page) => state.auditLog(page));
+  setHandler(eventsQuery, (page) => state.events.page(page?.after, page?.limit));
+  setHandler(waitForEventsUpdate, (p) => condition(() => state.events.last > p.after || state.events.ended || continueAsNewDue()).then(() => ({ last: state.events.last, ended: state.events.ended })), {
+    validator: (p) => void waitForEventsSchema.parse(p),
+  });
 
   // ── Continue-as-new ──────────────────────────────────────────────────────────────────────────────────────
   const continueAsNewDue = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= state.continueAsNewAfter;
@@ -119,7 +126,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       publish();
       // Only what is new since the stored transcript goes into history: the activity keeps the rest.
       const { transcript } = state;
-      const request = { runId: workflowId, agent: state.agentRef(), ...(transcript ? { transcript } : {}), items: state.items.slice(transcript?.count ?? 0), context: input.context ?? {}, policy: state.runPolicy, ...state.mcpTools() };
+      const request = { runId: workflowId, turn: state.turn, agent: state.agentRef(), ...(transcript ? { transcript } : {}), items: state.items.slice(transcript?.count ?? 0), context: input.context ?? {}, policy: state.runPolicy, ...state.mcpTools() };
       fitsInHistory(`the conversation sent to the model in turn ${state.turn}`, request);
       const result = await withAgent(state, publish, () => modelTurn.executeWithOptions({ ...withTimeout(modelOptions, input.modelTimeout), summary: `model turn ${state.turn}` }, [request]));
       if (result.transcript) state.transcript = result.transcript;

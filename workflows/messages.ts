@@ -246,6 +246,8 @@ export interface RunSnapshot extends RunView {
   queuedInputs: string[];
   /** Handoffs so far: the conversation moved from one agent to another. */
   handoffs: Handoff[];
+  /** Sticky always-rules people set in this run, keyed `agent/tool` (`agent/mcp:server/tool` for MCP tools). */
+  alwaysRules?: Record<string, { decision: 'approve' | 'reject'; message?: string; approver?: string }>;
 }
 
 /** The workflow's result: the snapshot of a completed run (its windows smaller: at most 100 newest items and audit entries, about 256 KB each). */
@@ -257,6 +259,9 @@ export const pageRequestSchema = shareAcrossRuns('messages.pageRequestSchema', (
   limit: z.number().int().min(1).max(1000).optional(),
 }).optional());
 export type PageRequest = z.infer<typeof pageRequestSchema>;
+export const waitForEventsSchema = shareAcrossRuns('messages.waitForEventsSchema', () => z.strictObject({ after: z.number().int().min(0) }));
+export type { EventPage, RunEvent, RunEventType } from '../domain/runEvents';
+import type { EventPage } from '../domain/runEvents';
 
 /** A page of the conversation: items `after` … `next - 1` of `total`. A page also stops at about 1 MB of JSON. */
 export interface ConversationPage {
@@ -291,6 +296,13 @@ export const runStateQuery = defineQuery<RunSnapshot>('runState');
 export const conversationQuery = defineQuery<ConversationPage, [PageRequest?]>('conversation');
 /** The audit log in pages: `{ after?, limit? }` → `{ entries, next, total }`. */
 export const auditLogQuery = defineQuery<AuditPage, [PageRequest?]>('auditLog');
+/** The run's events after a cursor: `{ after?, limit? }` → `{ events, next, first, ended }` (see domain/runEvents.ts). */
+export const eventsQuery = defineQuery<EventPage, [PageRequest?]>('events');
+/**
+ * Long-poll for readers: returns `{ last, ended }` once the run has an event after `after` (or has ended, or is about to
+ * continue as new). Small on purpose: the events themselves are read with the `events` query, so they never enter history.
+ */
+export const waitForEventsUpdate = defineUpdate<{ last: number; ended: boolean }, [{ after: number }]>('waitForEvents');
 
 /** First zod issue as one line: `decisions.0.callId: callId must be a non-empty string`. */
 export function describeZodError(error: z.ZodError): string {

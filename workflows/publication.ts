@@ -19,6 +19,7 @@ export class Publisher {
   constructor(private readonly state: AgentRunState) {}
 
   publish(): void {
+    this.state.events.observe(this.state, new Date(Date.now()).toISOString());
     this.reportToParent();
     const s = this.state;
     const pending = s.allPending();

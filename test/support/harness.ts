@@ -14,6 +14,7 @@ import type { AgentRegistry } from '../../agents/registry';
 import { startScriptedModel, type ScriptedModel } from '../../devtools/scriptedModel';
 import type { ModelApi, PayloadStorageSettings } from '../../temporal.config';
 import { createWorker } from '../../worker/createWorker';
+import { startDeltaRelay } from '../../worker/deltaRelay';
 
 let runtimeInstalled = false;
 /** Call before anything starts the Temporal runtime (a worker, a test environment). */
@@ -51,6 +52,8 @@ export interface HarnessOptions {
   env?: TestWorkflowEnvironment;
   /** Large payloads out of history (worker and client alike); default the file store under .temporal/test-payloads. */
   payloadStorage?: PayloadStorageSettings;
+  /** The worker's model-delta relay, as `npm start` has it (default on); false = COUNTERSIGN_DELTA_RELAY=off. */
+  deltaRelay?: boolean;
 }
 
 /** The tests' file store: like the default, in a folder of its own. */
@@ -73,6 +76,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   // On the time-skipping server, the environment's own client (it skips time while awaiting results).
   const client = opts.env ? opts.env.client : new Client({ connection: connection!, namespace: 'default', dataConverter });
   let registry = opts.registry ?? defaultRegistry();
+  const deltaRelay = opts.deltaRelay === false ? undefined : await startDeltaRelay();
 
   const build = () =>
     createWorker({
@@ -85,6 +89,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       encryptionKeys: opts.encryptionKeys,
       payloadStorage,
       workflowBundle: { codePath: bundlePath },
+      deltaRelay,
     });
 
   let worker = await build();
@@ -113,6 +118,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       if (!opts.env) await nativeConnection.close();
       await connection?.close();
       await model.close();
+      await deltaRelay?.close();
     },
   };
   return h;

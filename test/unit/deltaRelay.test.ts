@@ -1,0 +1,77 @@
+// The worker's model-delta relay on its own: replay from the start of a turn, early readers, unknown turns, the
+// bounded buffer, and the settings that configure it.
+import { loadConfig } from '../../temporal.config';
+import { deltaPath, startDeltaRelay, type DeltaRelay } from '../../worker/deltaRelay';
+
+let relay: DeltaRelay;
+beforeAll(async () => (relay = await startDeltaRelay({ lingerMs: 300, waitMs: 400 })));
+afterAll(() => relay.close());
+
+/** Reads a feed to its end: the data events, and whether `event: end` closed it. */
+async function read(runId: string, turn: number): Promise<{ status: number; deltas: string[]; ended: boolean }> {
+  const res = await fetch(`${relay.url}${deltaPath(runId, turn)}`);
+  const body = await res.text();
+  const frames = body.split('\n\n').filter(Boolean);
+  const deltas = frames.filter((f) => f.startsWith('data: ')).map((f) => (JSON.parse(f.slice(6)) as { delta: string; at: string }).delta);
+  return { status: res.status, deltas, ended: frames.some((f) => f.startsWith('event: end')) };
+}
+
+test('a reader that comes late gets the whole turn from its start, then the end', async () => {
+  relay.begin('run/1 ü', 1);
+  relay.publish('run/1 ü', 1, 'Hel');
+  relay.publish('run/1 ü', 1, 'lo');
+  const reading = read('run/1 ü', 1);
+  await new Promise((r) => setTimeout(r, 50));
+  relay.publish('run/1 ü', 1, '!');
+  relay.end('run/1 ü', 1);
+  expect(await reading).toEqual({ status: 200, deltas: ['Hel', 'lo', '!'], ended: true });
+  expect(await read('run/1 ü', 1)).toEqual({ status: 200, deltas: ['Hel', 'lo', '!'], ended: true }); // after the end, within lingerMs
+});
+
+test('an early reader waits for the turn to begin', async () => {
+  const reading = read('early', 2);
+  await new Promise((r) => setTimeout(r, 100));
+  relay.begin('early', 2);
+  relay.publish('early', 2, 'x');
+  relay.end('early', 2);
+  expect(await reading).toEqual({ status: 200, deltas: ['x'], ended: true });
+});
+
+test('a turn the relay never had is a 404 after a short wait; an ended turn is dropped after lingerMs', async () => {
+  const started = Date.now();
+  expect((await read('nobody', 1)).status).toBe(404);
+  expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+  relay.begin('brief', 1);
+  relay.publish('brief', 1, 'gone soon');
+  relay.end('brief', 1);
+  await new Promise((r) => setTimeout(r, 400));
+  expect((await read('brief', 1)).status).toBe(404);
+});
+
+test('a retried turn starts afresh: the failed attempt\'s deltas are not replayed', async () => {
+  relay.begin('retry', 3);
+  relay.publish('retry', 3, 'half an ans');
+  relay.end('retry', 3);
+  relay.begin('retry', 3);
+  relay.publish('retry', 3, 'the answer');
+  relay.end('retry', 3);
+  expect((await read('retry', 3)).deltas).toEqual(['the answer']);
+});
+
+test('COUNTERSIGN_DELTA_*: on by default on loopback, any port; off turns it off; bad values are one-line errors', () => {
+  const base = { TEMPORAL_CONFIG_FILE: '/nonexistent/countersign-test.toml' };
+  expect(loadConfig(base).deltaRelay).toEqual({ host: '127.0.0.1', port: 0 });
+  expect(loadConfig({ ...base, COUNTERSIGN_DELTA_RELAY: 'off' }).deltaRelay).toBeUndefined();
+  expect(loadConfig({ ...base, COUNTERSIGN_DELTA_HOST: '0.0.0.0', COUNTERSIGN_DELTA_PORT: '7244', COUNTERSIGN_DELTA_PUBLIC_URL: 'http://w1.internal:7244' }).deltaRelay).toEqual({
+    host: '0.0.0.0',
+    port: 7244,
+    publicUrl: 'http://w1.internal:7244',
+  });
+  expect(() => loadConfig({ ...base, COUNTERSIGN_DELTA_PORT: '70000' })).toThrow('COUNTERSIGN_DELTA_PORT: must be 0 to 65535');
+  expect(() => loadConfig({ ...base, COUNTERSIGN_DELTA_RELAY: 'no' })).toThrow('COUNTERSIGN_DELTA_RELAY: must be "on" or "off"');
+});
+
+test('a port already taken is a one-line error naming the settings', async () => {
+  const port = Number(new URL(relay.url).port);
+  await expect(startDeltaRelay({ port })).rejects.toThrow(/^the model-delta relay cannot listen on 127\.0\.0\.1:\d+ \(.*EADDRINUSE.*\): set COUNTERSIGN_DELTA_HOST/);
+});

@@ -1,0 +1,168 @@
+// The model-delta relay: a side channel from the worker to readers, so a model's text reaches them while the
+// modelTurn activity still runs, without a history event (or a payload) per delta. An in-process hub plus a tiny
+// SSE server: GET /runs/<encoded runId>/turns/<turn> replays the turn's deltas so far, then streams the rest, then
+// `event: end`. Best effort and volatile: a turn's buffer is dropped shortly after it ends, and the durable
+// events (the activity's result) carry the final text. The activity advertises the URL in its one heartbeat.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ConfigError } from '../temporal.config';
+
+export interface DeltaRelayOptions {
+  /** Interface to listen on (COUNTERSIGN_DELTA_HOST); loopback by default: deltas are model output, in clear. */
+  host?: string;
+  /** COUNTERSIGN_DELTA_PORT; 0 = any free port. */
+  port?: number;
+  /** COUNTERSIGN_DELTA_PUBLIC_URL: what readers should dial, when it is not http://host:port (proxies, containers). */
+  publicUrl?: string;
+  /** How long an ended turn's deltas stay for late readers. */
+  lingerMs?: number;
+  /** How long a reader of a turn the relay does not know yet waits for it (it may be early) before a 404. */
+  waitMs?: number;
+}
+
+export interface DeltaRelay {
+  /** Base URL readers dial (no trailing slash). */
+  url: string;
+  /** A turn (attempt) starts: its feed exists from now on, empty; a previous attempt's buffer is dropped. */
+  begin(runId: string, turn: number): void;
+  publish(runId: string, turn: number, delta: string): void;
+  /** The turn's model call is over (completed or failed): readers get `event: end`. */
+  end(runId: string, turn: number): void;
+  close(): Promise<void>;
+}
+
+export const deltaPath = (runId: string, turn: number) => `/runs/${encodeURIComponent(runId)}/turns/${turn}`;
+
+interface Feed {
+  frames: string[];
+  ended: boolean;
+  readers: Set<ServerResponse>;
+  drop?: NodeJS.Timeout;
+}
+
+const END_FRAME = 'event: end\ndata: {}\n\n';
+const KEEPALIVE_MS = 15_000; // an SSE comment now and then, so proxies keep a quiet stream (slow first token) open
+
+export async function startDeltaRelay(options: DeltaRelayOptions = {}): Promise<DeltaRelay> {
+  const { host = '127.0.0.1', port = 0, lingerMs = 30_000, waitMs = 5_000 } = options;
+  const feeds = new Map<string, Feed>();
+  const waiters = new Map<string, Set<(feed: Feed | undefined) => void>>();
+  const keyOf = (runId: string, turn: number) => `${turn}:${runId}`;
+
+  const write = (res: ServerResponse, frame: string) => {
+    try {
+      if (!res.destroyed) res.write(frame);
+    } catch {
+      // a reader that went away mid-write: its 'close' removes it
+    }
+  };
+  const finish = (feed: Feed) => {
+    for (const res of feed.readers) res.end(END_FRAME);
+    feed.readers.clear();
+  };
+
+  function begin(runId: string, turn: number): Feed {
+    const key = keyOf(runId, turn);
+    const previous = feeds.get(key);
+    if (previous) {
+      clearTimeout(previous.drop);
+      finish(previous);
+    }
+    const feed: Feed = { frames: [], ended: false, readers: new Set() };
+    feeds.set(key, feed);
+    for (const wake of waiters.get(key) ?? []) wake(feed);
+    waiters.delete(key);
+    return feed;
+  }
+
+  /** The feed, or once it appears (within waitMs), or undefined. */
+  function feedOf(key: string, res: ServerResponse): Promise<Feed | undefined> {
+    const known = feeds.get(key);
+    if (known) return Promise.resolve(known);
+    return new Promise((resolve) => {
+      const set = waiters.get(key) ?? new Set();
+      waiters.set(key, set);
+      const wake = (feed: Feed | undefined) => {
+        clearTimeout(timer);
+        set.delete(wake);
+        if (!set.size && waiters.get(key) === set) waiters.delete(key);
+        resolve(feed);
+      };
+      const timer = setTimeout(() => wake(undefined), waitMs);
+      set.add(wake);
+      res.once('close', () => wake(undefined)); // the reader gave up
+    });
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const match = /^\/runs\/([^/]+)\/turns\/(\d+)$/.exec(new URL(req.url ?? '/', 'http://relay').pathname);
+    if (req.method !== 'GET' || !match) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('GET /runs/<runId>/turns/<turn>\n');
+      return;
+    }
+    const feed = await feedOf(keyOf(decodeURIComponent(match[1]!), Number(match[2])), res);
+    if (res.destroyed) return;
+    if (!feed) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('no such turn on this worker (over, or never here)\n');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    for (const frame of feed.frames) write(res, frame);
+    if (feed.ended) return void res.end(END_FRAME);
+    feed.readers.add(res);
+    res.once('close', () => feed.readers.delete(res));
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err) =>
+      reject(new ConfigError(`the model-delta relay cannot listen on ${host}:${port} (${err.message}): set COUNTERSIGN_DELTA_HOST/COUNTERSIGN_DELTA_PORT, or COUNTERSIGN_DELTA_RELAY=off`)),
+    );
+    server.listen(port, host, () => resolve());
+  });
+  server.unref(); // the relay never keeps a process alive on its own
+  const keepalive = setInterval(() => {
+    for (const feed of feeds.values()) for (const res of feed.readers) write(res, ': keepalive\n\n');
+  }, KEEPALIVE_MS).unref();
+
+  const address = server.address() as AddressInfo;
+  const shownHost = address.address.includes(':') ? `[${address.address}]` : address.address;
+  return {
+    url: (options.publicUrl ?? `http://${shownHost}:${address.port}`).replace(/\/+$/, ''),
+    begin(runId, turn) {
+      begin(runId, turn);
+    },
+    publish(runId, turn, delta) {
+      if (!delta) return;
+      const feed = feeds.get(keyOf(runId, turn)) ?? begin(runId, turn);
+      if (feed.ended) return; // a late delta of an attempt that is over
+      const frame = `data: ${JSON.stringify({ delta, at: new Date().toISOString() })}\n\n`;
+      feed.frames.push(frame);
+      for (const res of feed.readers) write(res, frame);
+    },
+    end(runId, turn) {
+      const key = keyOf(runId, turn);
+      const feed = feeds.get(key);
+      if (!feed || feed.ended) return;
+      feed.ended = true;
+      finish(feed);
+      // Bounded memory: late readers get the whole turn for lingerMs, then the buffer goes.
+      feed.drop = setTimeout(() => feeds.get(key) === feed && feeds.delete(key), lingerMs).unref();
+    },
+    async close() {
+      clearInterval(keepalive);
+      for (const feed of feeds.values()) {
+        clearTimeout(feed.drop);
+        finish(feed);
+      }
+      feeds.clear();
+      for (const set of [...waiters.values()]) for (const wake of [...set]) wake(undefined);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
