@@ -13,6 +13,13 @@ export interface FollowOptions {
   patienceMs?: number;
 }
 
+/**
+ * One long-poll's deadline; the update normally answers long before (at the next event). An update the server admits
+ * while the run is finishing may never be delivered (the run closes first), so while the run is busy the deadline is
+ * short; while it waits for people, events are rare and it is long.
+ */
+const deadlineAfter = (last: RunEvent | undefined) => (last?.type === 'run_paused' ? 60_000 : 2_000);
+
 const pause = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const t = setTimeout(resolve, ms);
@@ -50,18 +57,26 @@ async function exists(client: Client, workflowId: string): Promise<boolean> {
 export async function* followEvents(client: Client, workflowId: string, o: FollowOptions = {}): AsyncGenerator<RunEvent> {
   const handle = client.workflow.getHandle(workflowId);
   let after = o.after ?? 0;
+  let last: RunEvent | undefined;
   while (!o.signal?.aborted) {
     const page = await patiently(client, workflowId, () => handle.query(eventsQuery, { after, limit: 500 }), o);
     for (const event of page.events) {
       if (event.seq <= after) continue;
       after = event.seq;
+      last = event;
       yield event;
     }
     if (page.events.length) continue; // there may be more right away
     if (page.ended) return;
     // An update on a run that just ended or continued as new fails (NotFound): patiently() reads again after it.
-    const waited = await patiently(client, workflowId, () => handle.executeUpdate(waitForEventsUpdate, { args: [{ after }] }), o);
+    // Each long-poll also has a deadline, after which the query looks again (see deadlineAfter).
+    const poll = new AbortController(); // cancels the update's RPC when the deadline wins
+    const update = patiently(client, workflowId, () => client.withAbortSignal(poll.signal, () => handle.executeUpdate(waitForEventsUpdate, { args: [{ after }] })), { ...o, signal: poll.signal });
+    update.catch(() => undefined); // when the deadline wins, this one's outcome no longer matters
+    const deadline = pause(deadlineAfter(last), o.signal ? AbortSignal.any([o.signal, poll.signal]) : poll.signal).then(() => undefined);
+    const waited = await Promise.race([update, deadline]);
+    poll.abort(); // whichever lost: the RPC is cancelled, the timer cleared (a live timer would keep a CLI process alive)
     // Nothing new yet: the run is about to continue as new (or just did); give it a moment.
-    if (waited.last <= after && !waited.ended) await pause(250, o.signal);
+    if (waited && waited.last <= after && !waited.ended) await pause(250, o.signal);
   }
 }

@@ -231,11 +231,27 @@ test('watch follows a run until it ends', async () => {
   await cli('approve', id, callId, '--as', 'ann');
   const w = await watching;
   expect(w.code).toBe(0);
-  const lines = w.stdout.split('\n');
-  expect(lines[0]).toBe('user: Send an email to wes@example.com about the demo');
-  expect(lines).toContain(`→ send_email to wes@example.com (call ${callId})`);
-  expect(lines).toContain('status AwaitingApproval: send_email to wes@example.com');
-  expect(lines.some((l) => l.startsWith('decision ') && l.includes('approved ann update'))).toBe(true);
+  // Each event on a line: time, #seq, what happened (the old --interval is accepted and ignored).
+  const lines = w.stdout.trim().split('\n').map((l) => l.replace(/^\d\d:\d\d:\d\d #\d+ /, ''));
+  expect(lines[0]).toBe('run started email-assistant: Send an email to wes@example.com about the demo');
+  expect(lines).toContain(`→ send_email to wes@example.com (call ${callId}, needs a person)`);
+  expect(lines).toContain(`paused, waiting for a person: ${callId}`);
+  expect(lines).toContain(`approved ${callId} by ann via update`);
   expect(lines).toContain(`← ${callId}: Email sent to wes@example.com with subject 'Demo'`);
-  expect(lines).toContain('status Completed');
+  expect(lines.at(-1)).toBe("completed: send_email: Email sent to wes@example.com with subject 'Demo'");
+  expect(w.stdout.match(/#(\d+) /g)!.map((m) => Number(m.slice(1)))).toEqual(lines.map((_, i) => i + 1)); // every event once
+});
+
+test('watch --json prints one event per line and exits 1 when the run fails', async () => {
+  const id = newId('watch-fail');
+  await cli('start', 'email-assistant', 'Send an email to wes@example.com about the demo', '--workflow-id', id, '--max-turns', '1', '--wait', '--json');
+  const watching = cli('watch', id, '--json');
+  const pending = await pendingOf(id);
+  await cli('approve', id, pending[0]!.callId);
+  const w = await watching;
+  expect(w.code).toBe(1);
+  const events = w.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; seq: number });
+  expect(events.at(-1)!.type).toBe('run_failed');
+  expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+  expect(w.stderr.trim()).toMatch(/^countersign: run watch-fail-\S+ failed \(MaxTurnsExceeded\): /);
 });
