@@ -3,6 +3,7 @@ import type { AlternativesResult } from './alternatives';
 import type { GrowthResult } from './growth';
 import type { RoundTripResult } from './roundTrip';
 import type { ScaleResult } from './scale';
+import type { DeltaLatencyResult } from './deltaLatency';
 
 export interface BenchResults {
   machine?: string;
@@ -10,6 +11,7 @@ export interface BenchResults {
   scale?: { countersign: ScaleResult; floorAgent: ScaleResult; floor: ScaleResult };
   alternatives?: AlternativesResult;
   growth?: GrowthResult;
+  deltas?: DeltaLatencyResult;
 }
 
 const f1 = (x: number) => x.toFixed(1);
@@ -87,11 +89,23 @@ function growth(g: GrowthResult): string[] {
   ];
 }
 
+function deltas(d: DeltaLatencyResult): string[] {
+  return [
+    `### Model text deltas: the scripted model's chunk → runner.runStreamed (${d.runs} runs, responses API)`,
+    '',
+    '| measure | p50 (ms) | p95 (ms) | max (ms) |',
+    '| --- | ---: | ---: | ---: |',
+    `| first delta of a turn | ${f1(d.firstDeltaMs.p50)} | ${f1(d.firstDeltaMs.p95)} | ${f1(d.firstDeltaMs.max)} |`,
+    `| every delta | ${f1(d.anyDeltaMs.p50)} | ${f1(d.anyDeltaMs.p95)} | — |`,
+  ];
+}
+
 export function renderResults(r: BenchResults): string {
   const parts = [`Benchmarks on ${r.machine}; local dev server (in-memory SQLite); scripted model on loopback.`];
   if (r.roundTrip) parts.push(roundTrip(r.roundTrip).join('\n'));
   if (r.scale) parts.push(scale(r.scale).join('\n'));
   if (r.alternatives) parts.push(alternatives(r.alternatives, r.roundTrip).join('\n'));
   if (r.growth) parts.push(growth(r.growth).join('\n'));
+  if (r.deltas) parts.push(deltas(r.deltas).join('\n'));
   return parts.join('\n\n');
 }

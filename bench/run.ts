@@ -6,6 +6,7 @@
 //   alternatives  Temporal's OpenAI Agents integration (events per approval) and @openai/agents in-process (ms per turn)
 //   growth     history events and bytes against run length (BENCH_GROWTH_TURNS, default 10,100,500), Countersign
 //              and the agent floor, and 12 newsletters of 280 KB across continue-as-new; payload storage on
+//   deltas     model text delta latency: the scripted model's SSE chunk → runner.runStreamed (BENCH_DELTA_RUNS, 20)
 // roundtrip and alternatives share one dev server and an in-process worker; growth has a fresh one. Results:
 // bench/results/latest.{md,json}; a section not run this time keeps its previous figures.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -22,12 +23,13 @@ import { quietRuntime } from '../test/support/harness';
 import { binaryPath, projectRoot } from '../test/support/toolchain';
 import { measureAlternatives } from './alternatives';
 import { floorActivities } from './floorActivities';
+import { measureDeltaLatency } from './deltaLatency';
 import { measureGrowth } from './growth';
 import { renderResults, type BenchResults } from './report';
 import { measureRoundTrip } from './roundTrip';
 import { measureScale, type System } from './scale';
 
-const SECTIONS = ['roundtrip', 'scale', 'alternatives', 'growth'] as const;
+const SECTIONS = ['roundtrip', 'scale', 'alternatives', 'growth', 'deltas'] as const;
 type Section = (typeof SECTIONS)[number];
 const log = (line: string) => console.log(`[bench] ${line}`);
 
@@ -94,6 +96,10 @@ async function main() {
     if (sections.includes('growth')) {
       const turns = (process.env.BENCH_GROWTH_TURNS ?? '10,100,500').split(',').map(Number);
       results.growth = await measureGrowth({ startServer, workflowBundle: await benchBundle(), model, modelSettings, turns, log });
+    }
+    if (sections.includes('deltas')) {
+      log('model text deltas…');
+      results.deltas = await measureDeltaLatency({ startServer, runs: Number(process.env.BENCH_DELTA_RUNS ?? 20), log });
     }
   } finally {
     await model.close();

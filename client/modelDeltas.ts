@@ -38,7 +38,7 @@ async function feedUrl(client: Client, workflowId: string, turn: number, waitMs:
   const handle = client.workflow.getHandle(workflowId);
   const deadline = Date.now() + waitMs;
   for (let attempt = 0; attempt < MAX_DESCRIBES && !signal?.aborted; attempt++) {
-    const description = await handle.describe();
+    const description = await (signal ? client.withAbortSignal(signal, () => handle.describe()) : handle.describe());
     if (description.status.name !== 'RUNNING') return undefined;
     let later = false;
     for (const activity of description.raw.pendingActivities ?? []) {

@@ -1,8 +1,11 @@
 // Following a run's events from any cursor: read what is there with the `events` query (never in history), then
-// long-poll with the `waitForEvents` update until there is more — no polling loop. The workflow id (not a run id)
-// is followed, so continue-as-new is followed too; a worker or server that is briefly gone is waited out.
+// wait on the server's own long-poll for the run's history to grow (GetWorkflowExecutionHistory with waitNewEvent,
+// as `handle.result()` waits) — every change of the log comes with new history events — and read again. No polling
+// loop, nothing written to the run's history, and no update racing the run's own work. The workflow id (not a run
+// id) is followed, so continue-as-new is followed too; a worker or server that is briefly gone is waited out.
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
-import { type RunEvent, eventsQuery, waitForEventsUpdate } from '../workflows/messages';
+import { temporal } from '@temporalio/proto';
+import { type RunEvent, eventsQuery } from '../workflows/messages';
 import { RunNotFoundError } from './errors';
 
 export interface FollowOptions {
@@ -12,13 +15,6 @@ export interface FollowOptions {
   /** How long a run may be unreachable (no worker, server restarting) before following gives up. Default 10 minutes. */
   patienceMs?: number;
 }
-
-/**
- * One long-poll's deadline; the update normally answers long before (at the next event). An update the server admits
- * while the run is finishing may never be delivered (the run closes first), so while the run is busy the deadline is
- * short; while it waits for people, events are rare and it is long.
- */
-const deadlineAfter = (last: RunEvent | undefined) => (last?.type === 'run_paused' ? 60_000 : 2_000);
 
 const pause = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -36,16 +32,17 @@ async function patiently<T>(client: Client, workflowId: string, fn: () => Promis
     try {
       return await fn();
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError && !(await exists(client, workflowId))) throw new RunNotFoundError(`no run with workflow id ${workflowId}`);
+      if (err instanceof WorkflowNotFoundError && !(await exists(client, workflowId, o.signal))) throw new RunNotFoundError(`no run with workflow id ${workflowId}`);
       if (o.signal?.aborted || Date.now() > deadline) throw err;
       await pause(wait, o.signal);
     }
   }
 }
 
-async function exists(client: Client, workflowId: string): Promise<boolean> {
+async function exists(client: Client, workflowId: string, signal?: AbortSignal): Promise<boolean> {
   try {
-    await client.workflow.getHandle(workflowId).describe();
+    const describe = () => client.workflow.getHandle(workflowId).describe();
+    await (signal ? client.withAbortSignal(signal, describe) : describe());
     return true;
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return false;
@@ -56,27 +53,63 @@ async function exists(client: Client, workflowId: string): Promise<boolean> {
 /** Every event of the run after `after`, in order, once each, until the run ends (or the signal aborts). */
 export async function* followEvents(client: Client, workflowId: string, o: FollowOptions = {}): AsyncGenerator<RunEvent> {
   const handle = client.workflow.getHandle(workflowId);
+  const watch = new HistoryWatch(client, workflowId);
   let after = o.after ?? 0;
-  let last: RunEvent | undefined;
   while (!o.signal?.aborted) {
-    const page = await patiently(client, workflowId, () => handle.query(eventsQuery, { after, limit: 500 }), o);
+    // Under the reader's signal: a reader that stops leaves no call (or retry) behind on the connection.
+    const read = () => handle.query(eventsQuery, { after, limit: 500 });
+    const page = await patiently(client, workflowId, () => (o.signal ? client.withAbortSignal(o.signal, read) : read()), o);
     for (const event of page.events) {
       if (event.seq <= after) continue;
       after = event.seq;
-      last = event;
       yield event;
     }
     if (page.events.length) continue; // there may be more right away
     if (page.ended) return;
-    // An update on a run that just ended or continued as new fails (NotFound): patiently() reads again after it.
-    // Each long-poll also has a deadline, after which the query looks again (see deadlineAfter).
-    const poll = new AbortController(); // cancels the update's RPC when the deadline wins
-    const update = patiently(client, workflowId, () => client.withAbortSignal(poll.signal, () => handle.executeUpdate(waitForEventsUpdate, { args: [{ after }] })), { ...o, signal: poll.signal });
-    update.catch(() => undefined); // when the deadline wins, this one's outcome no longer matters
-    const deadline = pause(deadlineAfter(last), o.signal ? AbortSignal.any([o.signal, poll.signal]) : poll.signal).then(() => undefined);
-    const waited = await Promise.race([update, deadline]);
-    poll.abort(); // whichever lost: the RPC is cancelled, the timer cleared (a live timer would keep a CLI process alive)
-    // Nothing new yet: the run is about to continue as new (or just did); give it a moment.
-    if (waited && waited.last <= after && !waited.ended) await pause(250, o.signal);
+    // Nothing new in the log: wait on the server until the run's history grows (see HistoryWatch), then read again.
+    await patiently(client, workflowId, () => (o.signal ? client.withAbortSignal(o.signal, () => watch.next()) : watch.next()), o);
   }
 }
+
+/**
+ * Waits until the run's history has events it had not before. The first call pages through the history as it is;
+ * later calls long-poll on the server from its end (the server answers when events are added, or after its own
+ * long-poll timeout). A run that closes (ends, or continues as new) starts the watch over on the workflow id's current run.
+ */
+class HistoryWatch {
+  private token: Uint8Array | undefined;
+  private primed = false;
+
+  constructor(
+    private readonly client: Client,
+    private readonly workflowId: string,
+  ) {}
+
+  async next(): Promise<void> {
+    do {
+      const res = await this.client.workflowService.getWorkflowExecutionHistory({
+        namespace: this.client.options.namespace,
+        execution: { workflowId: this.workflowId },
+        waitNewEvent: true,
+        historyEventFilterType: temporal.api.enums.v1.HistoryEventFilterType.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT,
+        skipArchival: true,
+        maximumPageSize: PAGE,
+        ...(this.token ? { nextPageToken: this.token } : {}),
+      });
+      const events = res.history?.events ?? [];
+      const token = res.nextPageToken?.length ? res.nextPageToken : undefined;
+      if (!token || events.some(closes)) {
+        this.token = undefined; // closed: the next wait starts on the current run
+        this.primed = false;
+        return;
+      }
+      this.token = token;
+      if (this.primed) return; // new events (or the server's long-poll timed out): read the log again
+      if (events.length < PAGE) this.primed = true; // the last page of what was there: from now on, wait
+    } while (!this.primed);
+  }
+}
+
+const PAGE = 1000;
+const closes = (e: temporal.api.history.v1.IHistoryEvent) =>
+  !!(e.workflowExecutionCompletedEventAttributes || e.workflowExecutionFailedEventAttributes || e.workflowExecutionContinuedAsNewEventAttributes || e.workflowExecutionTerminatedEventAttributes || e.workflowExecutionCanceledEventAttributes || e.workflowExecutionTimedOutEventAttributes);

@@ -8,8 +8,14 @@ import { CountersignError } from './errors';
 import type { AgentRunResult } from './runner';
 import { followModelDeltas } from './modelDeltas';
 
-/** Merges the run's durable events with the text deltas of each model turn while it runs. */
-export async function* withModelDeltas(client: Client, workflowId: string, events: AsyncGenerator<RunEvent>, signal?: AbortSignal): AsyncGenerator<RunEvent> {
+/**
+ * Merges the run's durable events with the text deltas of each model turn while it runs. Following stops (events and
+ * deltas alike) when the reader stops reading, or the signal aborts.
+ */
+export async function* withModelDeltas(client: Client, workflowId: string, follow: (signal: AbortSignal) => AsyncGenerator<RunEvent>, outer?: AbortSignal): AsyncGenerator<RunEvent> {
+  const stop = new AbortController();
+  const signal = outer ? AbortSignal.any([outer, stop.signal]) : stop.signal;
+  const events = follow(signal);
   const queue: Array<IteratorResult<RunEvent>> = [];
   let wake: (() => void) | undefined;
   const push = (r: IteratorResult<RunEvent>) => {
@@ -41,16 +47,20 @@ export async function* withModelDeltas(client: Client, workflowId: string, event
       wake?.();
     }
   })();
-  for (;;) {
-    if (!queue.length) await new Promise<void>((r) => (wake = r));
-    wake = undefined;
-    const next = queue.shift();
-    if (!next) continue;
-    if (next.done) {
-      if (failure) throw failure;
-      return;
+  try {
+    for (;;) {
+      if (!queue.length) await new Promise<void>((r) => (wake = r));
+      wake = undefined;
+      const next = queue.shift();
+      if (!next) continue;
+      if (next.done) {
+        if (failure) throw failure;
+        return;
+      }
+      yield next.value;
     }
-    yield next.value;
+  } finally {
+    stop.abort(); // the reader is done: no follower may outlive it (or the client's connection)
   }
 }
 

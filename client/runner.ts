@@ -162,8 +162,8 @@ export class Runner {
 
   /** Follows a run someone else started, from any cursor, to its end: its events, and model text deltas as they stream. */
   stream(workflowId: string, options: FollowOptions & { deltas?: boolean } = {}): AsyncGenerator<RunEvent> {
-    const events = followEvents(this.client, workflowId, options);
-    return options.deltas === false ? events : withModelDeltas(this.client, workflowId, events, options.signal);
+    if (options.deltas === false) return followEvents(this.client, workflowId, options);
+    return withModelDeltas(this.client, workflowId, (signal) => followEvents(this.client, workflowId, { ...options, signal }), options.signal);
   }
 
   /** Live approvals (the seeds' realtime session): `tool_approval_required` events, approveToolCall / rejectToolCall. */

@@ -39,8 +39,6 @@ import {
   decideUpdate,
   describeZodError,
   eventsQuery,
-  waitForEventsSchema,
-  waitForEventsUpdate,
   nextPauseUpdate,
   pendingApprovalsQuery,
   provideInputSignal,
@@ -87,9 +85,6 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   setHandler(conversationQuery, (page) => state.conversation(page));
   setHandler(auditLogQuery, (page) => state.auditLog(page));
   setHandler(eventsQuery, (page) => state.events.page(page?.after, page?.limit));
-  setHandler(waitForEventsUpdate, (p) => condition(() => state.events.last > p.after || state.events.ended || continueAsNewDue()).then(() => ({ last: state.events.last, ended: state.events.ended })), {
-    validator: (p) => void waitForEventsSchema.parse(p),
-  });
 
   // ── Continue-as-new ──────────────────────────────────────────────────────────────────────────────────────
   const continueAsNewDue = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= state.continueAsNewAfter;

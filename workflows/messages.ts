@@ -259,7 +259,6 @@ export const pageRequestSchema = shareAcrossRuns('messages.pageRequestSchema', (
   limit: z.number().int().min(1).max(1000).optional(),
 }).optional());
 export type PageRequest = z.infer<typeof pageRequestSchema>;
-export const waitForEventsSchema = shareAcrossRuns('messages.waitForEventsSchema', () => z.strictObject({ after: z.number().int().min(0) }));
 export type { EventPage, RunEvent, RunEventType } from '../domain/runEvents';
 import type { EventPage } from '../domain/runEvents';
 
@@ -298,11 +297,7 @@ export const conversationQuery = defineQuery<ConversationPage, [PageRequest?]>('
 export const auditLogQuery = defineQuery<AuditPage, [PageRequest?]>('auditLog');
 /** The run's events after a cursor: `{ after?, limit? }` → `{ events, next, first, ended }` (see domain/runEvents.ts). */
 export const eventsQuery = defineQuery<EventPage, [PageRequest?]>('events');
-/**
- * Long-poll for readers: returns `{ last, ended }` once the run has an event after `after` (or has ended, or is about to
- * continue as new). Small on purpose: the events themselves are read with the `events` query, so they never enter history.
- */
-export const waitForEventsUpdate = defineUpdate<{ last: number; ended: boolean }, [{ after: number }]>('waitForEvents');
+
 
 /** First zod issue as one line: `decisions.0.callId: callId must be a non-empty string`. */
 export function describeZodError(error: z.ZodError): string {
