@@ -23,8 +23,10 @@ export async function loadAgentsModule(path: string, cwd = process.cwd()): Promi
   let loaded: Record<string, unknown>;
   try {
     if (/\.[cm]?tsx?$/.test(file)) {
-      const tsx = require('tsx/cjs/api') as { require: (id: string, from: string) => Record<string, unknown> };
-      loaded = tsx.require(file, __filename);
+      // Under tsx already (a source checkout): its hook loads it. Otherwise (the compiled package) tsx's API does;
+      // that API also takes over SIGINT (the process exits 130), so it is used only when needed.
+      if (require.extensions['.ts']) loaded = require(file) as Record<string, unknown>;
+      else loaded = (require('tsx/cjs/api') as { require: (id: string, from: string) => Record<string, unknown> }).require(file, __filename);
     } else loaded = await importModule(pathToFileURL(file).href);
   } catch (err) {
     throw new ConfigError(`COUNTERSIGN_AGENTS_MODULE: cannot load ${file}: ${(err as Error).message.split('\n')[0]}`);
