@@ -55,7 +55,7 @@ function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 /** A running `npm start` in a fresh temp dir, its dev server's pid, and the ports; leftovers are killed after all. */
-async function startRunning(): Promise<{ run: Spawned; dir: string; port: number; uiPort: number; serverPid: number }> {
+async function startRunning(attempt = 1): Promise<{ run: Spawned; dir: string; port: number; uiPort: number; serverPid: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'countersign-start-'));
   const [port, uiPort] = [await freePort(), await freePort()];
   const run = spawnTs('worker/start.ts', [], startEnv(dir, port, uiPort));
@@ -68,7 +68,14 @@ async function startRunning(): Promise<{ run: Spawned; dir: string; port: number
       }
     }),
   );
-  await run.waitFor(/Countersign worker is running/);
+  try {
+    await run.waitFor(/Countersign worker is running/);
+  } catch (err) {
+    // A free port found by binding and closing can be taken again before the dev server binds it (other tests run
+    // servers and relays on ephemeral ports): that is the machine, not npm start; try other ports.
+    if (attempt < 3 && /address already in use/.test(run.output())) return startRunning(attempt + 1);
+    throw err;
+  }
   const server = processesOf(dir).find((p) => /(^|\/)temporal server start-dev /.test(p.cmdline));
   expect(server).toBeDefined();
   return { run, dir, port, uiPort, serverPid: server!.pid };
