@@ -6,6 +6,7 @@
 import type { Client } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import type { DeltaHeartbeat } from '../activities/model';
+import { pause } from './runEvents';
 
 export interface ModelDelta {
   delta: string;
@@ -21,17 +22,6 @@ export interface FollowModelDeltasOptions {
 
 const MAX_DESCRIBES = 5; // called once per model turn: a handful of describes, never a polling loop
 const FIRST_PAUSE_MS = 250;
-
-const pause = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 
 /** The SSE URL of the turn's feed, or undefined when the turn is over or never advertises one within waitMs. */
 async function feedUrl(client: Client, workflowId: string, turn: number, waitMs: number, signal?: AbortSignal): Promise<string | undefined> {

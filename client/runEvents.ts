@@ -3,6 +3,7 @@
 // as `handle.result()` waits) — every change of the log comes with new history events — and read again. No polling
 // loop, nothing written to the run's history, and no update racing the run's own work. The workflow id (not a run
 // id) is followed, so continue-as-new is followed too; a worker or server that is briefly gone is waited out.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { type RunEvent, eventsQuery } from '../workflows/messages';
@@ -16,11 +17,8 @@ export interface FollowOptions {
   patienceMs?: number;
 }
 
-const pause = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-  });
+/** Waits `ms`, or less if the signal aborts (never throws). */
+export const pause = (ms: number, signal?: AbortSignal) => sleep(ms, undefined, { signal }).catch(() => undefined);
 
 /**
  * Retries `fn` while the run cannot answer (no worker, server restart, a run that just closed or continued as new),

@@ -3,35 +3,18 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { Runner } from '../../client/runner';
 import { demoStdioServer, readLedger } from '../../devtools/mcpServer';
-import { startScriptedModel, type ScriptedModel } from '../../devtools/scriptedModel';
 import { newId } from '../support/fixtures';
 import { spawnTs } from '../support/processes';
+import { useWorkerProcesses } from '../support/workerProcesses';
 
 jest.setTimeout(180_000);
 
 const dir = mkdtempSync(join(tmpdir(), 'countersign-agents-file-'));
-let model: ScriptedModel;
-let connection: Connection;
-beforeAll(async () => {
-  model = await startScriptedModel();
-  connection = await Connection.connect({ address: process.env.COUNTERSIGN_TEST_ADDRESS! });
-});
-afterAll(async () => {
-  await connection?.close();
-  await model?.close();
-});
-
-const workerEnv = (taskQueue: string, agentsFile: string): NodeJS.ProcessEnv => ({
-  ...process.env,
-  TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
-  COUNTERSIGN_TASK_QUEUE: taskQueue,
-  COUNTERSIGN_AGENTS_FILE: agentsFile,
-  OPENAI_BASE_URL: model.baseURL,
-  OPENAI_API_KEY: 'test',
-});
+const workers = useWorkerProcesses();
+const workerEnv = (taskQueue: string, agentsFile: string) => workers.env(taskQueue, { COUNTERSIGN_AGENTS_FILE: agentsFile });
 
 function writeJson(name: string, content: unknown): string {
   const path = join(dir, name);
@@ -58,9 +41,9 @@ test('npm run worker serves the file’s agent: only drop_table pauses, and once
   const worker = spawnTs('worker/main.ts', [], workerEnv(taskQueue, file));
   try {
     await worker.waitFor(/worker polling task queue/);
-    const runner = new Runner(new Client({ connection }), { taskQueue });
+    const runner = new Runner(new Client({ connection: workers.connection }), { taskQueue });
     const id = newId('db-ops');
-    model.script(id, [{ toolCalls: [call('list_tables', {}, 'l1'), call('drop_table', { table: 'orders' }, 'd1')] }, { text: 'dropped orders' }]);
+    workers.model.script(id, [{ toolCalls: [call('list_tables', {}, 'l1'), call('drop_table', { table: 'orders' }, 'd1')] }, { text: 'dropped orders' }]);
 
     const paused = await runner.run('db-ops', 'Drop the orders table', { workflowId: id });
     expect(paused.interruptions.map((i) => [i.callId, i.toolName, i.mcpServer])).toEqual([['d1', 'drop_table', 'db']]);

@@ -1,43 +1,26 @@
 // COUNTERSIGN_AGENTS_MODULE: `npm run worker` serves a service's own agents (a TypeScript or JavaScript module
 // exporting an array of agents) beside the demo agents, and a module it cannot use stops it with one line.
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { Runner } from '../../client/runner';
-import { startScriptedModel, type ScriptedModel } from '../../devtools/scriptedModel';
 import { newId } from '../support/fixtures';
 import { spawnTs } from '../support/processes';
+import { useWorkerProcesses } from '../support/workerProcesses';
 import { projectRoot } from '../support/toolchain';
 
 jest.setTimeout(180_000);
 
-let model: ScriptedModel;
-let connection: Connection;
-beforeAll(async () => {
-  model = await startScriptedModel();
-  connection = await Connection.connect({ address: process.env.COUNTERSIGN_TEST_ADDRESS! });
-});
-afterAll(async () => {
-  await connection?.close();
-  await model?.close();
-});
-
-const workerEnv = (taskQueue: string, agentsModule: string): NodeJS.ProcessEnv => ({
-  ...process.env,
-  TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
-  COUNTERSIGN_TASK_QUEUE: taskQueue,
-  COUNTERSIGN_AGENTS_MODULE: agentsModule,
-  OPENAI_BASE_URL: model.baseURL,
-  OPENAI_API_KEY: 'test',
-});
+const workers = useWorkerProcesses();
+const workerEnv = (taskQueue: string, agentsModule: string) => workers.env(taskQueue, { COUNTERSIGN_AGENTS_MODULE: agentsModule });
 
 test('npm run worker serves the module’s agents next to the demo agents', async () => {
   const taskQueue = newId('own-agents');
   const worker = spawnTs('worker/main.ts', [], workerEnv(taskQueue, 'test/support/ownAgents.ts'));
   try {
     await worker.waitFor(/worker polling task queue/);
-    const runner = new Runner(new Client({ connection }), { taskQueue });
+    const runner = new Runner(new Client({ connection: workers.connection }), { taskQueue });
     const id = newId('greeter');
-    model.script(id, [{ toolCalls: [{ name: 'send_greeting', arguments: { to: 'ann' } }] }]);
+    workers.model.script(id, [{ toolCalls: [{ name: 'send_greeting', arguments: { to: 'ann' } }] }]);
     const paused = await runner.run('greeter', 'Send ann a card', { workflowId: id });
     expect(paused.interruptions.map((i) => i.toolName)).toEqual(['send_greeting']);
     const state = paused.toState();
