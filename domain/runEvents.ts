@@ -68,7 +68,7 @@ export interface EventSource {
   readonly turn: number;
   readonly handoffs: readonly Handoff[];
   readonly finished?: { status: 'Completed' | 'Failed'; finalOutput?: string; error?: string; errorType?: string };
-  readonly book: { auditAfter(seq: number): AuditEntry[]; call(callId: string): unknown };
+  readonly book: { auditAfter(seq: number): AuditEntry[]; call(callId: string): unknown; readonly state: { auditSeq?: number } };
   agentRef(): { name: string };
   allPending(): PendingApproval[];
   quiescent(): boolean;
@@ -138,7 +138,8 @@ export class EventLog {
       emit({ type: 'approval_requested', callId: p.callId, pending: { ...p, arguments: cut(p.arguments) }, ...(p.path ? { path: p.path } : {}) });
     }
     s.announced = pending.map((p) => p.callId);
-    for (const a of run.book.auditAfter(s.audit)) {
+    // Most publications decide nothing: look into the audit only when its last seq moved (it is observed often).
+    for (const a of (run.book.state.auditSeq ?? 0) > s.audit ? run.book.auditAfter(s.audit) : []) {
       s.audit = a.seq ?? s.audit + 1;
       if (a.decision === 'ignored') continue;
       const { approver, reason, message } = a;
