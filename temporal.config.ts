@@ -77,6 +77,10 @@ export interface CountersignConfig {
    * COUNTERSIGN_DELTA_PUBLIC_URL (what readers dial, if not http://host:port). Absent with COUNTERSIGN_DELTA_RELAY=off.
    */
   deltaRelay?: { host: string; port: number; publicUrl?: string };
+  /** COUNTERSIGN_APPROVER_KEYS: a JWKS file of approvers' Ed25519 public keys; signed decisions are checked against it (read at worker start). */
+  approverKeysFile?: string;
+  /** COUNTERSIGN_REQUIRE_SIGNED_DECISIONS=true: every approval this worker plans needs a decision signed by one of those keys. */
+  requireSignedDecisions: boolean;
 }
 
 export type PayloadStorageSettings =
@@ -121,6 +125,8 @@ const envSchema = z.object({
   COUNTERSIGN_DELTA_HOST: z.string().min(1).default('127.0.0.1'),
   COUNTERSIGN_DELTA_PORT: z.coerce.number({ error: 'must be a port number such as 7244' }).int('must be a port number such as 7244').min(0, 'must be 0 to 65535').max(65535, 'must be 0 to 65535').default(0),
   COUNTERSIGN_DELTA_PUBLIC_URL: z.url({ error: 'must be a URL such as http://worker-1.internal:7244' }).optional(),
+  COUNTERSIGN_APPROVER_KEYS: z.string().min(1).optional(),
+  COUNTERSIGN_REQUIRE_SIGNED_DECISIONS: z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).default('false'),
 });
 
 /** Thrown for a setting that cannot work; the message is one line that says what to change. */
@@ -170,6 +176,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CountersignCon
       ? { deltaRelay: { host: e.COUNTERSIGN_DELTA_HOST, port: e.COUNTERSIGN_DELTA_PORT, ...(e.COUNTERSIGN_DELTA_PUBLIC_URL ? { publicUrl: e.COUNTERSIGN_DELTA_PUBLIC_URL } : {}) } }
       : {}),
     ...(e.COUNTERSIGN_DEPLOYMENT_NAME ? { deployment: deploymentOf(e.COUNTERSIGN_DEPLOYMENT_NAME, e.COUNTERSIGN_BUILD_ID, e.COUNTERSIGN_VERSIONING_BEHAVIOR) } : {}),
+    ...(e.COUNTERSIGN_APPROVER_KEYS ? { approverKeysFile: e.COUNTERSIGN_APPROVER_KEYS } : {}),
+    requireSignedDecisions: e.COUNTERSIGN_REQUIRE_SIGNED_DECISIONS === 'true',
   };
 }
 

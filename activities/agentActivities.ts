@@ -20,6 +20,7 @@ import { createModelActivities } from './model';
 import type { DeltaRelay } from '../worker/deltaRelay';
 import type { TranscriptStore } from './transcript';
 import { createNotifyActivities } from './notify';
+import { type ApproverKey, verifyDecisionSignatures } from './approverKeys';
 
 export interface ModelTurnRequest {
   runId: string;
@@ -82,7 +83,19 @@ function toolsOf(agent: Agent, mcpTools: ToolSnapshot[] = []): Tool[] {
   return [...agent.tools, ...mcpTools.map((t) => mcpTool(agent, t))];
 }
 
-export function createAgentActivities(deps: { registry: AgentRegistry; model: ModelSettings; webhookUrl?: string; transcripts?: TranscriptStore; deltaRelay?: DeltaRelay }) {
+export interface AgentActivityDeps {
+  registry: AgentRegistry;
+  model: ModelSettings;
+  webhookUrl?: string;
+  transcripts?: TranscriptStore;
+  deltaRelay?: DeltaRelay;
+  /** COUNTERSIGN_APPROVER_KEYS, read at worker start: the public keys signed decisions are checked against. */
+  approverKeys?: ApproverKey[];
+  /** COUNTERSIGN_REQUIRE_SIGNED_DECISIONS: every approval this worker plans needs a signed decision. */
+  requireSignedDecisions?: boolean;
+}
+
+export function createAgentActivities(deps: AgentActivityDeps) {
   const { callModel } = createModelActivities(deps.model, deps.deltaRelay);
   return {
     ...createNotifyActivities({ webhookUrl: deps.webhookUrl }),
@@ -90,8 +103,13 @@ export function createAgentActivities(deps: { registry: AgentRegistry; model: Mo
     /** The agent as this run will know it, its MCP servers' tools listed now and frozen with it. */
     async describeAgent(ref: { name: string; version?: string }): Promise<AgentSnapshot> {
       const agent = agentOf(deps.registry, { name: ref.name, version: ref.version as string });
-      const snapshot = agent.snapshot();
+      const snapshot = { ...agent.snapshot(), ...(deps.webhookUrl ? { webhook: true as const } : {}) };
       return agent.mcpServers.length ? { ...snapshot, tools: [...snapshot.tools, ...(await freezeMcpTools(agent))] } : snapshot;
+    },
+
+    /** Signed decisions' signatures, checked against this worker's approver keys (the run checks the claims). */
+    async verifyDecisionTokens(tokens: string[]): Promise<ReturnType<typeof verifyDecisionSignatures>> {
+      return verifyDecisionSignatures(deps.approverKeys ?? [], tokens);
     },
 
     async modelTurn(req: ModelTurnRequest): Promise<ModelTurnResult> {
@@ -107,8 +125,9 @@ export function createAgentActivities(deps: { registry: AgentRegistry; model: Mo
         tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema })),
         ...(agent.hostedMcp.length ? { hostedMcp: agent.hostedMcp } : {}),
       });
+      const planning = { ...req, requireSignedDecisions: deps.requireSignedDecisions === true };
       const planned = turn.items.flatMap((i) =>
-        i.type === 'function_call' ? [planCall(agent, tools, i, req)] : i.type === 'mcp_approval_request' ? [planHostedApproval(agent, i, req)] : [],
+        i.type === 'function_call' ? [planCall(agent, tools, i, planning)] : i.type === 'mcp_approval_request' ? [planHostedApproval(agent, i, planning)] : [],
       );
       return { ...turn, calls: await Promise.all(planned), ...(conversation.transcript ? { transcript: conversation.transcript } : {}) };
     },

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Agent, ToolErrorKind } from '../agents/defineAgent';
 import type { Tool } from '../agents/defineTool';
 import type { FunctionCallItem } from '../domain/items';
-import { type ApprovalPolicy, effectivePolicy, timeoutMessage } from '../domain/approvalPolicy';
+import { type ApprovalPolicy, effectivePolicy, expiryMessage } from '../domain/approvalPolicy';
 import type { AutoDecision, CallBase, PlannedCall, Special } from '../domain/plannedCall';
 
 export const DEFAULT_REJECTION = 'Tool execution was not approved.';
@@ -17,7 +17,13 @@ export interface PlanningContext {
   context: Record<string, unknown>;
   /** The run's own approval policy (wins over the agent's and the tool's): needed for the timeout text. */
   policy?: ApprovalPolicy;
+  /** COUNTERSIGN_REQUIRE_SIGNED_DECISIONS on this worker: every approval needs a signed decision. */
+  requireSignedDecisions?: boolean;
 }
+
+/** Signed decisions: the worker's setting, else the agent's and the tool's (a run's input cannot lower it). */
+const signed = (agent: Agent, tool: Tool | undefined, req: PlanningContext): { signedDecisions?: true } =>
+  req.requireSignedDecisions || effectivePolicy(agent.policy, tool?.policy).signedDecisions ? { signedDecisions: true } : {};
 
 /** The text the model sees for a tool error: the agent's formatter if it answers, else the default. */
 export async function formatError(agent: Agent, kind: ToolErrorKind, call: CallBase, defaultMessage: string, context: Record<string, unknown>): Promise<string> {
@@ -95,8 +101,8 @@ export async function planHostedApproval(agent: Agent, item: { id: string; serve
   const base: CallBase = { callId: item.id, toolName: item.name, arguments: item.arguments };
   const rejectionText = await formatError(agent, 'approval_rejected', base, DEFAULT_REJECTION, req.context);
   const timeout = effectivePolicy(agent.policy, undefined, req.policy).approvalTimeout;
-  const timed = timeout ? { timeoutText: await formatError(agent, 'approval_rejected', base, timeoutMessage(timeout), req.context) } : {};
-  return { ...base, disposition: 'approval', rejectionText, ...timed, hostedMcp: item.serverLabel };
+  const timed = timeout ? { timeoutText: await formatError(agent, 'approval_rejected', base, expiryMessage(timeout), req.context) } : {};
+  return { ...base, disposition: 'approval', rejectionText, ...timed, hostedMcp: item.serverLabel, ...signed(agent, undefined, req) };
 }
 
 /** Plans one call against the tools this turn offered (the agent's, and its MCP servers' as the run froze them). */
@@ -116,7 +122,7 @@ export async function planCall(agent: Agent, tools: readonly Tool[], call: Funct
   const rejectionText = await formatError(agent, 'approval_rejected', base, DEFAULT_REJECTION, req.context);
   // An external call has its own timeout (resultTimeout); approvals and input follow the approval policy.
   const timeout = tool.external ? tool.resultTimeout : effectivePolicy(agent.policy, tool.policy, req.policy).approvalTimeout;
-  const timeoutDefault = tool.external ? `No result arrived within ${timeout}.` : timeoutMessage(timeout ?? '');
+  const timeoutDefault = tool.external ? `No result arrived within ${timeout}.` : expiryMessage(timeout ?? '');
   const timed = timeout ? { timeoutText: await formatError(agent, 'approval_rejected', base, timeoutDefault, req.context) } : {};
   if (tool.external) return { ...base, disposition: 'external', rejectionText, ...timed };
   if (tool.userInput?.length) return { ...base, disposition: 'input', fields: [...tool.userInput], rejectionText, ...timed };
@@ -126,6 +132,6 @@ export async function planCall(agent: Agent, tools: readonly Tool[], call: Funct
   };
   if (!(await needsApproval(agent, tool, parsed.params, base, req))) return { ...base, disposition: 'run', ...(tool.audit ? { audit: true } : {}), ...handoff };
   const auto = await autoDecision(agent, tool, parsed.params, base, req);
-  return { ...base, disposition: 'approval', rejectionText, ...timed, ...handoff, ...(auto ? { auto } : {}) };
+  return { ...base, disposition: 'approval', rejectionText, ...timed, ...handoff, ...(auto ? { auto } : {}), ...signed(agent, tool, req) };
 }
 

@@ -1,9 +1,10 @@
-// Notifications about waiting approvals: always logged; POSTed as JSON to COUNTERSIGN_WEBHOOK_URL when set.
+// Notifications about waiting approvals and every decision on them: always logged; POSTed as JSON to
+// COUNTERSIGN_WEBHOOK_URL when set (approval_decided only then: it is a record for the user's own store).
 // A failing webhook throws, so Temporal retries it; the workflow never waits on it, so it never blocks a run.
 import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 
-export type NotificationEvent = 'approval_requested' | 'approval_reminder' | 'approval_escalated' | 'approval_timed_out';
+export type NotificationEvent = 'approval_requested' | 'approval_reminder' | 'approval_expiring' | 'approval_escalated' | 'approval_timed_out' | 'approval_decided';
 
 export interface Notification {
   event: NotificationEvent;
@@ -21,6 +22,19 @@ export interface Notification {
   escalateTo?: string;
   /** For approval_timed_out: what the timeout did. */
   onTimeout?: string;
+  /** For approval_expiring: how long before expiry this is. */
+  expiresIn?: string;
+  /**
+   * For approval_decided: the audit entry's outcome (approved, rejected, approval_counted, auto_approved, expired,
+   * cancelled, extended, …), who decided, whether the decision was signed, and when.
+   */
+  outcome?: string;
+  approver?: string;
+  verified?: boolean;
+  keyId?: string;
+  decidedAt?: string;
+  via?: string;
+  reason?: string;
 }
 
 export function createNotifyActivities(options: { webhookUrl?: string; timeoutMs?: number }) {

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
-import { approvalPolicySchema } from '../domain/approvalPolicy';
+import { approvalPolicyFields } from '../domain/approvalPolicy';
 import { ConfigError } from '../temporal.config';
 import { defineAgent, type Agent } from './defineAgent';
 import type { McpServerSpec } from './mcpServers';
@@ -36,7 +36,7 @@ const mcpServerSchema = strict({
   requireApproval: requireApprovalSchema.optional(),
   tools: z.array(name).optional(),
   timeoutMs: z.number({ error: 'must be a number of milliseconds' }).int('must be a whole number of milliseconds').positive('must be more than 0').optional(),
-  ...approvalPolicySchema.shape,
+  ...approvalPolicyFields.shape,
 }).superRefine((s, ctx) => {
   const stdio = s.command !== undefined;
   if (stdio && s.url !== undefined) ctx.addIssue({ code: 'custom', message: 'give either command (stdio) or url (Streamable HTTP), not both' });
@@ -53,7 +53,7 @@ const agentSchema = strict({
   mcpServers: z.array(mcpServerSchema).default([]),
   /** Names of other served agents this one may hand the conversation to. */
   handoffs: z.array(name).optional(),
-  ...approvalPolicySchema.shape,
+  ...approvalPolicyFields.shape,
 });
 
 export const agentsFileSchema = strict({ agents: z.array(agentSchema) });

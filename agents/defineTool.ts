@@ -53,14 +53,14 @@ export interface ToolConfig<S extends z.ZodObject> extends ApprovalPolicy {
 export interface Tool<S extends z.ZodObject = z.ZodObject> extends ToolConfig<S> {
   /** JSON schema of the parameters, as sent to the model and recorded in the run's agent snapshot. */
   jsonSchema: Record<string, unknown>;
-  /** approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, approvers — validated. */
+  /** approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, approvers, quorum, … — validated. */
   policy: ApprovalPolicy;
 }
 
 /** The approval-policy fields of a tool or agent config, validated; a bad one throws at definition time. */
 export function policyOf(owner: string, config: ApprovalPolicy): ApprovalPolicy {
-  const { approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, approvers } = config;
-  const parsed = approvalPolicySchema.safeParse({ approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, approvers });
+  const { approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, approvers, quorum, excludeRequester, signedDecisions, maxExtension, remindBeforeExpiry } = config;
+  const parsed = approvalPolicySchema.safeParse({ approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, approvers, quorum, excludeRequester, signedDecisions, maxExtension, remindBeforeExpiry });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new Error(`${owner}: ${issue.path.join('.')} ${issue.message}`);

@@ -10,6 +10,8 @@ import { type Connect } from './cliConnect';
 import { addDecisionCommands } from './cliDecisions';
 import { addReadCommands } from './cliReads';
 import { addSessionCommand } from './cliSession';
+import { addApprovalsCommand } from './cliApprovals';
+import { addKeyCommands } from './cliKeys';
 import type { Runner, RunOptions } from './runner';
 import { lazy } from './cliLazy';
 
@@ -85,6 +87,8 @@ program
 addReadCommands(program, connect);
 addDecisionCommands(program, connect);
 addSessionCommand(program, connect);
+addApprovalsCommand(program, connect);
+addKeyCommands(program);
 
 program
   .command('codec-server')

@@ -1,4 +1,5 @@
-// The deciding commands of `countersign`: approve, reject, input, provide-result, add-input. All go through the
+// The deciding commands of `countersign`: approve, reject (signed with --key), extend, input, provide-result,
+// add-input. All go through the
 // validating `decide` update, so the answer is synchronous: applied (exit 0) or refused in one line (exit 1).
 import type { Command } from 'commander';
 import type { Decision } from '../workflows/messages';
@@ -7,6 +8,7 @@ import { lazy } from './cliLazy';
 import { dim, green, print, printJson, red } from './cliOutput';
 import { CountersignError } from './errors';
 import { defaultApprover } from './approver';
+import { quorumText, signedArguments } from '../domain/decisionText';
 
 export function addDecisionCommands(program: Command, connect: Connect): void {
   // ── approve / reject ───────────────────────────────────────────────────────────────────────────────────────
@@ -14,7 +16,7 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
     kind: 'approve' | 'reject',
     workflowId: string,
     callId: string | undefined,
-    o: { all?: boolean; always?: boolean; as?: string; reason?: string; message?: string; edit?: string; json?: boolean },
+    o: { all?: boolean; always?: boolean; as?: string; reason?: string; message?: string; edit?: string; key?: string; json?: boolean },
   ) {
     if (!callId && !o.all) throw new CountersignError(`name a call id or pass --all (see: countersign show ${workflowId})`);
     if (callId && o.all) throw new CountersignError('pass a call id or --all, not both');
@@ -28,21 +30,29 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
       }
       if (!editedArguments || typeof editedArguments !== 'object' || Array.isArray(editedArguments)) throw new CountersignError('--edit must be a JSON object of arguments');
     }
+    const key = o.key !== undefined ? lazy.decisionSigning().readPrivateKey(o.key) : undefined;
+    if (key && o.as !== undefined && o.as !== key.kid) throw new CountersignError(`--as ${o.as} contradicts --key: a signed decision is by the key's approver (${key.kid}); drop --as`);
     const { runner } = await connect();
-    let ids = callId ? [callId] : [];
-    if (o.all) {
-      ids = (await runner.pending(workflowId)).map((p) => p.callId);
-      if (ids.length === 0) throw new CountersignError(`run ${workflowId} has no pending approvals`);
-    }
-    const decisions: Decision[] = ids.map((id) => ({
-      callId: id,
-      decision: kind,
-      ...(o.always ? { always: true } : {}),
-      ...asApprover(o.as),
-      ...(o.reason ? { reason: o.reason } : {}),
-      ...(o.message ? { message: o.message } : {}),
-      ...(editedArguments ? { editedArguments } : {}),
-    }));
+    // Signing needs each call's arguments exactly as the run shows them.
+    const pending = o.all || key ? await runner.pending(workflowId) : [];
+    const ids = callId ? [callId] : pending.map((p) => p.callId);
+    if (ids.length === 0) throw new CountersignError(`run ${workflowId} has no pending approvals`);
+    const decisions: Decision[] = ids.map((id) => {
+      const d: Decision = {
+        callId: id,
+        decision: kind,
+        ...(o.always ? { always: true } : {}),
+        ...(key ? { approver: key.kid } : asApprover(o.as)),
+        ...(o.reason ? { reason: o.reason } : {}),
+        ...(o.message ? { message: o.message } : {}),
+        ...(editedArguments ? { editedArguments } : {}),
+      };
+      if (!key) return d;
+      const call = pending.find((p) => p.callId === id);
+      if (!call) throw new CountersignError(`call ${id} is not pending in run ${workflowId} (see: countersign show ${workflowId})`);
+      const { signDecision } = lazy.decisionSigning();
+      return { ...d, token: signDecision(key, { wf: workflowId, call: id, decision: kind, arguments: signedArguments(d, call) }) };
+    });
     await send(workflowId, decisions, o.json);
   }
 
@@ -51,7 +61,10 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
     const { runner } = await connect();
     const result = await runner.decide(workflowId, decisions);
     if (json) return printJson(result);
-    for (const a of result.applied) print(`${a.outcome === 'rejected' || a.outcome === 'auto_rejected' ? red(a.outcome) : green(a.outcome)} ${a.toolName} (call ${a.callId})${a.approver ? ` as ${a.approver}` : ''}`);
+    for (const a of result.applied) {
+      const detail = a.quorum ? ` (${quorumText(a.quorum)})` : a.expiresAt ? ` (now expires ${a.expiresAt})` : '';
+      print(`${a.outcome === 'rejected' || a.outcome === 'auto_rejected' ? red(a.outcome) : green(a.outcome)} ${a.toolName} (call ${a.callId})${a.approver ? ` as ${a.approver}` : ''}${a.verified ? ' (signed)' : ''}${detail}`);
+    }
     if (result.stillPending.length) print(dim(`still pending: ${result.stillPending.join(', ')}`));
   }
 
@@ -69,6 +82,7 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
     .option('--all', 'every pending call of the run')
     .option('--always', 'also approve every later call of the same tool in this run')
     .option('--edit <json>', 'approve with these arguments instead (a JSON object, checked against the tool schema)')
+    .option('--key <file>', 'sign the decision with this approver private key (<approver>.private.jwk)')
     .option('--as <name>', 'approver name (default: your OS user)')
     .option('--reason <text>', 'why, for the audit log')
     .option('--json', 'machine-readable output')
@@ -82,6 +96,7 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
     .option('--all', 'every pending call of the run')
     .option('--message <text>', 'what the model is told')
     .option('--always', 'also reject every later call of the same tool in this run')
+    .option('--key <file>', 'sign the decision with this approver private key (<approver>.private.jwk)')
     .option('--as <name>', 'approver name (default: your OS user)')
     .option('--reason <text>', 'why, for the audit log')
     .option('--json', 'machine-readable output')
@@ -122,6 +137,19 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
       if ((o.result === undefined) === (o.error === undefined)) throw new CountersignError('pass exactly one of --result or --error');
       const outcome = o.error !== undefined ? { error: o.error } : { result: o.result as string };
       await send(workflowId, [{ callId, decision: 'result', ...outcome, ...asApprover(o.as) }], o.json);
+    });
+
+  program
+    .command('extend')
+    .description("give a pending call more time before it expires (within its tool's maxExtension)")
+    .argument('<workflowId>')
+    .argument('<callId>')
+    .requiredOption('--by <duration>', 'how much longer, e.g. 4h')
+    .option('--as <name>', 'approver name (default: your OS user)')
+    .option('--reason <text>', 'why, for the audit log')
+    .option('--json', 'machine-readable output')
+    .action(async (workflowId: string, callId: string, o: { by: string; as?: string; reason?: string; json?: boolean }) => {
+      await send(workflowId, [{ callId, decision: 'extend', by: o.by, ...asApprover(o.as), ...(o.reason ? { reason: o.reason } : {}) }], o.json);
     });
 
   program

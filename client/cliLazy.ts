@@ -8,4 +8,6 @@ export const lazy = {
   runReads: () => require('./runReads') as typeof import('./runReads'),
   payloadStorage: () => require('../storage/payloadStorage') as typeof import('../storage/payloadStorage'),
   codecServer: () => require('./codecServer') as typeof import('./codecServer'),
+  decisionSigning: () => require('./decisionSigning') as typeof import('./decisionSigning'),
+  approvalsReport: () => require('./approvalsReport') as typeof import('./approvalsReport'),
 };

@@ -1,5 +1,6 @@
 // Terminal output for the CLI: tables that fit the window, colour only on a TTY (and never with NO_COLOR),
 // relative times. JSON output bypasses all of this.
+import { quorumText } from '../domain/decisionText';
 import { shorten, summarizeCall } from '../domain/callSummary';
 import type { ConversationItem } from '../domain/items';
 import type { AuditEntry, PendingApproval, RunEvent } from '../workflows/messages';
@@ -43,7 +44,7 @@ export const printJson = (value: unknown) => print(JSON.stringify(value, null, 2
 
 export function pendingTable(pending: PendingApproval[], withRun?: (p: PendingApproval) => string[]): string {
   const headers = [...(withRun ? ['WORKFLOW ID', 'AGENT'] : []), 'CALL ID', 'KIND', 'TOOL', 'ARGUMENTS', 'WAITING SINCE', 'EXPIRES'];
-  const kind = (p: PendingApproval) => (p.kind === 'input' ? `input: ${(p.fields ?? []).join(',')}` : (p.kind ?? 'approval'));
+  const kind = (p: PendingApproval) => (p.kind === 'input' ? `input: ${(p.fields ?? []).join(',')}` : p.quorum ? `approval: ${quorumText(p.quorum)}` : (p.kind ?? 'approval'));
   const rows = pending.map((p) => [...(withRun ? withRun(p) : []), p.callId, kind(p), p.toolName, p.arguments, ago(p.requestedAt), p.expiresAt ? ago(p.expiresAt) : '-']);
   return table(headers, rows, 'ARGUMENTS');
 }
@@ -96,9 +97,19 @@ export function describeOutcome(result: AgentRunResult): string {
 }
 
 export function auditLine(a: AuditEntry): string[] {
-  const note = a.decision === 'ignored' ? (a.ignoredBecause ?? '') : a.decision === 'timed_out' ? `onTimeout ${a.onTimeout}` : (a.message ?? a.reason ?? '');
-  const colour = a.decision.endsWith('approved') ? green : a.decision === 'ignored' ? dim : red;
-  return [a.decidedAt, a.callId, a.toolName ?? '-', colour(a.decision), a.approver ?? '-', a.via, note];
+  const note =
+    a.decision === 'ignored'
+      ? (a.ignoredBecause ?? '')
+      : a.decision === 'timed_out' || a.decision === 'expired'
+        ? `onTimeout ${a.onTimeout}`
+        : a.decision === 'extended'
+          ? `by ${a.extendedBy}, now expires ${a.expiresAt}`
+          : a.quorum && a.decision === 'approval_counted'
+            ? quorumText(a.quorum)
+            : (a.message ?? a.reason ?? '');
+  const colour = a.decision.endsWith('approved') || a.decision === 'approval_counted' || a.decision === 'extended' ? green : a.decision === 'ignored' ? dim : red;
+  const approver = a.approver ? `${a.approver}${a.verified ? ' (signed)' : ''}` : '-';
+  return [a.decidedAt, a.callId, a.toolName ?? '-', colour(a.decision), approver, a.via, note];
 }
 export const auditTable = (audit: AuditEntry[]) => table(['DECIDED AT', 'CALL ID', 'TOOL', 'DECISION', 'APPROVER', 'VIA', 'REASON / MESSAGE'], audit.map(auditLine), 'REASON / MESSAGE');
 

@@ -2,6 +2,7 @@
 // read methods (client/runReads.ts); every one takes --json.
 import type { Command } from 'commander';
 import type { RunResult, RunView } from '../workflows/messages';
+import { quorumText } from '../domain/decisionText';
 import { type Connect } from './cliConnect';
 import { argumentLines, auditTable, bold, ago, itemLine, pendingTable, print, printJson, red, eventLine } from './cliOutput';
 import { CountersignError } from './errors';
@@ -44,7 +45,7 @@ export function addReadCommands(program: Command, connect: Connect): void {
       if (s.pending.length) {
         lines.push('', bold('Pending'));
         for (const p of s.pending) {
-          lines.push(`  ${p.callId}  ${p.toolName}${p.mcpServer ? ` (MCP ${p.mcpServer})` : ''}  requested ${ago(p.requestedAt)}${p.expiresAt ? `, expires ${ago(p.expiresAt)}` : ''}${p.approvers ? `, approvers: ${p.approvers.join(', ')}` : ''}`);
+          lines.push(`  ${p.callId}  ${p.toolName}${p.mcpServer ? ` (MCP ${p.mcpServer})` : ''}  requested ${ago(p.requestedAt)}${p.expiresAt ? `, expires ${ago(p.expiresAt)}` : ''}${p.approvers ? `, approvers: ${p.approvers.join(', ')}` : ''}${p.quorum ? `, ${quorumText(p.quorum)}` : ''}${p.signedDecisions ? ', signed decisions only' : ''}`);
           lines.push(...argumentLines(p.arguments).map((l) => `    ${l}`));
         }
       }

@@ -75,7 +75,8 @@ const NAME = /^[\w.@-]+$/;
 export async function pendingCalls(client: Client, filter: { agent?: string; tool?: string } = {}): Promise<PendingCall[]> {
   for (const [what, value] of [['agent', filter.agent], ['tool', filter.tool]] as const)
     if (value !== undefined && !NAME.test(value)) throw new CountersignError(`${what} must be a plain name (letters, digits, _ . @ -), got ${JSON.stringify(value)}`);
-  const clauses = [`HitlStatus = 'AwaitingApproval'`, ...(filter.agent ? [`HitlAgent = '${filter.agent}'`] : []), ...(filter.tool ? [`HitlPendingTools = '${filter.tool}'`] : [])];
+  // A terminated or timed-out run cannot run code to clear its search attributes: only running runs wait.
+  const clauses = [`HitlStatus = 'AwaitingApproval'`, `ExecutionStatus = 'Running'`, ...(filter.agent ? [`HitlAgent = '${filter.agent}'`] : []), ...(filter.tool ? [`HitlPendingTools = '${filter.tool}'`] : [])];
   const rows: PendingCall[] = [];
   for await (const run of client.workflow.list({ query: clauses.join(' AND ') })) {
     if (run.parentExecution) continue; // a sub-run's calls are listed (with their path) by the run that started it

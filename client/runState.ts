@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { type Decision, decisionSchema, type PendingApproval, type RunView, describeZodError } from '../workflows/messages';
 import { RunStateError } from './errors';
 import { defaultApprover } from './approver';
+import { type ApproverPrivateKey, readPrivateKey, signDecision } from './decisionSigning';
+import { signedArguments } from '../domain/decisionText';
 
 export const RUN_STATE_SCHEMA_VERSION = 1;
 
@@ -25,6 +27,9 @@ const pendingSchema = z.object({
   approvers: z.array(z.string()).optional(),
   path: z.string().optional(),
   mcpServer: z.string().optional(),
+  quorum: z.object({ needed: z.number(), approvedBy: z.array(z.string()) }).optional(),
+  signedDecisions: z.literal(true).optional(),
+  excludedApprover: z.string().optional(),
 });
 const stateSchema = z.object({
   $schemaVersion: z.literal(RUN_STATE_SCHEMA_VERSION),
@@ -39,7 +44,14 @@ const stateSchema = z.object({
 });
 type StateData = z.infer<typeof stateSchema>;
 
-export interface ApproveOptions {
+/** Sign the decision with an approver's private key (a JWK object, or the path of a `<approver>.private.jwk` file). */
+export interface Signing {
+  signWith?: ApproverPrivateKey | string;
+  /** How long the signed token stays valid (default 900 s). */
+  ttlSeconds?: number;
+}
+
+export interface ApproveOptions extends Signing {
   /** Approve every later call of this tool in this run, too. */
   alwaysApprove?: boolean;
   /** Run the tool with these arguments instead of the model's (checked against the tool's schema by the run). */
@@ -48,7 +60,7 @@ export interface ApproveOptions {
   reason?: string;
 }
 
-export interface RejectOptions {
+export interface RejectOptions extends Signing {
   /** Shown to the model instead of the default rejection text. */
   message?: string;
   alwaysReject?: boolean;
@@ -119,25 +131,40 @@ export class RunState {
   }
 
   approve(interruption: string | { callId: string }, options: ApproveOptions = {}): this {
-    return this.record({
-      callId: this.known(interruption),
-      decision: 'approve',
-      ...(options.alwaysApprove ? { always: true } : {}),
-      ...(options.editedArguments ? { editedArguments: options.editedArguments } : {}),
-      ...(options.reason ? { reason: options.reason } : {}),
-      ...this.approverOf(options.approver),
-    });
+    return this.record(
+      this.signed(
+        {
+          callId: this.known(interruption),
+          decision: 'approve',
+          ...(options.alwaysApprove ? { always: true } : {}),
+          ...(options.editedArguments ? { editedArguments: options.editedArguments } : {}),
+          ...(options.reason ? { reason: options.reason } : {}),
+          ...this.approverOf(options.approver),
+        },
+        options,
+      ),
+    );
   }
 
   reject(interruption: string | { callId: string }, options: RejectOptions = {}): this {
-    return this.record({
-      callId: this.known(interruption),
-      decision: 'reject',
-      ...(options.alwaysReject ? { always: true } : {}),
-      ...(options.message ? { message: options.message } : {}),
-      ...(options.reason ? { reason: options.reason } : {}),
-      ...this.approverOf(options.approver),
-    });
+    return this.record(
+      this.signed(
+        {
+          callId: this.known(interruption),
+          decision: 'reject',
+          ...(options.alwaysReject ? { always: true } : {}),
+          ...(options.message ? { message: options.message } : {}),
+          ...(options.reason ? { reason: options.reason } : {}),
+          ...this.approverOf(options.approver),
+        },
+        options,
+      ),
+    );
+  }
+
+  /** More time for a pending call: `by` such as '4h' (the run refuses it past the tool's maxExtension). */
+  extend(interruption: string | { callId: string }, by: string, options: { approver?: string; reason?: string } = {}): this {
+    return this.record({ callId: this.known(interruption), decision: 'extend', by, ...(options.reason ? { reason: options.reason } : {}), ...this.approverOf(options.approver) });
   }
 
   /** Values for an `input` call's fields (checked with the model's arguments against the tool's schema by the run). */
@@ -157,6 +184,15 @@ export class RunState {
 
   toJSON(): StateData {
     return this.data;
+  }
+
+  /** With signWith: the decision carries a token over this run, this call and the arguments it approves; the approver is the key's. */
+  private signed(d: Decision, o: Signing): Decision {
+    if (!o.signWith) return d;
+    const key = typeof o.signWith === 'string' ? readPrivateKey(o.signWith) : o.signWith;
+    const call = this.data.interruptions.find((i) => i.callId === d.callId)!;
+    const token = signDecision(key, { wf: this.data.workflowId, call: d.callId, decision: d.decision as 'approve' | 'reject', arguments: signedArguments(d, call), ...(o.ttlSeconds ? { ttlSeconds: o.ttlSeconds } : {}) });
+    return { ...d, approver: key.kid, token };
   }
 
   private approverOf(name: string | undefined) {

@@ -88,8 +88,8 @@ export class AgentRunState {
 
   /** The run's own approval policy: wins over the agent's and the tools'. Who may approve is the definitions' call. */
   get runPolicy(): ApprovalPolicy {
-    const { approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo } = this.input;
-    return { approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo };
+    const { approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, remindBeforeExpiry } = this.input;
+    return { approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, ...(remindBeforeExpiry ? { remindBeforeExpiry } : {}) };
   }
 
   get continueAsNewAfter(): number {

@@ -35,4 +35,6 @@ export interface AgentSnapshot {
   /** The agent's default approval policy. */
   policy?: ApprovalPolicy;
   tools: ToolSnapshot[];
+  /** The worker that described it POSTs notifications to a webhook: the run then also reports every decision (approval_decided). */
+  webhook?: true;
 }

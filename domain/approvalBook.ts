@@ -2,12 +2,14 @@
 // validates and applies decisions (first decision wins), keeps sticky always-rules per agent and tool, and
 // writes the audit log. No Temporal imports: the workflow wires it to signals, updates, timers and activities,
 // and unit tests drive it directly. Its state is plain JSON so it can be queried and carried across runs.
-import type { OnTimeout } from './approvalPolicy';
+import { type OnTimeout, addDuration, durationMs } from './approvalPolicy';
+import { appendEntry, appendIgnored, entriesAfter } from './auditLog';
+import { type BookDecision, type CallState, type DecisionClaim, checkDecision } from './decisionRules';
 import type { AutoDecision } from './plannedCall';
-import type { AppliedDecision, AuditEntry, Decision, PendingApproval, PendingKind } from '../workflows/messages';
+import type { Decision } from '../workflows/messages';
+import type { AppliedDecision, AuditEntry, PendingApproval, PendingKind } from './runViews';
 
-/** `resolved`: an external call whose result arrived (nothing runs on the worker). */
-export type CallState = 'pending' | 'approved' | 'rejected' | 'resolved';
+export { checkDecision, type CallState, type DecisionClaim } from './decisionRules';
 
 export interface BookCall extends Omit<PendingApproval, 'kind'> {
   /** Default 'approval' (books carried from runs before kinds existed have none). */
@@ -27,6 +29,11 @@ export interface BookCall extends Omit<PendingApproval, 'kind'> {
   rejectionOutput?: string;
   /** Approved with other arguments (JSON, already validated): these run instead. */
   editedArguments?: string;
+  /** The tool's maxExtension, and what approvers have added so far (ms). */
+  maxExtensionMs?: number;
+  extendedMs?: number;
+  /** The expiry the before-expiry reminder went out for (an extension calls for another). */
+  expiryReminderFor?: string;
 }
 
 export interface StickyRule {
@@ -42,10 +49,11 @@ export interface BookState {
   audit: AuditEntry[];
   /** The last audit sequence number handed out: entries are read in pages after a `seq` (ignored ones get trimmed). */
   auditSeq?: number;
+  /** Token ids of signed decisions applied here, with their expiry (seconds): a token counts once. Expired ones are dropped. */
+  usedJtis?: Record<string, number>;
 }
 
-/** Ignored entries kept in the audit log; older ones are dropped so hostile signal floods cannot grow history. */
-export const MAX_IGNORED_AUDIT_ENTRIES = 100;
+export { MAX_IGNORED_AUDIT_ENTRIES } from './auditLog';
 
 export class DecisionError extends Error {
   override name = 'DecisionError';
@@ -53,32 +61,6 @@ export class DecisionError extends Error {
 
 /** Always-rules hold per agent and tool; for an MCP tool, per agent, server and tool. */
 const ruleKey = (agentName: string, toolName: string, mcpServer?: string) => (mcpServer ? `${agentName}/mcp:${mcpServer}/${toolName}` : `${agentName}/${toolName}`);
-
-/** What a decision claims: which call, what decision, who. */
-export type DecisionClaim = Pick<Decision, 'callId' | 'approver'> & { decision?: Decision['decision'] };
-
-/**
- * Why this decision cannot be applied to this call (undefined: it can). Shared by the book and by a parent run
- * that checks a decision for a sub-run's call before forwarding it.
- */
-export function checkDecision(
-  call: (Omit<PendingApproval, 'kind'> & { kind?: PendingKind; state?: CallState }) | undefined,
-  d: DecisionClaim,
-  batch: ReadonlyArray<Pick<Decision, 'callId'>> = [],
-): string | undefined {
-  if (!call) return `unknown call id ${d.callId}: it is not a pending approval of this run`;
-  if (call.state !== undefined && call.state !== 'pending') return `call ${d.callId} (${call.toolName}) is already decided: ${call.state}`;
-  if (batch.filter((b) => b.callId === d.callId).length > 1) return `call ${d.callId} appears twice in one decide request`;
-  const kind = call.kind ?? 'approval';
-  const fits = { approval: ['approve', 'reject'], input: ['input', 'reject'], external: ['result', 'reject'] }[kind];
-  if (d.decision && !fits.includes(d.decision)) {
-    const hint = { approval: 'approve or reject it', input: `send "input" with values for ${(call.fields ?? []).join(', ')} (or reject it)`, external: 'send "result" with its result or error (or reject it)' }[kind];
-    return `call ${d.callId} (${call.toolName}) waits for ${kind === 'approval' ? 'approval' : kind === 'input' ? 'input' : 'an external result'}, not "${d.decision}": ${hint}`;
-  }
-  if (call.approvers && !(d.approver && call.approvers.includes(d.approver)))
-    return `approver ${d.approver ? `"${d.approver}"` : '(none given)'} may not decide ${call.toolName} (call ${d.callId}); allowed: ${call.approvers.join(', ')}`;
-  return undefined;
-}
 
 export class ApprovalBook {
   private readonly s: BookState;
@@ -94,13 +76,11 @@ export class ApprovalBook {
 
   /** Entries after sequence number `after`, oldest first. */
   auditAfter(after: number): AuditEntry[] {
-    const from = this.s.audit.findIndex((a) => (a.seq ?? 0) > after);
-    return from < 0 ? [] : this.s.audit.slice(from);
+    return entriesAfter(this.s.audit, after);
   }
 
   private log(entry: AuditEntry): void {
-    entry.seq = ++this.s.auditSeq!;
-    this.s.audit.push(entry);
+    appendEntry(this.s, entry);
   }
 
   get state(): BookState {
@@ -117,7 +97,7 @@ export class ApprovalBook {
   }
 
   pendingApprovals(): PendingApproval[] {
-    return this.undecided().map(({ callId, kind, fields, toolName, arguments: args, agentName, requestedAt, expiresAt, approvers, mcpServer }) => ({
+    return this.undecided().map(({ callId, kind, fields, toolName, arguments: args, agentName, requestedAt, expiresAt, approvers, mcpServer, quorum, signedDecisions, excludedApprover }) => ({
       callId,
       kind: kind ?? 'approval',
       ...(fields ? { fields } : {}),
@@ -128,14 +108,24 @@ export class ApprovalBook {
       ...(expiresAt ? { expiresAt } : {}),
       ...(approvers ? { approvers } : {}),
       ...(mcpServer ? { mcpServer } : {}),
+      ...(quorum ? { quorum: { needed: quorum.needed, approvedBy: [...quorum.approvedBy] } } : {}),
+      ...(signedDecisions ? { signedDecisions } : {}),
+      ...(excludedApprover !== undefined ? { excludedApprover } : {}),
     }));
+  }
+
+  /** Whether a signed decision's token id was used here already (until its expiry). */
+  jtiUsed(jti: string): boolean {
+    return this.s.usedJtis?.[jti] !== undefined;
   }
 
   /**
    * The call's time is up: it is decided by its onTimeout policy ('reject' unless said otherwise) and audited as
-   * timed_out. 'fail' leaves it rejected (it never runs); the workflow then fails the run. No-op once decided.
+   * `expired` when it does not run ('reject', 'fail'), `timed_out` when it does ('approve'; and any timeout of
+   * runs recorded before expiry was an outcome: `asExpiry` false). 'fail' leaves it rejected (it never runs); the
+   * workflow then fails the run. No-op once decided.
    */
-  expire(callId: string, now: string): OnTimeout | undefined {
+  expire(callId: string, now: string, asExpiry = true): OnTimeout | undefined {
     const call = this.call(callId);
     if (!call || call.state !== 'pending') return undefined;
     const action = call.onTimeout ?? 'reject';
@@ -145,7 +135,8 @@ export class ApprovalBook {
       callId: call.callId,
       toolName: call.toolName,
       arguments: call.arguments,
-      decision: 'timed_out',
+      agentName: call.agentName,
+      decision: asExpiry && action !== 'approve' ? 'expired' : 'timed_out',
       onTimeout: action,
       requestedAt: call.requestedAt,
       decidedAt: now,
@@ -156,16 +147,22 @@ export class ApprovalBook {
 
   /**
    * A call that needs approval enters the book. A sticky rule for its tool decides it on the spot, else the tool's
-   * onApproval decision (`auto`) does (audited as auto_approved / auto_rejected); otherwise it waits.
+   * onApproval decision (`auto`) does (audited as auto_approved / auto_rejected); otherwise it waits. Rules never
+   * decide calls that need a signed decision or a quorum: each such call needs its own people.
    */
   request(call: Omit<BookCall, 'state' | 'rejectionOutput'>, now: string, auto?: AutoDecision): BookCall {
     if (this.call(call.callId)) throw new DecisionError(`call ${call.callId} is already in the book`);
     const entry: BookCall = { ...call, state: 'pending' };
     this.s.calls.push(entry);
-    const rule = (call.kind ?? 'approval') === 'approval' ? this.s.sticky[ruleKey(call.agentName, call.toolName, call.mcpServer)] : undefined;
+    const rule = this.ruleFor(entry);
     if (rule) this.settle(entry, rule.decision, { message: rule.message, approver: rule.approver }, now, 'rule');
     else if (auto && (call.kind ?? 'approval') === 'approval') this.settle(entry, auto.decision, auto, now, 'onApproval');
     return entry;
+  }
+
+  private ruleFor(call: BookCall): StickyRule | undefined {
+    if ((call.kind ?? 'approval') !== 'approval' || call.signedDecisions || call.quorum) return undefined;
+    return this.s.sticky[ruleKey(call.agentName, call.toolName, call.mcpServer)];
   }
 
   /** Why this decision cannot be applied, or undefined if it can. Never changes anything. */
@@ -178,7 +175,7 @@ export class ApprovalBook {
    * DecisionError says why. Exact decisions are applied first, then sticky rules from this batch decide
    * the remaining pending calls of their tool (an exact decision always beats a sticky one).
    */
-  decide(decisions: Decision[], now: string, via: 'signal' | 'update'): AppliedDecision[] {
+  decide(decisions: BookDecision[], now: string, via: 'signal' | 'update'): AppliedDecision[] {
     for (const d of decisions) {
       const problem = this.check(d, decisions);
       if (problem) throw new DecisionError(problem);
@@ -186,16 +183,68 @@ export class ApprovalBook {
     const applied: AppliedDecision[] = [];
     for (const d of decisions) {
       const call = this.call(d.callId)!;
+      if (d.signed) this.useJti(d.signed, now);
+      if (d.decision === 'extend') {
+        applied.push(this.extend(call, d, now, via));
+        continue;
+      }
+      if (d.decision === 'approve' && call.quorum && call.quorum.approvedBy.length + 1 < call.quorum.needed) {
+        applied.push(this.count(call, d, now, via));
+        continue;
+      }
       applied.push(this.settle(call, d.decision, d, now, via));
       if (d.always && (call.kind ?? 'approval') === 'approval' && (d.decision === 'approve' || d.decision === 'reject')) {
         this.s.sticky[ruleKey(call.agentName, call.toolName, call.mcpServer)] = { decision: d.decision, message: d.message, approver: d.approver };
       }
     }
-    for (const call of this.undecided().filter((c) => (c.kind ?? 'approval') === 'approval')) {
-      const rule = this.s.sticky[ruleKey(call.agentName, call.toolName, call.mcpServer)];
+    for (const call of this.undecided()) {
+      const rule = this.ruleFor(call);
       if (rule) applied.push(this.settle(call, rule.decision, { message: rule.message, approver: rule.approver }, now, 'rule'));
     }
     return applied;
+  }
+
+  /** The run ended (failed, timed out, cancelled) while these calls waited: none of them will ever run. */
+  cancelPending(now: string, because: string): BookCall[] {
+    const cancelled = this.undecided();
+    for (const call of cancelled) {
+      call.state = 'cancelled';
+      this.log({ ...this.about(call), decision: 'cancelled', reason: because.slice(0, 500), requestedAt: call.requestedAt, decidedAt: now, via: 'run' });
+    }
+    return cancelled;
+  }
+
+  private about(call: BookCall): Pick<AuditEntry, 'callId' | 'toolName' | 'arguments' | 'agentName'> {
+    return { callId: call.callId, toolName: call.toolName, arguments: call.arguments, agentName: call.agentName };
+  }
+
+  private signer(d: { signed?: BookDecision['signed'] }): Partial<AuditEntry> {
+    return d.signed ? { verified: true, keyId: d.signed.kid, jti: d.signed.jti } : {};
+  }
+
+  /** One approval of a call that needs more: recorded, and the call waits on. */
+  private count(call: BookCall, d: BookDecision, now: string, via: 'signal' | 'update'): AppliedDecision {
+    const quorum = call.quorum!;
+    quorum.approvedBy.push(d.approver!);
+    const snapshot = { needed: quorum.needed, approvedBy: [...quorum.approvedBy] };
+    this.log({ ...this.about(call), decision: 'approval_counted', approver: d.approver, ...(d.reason ? { reason: d.reason } : {}), ...this.signer(d), quorum: snapshot, requestedAt: call.requestedAt, decidedAt: now, via });
+    return { callId: call.callId, toolName: call.toolName, outcome: 'approval_counted', approver: d.approver!, ...(d.signed ? { verified: true as const } : {}), quorum: snapshot };
+  }
+
+  /** More time for a pending call (checked against its maxExtension already). */
+  private extend(call: BookCall, d: BookDecision, now: string, via: 'signal' | 'update'): AppliedDecision {
+    call.expiresAt = addDuration(call.expiresAt!, d.by!);
+    call.extendedMs = (call.extendedMs ?? 0) + durationMs(d.by!);
+    this.log({ ...this.about(call), decision: 'extended', ...(d.approver ? { approver: d.approver } : {}), ...(d.reason ? { reason: d.reason } : {}), extendedBy: d.by!, expiresAt: call.expiresAt, requestedAt: call.requestedAt, decidedAt: now, via });
+    return { callId: call.callId, toolName: call.toolName, outcome: 'extended', ...(d.approver ? { approver: d.approver } : {}), expiresAt: call.expiresAt };
+  }
+
+  /** A signed decision's token id counts once; ids of expired tokens are forgotten (those tokens fail on exp anyway). */
+  private useJti(signed: { jti: string; exp: number }, now: string): void {
+    const nowSeconds = Math.floor(Date.parse(now) / 1000);
+    const used = (this.s.usedJtis ??= {});
+    for (const [jti, exp] of Object.entries(used)) if (exp <= nowSeconds) delete used[jti];
+    used[signed.jti] = signed.exp;
   }
 
   /** Records that reminder `n` went out for a pending call (carried across continue-as-new). */
@@ -218,28 +267,13 @@ export class ApprovalBook {
   ignore(d: { callId?: unknown; approver?: unknown }, because: string, now: string, via: 'signal' | 'update'): AuditEntry {
     const callId = typeof d.callId === 'string' ? d.callId.slice(0, 256) : String(JSON.stringify(d.callId) ?? 'undefined').slice(0, 256);
     const call = this.call(callId);
-    const entry: AuditEntry = {
-      callId,
-      ...(call ? { toolName: call.toolName } : {}),
-      decision: 'ignored',
-      ...(typeof d.approver === 'string' ? { approver: d.approver.slice(0, 200) } : {}),
-      decidedAt: now,
-      via,
-      ignoredBecause: because.slice(0, 500),
-    };
-    this.log(entry);
-    const ignored = this.s.audit.filter((a) => a.decision === 'ignored');
-    if (ignored.length > MAX_IGNORED_AUDIT_ENTRIES) {
-      const oldest = ignored[0]!;
-      this.s.audit.splice(this.s.audit.indexOf(oldest), 1);
-    }
-    return entry;
+    return appendIgnored(this.s, { callId, ...(call ? { toolName: call.toolName } : {}), ...(typeof d.approver === 'string' ? { approver: d.approver } : {}) }, because, now, via);
   }
 
   private settle(
     call: BookCall,
     decision: Decision['decision'],
-    d: { message?: string; reason?: string; approver?: string; editedArguments?: unknown; result?: unknown; error?: string },
+    d: { message?: string; reason?: string; approver?: string; editedArguments?: unknown; result?: unknown; error?: string; signed?: BookDecision['signed'] },
     now: string,
     via: 'signal' | 'update' | 'rule' | 'onApproval',
   ): AppliedDecision {
@@ -252,12 +286,14 @@ export class ApprovalBook {
       call.externalOutput = d.error !== undefined ? `The external execution failed: ${d.error}` : typeof d.result === 'string' ? d.result : JSON.stringify(d.result);
     const outcome =
       decision === 'input' ? 'input_provided' : decision === 'result' ? 'result_provided' : decision === 'approve' ? (auto ? 'auto_approved' : 'approved') : auto ? 'auto_rejected' : 'rejected';
+    if (outcome === 'approved' && call.quorum && d.approver) call.quorum.approvedBy.push(d.approver);
+    const quorum = call.quorum && outcome === 'approved' ? { quorum: { needed: call.quorum.needed, approvedBy: [...call.quorum.approvedBy] } } : {};
     this.log({
-      callId: call.callId,
-      toolName: call.toolName,
-      arguments: call.arguments,
+      ...this.about(call),
       decision: outcome,
       ...(d.approver ? { approver: d.approver } : {}),
+      ...this.signer(d),
+      ...quorum,
       ...(d.reason ? { reason: d.reason } : {}),
       ...(d.message ? { message: d.message } : {}),
       ...(call.editedArguments ? { editedArguments: call.editedArguments } : {}),
@@ -265,6 +301,6 @@ export class ApprovalBook {
       decidedAt: now,
       via,
     });
-    return { callId: call.callId, toolName: call.toolName, outcome, ...(d.approver ? { approver: d.approver } : {}) };
+    return { callId: call.callId, toolName: call.toolName, outcome, ...(d.approver ? { approver: d.approver } : {}), ...(d.signed ? { verified: true as const } : {}), ...quorum };
   }
 }

@@ -19,7 +19,8 @@ export const durationSchema = shareAcrossRuns('approvalPolicy.durationSchema', (
 export const onTimeoutSchema = shareAcrossRuns('approvalPolicy.onTimeoutSchema', () => z.enum(['reject', 'approve', 'fail'], { error: 'must be "reject", "approve" or "fail"' }));
 export type OnTimeout = z.infer<typeof onTimeoutSchema>;
 
-export const approvalPolicySchema = shareAcrossRuns('approvalPolicy.approvalPolicySchema', () => z.strictObject({
+/** The policy's fields; approvalPolicySchema adds the checks across fields. */
+export const approvalPolicyFields = shareAcrossRuns('approvalPolicy.approvalPolicyFields', () => z.strictObject({
   /** How long a call may wait for a decision. No timeout: it waits as long as the run lives. */
   approvalTimeout: durationSchema.optional(),
   /** 'reject' (default): the model hears "Approval timed out after …"; 'approve': it runs; 'fail': the run fails with ApprovalTimedOut. */
@@ -29,9 +30,23 @@ export const approvalPolicySchema = shareAcrossRuns('approvalPolicy.approvalPoli
   /** Notify `escalateTo` once the call has waited this long. */
   escalateAfter: durationSchema.optional(),
   escalateTo: z.string().min(1).max(200).optional(),
-  /** Who may decide (approver names). Unset: anyone. Identity is asserted by the caller; see the README. */
+  /** Who may decide (approver names). Unset: anyone. Asserted by the caller unless decisions are signed; see the README. */
   approvers: z.array(z.string().min(1).max(200)).min(1).optional(),
+  /** Approvals a call needs, each from a different approver (one rejection rejects it). Default 1. */
+  quorum: z.number().int().min(1).max(20).optional(),
+  /** The run's `context.requestedBy` may not approve the run's own calls (separation of duties). */
+  excludeRequester: z.boolean().optional(),
+  /** Decisions must carry a valid token signed by an approver key (worker-wide: COUNTERSIGN_REQUIRE_SIGNED_DECISIONS=true). */
+  signedDecisions: z.boolean().optional(),
+  /** How much time approvers may add to a call's expiry in all (`extend`). Unset: no limit. */
+  maxExtension: durationSchema.optional(),
+  /** Notify once, this long before the call expires. */
+  remindBeforeExpiry: durationSchema.optional(),
 }));
+
+export const approvalPolicySchema = shareAcrossRuns('approvalPolicy.approvalPolicySchema', () =>
+  approvalPolicyFields.refine((p) => !(p.quorum && p.approvers && p.quorum > p.approvers.length), { message: 'is larger than the list of approvers', path: ['quorum'] }),
+);
 export type ApprovalPolicy = z.infer<typeof approvalPolicySchema>;
 
 /** Later layers win field by field: agent < tool < run. */
@@ -52,3 +67,6 @@ export function addDuration(fromIso: string, after: string): string {
 }
 
 export const timeoutMessage = (approvalTimeout: string) => `Approval timed out after ${approvalTimeout}.`;
+
+/** What the model hears when a call's approval time ran out (runs recorded before expiry was its own outcome hear timeoutMessage). */
+export const expiryMessage = (waited: string) => `The approval request expired after ${waited}.`;

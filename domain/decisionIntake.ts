@@ -9,15 +9,17 @@ import {
   decidePayloadSchema,
   describeZodError,
   provideInputPayloadSchema,
+  extendPayloadSchema,
   provideResultPayloadSchema,
   rejectPayloadSchema,
 } from '../workflows/messages';
 import { checkDecision } from './approvalBook';
+import type { BookDecision } from './decisionRules';
 
-export type SignalKind = 'approve' | 'reject' | 'provideInput' | 'provideResult';
+export type SignalKind = 'approve' | 'reject' | 'provideInput' | 'provideResult' | 'extend';
 export type Via = 'signal' | 'update';
 
-const signalSchemas = { approve: approvePayloadSchema, reject: rejectPayloadSchema, provideInput: provideInputPayloadSchema, provideResult: provideResultPayloadSchema };
+const signalSchemas = { approve: approvePayloadSchema, reject: rejectPayloadSchema, provideInput: provideInputPayloadSchema, provideResult: provideResultPayloadSchema, extend: extendPayloadSchema };
 
 /** Who a malformed payload claims to be about, for the audit's `ignored` entry. */
 export type Claimed = { callId?: unknown; approver?: unknown };
@@ -29,6 +31,7 @@ export function decisionFromSignal(kind: SignalKind, raw: unknown): { decision: 
   const p = parsed.data as Record<string, unknown> & { callId: string; approver?: string; reason?: string };
   const base = { callId: p.callId, ...(p.approver !== undefined ? { approver: p.approver } : {}), ...(p.reason !== undefined ? { reason: p.reason } : {}) };
   if (kind === 'provideInput') return { decision: { ...base, decision: 'input', values: p.values as Record<string, unknown> } };
+  if (kind === 'extend') return { decision: { ...base, decision: 'extend', by: p.by as string } };
   if (kind === 'provideResult') return { decision: { ...base, decision: 'result', ...(p.error !== undefined ? { error: p.error as string } : { result: p.result as string }) } };
   const always = kind === 'approve' ? p.alwaysApprove : p.alwaysReject;
   return {
@@ -38,6 +41,7 @@ export function decisionFromSignal(kind: SignalKind, raw: unknown): { decision: 
       ...(always !== undefined ? { always: always as boolean } : {}),
       ...(p.message !== undefined ? { message: p.message as string } : {}),
       ...(p.editedArguments !== undefined ? { editedArguments: p.editedArguments as string } : {}),
+      ...(p.token !== undefined ? { token: p.token as string } : {}),
     },
   };
 }
@@ -58,7 +62,7 @@ export type Route = { to: 'book' } | { to: 'child'; childId: string };
  * The one check. Why the decision cannot apply (against this run's book, or against what the sub-run holding the
  * call last reported), or where it goes. Never changes anything.
  */
-export function routeDecision(state: AgentRunState, d: Decision, batch: Decision[] = []): { problem: string } | Route {
+export function routeDecision(state: AgentRunState, d: BookDecision, batch: Decision[] = []): { problem: string } | Route {
   const owner = state.book.call(d.callId) ? undefined : state.childOwning(d.callId);
   const problem = owner ? checkDecision(owner[1].pending.find((p) => p.callId === d.callId), d, batch) : state.book.check(d, batch);
   if (problem) return { problem };
@@ -66,9 +70,9 @@ export function routeDecision(state: AgentRunState, d: Decision, batch: Decision
 }
 
 /** Checks a whole batch; the first problem refuses all of it. Decisions are split by where they go. */
-export function routeBatch(state: AgentRunState, decisions: Decision[]): { problem: string } | { local: Decision[]; forward: Array<{ childId: string; decision: Decision }> } {
-  const local: Decision[] = [];
-  const forward: Array<{ childId: string; decision: Decision }> = [];
+export function routeBatch<D extends BookDecision>(state: AgentRunState, decisions: D[]): { problem: string } | { local: D[]; forward: Array<{ childId: string; decision: D }> } {
+  const local: D[] = [];
+  const forward: Array<{ childId: string; decision: D }> = [];
   for (const d of decisions) {
     const route = routeDecision(state, d, decisions);
     if ('problem' in route) return route;
@@ -90,8 +94,11 @@ export const invalidEdit = (d: Decision, toolName: string, problem: string): str
 /** A decision for a sub-run's call, as the signal the sub-run takes. */
 export function signalFor(d: Decision): { name: SignalKind; payload: Record<string, unknown> } {
   const who = { callId: d.callId, ...(d.approver ? { approver: d.approver } : {}), ...(d.reason ? { reason: d.reason } : {}) };
-  if (d.decision === 'approve') return { name: 'approve', payload: { ...who, ...(d.always ? { alwaysApprove: true } : {}), ...(d.editedArguments !== undefined ? { editedArguments: d.editedArguments } : {}) } };
-  if (d.decision === 'reject') return { name: 'reject', payload: { ...who, ...(d.always ? { alwaysReject: true } : {}), ...(d.message ? { message: d.message } : {}) } };
+  // A token goes along as it came: the sub-run checks it itself (a parent's word is no proof).
+  const token = d.token !== undefined ? { token: d.token } : {};
+  if (d.decision === 'approve') return { name: 'approve', payload: { ...who, ...(d.always ? { alwaysApprove: true } : {}), ...(d.editedArguments !== undefined ? { editedArguments: d.editedArguments } : {}), ...token } };
+  if (d.decision === 'reject') return { name: 'reject', payload: { ...who, ...(d.always ? { alwaysReject: true } : {}), ...(d.message ? { message: d.message } : {}), ...token } };
   if (d.decision === 'input') return { name: 'provideInput', payload: { ...who, values: d.values ?? {} } };
+  if (d.decision === 'extend') return { name: 'extend', payload: { ...who, by: d.by } };
   return { name: 'provideResult', payload: { callId: d.callId, ...(d.approver ? { approver: d.approver } : {}), ...(d.error !== undefined ? { error: d.error } : { result: d.result as string }) } };
 }

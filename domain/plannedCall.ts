@@ -33,5 +33,5 @@ export interface AutoDecision {
 export type PlannedCall =
   | (CallBase & { disposition: 'error'; output: string })
   | (CallBase & { disposition: 'run'; audit?: boolean } & Special)
-  | (CallBase & { disposition: 'approval' | 'external'; rejectionText: string; timeoutText?: string; auto?: AutoDecision } & Special)
+  | (CallBase & { disposition: 'approval' | 'external'; rejectionText: string; timeoutText?: string; auto?: AutoDecision; /** Decisions need a valid signed token. */ signedDecisions?: true } & Special)
   | (CallBase & { disposition: 'input'; fields: string[]; rejectionText: string; timeoutText?: string });

@@ -20,6 +20,9 @@ import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../wo
 import { eventually } from '../test/support/fixtures';
 import { quietRuntime, startHarness, type Harness } from '../test/support/harness';
 import { binaryPath, projectRoot } from '../test/support/toolchain';
+import { startWebhookReceiver } from '../test/support/webhookReceiver';
+import { signDecision } from '../client/decisionSigning';
+import { generateKeyPairSync } from 'node:crypto';
 
 // The other kinds of human step, for the corpus (same shapes as test/integration/humanSteps.test.ts).
 const kindsAgent = defineAgent({
@@ -50,6 +53,17 @@ const guardedAgent = defineAgent({
 
 // Hosted MCP approvals asked by the provider, answered on the next turn.
 const hostedAgent = defineAgent({ name: 'hosted-docs', instructions: 'test', tools: [], hostedMcp: [{ serverLabel: 'docs', serverUrl: 'https://docs.example/mcp' }] });
+
+// Signed decisions and a quorum (an approver key made here, checked by the worker), with an extension.
+const signingKey = { ...(generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }) as { kty: 'OKP'; crv: 'Ed25519'; x: string; d: string }), kid: 'ann' };
+const vaultAgent = defineAgent({
+  name: 'vault',
+  instructions: 'test',
+  tools: [
+    defineTool({ name: 'wire_money', description: 'Send money', parameters: z.object({ amount: z.number() }), needsApproval: true, signedDecisions: true, execute: ({ amount }) => `wired ${amount}` }),
+    defineTool({ name: 'payout', description: 'Pay out', parameters: z.object({ amount: z.number() }), needsApproval: true, quorum: 2, approvalTimeout: '7d', remindBeforeExpiry: '1h', execute: ({ amount }) => `paid ${amount}` }),
+  ],
+});
 
 type Scenario = (h: Harness, runner: Runner, workflowId: string) => Promise<void>;
 
@@ -166,6 +180,23 @@ const scenarios: Record<string, Scenario> = {
     const paused = await runner.run('hosted-docs', 'docs', { workflowId: id });
     await runner.run('hosted-docs', paused.toState().approve('mcpr_1', { approver: 'ann' }).reject('mcpr_2', { message: 'no' }));
   },
+  'signed-and-quorum': async (h, runner, id) => {
+    const wire = (amount: number, callId: string) => ({ name: 'wire_money', arguments: { amount }, callId });
+    h.model.script(id, [{ toolCalls: [wire(1, 's1'), wire(2, 's2'), { name: 'payout', arguments: { amount: 3 }, callId: 'q1' }] }, { text: 'done' }]);
+    await runner.run('vault', 'pay', { workflowId: id });
+    const tokenFor = (call: string, amount: number) => signDecision(signingKey, { wf: id, call, decision: 'approve', arguments: `{"amount":${amount}}` });
+    await runner.decide(id, [{ callId: 's1', decision: 'approve', token: tokenFor('s1', 1) }, { callId: 'q1', decision: 'extend', by: '1h', approver: 'ann' }]);
+    await h.client.workflow.getHandle(id).signal(approveSignal, { callId: 's2', token: tokenFor('s2', 2) });
+    await runner.decide(id, [{ callId: 'q1', decision: 'approve', approver: 'ann' }]);
+    await runner.decide(id, [{ callId: 'q1', decision: 'approve', approver: 'bob' }]);
+    await h.client.workflow.getHandle(id).result();
+  },
+  'cancelled-while-waiting': async (h, runner, id) => {
+    h.model.script(id, [{ toolCalls: [email(1)] }]);
+    await runner.run('email-assistant', 'go', { workflowId: id });
+    await h.client.workflow.getHandle(id).cancel();
+    await h.client.workflow.getHandle(id).result().catch(() => undefined);
+  },
   'run-deadline': async (h, runner, id) => {
     h.model.script(id, [{ toolCalls: [email(1)] }]);
     await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'go', runTimeout: '2s' }] });
@@ -194,7 +225,12 @@ async function main() {
     tools: [defineTool({ name: 'get_user_name', description: 'Name of a user', parameters: z.object({ userId: z.string() }), needsApproval: true, execute: ({ userId }) => `User ${userId} is Ada` })],
   });
   const helper = defineAgent({ name: 'contract-helper', instructions: 'test', tools: [identity.asTool({ toolName: 'help_with_contract', toolDescription: 'Ask' })] });
-  const h = await startHarness({ registry: new AgentRegistry([...demoAgents, kindsAgent, guardedAgent, hostedAgent, triage, identity, helper]) });
+  const hook = await startWebhookReceiver(); // every decision reaches a webhook (approval_decided)
+  const h = await startHarness({
+    registry: new AgentRegistry([...demoAgents, kindsAgent, guardedAgent, hostedAgent, triage, identity, helper, vaultAgent]),
+    webhookUrl: hook.url,
+    approverKeys: [{ kid: signingKey.kid, x: signingKey.x }],
+  });
   const runner = new Runner(h.client, { taskQueue: h.taskQueue });
   try {
     for (const [name, scenario] of Object.entries(scenarios)) {
@@ -217,6 +253,7 @@ async function main() {
     }
   } finally {
     await h.close();
+    await hook.close();
     await env.teardown();
   }
 }

@@ -9,6 +9,15 @@ import { ConfigError, type CountersignConfig, type ModelSettings, type PayloadSt
 import { checkSearchAttributes, connectWorker } from './connect';
 import { type DeltaRelay, startDeltaRelay } from './deltaRelay';
 import { buildWorkflowBundle, prebuiltWorkflowBundle } from './workflowBundle';
+import { type ApproverKey, loadApproverKeys } from '../activities/approverKeys';
+
+function approverKeysOf(file: string): ApproverKey[] {
+  try {
+    return loadApproverKeys(file);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+}
 
 export interface CountersignWorkerOptions {
   connection: NativeConnection;
@@ -30,6 +39,20 @@ export interface CountersignWorkerOptions {
   workerOptions?: Partial<WorkerOptions>;
   /** Where model turns publish their text deltas while they run (started and closed by the caller); none: no streaming. */
   deltaRelay?: DeltaRelay;
+  /** Approvers' public keys (COUNTERSIGN_APPROVER_KEYS, see loadApproverKeys): signed decisions are checked against them. */
+  approverKeys?: ApproverKey[];
+  /** Every approval this worker plans needs a signed decision (COUNTERSIGN_REQUIRE_SIGNED_DECISIONS). */
+  requireSignedDecisions?: boolean;
+}
+
+/** Signed decisions need keys to check them against: a worker that would ask for them without any refuses to start. */
+function checkApproverKeys(o: CountersignWorkerOptions): void {
+  if (o.approverKeys?.length) return;
+  if (o.requireSignedDecisions) throw new ConfigError('COUNTERSIGN_REQUIRE_SIGNED_DECISIONS=true needs approver keys: set COUNTERSIGN_APPROVER_KEYS to a JWKS file (countersign keys generate <approver> writes one)');
+  for (const agent of o.registry.all()) {
+    const tool = agent.tools.find((t) => (t.policy.signedDecisions ?? agent.policy.signedDecisions) === true);
+    if (tool) throw new ConfigError(`agent ${agent.name}: tool ${tool.name} needs signed decisions, but the worker has no approver keys: set COUNTERSIGN_APPROVER_KEYS to a JWKS file (countersign keys generate <approver> writes one)`);
+  }
 }
 
 /** Hosted MCP is a Responses API tool: a worker on Chat Completions refuses agents that use it, before any run does. */
@@ -41,6 +64,7 @@ function checkModelApi(registry: AgentRegistry, model: ModelSettings): void {
 
 export async function createWorker(o: CountersignWorkerOptions): Promise<Worker> {
   checkModelApi(o.registry, o.model);
+  checkApproverKeys(o);
   const storage = openPayloadStorage(o.payloadStorage ?? { kind: 'file', dir: '.temporal/payloads', thresholdBytes: 256 * 1024 }, o.encryptionKeys);
   const transcripts = storage.driver ? new TranscriptStore(storage.driver, storage.codecs) : undefined;
   return Worker.create({
@@ -48,7 +72,15 @@ export async function createWorker(o: CountersignWorkerOptions): Promise<Worker>
     namespace: o.namespace,
     taskQueue: o.taskQueue,
     workflowBundle: o.workflowBundle ?? prebuiltWorkflowBundle() ?? (await buildWorkflowBundle()),
-    activities: createAgentActivities({ registry: o.registry, model: o.model, webhookUrl: o.webhookUrl, transcripts, deltaRelay: o.deltaRelay }),
+    activities: createAgentActivities({
+      registry: o.registry,
+      model: o.model,
+      webhookUrl: o.webhookUrl,
+      transcripts,
+      deltaRelay: o.deltaRelay,
+      approverKeys: o.approverKeys,
+      requireSignedDecisions: o.requireSignedDecisions,
+    }),
     dataConverter: dataConverterOf(storage),
     ...(o.deployment
       ? {
@@ -90,6 +122,8 @@ export async function createConfiguredWorker(
       encryptionKeys: config.encryptionKeys,
       payloadStorage: config.payloadStorage,
       deltaRelay,
+      ...(config.approverKeysFile ? { approverKeys: approverKeysOf(config.approverKeysFile) } : {}),
+      requireSignedDecisions: config.requireSignedDecisions,
       workerOptions: { ...(config.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: config.maxCachedWorkflows } : {}), ...workerOptions },
     });
     return { worker, connection, ...(deltaRelay ? { deltaRelay } : {}) };

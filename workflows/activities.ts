@@ -24,7 +24,7 @@ export const notifyOptions: ActivityOptions = {
 };
 
 export const { modelTurn, runTool, notify } = proxyActivities<AgentActivities>(modelOptions);
-export const { describeAgent, validateArguments } = proxyLocalActivities<AgentActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
+export const { describeAgent, validateArguments, verifyDecisionTokens } = proxyLocalActivities<AgentActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
 
 /** The run's own limits on one model call and one tool execution, where it sets them. */
 export const withTimeout = (options: ActivityOptions, timeout: string | undefined): ActivityOptions =>

@@ -39,6 +39,7 @@ import {
   decideUpdate,
   describeZodError,
   eventsQuery,
+  extendSignal,
   nextPauseUpdate,
   pendingApprovalsQuery,
   provideInputSignal,
@@ -63,13 +64,13 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   const workflowId = workflowInfo().workflowId;
 
   const state = new AgentRunState(input, isoNow(), carry);
-  const publisher = new Publisher(state);
-  const publish = () => publisher.publish();
   const notifier = new Notifier(workflowId);
+  const publisher = new Publisher(state, notifier);
+  const publish = () => publisher.publish();
   const subRuns = new SubRuns(state, workflowId, publisher, isoNow);
   const timers = new ApprovalTimers(state, notifier, publish);
   const turnCalls = new TurnCalls(state, workflowId, { timers, notifier, subRuns, publish, now: isoNow });
-  const desk = new DecisionDesk(state, publisher, subRuns, isoNow);
+  const desk = new DecisionDesk(state, publisher, subRuns, isoNow, workflowInfo().root?.workflowId ?? workflowId);
 
   // ── Handlers ─────────────────────────────────────────────────────────────────────────────────────────────
   setHandler(childStateSignal, (report) => subRuns.onReport(report));
@@ -77,6 +78,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   setHandler(rejectSignal, (p) => desk.signal('reject', p));
   setHandler(provideInputSignal, (p) => desk.signal('provideInput', p));
   setHandler(provideResultSignal, (p) => desk.signal('provideResult', p));
+  setHandler(extendSignal, (p) => desk.signal('extend', p));
   setHandler(addInputSignal, (p) => desk.addInput(p));
   setHandler(decideUpdate, (p) => desk.update(p), { validator: (p) => desk.validate(p) });
   setHandler(nextPauseUpdate, () => condition(() => state.quiescent()).then(() => state.view()));
@@ -165,9 +167,21 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
     await scope.run(converse);
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err;
+    const cancelled = isCancellation(err) && !deadlinePassed;
     const cause = deadlinePassed && isCancellation(err) ? { message: `the run passed its deadline (runTimeout ${input.runTimeout})`, type: 'RunTimedOut' } : rootCause(err);
-    state.finished = { status: 'Failed', error: cause.message, errorType: cause.type };
+    // Nothing left dangling: calls still waiting are audited cancelled and leave the pending list and search attributes.
+    const cleanUp = patched('cancel-pending');
+    if (cleanUp) {
+      state.book.cancelPending(isoNow(), cancelled ? 'the run was cancelled' : `the run ended: ${cause.message}`);
+      state.children.clear();
+    }
+    state.finished = { status: 'Failed', error: cancelled ? 'the run was cancelled' : cause.message, errorType: cancelled ? 'RunCancelled' : cause.type };
     publish();
+    if (cancelled && cleanUp) {
+      // A cancelled run still gets its last notifications out, then ends as cancelled.
+      await CancellationScope.nonCancellable(() => notifier.settled());
+      throw err;
+    }
     await notifier.settled();
     await condition(allHandlersFinished);
     // Fail with the real reason (e.g. the provider's 401 text), not a generic "activity task failed".

@@ -1,9 +1,10 @@
-// Waiting for people on durable timers: a call's timeout (decided then by its onTimeout policy), reminders every so
-// often, and one escalation. Timers survive worker restarts and deploys; reminders already sent are in the book,
-// so a run that continued as new does not repeat them.
-import { ApplicationFailure, condition } from '@temporalio/workflow';
+// Waiting for people on durable timers: a call's expiry (decided then by its onTimeout policy; an approver may
+// extend it), reminders every so often and once before expiry, and one escalation. Timers survive worker restarts
+// and deploys; reminders already sent are in the book, so a run that continued as new does not repeat them.
+import { ApplicationFailure, condition, patched } from '@temporalio/workflow';
 import type { AgentRunState } from '../domain/agentRunState';
-import { addDuration, durationMs } from '../domain/approvalPolicy';
+import { addDuration, durationMs, expiryMessage } from '../domain/approvalPolicy';
+import { formatMs } from '../domain/decisionText';
 import type { Notifier } from './notifications';
 
 export class ApprovalTimers {
@@ -27,7 +28,8 @@ export class ApprovalTimers {
   /** Starts the escalation and reminder timers of a pending call (each stops once it is decided). */
   startReminders(callId: string): void {
     const call = this.state.book.call(callId)!;
-    const { remindEvery, escalateAfter, escalateTo } = this.state.policyFor(call.toolName);
+    const { remindEvery, escalateAfter, escalateTo, remindBeforeExpiry } = this.state.policyFor(call.toolName);
+    if (remindBeforeExpiry && call.expiresAt) void this.remindBeforeExpiry(callId, remindBeforeExpiry);
     if (escalateAfter && !call.escalated) {
       void (async () => {
         if (await this.untilDecidedOr(callId, addDuration(call.requestedAt, escalateAfter), `escalate ${call.toolName}`)) return;
@@ -49,13 +51,47 @@ export class ApprovalTimers {
     }
   }
 
-  /** Resolves when the call is decided, or decides it by its timeout policy; 'fail' fails the run. */
+  /** Once per expiry, `before` it: an extension moves the expiry, and the reminder comes again before the new one. */
+  private async remindBeforeExpiry(callId: string, before: string): Promise<void> {
+    const call = this.state.book.call(callId)!;
+    while (call.state === 'pending') {
+      const expiry = call.expiresAt!;
+      const moved = () => call.state !== 'pending' || call.expiresAt !== expiry;
+      if (call.expiryReminderFor !== expiry) {
+        const at = Date.parse(expiry) - durationMs(before);
+        if (await this.until(moved, at, `expiry reminder: ${call.toolName}`)) continue;
+        call.expiryReminderFor = expiry;
+        this.notifier.about('approval_expiring', call, { expiresIn: before });
+      }
+      await condition(moved);
+    }
+  }
+
+  /** Waits until `at` (ms) or `done`; true if done first. */
+  private async until(done: () => boolean, at: number, summary: string): Promise<boolean> {
+    const ms = at - Date.now();
+    if (ms <= 0) return done();
+    return condition(done, ms, { summary });
+  }
+
+  /** Resolves when the call is decided, or decides it by its timeout policy; 'fail' fails the run. An extension moves the deadline. */
   async waitForDecision(callId: string, now: () => string): Promise<void> {
     const book = this.state.book;
     const call = book.call(callId)!;
     if (!call.expiresAt) return condition(this.decided(callId));
-    if (await this.untilDecidedOr(callId, call.expiresAt, `approval timeout: ${call.toolName}`)) return;
-    const action = book.expire(callId, now());
+    for (;;) {
+      const expiry = call.expiresAt;
+      const decidedOrMoved = () => call.state !== 'pending' || call.expiresAt !== expiry;
+      if (await this.until(decidedOrMoved, Date.parse(expiry), `approval timeout: ${call.toolName}`)) {
+        if (call.state !== 'pending') return;
+        continue; // extended: wait for the new expiry
+      }
+      break;
+    }
+    const asExpiry = patched('expiry-outcome');
+    if (asExpiry && call.extendedMs && call.timeoutText === expiryMessage(this.state.policyFor(call.toolName).approvalTimeout ?? ''))
+      call.timeoutText = expiryMessage(`${this.state.policyFor(call.toolName).approvalTimeout} and an extension of ${formatMs(call.extendedMs)}`);
+    const action = book.expire(callId, now(), asExpiry);
     this.publish();
     this.notifier.about('approval_timed_out', call, { onTimeout: action });
     if (action === 'fail') {

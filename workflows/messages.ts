@@ -3,9 +3,8 @@
 // send exactly these JSON shapes. zod schemas validate every payload that crosses the wire.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
-import { approvalPolicySchema, durationSchema } from '../domain/approvalPolicy';
+import { approvalPolicyFields, durationSchema } from '../domain/approvalPolicy';
 import { shareAcrossRuns } from '../domain/sharedModules';
-import type { ConversationItem, Usage } from '../domain/items';
 
 export const WORKFLOW_TYPE = 'agentRun';
 export const DEFAULT_TASK_QUEUE = 'countersign';
@@ -24,8 +23,8 @@ export const runInputSchema = shareAcrossRuns('messages.runInputSchema', () => z
   context: jsonRecord.optional(),
   /** Model turns before the run fails with MaxTurnsExceeded. Default 10. */
   maxTurns: z.number().int().min(1).max(1000).optional(),
-  /** Approval policy for this run: wins over the agent's and the tools' (approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo). */
-  ...approvalPolicySchema.omit({ approvers: true }).shape,
+  /** Approval policy for this run: wins over the agent's and the tools' (approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, remindBeforeExpiry). */
+  ...approvalPolicyFields.omit({ approvers: true, quorum: true, excludeRequester: true, signedDecisions: true, maxExtension: true }).shape,
   /** How long one model call may take before Temporal retries it (default 3 minutes). */
   modelTimeout: durationSchema.optional(),
   /** How long one tool execution may take before Temporal retries it (default 5 minutes). */
@@ -47,14 +46,16 @@ export type RunInput = z.infer<typeof runInputSchema>;
 const callId = shareAcrossRuns('messages.callId', () => z.string().min(1, 'must be a non-empty string').max(256, 'is longer than any call id (256 characters)'));
 const approver = shareAcrossRuns('messages.approver', () => z.string().min(1, 'must be a non-empty name').max(200, 'at most 200 characters').optional());
 const text = shareAcrossRuns('messages.text', () => z.string().max(10_000, 'at most 10000 characters').optional());
+/** A signed decision's compact JWS (see domain/decisionToken.ts); checked by the run, never trusted as is. */
+const token = shareAcrossRuns('messages.token', () => z.string().min(1, 'must be a compact JWS').max(4096, 'is longer than any decision token (4096 characters)').optional());
 
 /** Arguments a reviewer substitutes when approving: an object, or its JSON text. Checked against the tool's schema. */
 const editedArguments = shareAcrossRuns('messages.editedArguments', () => z.union([jsonRecord, z.string().max(100_000, 'at most 100000 characters')]).optional());
 
-/** Signal `approve`: `{"callId": "...", "alwaysApprove": false, "approver": "alice", "reason": "...", "editedArguments": {...}}` */
-export const approvePayloadSchema = shareAcrossRuns('messages.approvePayloadSchema', () => z.strictObject({ callId, alwaysApprove: z.boolean().optional(), approver, reason: text, editedArguments }));
-/** Signal `reject`: `{"callId": "...", "message": "shown to the model", "alwaysReject": false, "approver": "bob"}` */
-export const rejectPayloadSchema = shareAcrossRuns('messages.rejectPayloadSchema', () => z.strictObject({ callId, message: text, alwaysReject: z.boolean().optional(), approver, reason: text }));
+/** Signal `approve`: `{"callId": "...", "alwaysApprove": false, "approver": "alice", "reason": "...", "editedArguments": {...}, "token": "<JWS>"}` */
+export const approvePayloadSchema = shareAcrossRuns('messages.approvePayloadSchema', () => z.strictObject({ callId, alwaysApprove: z.boolean().optional(), approver, reason: text, editedArguments, token }));
+/** Signal `reject`: `{"callId": "...", "message": "shown to the model", "alwaysReject": false, "approver": "bob", "token": "<JWS>"}` */
+export const rejectPayloadSchema = shareAcrossRuns('messages.rejectPayloadSchema', () => z.strictObject({ callId, message: text, alwaysReject: z.boolean().optional(), approver, reason: text, token }));
 export type ApprovePayload = z.infer<typeof approvePayloadSchema>;
 export type RejectPayload = z.infer<typeof rejectPayloadSchema>;
 
@@ -69,17 +70,21 @@ export const provideInputPayloadSchema = shareAcrossRuns('messages.provideInputP
 export const provideResultPayloadSchema = shareAcrossRuns('messages.provideResultPayloadSchema', () => z
   .strictObject({ callId, result: externalResult.optional(), error: text, approver })
   .refine((p) => (p.result === undefined) !== (p.error === undefined), { message: 'send exactly one of result or error', path: ['result'] }));
+/** Signal `extend`: `{"callId": "...", "by": "4h", "approver": "ann"}` — more time for a pending call (within its tool's maxExtension). */
+export const extendPayloadSchema = shareAcrossRuns('messages.extendPayloadSchema', () => z.strictObject({ callId, by: durationSchema, approver, reason: text }));
+export type ExtendPayload = z.infer<typeof extendPayloadSchema>;
 export type ProvideInputPayload = z.infer<typeof provideInputPayloadSchema>;
 export type ProvideResultPayload = z.infer<typeof provideResultPayloadSchema>;
 
 /**
  * One entry of the `decide` update. `approve` / `reject` for approvals (and `reject` skips any kind of call);
  * `input` with `values` for input calls; `result` with `result` or `error` for external calls.
- * `always` makes an approve/reject sticky for every later call of that tool in this run.
+ * `always` makes an approve/reject sticky for every later call of that tool in this run. `extend` with `by` gives a
+ * pending call more time (within its tool's maxExtension). `token` signs an approve or reject.
  */
 export const decisionSchema = shareAcrossRuns('messages.decisionSchema', () => z.strictObject({
   callId,
-  decision: z.enum(['approve', 'reject', 'input', 'result'], { error: 'must be "approve", "reject", "input" or "result"' }),
+  decision: z.enum(['approve', 'reject', 'input', 'result', 'extend'], { error: 'must be "approve", "reject", "input", "result" or "extend"' }),
   values: inputValues.optional(),
   result: externalResult.optional(),
   error: text,
@@ -91,11 +96,17 @@ export const decisionSchema = shareAcrossRuns('messages.decisionSchema', () => z
   approver,
   /** Approve with these arguments instead of the model's (validated against the tool's schema). */
   editedArguments,
+  /** A signed decision (approve or reject): a compact JWS by an approver key; see the README. */
+  token,
+  /** For "extend": how much longer the call may wait, e.g. "4h". */
+  by: durationSchema.optional(),
 })
   .refine((d) => d.editedArguments === undefined || d.decision === 'approve', { message: 'only an approval can carry editedArguments', path: ['editedArguments'] })
   .refine((d) => (d.values !== undefined) === (d.decision === 'input'), { message: 'an "input" decision carries values, and only it does', path: ['values'] })
   .refine((d) => d.decision !== 'result' || (d.result === undefined) !== (d.error === undefined), { message: 'a "result" decision carries exactly one of result or error', path: ['result'] })
-  .refine((d) => d.decision === 'result' || (d.result === undefined && d.error === undefined), { message: 'only a "result" decision carries result or error', path: ['result'] }));
+  .refine((d) => d.decision === 'result' || (d.result === undefined && d.error === undefined), { message: 'only a "result" decision carries result or error', path: ['result'] })
+  .refine((d) => d.token === undefined || d.decision === 'approve' || d.decision === 'reject', { message: 'only an approve or reject decision carries a token', path: ['token'] })
+  .refine((d) => (d.by !== undefined) === (d.decision === 'extend'), { message: 'an "extend" decision carries by (e.g. "4h"), and only it does', path: ['by'] }));
 export type Decision = z.infer<typeof decisionSchema>;
 
 /** A user message for the model's next turn (the seed SDK's `state.addInput()`). */
@@ -112,147 +123,26 @@ export const decidePayloadSchema = shareAcrossRuns('messages.decidePayloadSchema
   .refine((p) => p.decisions.length > 0 || (p.inputs?.length ?? 0) > 0, { message: 'send at least one decision or input', path: ['decisions'] }));
 export type DecidePayload = z.input<typeof decidePayloadSchema>;
 
-/** `forwarded`: the call lives in a sub-run; the decision was passed on to it (its audit records the outcome). */
-export type DecisionOutcome = 'approved' | 'rejected' | 'auto_approved' | 'auto_rejected' | 'input_provided' | 'result_provided' | 'forwarded';
+export type {
+  AppliedDecision,
+  AuditDecision,
+  AuditEntry,
+  AuditPage,
+  ChildReport,
+  ConversationPage,
+  DecideResult,
+  DecisionOutcome,
+  Handoff,
+  PendingApproval,
+  PendingKind,
+  RunResult,
+  RunSnapshot,
+  RunStatus,
+  RunView,
+} from '../domain/runViews';
+import type { AuditPage, ChildReport, ConversationPage, DecideResult, PendingApproval, RunSnapshot, RunView } from '../domain/runViews';
 
-export interface AppliedDecision {
-  callId: string;
-  toolName: string;
-  outcome: DecisionOutcome;
-  approver?: string;
-}
-
-export interface DecideResult {
-  applied: AppliedDecision[];
-  /** User messages now waiting for the next model turn. */
-  inputsQueued?: number;
-  /** Calls still waiting for a person after these decisions. */
-  stillPending: string[];
-}
-
-// ── What the run shows ───────────────────────────────────────────────────────────────────────────────────────
-export type RunStatus = 'Running' | 'AwaitingApproval' | 'Completed' | 'Failed';
-
-/** What a pending call waits for: a yes/no, values a person fills in, or a result from outside. */
-export type PendingKind = 'approval' | 'input' | 'external';
-
-export interface PendingApproval {
-  callId: string;
-  kind: PendingKind;
-  /** For `input`: the fields to fill in. */
-  fields?: string[];
-  toolName: string;
-  /** JSON string, exactly as the model produced it. */
-  arguments: string;
-  agentName: string;
-  /** ISO-8601. */
-  requestedAt: string;
-  /** When the call times out (ISO-8601), if a timeout applies. */
-  expiresAt?: string;
-  /** Who may decide it, if the tool or agent says. */
-  approvers?: string[];
-  /** For a call inside a sub-agent (agent.asTool): the tools that lead to it, e.g. `help_with_contract > get_user_name`. */
-  path?: string;
-  /** For an MCP tool: the agent's MCP server that offers it (always-rules hold for this server's tool only). */
-  mcpServer?: string;
-  /** For a call inside a sub-agent: the workflow id of the sub-run that holds it. Decide it through this run all the same. */
-  runId?: string;
-}
-
-/** Internal: what a sub-run (child workflow) tells its parent whenever it changes. */
-export interface ChildReport {
-  childWorkflowId: string;
-  /** The sub-run waits only for people (or has nothing running). */
-  waiting: boolean;
-  pending: PendingApproval[];
-  /** Decisions passed on by the parent that the sub-run refused (e.g. invalid edited arguments): pending there again. */
-  refused?: Array<{ callId: string; because: string; /** The sub-run that refused it (at any depth). */ runId?: string }>;
-}
-
-export type AuditDecision = DecisionOutcome | 'timed_out' | 'ignored' | 'audited';
-
-export interface AuditEntry {
-  /** Position in the run's audit log (1, 2, …): page with `auditLog({ after: seq })`. */
-  seq?: number;
-  callId: string;
-  toolName?: string;
-  arguments?: string;
-  decision: AuditDecision;
-  approver?: string;
-  reason?: string;
-  message?: string;
-  requestedAt?: string;
-  decidedAt: string;
-  /** `rule`: a sticky always-rule; `onApproval`: the tool's onApproval code decided it. */
-  via: 'signal' | 'update' | 'rule' | 'timer' | 'onApproval';
-  /** For `ignored`: why the decision changed nothing. */
-  ignoredBecause?: string;
-  /** For `timed_out`: what the timeout did (the onTimeout policy). */
-  onTimeout?: 'reject' | 'approve' | 'fail';
-  /** When a reviewer approved with other arguments: what ran instead of `arguments`. */
-  editedArguments?: string;
-}
-
-export interface Handoff {
-  from: string;
-  to: string;
-  callId: string;
-  at: string;
-}
-
-/**
- * What a run shows, compactly: where it stands, what waits for people, the final output or error, and cursors for
- * reading the conversation and the audit in pages. The answer of `nextPause`, the workflow result, and the core of
- * `runState`. Its size does not grow with the run's length (pending calls aside).
- */
-export interface RunView {
-  agent: { name: string; version: string };
-  /** The agent the run started with, when a handoff has moved the conversation since. */
-  startedWith?: string;
-  status: RunStatus;
-  turn: number;
-  maxTurns: number;
-  pending: PendingApproval[];
-  usage: Usage;
-  /** When the run began (ISO-8601), across continue-as-new. */
-  startedAt: string;
-  /** With runTimeout: when the run fails with RunTimedOut. */
-  deadline?: string;
-  /** How many times this run has continued as new (same workflow id). */
-  continuedAsNew: number;
-  /** Something the run is waiting out, e.g. no worker has its agent version yet. */
-  problem?: string;
-  /** Where the logs end now: `conversation({ after: cursor.items })` and `auditLog({ after: cursor.audit })` read what comes next. */
-  cursor: { items: number; audit: number };
-  finalOutput?: string;
-  /** Why the run failed, and the failure type (e.g. MaxTurnsExceeded, ModelRequestRejected). */
-  error?: string;
-  errorType?: string;
-}
-
-/**
- * The `runState` query: the view plus the newest conversation items and audit entries, and the handoffs and
- * queued user messages. A long run's items and audit are cut to their newest entries (`itemsFrom` / `auditFrom`
- * say where the window starts); read them whole with the `conversation` and `auditLog` queries.
- */
-export interface RunSnapshot extends RunView {
-  items: ConversationItem[];
-  /** Index of `items[0]` in the whole conversation (0: nothing left out). */
-  itemsFrom: number;
-  audit: AuditEntry[];
-  /** Entries before this many were left out of `audit` (0: nothing left out). */
-  auditFrom: number;
-  /** User messages added with addInput, waiting for the next model turn. */
-  queuedInputs: string[];
-  /** Handoffs so far: the conversation moved from one agent to another. */
-  handoffs: Handoff[];
-  /** Sticky always-rules people set in this run, keyed `agent/tool` (`agent/mcp:server/tool` for MCP tools). */
-  alwaysRules?: Record<string, { decision: 'approve' | 'reject'; message?: string; approver?: string }>;
-}
-
-/** The workflow's result: the snapshot of a completed run (its windows smaller: at most 100 newest items and audit entries, about 256 KB each). */
-export type RunResult = RunSnapshot & { status: 'Completed'; finalOutput: string };
-
+// ── Reading ──────────────────────────────────────────────────────────────────────────────────────────────────
 /** Read a log in pages: entries after `after` (the `next` of the previous page; 0 or absent: from the start), at most `limit`. */
 export const pageRequestSchema = shareAcrossRuns('messages.pageRequestSchema', () => z.strictObject({
   after: z.number().int().min(0).optional(),
@@ -262,20 +152,6 @@ export type PageRequest = z.infer<typeof pageRequestSchema>;
 export type { EventPage, RunEvent, RunEventType } from '../domain/runEvents';
 import type { EventPage } from '../domain/runEvents';
 
-/** A page of the conversation: items `after` … `next - 1` of `total`. A page also stops at about 1 MB of JSON. */
-export interface ConversationPage {
-  items: ConversationItem[];
-  next: number;
-  total: number;
-}
-
-/** A page of the audit log: entries with `seq` after the request's `after`, up to `next` (the last `seq` returned). */
-export interface AuditPage {
-  entries: AuditEntry[];
-  next: number;
-  total: number;
-}
-
 // ── Definitions ──────────────────────────────────────────────────────────────────────────────────────────────
 export const approveSignal = defineSignal<[ApprovePayload]>('approve');
 export const provideInputSignal = defineSignal<[ProvideInputPayload]>('provideInput');
@@ -283,6 +159,7 @@ export const provideResultSignal = defineSignal<[ProvideResultPayload]>('provide
 /** Signal `addInput`: `{"message": "..."}` — a user message for the model's next turn. */
 export const addInputSignal = defineSignal<[AddInputPayload]>('addInput');
 export const rejectSignal = defineSignal<[RejectPayload]>('reject');
+export const extendSignal = defineSignal<[ExtendPayload]>('extend');
 /** Validated decisions; the update is rejected (and nothing changes) if any entry is invalid. */
 export const decideUpdate = defineUpdate<DecideResult, [DecidePayload]>('decide');
 /** Long-poll: returns once the run is waiting only for people, or has ended. Used by Runner.run. */

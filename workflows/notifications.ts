@@ -1,9 +1,11 @@
-// Notifications about waiting calls (requested, reminder, escalated, timed out): fire and forget. A notification
-// never blocks or fails the run (Temporal retries the activity on its own); before the run closes, the ones in
-// flight get a bounded chance to land, since a closed run drops them.
+// Notifications about waiting calls (requested, reminders, escalated, timed out) and, where the worker has a webhook,
+// every decision (approval_decided): fire and forget. A notification never blocks or fails the run (Temporal
+// retries the activity on its own); before the run closes, the ones in flight get a bounded chance to land, since
+// a closed run drops them.
 import { condition, log } from '@temporalio/workflow';
 import type { Notification, NotificationEvent } from '../activities/notify';
 import type { BookCall } from '../domain/approvalBook';
+import type { AuditEntry } from '../domain/runViews';
 import { rootCause } from '../domain/failures';
 import { notify, notifyOptions } from './activities';
 
@@ -26,11 +28,40 @@ export class Notifier {
       ...(call.expiresAt ? { expiresAt: call.expiresAt } : {}),
       ...extra,
     };
+    this.send(n, `${event}: ${call.toolName}`);
+  }
+
+  private send(n: Notification, summary: string): void {
     this.inFlight += 1;
     notify
-      .executeWithOptions({ ...notifyOptions, summary: `${event}: ${call.toolName}` }, [n])
-      .catch((err) => log.warn('notification failed', { event, callId: call.callId, error: rootCause(err).message }))
+      .executeWithOptions({ ...notifyOptions, summary }, [n])
+      .catch((err) => log.warn('notification failed', { event: n.event, callId: n.callId, error: rootCause(err).message }))
       .finally(() => (this.inFlight -= 1));
+  }
+
+  /** approval_decided for audit entries that decided something (not refusals, audited runs or forwards). */
+  decided(entries: AuditEntry[], agent: string): void {
+    for (const e of entries) {
+      if (e.decision === 'ignored' || e.decision === 'audited' || e.decision === 'forwarded') continue;
+      const n: Notification = {
+        event: 'approval_decided',
+        workflowId: this.workflowId,
+        agent: e.agentName ?? agent,
+        callId: e.callId,
+        toolName: e.toolName ?? '',
+        arguments: e.arguments ?? '',
+        requestedAt: e.requestedAt ?? e.decidedAt,
+        outcome: e.decision,
+        decidedAt: e.decidedAt,
+        via: e.via,
+        ...(e.approver ? { approver: e.approver } : {}),
+        ...(e.verified ? { verified: true, keyId: e.keyId } : {}),
+        ...(e.reason ? { reason: e.reason } : {}),
+        ...(e.expiresAt ? { expiresAt: e.expiresAt } : {}),
+        ...(e.onTimeout ? { onTimeout: e.onTimeout } : {}),
+      };
+      this.send(n, `${e.decision}: ${e.toolName ?? e.callId}`);
+    }
   }
 
   /** Waits (at most a minute) for notifications still in flight. */

@@ -3,23 +3,33 @@
 import { getExternalWorkflowHandle, log, patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { AgentRunState } from '../domain/agentRunState';
 import { summarizeCall } from '../domain/callSummary';
+import { quorumText } from '../domain/decisionText';
 import { rootCause } from '../domain/failures';
 import { type ChildReport, childStateSignal } from './messages';
+import type { Notifier } from './notifications';
 import { searchAttributeUpdates } from './searchAttributes';
 
 const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 export class Publisher {
   private published = '';
+  /** The audit's last seq already reported as approval_decided (a continued run starts where its predecessor stopped). */
+  private notifiedSeq: number;
   private reported = '';
   /** Decisions passed on by the parent that this sub-run refused, not yet reported. */
   private readonly refused: NonNullable<ChildReport['refused']> = [];
   private refusals = 0;
 
-  constructor(private readonly state: AgentRunState) {}
+  constructor(
+    private readonly state: AgentRunState,
+    private readonly notifier: Notifier,
+  ) {
+    this.notifiedSeq = state.book.state.auditSeq ?? 0;
+  }
 
   publish(): void {
     this.state.events.observe(this.state, new Date(Date.now()).toISOString());
+    this.reportDecisions();
     this.reportToParent();
     const s = this.state;
     const pending = s.allPending();
@@ -28,9 +38,22 @@ export class Publisher {
     this.published = key;
     upsertSearchAttributes(searchAttributeUpdates({ status: s.status(), agent: s.agentRef().name, pending }));
     const details = pending.length
-      ? `Awaiting approval: ${pending.map((p) => `${p.path ? `${p.path.slice(0, p.path.lastIndexOf(' > ') + 3)}` : ''}${summarizeCall(p.toolName, p.arguments)} (call ${p.callId}, requested ${when(p.requestedAt)}${p.expiresAt ? `, expires ${when(p.expiresAt)}` : ''})`).join('; ')}`
+      ? `Awaiting approval: ${pending.map((p) => `${p.path ? `${p.path.slice(0, p.path.lastIndexOf(' > ') + 3)}` : ''}${summarizeCall(p.toolName, p.arguments)} (call ${p.callId}, requested ${when(p.requestedAt)}${p.expiresAt ? `, expires ${when(p.expiresAt)}` : ''}${p.quorum ? `, ${quorumText(p.quorum)}` : ''})`).join('; ')}`
       : `${s.status()}: ${s.agentRef().name}, turn ${s.turn}`;
     setCurrentDetails(s.problem ? `${details}\nProblem: ${s.problem}` : details);
+  }
+
+  /**
+   * Every decision reaches the worker's webhook (approval_decided), so a user's own store can keep the record past
+   * namespace retention. Only runs whose agent snapshot says the worker has a webhook do it: runs recorded before
+   * this existed have no such snapshot, so their histories replay unchanged.
+   */
+  private reportDecisions(): void {
+    const seq = this.state.book.state.auditSeq ?? 0;
+    if (seq === this.notifiedSeq) return;
+    const after = this.notifiedSeq;
+    this.notifiedSeq = seq;
+    if (this.state.agent?.webhook) this.notifier.decided(this.state.book.auditAfter(after), this.state.agentRef().name);
   }
 
   /**

@@ -15,12 +15,13 @@ import {
   type RunResult,
   WORKFLOW_TYPE,
   approveSignal,
+  extendSignal,
   provideInputSignal,
   provideResultSignal,
   rejectSignal,
 } from './messages';
 
-const signals = { approve: approveSignal, reject: rejectSignal, provideInput: provideInputSignal, provideResult: provideResultSignal };
+const signals = { approve: approveSignal, reject: rejectSignal, provideInput: provideInputSignal, provideResult: provideResultSignal, extend: extendSignal };
 
 export class SubRuns {
   constructor(

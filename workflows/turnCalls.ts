@@ -3,7 +3,7 @@
 // answers the model with its rejection text. Handoffs and sub-agents are carried out by the workflow itself.
 import { condition, patched } from '@temporalio/workflow';
 import type { AgentRunState } from '../domain/agentRunState';
-import { addDuration } from '../domain/approvalPolicy';
+import { bookingFor } from '../domain/callBooking';
 import type { ConversationItem } from '../domain/items';
 import type { PlannedCall } from '../domain/plannedCall';
 import { runTool, toolOptions, withAgent, withTimeout } from './activities';
@@ -29,25 +29,8 @@ export class TurnCalls {
     const requestedAt = now();
     for (const c of calls) {
       if (c.disposition === 'error' || c.disposition === 'run' || s.book.call(c.callId)) continue; // booked already before a continue-as-new
-      const policy = s.policyFor(c.toolName);
-      // External calls wait on their tool's resultTimeout (and only reject or fail); the others on the approval policy.
-      const { resultTimeout, mcpServer = 'hostedMcp' in c ? c.hostedMcp : undefined } = s.agent?.tools.find((t) => t.name === c.toolName) ?? {};
-      const timeout = c.disposition === 'external' ? resultTimeout : policy.approvalTimeout;
-      const onTimeout = c.disposition === 'external' ? (policy.onTimeout === 'fail' ? 'fail' : 'reject') : (policy.onTimeout ?? 'reject');
       const booked = s.book.request(
-        {
-          callId: c.callId,
-          ...(c.disposition !== 'approval' ? { kind: c.disposition } : {}),
-          ...(c.disposition === 'input' ? { fields: c.fields } : {}),
-          toolName: c.toolName,
-          arguments: c.arguments,
-          agentName: s.agentRef().name,
-          requestedAt,
-          rejectionText: c.rejectionText,
-          ...(timeout ? { expiresAt: addDuration(requestedAt, timeout), onTimeout, timeoutText: c.timeoutText } : {}),
-          ...(policy.approvers ? { approvers: policy.approvers } : {}),
-          ...(mcpServer ? { mcpServer } : {}),
-        },
+        bookingFor(s, c, requestedAt),
         requestedAt,
         c.disposition === 'approval' && c.auto && patched('on-approval') ? c.auto : undefined,
       );

@@ -201,7 +201,7 @@ test('the raw temporal CLI: list by search attribute, query, signal, update — 
   expect((await outboxOf(h.outbox)).filter((e) => e.idempotencyKey.startsWith(`${id}:`)).map((e) => e.kind)).toEqual(['email']);
 });
 
-test('every audit kind: approved, rejected, auto_approved, timed_out, ignored', async () => {
+test('every audit kind: approved, rejected, auto_approved, expired, ignored', async () => {
   const id = newId('audit');
   h.model.script(id, [
     { toolCalls: [{ name: 'send_email', arguments: { to: 'a@example.com', subject: 'A', body: 'a' }, callId: 'a1' }, { name: 'delete_record', arguments: { record_id: 'X' }, callId: 'a2' }] },
@@ -219,7 +219,7 @@ test('every audit kind: approved, rejected, auto_approved, timed_out, ignored', 
   expect(audit).toMatch(/a1\s+send_email\s+approved\s+ann\s+update/);
   expect(audit).toMatch(/a2\s+delete_record\s+rejected\s+bob\s+update\s+no/);
   expect(audit).toMatch(/a3\s+send_email\s+auto_approved\s+ann\s+rule/);
-  expect(audit).toMatch(/a4\s+slow_tool\s+timed_out\s+-\s+timer\s+onTimeout reject/);
+  expect(audit).toMatch(/a4\s+slow_tool\s+expired\s+-\s+timer\s+onTimeout reject/);
 });
 
 test('watch follows a run until it ends', async () => {

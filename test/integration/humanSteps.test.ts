@@ -181,7 +181,7 @@ test('external: the worker never runs it; the result (or failure) arrives from o
   await eventually(async () => ((await h.client.workflow.getHandle(ids.late).query(runStateQuery)).status === 'Completed' ? true : undefined), 15_000);
   const final = await h.client.workflow.getHandle(ids.late).query(runStateQuery);
   expect(final.items).toContainEqual({ type: 'function_call_output', callId: 'x1', output: 'No result arrived within 2s.' });
-  expect(final.audit).toEqual([expect.objectContaining({ decision: 'timed_out', onTimeout: 'reject' })]);
+  expect(final.audit).toEqual([expect.objectContaining({ decision: 'expired', onTimeout: 'reject' })]);
   expect((await outboxOf(h.outbox)).filter((e) => Object.values(ids).some((id) => e.idempotencyKey.startsWith(`${id}:`)))).toHaveLength(0);
 });
 
@@ -200,6 +200,6 @@ test('input calls time out like approvals: the model hears it, nothing runs', as
   await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId, args: [{ agent: 'kinds-assistant', input: 'book', approvalTimeout: '1s' }] });
   const done = await h.client.workflow.getHandle(workflowId).result();
   expect(done.finalOutput).toBe('nobody answered');
-  expect(done.items).toContainEqual({ type: 'function_call_output', callId: 'b9', output: 'Approval timed out after 1s.' });
-  expect(done.audit).toEqual([expect.objectContaining({ callId: 'b9', decision: 'timed_out', onTimeout: 'reject' })]);
+  expect(done.items).toContainEqual({ type: 'function_call_output', callId: 'b9', output: 'The approval request expired after 1s.' });
+  expect(done.audit).toEqual([expect.objectContaining({ callId: 'b9', decision: 'expired', onTimeout: 'reject' })]);
 });

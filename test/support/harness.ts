@@ -15,6 +15,7 @@ import { startScriptedModel, type ScriptedModel } from '../../devtools/scriptedM
 import type { ModelApi, PayloadStorageSettings } from '../../temporal.config';
 import { createWorker } from '../../worker/createWorker';
 import { startDeltaRelay } from '../../worker/deltaRelay';
+import type { ApproverKey } from '../../activities/approverKeys';
 
 let runtimeInstalled = false;
 /** Call before anything starts the Temporal runtime (a worker, a test environment). */
@@ -54,6 +55,9 @@ export interface HarnessOptions {
   payloadStorage?: PayloadStorageSettings;
   /** The worker's model-delta relay, as `npm start` has it (default on); false = COUNTERSIGN_DELTA_RELAY=off. */
   deltaRelay?: boolean;
+  /** Approvers' public keys and whether every approval needs a signed decision. */
+  approverKeys?: ApproverKey[];
+  requireSignedDecisions?: boolean;
 }
 
 /** The tests' file store: like the default, in a folder of its own. */
@@ -90,6 +94,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       payloadStorage,
       workflowBundle: { codePath: bundlePath },
       deltaRelay,
+      approverKeys: opts.approverKeys,
+      requireSignedDecisions: opts.requireSignedDecisions,
     });
 
   let worker = await build();

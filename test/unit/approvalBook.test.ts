@@ -81,7 +81,7 @@ test('the audit log records who decided what, when, and why', () => {
   const book = bookWith(['c1', 'send_email']);
   book.decide([{ callId: 'c1', decision: 'reject', approver: 'bob', message: 'wrong address', reason: 'typo' }], T1, 'update');
   expect(book.state.audit).toEqual([
-    { callId: 'c1', toolName: 'send_email', arguments: '{"id":"c1"}', decision: 'rejected', approver: 'bob', reason: 'typo', message: 'wrong address', requestedAt: T0, decidedAt: T1, via: 'update', seq: 1 },
+    { callId: 'c1', toolName: 'send_email', arguments: '{"id":"c1"}', agentName: 'email-assistant', decision: 'rejected', approver: 'bob', reason: 'typo', message: 'wrong address', requestedAt: T0, decidedAt: T1, via: 'update', seq: 1 },
   ]);
 });
 

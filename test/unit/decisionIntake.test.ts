@@ -31,7 +31,7 @@ test('a malformed signal says what is wrong and who it claims to be about', () =
 
 test('the update payload is parsed with its defaults, or refused in one line', () => {
   expect(parseDecide({ inputs: ['hi'] })).toEqual({ payload: { decisions: [], inputs: ['hi'] } });
-  expect(parseDecide({ decisions: [{ callId: 'c1', decision: 'maybe' }] })).toEqual({ problem: 'invalid decide request: decisions.0.decision: must be "approve", "reject", "input" or "result"' });
+  expect(parseDecide({ decisions: [{ callId: 'c1', decision: 'maybe' }] })).toEqual({ problem: 'invalid decide request: decisions.0.decision: must be "approve", "reject", "input", "result" or "extend"' });
   expect(parseDecide({})).toEqual({ problem: 'invalid decide request: decisions: send at least one decision or input' });
 });
 
@@ -70,7 +70,7 @@ test('edits and input values are validated first; input values complete the mode
 
 describe('the update handler throws only ApplicationFailure (anything else would fail the workflow task)', () => {
   // The desk outside a workflow: its refusals come before anything that needs the workflow context.
-  const desk = (s: AgentRunState) => new DecisionDesk(s, { publish() {}, refuse() {} } as unknown as Publisher, {} as SubRuns, () => T0);
+  const desk = (s: AgentRunState) => new DecisionDesk(s, { publish() {}, refuse() {} } as unknown as Publisher, {} as SubRuns, () => T0, 'wf-1');
 
   test.each([
     ['a malformed payload', { decisions: 'nope' }, /^invalid decide request: decisions: /],
