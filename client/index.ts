@@ -13,3 +13,7 @@ export { followModelDeltas, type ModelDelta, type FollowModelDeltasOptions } fro
 export * from '../workflows/messages';
 export type { AgentSnapshot, ToolSnapshot } from '../domain/agentSnapshot';
 export type { ConversationItem, Usage } from '../domain/items';
+export { approvalsAcross, type ApprovalsQuery } from './approvalsReport';
+export type { ApprovalRecord, ApprovalStatus } from '../domain/approvalHistory';
+export { signDecision, readPrivateKey, generateApproverKey, type ApproverPrivateKey } from './decisionSigning';
+export type { Signing } from './runState';

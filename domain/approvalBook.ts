@@ -55,6 +55,12 @@ export interface BookState {
 
 export { MAX_IGNORED_AUDIT_ENTRIES } from './auditLog';
 
+/** What a waiting call shows readers (copies: the book's state stays its own). */
+function asPending({ callId, kind, fields, toolName, arguments: args, agentName, requestedAt, expiresAt, approvers, mcpServer, quorum, signedDecisions, excludedApprover }: BookCall): PendingApproval {
+  const optional = { fields, expiresAt, approvers, mcpServer, signedDecisions, excludedApprover, quorum: quorum && { needed: quorum.needed, approvedBy: [...quorum.approvedBy] } };
+  return { callId, kind: kind ?? 'approval', toolName, arguments: args, agentName, requestedAt, ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)) };
+}
+
 export class DecisionError extends Error {
   override name = 'DecisionError';
 }
@@ -97,21 +103,7 @@ export class ApprovalBook {
   }
 
   pendingApprovals(): PendingApproval[] {
-    return this.undecided().map(({ callId, kind, fields, toolName, arguments: args, agentName, requestedAt, expiresAt, approvers, mcpServer, quorum, signedDecisions, excludedApprover }) => ({
-      callId,
-      kind: kind ?? 'approval',
-      ...(fields ? { fields } : {}),
-      toolName,
-      arguments: args,
-      agentName,
-      requestedAt,
-      ...(expiresAt ? { expiresAt } : {}),
-      ...(approvers ? { approvers } : {}),
-      ...(mcpServer ? { mcpServer } : {}),
-      ...(quorum ? { quorum: { needed: quorum.needed, approvedBy: [...quorum.approvedBy] } } : {}),
-      ...(signedDecisions ? { signedDecisions } : {}),
-      ...(excludedApprover !== undefined ? { excludedApprover } : {}),
-    }));
+    return this.undecided().map(asPending);
   }
 
   /** Whether a signed decision's token id was used here already (until its expiry). */

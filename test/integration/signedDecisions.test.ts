@@ -4,7 +4,7 @@
 // every decision reported to the webhook.
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -17,6 +17,8 @@ import { startHarness, type Harness } from '../support/harness';
 import { projectRoot } from '../support/toolchain';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 import { recordOnce } from '../../agents/demo/outbox';
+import { loadApproverKeys, verifyDecisionSignatures } from '../../activities/approverKeys';
+import { readPrivateKey, signDecision } from '../../client/decisionSigning';
 
 jest.setTimeout(300_000);
 const exec = promisify(execFile);
@@ -58,7 +60,8 @@ const wire = defineTool({
     return `wired ${amount} to ${to}`;
   },
 });
-const vault = defineAgent({ name: 'vault', instructions: 'test', tools: [wire] });
+const release = defineTool({ name: 'release_funds', description: 'Release funds', parameters: z.object({ amount: z.number() }), needsApproval: true, signedDecisions: true, quorum: 2, execute: ({ amount }) => `released ${amount}` });
+const vault = defineAgent({ name: 'vault', instructions: 'test', tools: [wire, release] });
 const parent = defineAgent({ name: 'vault-parent', instructions: 'test', tools: [vault.asTool({ toolName: 'ask_vault', toolDescription: 'Ask the vault' })] });
 
 let h: Harness;
@@ -222,4 +225,32 @@ test('a nested call: the token names the top run, and the sub-run checks it itse
   await eventually(async () => ((await runner.describe(workflowId)).status === 'Completed' ? true : undefined));
   expect((await runner.describe(workflowId)).finalOutput).toBe('parent done');
   expect(await auditOf(`${workflowId}/p1`)).toEqual([expect.objectContaining({ decision: 'approved', approver: 'ann', verified: true })]);
+});
+
+test('quorum with signed decisions: n distinct verified subs; the same key twice is refused whatever name it claims', async () => {
+  const workflowId = newId('signed-quorum');
+  h.model.script(workflowId, [{ toolCalls: [{ name: 'release_funds', arguments: { amount: 5 }, callId: 'q1' }] }, { text: 'released' }]);
+  await runner.run('vault', 'release', { workflowId });
+  const args = '{"amount":5}';
+  expect((await runner.decide(workflowId, [{ callId: 'q1', decision: 'approve', token: token(ann, { wf: workflowId, call: 'q1', arguments: args }) }])).applied[0]).toMatchObject({ outcome: 'approval_counted', approver: 'ann', verified: true });
+  await expect(runner.decide(workflowId, [{ callId: 'q1', decision: 'approve', approver: 'bob', token: token(ann, { wf: workflowId, call: 'q1', arguments: args }) }])).rejects.toThrow('ann has already approved call q1 (release_funds) (1 of 2 approvals (ann))');
+  expect((await runner.decide(workflowId, [{ callId: 'q1', decision: 'approve', token: token(bob, { wf: workflowId, call: 'q1', arguments: args }) }])).applied[0]).toMatchObject({ outcome: 'approved', approver: 'bob', verified: true, quorum: { needed: 2, approvedBy: ['ann', 'bob'] } });
+  await eventually(async () => ((await runner.describe(workflowId)).status === 'Completed' ? true : undefined));
+  expect((await auditOf(workflowId)).map((a) => [a.decision, a.approver, a.verified])).toEqual([
+    ['approval_counted', 'ann', true],
+    ['approved', 'bob', true],
+  ]);
+});
+
+test('countersign keys generate: a private key (mode 600) and a public key set the worker reads, whose tokens verify', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'countersign-keys-'));
+  const { stdout } = await exec(process.execPath, [join(projectRoot, 'bin/countersign.js'), 'keys', 'generate', 'dora', '--dir', dir, '--json'], { cwd: projectRoot });
+  const files = JSON.parse(stdout) as { privateKeyFile: string; keySetFile: string };
+  expect(statSync(files.privateKeyFile).mode & 0o777).toBe(0o600);
+  const keys = loadApproverKeys(files.keySetFile);
+  expect(keys.map((k) => k.kid)).toEqual(['dora']);
+  expect(JSON.parse(readFileSync(files.keySetFile, 'utf8')).keys[0]).not.toHaveProperty('d');
+  const signed = signDecision(readPrivateKey(files.privateKeyFile), { wf: 'w', call: 'c', decision: 'approve', arguments: '{}' });
+  expect(verifyDecisionSignatures(keys, [signed])).toEqual([{ ok: true, kid: 'dora' }]);
+  expect(verifyDecisionSignatures([{ kid: 'dora', x: ann.jwk.x }], [signed])).toEqual([{ ok: false, problem: 'bad signature: the token was not signed by key "dora"' }]);
 });
