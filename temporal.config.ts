@@ -81,6 +81,11 @@ export interface CountersignConfig {
   approverKeysFile?: string;
   /** COUNTERSIGN_REQUIRE_SIGNED_DECISIONS=true: every approval this worker plans needs a decision signed by one of those keys. */
   requireSignedDecisions: boolean;
+  /**
+   * One-click action links in approval_requested notifications: COUNTERSIGN_PUBLIC_URL (where `countersign serve` is
+   * reached), COUNTERSIGN_LINK_SECRET (HMAC key shared by workers and the server), COUNTERSIGN_LINK_TTL (longest life, seconds).
+   */
+  links?: { publicUrl: string; secret: string; maxTtlSeconds: number };
 }
 
 export type PayloadStorageSettings =
@@ -127,6 +132,9 @@ const envSchema = z.object({
   COUNTERSIGN_DELTA_PUBLIC_URL: z.url({ error: 'must be a URL such as http://worker-1.internal:7244' }).optional(),
   COUNTERSIGN_APPROVER_KEYS: z.string().min(1).optional(),
   COUNTERSIGN_REQUIRE_SIGNED_DECISIONS: z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).default('false'),
+  COUNTERSIGN_PUBLIC_URL: z.url({ error: 'must be a URL such as https://approvals.example.com' }).optional(),
+  COUNTERSIGN_LINK_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -base64 32)').optional(),
+  COUNTERSIGN_LINK_TTL: z.coerce.number({ error: 'must be a number of seconds such as 604800' }).int().positive('must be a positive number of seconds').default(7 * 24 * 3600),
 });
 
 /** Thrown for a setting that cannot work; the message is one line that says what to change. */
@@ -178,7 +186,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CountersignCon
     ...(e.COUNTERSIGN_DEPLOYMENT_NAME ? { deployment: deploymentOf(e.COUNTERSIGN_DEPLOYMENT_NAME, e.COUNTERSIGN_BUILD_ID, e.COUNTERSIGN_VERSIONING_BEHAVIOR) } : {}),
     ...(e.COUNTERSIGN_APPROVER_KEYS ? { approverKeysFile: e.COUNTERSIGN_APPROVER_KEYS } : {}),
     requireSignedDecisions: e.COUNTERSIGN_REQUIRE_SIGNED_DECISIONS === 'true',
+    ...linksOf(e),
   };
+}
+
+function linksOf(e: z.infer<typeof envSchema>): Pick<CountersignConfig, 'links'> {
+  if (!e.COUNTERSIGN_PUBLIC_URL) return {};
+  if (!e.COUNTERSIGN_LINK_SECRET) throw new ConfigError('COUNTERSIGN_PUBLIC_URL is set but COUNTERSIGN_LINK_SECRET is not: set the same secret (32+ characters) on the workers and on countersign serve');
+  return { links: { publicUrl: e.COUNTERSIGN_PUBLIC_URL, secret: e.COUNTERSIGN_LINK_SECRET, maxTtlSeconds: e.COUNTERSIGN_LINK_TTL } };
 }
 
 function deploymentOf(name: string, buildId: string | undefined, behavior: 'auto-upgrade' | 'pinned'): NonNullable<CountersignConfig['deployment']> {

@@ -21,6 +21,7 @@ import type { DeltaRelay } from '../worker/deltaRelay';
 import type { TranscriptStore } from './transcript';
 import { createNotifyActivities } from './notify';
 import { type ApproverKey, verifyDecisionSignatures } from './approverKeys';
+import type { LinkSettings } from '../links/actionLinks';
 
 export interface ModelTurnRequest {
   runId: string;
@@ -93,12 +94,14 @@ export interface AgentActivityDeps {
   approverKeys?: ApproverKey[];
   /** COUNTERSIGN_REQUIRE_SIGNED_DECISIONS: every approval this worker plans needs a signed decision. */
   requireSignedDecisions?: boolean;
+  /** COUNTERSIGN_PUBLIC_URL and COUNTERSIGN_LINK_SECRET: approval_requested notifications carry one-click links. */
+  links?: LinkSettings;
 }
 
 export function createAgentActivities(deps: AgentActivityDeps) {
   const { callModel } = createModelActivities(deps.model, deps.deltaRelay);
   return {
-    ...createNotifyActivities({ webhookUrl: deps.webhookUrl }),
+    ...createNotifyActivities({ webhookUrl: deps.webhookUrl, links: deps.links }),
 
     /** The agent as this run will know it, its MCP servers' tools listed now and frozen with it. */
     async describeAgent(ref: { name: string; version?: string }): Promise<AgentSnapshot> {

@@ -3,6 +3,8 @@
 // A failing webhook throws, so Temporal retries it; the workflow never waits on it, so it never blocks a run.
 import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import { type LinkAction, type LinkSettings, actionLinks } from '../links/actionLinks';
+import { emailMessage, slackMessage } from '../links/messageBodies';
 
 export type NotificationEvent = 'approval_requested' | 'approval_reminder' | 'approval_expiring' | 'approval_escalated' | 'approval_timed_out' | 'approval_decided';
 
@@ -35,13 +37,21 @@ export interface Notification {
   decidedAt?: string;
   via?: string;
   reason?: string;
+  /**
+   * For approval_requested, with COUNTERSIGN_PUBLIC_URL: one-click links (each opens a confirmation page on
+   * `countersign serve`), and ready Slack Block Kit and email bodies carrying them. Made by the worker, never in history.
+   */
+  links?: Record<LinkAction, string>;
+  slack?: ReturnType<typeof slackMessage>;
+  email?: ReturnType<typeof emailMessage>;
 }
 
-export function createNotifyActivities(options: { webhookUrl?: string; timeoutMs?: number }) {
+export function createNotifyActivities(options: { webhookUrl?: string; timeoutMs?: number; links?: LinkSettings }) {
   return {
-    async notify(n: Notification): Promise<void> {
-      log.info(`${n.event}: ${n.toolName} (call ${n.callId}) in ${n.workflowId}`, { ...n, arguments: undefined });
+    async notify(raw: Notification): Promise<void> {
+      log.info(`${raw.event}: ${raw.toolName} (call ${raw.callId}) in ${raw.workflowId}`, { ...raw, arguments: undefined });
       if (!options.webhookUrl) return;
+      const n = options.links && raw.event === 'approval_requested' ? withLinks(raw, options.links) : raw;
       let res: Response;
       try {
         res = await fetch(options.webhookUrl, {
@@ -56,6 +66,11 @@ export function createNotifyActivities(options: { webhookUrl?: string; timeoutMs
       if (!res.ok) throw ApplicationFailure.create({ type: 'WebhookFailed', message: `webhook ${options.webhookUrl} answered ${res.status}` });
     },
   };
+}
+
+function withLinks(n: Notification, settings: LinkSettings): Notification {
+  const links = actionLinks(settings, n);
+  return { ...n, links, slack: slackMessage(n, links), email: emailMessage(n, links) };
 }
 
 export type NotifyActivities = ReturnType<typeof createNotifyActivities>;

@@ -107,6 +107,27 @@ program
     await server.close();
   });
 
+program
+  .command('serve')
+  .description('the approvals inbox in the browser, its JSON API and one-click links (identity from --approver-header or COUNTERSIGN_SERVE_TOKENS)')
+  .option('--port <n>', 'port', (v) => Number(v), 8234)
+  .option('--host <ip>', 'address to listen on (not loopback: only with an identity source)', '127.0.0.1')
+  .option('--approver-header <name>', 'header your reverse proxy sets to the signed-in approver, e.g. X-Forwarded-User')
+  .option('--keys-dir <dir>', "approvers' private keys (<approver>.private.jwk) to sign their decisions with")
+  .action(async (o: { port: number; host: string; approverHeader?: string; keysDir?: string }) => {
+    const tokens = lazy.identity().parseServeTokens(process.env.COUNTERSIGN_SERVE_TOKENS);
+    const linkSecret = process.env.COUNTERSIGN_LINK_SECRET;
+    if (linkSecret !== undefined && linkSecret.length < 32) throw new CountersignError('COUNTERSIGN_LINK_SECRET must be at least 32 characters (the same as the workers’)');
+    const { runner } = await connect();
+    const server = await lazy.inbox().startInbox({ runner, port: o.port, host: o.host, approverHeader: o.approverHeader, tokens, keysDir: o.keysDir, linkSecret });
+    print(`approvals inbox at ${server.url} (identity: ${[o.approverHeader ? `header ${o.approverHeader}` : '', tokens.length ? `${tokens.length} bearer token(s)` : ''].filter(Boolean).join(', ')}${linkSecret ? '; one-click links on' : ''})`);
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    });
+    await server.close();
+  });
+
 export async function main(argv = process.argv): Promise<void> {
   try {
     await program.parseAsync(argv);

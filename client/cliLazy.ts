@@ -10,4 +10,6 @@ export const lazy = {
   codecServer: () => require('./codecServer') as typeof import('./codecServer'),
   decisionSigning: () => require('./decisionSigning') as typeof import('./decisionSigning'),
   approvalsReport: () => require('./approvalsReport') as typeof import('./approvalsReport'),
+  inbox: () => require('./inbox/server') as typeof import('./inbox/server'),
+  identity: () => require('./inbox/identity') as typeof import('./inbox/identity'),
 };

@@ -17,3 +17,6 @@ export { approvalsAcross, type ApprovalsQuery } from './approvalsReport';
 export type { ApprovalRecord, ApprovalStatus } from '../domain/approvalHistory';
 export { signDecision, readPrivateKey, generateApproverKey, type ApproverPrivateKey } from './decisionSigning';
 export type { Signing } from './runState';
+export type { InboxOptions } from './inbox/server';
+/** The approvals inbox (`countersign serve`) in your own process; loaded on first use (it brings fastify). */
+export const startInbox = (o: import('./inbox/server').InboxOptions) => (require('./inbox/server') as typeof import('./inbox/server')).startInbox(o);

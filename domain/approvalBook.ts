@@ -158,7 +158,8 @@ export class ApprovalBook {
   }
 
   /** Why this decision cannot be applied, or undefined if it can. Never changes anything. */
-  check(d: DecisionClaim, batch: ReadonlyArray<Pick<Decision, 'callId'>> = []): string | undefined {
+  check(d: DecisionClaim & { linkId?: string }, batch: ReadonlyArray<Pick<Decision, 'callId'>> = []): string | undefined {
+    if (d.linkId !== undefined && this.jtiUsed(`link:${d.linkId}`)) return 'this link was already used: open the approval from the inbox instead';
     return checkDecision(this.call(d.callId), d, batch);
   }
 
@@ -176,6 +177,7 @@ export class ApprovalBook {
     for (const d of decisions) {
       const call = this.call(d.callId)!;
       if (d.signed) this.useJti(d.signed, now);
+      if (d.linkId !== undefined) this.useJti({ jti: `link:${d.linkId}`, exp: Math.floor(Date.parse(now) / 1000) + 31 * 86_400 }, now); // outlives any link
       if (d.decision === 'extend') {
         applied.push(this.extend(call, d, now, via));
         continue;

@@ -10,6 +10,7 @@ import { checkSearchAttributes, connectWorker } from './connect';
 import { type DeltaRelay, startDeltaRelay } from './deltaRelay';
 import { buildWorkflowBundle, prebuiltWorkflowBundle } from './workflowBundle';
 import { type ApproverKey, loadApproverKeys } from '../activities/approverKeys';
+import type { LinkSettings } from '../links/actionLinks';
 
 function approverKeysOf(file: string): ApproverKey[] {
   try {
@@ -43,6 +44,8 @@ export interface CountersignWorkerOptions {
   approverKeys?: ApproverKey[];
   /** Every approval this worker plans needs a signed decision (COUNTERSIGN_REQUIRE_SIGNED_DECISIONS). */
   requireSignedDecisions?: boolean;
+  /** One-click links in approval_requested notifications (COUNTERSIGN_PUBLIC_URL, COUNTERSIGN_LINK_SECRET). */
+  links?: LinkSettings;
 }
 
 /** Signed decisions need keys to check them against: a worker that would ask for them without any refuses to start. */
@@ -80,6 +83,7 @@ export async function createWorker(o: CountersignWorkerOptions): Promise<Worker>
       deltaRelay: o.deltaRelay,
       approverKeys: o.approverKeys,
       requireSignedDecisions: o.requireSignedDecisions,
+      links: o.links,
     }),
     dataConverter: dataConverterOf(storage),
     ...(o.deployment
@@ -124,6 +128,7 @@ export async function createConfiguredWorker(
       deltaRelay,
       ...(config.approverKeysFile ? { approverKeys: approverKeysOf(config.approverKeysFile) } : {}),
       requireSignedDecisions: config.requireSignedDecisions,
+      ...(config.links ? { links: config.links } : {}),
       workerOptions: { ...(config.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: config.maxCachedWorkflows } : {}), ...workerOptions },
     });
     return { worker, connection, ...(deltaRelay ? { deltaRelay } : {}) };

@@ -100,6 +100,8 @@ export const decisionSchema = shareAcrossRuns('messages.decisionSchema', () => z
   token,
   /** For "extend": how much longer the call may wait, e.g. "4h". */
   by: durationSchema.optional(),
+  /** Set by `countersign serve` for a decision made through a one-click link: each link decides once. */
+  linkId: z.string().min(1).max(100).optional(),
 })
   .refine((d) => d.editedArguments === undefined || d.decision === 'approve', { message: 'only an approval can carry editedArguments', path: ['editedArguments'] })
   .refine((d) => (d.values !== undefined) === (d.decision === 'input'), { message: 'an "input" decision carries values, and only it does', path: ['values'] })

@@ -16,6 +16,7 @@ import type { ModelApi, PayloadStorageSettings } from '../../temporal.config';
 import { createWorker } from '../../worker/createWorker';
 import { startDeltaRelay } from '../../worker/deltaRelay';
 import type { ApproverKey } from '../../activities/approverKeys';
+import type { LinkSettings } from '../../links/actionLinks';
 
 let runtimeInstalled = false;
 /** Call before anything starts the Temporal runtime (a worker, a test environment). */
@@ -58,6 +59,7 @@ export interface HarnessOptions {
   /** Approvers' public keys and whether every approval needs a signed decision. */
   approverKeys?: ApproverKey[];
   requireSignedDecisions?: boolean;
+  links?: LinkSettings;
 }
 
 /** The tests' file store: like the default, in a folder of its own. */
@@ -96,6 +98,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       deltaRelay,
       approverKeys: opts.approverKeys,
       requireSignedDecisions: opts.requireSignedDecisions,
+      links: opts.links,
     });
 
   let worker = await build();

@@ -1,0 +1,57 @@
+// Ready-made messages for a waiting call: a Slack Block Kit body (POST it to chat.postMessage or an incoming
+// webhook as is) and an email (subject, text, HTML). Every value from the run is escaped for its medium.
+import { summarizeCall } from '../domain/callSummary';
+import type { LinkAction } from './actionLinks';
+
+export interface CallForPeople {
+  workflowId: string;
+  agent: string;
+  callId: string;
+  toolName: string;
+  arguments: string;
+  expiresAt?: string;
+}
+
+const slackEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const htmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const pretty = (args: string) => {
+  try {
+    return JSON.stringify(JSON.parse(args), null, 2);
+  } catch {
+    return args;
+  }
+};
+const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+export function slackMessage(c: CallForPeople, links: Record<LinkAction, string>): { text: string; blocks: unknown[] } {
+  const title = `${c.agent} asks to run ${summarizeCall(c.toolName, c.arguments)}`;
+  return {
+    text: cut(title, 300),
+    blocks: [
+      { type: 'section', text: { type: 'mrkdwn', text: cut(`*${slackEscape(c.toolName)}* waits for approval (agent ${slackEscape(c.agent)}, run \`${slackEscape(c.workflowId)}\`)`, 2900) } },
+      { type: 'section', text: { type: 'mrkdwn', text: cut(`\`\`\`${slackEscape(pretty(c.arguments))}\`\`\``, 2900) } },
+      ...(c.expiresAt ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: `Expires ${slackEscape(c.expiresAt)}` }] }] : []),
+      {
+        type: 'actions',
+        elements: [
+          { type: 'button', style: 'primary', text: { type: 'plain_text', text: 'Approve…' }, url: links.approve, action_id: 'approve' },
+          { type: 'button', style: 'danger', text: { type: 'plain_text', text: 'Reject…' }, url: links.reject, action_id: 'reject' },
+          { type: 'button', text: { type: 'plain_text', text: 'View run' }, url: links.view, action_id: 'view' },
+        ],
+      },
+    ],
+  };
+}
+
+export function emailMessage(c: CallForPeople, links: Record<LinkAction, string>): { subject: string; text: string; html: string } {
+  const subject = cut(`Approval needed: ${c.toolName} (${c.agent})`, 200);
+  const lines = [`${c.agent} asks to run ${c.toolName} in run ${c.workflowId}:`, '', pretty(c.arguments), '', ...(c.expiresAt ? [`Expires ${c.expiresAt}.`, ''] : []), `Approve: ${links.approve}`, `Reject: ${links.reject}`, `View: ${links.view}`, '', 'Each link opens a confirmation page first; nothing is decided until you confirm.'];
+  const html = [
+    `<p>${htmlEscape(c.agent)} asks to run <b>${htmlEscape(c.toolName)}</b> in run <code>${htmlEscape(c.workflowId)}</code>:</p>`,
+    `<pre>${htmlEscape(pretty(c.arguments))}</pre>`,
+    ...(c.expiresAt ? [`<p>Expires ${htmlEscape(c.expiresAt)}.</p>`] : []),
+    `<p><a href="${htmlEscape(links.approve)}">Approve…</a> · <a href="${htmlEscape(links.reject)}">Reject…</a> · <a href="${htmlEscape(links.view)}">View run</a></p>`,
+    '<p>Each link opens a confirmation page first; nothing is decided until you confirm.</p>',
+  ].join('\n');
+  return { subject, text: lines.join('\n'), html };
+}
