@@ -1,11 +1,12 @@
 // `countersign codec-server`: the remote codec the Temporal Web UI (and `temporal --codec-endpoint`) calls to show
 // payloads in the clear to people allowed to see them: large payloads fetched back from the payload store, then
 // decrypted. POST /decode and /encode with the proto-JSON payload list; CORS for the UI's origin; an optional
-// bearer token (COUNTERSIGN_CODEC_TOKEN).
+// bearer token (COUNTERSIGN_CODEC_TOKEN); bounded bodies; no public address without the token (httpGuards.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ExternalStorage, Payload, PayloadCodec } from '@temporalio/common';
 import { ExternalStorageRunner } from '@temporalio/common/lib/internal-non-workflow';
+import { BodyTooLarge, DEFAULT_BODY_LIMIT, checkBind, corsHeaders, readBody, sameSecret } from './httpGuards';
 
 interface JsonPayload {
   metadata?: Record<string, string>;
@@ -30,11 +31,14 @@ export interface CodecServerOptions {
   host?: string;
   /** Origins allowed by CORS, e.g. the Web UI's http://localhost:8233. */
   origins: string[];
-  /** When set, requests must carry `Authorization: Bearer <token>`. */
+  /** When set, requests must carry `Authorization: Bearer <token>` (compared in constant time). */
   token?: string;
+  /** Largest request body (default 8 MiB): more gets 413 without being read. */
+  bodyLimitBytes?: number;
 }
 
 export async function startCodecServer(o: CodecServerOptions): Promise<{ url: string; close(): Promise<void> }> {
+  checkBind(o.host ?? '127.0.0.1', Boolean(o.token), 'the codec server', 'set COUNTERSIGN_CODEC_TOKEN, or bind to 127.0.0.1');
   const send = (res: ServerResponse, status: number, body?: unknown) => {
     res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' });
     res.end(body === undefined ? undefined : JSON.stringify(body));
@@ -52,22 +56,31 @@ export async function startCodecServer(o: CodecServerOptions): Promise<{ url: st
   }
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const origin = req.headers.origin;
-    if (origin && (o.origins.includes(origin) || o.origins.includes('*'))) {
-      res.setHeader('access-control-allow-origin', origin);
-      res.setHeader('access-control-allow-credentials', 'true');
+    // A listed origin may send credentials; `*` lets any origin call, never with credentials.
+    const cors = corsHeaders(origin, o.origins);
+    for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
+    if (cors['access-control-allow-origin']) {
       res.setHeader('access-control-allow-headers', 'content-type, x-namespace, authorization');
       res.setHeader('access-control-allow-methods', 'POST, OPTIONS');
-      res.setHeader('vary', 'origin');
     }
     if (req.method === 'OPTIONS') return send(res, 204);
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (req.method !== 'POST' || (path !== '/decode' && path !== '/encode')) return send(res, 404, { error: 'POST /decode or /encode' });
-    if (o.token && req.headers.authorization !== `Bearer ${o.token}`) return send(res, 401, { error: 'missing or wrong bearer token' });
-    let body = '';
-    for await (const chunk of req) body += chunk;
+    const auth = req.headers.authorization;
+    if (o.token && !sameSecret(auth?.startsWith('Bearer ') ? auth.slice(7) : undefined, o.token)) return send(res, 401, { error: 'missing or wrong bearer token' });
+    let body: Buffer;
+    try {
+      body = await readBody(req, o.bodyLimitBytes ?? DEFAULT_BODY_LIMIT);
+    } catch (err) {
+      if (!(err instanceof BodyTooLarge)) throw err;
+      res.setHeader('connection', 'close'); // the rest of the body is not read: the connection cannot be reused
+      send(res, 413, { error: err.message });
+      req.destroy();
+      return;
+    }
     let payloads: Payload[];
     try {
-      payloads = ((JSON.parse(body) as { payloads?: JsonPayload[] }).payloads ?? []).map(fromJson);
+      payloads = ((JSON.parse(body.toString('utf8')) as { payloads?: JsonPayload[] }).payloads ?? []).map(fromJson);
     } catch {
       return send(res, 400, { error: 'body must be JSON: {"payloads": [{"metadata": {...}, "data": "base64"}]}' });
     }
