@@ -1,8 +1,12 @@
 // Planning one tool call of a model turn, in the model-turn activity: refuse it (unknown tool, invalid arguments),
-// run it now, or hand it to a person — after the tool's needsApproval predicate and onApproval code have had
-// their say (both fail closed: a throw asks a person). Also the argument parsing that runTool and edits share.
-import { log } from '@temporalio/activity';
+// run it now, or hand it to a person — after the tool's needsApproval predicate, its onApproval code and the
+// standing grants have had their say (all fail closed: a throw asks a person). Also the argument parsing that
+// runTool and edits share.
+import { Context, log } from '@temporalio/activity';
+import { WorkflowNotFoundError } from '@temporalio/common';
 import { z } from 'zod';
+import { notGrantable } from '../domain/grants';
+import { grantsWorkflowIdOf, useGrantUpdate } from '../workflows/grantMessages';
 import type { Agent, ToolErrorKind } from '../agents/defineAgent';
 import type { Tool } from '../agents/defineTool';
 import type { FunctionCallItem } from '../domain/items';
@@ -96,6 +100,49 @@ async function autoDecision(agent: Agent, tool: Tool, params: Record<string, unk
   return { decision: 'reject', ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
 }
 
+/** How long planning waits for the grants workflow (its worker may be down) before a person decides instead. */
+const GRANT_CHECK_TIMEOUT_MS = 10_000;
+
+/**
+ * A standing grant for a gated call that onApproval left undecided, or undefined: a person decides. The policy is
+ * the agent's and the tool's (a run's input cannot widen it); the grants workflow skips grants by people who may not
+ * approve the call, and takes a use only from a grant that applies (once per call, however often this activity retries).
+ */
+async function grantDecision(agent: Agent, tool: Tool, params: Record<string, unknown>, call: CallBase, req: PlanningContext): Promise<AutoDecision | undefined> {
+  const policy = effectivePolicy(agent.policy, tool.policy);
+  if (notGrantable(tool.name, policy, req.requireSignedDecisions)) return undefined;
+  let ctx: Context;
+  try {
+    ctx = Context.current();
+    void ctx.client; // throws without a worker client (e.g. a mock activity environment): nothing to ask
+  } catch {
+    return undefined;
+  }
+  const { client, info } = ctx;
+  // The run (workflow id and run id: a reused workflow id is another run) and the call: the same on every retry.
+  const callKey = `${info.workflowExecution?.workflowId ?? req.runId}:${info.workflowExecution?.runId ?? ''}:${call.callId}`;
+  const requestedBy = req.context.requestedBy;
+  const request = {
+    agent: agent.name,
+    tool: tool.name,
+    arguments: JSON.stringify(params), // what would run, as the tool's schema reads the model's arguments
+    callKey,
+    ...(policy.approvers ? { approvers: policy.approvers } : {}),
+    ...(policy.excludeRequester && typeof requestedBy === 'string' ? { notBy: requestedBy } : {}),
+  };
+  try {
+    const handle = client.workflow.getHandle(grantsWorkflowIdOf(process.env));
+    const granted = await client.withDeadline(Date.now() + GRANT_CHECK_TIMEOUT_MS, () => handle.executeUpdate(useGrantUpdate, { args: [request], updateId: `use:${callKey}` }));
+    if (!granted) return undefined;
+    log.info('call approved by a standing grant', { tool: tool.name, callId: call.callId, grantId: granted.grantId, grantedBy: granted.grantedBy });
+    return { decision: 'approve', reason: `standing grant ${granted.grantId}`, grantId: granted.grantId, grantedBy: granted.grantedBy };
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return undefined; // nobody has granted anything yet: no grants workflow
+    log.warn('standing grants could not be checked; a person decides', { tool: tool.name, callId: call.callId, error: err instanceof Error ? err.message : String(err) });
+    return undefined;
+  }
+}
+
 /** A hosted MCP server's approval request: always a person's (or a sticky rule's) to decide. */
 export async function planHostedApproval(agent: Agent, item: { id: string; serverLabel: string; name: string; arguments: string }, req: PlanningContext): Promise<PlannedCall> {
   const base: CallBase = { callId: item.id, toolName: item.name, arguments: item.arguments };
@@ -131,7 +178,7 @@ export async function planCall(agent: Agent, tools: readonly Tool[], call: Funct
     ...(tool.subAgent ? { subAgent: tool.subAgent, ...(tool.shareAlwaysRules ? { shareAlwaysRules: true } : {}) } : {}),
   };
   if (!(await needsApproval(agent, tool, parsed.params, base, req))) return { ...base, disposition: 'run', ...(tool.audit ? { audit: true } : {}), ...handoff };
-  const auto = await autoDecision(agent, tool, parsed.params, base, req);
+  const auto = (await autoDecision(agent, tool, parsed.params, base, req)) ?? (await grantDecision(agent, tool, parsed.params, base, req));
   return { ...base, disposition: 'approval', rejectionText, ...timed, ...handoff, ...(auto ? { auto } : {}), ...signed(agent, tool, req) };
 }
 

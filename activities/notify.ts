@@ -34,6 +34,8 @@ export interface Notification {
   approver?: string;
   verified?: boolean;
   keyId?: string;
+  /** For outcome granted: the standing grant that approved the call. */
+  grantId?: string;
   decidedAt?: string;
   via?: string;
   reason?: string;

@@ -59,8 +59,8 @@ export interface Tool<S extends z.ZodObject = z.ZodObject> extends ToolConfig<S>
 
 /** The approval-policy fields of a tool or agent config, validated; a bad one throws at definition time. */
 export function policyOf(owner: string, config: ApprovalPolicy): ApprovalPolicy {
-  const { approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, approvers, quorum, excludeRequester, signedDecisions, maxExtension, remindBeforeExpiry } = config;
-  const parsed = approvalPolicySchema.safeParse({ approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, approvers, quorum, excludeRequester, signedDecisions, maxExtension, remindBeforeExpiry });
+  const { approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, approvers, quorum, excludeRequester, signedDecisions, maxExtension, remindBeforeExpiry, grantable } = config;
+  const parsed = approvalPolicySchema.safeParse({ approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, approvers, quorum, excludeRequester, signedDecisions, maxExtension, remindBeforeExpiry, grantable });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new Error(`${owner}: ${issue.path.join('.')} ${issue.message}`);

@@ -89,19 +89,21 @@ addDecisionCommands(program, connect);
 addSessionCommand(program, connect);
 addApprovalsCommand(program, connect);
 addKeyCommands(program);
+(require('./cliGrants') as typeof import('./cliGrants')).addGrantCommands(program, connect);
 
 program
   .command('codec-server')
   .description('serve the payload codec to the Temporal Web UI: offloaded payloads fetched back, encrypted ones decrypted (optional COUNTERSIGN_CODEC_TOKEN)')
   .option('--port <n>', 'port', (v) => Number(v), 8888)
   .option('--host <ip>', 'address to listen on', '127.0.0.1')
-  .option('--origin <url...>', 'Web UI origins allowed by CORS', ['http://localhost:8233'])
-  .action(async (o: { port: number; host: string; origin: string[] }) => {
+  .option('--origin <url...>', "Web UI origins allowed by CORS ('*': any origin, without credentials)", ['http://localhost:8233'])
+  .option('--max-body <bytes>', 'largest request body; more gets 413 (default 8 MiB)', (v) => Number(v))
+  .action(async (o: { port: number; host: string; origin: string[]; maxBody?: number }) => {
     const [{ loadConfig }, { openPayloadStorage }, { startCodecServer }] = [lazy.config(), lazy.payloadStorage(), lazy.codecServer()];
     const config = loadConfig();
     const storage = openPayloadStorage(config.payloadStorage, config.encryptionKeys);
     if (!storage.codecs.length && !storage.externalStorage) throw new CountersignError('nothing to decode: set COUNTERSIGN_ENCRYPTION_KEYS (keyId:base64key,…) or turn payload storage on');
-    const server = await startCodecServer({ codecs: storage.codecs, externalStorage: storage.externalStorage, port: o.port, host: o.host, origins: o.origin, token: process.env.COUNTERSIGN_CODEC_TOKEN });
+    const server = await startCodecServer({ codecs: storage.codecs, externalStorage: storage.externalStorage, port: o.port, host: o.host, origins: o.origin, token: process.env.COUNTERSIGN_CODEC_TOKEN, bodyLimitBytes: o.maxBody });
     print(`codec server at ${server.url} (CORS: ${o.origin.join(', ')}${process.env.COUNTERSIGN_CODEC_TOKEN ? '; bearer token required' : ''}); in the Web UI, set the codec endpoint to this URL`);
     await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
     await server.close();

@@ -20,7 +20,7 @@ interface ApprovalsOptions {
 const report = () => lazy.approvalsReport();
 
 const colourOf = (s: ApprovalStatus) =>
-  s === 'pending' ? yellow : s.endsWith('approved') || s === 'input_provided' || s === 'result_provided' || s === 'timed_out' ? green : s === 'cancelled' ? dim : red;
+  s === 'pending' ? yellow : s.endsWith('approved') || s === 'granted' || s === 'input_provided' || s === 'result_provided' || s === 'timed_out' ? green : s === 'cancelled' ? dim : red;
 
 /** `approved  send_email (call c1) in run-123 by ann, bob at 2026-…` */
 export function approvalLine(r: ApprovalRecord, width: number): string {

@@ -12,4 +12,5 @@ export const lazy = {
   approvalsReport: () => require('./approvalsReport') as typeof import('./approvalsReport'),
   inbox: () => require('./inbox/server') as typeof import('./inbox/server'),
   identity: () => require('./inbox/identity') as typeof import('./inbox/identity'),
+  grants: () => require('./grants') as typeof import('./grants'),
 };

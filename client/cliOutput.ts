@@ -107,7 +107,7 @@ export function auditLine(a: AuditEntry): string[] {
           : a.quorum && a.decision === 'approval_counted'
             ? quorumText(a.quorum)
             : (a.message ?? a.reason ?? '');
-  const colour = a.decision.endsWith('approved') || a.decision === 'approval_counted' || a.decision === 'extended' ? green : a.decision === 'ignored' ? dim : red;
+  const colour = a.decision.endsWith('approved') || a.decision === 'approval_counted' || a.decision === 'extended' || a.decision === 'granted' ? green : a.decision === 'ignored' ? dim : red;
   const approver = a.approver ? `${a.approver}${a.verified ? ' (signed)' : ''}` : '-';
   return [a.decidedAt, a.callId, a.toolName ?? '-', colour(a.decision), approver, a.via, note];
 }

@@ -33,16 +33,40 @@ export interface CodecServerOptions {
   origins: string[];
   /** When set, requests must carry `Authorization: Bearer <token>` (compared in constant time). */
   token?: string;
-  /** Largest request body (default 8 MiB): more gets 413 without being read. */
+  /** Largest request body (default DEFAULT_BODY_LIMIT, 8 MiB): more gets 413 and is never buffered. */
   bodyLimitBytes?: number;
 }
 
+/**
+ * How long the rest of a refused body is read and dropped before the 413 goes out. Closing a socket that still has
+ * unread data resets it, and a client still uploading then sees a reset instead of the answer; draining (nothing
+ * kept, so memory stays flat) lets it finish and read the 413. Past this, the answer goes out and the socket closes.
+ */
+const DRAIN_MS = 2_000;
+
 export async function startCodecServer(o: CodecServerOptions): Promise<{ url: string; close(): Promise<void> }> {
   checkBind(o.host ?? '127.0.0.1', Boolean(o.token), 'the codec server', 'set COUNTERSIGN_CODEC_TOKEN, or bind to 127.0.0.1');
+  const limit = o.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
+  if (!Number.isSafeInteger(limit) || limit <= 0) throw new Error(`the body limit must be a positive whole number of bytes, not ${o.bodyLimitBytes}`);
   const send = (res: ServerResponse, status: number, body?: unknown) => {
     res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' });
     res.end(body === undefined ? undefined : JSON.stringify(body));
   };
+  /** 413 once the client stops sending (or DRAIN_MS passes), then the connection closes (`connection: close`). */
+  function refuse(req: IncomingMessage, res: ServerResponse, err: BodyTooLarge) {
+    let answered = false;
+    const answer = () => {
+      if (answered) return;
+      answered = true;
+      clearTimeout(timer);
+      if (req.socket.destroyed) return; // the client left
+      res.setHeader('connection', 'close');
+      send(res, 413, { error: err.message });
+    };
+    const timer = setTimeout(answer, DRAIN_MS);
+    req.once('end', answer).once('close', answer).once('error', answer);
+    req.resume(); // no 'data' listener: each chunk is dropped as it arrives
+  }
   const storage = o.externalStorage ? new ExternalStorageRunner(o.externalStorage) : undefined;
   async function decode(payloads: Payload[]): Promise<Payload[]> {
     let out = storage ? await storage.retrieve(payloads) : payloads;
@@ -70,13 +94,10 @@ export async function startCodecServer(o: CodecServerOptions): Promise<{ url: st
     if (o.token && !sameSecret(auth?.startsWith('Bearer ') ? auth.slice(7) : undefined, o.token)) return send(res, 401, { error: 'missing or wrong bearer token' });
     let body: Buffer;
     try {
-      body = await readBody(req, o.bodyLimitBytes ?? DEFAULT_BODY_LIMIT);
+      body = await readBody(req, limit);
     } catch (err) {
-      if (!(err instanceof BodyTooLarge)) throw err;
-      res.setHeader('connection', 'close'); // the rest of the body is not read: the connection cannot be reused
-      send(res, 413, { error: err.message });
-      req.destroy();
-      return;
+      if (err instanceof BodyTooLarge) return refuse(req, res, err);
+      throw err;
     }
     let payloads: Payload[];
     try {
@@ -91,7 +112,10 @@ export async function startCodecServer(o: CodecServerOptions): Promise<{ url: st
       send(res, 400, { error: (err as Error).message });
     }
   }
-  const server = createServer((req, res) => void handle(req, res).catch((err: Error) => send(res, 500, { error: err.message })));
+  // Codec requests are small: 30 s, not Node's 5 minutes, for a body trickled in slowly to hold a socket.
+  const server = createServer({ requestTimeout: 30_000 }, (req, res) =>
+    void handle(req, res).catch((err: Error) => (res.headersSent || req.socket.destroyed ? res.destroy() : send(res, 500, { error: err.message }))),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port ?? 8888, o.host ?? '127.0.0.1', () => resolve());

@@ -20,3 +20,4 @@ export type { Signing } from './runState';
 export type { InboxOptions } from './inbox/server';
 /** The approvals inbox (`countersign serve`) in your own process; loaded on first use (it brings fastify). */
 export const startInbox = (o: import('./inbox/server').InboxOptions) => (require('./inbox/server') as typeof import('./inbox/server')).startInbox(o);
+export { grant, listGrants, revokeGrant, type GrantRequest, type GrantsOptions } from './grants';

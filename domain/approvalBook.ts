@@ -138,9 +138,9 @@ export class ApprovalBook {
   }
 
   /**
-   * A call that needs approval enters the book. A sticky rule for its tool decides it on the spot, else the tool's
-   * onApproval decision (`auto`) does (audited as auto_approved / auto_rejected); otherwise it waits. Rules never
-   * decide calls that need a signed decision or a quorum: each such call needs its own people.
+   * A call that needs approval enters the book. A sticky rule for its tool decides it on the spot, else `auto` does (the
+   * tool's onApproval: auto_approved / auto_rejected; a standing grant: granted); otherwise it waits. Rules never decide
+   * calls that need a signed decision or a quorum: each such call needs its own people.
    */
   request(call: Omit<BookCall, 'state' | 'rejectionOutput'>, now: string, auto?: AutoDecision): BookCall {
     if (this.call(call.callId)) throw new DecisionError(`call ${call.callId} is already in the book`);
@@ -148,7 +148,7 @@ export class ApprovalBook {
     this.s.calls.push(entry);
     const rule = this.ruleFor(entry);
     if (rule) this.settle(entry, rule.decision, { message: rule.message, approver: rule.approver }, now, 'rule');
-    else if (auto && (call.kind ?? 'approval') === 'approval') this.settle(entry, auto.decision, auto, now, 'onApproval');
+    else if (auto && (call.kind ?? 'approval') === 'approval') this.settle(entry, auto.decision, auto, now, auto.grantId !== undefined ? 'grant' : 'onApproval');
     return entry;
   }
 
@@ -267,10 +267,11 @@ export class ApprovalBook {
   private settle(
     call: BookCall,
     decision: Decision['decision'],
-    d: { message?: string; reason?: string; approver?: string; editedArguments?: unknown; result?: unknown; error?: string; signed?: BookDecision['signed'] },
+    d: { message?: string; reason?: string; approver?: string; editedArguments?: unknown; result?: unknown; error?: string; signed?: BookDecision['signed']; grantId?: string; grantedBy?: string },
     now: string,
-    via: 'signal' | 'update' | 'rule' | 'onApproval',
+    via: 'signal' | 'update' | 'rule' | 'onApproval' | 'grant',
   ): AppliedDecision {
+    if (via === 'grant') d = { reason: d.reason, approver: d.grantedBy, grantId: d.grantId }; // a grant's author approved it
     const auto = via === 'rule' || via === 'onApproval';
     call.state = decision === 'reject' ? 'rejected' : decision === 'result' ? 'resolved' : 'approved';
     if (decision === 'reject') call.rejectionOutput = d.message || call.rejectionText;
@@ -278,8 +279,7 @@ export class ApprovalBook {
     if ((decision === 'approve' || decision === 'input') && typeof d.editedArguments === 'string') call.editedArguments = d.editedArguments;
     if (decision === 'result')
       call.externalOutput = d.error !== undefined ? `The external execution failed: ${d.error}` : typeof d.result === 'string' ? d.result : JSON.stringify(d.result);
-    const outcome =
-      decision === 'input' ? 'input_provided' : decision === 'result' ? 'result_provided' : decision === 'approve' ? (auto ? 'auto_approved' : 'approved') : auto ? 'auto_rejected' : 'rejected';
+    const outcome = via === 'grant' ? 'granted' : decision === 'input' ? 'input_provided' : decision === 'result' ? 'result_provided' : decision === 'approve' ? (auto ? 'auto_approved' : 'approved') : auto ? 'auto_rejected' : 'rejected';
     if (outcome === 'approved' && call.quorum && d.approver) call.quorum.approvedBy.push(d.approver);
     const quorum = call.quorum && outcome === 'approved' ? { quorum: { needed: call.quorum.needed, approvedBy: [...call.quorum.approvedBy] } } : {};
     this.log({
@@ -290,7 +290,7 @@ export class ApprovalBook {
       ...quorum,
       ...(d.reason ? { reason: d.reason } : {}),
       ...(d.message ? { message: d.message } : {}),
-      ...(call.editedArguments ? { editedArguments: call.editedArguments } : {}),
+      ...(call.editedArguments ? { editedArguments: call.editedArguments } : {}), ...(d.grantId !== undefined ? { grantId: d.grantId } : {}),
       requestedAt: call.requestedAt,
       decidedAt: now,
       via,

@@ -3,7 +3,7 @@
 // says what each call came to, and filters. No Temporal imports.
 import type { AuditEntry, PendingApproval } from './runViews';
 
-export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'expired', 'cancelled', 'auto_approved', 'auto_rejected', 'timed_out', 'input_provided', 'result_provided'] as const;
+export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'expired', 'cancelled', 'auto_approved', 'auto_rejected', 'granted', 'timed_out', 'input_provided', 'result_provided'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 export interface ApprovalRecord {
@@ -36,6 +36,7 @@ const TERMINAL: Partial<Record<AuditEntry['decision'], ApprovalStatus>> = {
   rejected: 'rejected',
   auto_approved: 'auto_approved',
   auto_rejected: 'auto_rejected',
+  granted: 'granted',
   expired: 'expired',
   cancelled: 'cancelled',
   input_provided: 'input_provided',

@@ -42,6 +42,11 @@ export const approvalPolicyFields = shareAcrossRuns('approvalPolicy.approvalPoli
   maxExtension: durationSchema.optional(),
   /** Notify once, this long before the call expires. */
   remindBeforeExpiry: durationSchema.optional(),
+  /**
+   * Standing grants (`countersign grant`): false forbids them; true allows them even where a quorum or signed
+   * decisions are required (otherwise those calls are never granted). Unset: grantable unless quorum > 1 or signed.
+   */
+  grantable: z.boolean().optional(),
 }));
 
 export const approvalPolicySchema = shareAcrossRuns('approvalPolicy.approvalPolicySchema', () =>

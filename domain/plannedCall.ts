@@ -21,12 +21,15 @@ export interface Special {
   hostedMcp?: string;
 }
 
-/** What a tool's onApproval code decided for a gated call (in the model-turn activity): no person is asked. */
+/** What a tool's onApproval code, or a standing grant, decided for a gated call (in the model-turn activity): no person is asked. */
 export interface AutoDecision {
   decision: 'approve' | 'reject';
   reason?: string;
   /** With reject: what the model sees. */
   message?: string;
+  /** A standing grant approved it (audited `granted`, via `grant`): its id, and who granted it (the approver). */
+  grantId?: string;
+  grantedBy?: string;
 }
 
 /** A tool call as the workflow should treat it. */

@@ -6,8 +6,9 @@ import type { ConversationItem, Usage } from './items';
 /**
  * `forwarded`: the call lives in a sub-run; the decision was passed on to it (its audit records the outcome).
  * `approval_counted`: one approval of a call that needs a quorum; it waits for more. `extended`: it may wait longer.
+ * `granted`: a standing grant approved it (the approver is the grant's author).
  */
-export type DecisionOutcome = 'approved' | 'rejected' | 'auto_approved' | 'auto_rejected' | 'input_provided' | 'result_provided' | 'forwarded' | 'approval_counted' | 'extended';
+export type DecisionOutcome = 'approved' | 'rejected' | 'auto_approved' | 'auto_rejected' | 'granted' | 'input_provided' | 'result_provided' | 'forwarded' | 'approval_counted' | 'extended';
 
 export interface AppliedDecision {
   callId: string;
@@ -93,8 +94,10 @@ export interface AuditEntry {
   message?: string;
   requestedAt?: string;
   decidedAt: string;
-  /** `rule`: a sticky always-rule; `onApproval`: the tool's onApproval code decided it. */
-  via: 'signal' | 'update' | 'rule' | 'timer' | 'onApproval' | 'run';
+  /** `rule`: a sticky always-rule; `onApproval`: the tool's onApproval code decided it; `grant`: a standing grant. */
+  via: 'signal' | 'update' | 'rule' | 'timer' | 'onApproval' | 'grant' | 'run';
+  /** For `granted`: the standing grant that approved the call. */
+  grantId?: string;
   /** For `ignored`: why the decision changed nothing. */
   ignoredBecause?: string;
   /** For `timed_out`: what the timeout did (the onTimeout policy). */

@@ -1,2 +1,3 @@
 // The workflows this worker registers (the bundle entry point).
 export { agentRun } from './agentRun';
+export { countersignGrants } from './grantsWorkflow';

@@ -24,7 +24,7 @@ export const runInputSchema = shareAcrossRuns('messages.runInputSchema', () => z
   /** Model turns before the run fails with MaxTurnsExceeded. Default 10. */
   maxTurns: z.number().int().min(1).max(1000).optional(),
   /** Approval policy for this run: wins over the agent's and the tools' (approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, remindBeforeExpiry). */
-  ...approvalPolicyFields.omit({ approvers: true, quorum: true, excludeRequester: true, signedDecisions: true, maxExtension: true }).shape,
+  ...approvalPolicyFields.omit({ approvers: true, quorum: true, excludeRequester: true, signedDecisions: true, maxExtension: true, grantable: true }).shape,
   /** How long one model call may take before Temporal retries it (default 3 minutes). */
   modelTimeout: durationSchema.optional(),
   /** How long one tool execution may take before Temporal retries it (default 5 minutes). */

@@ -56,6 +56,7 @@ export class Notifier {
         via: e.via,
         ...(e.approver ? { approver: e.approver } : {}),
         ...(e.verified ? { verified: true, keyId: e.keyId } : {}),
+        ...(e.grantId ? { grantId: e.grantId } : {}),
         ...(e.reason ? { reason: e.reason } : {}),
         ...(e.expiresAt ? { expiresAt: e.expiresAt } : {}),
         ...(e.onTimeout ? { onTimeout: e.onTimeout } : {}),

@@ -80,6 +80,8 @@ export async function startInbox(o: InboxOptions): Promise<{ url: string; close(
   });
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     const status = err.statusCode ?? 500;
+    // The rest of an oversized body is never read: close the connection rather than leave the client uploading.
+    if (status === 413) reply.header('connection', 'close');
     const message = err.code === 'FST_CSRF_INVALID_TOKEN' || err.code === 'FST_CSRF_MISSING_SECRET' ? 'the form is stale or did not come from this site (CSRF check failed): reload the page and try again' : status === 413 ? 'the request is too large' : err.message;
     if (req.url.startsWith('/api/')) return reply.code(status).send({ error: message });
     return reply.code(status).type('text/html').send(messagePage(status === 403 ? 'Refused' : 'Error', message, req.identity?.approver));

@@ -34,6 +34,7 @@ test('each terminal audit decision gives its status; a timeout that did not run 
     entry('r', 'rejected', { approver: 'bob' }),
     entry('aa', 'auto_approved', { via: 'rule', approver: 'ann' }),
     entry('ar', 'auto_rejected', { via: 'onApproval' }),
+    entry('g', 'granted', { via: 'grant', approver: 'ann', grantId: 'g-1' }),
     entry('e', 'expired', { via: 'timer', onTimeout: 'reject' }),
     entry('c', 'cancelled', { via: 'run', reason: 'run failed' }),
     entry('i', 'input_provided', { approver: 'cy' }),
@@ -42,11 +43,13 @@ test('each terminal audit decision gives its status; a timeout that did not run 
     entry('tr', 'timed_out', { via: 'timer', onTimeout: 'reject' }),
     entry('tf', 'timed_out', { via: 'timer', onTimeout: 'fail' }),
   ];
+  expect(approvalRecords(running, audit, []).find((r) => r.callId === 'g')!.approvers).toEqual(['ann']); // the grant's author
   expect(statuses(approvalRecords(running, audit, []))).toEqual({
     a: 'approved',
     r: 'rejected',
     aa: 'auto_approved',
     ar: 'auto_rejected',
+    g: 'granted',
     e: 'expired',
     c: 'cancelled',
     i: 'input_provided',
