@@ -22,6 +22,7 @@ import { quietRuntime, startHarness, type Harness } from '../test/support/harnes
 import { binaryPath, projectRoot } from '../test/support/toolchain';
 import { startWebhookReceiver } from '../test/support/webhookReceiver';
 import { signDecision } from '../client/decisionSigning';
+import { grant, revokeGrant } from '../client/grants';
 import { generateKeyPairSync } from 'node:crypto';
 
 // The other kinds of human step, for the corpus (same shapes as test/integration/humanSteps.test.ts).
@@ -197,6 +198,17 @@ const scenarios: Record<string, Scenario> = {
     await h.client.workflow.getHandle(id).cancel();
     await h.client.workflow.getHandle(id).result().catch(() => undefined);
   },
+  // A standing grant approves one call; another call does not match and waits for a person. The grants workflow's
+  // own history is recorded by the next scenario (same id as its file).
+  'granted-call': async (h, runner, id) => {
+    process.env.COUNTERSIGN_GRANTS_WORKFLOW_ID = 'granted-call-grants';
+    const { grantId } = await grant(h.client, h.taskQueue, { agent: 'email-assistant', tool: 'send_email', where: { to: '*@example.com' }, for: '1h', uses: 5, grantedBy: 'ann' });
+    h.model.script(id, [{ toolCalls: [email(1), { ...email(2), arguments: { to: 'eve@evil.org', subject: 'S2', body: 'b' } }] }, { text: 'done' }]);
+    const paused = await runner.run('email-assistant', 'mail', { workflowId: id });
+    await runner.run('email-assistant', paused.toState().approve('m2', { approver: 'bob' }));
+    await revokeGrant(h.client, grantId, 'ann');
+  },
+  'granted-call-grants': async () => undefined,
   'run-deadline': async (h, runner, id) => {
     h.model.script(id, [{ toolCalls: [email(1)] }]);
     await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'go', runTimeout: '2s' }] });
