@@ -71,20 +71,34 @@ export async function pendingOf(client: Client, workflowId: string): Promise<Pen
 
 const NAME = /^[\w.@-]+$/;
 
-/** Every call waiting for a person in the namespace, oldest first: runs found by HitlStatus, then each run asked. */
-export async function pendingCalls(client: Client, filter: { agent?: string; tool?: string } = {}): Promise<PendingCall[]> {
-  for (const [what, value] of [['agent', filter.agent], ['tool', filter.tool]] as const)
+/** Runs asked at once, and how long each may take to answer (a run whose worker is gone cannot: it is skipped). */
+const PENDING_READERS = 8;
+const PENDING_QUERY_MS = 5_000;
+
+/**
+ * Every call waiting for a person in the namespace (or on one task queue), oldest first: runs found by HitlStatus,
+ * then each run asked, several at a time.
+ */
+export async function pendingCalls(client: Client, filter: { agent?: string; tool?: string; taskQueue?: string } = {}): Promise<PendingCall[]> {
+  for (const [what, value] of [['agent', filter.agent], ['tool', filter.tool], ['task queue', filter.taskQueue]] as const)
     if (value !== undefined && !NAME.test(value)) throw new CountersignError(`${what} must be a plain name (letters, digits, _ . @ -), got ${JSON.stringify(value)}`);
   // A terminated or timed-out run cannot run code to clear its search attributes: only running runs wait.
-  const clauses = [`HitlStatus = 'AwaitingApproval'`, `ExecutionStatus = 'Running'`, ...(filter.agent ? [`HitlAgent = '${filter.agent}'`] : []), ...(filter.tool ? [`HitlPendingTools = '${filter.tool}'`] : [])];
+  const clauses = [
+    `HitlStatus = 'AwaitingApproval'`,
+    `ExecutionStatus = 'Running'`,
+    ...(filter.agent ? [`HitlAgent = '${filter.agent}'`] : []),
+    ...(filter.tool ? [`HitlPendingTools = '${filter.tool}'`] : []),
+    ...(filter.taskQueue ? [`TaskQueue = '${filter.taskQueue}'`] : []),
+  ];
+  const runs: string[] = [];
+  for await (const run of client.workflow.list({ query: clauses.join(' AND ') })) if (!run.parentExecution) runs.push(run.workflowId); // a sub-run's calls are listed (with their path) by the run that started it
   const rows: PendingCall[] = [];
-  for await (const run of client.workflow.list({ query: clauses.join(' AND ') })) {
-    if (run.parentExecution) continue; // a sub-run's calls are listed (with their path) by the run that started it
-    const pending = await client.workflow
-      .getHandle(run.workflowId)
-      .query(pendingApprovalsQuery)
-      .catch(() => [] as PendingApproval[]); // decided or closed since the listing
-    for (const p of pending) if (!filter.tool || p.toolName === filter.tool) rows.push({ workflowId: run.workflowId, ...p });
-  }
+  const ask = async (workflowId: string) => {
+    const pending = await client
+      .withDeadline(Date.now() + PENDING_QUERY_MS, () => client.workflow.getHandle(workflowId).query(pendingApprovalsQuery))
+      .catch(() => [] as PendingApproval[]); // decided or closed since the listing, or no worker to answer
+    for (const p of pending) if (!filter.tool || p.toolName === filter.tool) rows.push({ workflowId, ...p });
+  };
+  for (let i = 0; i < runs.length; i += PENDING_READERS) await Promise.all(runs.slice(i, i + PENDING_READERS).map(ask));
   return rows.sort((a, b) => a.requestedAt.localeCompare(b.requestedAt));
 }

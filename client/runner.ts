@@ -196,8 +196,8 @@ export class Runner {
 
   /** What one run waits for; without a workflow id, every pending call in the namespace (optionally one agent's or tool's). */
   pending(workflowId: string): Promise<PendingApproval[]>;
-  pending(filter?: { agent?: string; tool?: string }): Promise<PendingCall[]>;
-  pending(arg?: string | { agent?: string; tool?: string }): Promise<PendingApproval[] | PendingCall[]> {
+  pending(filter?: { agent?: string; tool?: string; taskQueue?: string }): Promise<PendingCall[]>;
+  pending(arg?: string | { agent?: string; tool?: string; taskQueue?: string }): Promise<PendingApproval[] | PendingCall[]> {
     return typeof arg === 'string' ? pendingOf(this.client, arg) : pendingCalls(this.client, arg);
   }
 

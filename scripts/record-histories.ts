@@ -209,6 +209,18 @@ const scenarios: Record<string, Scenario> = {
     await revokeGrant(h.client, grantId, 'ann');
   },
   'granted-call-grants': async () => undefined,
+  // No webhook on the worker: the run logs its notifications itself and schedules no notify activity.
+  'quiet-notifications': async (_h, _runner, id) => {
+    const quiet = await startHarness();
+    try {
+      const r = new Runner(quiet.client, { taskQueue: quiet.taskQueue });
+      quiet.model.script(id, [{ toolCalls: [email(1)] }, { text: 'done' }]);
+      const paused = await r.run('email-assistant', 'mail', { workflowId: id, approvalTimeout: '1h', remindEvery: '20m' });
+      await r.run('email-assistant', paused.toState().approve('m1', { approver: 'ann' }));
+    } finally {
+      await quiet.close();
+    }
+  },
   'run-deadline': async (h, runner, id) => {
     h.model.script(id, [{ toolCalls: [email(1)] }]);
     await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'go', runTimeout: '2s' }] });

@@ -64,7 +64,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   const workflowId = workflowInfo().workflowId;
 
   const state = new AgentRunState(input, isoNow(), carry);
-  const notifier = new Notifier(workflowId);
+  const notifier = new Notifier(workflowId, () => state.agent?.webhook === true);
   const publisher = new Publisher(state, notifier);
   const publish = () => publisher.publish();
   const subRuns = new SubRuns(state, workflowId, publisher, isoNow);

@@ -2,7 +2,7 @@
 // every decision (approval_decided): fire and forget. A notification never blocks or fails the run (Temporal
 // retries the activity on its own); before the run closes, the ones in flight get a bounded chance to land, since
 // a closed run drops them.
-import { condition, log } from '@temporalio/workflow';
+import { condition, log, patched } from '@temporalio/workflow';
 import type { Notification, NotificationEvent } from '../activities/notify';
 import type { BookCall } from '../domain/approvalBook';
 import type { AuditEntry } from '../domain/runViews';
@@ -14,7 +14,11 @@ const DRAIN_LIMIT = '1 minute';
 export class Notifier {
   private inFlight = 0;
 
-  constructor(private readonly workflowId: string) {}
+  constructor(
+    private readonly workflowId: string,
+    /** Whether the worker that described the run's agent POSTs to a webhook (its snapshot says so). */
+    private readonly hasWebhook: () => boolean,
+  ) {}
 
   about(event: NotificationEvent, call: BookCall, extra: Partial<Notification> = {}): void {
     const n: Notification = {
@@ -28,6 +32,12 @@ export class Notifier {
       ...(call.expiresAt ? { expiresAt: call.expiresAt } : {}),
       ...extra,
     };
+    // Without a webhook the activity would only log: log here instead, and spare the run three history events
+    // and a workflow task per notification. Runs recorded before this scheduled the activity (and replay so).
+    if (!this.hasWebhook() && patched('notify-only-with-webhook')) {
+      log.info(`${event}: ${call.toolName} (call ${call.callId}) in ${this.workflowId}`, { ...n, arguments: undefined });
+      return;
+    }
     this.send(n, `${event}: ${call.toolName}`);
   }
 

@@ -14,7 +14,7 @@ const NAME = /^[\w.@-]{1,200}$/;
 export function addApiRoutes(app: FastifyInstance, ctx: InboxContext): void {
   app.get<{ Querystring: { agent?: string; tool?: string } }>('/api/pending', async (req, reply) => {
     for (const v of [req.query.agent, req.query.tool]) if (v !== undefined && !NAME.test(v)) return reply.code(400).send({ error: 'agent and tool are plain names (letters, digits, _ . @ -)' });
-    return ctx.runner.pending({ ...(req.query.agent ? { agent: req.query.agent } : {}), ...(req.query.tool ? { tool: req.query.tool } : {}) });
+    return ctx.runner.pending({ ...(req.query.agent ? { agent: req.query.agent } : {}), ...(req.query.tool ? { tool: req.query.tool } : {}), taskQueue: ctx.runner.taskQueue });
   });
 
   app.get<{ Params: { id: string } }>('/api/runs/:id', async (req, reply) => {

@@ -13,7 +13,7 @@ const NAME = /^[\w.@-]{1,200}$/;
 export function addInboxRoutes(app: FastifyInstance, ctx: InboxContext): void {
   async function inbox(req: FastifyRequest, reply: FastifyReply, filter: { agent?: string; tool?: string }, extra: { error?: FormError; notice?: string } = {}) {
     const clean = Object.fromEntries(Object.entries(filter).filter(([, v]) => typeof v === 'string' && NAME.test(v)));
-    const calls = await ctx.runner.pending(clean);
+    const calls = await ctx.runner.pending({ ...clean, taskQueue: ctx.runner.taskQueue });
     return reply.type('text/html').send(inboxPage(calls, { csrf: reply.generateCsrf(), approver: req.identity.approver, filter: clean, ...extra }));
   }
 

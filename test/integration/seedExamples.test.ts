@@ -166,3 +166,13 @@ test('a predicate that throws fails closed: the call waits for a person', async 
   state.reject('t1');
   expect((await runner.run('flaky-policy', state)).finalOutput).toBe('ok');
 });
+
+test('without a webhook the run logs its notifications itself: no notify activity in its history', async () => {
+  const workflowId = newId('quiet');
+  h.model.script(workflowId, [{ toolCalls: [{ name: 'send_email', arguments: { to: 'alice@example.com', subject: 'Report', body: 'b' }, callId: 'q1' }] }, { text: 'Sent.' }]);
+  const paused = await runner.run('email-assistant', 'Send the report to alice', { workflowId });
+  const done = await runner.run('email-assistant', paused.toState().approve('q1'));
+  expect(done.finalOutput).toBe('Sent.');
+  const handle = h.client.workflow.getHandle(workflowId);
+  expect(await scheduledActivities(handle)).toEqual(['modelTurn', 'runTool', 'modelTurn']);
+});
