@@ -42,13 +42,14 @@ ${(c.fields ?? []).map((f) => html`<label>${f} <input name="field:${f}" required
   if (c.kind === 'external')
     return html`<form method="post" action="${action}" class="result">${hidden}<input type="hidden" name="action" value="result">
 <label>Result <textarea name="result" rows="3"></textarea></label><label>or error <input name="error"></label><button class="primary">Deliver</button></form>${reject}`;
+  // A quorum approves the same arguments each time: no edits there (the run would refuse them).
   return html`<div class="actions">
 <form method="post" action="${action}" class="approve">${hidden}<input type="hidden" name="action" value="approve"><button class="primary">Approve</button></form>
 ${reject}</div>
-<details${error?.editedArguments !== undefined ? html` open` : ''}><summary>Edit and approve</summary>
+${c.quorum ? '' : html`<details${error?.editedArguments !== undefined ? html` open` : ''}><summary>Edit and approve</summary>
 <form method="post" action="${action}" class="edit">${hidden}<input type="hidden" name="action" value="edit">
 <textarea name="editedArguments" rows="8" aria-label="Edited arguments (JSON)">${error?.editedArguments ?? pretty(c.arguments)}</textarea>
-<button class="primary">Approve with these arguments</button></form></details>`;
+<button class="primary">Approve with these arguments</button></form></details>`}`;
 }
 
 export function callCard(c: InboxCall, csrf: string, error?: FormError): Markup {

@@ -137,7 +137,14 @@ test('unauthenticated requests get 401 and change nothing; a post without the CS
   expect(noCsrf.status).toBe(403);
   expect(await noCsrf.text()).toContain('CSRF check failed');
   expect((await runner.pending(workflowId)).map((p) => p.callId)).toEqual(['i5']);
+  // For the README's screenshot: a quorum call and a nested call beside it.
+  const payout = newId('inbox-payout');
+  h.model.script(payout, [{ toolCalls: [{ name: 'approve_payout', arguments: { amount: 1200 }, callId: 'p7' }] }, { text: 'paid' }]);
+  await runner.run('treasurer', 'Pay out the refund', { workflowId: payout });
+  await runner.decide(payout, [{ callId: 'p7', decision: 'approve', approver: 'bob' }]);
   const page = await as('ann');
+  await page.goto(`${inbox.url}/?agent=treasurer`);
+  await page.locator('article#call-p7 .quorum', { hasText: '1 of 2 approvals (bob)' }).waitFor();
   await page.goto(inbox.url);
   mkdirSync(join(projectRoot, 'test/artifacts'), { recursive: true });
   await page.screenshot({ path: join(projectRoot, 'test/artifacts/inbox.png'), fullPage: true });
