@@ -19,6 +19,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookRe
 import { recordOnce } from '../../agents/demo/outbox';
 import { loadApproverKeys, verifyDecisionSignatures } from '../../activities/approverKeys';
 import { readPrivateKey, signDecision } from '../../client/decisionSigning';
+import { startInbox } from '../../client/inbox/server';
 
 jest.setTimeout(300_000);
 const exec = promisify(execFile);
@@ -253,4 +254,28 @@ test('countersign keys generate: a private key (mode 600) and a public key set t
   const signed = signDecision(readPrivateKey(files.privateKeyFile), { wf: 'w', call: 'c', decision: 'approve', arguments: '{}' });
   expect(verifyDecisionSignatures(keys, [signed])).toEqual([{ ok: true, kid: 'dora' }]);
   expect(verifyDecisionSignatures([{ kid: 'dora', x: ann.jwk.x }], [signed])).toEqual([{ ok: false, problem: 'bad signature: the token was not signed by key "dora"' }]);
+});
+
+test('the inbox signs for approvers whose keys it holds, and says it cannot for the others', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'countersign-inbox-keys-'));
+  writeFileSync(join(dir, 'ann.private.jwk'), JSON.stringify({ ...ann.jwk, kid: 'ann' }));
+  const tokens = [
+    { approver: 'ann', token: 'ann-token-0123456789abcdef' },
+    { approver: 'bob', token: 'bob-token-0123456789abcdef' },
+  ];
+  const inbox = await startInbox({ runner, port: 0, tokens, keysDir: dir });
+  try {
+    const post = (workflowId: string, token: string) =>
+      fetch(`${inbox.url}/api/runs/${workflowId}/decisions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ decisions: [{ callId: 'w1', decision: 'approve' }] }) });
+    const { workflowId } = await paused();
+    const refused = await post(workflowId, tokens[1]!.token);
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { error: string }).error).toBe('call w1 (wire_money) needs a signed decision and this server holds no key for bob: sign it yourself with countersign approve --key <file>');
+    const signedByServer = await post(workflowId, tokens[0]!.token);
+    expect(await signedByServer.json()).toMatchObject({ applied: [{ callId: 'w1', outcome: 'approved', approver: 'ann', verified: true }] });
+    await eventually(async () => ((await runner.describe(workflowId)).status === 'Completed' ? true : undefined));
+    expect(await wiredBy(workflowId)).toHaveLength(1);
+  } finally {
+    await inbox.close();
+  }
 });
