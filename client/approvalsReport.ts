@@ -8,6 +8,7 @@ import { type AuditEntry, type PendingApproval, WORKFLOW_TYPE, pendingApprovalsQ
 import { HitlAgent } from '../workflows/searchAttributes';
 import { CountersignError } from './errors';
 import { auditOf } from './runReads';
+import { QUERY_NAME, checkQueryValues, forEachLimited } from './visibility';
 
 export interface ApprovalsQuery extends Omit<ApprovalFilter, 'sinceIso'> {
   /** Only calls decided (or, still pending, requested) within this long: '7d', '24h', '30m'. */
@@ -18,8 +19,7 @@ export interface ApprovalsQuery extends Omit<ApprovalFilter, 'sinceIso'> {
 
 /** Runs read at once: enough to hide latency, few enough not to crowd the workers that answer the queries. */
 const IN_FLIGHT = 8;
-// Values that go into the visibility query: plain names only, so no quote can end the string early.
-const NAME = /^[\w.@-]+$/;
+// Task queues may also hold ':' and '/'; still no quote can end the query's string early.
 const QUEUE = /^[\w.@:/-]+$/;
 
 /** The ISO time `since` (a duration) before `now`; a one-line error for anything that is not a positive duration. */
@@ -36,8 +36,11 @@ export function sinceIso(since: string, now = Date.now()): string {
 
 /** Every approval record of every agentRun matching `f`, oldest first (by decision, else request). */
 export async function approvalsAcross(client: Client, f: ApprovalsQuery = {}): Promise<ApprovalRecord[]> {
-  for (const [what, value, shape] of [['agent', f.agent, NAME], ['tool', f.tool, NAME], ['task queue', f.taskQueue, QUEUE]] as const)
-    if (value !== undefined && !shape.test(value)) throw new CountersignError(`${what} must be a plain name (letters, digits, _ . @ -), got ${JSON.stringify(value)}`);
+  checkQueryValues([
+    ['agent', f.agent, QUERY_NAME],
+    ['tool', f.tool, QUERY_NAME],
+    ['task queue', f.taskQueue, QUEUE],
+  ]);
   const since = f.since === undefined ? undefined : sinceIso(f.since);
   const clauses = [`WorkflowType = '${WORKFLOW_TYPE}'`];
   if (f.taskQueue) clauses.push(`TaskQueue = '${f.taskQueue}'`);
@@ -46,11 +49,7 @@ export async function approvalsAcross(client: Client, f: ApprovalsQuery = {}): P
 
   const runs = await newestExecutions(client, clauses.join(' AND '));
   const records: ApprovalRecord[] = [];
-  let next = 0;
-  const readNext = async (): Promise<void> => {
-    for (let run = runs[next++]; run; run = runs[next++]) records.push(...filterRecords(await recordsOf(client, run), { ...f, sinceIso: since }));
-  };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, runs.length) }, readNext));
+  await forEachLimited(runs, IN_FLIGHT, async (run) => void records.push(...filterRecords(await recordsOf(client, run), { ...f, sinceIso: since })));
   return records.sort((a, b) => (recordTime(a) ?? '').localeCompare(recordTime(b) ?? '') || a.workflowId.localeCompare(b.workflowId) || a.callId.localeCompare(b.callId));
 }
 

@@ -13,7 +13,8 @@ import {
   pendingApprovalsQuery,
   runStateQuery,
 } from '../workflows/messages';
-import { CountersignError, RunNotFoundError } from './errors';
+import { RunNotFoundError } from './errors';
+import { QUERY_NAME, checkQueryValues, forEachLimited } from './visibility';
 
 /** A pending call with the run it belongs to. */
 export type PendingCall = PendingApproval & { workflowId: string };
@@ -69,8 +70,6 @@ export async function pendingOf(client: Client, workflowId: string): Promise<Pen
   return client.workflow.getHandle(workflowId).query(pendingApprovalsQuery);
 }
 
-const NAME = /^[\w.@-]+$/;
-
 /** Runs asked at once, and how long each may take to answer (a run whose worker is gone cannot: it is skipped). */
 const PENDING_READERS = 8;
 const PENDING_QUERY_MS = 5_000;
@@ -80,8 +79,11 @@ const PENDING_QUERY_MS = 5_000;
  * then each run asked, several at a time.
  */
 export async function pendingCalls(client: Client, filter: { agent?: string; tool?: string; taskQueue?: string } = {}): Promise<PendingCall[]> {
-  for (const [what, value] of [['agent', filter.agent], ['tool', filter.tool], ['task queue', filter.taskQueue]] as const)
-    if (value !== undefined && !NAME.test(value)) throw new CountersignError(`${what} must be a plain name (letters, digits, _ . @ -), got ${JSON.stringify(value)}`);
+  checkQueryValues([
+    ['agent', filter.agent, QUERY_NAME],
+    ['tool', filter.tool, QUERY_NAME],
+    ['task queue', filter.taskQueue, QUERY_NAME],
+  ]);
   // A terminated or timed-out run cannot run code to clear its search attributes: only running runs wait.
   const clauses = [
     `HitlStatus = 'AwaitingApproval'`,
@@ -99,6 +101,6 @@ export async function pendingCalls(client: Client, filter: { agent?: string; too
       .catch(() => [] as PendingApproval[]); // decided or closed since the listing, or no worker to answer
     for (const p of pending) if (!filter.tool || p.toolName === filter.tool) rows.push({ workflowId, ...p });
   };
-  for (let i = 0; i < runs.length; i += PENDING_READERS) await Promise.all(runs.slice(i, i + PENDING_READERS).map(ask));
+  await forEachLimited(runs, PENDING_READERS, ask);
   return rows.sort((a, b) => a.requestedAt.localeCompare(b.requestedAt));
 }

@@ -7,13 +7,13 @@ import { CountersignError, RunNotFoundError } from '../errors';
 import { followEvents } from '../runEvents';
 import { DecisionProblem } from './deciding';
 import type { InboxContext } from './server';
+import { QUERY_NAME } from '../visibility';
 
 const bodySchema = z.strictObject({ decisions: z.array(decisionSchema).min(1, 'send at least one decision').max(100) });
-const NAME = /^[\w.@-]{1,200}$/;
 
 export function addApiRoutes(app: FastifyInstance, ctx: InboxContext): void {
   app.get<{ Querystring: { agent?: string; tool?: string } }>('/api/pending', async (req, reply) => {
-    for (const v of [req.query.agent, req.query.tool]) if (v !== undefined && !NAME.test(v)) return reply.code(400).send({ error: 'agent and tool are plain names (letters, digits, _ . @ -)' });
+    for (const v of [req.query.agent, req.query.tool]) if (v !== undefined && !(v.length <= 200 && QUERY_NAME.test(v))) return reply.code(400).send({ error: 'agent and tool are plain names (letters, digits, _ . @ -)' });
     return ctx.runner.pending({ ...(req.query.agent ? { agent: req.query.agent } : {}), ...(req.query.tool ? { tool: req.query.tool } : {}), taskQueue: ctx.runner.taskQueue });
   });
 

@@ -6,13 +6,13 @@ import { CountersignError, RunNotFoundError } from '../errors';
 import { DecisionProblem, decisionFromForm } from './deciding';
 import { type FormError, inboxPage, messagePage, runPage } from './pages';
 import type { InboxContext } from './server';
+import { QUERY_NAME } from '../visibility';
 
 type RunParams = { Params: { id: string } };
-const NAME = /^[\w.@-]{1,200}$/;
 
 export function addInboxRoutes(app: FastifyInstance, ctx: InboxContext): void {
   async function inbox(req: FastifyRequest, reply: FastifyReply, filter: { agent?: string; tool?: string }, extra: { error?: FormError; notice?: string } = {}) {
-    const clean = Object.fromEntries(Object.entries(filter).filter(([, v]) => typeof v === 'string' && NAME.test(v)));
+    const clean = Object.fromEntries(Object.entries(filter).filter(([, v]) => typeof v === 'string' && v.length <= 200 && QUERY_NAME.test(v)));
     const calls = await ctx.runner.pending({ ...clean, taskQueue: ctx.runner.taskQueue });
     return reply.type('text/html').send(inboxPage(calls, { csrf: reply.generateCsrf(), approver: req.identity.approver, filter: clean, ...extra }));
   }
