@@ -8,7 +8,7 @@ import { lazy } from './cliLazy';
 import { dim, green, print, printJson, red } from './cliOutput';
 import { CountersignError } from './errors';
 import { defaultApprover } from './approver';
-import { quorumText, signedArguments } from '../domain/decisionText';
+import { quorumText } from '../domain/decisionText';
 
 export function addDecisionCommands(program: Command, connect: Connect): void {
   // ── approve / reject ───────────────────────────────────────────────────────────────────────────────────────
@@ -50,8 +50,7 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
       if (!key) return d;
       const call = pending.find((p) => p.callId === id);
       if (!call) throw new CountersignError(`call ${id} is not pending in run ${workflowId} (see: countersign show ${workflowId})`);
-      const { signDecision } = lazy.decisionSigning();
-      return { ...d, token: signDecision(key, { wf: workflowId, call: id, decision: kind, arguments: signedArguments(d, call) }) };
+      return lazy.decisionSigning().withToken(key, workflowId, { ...d, decision: kind }, call);
     });
     await send(workflowId, decisions, o.json);
   }

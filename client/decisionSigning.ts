@@ -5,6 +5,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { argsDigest, base64urlDecode, base64urlEncode, type DecisionClaims } from '../domain/decisionToken';
+import { signedArguments } from '../domain/decisionText';
+import type { Decision } from '../workflows/messages';
 import { CountersignError } from './errors';
 
 export type ApproverPrivateKey = { kty: 'OKP'; crv: 'Ed25519'; x: string; d: string; kid: string };
@@ -46,6 +48,14 @@ export function readPrivateKey(file: string): ApproverPrivateKey {
 }
 
 /** A compact JWS (EdDSA) for one decision on one call, binding the exact arguments text. */
+/**
+ * The decision with its token: over run `wf`, the decision's call and the arguments it approves (the edited ones when
+ * it edits), by the key's approver. The one way the CLI, RunState and the inbox sign.
+ */
+export function withToken(key: ApproverPrivateKey, wf: string, d: Decision & { decision: 'approve' | 'reject' }, call: { arguments: string }, ttlSeconds?: number): Decision {
+  return { ...d, approver: key.kid, token: signDecision(key, { wf, call: d.callId, decision: d.decision, arguments: signedArguments(d, call), ...(ttlSeconds ? { ttlSeconds } : {}) }) };
+}
+
 export function signDecision(
   key: ApproverPrivateKey | string,
   claims: { wf: string; call: string; decision: 'approve' | 'reject'; arguments: string; ttlSeconds?: number; now?: number; jti?: string },

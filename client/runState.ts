@@ -5,8 +5,7 @@ import { z } from 'zod';
 import { type Decision, decisionSchema, type PendingApproval, type RunView, describeZodError } from '../workflows/messages';
 import { RunStateError } from './errors';
 import { defaultApprover } from './approver';
-import { type ApproverPrivateKey, readPrivateKey, signDecision } from './decisionSigning';
-import { signedArguments } from '../domain/decisionText';
+import { type ApproverPrivateKey, readPrivateKey, withToken } from './decisionSigning';
 
 export const RUN_STATE_SCHEMA_VERSION = 1;
 
@@ -191,8 +190,7 @@ export class RunState {
     if (!o.signWith) return d;
     const key = typeof o.signWith === 'string' ? readPrivateKey(o.signWith) : o.signWith;
     const call = this.data.interruptions.find((i) => i.callId === d.callId)!;
-    const token = signDecision(key, { wf: this.data.workflowId, call: d.callId, decision: d.decision as 'approve' | 'reject', arguments: signedArguments(d, call), ...(o.ttlSeconds ? { ttlSeconds: o.ttlSeconds } : {}) });
-    return { ...d, approver: key.kid, token };
+    return withToken(key, this.data.workflowId, { ...d, decision: d.decision as 'approve' | 'reject' }, call, o.ttlSeconds);
   }
 
   private approverOf(name: string | undefined) {

@@ -18,3 +18,12 @@ export function summarizeCall(toolName: string, argumentsJson: string, max = 60)
   }
   return shorten(`${toolName}${first}`, max);
 }
+
+/** A call's arguments laid out for reading (the inbox, notification bodies); text that is not JSON as it is. */
+export function prettyArguments(argumentsJson: string): string {
+  try {
+    return JSON.stringify(JSON.parse(argumentsJson), null, 2);
+  } catch {
+    return argumentsJson;
+  }
+}

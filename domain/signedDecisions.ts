@@ -6,8 +6,6 @@ import { checkDecisionClaims, decodeDecisionToken } from './decisionToken';
 import type { BookDecision, CheckedCall } from './decisionRules';
 import { signedArguments } from './decisionText';
 
-export { signedArguments } from './decisionText';
-
 export interface TokenContext {
   /** The workflow id tokens must name: the top run's (decisions for nested calls are made through it). */
   wf: string;

@@ -1,6 +1,7 @@
 // Ready-made messages for a waiting call: a Slack Block Kit body (POST it to chat.postMessage or an incoming
 // webhook as is) and an email (subject, text, HTML). Every value from the run is escaped for its medium.
-import { summarizeCall } from '../domain/callSummary';
+import { prettyArguments, summarizeCall } from '../domain/callSummary';
+import { escapeHtml } from '../client/inbox/html';
 import type { LinkAction } from './actionLinks';
 
 export interface CallForPeople {
@@ -13,14 +14,6 @@ export interface CallForPeople {
 }
 
 const slackEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const htmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-const pretty = (args: string) => {
-  try {
-    return JSON.stringify(JSON.parse(args), null, 2);
-  } catch {
-    return args;
-  }
-};
 const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 export function slackMessage(c: CallForPeople, links: Record<LinkAction, string>): { text: string; blocks: unknown[] } {
@@ -29,7 +22,7 @@ export function slackMessage(c: CallForPeople, links: Record<LinkAction, string>
     text: cut(title, 300),
     blocks: [
       { type: 'section', text: { type: 'mrkdwn', text: cut(`*${slackEscape(c.toolName)}* waits for approval (agent ${slackEscape(c.agent)}, run \`${slackEscape(c.workflowId)}\`)`, 2900) } },
-      { type: 'section', text: { type: 'mrkdwn', text: cut(`\`\`\`${slackEscape(pretty(c.arguments))}\`\`\``, 2900) } },
+      { type: 'section', text: { type: 'mrkdwn', text: cut(`\`\`\`${slackEscape(prettyArguments(c.arguments))}\`\`\``, 2900) } },
       ...(c.expiresAt ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: `Expires ${slackEscape(c.expiresAt)}` }] }] : []),
       {
         type: 'actions',
@@ -45,12 +38,12 @@ export function slackMessage(c: CallForPeople, links: Record<LinkAction, string>
 
 export function emailMessage(c: CallForPeople, links: Record<LinkAction, string>): { subject: string; text: string; html: string } {
   const subject = cut(`Approval needed: ${c.toolName} (${c.agent})`, 200);
-  const lines = [`${c.agent} asks to run ${c.toolName} in run ${c.workflowId}:`, '', pretty(c.arguments), '', ...(c.expiresAt ? [`Expires ${c.expiresAt}.`, ''] : []), `Approve: ${links.approve}`, `Reject: ${links.reject}`, `View: ${links.view}`, '', 'Each link opens a confirmation page first; nothing is decided until you confirm.'];
+  const lines = [`${c.agent} asks to run ${c.toolName} in run ${c.workflowId}:`, '', prettyArguments(c.arguments), '', ...(c.expiresAt ? [`Expires ${c.expiresAt}.`, ''] : []), `Approve: ${links.approve}`, `Reject: ${links.reject}`, `View: ${links.view}`, '', 'Each link opens a confirmation page first; nothing is decided until you confirm.'];
   const html = [
-    `<p>${htmlEscape(c.agent)} asks to run <b>${htmlEscape(c.toolName)}</b> in run <code>${htmlEscape(c.workflowId)}</code>:</p>`,
-    `<pre>${htmlEscape(pretty(c.arguments))}</pre>`,
-    ...(c.expiresAt ? [`<p>Expires ${htmlEscape(c.expiresAt)}.</p>`] : []),
-    `<p><a href="${htmlEscape(links.approve)}">Approve…</a> · <a href="${htmlEscape(links.reject)}">Reject…</a> · <a href="${htmlEscape(links.view)}">View run</a></p>`,
+    `<p>${escapeHtml(c.agent)} asks to run <b>${escapeHtml(c.toolName)}</b> in run <code>${escapeHtml(c.workflowId)}</code>:</p>`,
+    `<pre>${escapeHtml(prettyArguments(c.arguments))}</pre>`,
+    ...(c.expiresAt ? [`<p>Expires ${escapeHtml(c.expiresAt)}.</p>`] : []),
+    `<p><a href="${escapeHtml(links.approve)}">Approve…</a> · <a href="${escapeHtml(links.reject)}">Reject…</a> · <a href="${escapeHtml(links.view)}">View run</a></p>`,
     '<p>Each link opens a confirmation page first; nothing is decided until you confirm.</p>',
   ].join('\n');
   return { subject, text: lines.join('\n'), html };

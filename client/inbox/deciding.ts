@@ -3,9 +3,8 @@
 // signed decision), then sent through the validating `decide` update like any client's.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { signedArguments } from '../../domain/decisionText';
 import type { Decision, DecideResult, PendingApproval } from '../../workflows/messages';
-import { readPrivateKey, signDecision } from '../decisionSigning';
+import { readPrivateKey, withToken } from '../decisionSigning';
 import type { Runner } from '../runner';
 
 export class DecisionProblem extends Error {
@@ -88,7 +87,7 @@ export class Decider {
         out.push(mine);
         continue;
       }
-      out.push({ ...mine, token: signDecision(readPrivateKey(keyFile), { wf: workflowId, call: mine.callId, decision: mine.decision, arguments: signedArguments(mine, call) }) });
+      out.push(withToken(readPrivateKey(keyFile), workflowId, { ...mine, decision: mine.decision }, call));
     }
     return this.runner.decide(workflowId, out);
   }

@@ -1,5 +1,6 @@
 // The inbox's pages: every pending call with its forms, a run's conversation and audit, a link's confirmation.
 // Escaped by construction (html.ts); forms post back with a CSRF token; no inline script or style (the CSP forbids it).
+import { prettyArguments } from '../../domain/callSummary';
 import { quorumText } from '../../domain/decisionText';
 import type { ConversationItem } from '../../domain/items';
 import type { AuditEntry, PendingApproval, RunSnapshot } from '../../workflows/messages';
@@ -14,13 +15,6 @@ export interface FormError {
   editedArguments?: string;
 }
 
-const pretty = (text: string) => {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
-};
 const runPath = (workflowId: string) => `/runs/${encodeURIComponent(workflowId)}`;
 
 export function layout(title: string, body: Markup, o: { approver?: string; script?: string } = {}): string {
@@ -48,7 +42,7 @@ ${(c.fields ?? []).map((f) => html`<label>${f} <input name="field:${f}" required
 ${reject}</div>
 ${c.quorum ? '' : html`<details${error?.editedArguments !== undefined ? html` open` : ''}><summary>Edit and approve</summary>
 <form method="post" action="${action}" class="edit">${hidden}<input type="hidden" name="action" value="edit">
-<textarea name="editedArguments" rows="8" aria-label="Edited arguments (JSON)">${error?.editedArguments ?? pretty(c.arguments)}</textarea>
+<textarea name="editedArguments" rows="8" aria-label="Edited arguments (JSON)">${error?.editedArguments ?? prettyArguments(c.arguments)}</textarea>
 <button class="primary">Approve with these arguments</button></form></details>`}`;
 }
 
@@ -57,7 +51,7 @@ export function callCard(c: InboxCall, csrf: string, error?: FormError): Markup 
 <h2>${c.path ?? c.toolName} <small>${c.kind}</small></h2>
 <p class="meta">agent <b>${c.agentName}</b> · run <a href="${runPath(c.workflowId)}">${c.workflowId}</a> · call ${c.callId} · waiting since ${c.requestedAt}${c.expiresAt ? html` · expires ${c.expiresAt}` : ''}</p>
 ${c.quorum ? html`<p class="quorum">${quorumText(c.quorum)}</p>` : ''}${c.signedDecisions ? html`<p class="signed">Signed decisions only</p>` : ''}
-<pre class="arguments">${pretty(c.arguments)}</pre>
+<pre class="arguments">${prettyArguments(c.arguments)}</pre>
 ${error ? html`<p class="error" role="alert">${error.message}</p>` : ''}
 ${callForms(c, csrf, error)}</article>`;
 }
@@ -96,7 +90,7 @@ export function linkPage(o: { csrf: string; approver: string; action: 'approve' 
   const c = o.call;
   const body = html`<h1>${o.action === 'approve' ? 'Approve' : 'Reject'} ${c.path ?? c.toolName}?</h1>
 <p class="meta">agent <b>${c.agentName}</b> · run <a href="${runPath(c.workflowId)}">${c.workflowId}</a> · call ${c.callId}${c.quorum ? html` · ${quorumText(c.quorum)}` : ''}</p>
-<pre class="arguments">${pretty(c.arguments)}</pre>
+<pre class="arguments">${prettyArguments(c.arguments)}</pre>
 <form method="post" action="/links/${o.token}" class="confirm"><input type="hidden" name="_csrf" value="${o.csrf}">
 ${o.action === 'reject' ? html`<input name="message" placeholder="Message for the agent (optional)" maxlength="10000">` : ''}
 <button class="${o.action === 'approve' ? 'primary' : 'danger'}">${o.action === 'approve' ? 'Approve' : 'Reject'} as ${o.approver}</button></form>`;
