@@ -3,6 +3,7 @@
 import { type Client, WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { rootCause } from '../domain/failures';
+import { retryUnprocessed } from './updateRetry';
 import { type GrantView, type Where, addGrantRequestSchema } from '../domain/grants';
 import { describeZodError } from '../workflows/messages';
 import { type AddGrantResult, GRANTS_WORKFLOW_TYPE, addGrantUpdate, grantsQuery, grantsWorkflowIdOf, revokeGrantUpdate } from '../workflows/grantMessages';
@@ -82,7 +83,8 @@ export async function listGrants(client: Client, options?: GrantsOptions): Promi
 /** Revokes a grant at once: calls planned from now on no longer use it. */
 export async function revokeGrant(client: Client, grantId: string, by?: string, options?: GrantsOptions): Promise<{ grantId: string; revokedAt: string }> {
   try {
-    return await client.workflow.getHandle(workflowIdOf(options)).executeUpdate(revokeGrantUpdate, { args: [{ grantId, ...(by ? { by } : {}) }] });
+    const handle = client.workflow.getHandle(workflowIdOf(options));
+    return await retryUnprocessed(() => handle.executeUpdate(revokeGrantUpdate, { args: [{ grantId, ...(by ? { by } : {}) }] }));
   } catch (err) {
     if (isNotFound(err)) throw new CountersignError(`unknown grant ${grantId}: no grants have been made (see: countersign grants)`);
     throw explained(err);

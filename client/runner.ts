@@ -28,6 +28,7 @@ import {
   describeZodError,
 } from '../workflows/messages';
 import { rootCause } from '../domain/failures';
+import { retryUnprocessed } from './updateRetry';
 import type { ConversationItem } from '../domain/items';
 import { connectClient } from './connect';
 import { type PendingCall, auditOf, conversationOf, describeRun, pendingCalls, pendingOf } from './runReads';
@@ -136,7 +137,8 @@ export class Runner {
   async decide(workflowId: string, decisions: RunState['decisions'], inputs: readonly string[] = []): Promise<DecideResult> {
     const handle = this.client.workflow.getHandle(workflowId);
     try {
-      return await handle.executeUpdate(decideUpdate, { args: [{ decisions: [...decisions], ...(inputs.length ? { inputs: [...inputs] } : {}) }] });
+      const update = { decisions: [...decisions], ...(inputs.length ? { inputs: [...inputs] } : {}) };
+      return await retryUnprocessed(() => handle.executeUpdate(decideUpdate, { args: [update] }));
     } catch (err) {
       throw await this.explain(workflowId, err);
     }
@@ -206,7 +208,7 @@ export class Runner {
     const handle = this.client.workflow.getHandle(workflowId);
     let snapshot: RunView;
     try {
-      snapshot = await handle.executeUpdate(nextPauseUpdate);
+      snapshot = await retryUnprocessed(() => handle.executeUpdate(nextPauseUpdate));
     } catch (err) {
       return this.closedResult(workflowId, err);
     }
