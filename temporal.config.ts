@@ -82,6 +82,12 @@ export interface CountersignConfig {
   /** COUNTERSIGN_REQUIRE_SIGNED_DECISIONS=true: every approval this worker plans needs a decision signed by one of those keys. */
   requireSignedDecisions: boolean;
   /**
+   * COUNTERSIGN_FAST_MODE=true: runs this worker describes make their model calls as local activities (one history
+   * marker and no extra workflow task per turn instead of three events and a round trip through the task queue).
+   * Trade-offs in the README ("Fast mode"); the choice is recorded in each run's agent snapshot.
+   */
+  fastMode: boolean;
+  /**
    * One-click action links in approval_requested notifications: COUNTERSIGN_PUBLIC_URL (where `countersign serve` is
    * reached), COUNTERSIGN_LINK_SECRET (HMAC key shared by workers and the server), COUNTERSIGN_LINK_TTL (longest life, seconds).
    */
@@ -132,6 +138,7 @@ const envSchema = z.object({
   COUNTERSIGN_DELTA_PUBLIC_URL: z.url({ error: 'must be a URL such as http://worker-1.internal:7244' }).optional(),
   COUNTERSIGN_APPROVER_KEYS: z.string().min(1).optional(),
   COUNTERSIGN_REQUIRE_SIGNED_DECISIONS: z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).default('false'),
+  COUNTERSIGN_FAST_MODE: z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).default('false'),
   COUNTERSIGN_PUBLIC_URL: z.url({ error: 'must be a URL such as https://approvals.example.com' }).optional(),
   COUNTERSIGN_LINK_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -base64 32)').optional(),
   COUNTERSIGN_LINK_TTL: z.coerce.number({ error: 'must be a number of seconds such as 604800' }).int().positive('must be a positive number of seconds').default(7 * 24 * 3600),
@@ -186,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CountersignCon
     ...(e.COUNTERSIGN_DEPLOYMENT_NAME ? { deployment: deploymentOf(e.COUNTERSIGN_DEPLOYMENT_NAME, e.COUNTERSIGN_BUILD_ID, e.COUNTERSIGN_VERSIONING_BEHAVIOR) } : {}),
     ...(e.COUNTERSIGN_APPROVER_KEYS ? { approverKeysFile: e.COUNTERSIGN_APPROVER_KEYS } : {}),
     requireSignedDecisions: e.COUNTERSIGN_REQUIRE_SIGNED_DECISIONS === 'true',
+    fastMode: e.COUNTERSIGN_FAST_MODE === 'true',
     ...linksOf(e),
   };
 }

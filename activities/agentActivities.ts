@@ -96,6 +96,8 @@ export interface AgentActivityDeps {
   requireSignedDecisions?: boolean;
   /** COUNTERSIGN_PUBLIC_URL and COUNTERSIGN_LINK_SECRET: approval_requested notifications carry one-click links. */
   links?: LinkSettings;
+  /** Fast mode (COUNTERSIGN_FAST_MODE): the runs this worker describes call the model in local activities. */
+  localModelCalls?: boolean;
 }
 
 export function createAgentActivities(deps: AgentActivityDeps) {
@@ -106,7 +108,9 @@ export function createAgentActivities(deps: AgentActivityDeps) {
     /** The agent as this run will know it, its MCP servers' tools listed now and frozen with it. */
     async describeAgent(ref: { name: string; version?: string }): Promise<AgentSnapshot> {
       const agent = agentOf(deps.registry, { name: ref.name, version: ref.version as string });
-      const snapshot = { ...agent.snapshot(), ...(deps.webhookUrl ? { webhook: true as const } : {}) };
+      // `webhook` is always set (true or false): a snapshot without it comes from a run recorded before notifications
+      // depended on it, and the workflow derives from that what to replay (no patch marker for new runs).
+      const snapshot: AgentSnapshot = { ...agent.snapshot(), webhook: Boolean(deps.webhookUrl), ...(deps.localModelCalls ? { modelCalls: 'local' as const } : {}) };
       return agent.mcpServers.length ? { ...snapshot, tools: [...snapshot.tools, ...(await freezeMcpTools(agent))] } : snapshot;
     },
 

@@ -154,6 +154,14 @@ function openFeed(relay: DeltaRelay, runId: string, turn: number, timeoutMs: num
   return { onDelta: (delta) => relay.publish(runId, turn, delta), timeoutMs, end: () => relay.end(runId, turn) };
 }
 
+function inLocalActivity(): boolean {
+  try {
+    return Context.current().info.isLocal;
+  } catch {
+    return false; // called outside an activity (unit tests)
+  }
+}
+
 /** `relay`: the worker's delta relay (worker/deltaRelay.ts); without it, calls do not stream. */
 export function createModelActivities(settings: ModelSettings, relay?: DeltaRelay) {
   const client = new OpenAI({
@@ -168,7 +176,8 @@ export function createModelActivities(settings: ModelSettings, relay?: DeltaRela
     /** One model turn. Retried by Temporal per the workflow's retry policy. */
     async callModel(req: ModelRequest): Promise<ModelTurn> {
       const model = req.model ?? settings.model;
-      const live = relay && req.turn !== undefined ? openFeed(relay, req.runId, req.turn, settings.requestTimeoutMs) : undefined;
+      // A local activity (fast mode) has no heartbeat, so no reader could find a feed: it does not stream.
+      const live = relay && req.turn !== undefined && !inLocalActivity() ? openFeed(relay, req.runId, req.turn, settings.requestTimeoutMs) : undefined;
       try {
         return settings.api === 'chat' ? await callChat(client, model, req, live) : await callResponses(client, model, req, live);
       } catch (err) {

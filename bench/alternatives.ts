@@ -6,10 +6,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client } from '@temporalio/client';
+import { type Client, WithStartWorkflowOperation } from '@temporalio/client';
 import { Runner } from '../client/runner';
 import { projectRoot } from '../test/support/toolchain';
 import { p50p99 } from './history';
+import { floorApprove, floorPaused } from './floorWorkflow';
 
 type P = { p50: number; p99: number };
 export interface AlternativesResult {
@@ -17,6 +18,10 @@ export interface AlternativesResult {
   temporalAgents: { cycleEvents: number; runEvents: number; decisionToToolMs: P };
   inProcess: { runMs: P; turnsPerRun: number };
   countersign: { runMs: P; turnsPerRun: number };
+  /** Fast mode (COUNTERSIGN_FAST_MODE: model calls as local activities), the same loop. */
+  countersignFast?: { runMs: P; turnsPerRun: number };
+  /** The agent floor (bench/floorWorkflow.ts), driven the same way: update-with-start until it waits, a signal, the result. */
+  floorAgent?: { runMs: P; turnsPerRun: number };
 }
 
 const dir = join(projectRoot, 'bench/alternatives');
@@ -63,14 +68,34 @@ async function countersignRuns(client: Client, taskQueue: string, iterations: nu
   return { runMs: p50p99(perRun), turnsPerRun: turns / iterations };
 }
 
-export async function measureAlternatives(o: { client: Client; taskQueue: string; address: string; modelBaseURL: string; iterations: number; log: (line: string) => void }): Promise<AlternativesResult> {
+/** The agent floor through the same motions: start and wait for the pause (one update-with-start), approve, result. */
+async function floorAgentRuns(client: Client, taskQueue: string, iterations: number): Promise<NonNullable<AlternativesResult['floorAgent']>> {
+  const perRun: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const workflowId = `bench-floor-turns-${Date.now()}-${i}`;
+    const t0 = performance.now();
+    const startWorkflowOperation = new WithStartWorkflowOperation('floorAgentApproval', { taskQueue, workflowId, args: [workflowId], workflowIdConflictPolicy: 'FAIL' });
+    await client.workflow.executeUpdateWithStart(floorPaused, { startWorkflowOperation });
+    const handle = await startWorkflowOperation.workflowHandle();
+    await handle.signal(floorApprove);
+    await handle.result();
+    perRun.push(performance.now() - t0);
+  }
+  return { runMs: p50p99(perRun), turnsPerRun: 2 };
+}
+
+export async function measureAlternatives(o: { client: Client; taskQueue: string; fastTaskQueue: string; address: string; modelBaseURL: string; iterations: number; log: (line: string) => void }): Promise<AlternativesResult> {
   await installAlternatives(o.log);
   const env = { TEMPORAL_ADDRESS: o.address, OPENAI_BASE_URL: o.modelBaseURL, BENCH_ITERATIONS: String(o.iterations), COUNTERSIGN_DEMO_OUTBOX: join(projectRoot, '.temporal/bench-outbox.jsonl') };
   o.log('alternatives: Countersign through Runner…');
   const countersign = await countersignRuns(o.client, o.taskQueue, o.iterations);
+  o.log('alternatives: Countersign in fast mode…');
+  const countersignFast = await countersignRuns(o.client, o.fastTaskQueue, o.iterations);
+  o.log('alternatives: the agent floor…');
+  const floorAgent = await floorAgentRuns(o.client, o.taskQueue, o.iterations);
   o.log('alternatives: @openai/agents in-process…');
   const inProcess = (await driver('inProcess.ts', env)) as AlternativesResult['inProcess'];
   o.log('alternatives: @temporalio/openai-agents…');
   const temporalAgents = (await driver('temporalAgents.ts', env)) as AlternativesResult['temporalAgents'];
-  return { iterations: o.iterations, temporalAgents, inProcess, countersign };
+  return { iterations: o.iterations, temporalAgents, inProcess, countersign, countersignFast, floorAgent };
 }

@@ -3,7 +3,7 @@
 // floorAgentApproval: the least any durable agent does for one approval — a model call, a wait for the signal,
 // the tool, a model call after it — with no approval book, audit, search attributes or queries.
 // floorAgentTurns: the same agent floor over a run of many turns (the growth section), one tool call a turn.
-import { condition, defineQuery, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, defineQuery, defineSignal, defineUpdate, proxyActivities, setHandler } from '@temporalio/workflow';
 
 export interface FloorActivities {
   floorTool(): Promise<string>;
@@ -14,6 +14,8 @@ const { floorTool, floorModel } = proxyActivities<FloorActivities>({ startToClos
 export const floorApprove = defineSignal('approve');
 /** How many approvals floorAgentTurns has asked for so far: for the bench's driver (a query records no history). */
 export const floorAsked = defineQuery<number>('asked');
+/** Returns once the run waits for its approval: the floor's counterpart of Countersign's nextPause (per-turn timing). */
+export const floorPaused = defineUpdate<void>('paused');
 
 /** Each call waits for one more `approve` signal: one signal per approval. */
 function approval(): () => Promise<void> {
@@ -34,7 +36,11 @@ export async function floorApproval(): Promise<string> {
 
 export async function floorAgentApproval(runId: string): Promise<string> {
   const approved = approval();
+  let asked = 0;
+  setHandler(floorAsked, () => asked);
+  setHandler(floorPaused, () => condition(() => asked > 0));
   await floorModel(runId);
+  asked = 1;
   await approved();
   await floorTool();
   return floorModel(runId);

@@ -1,28 +1,33 @@
-// Approval round trip and history events per approval cycle: Countersign's agentRun against the bare floor, one
-// run at a time, on an in-process worker.
+// Approval round trip and history events per approval cycle: Countersign's agentRun (started by the client library,
+// as services start it) against the bare floor and the agent floor, one run at a time, on an in-process worker.
 import type { Client } from '@temporalio/client';
 import type { ScriptedModel } from '../devtools/scriptedModel';
+import { Runner } from '../client/runner';
 import { approveSignal } from '../workflows/messages';
 import { cycleEvents, type Event, p50p99, sinceSignal } from './history';
-import { floorApprove } from './floorWorkflow';
+import { floorApprove, floorAsked } from './floorWorkflow';
 
 export interface RoundTripResult {
   iterations: number;
   roundTripMs: { countersignToTool: P; countersignToNextModelCall: P; floorToTool: P };
-  historyEvents: { countersignCycle: number; floorCycle: number; countersignRun: number; floorRun: number };
+  historyEvents: { countersignCycle: number; floorCycle: number; countersignRun: number; floorRun: number; floorAgentRun?: number; floorAgentCycle?: number };
 }
 type P = { p50: number; p99: number };
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 export async function measureRoundTrip(client: Client, taskQueue: string, model: ScriptedModel, iterations: number): Promise<RoundTripResult> {
+  const runner = new Runner(client, { taskQueue });
   const cs = { tool: [] as number[], nextModel: [] as number[], events: [] as number[], cycle: [] as number[] };
   const floor = { tool: [] as number[], events: [] as number[], cycle: [] as number[] };
+  const agentFloor = { events: [] as number[], cycle: [] as number[] };
   for (let i = 0; i < iterations; i++) {
     const id = `bench-cs-${Date.now()}-${i}`;
     model.script(id, [{ toolCalls: [{ name: 'send_email', arguments: { to: 'b@example.com', subject: 'S', body: 'b' }, callId: 'c1' }] }, { text: 'done' }]);
-    const handle = await client.workflow.start('agentRun', { taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'bench' }] });
-    // Decide a run that waits quietly, as a person's decision finds it: paused, its "approval requested"
-    // notification delivered (deciding within milliseconds would time that activity too).
-    while ((await handle.query<unknown[]>('pendingApprovals')).length === 0 || (await handle.describe()).raw.pendingActivities?.length) await new Promise((r) => setTimeout(r, 5));
+    await runner.startOnly('email-assistant', 'bench', { workflowId: id });
+    const handle = client.workflow.getHandle(id);
+    // Decide a run that waits quietly, as a person's decision finds it: paused, nothing in flight.
+    while ((await handle.query<unknown[]>('pendingApprovals')).length === 0 || (await handle.describe()).raw.pendingActivities?.length) await sleep(5);
     await handle.signal(approveSignal, { callId: 'c1' });
     await handle.result();
     const events = (await handle.fetchHistory()).events as Event[];
@@ -38,10 +43,28 @@ export async function measureRoundTrip(client: Client, taskQueue: string, model:
     floor.tool.push(sinceSignal(fevents, 'floorTool'));
     floor.events.push(fevents.length);
     floor.cycle.push(cycleEvents(fevents, 'floorTool'));
+
+    // The agent floor's seed run, decided the same way: once it waits (a query: no event), one signal.
+    const aid = `bench-agent-floor-${Date.now()}-${i}`;
+    model.script(aid, [{ text: 'tool please' }, { text: 'done' }]);
+    const ah = await client.workflow.start('floorAgentApproval', { taskQueue, workflowId: aid, args: [aid] });
+    while ((await ah.query(floorAsked)) === 0 || (await ah.describe()).raw.pendingActivities?.length) await sleep(5);
+    await ah.signal(floorApprove);
+    await ah.result();
+    const aevents = (await ah.fetchHistory()).events as Event[];
+    agentFloor.events.push(aevents.length);
+    agentFloor.cycle.push(cycleEvents(aevents, 'floorTool'));
   }
   return {
     iterations,
     roundTripMs: { countersignToTool: p50p99(cs.tool), countersignToNextModelCall: p50p99(cs.nextModel), floorToTool: p50p99(floor.tool) },
-    historyEvents: { countersignCycle: p50p99(cs.cycle).p50, floorCycle: p50p99(floor.cycle).p50, countersignRun: p50p99(cs.events).p50, floorRun: p50p99(floor.events).p50 },
+    historyEvents: {
+      countersignCycle: p50p99(cs.cycle).p50,
+      floorCycle: p50p99(floor.cycle).p50,
+      countersignRun: p50p99(cs.events).p50,
+      floorRun: p50p99(floor.events).p50,
+      floorAgentRun: p50p99(agentFloor.events).p50,
+      floorAgentCycle: p50p99(agentFloor.cycle).p50,
+    },
   };
 }

@@ -1,13 +1,18 @@
 // `npm run bench [-- section…]`: Countersign against its floors and alternatives, on local dev servers, with the
 // scripted model. Sections (default: all):
-//   roundtrip  decision → approved tool starts (and → next model call); history events per approval cycle
+//   start      worker launch → polling, compiled (production) and from sources (BENCH_START_RUNS, default 5)
+//   roundtrip  decision → approved tool starts (and → next model call); history events per approval cycle and per
+//              run, Countersign, the bare floor and the agent floor (BENCH_ITERATIONS, default 200)
 //   scale      BENCH_SCALE_RUNS (10000) runs paused at once: worker memory, then approve-all throughput; each
-//              system on a fresh dev server (BENCH_CACHE, BENCH_SCALE_SYSTEMS, BENCH_WORKER_NODE_ARGS e.g. --cpu-prof)
-//   alternatives  Temporal's OpenAI Agents integration (events per approval) and @openai/agents in-process (ms per turn)
+//              system on a fresh dev server (BENCH_CACHE, BENCH_SCALE_SYSTEMS, BENCH_WORKER_NODE_ARGS e.g. --cpu-prof);
+//              Countersign with one worker process and with two on the same task queue
+//   alternatives  per model turn: Countersign (default and fast mode), the agent floor, @openai/agents in-process;
+//              Temporal's OpenAI Agents integration (events per approval) (BENCH_ALT_ITERATIONS, default 50)
 //   growth     history events and bytes against run length (BENCH_GROWTH_TURNS, default 10,100,500), Countersign
 //              and the agent floor, and 12 newsletters of 280 KB across continue-as-new; payload storage on
 //   deltas     model text delta latency: the scripted model's SSE chunk → runner.runStreamed (BENCH_DELTA_RUNS, 20)
-// roundtrip and alternatives share one dev server and an in-process worker; growth has a fresh one. Results:
+// Every dev server here runs with eager activity dispatch on (as `npm start`'s does). roundtrip and alternatives
+// share one dev server and in-process workers (default and fast mode); growth has a fresh one. Results:
 // bench/results/latest.{md,json}; a section not run this time keeps its previous figures.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -28,8 +33,10 @@ import { measureGrowth } from './growth';
 import { renderResults, type BenchResults } from './report';
 import { measureRoundTrip } from './roundTrip';
 import { measureScale, type System } from './scale';
+import { measureWorkerStart } from './workerStart';
+import { EAGER_ACTIVITIES } from '../worker/devServer';
 
-const SECTIONS = ['roundtrip', 'scale', 'alternatives', 'growth', 'deltas'] as const;
+const SECTIONS = ['start', 'roundtrip', 'alternatives', 'scale', 'growth', 'deltas'] as const;
 type Section = (typeof SECTIONS)[number];
 const log = (line: string) => console.log(`[bench] ${line}`);
 
@@ -48,7 +55,7 @@ async function main() {
   quietRuntime();
   const startServer = () =>
     TestWorkflowEnvironment.createLocal({
-      server: { executable: { type: 'existing-path', path: binaryPath('temporal') }, searchAttributes: [HitlStatus, HitlPendingTools, HitlAgent, HitlPendingSince], ui: false },
+      server: { executable: { type: 'existing-path', path: binaryPath('temporal') }, searchAttributes: [HitlStatus, HitlPendingTools, HitlAgent, HitlPendingSince], ui: false, extraArgs: [...EAGER_ACTIVITIES] },
     });
   const model = await startScriptedModel();
   const modelSettings = { baseURL: model.baseURL, apiKey: 'k', model: 'scripted', api: 'responses', requestTimeoutMs: 10_000 } as const;
@@ -58,30 +65,43 @@ async function main() {
   // A failed measurement must not leave a dev server behind (it would slow everything after it), and no server
   // idles beside the scale section's.
   try {
-    const iterations = Number(process.env.BENCH_ITERATIONS ?? 50);
+    const iterations = Number(process.env.BENCH_ITERATIONS ?? 200);
+    if (sections.includes('start')) {
+      const server = await startServer();
+      try {
+        results.workerStart = await measureWorkerStart({ address: server.address, modelBaseURL: model.baseURL, runs: Number(process.env.BENCH_START_RUNS ?? 5), log });
+      } finally {
+        await server.teardown();
+      }
+    }
     if (sections.includes('roundtrip') || sections.includes('alternatives')) {
       const shared = await startServer();
       try {
         const taskQueue = 'bench';
-        const worker = await Worker.create({
-          connection: shared.nativeConnection,
-          taskQueue,
-          workflowBundle: await benchBundle(),
-          activities: {
-            ...createAgentActivities({ registry: defaultRegistry(), model: modelSettings }),
-            ...floorActivities(model.baseURL),
-          },
-        });
-        await worker.runUntil(async () => {
-          if (sections.includes('roundtrip')) {
-            log('round trip…');
-            results.roundTrip = await measureRoundTrip(shared.client, taskQueue, model, iterations);
-          }
-          if (sections.includes('alternatives')) {
-            log('alternatives…');
-            results.alternatives = await measureAlternatives({ client: shared.client, taskQueue, address: shared.address, modelBaseURL: model.baseURL, iterations, log });
-          }
-        });
+        const fastTaskQueue = 'bench-fast';
+        const workerOn = async (queue: string, localModelCalls: boolean) =>
+          Worker.create({
+            connection: shared.nativeConnection,
+            taskQueue: queue,
+            workflowBundle: await benchBundle(),
+            activities: {
+              ...createAgentActivities({ registry: defaultRegistry(), model: modelSettings, localModelCalls }),
+              ...floorActivities(model.baseURL),
+            },
+          });
+        const [worker, fastWorker] = [await workerOn(taskQueue, false), await workerOn(fastTaskQueue, true)];
+        await fastWorker.runUntil(
+          worker.runUntil(async () => {
+            if (sections.includes('roundtrip')) {
+              log('round trip…');
+              results.roundTrip = await measureRoundTrip(shared.client, taskQueue, model, iterations);
+            }
+            if (sections.includes('alternatives')) {
+              log('alternatives…');
+              results.alternatives = await measureAlternatives({ client: shared.client, taskQueue, fastTaskQueue, address: shared.address, modelBaseURL: model.baseURL, iterations: Number(process.env.BENCH_ALT_ITERATIONS ?? 50), log });
+            }
+          }),
+        );
       } finally {
         await shared.teardown();
       }
@@ -90,7 +110,7 @@ async function main() {
       log('scale…');
       const systems = process.env.BENCH_SCALE_SYSTEMS?.split(',') as System[] | undefined;
       const scale = await measureScale({ startServer, model, runs: Number(process.env.BENCH_SCALE_RUNS ?? 10_000), cache: Number(process.env.BENCH_CACHE ?? 250), log }, systems);
-      if (scale.countersign && scale.floorAgent && scale.floor) results.scale = { countersign: scale.countersign, floorAgent: scale.floorAgent, floor: scale.floor };
+      if (scale.countersign && scale.floorAgent && scale.floor) results.scale = { countersign: scale.countersign, floorAgent: scale.floorAgent, floor: scale.floor, ...(scale.countersign2 ? { countersign2: scale.countersign2 } : {}) };
       else log(`a subset of systems (${systems?.join(', ')}) is not written to the results`);
     }
     if (sections.includes('growth')) {

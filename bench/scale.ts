@@ -1,6 +1,6 @@
 // Scale: N runs paused at an approval at the same time, then all approved.
-// Each system gets its own worker process (the real `npm run worker` for Countersign) with the same bounded
-// workflow cache, so its resident memory is the worker's alone; throughput is runs completed per second from
+// Each system gets its own worker process (Countersign's compiled worker, as production runs it; two of them for
+// countersign2) with the same bounded workflow cache, so its resident memory is the workers' alone; throughput is runs completed per second from
 // the first approval sent to the last run closed, read from visibility.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -10,6 +10,8 @@ import { temporal } from '@temporalio/proto';
 import type { ScriptedModel } from '../devtools/scriptedModel';
 import { approveSignal } from '../workflows/messages';
 import { projectRoot } from '../test/support/toolchain';
+import { ensureCompiledWorker } from '../test/support/compiledWorker';
+import { Runner } from '../client/runner';
 import { floorApprove } from './floorWorkflow';
 
 export interface ScaleContext {
@@ -38,7 +40,8 @@ export interface ScaleResult {
   completedPerSecond: number;
 }
 
-export type System = 'countersign' | 'floorAgent' | 'floor';
+/** countersign2: Countersign with two worker processes on the task queue (memory and CPU summed over both). */
+export type System = 'countersign' | 'countersign2' | 'floorAgent' | 'floor';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const CONCURRENCY = 64;
@@ -77,9 +80,14 @@ export function serverPid(address: string): number {
   throw new Error(`scale: no dev server process for ${address}`);
 }
 
-/** A TypeScript entry point in a plain node process (tsx as a require hook, so the pid is the worker itself). */
+/**
+ * A worker process: Countersign's compiled worker as production runs it, or a TypeScript entry point (tsx as a
+ * require hook, so the pid is the worker itself).
+ */
 function startWorker(entry: string, env: NodeJS.ProcessEnv, ready: RegExp): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--require', 'tsx/cjs', join(projectRoot, entry)], { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const nodeArgs = process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const args = entry.endsWith('.js') ? [...nodeArgs, entry] : [...nodeArgs, '--require', 'tsx/cjs', join(projectRoot, entry)];
+  const child = spawn(process.execPath, args, { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {
     const onData = (d: Buffer) => {
@@ -103,10 +111,10 @@ async function stopWorker(child: ChildProcess): Promise<void> {
  * The memory of a worker whose runs all wait: V8 gives garbage back only some time after a burst, so sample until
  * the resident size has moved less than 2% over ten seconds (at most two minutes), and report the last reading.
  */
-async function settledRss(pid: number): Promise<number> {
+async function settledRss(rss: () => number): Promise<number> {
   const readings: number[] = [];
   for (let t = 0; t < 120; t += 2) {
-    readings.push(memoryOf(pid).rss);
+    readings.push(rss());
     const recent = readings.slice(-6);
     if (recent.length === 6 && Math.max(...recent) - Math.min(...recent) < 0.02 * recent[0]!) break;
     await sleep(2000);
@@ -148,51 +156,56 @@ async function measure(ctx: ScaleContext, system: System): Promise<ScaleResult> 
 async function measureOn(ctx: ScaleContext, system: System, client: Client, address: string): Promise<ScaleResult> {
   const { model, runs } = ctx;
   const taskQueue = `scale-${system}-${Date.now()}`;
+  const runner = new Runner(client, { taskQueue });
   const env = { TEMPORAL_ADDRESS: address, TEMPORAL_CONFIG_FILE: '/nonexistent/bench.toml', OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'bench', COUNTERSIGN_MODEL: 'scripted', COUNTERSIGN_MAX_CACHED_WORKFLOWS: String(ctx.cache) };
-  const worker =
-    system === 'countersign'
-      ? await startWorker('worker/main.ts', { ...env, COUNTERSIGN_TASK_QUEUE: taskQueue, COUNTERSIGN_DEMO_OUTBOX: join(projectRoot, '.temporal/bench-scale-outbox.jsonl') }, /worker polling task queue/)
-      : await startWorker('bench/floorWorker.ts', { ...env, BENCH_TASK_QUEUE: taskQueue }, /floor worker polling/);
+  const countersign = system === 'countersign' || system === 'countersign2';
+  const csEnv = { ...env, COUNTERSIGN_TASK_QUEUE: taskQueue, COUNTERSIGN_DEMO_OUTBOX: join(projectRoot, '.temporal/bench-scale-outbox.jsonl') };
+  const workers = countersign
+    ? await Promise.all(Array.from({ length: system === 'countersign2' ? 2 : 1 }, () => startWorker(ensureCompiledWorker(), csEnv, /worker polling task queue/)))
+    : [await startWorker('bench/floorWorker.ts', { ...env, BENCH_TASK_QUEUE: taskQueue }, /floor worker polling/)];
+  // Memory and CPU of all the system's worker processes together.
+  const rss = () => workers.reduce((sum, w) => sum + memoryOf(w.pid!).rss, 0);
+  const cpu = () => workers.reduce((sum, w) => sum + cpuSecondsOf(w.pid!), 0);
   let peak = 0;
   const sampler = setInterval(() => {
-    if (worker.exitCode === null) peak = Math.max(peak, memoryOf(worker.pid!).peak);
+    if (workers.every((w) => w.exitCode === null)) peak = Math.max(peak, workers.reduce((sum, w) => sum + memoryOf(w.pid!).peak, 0));
   }, 1000);
   try {
     await sleep(5000);
-    const idleRssMb = memoryOf(worker.pid!).rss;
+    const idleRssMb = rss();
     const id = (i: number) => `${taskQueue}-${i}`;
     const t0 = Date.now();
     await pool(runs, async (i) => {
       model.script(id(i), [{ toolCalls: [{ name: 'send_email', arguments: { to: 'b@example.com', subject: 'S', body: 'b' }, callId: 'c1' }] }, { text: 'done' }]);
-      if (system === 'countersign') await client.workflow.start('agentRun', { taskQueue, workflowId: id(i), args: [{ agent: 'email-assistant', input: 'Send the report to b' }] });
+      if (countersign) await runner.startOnly('email-assistant', 'Send the report to b', { workflowId: id(i) });
       else await client.workflow.start(system === 'floor' ? 'floorApproval' : 'floorAgentApproval', { taskQueue, workflowId: id(i), args: system === 'floor' ? [] : [id(i)] });
     });
-    if (system === 'countersign') await until(`${runs} runs to pause`, async () => (await count(client, `TaskQueue="${taskQueue}" AND HitlStatus="AwaitingApproval"`)) === runs, 30 * 60_000, 1000);
+    if (countersign) await until(`${runs} runs to pause`, async () => (await count(client, `TaskQueue="${taskQueue}" AND HitlStatus="AwaitingApproval"`)) === runs, 30 * 60_000, 1000);
     else await until(`${runs} floor runs to pause`, () => queueDrained(client, taskQueue), 30 * 60_000, 1000);
     const pauseSeconds = (Date.now() - t0) / 1000;
     ctx.log(`${system}: ${runs} runs paused in ${pauseSeconds.toFixed(1)} s`);
 
-    const waitingRssMb = await settledRss(worker.pid!);
+    const waitingRssMb = await settledRss(rss);
 
     const server = serverPid(address);
-    const cpu0 = { worker: cpuSecondsOf(worker.pid!), server: cpuSecondsOf(server) };
+    const cpu0 = { worker: cpu(), server: cpuSecondsOf(server) };
     const t1 = Date.now();
-    await pool(runs, (i) => (system === 'countersign' ? client.workflow.getHandle(id(i)).signal(approveSignal, { callId: 'c1' }) : client.workflow.getHandle(id(i)).signal(floorApprove)));
+    await pool(runs, (i) => (countersign ? client.workflow.getHandle(id(i)).signal(approveSignal, { callId: 'c1' }) : client.workflow.getHandle(id(i)).signal(floorApprove)));
     await until(`${runs} runs to complete`, async () => (await count(client, `TaskQueue="${taskQueue}" AND ExecutionStatus="Running"`)) === 0, 30 * 60_000);
     const approveSeconds = (Date.now() - t1) / 1000;
-    const workerCpuPer1000 = ((cpuSecondsOf(worker.pid!) - cpu0.worker) * 1000) / runs;
+    const workerCpuPer1000 = ((cpu() - cpu0.worker) * 1000) / runs;
     const serverCpuPer1000 = ((cpuSecondsOf(server) - cpu0.server) * 1000) / runs;
     const completed = await count(client, `TaskQueue="${taskQueue}" AND ExecutionStatus="Completed"`);
     if (completed !== runs) throw new Error(`scale: ${system}: ${completed} of ${runs} runs completed`);
     ctx.log(`${system}: ${runs} runs approved and completed in ${approveSeconds.toFixed(1)} s; worker ${idleRssMb.toFixed(0)} MB idle, ${waitingRssMb.toFixed(0)} MB while waiting; CPU s per 1000 approvals: worker ${workerCpuPer1000.toFixed(1)}, server ${serverCpuPer1000.toFixed(1)}`);
-    return { runs, cache: ctx.cache, pauseSeconds, idleRssMb, waitingRssMb, peakRssMb: Math.max(peak, memoryOf(worker.pid!).peak), approveSeconds, workerCpuPer1000, serverCpuPer1000, completedPerSecond: runs / approveSeconds };
+    return { runs, cache: ctx.cache, pauseSeconds, idleRssMb, waitingRssMb, peakRssMb: peak, approveSeconds, workerCpuPer1000, serverCpuPer1000, completedPerSecond: runs / approveSeconds };
   } finally {
     clearInterval(sampler);
-    await stopWorker(worker);
+    await Promise.all(workers.map(stopWorker));
   }
 }
 
-export async function measureScale(ctx: ScaleContext, systems: System[] = ['countersign', 'floorAgent', 'floor']): Promise<Partial<Record<System, ScaleResult>>> {
+export async function measureScale(ctx: ScaleContext, systems: System[] = ['countersign', 'countersign2', 'floorAgent', 'floor']): Promise<Partial<Record<System, ScaleResult>>> {
   const out: Partial<Record<System, ScaleResult>> = {};
   for (const system of systems) out[system] = await measure(ctx, system);
   return out;

@@ -9,6 +9,7 @@ import {
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
 } from '@temporalio/client';
+import type { SearchAttributePair } from '@temporalio/common';
 import { type CountersignConfig, loadConfig } from '../temporal.config';
 import {
   DEFAULT_TASK_QUEUE,
@@ -28,6 +29,7 @@ import {
   describeZodError,
 } from '../workflows/messages';
 import { rootCause } from '../domain/failures';
+import { HitlAgent, HitlStatus } from '../workflows/searchAttributes';
 import { retryUnprocessed } from './updateRetry';
 import type { ConversationItem } from '../domain/items';
 import { connectClient } from './connect';
@@ -228,7 +230,12 @@ export class Runner {
     if (!parsed.success) throw new CountersignError(`invalid run: ${describeZodError(parsed.error)}`);
     const oneLine = input.replace(/\s+/g, ' ');
     const staticSummary = `${agent}: ${oneLine.length > 80 ? `${oneLine.slice(0, 77)}...` : oneLine}`;
-    return { workflowId, taskQueue: this.taskQueue, args: [parsed.data] as [RunInput], staticSummary };
+    // The run's first search attributes go with the start (the run need not write them: one event less).
+    const typedSearchAttributes = [
+      { key: HitlStatus, value: 'Running' },
+      { key: HitlAgent, value: agent },
+    ] as SearchAttributePair[];
+    return { workflowId, taskQueue: this.taskQueue, args: [parsed.data] as [RunInput], staticSummary, typedSearchAttributes };
   }
 
   /** A run's start; in a session, its id and history come from the session's newest run (client/sessions.ts). */

@@ -35,6 +35,12 @@ export interface AgentSnapshot {
   /** The agent's default approval policy. */
   policy?: ApprovalPolicy;
   tools: ToolSnapshot[];
-  /** The worker that described it POSTs notifications to a webhook: the run then also reports every decision (approval_decided). */
-  webhook?: true;
+  /**
+   * Whether the worker that described it POSTs notifications to a webhook: with one, the run also reports every
+   * decision (approval_decided); without, notifications are only logged. Absent in snapshots of runs recorded
+   * before it was always set (they replay what they did then).
+   */
+  webhook?: boolean;
+  /** 'local': the run calls the model in local activities (fast mode, set by the worker that described it). */
+  modelCalls?: 'local';
 }

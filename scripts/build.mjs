@@ -12,7 +12,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const dist = join(root, 'dist');
+// `--out <dir>`: build elsewhere (the tests and the bench run a compiled worker from .temporal/, so that packing the
+// package, which rebuilds dist/, never pulls the code from under a running worker).
+const outAt = process.argv.indexOf('--out');
+const dist = outAt > 0 ? resolve(process.argv[outAt + 1]) : join(root, 'dist');
 const require = createRequire(import.meta.url);
 const step = (msg) => console.log(`[build] ${msg}`);
 
@@ -21,7 +24,7 @@ export const ENTRIES = { index: 'agents/index.js', worker: 'worker/index.js', cl
 
 rmSync(dist, { recursive: true, force: true });
 step('compiling TypeScript');
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', dist], { stdio: 'inherit' });
 
 mkdirSync(join(dist, 'esm'), { recursive: true });
 for (const [name, file] of Object.entries(ENTRIES)) {

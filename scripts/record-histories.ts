@@ -221,6 +221,19 @@ const scenarios: Record<string, Scenario> = {
       await quiet.close();
     }
   },
+  // Fast mode (model calls as local activities), no webhook (notifications logged, as the snapshot says), and the
+  // client library's start search attributes (the run does not write them again).
+  'fast-mode': async (_h, _runner, id) => {
+    const fast = await startHarness({ fastMode: true });
+    try {
+      const r = new Runner(fast.client, { taskQueue: fast.taskQueue });
+      fast.model.script(id, [{ toolCalls: [email(1), { ...email(2), arguments: { to: 'bob@example.com', subject: 'S2', body: 'b' } }] }, { text: 'done' }]);
+      const paused = await r.run('email-assistant', 'mail', { workflowId: id, approvalTimeout: '1h' });
+      await r.run('email-assistant', paused.toState().approve('m1', { approver: 'ann' }).reject('m2', { message: 'no' }));
+    } finally {
+      await fast.close();
+    }
+  },
   'run-deadline': async (h, runner, id) => {
     h.model.script(id, [{ toolCalls: [email(1)] }]);
     await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'go', runTimeout: '2s' }] });

@@ -44,6 +44,8 @@ export interface CountersignWorkerOptions {
   approverKeys?: ApproverKey[];
   /** Every approval this worker plans needs a signed decision (COUNTERSIGN_REQUIRE_SIGNED_DECISIONS). */
   requireSignedDecisions?: boolean;
+  /** Fast mode (COUNTERSIGN_FAST_MODE): runs this worker starts make model calls as local activities. */
+  fastMode?: boolean;
   /** One-click links in approval_requested notifications (COUNTERSIGN_PUBLIC_URL, COUNTERSIGN_LINK_SECRET). */
   links?: LinkSettings;
 }
@@ -84,6 +86,7 @@ export async function createWorker(o: CountersignWorkerOptions): Promise<Worker>
       approverKeys: o.approverKeys,
       requireSignedDecisions: o.requireSignedDecisions,
       links: o.links,
+      localModelCalls: o.fastMode === true,
     }),
     dataConverter: dataConverterOf(storage),
     ...(o.deployment
@@ -128,6 +131,7 @@ export async function createConfiguredWorker(
       deltaRelay,
       ...(config.approverKeysFile ? { approverKeys: approverKeysOf(config.approverKeysFile) } : {}),
       requireSignedDecisions: config.requireSignedDecisions,
+      fastMode: config.fastMode,
       ...(config.links ? { links: config.links } : {}),
       workerOptions: { ...(config.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: config.maxCachedWorkflows } : {}), ...workerOptions },
     });

@@ -9,6 +9,14 @@ import { ConfigError, type CountersignConfig, SEARCH_ATTRIBUTES } from '../tempo
 
 const root = resolve(__dirname, '..');
 
+/**
+ * Eager activity dispatch: an activity the workflow schedules on its own task queue goes straight back to the
+ * worker with the workflow task's completion when it has a free slot, instead of a round trip through matching.
+ * Temporal servers have it behind a flag (off by default); `npm start`'s dev server, the tests' and the bench's
+ * turn it on. On a cluster, an operator sets the same dynamic config key.
+ */
+export const EAGER_ACTIVITIES = ['--dynamic-config-value', 'system.enableActivityEagerExecution=true'] as const;
+
 function portOpen(host: string, port: number): Promise<boolean> {
   return new Promise((done) => {
     const s = connect({ host, port, timeout: 1000 });
@@ -87,6 +95,7 @@ export async function ensureDevServer(config: CountersignConfig): Promise<DevSer
   const out = openSync(logFile, 'a');
   const args = ['server', 'start-dev', '--db-filename', dbFile, '--ip', host === 'localhost' ? '127.0.0.1' : host, '--port', String(port), '--ui-port', String(uiPort), '--namespace', config.namespace, '--log-level', 'warn'];
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  args.push(...EAGER_ACTIVITIES);
   // A session of its own: Ctrl-C and a closed terminal reach only us, and we stop the server after the worker has
   // drained. Under a watchdog, so that it stops even if we die without cleaning up (SIGKILL).
   const child = spawn(process.execPath, ['-e', WATCHDOG, '--', cli, ...args], { stdio: ['pipe', out, out], detached: true });

@@ -25,7 +25,7 @@ import { rootCause } from '../domain/failures';
 import { type ConversationItem, addUsage } from '../domain/items';
 import { overInlineLimit } from '../domain/payloadBudget';
 import type { PlannedCall } from '../domain/plannedCall';
-import { describeAgent, modelOptions, modelTurn, withAgent, withTimeout } from './activities';
+import { describeAgent, localModelTurn, modelOptions, modelTurn, withAgent, withTimeout } from './activities';
 import { ApprovalTimers } from './approvalTimers';
 import { DecisionDesk } from './decisions';
 import {
@@ -64,7 +64,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   const workflowId = workflowInfo().workflowId;
 
   const state = new AgentRunState(input, isoNow(), carry);
-  const notifier = new Notifier(workflowId, () => state.agent?.webhook === true);
+  const notifier = new Notifier(workflowId, () => state.agent?.webhook);
   const publisher = new Publisher(state, notifier);
   const publish = () => publisher.publish();
   const subRuns = new SubRuns(state, workflowId, publisher, isoNow);
@@ -125,7 +125,8 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       const { transcript } = state;
       const request = { runId: workflowId, turn: state.turn, agent: state.agentRef(), ...(transcript ? { transcript } : {}), items: state.items.slice(transcript?.count ?? 0), context: input.context ?? {}, policy: state.runPolicy, ...state.mcpTools() };
       fitsInHistory(`the conversation sent to the model in turn ${state.turn}`, request);
-      const result = await withAgent(state, publish, () => modelTurn.executeWithOptions({ ...withTimeout(modelOptions, input.modelTimeout), summary: `model turn ${state.turn}` }, [request]));
+      const call = state.agent?.modelCalls === 'local' ? localModelTurn : modelTurn; // fast mode: recorded in the snapshot
+      const result = await withAgent(state, publish, () => call.executeWithOptions({ ...withTimeout(modelOptions, input.modelTimeout), summary: `model turn ${state.turn}` }, [request]));
       if (result.transcript) state.transcript = result.transcript;
       state.usage = addUsage(state.usage, result.usage);
       state.items.push(...result.items);

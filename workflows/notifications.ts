@@ -16,8 +16,8 @@ export class Notifier {
 
   constructor(
     private readonly workflowId: string,
-    /** Whether the worker that described the run's agent POSTs to a webhook (its snapshot says so). */
-    private readonly hasWebhook: () => boolean,
+    /** Whether the worker that described the run's agent POSTs to a webhook (its snapshot says so; undefined in old runs). */
+    private readonly webhook: () => boolean | undefined,
   ) {}
 
   about(event: NotificationEvent, call: BookCall, extra: Partial<Notification> = {}): void {
@@ -33,12 +33,18 @@ export class Notifier {
       ...extra,
     };
     // Without a webhook the activity would only log: log here instead, and spare the run three history events
-    // and a workflow task per notification. Runs recorded before this scheduled the activity (and replay so).
-    if (!this.hasWebhook() && patched('notify-only-with-webhook')) {
+    // and a workflow task per notification. New snapshots say so outright; for older ones a patch marker tells runs
+    // that logged (recorded with it) from runs that scheduled the activity (recorded before it).
+    if (this.quiet()) {
       log.info(`${event}: ${call.toolName} (call ${call.callId}) in ${this.workflowId}`, { ...n, arguments: undefined });
       return;
     }
     this.send(n, `${event}: ${call.toolName}`);
+  }
+
+  private quiet(): boolean {
+    const webhook = this.webhook();
+    return webhook === false || (webhook === undefined && patched('notify-only-with-webhook'));
   }
 
   private send(n: Notification, summary: string): void {

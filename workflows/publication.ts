@@ -7,12 +7,27 @@ import { quorumText } from '../domain/decisionText';
 import { rootCause } from '../domain/failures';
 import { type ChildReport, childStateSignal } from './messages';
 import type { Notifier } from './notifications';
-import { searchAttributeUpdates } from './searchAttributes';
+import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus, searchAttributeUpdates } from './searchAttributes';
+
+/**
+ * The key of the search attributes a run started with, where they are what its first publish would send: the
+ * client library sets `HitlStatus=Running` and `HitlAgent` at start, which spares every run one upsert event. Only
+ * fresh starts (a continued run's inherited attributes were always upserted again, and replay so).
+ */
+function publishedAtStart(agent: string): string {
+  const info = workflowInfo();
+  if (info.continuedFromExecutionRunId) return '';
+  const sa = info.typedSearchAttributes;
+  const fresh = sa.get(HitlStatus) === 'Running' && sa.get(HitlAgent) === agent && !sa.get(HitlPendingTools)?.length && !sa.get(HitlPendingSince);
+  return fresh ? `Running|${agent}||` : '';
+}
 
 const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 export class Publisher {
-  private published = '';
+  /** The search attributes last sent, as a key; a fresh start by the client library already carries the first ones. */
+  private published: string;
+  private details = '';
   /** The audit's last seq already reported as approval_decided (a continued run starts where its predecessor stopped). */
   private notifiedSeq: number;
   private reported = '';
@@ -25,6 +40,7 @@ export class Publisher {
     private readonly notifier: Notifier,
   ) {
     this.notifiedSeq = state.book.state.auditSeq ?? 0;
+    this.published = publishedAtStart(state.agentRef().name);
   }
 
   publish(): void {
@@ -34,13 +50,17 @@ export class Publisher {
     const s = this.state;
     const pending = s.allPending();
     const key = `${s.status()}|${s.agentRef().name}|${s.problem ?? ''}|${pending.map((p) => p.callId).join(',')}`;
-    if (key === this.published) return;
-    this.published = key;
-    upsertSearchAttributes(searchAttributeUpdates({ status: s.status(), agent: s.agentRef().name, pending }));
+    if (key !== this.published) {
+      this.published = key;
+      upsertSearchAttributes(searchAttributeUpdates({ status: s.status(), agent: s.agentRef().name, pending }));
+    }
     const details = pending.length
       ? `Awaiting approval: ${pending.map((p) => `${p.path ? `${p.path.slice(0, p.path.lastIndexOf(' > ') + 3)}` : ''}${summarizeCall(p.toolName, p.arguments)} (call ${p.callId}, requested ${when(p.requestedAt)}${p.expiresAt ? `, expires ${when(p.expiresAt)}` : ''}${p.quorum ? `, ${quorumText(p.quorum)}` : ''})`).join('; ')}`
       : `${s.status()}: ${s.agentRef().name}, turn ${s.turn}`;
-    setCurrentDetails(s.problem ? `${details}\nProblem: ${s.problem}` : details);
+    const shown = s.problem ? `${details}\nProblem: ${s.problem}` : details;
+    if (shown === this.details) return;
+    this.details = shown;
+    setCurrentDetails(shown); // workflow metadata, not a history event
   }
 
   /**

@@ -8,13 +8,15 @@ import { Client, Connection } from '@temporalio/client';
 import { startScriptedModel } from '../../devtools/scriptedModel';
 import { pendingApprovalsQuery, type RunSnapshot } from '../../workflows/messages';
 import { newId, outboxOf } from '../support/fixtures';
-import { spawnTs, type Spawned } from '../support/processes';
+import type { Spawned } from '../support/processes';
+import { ensureCompiledWorker, spawnCompiledWorker } from '../support/compiledWorker';
 import { count, recordSummary } from './faultSupport';
 
 jest.setTimeout(1_200_000);
 
 test('random worker kills never lose a run, run a tool twice, or run a rejected one', async () => {
   const runs = count(8, 200);
+  ensureCompiledWorker();
   const address = process.env.COUNTERSIGN_TEST_ADDRESS!;
   const taskQueue = newId('crash-suite');
   const outbox = join(mkdtempSync(join(tmpdir(), 'crash-suite-')), 'outbox.jsonl');
@@ -35,7 +37,7 @@ test('random worker kills never lose a run, run a tool twice, or run a rejected 
   let kills = 0;
   let stop = false;
   const startWorker = async () => {
-    const w = spawnTs('worker/main.ts', [], workerEnv);
+    const w = spawnCompiledWorker(workerEnv); // compiled, with the prebuilt bundle: polling in about a second
     await w.waitFor(/worker polling task queue/, 120_000);
     return w;
   };

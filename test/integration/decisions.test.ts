@@ -95,6 +95,7 @@ test('the agent snapshot (instructions, tools, JSON schemas, approval policy, ve
       { name: 'get_temperature', description: expect.any(String), parameters: expect.objectContaining({ type: 'object', required: ['city'] }), approval: 'predicate' },
       { name: 'get_weather', description: expect.any(String), parameters: expect.objectContaining({ type: 'object' }), approval: 'never' },
     ],
+    webhook: false, // the harness's worker has none: notifications are logged by the run
   });
 });
 

@@ -7,6 +7,7 @@ import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../..
 import { freePort } from './processes';
 import { binaryPath, projectRoot } from './toolchain';
 import { buildWorkflowBundle } from '../../worker/workflowBundle';
+import { EAGER_ACTIVITIES } from '../../worker/devServer';
 
 export default async function globalSetup(): Promise<void> {
   const uiPort = await freePort();
@@ -17,6 +18,7 @@ export default async function globalSetup(): Promise<void> {
       ui: true, // the Web UI test looks at a paused run
       uiPort,
       log: { format: 'pretty', level: 'error' },
+      extraArgs: [...EAGER_ACTIVITIES], // as `npm start`'s dev server
     },
   });
   (globalThis as { __countersignEnv?: TestWorkflowEnvironment }).__countersignEnv = env;

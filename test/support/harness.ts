@@ -60,6 +60,8 @@ export interface HarnessOptions {
   approverKeys?: ApproverKey[];
   requireSignedDecisions?: boolean;
   links?: LinkSettings;
+  /** COUNTERSIGN_FAST_MODE: model calls as local activities. */
+  fastMode?: boolean;
 }
 
 /** The tests' file store: like the default, in a folder of its own. */
@@ -99,6 +101,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       approverKeys: opts.approverKeys,
       requireSignedDecisions: opts.requireSignedDecisions,
       links: opts.links,
+      fastMode: opts.fastMode,
     });
 
   let worker = await build();
