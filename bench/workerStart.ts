@@ -15,17 +15,17 @@ function timeToPolling(args: string[], env: NodeJS.ProcessEnv): Promise<number> 
   const t0 = performance.now();
   const child = spawn(process.execPath, args, { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
+  let polling: number | undefined;
   return new Promise((resolve, reject) => {
     const onData = (d: Buffer) => {
       out += d;
-      if (!/worker polling task queue/.test(out)) return;
-      const ms = performance.now() - t0;
-      child.once('exit', () => resolve(ms));
+      if (polling !== undefined || !/worker polling task queue/.test(out)) return;
+      polling = performance.now() - t0;
       child.kill('SIGTERM');
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the worker exited (${code}) before polling:\n${out.slice(-3000)}`)));
+    child.once('exit', (code) => (polling !== undefined ? resolve(polling) : reject(new Error(`the worker exited (${code}) before polling:\n${out.slice(-3000)}`))));
   });
 }
 
