@@ -50,49 +50,57 @@ async function driver(file: string, env: NodeJS.ProcessEnv): Promise<unknown> {
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 
-/** Countersign through its client library, shaped like the SDK's loop: run, approve the interruptions, run the state. */
-async function countersignRuns(client: Client, taskQueue: string, iterations: number): Promise<AlternativesResult['countersign']> {
-  const runner = new Runner(client, { taskQueue });
-  const perRun: number[] = [];
-  let turns = 0;
-  for (let i = 0; i < iterations; i++) {
-    const t0 = performance.now();
-    let result = await runner.run('email-assistant', 'Send the report to alice', { workflowId: `bench-turns-${Date.now()}-${i}` });
-    const state = result.toState();
-    for (const interruption of state.getInterruptions()) state.approve(interruption);
-    result = await runner.run('email-assistant', state);
-    perRun.push(performance.now() - t0);
-    if (!result.finalOutput?.includes('Email sent to alice@example.com')) throw new Error(`unexpected final output: ${result.finalOutput}`);
-    turns += result.snapshot.turn;
-  }
-  return { runMs: p50p99(perRun), turnsPerRun: turns / iterations };
+/** One Countersign run through its client library, shaped like the SDK's loop: run, approve, run the state. Its model turns. */
+async function countersignRun(runner: Runner, workflowId: string): Promise<number> {
+  let result = await runner.run('email-assistant', 'Send the report to alice', { workflowId });
+  const state = result.toState();
+  for (const interruption of state.getInterruptions()) state.approve(interruption);
+  result = await runner.run('email-assistant', state);
+  if (!result.finalOutput?.includes('Email sent to alice@example.com')) throw new Error(`unexpected final output: ${result.finalOutput}`);
+  return result.snapshot.turn;
 }
 
 /** The agent floor through the same motions: start and wait for the pause (one update-with-start), approve, result. */
-async function floorAgentRuns(client: Client, taskQueue: string, iterations: number): Promise<NonNullable<AlternativesResult['floorAgent']>> {
-  const perRun: number[] = [];
+async function floorAgentRun(client: Client, taskQueue: string, workflowId: string): Promise<number> {
+  const startWorkflowOperation = new WithStartWorkflowOperation('floorAgentApproval', { taskQueue, workflowId, args: [workflowId], workflowIdConflictPolicy: 'FAIL' });
+  await client.workflow.executeUpdateWithStart(floorPaused, { startWorkflowOperation });
+  const handle = await startWorkflowOperation.workflowHandle();
+  await handle.signal(floorApprove);
+  await handle.result();
+  return 2;
+}
+
+type Loop = () => (i: number) => Promise<number>;
+
+/**
+ * Each system's run, taken in turn within every iteration (not one system's runs after another's), so that the
+ * server's drift over the minutes of a bench weighs on all of them alike. Milliseconds per run and turns per run.
+ */
+async function interleaved(iterations: number, loops: Record<string, Loop>): Promise<Record<string, { runMs: P; turnsPerRun: number }>> {
+  const runs = Object.fromEntries(Object.entries(loops).map(([name, make]) => [name, make()]));
+  const ms: Record<string, number[]> = Object.fromEntries(Object.keys(loops).map((k) => [k, []]));
+  const turns: Record<string, number> = Object.fromEntries(Object.keys(loops).map((k) => [k, 0]));
   for (let i = 0; i < iterations; i++) {
-    const workflowId = `bench-floor-turns-${Date.now()}-${i}`;
-    const t0 = performance.now();
-    const startWorkflowOperation = new WithStartWorkflowOperation('floorAgentApproval', { taskQueue, workflowId, args: [workflowId], workflowIdConflictPolicy: 'FAIL' });
-    await client.workflow.executeUpdateWithStart(floorPaused, { startWorkflowOperation });
-    const handle = await startWorkflowOperation.workflowHandle();
-    await handle.signal(floorApprove);
-    await handle.result();
-    perRun.push(performance.now() - t0);
+    for (const [name, run] of Object.entries(runs)) {
+      const t0 = performance.now();
+      turns[name]! += await run(i);
+      ms[name]!.push(performance.now() - t0);
+    }
   }
-  return { runMs: p50p99(perRun), turnsPerRun: 2 };
+  return Object.fromEntries(Object.keys(loops).map((k) => [k, { runMs: p50p99(ms[k]!), turnsPerRun: turns[k]! / iterations }]));
 }
 
 export async function measureAlternatives(o: { client: Client; taskQueue: string; fastTaskQueue: string; address: string; modelBaseURL: string; iterations: number; log: (line: string) => void }): Promise<AlternativesResult> {
   await installAlternatives(o.log);
   const env = { TEMPORAL_ADDRESS: o.address, OPENAI_BASE_URL: o.modelBaseURL, BENCH_ITERATIONS: String(o.iterations), COUNTERSIGN_DEMO_OUTBOX: join(projectRoot, '.temporal/bench-outbox.jsonl') };
-  o.log('alternatives: Countersign through Runner…');
-  const countersign = await countersignRuns(o.client, o.taskQueue, o.iterations);
-  o.log('alternatives: Countersign in fast mode…');
-  const countersignFast = await countersignRuns(o.client, o.fastTaskQueue, o.iterations);
-  o.log('alternatives: the agent floor…');
-  const floorAgent = await floorAgentRuns(o.client, o.taskQueue, o.iterations);
+  o.log('alternatives: Countersign (default and fast mode) and the agent floor, interleaved…');
+  const stamp = Date.now();
+  const measured = await interleaved(o.iterations, {
+    countersign: () => ((runner) => (i: number) => countersignRun(runner, `bench-turns-${stamp}-${i}`))(new Runner(o.client, { taskQueue: o.taskQueue })),
+    countersignFast: () => ((runner) => (i: number) => countersignRun(runner, `bench-turns-fast-${stamp}-${i}`))(new Runner(o.client, { taskQueue: o.fastTaskQueue })),
+    floorAgent: () => (i: number) => floorAgentRun(o.client, o.taskQueue, `bench-floor-turns-${stamp}-${i}`),
+  });
+  const { countersign, countersignFast, floorAgent } = measured as Record<'countersign' | 'countersignFast' | 'floorAgent', { runMs: P; turnsPerRun: number }>;
   o.log('alternatives: @openai/agents in-process…');
   const inProcess = (await driver('inProcess.ts', env)) as AlternativesResult['inProcess'];
   o.log('alternatives: @temporalio/openai-agents…');

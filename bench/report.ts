@@ -5,10 +5,12 @@ import type { RoundTripResult } from './roundTrip';
 import type { ScaleResult } from './scale';
 import type { DeltaLatencyResult } from './deltaLatency';
 import type { WorkerStartResult } from './workerStart';
+import type { ReplayCostResult } from './replayCost';
 
 export interface BenchResults {
   machine?: string;
   workerStart?: WorkerStartResult;
+  replayCost?: ReplayCostResult;
   roundTrip?: RoundTripResult;
   scale?: { countersign: ScaleResult; countersign2?: ScaleResult; floorAgent: ScaleResult; floor: ScaleResult };
   alternatives?: AlternativesResult;
@@ -32,6 +34,17 @@ function roundTrip(r: RoundTripResult): string[] {
     `| history events, decision → approved tool completed | ${h.countersignCycle} | ${h.floorCycle} | +${h.countersignCycle - h.floorCycle} |`,
     `| history events, whole run (2 model turns, 1 approval) | ${h.countersignRun} | ${h.floorRun} | — |`,
     ...(h.floorAgentRun !== undefined ? [`| agent floor: history events, whole run / decision → tool completed | ${h.floorAgentRun} / ${h.floorAgentCycle} | — | — |`] : []),
+  ];
+}
+
+function replayCost(c: ReplayCostResult): string[] {
+  return [
+    `### Replaying a whole seed run (what a decision costs a worker that evicted the run; ${c.replays} replays each)`,
+    '',
+    '| history | events | worker CPU per replay (ms) | ratio |',
+    '| --- | ---: | ---: | ---: |',
+    `| Countersign | ${c.countersign.events} | ${f1(c.countersign.cpuMs)} | ${ratio(c.countersign.cpuMs, c.floorAgent.cpuMs)} |`,
+    `| agent floor | ${c.floorAgent.events} | ${f1(c.floorAgent.cpuMs)} | 1.00 |`,
   ];
 }
 
@@ -155,6 +168,7 @@ export function renderResults(r: BenchResults): string {
   if (goals.length) parts.push(goals.join('\n'));
   if (r.workerStart) parts.push(workerStart(r.workerStart).join('\n'));
   if (r.roundTrip) parts.push(roundTrip(r.roundTrip).join('\n'));
+  if (r.replayCost) parts.push(replayCost(r.replayCost).join('\n'));
   if (r.scale) parts.push(scale(r.scale).join('\n'));
   if (r.alternatives) parts.push(alternatives(r.alternatives, r.roundTrip).join('\n'));
   if (r.growth) parts.push(growth(r.growth).join('\n'));

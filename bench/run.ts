@@ -2,7 +2,8 @@
 // scripted model. Sections (default: all):
 //   start      worker launch → polling, compiled (production) and from sources (BENCH_START_RUNS, default 5)
 //   roundtrip  decision → approved tool starts (and → next model call); history events per approval cycle and per
-//              run, Countersign, the bare floor and the agent floor (BENCH_ITERATIONS, default 200)
+//              run, Countersign, the bare floor and the agent floor (BENCH_ITERATIONS, default 200); then the CPU
+//              one replay of the seed run's history costs, Countersign's and the agent floor's (BENCH_REPLAYS, 300)
 //   scale      BENCH_SCALE_RUNS (10000) runs paused at once: worker memory, then approve-all throughput; each
 //              system on a fresh dev server (BENCH_CACHE, BENCH_SCALE_SYSTEMS, BENCH_WORKER_NODE_ARGS e.g. --cpu-prof);
 //              Countersign with one worker process and with two on the same task queue
@@ -34,6 +35,7 @@ import { renderResults, type BenchResults } from './report';
 import { measureRoundTrip } from './roundTrip';
 import { measureScale, type System } from './scale';
 import { measureWorkerStart } from './workerStart';
+import { measureReplayCost } from './replayCost';
 import { EAGER_ACTIVITIES } from '../worker/devServer';
 
 const SECTIONS = ['start', 'roundtrip', 'alternatives', 'scale', 'growth', 'deltas'] as const;
@@ -95,6 +97,8 @@ async function main() {
             if (sections.includes('roundtrip')) {
               log('round trip…');
               results.roundTrip = await measureRoundTrip(shared.client, taskQueue, model, iterations);
+              log('replay cost…');
+              results.replayCost = await measureReplayCost({ client: shared.client, taskQueue, model, bundle: await benchBundle(), replays: Number(process.env.BENCH_REPLAYS ?? 300) });
             }
             if (sections.includes('alternatives')) {
               log('alternatives…');

@@ -234,6 +234,22 @@ const scenarios: Record<string, Scenario> = {
       await fast.close();
     }
   },
+  // A decision signalled while no worker takes workflow tasks, after the model call that books the call it names
+  // finished: both reach the run in one workflow task (the decision waits for the booking: 'decide-after-booking').
+  'decision-in-booking-task': async (_h, _runner, id) => {
+    const slow = await startHarness({ workerOptions: { shutdownGraceTime: '20s' } });
+    try {
+      slow.model.script(id, [{ toolCalls: [email(1)], delayMs: 2000 }, { text: 'done' }]);
+      const handle = await slow.client.workflow.start('agentRun', { taskQueue: slow.taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'go' }] });
+      await eventually(async () => ((await handle.describe()).raw.pendingActivities?.length ? true : undefined));
+      await slow.stopWorker();
+      await handle.signal(approveSignal, { callId: 'm1', approver: 'ann' });
+      await slow.restartWorker();
+      await handle.result();
+    } finally {
+      await slow.close();
+    }
+  },
   'run-deadline': async (h, runner, id) => {
     h.model.script(id, [{ toolCalls: [email(1)] }]);
     await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'go', runTimeout: '2s' }] });

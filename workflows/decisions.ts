@@ -3,7 +3,7 @@
 // (domain/signedDecisions.ts), its signature and any edited arguments or input values are checked in activities;
 // then the book applies them, or the sub-run that holds the call gets them (and checks the token itself). Signals cannot answer, so a refused one is audited as `ignored`; the update refuses with an
 // ApplicationFailure and changes nothing.
-import { ApplicationFailure, log, patched } from '@temporalio/workflow';
+import { ApplicationFailure, condition, log, patched } from '@temporalio/workflow';
 import type { AgentRunState } from '../domain/agentRunState';
 import { DecisionError } from '../domain/approvalBook';
 import { type Claimed, type SignalKind, type Via, argumentsToValidate, decisionFromSignal, invalidEdit, needsValidation, parseDecide, routeBatch, routeDecision } from '../domain/decisionIntake';
@@ -29,9 +29,19 @@ export class DecisionDesk {
 
   // Decisions without edited arguments or a token apply synchronously, in the handler's own activation, exactly
   // as runs recorded before edits existed expect on replay (test/histories); the others take the asynchronous path.
-  signal(kind: SignalKind, raw: unknown): void | Promise<void> {
+  signal(kind: SignalKind, raw: unknown, afterBooking = false): void | Promise<void> {
     const intake = decisionFromSignal(kind, raw);
     if ('problem' in intake) return this.ignore(intake.problem, intake.claimed);
+    // A decision can reach the run in the very workflow task whose model result books the call it names (its
+    // sender read the call from a query answered with that result), and signals are handled before results. Such
+    // a decision waits until this task's results are in, then applies; one naming a call that still does not exist
+    // is ignored then, as always. Runs recorded before this ignored it at once (and replay so).
+    if (!afterBooking && !this.knows(intake.decision.callId) && patched('decide-after-booking')) {
+      return (async () => {
+        await condition(() => true); // resolves after every job of this activation, results included
+        return this.signal(kind, raw, true);
+      })();
+    }
     const read = this.read([intake.decision]);
     if ('problem' in read) return this.ignore(read.problem, intake.decision);
     const d = read.decisions[0]!;
@@ -44,6 +54,10 @@ export class DecisionDesk {
       if ('problem' in checked) return this.ignore(checked.problem, d);
       this.apply(checked.decisions, 'signal');
     })();
+  }
+
+  private knows(callId: string): boolean {
+    return this.state.book.call(callId) !== undefined || this.state.childOwning(callId) !== undefined;
   }
 
   /** The update's validator: refuses a malformed or inapplicable request before it enters history. */

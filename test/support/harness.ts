@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { defaultRegistry } from '../../agents';
 import { dataConverterOf, openPayloadStorage } from '../../storage/payloadStorage';
 import { projectRoot } from './toolchain';
@@ -62,6 +62,8 @@ export interface HarnessOptions {
   links?: LinkSettings;
   /** COUNTERSIGN_FAST_MODE: model calls as local activities. */
   fastMode?: boolean;
+  /** Extra Worker options (e.g. a shutdown grace time that lets activities finish while no workflow task is taken). */
+  workerOptions?: Partial<WorkerOptions>;
 }
 
 /** The tests' file store: like the default, in a folder of its own. */
@@ -102,6 +104,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       requireSignedDecisions: opts.requireSignedDecisions,
       links: opts.links,
       fastMode: opts.fastMode,
+      workerOptions: opts.workerOptions,
     });
 
   let worker = await build();
