@@ -1,29 +1,17 @@
 // Horizontal: two worker processes (compiled, as production runs them) on one task queue share the runs; one is
 // SIGKILLed while runs wait and while decisions arrive, and the other finishes every run: each approved email sent
 // once, no rejected deletion run, both workers having done work.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { startScriptedModel } from '../../devtools/scriptedModel';
 import { pendingApprovalsQuery, type RunSnapshot } from '../../workflows/messages';
-import { eventually, newId, outboxOf } from '../support/fixtures';
-import { ensureCompiledWorker, spawnCompiledWorker } from '../support/compiledWorker';
+import { eventually, outboxOf } from '../support/fixtures';
+import { spawnCompiledWorker } from '../support/compiledWorker';
 import type { Spawned } from '../support/processes';
-import { count, recordSummary } from './faultSupport';
+import { count, recordSummary, workerProcessSetup } from './faultSupport';
 
 jest.setTimeout(600_000);
 
 test('two workers share a task queue; one dies, the other finishes every run exactly once', async () => {
   const runs = count(16, 100);
-  ensureCompiledWorker();
-  const address = process.env.COUNTERSIGN_TEST_ADDRESS!;
-  const taskQueue = newId('two-workers');
-  const outbox = join(mkdtempSync(join(tmpdir(), 'two-workers-')), 'outbox.jsonl');
-  const model = await startScriptedModel();
-  const env = { ...process.env, TEMPORAL_ADDRESS: address, TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml', COUNTERSIGN_TASK_QUEUE: taskQueue, OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'test', COUNTERSIGN_DEMO_OUTBOX: outbox };
-  const connection = await Connection.connect({ address });
-  const client = new Client({ connection });
+  const { taskQueue, outbox, env, client, close } = await workerProcessSetup('two-workers');
   const workers: Spawned[] = [spawnCompiledWorker(env), spawnCompiledWorker(env)];
   try {
     await Promise.all(workers.map((w) => w.waitFor(/worker polling task queue/, 120_000)));
@@ -67,7 +55,6 @@ test('two workers share a task queue; one dies, the other finishes every run exa
     recordSummary({ suite: 'two workers, one killed', cases: runs, passed: results.length, notes: 'one of two workers SIGKILLed mid-decisions; one email per run, no deletion' });
   } finally {
     for (const w of workers) w.kill('SIGKILL');
-    await connection.close();
-    await model.close();
+    await close();
   }
 });

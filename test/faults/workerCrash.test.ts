@@ -1,37 +1,17 @@
 // Worker crashes at random moments: a driver SIGKILLs the worker process and starts a new one while runs start,
 // pause, get their decisions (approve the email, reject the deletion) and finish. Afterwards every run has
 // completed, the outbox holds exactly one email per run, and no deletion ever ran.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { startScriptedModel } from '../../devtools/scriptedModel';
 import { pendingApprovalsQuery, type RunSnapshot } from '../../workflows/messages';
-import { newId, outboxOf } from '../support/fixtures';
+import { outboxOf } from '../support/fixtures';
 import type { Spawned } from '../support/processes';
-import { ensureCompiledWorker, spawnCompiledWorker } from '../support/compiledWorker';
-import { count, recordSummary } from './faultSupport';
+import { spawnCompiledWorker } from '../support/compiledWorker';
+import { count, recordSummary, workerProcessSetup } from './faultSupport';
 
 jest.setTimeout(1_200_000);
 
 test('random worker kills never lose a run, run a tool twice, or run a rejected one', async () => {
   const runs = count(8, 200);
-  ensureCompiledWorker();
-  const address = process.env.COUNTERSIGN_TEST_ADDRESS!;
-  const taskQueue = newId('crash-suite');
-  const outbox = join(mkdtempSync(join(tmpdir(), 'crash-suite-')), 'outbox.jsonl');
-  const model = await startScriptedModel();
-  const workerEnv = {
-    ...process.env,
-    TEMPORAL_ADDRESS: address,
-    TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml',
-    COUNTERSIGN_TASK_QUEUE: taskQueue,
-    OPENAI_BASE_URL: model.baseURL,
-    OPENAI_API_KEY: 'test',
-    COUNTERSIGN_DEMO_OUTBOX: outbox,
-  };
-  const connection = await Connection.connect({ address });
-  const client = new Client({ connection });
+  const { taskQueue, outbox, env: workerEnv, client, close } = await workerProcessSetup('crash-suite');
 
   let worker: Spawned | undefined;
   let kills = 0;
@@ -101,7 +81,6 @@ test('random worker kills never lose a run, run a tool twice, or run a rejected 
     stop = true;
     await driver.catch(() => undefined);
     worker?.kill('SIGKILL');
-    await connection.close();
-    await model.close();
+    await close();
   }
 });
