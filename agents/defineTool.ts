@@ -34,8 +34,11 @@ export interface ToolConfig<S extends z.ZodObject> extends ApprovalPolicy {
   onApproval?: OnApproval<z.infer<S>>;
   /** Runs in the tool activity. Return a string (or JSON-able value) for the model. Not needed for `external` tools. */
   execute?: (params: z.infer<S>, ctx: ToolContext) => unknown | Promise<unknown>;
-  /** Fields a person fills in (Agno's requires_user_input): the model may omit them; the call waits for provideInput. */
-  userInput?: Array<keyof z.infer<S> & string>;
+  /**
+   * Fields a person fills in (Agno's requires_user_input): the model may omit them; the call waits for
+   * provideInput. `true`: every parameter (a form the model does not fill at all).
+   */
+  userInput?: Array<keyof z.infer<S> & string> | true;
   /** Executed by an outside system (Agno's external_execution): the call waits for provideResult; the worker never runs it. */
   external?: boolean;
   /** With `external`: how long to wait for the result before telling the model none came. */
@@ -50,7 +53,9 @@ export interface ToolConfig<S extends z.ZodObject> extends ApprovalPolicy {
   shareAlwaysRules?: boolean;
 }
 
-export interface Tool<S extends z.ZodObject = z.ZodObject> extends ToolConfig<S> {
+export interface Tool<S extends z.ZodObject = z.ZodObject> extends Omit<ToolConfig<S>, 'userInput'> {
+  /** The fields a person fills in (`userInput: true` becomes every parameter). */
+  userInput?: Array<keyof z.infer<S> & string>;
   /** JSON schema of the parameters, as sent to the model and recorded in the run's agent snapshot. */
   jsonSchema: Record<string, unknown>;
   /** approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, approvers, quorum, … — validated. */
@@ -73,12 +78,14 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 export function defineTool<S extends z.ZodObject>(config: ToolConfig<S>): Tool<S> {
   if (!TOOL_NAME.test(config.name)) throw new Error(`tool name "${config.name}" must match ${TOOL_NAME} (the model APIs require it)`);
   if (!config.external && !config.handoffTo && !config.subAgent && !config.execute) throw new Error(`tool ${config.name}: give it an execute function, or mark it external`);
-  for (const field of config.userInput ?? [])
+  const userInput = config.userInput === true ? (Object.keys(config.parameters.shape) as Array<keyof z.infer<S> & string>) : config.userInput;
+  for (const field of userInput ?? [])
     if (!(field in config.parameters.shape)) throw new Error(`tool ${config.name}: userInput field "${field}" is not one of its parameters`);
   if (config.resultTimeout !== undefined && !durationSchema.safeParse(config.resultTimeout).success)
     throw new Error(`tool ${config.name}: resultTimeout must be a duration such as "30s", "15m", "24h" or "7d"`);
   const { $schema: _drop, ...jsonSchema } = z.toJSONSchema(config.parameters, { target: 'draft-7' }) as Record<string, unknown>;
-  return Object.freeze({ ...config, jsonSchema, policy: policyOf(`tool ${config.name}`, config) });
+  const { userInput: _asGiven, ...rest } = config;
+  return Object.freeze({ ...rest, ...(userInput ? { userInput } : {}), jsonSchema, policy: policyOf(`tool ${config.name}`, config) });
 }
 
 /** The approval rule as recorded in the snapshot: predicates cannot be serialised, only their existence. */

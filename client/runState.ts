@@ -9,9 +9,26 @@ import { type ApproverPrivateKey, readPrivateKey, withToken } from './decisionSi
 
 export const RUN_STATE_SCHEMA_VERSION = 1;
 
-/** A pending tool call as the seed API shows it. `id` and `callId` are the same. */
+/**
+ * A pending tool call as the seed API shows it: `id` and `callId` are the same, `name` is `toolName` (the seeds'
+ * name for it), and `args` is `arguments` parsed (undefined when the model's JSON does not parse).
+ */
 export interface Interruption extends PendingApproval {
   id: string;
+  name: string;
+  args: Record<string, unknown> | undefined;
+}
+
+/** The seed API's view of a pending call. */
+export function interruptionOf(p: PendingApproval): Interruption {
+  let args: Record<string, unknown> | undefined;
+  try {
+    const parsed: unknown = JSON.parse(p.arguments);
+    args = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    args = undefined;
+  }
+  return { ...p, id: p.callId, name: p.toolName, args };
 }
 
 const pendingSchema = z.object({
@@ -86,13 +103,23 @@ export class RunState {
     } catch {
       throw new RunStateError('RunState string is not valid JSON; pass the exact output of state.toString()');
     }
-    const version = (raw as { $schemaVersion?: unknown } | null)?.$schemaVersion;
-    if (version === undefined) throw new RunStateError('RunState string has no $schemaVersion; it was not written by RunState.toString()');
+    return RunState.read(raw, 'string', 'state.toString()');
+  }
+
+  /** The same from an object (`state.toJSON()`, or the string already parsed, e.g. a JSON column of a database). */
+  static fromJSON(obj: unknown): RunState {
+    return RunState.read(obj, 'object', 'state.toJSON()');
+  }
+
+  private static read(raw: unknown, what: 'string' | 'object', writer: string): RunState {
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new RunStateError(`RunState ${what} is not an object; pass the exact output of ${writer}`);
+    const version = (raw as { $schemaVersion?: unknown }).$schemaVersion;
+    if (version === undefined) throw new RunStateError(`RunState ${what} has no $schemaVersion; it was not written by RunState (${writer})`);
     if (version !== RUN_STATE_SCHEMA_VERSION)
       throw new RunStateError(`RunState $schemaVersion ${JSON.stringify(version)} is not supported (this library reads version ${RUN_STATE_SCHEMA_VERSION}); upgrade countersign`);
     const parsed = stateSchema.safeParse(raw);
-    if (!parsed.success) throw new RunStateError(`RunState string is corrupt: ${describeZodError(parsed.error)}`);
-    return new RunState(parsed.data);
+    if (!parsed.success) throw new RunStateError(`RunState ${what} is corrupt: ${describeZodError(parsed.error)}`);
+    return new RunState(parsed.data); // zod returns copies: the caller's object is never changed
   }
 
   get $schemaVersion(): number {
@@ -126,7 +153,7 @@ export class RunState {
   }
 
   getInterruptions(): Interruption[] {
-    return this.data.interruptions.map((i) => ({ ...i, id: i.callId }));
+    return this.data.interruptions.map(interruptionOf);
   }
 
   approve(interruption: string | { callId: string }, options: ApproveOptions = {}): this {
@@ -166,9 +193,14 @@ export class RunState {
     return this.record({ callId: this.known(interruption), decision: 'extend', by, ...(options.reason ? { reason: options.reason } : {}), ...this.approverOf(options.approver) });
   }
 
-  /** Values for an `input` call's fields (checked with the model's arguments against the tool's schema by the run). */
-  provideInput(interruption: string | { callId: string }, values: Record<string, unknown>, options: { approver?: string; reason?: string } = {}): this {
-    return this.record({ callId: this.known(interruption), decision: 'input', values, ...(options.reason ? { reason: options.reason } : {}), ...this.approverOf(options.approver) });
+  /**
+   * Values for an `input` call's fields (checked with the model's arguments against the tool's schema by the run).
+   * For a call with one field, the value alone will do: `provideInput(i, '15:00')` is `provideInput(i, { time: '15:00' })`
+   * (an object whose keys are exactly the call's fields is always read as the values).
+   */
+  provideInput(interruption: string | { callId: string }, values: unknown, options: { approver?: string; reason?: string } = {}): this {
+    const callId = this.known(interruption);
+    return this.record({ callId, decision: 'input', values: this.inputValues(callId, values), ...(options.reason ? { reason: options.reason } : {}), ...this.approverOf(options.approver) });
   }
 
   /** The outcome of an `external` call: `{ result }` (text or JSON) or `{ error }`. */
@@ -191,6 +223,15 @@ export class RunState {
     const key = typeof o.signWith === 'string' ? readPrivateKey(o.signWith) : o.signWith;
     const call = this.data.interruptions.find((i) => i.callId === d.callId)!;
     return withToken(key, this.data.workflowId, { ...d, decision: d.decision as 'approve' | 'reject' }, call, o.ttlSeconds);
+  }
+
+  private inputValues(callId: string, values: unknown): Record<string, unknown> {
+    const fields = this.data.interruptions.find((i) => i.callId === callId)?.fields ?? [];
+    const isObject = values !== null && typeof values === 'object' && !Array.isArray(values);
+    if (isObject && fields.length !== 1) return values as Record<string, unknown>;
+    if (isObject && Object.keys(values).length === 1 && Object.keys(values)[0] === fields[0]) return values as Record<string, unknown>;
+    if (fields.length === 1) return { [fields[0]!]: values };
+    throw new RunStateError(`call ${callId} asks for ${fields.length ? `the fields ${fields.join(', ')}` : 'no fields'}: pass an object of values such as { ${fields[0] ?? 'field'}: … }`);
   }
 
   private approverOf(name: string | undefined) {

@@ -35,7 +35,7 @@ import type { ConversationItem } from '../domain/items';
 import { connectClient } from './connect';
 import { type PendingCall, auditOf, conversationOf, describeRun, pendingCalls, pendingOf } from './runReads';
 import { CountersignError, DecisionRejectedError, RunFailedError, RunFinishedError, RunNotFoundError, RunStateError } from './errors';
-import { type Interruption, RunState } from './runState';
+import { type Interruption, interruptionOf, RunState } from './runState';
 import { SessionError } from './sessionErrors';
 import { sessionMaxItems } from './sessionHistory';
 import { idTaken, nextSessionRun } from './sessions';
@@ -87,7 +87,7 @@ export class AgentRunResult {
     return this.snapshot.status;
   }
   get interruptions(): Interruption[] {
-    return this.snapshot.pending.map((p) => ({ ...p, id: p.callId }));
+    return this.snapshot.pending.map(interruptionOf);
   }
   get finalOutput(): string | undefined {
     return this.snapshot.finalOutput;
