@@ -3,6 +3,7 @@
 //   describeAgent  — the agent snapshot recorded at run start (local activity)
 //   modelTurn      — one model call, then each tool call classified: error / run now / needs a person
 //   runTool        — one tool execution, with the call's idempotency key
+import type { ModelSettings as RunModelSettings } from '../domain/modelSettings';
 import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Agent } from '../agents/defineAgent';
@@ -37,6 +38,8 @@ export interface ModelTurnRequest {
   policy?: ApprovalPolicy;
   /** The agent's MCP tools as the run froze them at its start. */
   mcpTools?: ToolSnapshot[];
+  /** The run's model settings: its agent snapshot's, with the run's own over them (the snapshot keeps a run's settings). */
+  modelSettings?: RunModelSettings;
 }
 
 export type ModelTurnResult = ModelTurn & {
@@ -131,6 +134,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         items: conversation.items,
         tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema })),
         ...(agent.hostedMcp.length ? { hostedMcp: agent.hostedMcp } : {}),
+        ...(req.modelSettings ? { settings: req.modelSettings } : {}),
       });
       const planning = { ...req, requireSignedDecisions: deps.requireSignedDecisions === true };
       const planned = turn.items.flatMap((i) =>

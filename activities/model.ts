@@ -9,6 +9,8 @@ import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { ResponseInputItem, FunctionTool, Tool } from 'openai/resources/responses/responses';
 import type { ModelSettings } from '../temporal.config';
+import type { ModelSettings as ModelSettingsFields } from '../domain/modelSettings';
+import { chatSettings, responsesSettings } from './providerSettings';
 import type { ConversationItem, ModelTurn, ToolSpec } from '../domain/items';
 import { type HostedMcpServer, hostedMcpTool } from '../agents/hostedMcp';
 import { deltaPath, type DeltaRelay } from '../worker/deltaRelay';
@@ -26,6 +28,8 @@ export interface ModelRequest {
   tools: ToolSpec[];
   /** Hosted MCP servers (Responses API only). */
   hostedMcp?: readonly HostedMcpServer[];
+  /** The run's model settings (its agent's, with the run's own over them). */
+  settings?: ModelSettingsFields;
 }
 
 export const RUN_ID_HEADER = 'X-Countersign-Run-Id';
@@ -84,7 +88,8 @@ function toResponsesInput(items: ConversationItem[]): ResponseInputItem[] {
 
 async function callChat(client: OpenAI, model: string, req: ModelRequest, live?: Live): Promise<ModelTurn> {
   const tools: ChatCompletionTool[] = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
-  const params = { model, messages: toChatMessages(req.instructions, req.items), ...(tools.length ? { tools } : {}) };
+  const settings = chatSettings(req.settings, req.tools.map((t) => t.name));
+  const params = { ...settings, model, messages: toChatMessages(req.instructions, req.items), ...(tools.length ? { tools } : {}) } as OpenAI.ChatCompletionCreateParamsNonStreaming;
   const headers = { [RUN_ID_HEADER]: req.runId };
   const completion = live
     ? await streamChat(client, params, { headers, timeoutMs: live.timeoutMs }, live.onDelta)
@@ -102,7 +107,8 @@ async function callChat(client: OpenAI, model: string, req: ModelRequest, live?:
 async function callResponses(client: OpenAI, model: string, req: ModelRequest, live?: Live): Promise<ModelTurn> {
   const functions: FunctionTool[] = req.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false }));
   const tools = [...functions, ...(req.hostedMcp ?? []).map(hostedMcpTool)] as Tool[];
-  const params = { model, instructions: req.instructions || undefined, input: toResponsesInput(req.items), store: false, ...(tools.length ? { tools } : {}) };
+  const settings = responsesSettings(req.settings, req.tools.map((t) => t.name));
+  const params = { ...settings, model, instructions: req.instructions || undefined, input: toResponsesInput(req.items), ...(tools.length ? { tools } : {}) } as OpenAI.Responses.ResponseCreateParamsNonStreaming;
   const headers = { [RUN_ID_HEADER]: req.runId };
   const response = live ? await streamResponses(client, params, { headers, timeoutMs: live.timeoutMs }, live.onDelta) : await client.responses.create(params, { headers });
   const items: ConversationItem[] = [];

@@ -1,5 +1,6 @@
 // An agent: instructions, tools and how tool errors read to the model. Referred to by name from workflows;
 // each run records a snapshot (see AgentSnapshot) so a run that waits a month keeps the definition it began with.
+import { checkModelSettings, type ModelSettings } from '../domain/modelSettings';
 import type { ApprovalPolicy } from '../domain/approvalPolicy';
 import { z } from 'zod';
 import { approvalPolicyOf, defineTool, policyOf, type Tool } from './defineTool';
@@ -26,6 +27,8 @@ export interface AgentConfig extends ApprovalPolicy {
   instructions: string;
   /** Model name; default COUNTERSIGN_MODEL. */
   model?: string;
+  /** temperature, topP, maxOutputTokens, toolChoice, parallelToolCalls, reasoningEffort, store, providerData: checked here. */
+  modelSettings?: ModelSettings;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any parameter schema
   tools: Tool<any>[];
   /** The text the model sees for a tool error; return undefined to keep the default. */
@@ -65,6 +68,7 @@ export function handoffTool(spec: string | { agent: string; description?: string
 
 export interface Agent extends Required<Pick<AgentConfig, 'name' | 'version' | 'instructions' | 'tools'>> {
   model?: string;
+  modelSettings?: ModelSettings;
   toolErrorFormatter?: AgentConfig['toolErrorFormatter'];
   sensitiveContext?: AgentConfig['sensitiveContext'];
   policy: ApprovalPolicy;
@@ -92,12 +96,16 @@ export function defineAgent(input: AgentConfig): Agent {
   const version = config.version ?? '1';
   const byName = new Map(config.tools.map((t) => [t.name, t as Tool]));
   const policy = policyOf(`agent ${config.name}`, config);
+  const checked = config.modelSettings === undefined ? undefined : checkModelSettings(`agent ${config.name}`, config.modelSettings, [...names]);
+  if (checked && 'problem' in checked) throw new Error(checked.problem);
+  const modelSettings = checked?.settings;
   const withPolicy = (p: ApprovalPolicy) => (Object.keys(p).length ? { policy: p } : {});
   return Object.freeze({
     name: config.name,
     version,
     instructions: config.instructions,
     model: config.model,
+    modelSettings,
     tools: config.tools,
     toolErrorFormatter: config.toolErrorFormatter,
     sensitiveContext: config.sensitiveContext,
@@ -119,6 +127,7 @@ export function defineAgent(input: AgentConfig): Agent {
       version,
       instructions: config.instructions,
       ...(config.model ? { model: config.model } : {}),
+      ...(modelSettings ? { modelSettings } : {}),
       ...withPolicy(policy),
       tools: config.tools.map((t) => ({
         name: t.name,

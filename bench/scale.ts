@@ -10,7 +10,6 @@ import { temporal } from '@temporalio/proto';
 import type { ScriptedModel } from '../devtools/scriptedModel';
 import { approveSignal } from '../workflows/messages';
 import { projectRoot } from '../test/support/toolchain';
-import { ensureCompiledWorker } from '../test/support/compiledWorker';
 import { Runner } from '../client/runner';
 import { floorApprove } from './floorWorkflow';
 
@@ -20,6 +19,8 @@ export interface ScaleContext {
   model: ScriptedModel;
   runs: number;
   cache: number;
+  /** The compiled worker's main.js, built once when the bench starts (every system measures the same code). */
+  compiledWorker: string;
   log(line: string): void;
 }
 
@@ -161,7 +162,7 @@ async function measureOn(ctx: ScaleContext, system: System, client: Client, addr
   const countersign = system === 'countersign' || system === 'countersign2';
   const csEnv = { ...env, COUNTERSIGN_TASK_QUEUE: taskQueue, COUNTERSIGN_DEMO_OUTBOX: join(projectRoot, '.temporal/bench-scale-outbox.jsonl') };
   const workers = countersign
-    ? await Promise.all(Array.from({ length: system === 'countersign2' ? 2 : 1 }, () => startWorker(ensureCompiledWorker(), csEnv, /worker polling task queue/)))
+    ? await Promise.all(Array.from({ length: system === 'countersign2' ? 2 : 1 }, () => startWorker(ctx.compiledWorker, csEnv, /worker polling task queue/)))
     : [await startWorker('bench/floorWorker.ts', { ...env, BENCH_TASK_QUEUE: taskQueue }, /floor worker polling/)];
   // Memory and CPU of all the system's worker processes together.
   const rss = () => workers.reduce((sum, w) => sum + memoryOf(w.pid!).rss, 0);

@@ -3,7 +3,6 @@
 // at start). This is how long runs wait when a worker crashes or is redeployed.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ensureCompiledWorker } from '../test/support/compiledWorker';
 import { projectRoot } from '../test/support/toolchain';
 
 export interface WorkerStartResult {
@@ -31,9 +30,8 @@ function timeToPolling(args: string[], env: NodeJS.ProcessEnv): Promise<number> 
 
 const summary = (xs: number[]) => ({ p50: [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!, max: Math.max(...xs), runs: xs.length });
 
-export async function measureWorkerStart(o: { address: string; modelBaseURL: string; runs: number; log: (line: string) => void }): Promise<WorkerStartResult> {
-  o.log('worker start: building the compiled worker (npm run build into .temporal/worker-build)…');
-  const main = ensureCompiledWorker();
+export async function measureWorkerStart(o: { address: string; modelBaseURL: string; compiledWorker: string; runs: number; log: (line: string) => void }): Promise<WorkerStartResult> {
+  const main = o.compiledWorker;
   const env = { TEMPORAL_ADDRESS: o.address, TEMPORAL_CONFIG_FILE: '/nonexistent/bench.toml', OPENAI_BASE_URL: o.modelBaseURL, OPENAI_API_KEY: 'bench', COUNTERSIGN_TASK_QUEUE: 'bench-start' };
   const compiled: number[] = [];
   const sources: number[] = [];

@@ -14,6 +14,9 @@ import { addApprovalsCommand } from './cliApprovals';
 import { addKeyCommands } from './cliKeys';
 import type { Runner, RunOptions } from './runner';
 import { lazy } from './cliLazy';
+import { jsonObjectOption } from './cliJson';
+
+const MODEL_SETTINGS_EXAMPLE = `'{"toolChoice":"required","temperature":0.2}'`;
 
 interface GlobalOptions {
   address?: string;
@@ -57,6 +60,7 @@ program
   .option('--escalate-to <who>', 'escalation target named in the notification')
   .option('--run-timeout <duration>', 'whole-run deadline')
   .option('--max-turns <n>', 'model turns before the run fails', (v) => Number(v))
+  .option('--model-settings <json>', `the model's settings for this run, over the agent's, e.g. ${MODEL_SETTINGS_EXAMPLE}`)
   .option('--session <id>', "continue this session: run session-<id>-<n>, starting with the session's conversation")
   .option('--session-rules', "with --session: keep the previous run's always-rules")
   .option('--wait', 'wait for the first pause or the end')
@@ -72,6 +76,7 @@ program
       escalateTo: o.escalateTo,
       runTimeout: o.runTimeout,
       maxTurns: o.maxTurns,
+      ...(o.modelSettings ? { modelSettings: jsonObjectOption('--model-settings', o.modelSettings, MODEL_SETTINGS_EXAMPLE) } : {}),
       session: o.session,
       sessionRules: o.sessionRules,
     };

@@ -1,6 +1,7 @@
 // The deciding commands of `countersign`: approve, reject (signed with --key), extend, input, provide-result,
 // add-input. All go through the
 // validating `decide` update, so the answer is synchronous: applied (exit 0) or refused in one line (exit 1).
+import { jsonObjectOption } from './cliJson';
 import type { Command } from 'commander';
 import type { Decision } from '../workflows/messages';
 import { type Connect } from './cliConnect';
@@ -101,14 +102,6 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
     .option('--json', 'machine-readable output')
     .action((workflowId: string, callId: string | undefined, o) => decideCommand('reject', workflowId, callId, o));
 
-  function parseJsonOption(flag: string, text: string, example: string): unknown {
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new CountersignError(`${flag} must be JSON, e.g. ${example}`);
-    }
-  }
-
   program
     .command('input')
     .description('fill in the fields an input call waits for (provideInput); the call then runs')
@@ -118,9 +111,8 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
     .option('--as <name>', 'who provides it (default: your OS user)')
     .option('--json', 'machine-readable output')
     .action(async (workflowId: string, callId: string, o: { values: string; as?: string; json?: boolean }) => {
-      const values = parseJsonOption('--values', o.values, `'{"time":"10:00"}'`);
-      if (!values || typeof values !== 'object' || Array.isArray(values)) throw new CountersignError('--values must be a JSON object');
-      await send(workflowId, [{ callId, decision: 'input', values: values as Record<string, unknown>, ...asApprover(o.as) }], o.json);
+      const values = jsonObjectOption('--values', o.values, `'{"time":"10:00"}'`, '--values must be a JSON object');
+      await send(workflowId, [{ callId, decision: 'input', values, ...asApprover(o.as) }], o.json);
     });
 
   program

@@ -1,5 +1,6 @@
 // `countersign grant`, `grants` and `revoke`: standing grants from the command line, over client/grants.ts (loaded
 // when a command runs, so `countersign --help` stays light). Bad input is one line and exit 1 before anything is sent.
+import { jsonObjectOption } from './cliJson';
 import type { Command } from 'commander';
 import { type Connect } from './cliConnect';
 import { lazy } from './cliLazy';
@@ -16,14 +17,7 @@ function approverOf(as: string | undefined): string {
 
 /** --where as a JSON object; its constraints are checked with the rest of the request. */
 function parseWhere(text: string): Record<string, unknown> {
-  let where: unknown;
-  try {
-    where = JSON.parse(text);
-  } catch {
-    throw new CountersignError(`--where must be JSON, e.g. '{"to":"*@example.com","amount":{"max":100}}'`);
-  }
-  if (typeof where !== 'object' || where === null || Array.isArray(where)) throw new CountersignError(`--where must be a JSON object of argument constraints, e.g. '{"to":"*@example.com"}'`);
-  return where as Record<string, unknown>;
+  return jsonObjectOption('--where', text, `'{"to":"*@example.com","amount":{"max":100}}'`, `--where must be a JSON object of argument constraints, e.g. '{"to":"*@example.com"}'`);
 }
 
 function parseUses(text: string | undefined): number | undefined {

@@ -45,7 +45,7 @@ import { StreamedRunResult, untilPause, withModelDeltas } from './runStream';
 
 /** Per-run approval policy (wins over the agent's and tools'), deadline and continue-as-new threshold. */
 export interface RunOptions
-  extends Pick<RunInput, 'approvalTimeout' | 'onTimeout' | 'remindEvery' | 'escalateAfter' | 'escalateTo' | 'runTimeout' | 'continueAsNewAfterEvents' | 'modelTimeout' | 'toolTimeout'> {
+  extends Pick<RunInput, 'approvalTimeout' | 'onTimeout' | 'remindEvery' | 'escalateAfter' | 'escalateTo' | 'runTimeout' | 'continueAsNewAfterEvents' | 'modelTimeout' | 'toolTimeout' | 'modelSettings'> {
   /** Default `<agent>-<uuid>`. */
   workflowId?: string;
   agentVersion?: string;

@@ -1,6 +1,7 @@
 // The agent as a run recorded it at start: instructions, tools with their JSON schemas and approval policies,
 // version. Written by the describeAgent activity, carried by the workflow, read by the model-turn activity. Plain data.
 import type { ApprovalPolicy } from './approvalPolicy';
+import type { ModelSettings } from './modelSettings';
 
 export interface ToolSnapshot {
   name: string;
@@ -43,4 +44,6 @@ export interface AgentSnapshot {
   webhook?: boolean;
   /** 'local': the run calls the model in local activities (fast mode, set by the worker that described it). */
   modelCalls?: 'local';
+  /** The agent's model settings when the run started (a run's own `modelSettings` win over them). */
+  modelSettings?: ModelSettings;
 }

@@ -25,6 +25,7 @@ import { rootCause } from '../domain/failures';
 import { type ConversationItem, addUsage } from '../domain/items';
 import { overInlineLimit } from '../domain/payloadBudget';
 import type { PlannedCall } from '../domain/plannedCall';
+import { mergeModelSettings } from '../domain/modelSettings';
 import { describeAgent, localModelTurn, modelOptions, modelTurn, withAgent, withTimeout } from './activities';
 import { ApprovalTimers } from './approvalTimers';
 import { DecisionDesk } from './decisions';
@@ -123,7 +124,8 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       publish();
       // Only what is new since the stored transcript goes into history: the activity keeps the rest.
       const { transcript } = state;
-      const request = { runId: workflowId, turn: state.turn, agent: state.agentRef(), ...(transcript ? { transcript } : {}), items: state.items.slice(transcript?.count ?? 0), context: input.context ?? {}, policy: state.runPolicy, ...state.mcpTools() };
+      const modelSettings = mergeModelSettings(state.agent?.modelSettings, input.modelSettings); // the run's win
+      const request = { runId: workflowId, turn: state.turn, agent: state.agentRef(), ...(transcript ? { transcript } : {}), items: state.items.slice(transcript?.count ?? 0), context: input.context ?? {}, policy: state.runPolicy, ...state.mcpTools(), ...(modelSettings ? { modelSettings } : {}) };
       fitsInHistory(`the conversation sent to the model in turn ${state.turn}`, request);
       const call = state.agent?.modelCalls === 'local' ? localModelTurn : modelTurn; // fast mode: recorded in the snapshot
       const result = await withAgent(state, publish, () => call.executeWithOptions({ ...withTimeout(modelOptions, input.modelTimeout), summary: `model turn ${state.turn}` }, [request]));

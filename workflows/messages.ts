@@ -5,6 +5,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
 import { approvalPolicyFields, durationSchema } from '../domain/approvalPolicy';
 import { shareAcrossRuns } from '../domain/sharedModules';
+import { modelSettingsSchema } from '../domain/modelSettings';
 
 export const WORKFLOW_TYPE = 'agentRun';
 export const DEFAULT_TASK_QUEUE = 'countersign';
@@ -39,6 +40,8 @@ export const runInputSchema = shareAcrossRuns('messages.runInputSchema', () => z
   session: z.string().min(1).max(200).optional(),
   /** Conversation items the run starts with, before the user's message (a session's earlier runs, trimmed). */
   history: z.array(z.looseObject({ type: z.string() })).optional(),
+  /** The model's settings for this run: win over the agent's, key by key (see domain/modelSettings.ts). */
+  modelSettings: modelSettingsSchema.optional(),
 }));
 export type RunInput = z.infer<typeof runInputSchema>;
 
@@ -178,10 +181,4 @@ export const auditLogQuery = defineQuery<AuditPage, [PageRequest?]>('auditLog');
 export const eventsQuery = defineQuery<EventPage, [PageRequest?]>('events');
 
 
-/** First zod issue as one line: `decisions.0.callId: callId must be a non-empty string`. */
-export function describeZodError(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'invalid payload';
-  const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
-  return `${where}${issue.message}`;
-}
+export { describeZodError } from '../domain/zodErrors';
