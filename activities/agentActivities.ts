@@ -3,6 +3,7 @@
 //   describeAgent  — the agent snapshot recorded at run start (local activity)
 //   modelTurn      — one model call, then each tool call classified: error / run now / needs a person
 //   runTool        — one tool execution, with the call's idempotency key
+import { finalOutputProblem } from './finalOutput';
 import type { ModelSettings as RunModelSettings } from '../domain/modelSettings';
 import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
@@ -44,6 +45,8 @@ export interface ModelTurnRequest {
 
 export type ModelTurnResult = ModelTurn & {
   calls: PlannedCall[];
+  /** With outputType: what is wrong with the final answer (the workflow tells the model and it tries again). */
+  outputProblem?: string;
   /** The stored conversation including the request's items: the next turn sends only what comes after it. */
   transcript?: TranscriptHead;
 };
@@ -135,12 +138,14 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema })),
         ...(agent.hostedMcp.length ? { hostedMcp: agent.hostedMcp } : {}),
         ...(req.modelSettings ? { settings: req.modelSettings } : {}),
+        ...(agent.outputType ? { outputSchema: agent.snapshot().outputSchema } : {}),
       });
+      const outputProblem = finalOutputProblem(agent, turn.items);
       const planning = { ...req, requireSignedDecisions: deps.requireSignedDecisions === true };
       const planned = turn.items.flatMap((i) =>
         i.type === 'function_call' ? [planCall(agent, tools, i, planning)] : i.type === 'mcp_approval_request' ? [planHostedApproval(agent, i, planning)] : [],
       );
-      return { ...turn, calls: await Promise.all(planned), ...(conversation.transcript ? { transcript: conversation.transcript } : {}) };
+      return { ...turn, calls: await Promise.all(planned), ...(conversation.transcript ? { transcript: conversation.transcript } : {}), ...(outputProblem ? { outputProblem } : {}) };
     },
 
     /** A reviewer's edited arguments, checked against the tool's schema: normalised JSON, or what is wrong. */

@@ -30,7 +30,12 @@ export interface ModelRequest {
   hostedMcp?: readonly HostedMcpServer[];
   /** The run's model settings (its agent's, with the run's own over them). */
   settings?: ModelSettingsFields;
+  /** With the agent's outputType: the final answer must be JSON of this schema (structured output). */
+  outputSchema?: Record<string, unknown>;
 }
+
+/** The name the structured-output format carries in requests. */
+const OUTPUT_FORMAT_NAME = 'final_output';
 
 export const RUN_ID_HEADER = 'X-Countersign-Run-Id';
 
@@ -89,7 +94,8 @@ function toResponsesInput(items: ConversationItem[]): ResponseInputItem[] {
 async function callChat(client: OpenAI, model: string, req: ModelRequest, live?: Live): Promise<ModelTurn> {
   const tools: ChatCompletionTool[] = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
   const settings = chatSettings(req.settings, req.tools.map((t) => t.name));
-  const params = { ...settings, model, messages: toChatMessages(req.instructions, req.items), ...(tools.length ? { tools } : {}) } as OpenAI.ChatCompletionCreateParamsNonStreaming;
+  const format = req.outputSchema ? { response_format: { type: 'json_schema', json_schema: { name: OUTPUT_FORMAT_NAME, schema: req.outputSchema, strict: false } } } : {};
+  const params = { ...settings, ...format, model, messages: toChatMessages(req.instructions, req.items), ...(tools.length ? { tools } : {}) } as OpenAI.ChatCompletionCreateParamsNonStreaming;
   const headers = { [RUN_ID_HEADER]: req.runId };
   const completion = live
     ? await streamChat(client, params, { headers, timeoutMs: live.timeoutMs }, live.onDelta)
@@ -108,7 +114,8 @@ async function callResponses(client: OpenAI, model: string, req: ModelRequest, l
   const functions: FunctionTool[] = req.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false }));
   const tools = [...functions, ...(req.hostedMcp ?? []).map(hostedMcpTool)] as Tool[];
   const settings = responsesSettings(req.settings, req.tools.map((t) => t.name));
-  const params = { ...settings, model, instructions: req.instructions || undefined, input: toResponsesInput(req.items), ...(tools.length ? { tools } : {}) } as OpenAI.Responses.ResponseCreateParamsNonStreaming;
+  const format = req.outputSchema ? { text: { format: { type: 'json_schema', name: OUTPUT_FORMAT_NAME, schema: req.outputSchema, strict: false } } } : {};
+  const params = { ...settings, ...format, model, instructions: req.instructions || undefined, input: toResponsesInput(req.items), ...(tools.length ? { tools } : {}) } as OpenAI.Responses.ResponseCreateParamsNonStreaming;
   const headers = { [RUN_ID_HEADER]: req.runId };
   const response = live ? await streamResponses(client, params, { headers, timeoutMs: live.timeoutMs }, live.onDelta) : await client.responses.create(params, { headers });
   const items: ConversationItem[] = [];

@@ -29,6 +29,12 @@ export interface AgentConfig extends ApprovalPolicy {
   model?: string;
   /** temperature, topP, maxOutputTokens, toolChoice, parallelToolCalls, reasoningEffort, store, providerData: checked here. */
   modelSettings?: ModelSettings;
+  /**
+   * The final answer's type, a zod object schema: the model is asked for structured output (JSON schema), the
+   * answer is checked in the model activity, and one that does not match goes back to the model with what is wrong
+   * (OUTPUT_TRIES answers in all, then the run fails with OutputValidationFailed). Read it with result.finalOutputAs(schema).
+   */
+  outputType?: z.ZodObject;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any parameter schema
   tools: Tool<any>[];
   /** The text the model sees for a tool error; return undefined to keep the default. */
@@ -54,6 +60,13 @@ export interface AgentConfig extends ApprovalPolicy {
   hostedMcp?: HostedMcpServer[];
 }
 
+/** The JSON schema the model is asked to answer with: an object (what both model APIs take for structured output). */
+function outputSchemaOf(agent: string, outputType: z.ZodObject): Record<string, unknown> {
+  if (!(outputType instanceof z.ZodObject)) throw new Error(`agent ${agent}: outputType must be a zod object schema, e.g. z.object({ answer: z.string() })`);
+  const { $schema: _drop, ...schema } = z.toJSONSchema(outputType, { target: 'draft-7' }) as Record<string, unknown>;
+  return schema;
+}
+
 /** The tool the model calls to hand off to `agent`. */
 export function handoffTool(spec: string | { agent: string; description?: string; needsApproval?: boolean }): Tool {
   const { agent, description, needsApproval } = typeof spec === 'string' ? { agent: spec, description: undefined, needsApproval: false } : spec;
@@ -69,6 +82,7 @@ export function handoffTool(spec: string | { agent: string; description?: string
 export interface Agent extends Required<Pick<AgentConfig, 'name' | 'version' | 'instructions' | 'tools'>> {
   model?: string;
   modelSettings?: ModelSettings;
+  outputType?: z.ZodObject;
   toolErrorFormatter?: AgentConfig['toolErrorFormatter'];
   sensitiveContext?: AgentConfig['sensitiveContext'];
   policy: ApprovalPolicy;
@@ -99,6 +113,7 @@ export function defineAgent(input: AgentConfig): Agent {
   const checked = config.modelSettings === undefined ? undefined : checkModelSettings(`agent ${config.name}`, config.modelSettings, [...names]);
   if (checked && 'problem' in checked) throw new Error(checked.problem);
   const modelSettings = checked?.settings;
+  const outputSchema = config.outputType ? outputSchemaOf(config.name, config.outputType) : undefined;
   const withPolicy = (p: ApprovalPolicy) => (Object.keys(p).length ? { policy: p } : {});
   return Object.freeze({
     name: config.name,
@@ -106,6 +121,7 @@ export function defineAgent(input: AgentConfig): Agent {
     instructions: config.instructions,
     model: config.model,
     modelSettings,
+    ...(config.outputType ? { outputType: config.outputType } : {}),
     tools: config.tools,
     toolErrorFormatter: config.toolErrorFormatter,
     sensitiveContext: config.sensitiveContext,
@@ -128,6 +144,7 @@ export function defineAgent(input: AgentConfig): Agent {
       instructions: config.instructions,
       ...(config.model ? { model: config.model } : {}),
       ...(modelSettings ? { modelSettings } : {}),
+      ...(outputSchema ? { outputSchema } : {}),
       ...withPolicy(policy),
       tools: config.tools.map((t) => ({
         name: t.name,

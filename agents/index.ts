@@ -9,6 +9,8 @@ export { AgentRegistry, AgentNotFoundError } from './registry';
 export { shellTool, type ShellToolOptions } from './shellTool';
 export { applyPatchTool, type ApplyPatchToolOptions } from './applyPatchTool';
 export type { ApprovalPolicy } from '../domain/approvalPolicy';
+export type { ModelSettings } from '../domain/modelSettings';
+export { OUTPUT_TRIES } from '../domain/outputType';
 
 export const demoAgents = [emailAssistant, weatherAssistant];
 export const defaultRegistry = () => new AgentRegistry(demoAgents);

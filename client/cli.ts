@@ -4,7 +4,7 @@
 // configuration and the payload store load when a command needs them.
 import type { Client } from '@temporalio/client';
 import { Command, Option } from 'commander';
-import { describeOutcome, dim, print, printJson } from './cliOutput';
+import { describeOutcome, dim, finalOutputText, print, printJson } from './cliOutput';
 import { CountersignError } from './errors';
 import { type Connect } from './cliConnect';
 import { addDecisionCommands } from './cliDecisions';
@@ -85,8 +85,8 @@ program
       return o.json ? printJson({ workflowId }) : print(workflowId);
     }
     const result = await runner.run(agent, input, options);
-    if (o.json) return printJson({ workflowId: result.workflowId, status: result.status, interruptions: result.interruptions, finalOutput: result.finalOutput });
-    print(result.interruptions.length ? describeOutcome(result) : `${dim(`run ${result.workflowId} completed:`)}\n${result.finalOutput}`);
+    if (o.json) return printJson({ workflowId: result.workflowId, status: result.status, interruptions: result.interruptions, finalOutput: result.finalOutput, ...(result.snapshot.structuredOutput && result.finalOutput ? { output: JSON.parse(result.finalOutput) as unknown } : {}) });
+    print(result.interruptions.length ? describeOutcome(result) : `${dim(`run ${result.workflowId} completed:`)}\n${finalOutputText(result.snapshot)}`);
   });
 
 addReadCommands(program, connect);

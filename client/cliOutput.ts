@@ -86,8 +86,19 @@ export function argumentLines(argumentsJson: string): string[] {
   return lines;
 }
 
+/** A run's final output as printed: an outputType's JSON pretty-printed, text as it is. */
+export function finalOutputText(view: { finalOutput?: string; structuredOutput?: true }): string {
+  if (view.finalOutput === undefined) return '';
+  if (!view.structuredOutput) return view.finalOutput;
+  try {
+    return JSON.stringify(JSON.parse(view.finalOutput), null, 2);
+  } catch {
+    return view.finalOutput; // an answer that failed its type never completes; print what there is
+  }
+}
+
 export function describeOutcome(result: AgentRunResult): string {
-  if (result.interruptions.length === 0) return result.finalOutput ?? '';
+  if (result.interruptions.length === 0) return finalOutputText(result.snapshot);
   return [
     `${yellow('Waiting for approval')} — run ${bold(result.workflowId)}:`,
     pendingTable(result.interruptions),

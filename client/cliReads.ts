@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { RunResult, RunView } from '../workflows/messages';
 import { quorumText } from '../domain/decisionText';
 import { type Connect } from './cliConnect';
-import { argumentLines, auditTable, bold, ago, itemLine, pendingTable, print, printJson, red, eventLine } from './cliOutput';
+import { argumentLines, auditTable, bold, ago, itemLine, pendingTable, print, printJson, red, eventLine, finalOutputText } from './cliOutput';
 import { CountersignError } from './errors';
 import type { PendingApproval } from '../workflows/messages';
 
@@ -50,7 +50,7 @@ export function addReadCommands(program: Command, connect: Connect): void {
         }
       }
       if (s.audit.length) lines.push('', bold(s.auditFrom ? `Decisions (newest ${s.audit.length}; all: countersign audit ${workflowId})` : 'Decisions'), auditTable(s.audit));
-      if (s.finalOutput !== undefined) lines.push('', bold('Final output'), s.finalOutput);
+      if (s.finalOutput !== undefined) lines.push('', bold('Final output'), finalOutputText(s));
       if (s.error) lines.push('', red(`Failed (${s.errorType ?? 'error'}): ${s.error}`));
       print(lines.join('\n'));
     });
@@ -78,7 +78,7 @@ export function addReadCommands(program: Command, connect: Connect): void {
       }
       if (final.status === 'Failed') throw new CountersignError(`run ${workflowId} failed (${final.errorType ?? 'error'}): ${final.error}`);
       if (o.json) return printJson(final);
-      print(final.finalOutput ?? '');
+      print(finalOutputText(final));
     });
 
   program

@@ -28,3 +28,7 @@ export class RunFailedError extends CountersignError {
     super(message);
   }
 }
+/** finalOutputAs: the run has no final output yet, or it does not match the schema asked for. */
+export class OutputTypeError extends CountersignError {
+  override name = 'OutputTypeError';
+}

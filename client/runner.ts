@@ -31,6 +31,8 @@ import {
 import { rootCause } from '../domain/failures';
 import { HitlAgent, HitlStatus } from '../workflows/searchAttributes';
 import { retryUnprocessed } from './updateRetry';
+import { readFinalOutput } from './finalOutput';
+import type { z } from 'zod';
 import type { ConversationItem } from '../domain/items';
 import { connectClient } from './connect';
 import { type PendingCall, auditOf, conversationOf, describeRun, pendingCalls, pendingOf } from './runReads';
@@ -91,6 +93,14 @@ export class AgentRunResult {
   }
   get finalOutput(): string | undefined {
     return this.snapshot.finalOutput;
+  }
+  /**
+   * The final output read as `schema` (the seeds' final_output_as): for an agent with an outputType, pass the same
+   * zod schema and get the typed value. Throws OutputTypeError, in one line, when there is no final output yet or
+   * it does not match.
+   */
+  finalOutputAs<T>(schema: z.ZodType<T>): T {
+    return readFinalOutput(this.workflowId, this.snapshot.finalOutput, schema);
   }
   /** A serialisable state to decide on and pass back to `runner.run`. */
   toState(): RunState {

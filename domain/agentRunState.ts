@@ -182,6 +182,7 @@ export class AgentRunState {
       ...(this.problem ? { problem: this.problem } : {}),
       cursor: { items: this.items.length, audit: this.book.state.auditSeq ?? 0 },
       ...(f?.finalOutput !== undefined ? { finalOutput: f.finalOutput } : {}),
+      ...(this.agent?.outputSchema ? { structuredOutput: true as const } : {}),
       ...(f?.error ? { error: f.error } : {}),
       ...(f?.errorType ? { errorType: f.errorType } : {}),
     };

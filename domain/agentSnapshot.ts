@@ -46,4 +46,6 @@ export interface AgentSnapshot {
   modelCalls?: 'local';
   /** The agent's model settings when the run started (a run's own `modelSettings` win over them). */
   modelSettings?: ModelSettings;
+  /** With outputType: the JSON schema of the final answer (the run's final output is that JSON). */
+  outputSchema?: Record<string, unknown>;
 }

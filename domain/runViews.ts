@@ -150,6 +150,8 @@ export interface RunView {
   /** Where the logs end now: `conversation({ after: cursor.items })` and `auditLog({ after: cursor.audit })` read what comes next. */
   cursor: { items: number; audit: number };
   finalOutput?: string;
+  /** The agent has an outputType: `finalOutput` is JSON of that type (read it with result.finalOutputAs(schema)). */
+  structuredOutput?: true;
   /** Why the run failed, and the failure type (e.g. MaxTurnsExceeded, ModelRequestRejected). */
   error?: string;
   errorType?: string;

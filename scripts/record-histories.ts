@@ -52,6 +52,9 @@ const guardedAgent = defineAgent({
   ],
 });
 
+// A typed final answer (outputType), with model settings of its own.
+const forecaster = defineAgent({ name: 'forecaster', instructions: 'Answer with the forecast.', tools: [], outputType: z.object({ city: z.string(), temperatureC: z.number() }), modelSettings: { maxOutputTokens: 200 } });
+
 // Hosted MCP approvals asked by the provider, answered on the next turn.
 const hostedAgent = defineAgent({ name: 'hosted-docs', instructions: 'test', tools: [], hostedMcp: [{ serverLabel: 'docs', serverUrl: 'https://docs.example/mcp' }] });
 
@@ -250,6 +253,11 @@ const scenarios: Record<string, Scenario> = {
       await slow.close();
     }
   },
+  // A typed final answer (outputType) that is wrong once, right the second time; with run-level model settings.
+  'typed-output-retry': async (h, runner, id) => {
+    h.model.script(id, [{ text: '{"city":"Paris"}' }, { text: '{"city":"Paris","temperatureC":20}' }]);
+    await runner.run('forecaster', 'Weather in Paris?', { workflowId: id, modelSettings: { temperature: 0.2 } });
+  },
   'run-deadline': async (h, runner, id) => {
     h.model.script(id, [{ toolCalls: [email(1)] }]);
     await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'go', runTimeout: '2s' }] });
@@ -280,7 +288,7 @@ async function main() {
   const helper = defineAgent({ name: 'contract-helper', instructions: 'test', tools: [identity.asTool({ toolName: 'help_with_contract', toolDescription: 'Ask' })] });
   const hook = await startWebhookReceiver(); // every decision reaches a webhook (approval_decided)
   const h = await startHarness({
-    registry: new AgentRegistry([...demoAgents, kindsAgent, guardedAgent, hostedAgent, triage, identity, helper, vaultAgent]),
+    registry: new AgentRegistry([...demoAgents, kindsAgent, guardedAgent, hostedAgent, triage, identity, helper, vaultAgent, forecaster]),
     webhookUrl: hook.url,
     approverKeys: [{ kid: signingKey.kid, x: signingKey.x }],
   });

@@ -26,6 +26,7 @@ import { type ConversationItem, addUsage } from '../domain/items';
 import { overInlineLimit } from '../domain/payloadBudget';
 import type { PlannedCall } from '../domain/plannedCall';
 import { mergeModelSettings } from '../domain/modelSettings';
+import { OUTPUT_TRIES, outputRetryText } from '../domain/outputType';
 import { describeAgent, localModelTurn, modelOptions, modelTurn, withAgent, withTimeout } from './activities';
 import { ApprovalTimers } from './approvalTimers';
 import { DecisionDesk } from './decisions';
@@ -115,6 +116,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
     }
     publish();
     if (state.turnCalls.length) await answerTurn(state.turnCalls); // a turn that was waiting across continue-as-new
+    let outputTries = 0;
 
     for (;;) {
       if (continueAsNewDue() && allHandlersFinished()) await continueAsNewNow();
@@ -132,6 +134,13 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       if (result.transcript) state.transcript = result.transcript;
       state.usage = addUsage(state.usage, result.usage);
       state.items.push(...result.items);
+      if (result.calls.length === 0 && result.outputProblem !== undefined) {
+        // outputType: the answer did not match; the model hears why and answers again, OUTPUT_TRIES answers in all.
+        if (++outputTries >= OUTPUT_TRIES)
+          throw ApplicationFailure.nonRetryable(`the agent's final answer did not match its outputType in ${OUTPUT_TRIES} tries: ${result.outputProblem}`, 'OutputValidationFailed');
+        state.items.push({ type: 'message', role: 'user', content: outputRetryText(result.outputProblem) });
+        continue;
+      }
       if (result.calls.length === 0) {
         const text = result.items.flatMap((i) => (i.type === 'message' && i.role === 'assistant' ? [i.content] : [])).join('\n');
         state.finished = { status: 'Completed', finalOutput: text };
