@@ -5,7 +5,7 @@
 //              run, Countersign, the bare floor and the agent floor (BENCH_ITERATIONS, default 200); then the CPU
 //              one replay of the seed run's history costs, Countersign's and the agent floor's (BENCH_REPLAYS, 300)
 //   scale      BENCH_SCALE_RUNS (10000) runs paused at once: worker memory, then approve-all throughput; each
-//              system on a fresh dev server (BENCH_CACHE, BENCH_SCALE_SYSTEMS, BENCH_WORKER_NODE_ARGS e.g. --cpu-prof);
+//              system on a fresh dev server (BENCH_CACHE, BENCH_SCALE_SYSTEMS, BENCH_WORKER_NODE_ARGS e.g. --cpu-prof, BENCH_WORKER=sources for npm run worker);
 //              Countersign with one worker process and with two on the same task queue
 //   alternatives  per model turn: Countersign (default and fast mode), the agent floor, @openai/agents in-process;
 //              Temporal's OpenAI Agents integration (events per approval) (BENCH_ALT_ITERATIONS, default 50)

@@ -162,7 +162,7 @@ async function measureOn(ctx: ScaleContext, system: System, client: Client, addr
   const countersign = system === 'countersign' || system === 'countersign2';
   const csEnv = { ...env, COUNTERSIGN_TASK_QUEUE: taskQueue, COUNTERSIGN_DEMO_OUTBOX: join(projectRoot, '.temporal/bench-scale-outbox.jsonl') };
   const workers = countersign
-    ? await Promise.all(Array.from({ length: system === 'countersign2' ? 2 : 1 }, () => startWorker(ctx.compiledWorker, csEnv, /worker polling task queue/)))
+    ? await Promise.all(Array.from({ length: system === 'countersign2' ? 2 : 1 }, () => startWorker(process.env.BENCH_WORKER === 'sources' ? 'worker/main.ts' : ctx.compiledWorker, csEnv, /worker polling task queue/)))
     : [await startWorker('bench/floorWorker.ts', { ...env, BENCH_TASK_QUEUE: taskQueue }, /floor worker polling/)];
   // Memory and CPU of all the system's worker processes together.
   const rss = () => workers.reduce((sum, w) => sum + memoryOf(w.pid!).rss, 0);

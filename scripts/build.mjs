@@ -36,6 +36,7 @@ step(`ES module entries: ${Object.keys(ENTRIES).join(', ')}`);
 
 step('bundling workflows');
 const { buildWorkflowBundle, PREBUILT_BUNDLE } = require(join(dist, 'worker/workflowBundle.js'));
-const { code } = await buildWorkflowBundle({ quiet: true });
+// From the TypeScript sources, not the compiled JavaScript (see buildWorkflowBundle): the same bundle the tests run.
+const { code } = await buildWorkflowBundle({ quiet: true, workflowsPath: join(root, 'workflows/index.ts'), preloadModules: [join(root, 'domain/sharedModules.ts')] });
 writeFileSync(PREBUILT_BUNDLE, code);
 step(`done: ${dist} (workflow bundle ${(code.length / 1024).toFixed(0)} KiB)`);

@@ -25,9 +25,13 @@ const logger = { log: quiet, trace: quiet, debug: quiet, info: quiet, warn: o.qu
 bundleWorkflowCode({ workflowsPath: o.workflowsPath, preloadModules: o.preloadModules, logger }).then(({ code }) => process.stdout.write(code));
 `;
 
-/** Bundles `workflows/` (or another entry, for tests) with the shared modules preloaded. */
-export function buildWorkflowBundle(o: { workflowsPath?: string; quiet?: boolean } = {}): Promise<{ code: string }> {
-  const options = { bundler: require.resolve('@temporalio/worker/lib/workflow/bundler'), workflowsPath: o.workflowsPath ?? workflowsPath, preloadModules, quiet: o.quiet ?? false };
+/**
+ * Bundles `workflows/` (or another entry, for tests) with the shared modules preloaded. `npm run build` passes the
+ * TypeScript sources: bundled from tsc's CommonJS output, webpack cannot tree-shake zod's CommonJS build, and the
+ * bundle grows from 3.4 to 5.0 MB (140 → 216 modules) with the worker's memory and CPU per cached run after it.
+ */
+export function buildWorkflowBundle(o: { workflowsPath?: string; preloadModules?: string[]; quiet?: boolean } = {}): Promise<{ code: string }> {
+  const options = { bundler: require.resolve('@temporalio/worker/lib/workflow/bundler'), workflowsPath: o.workflowsPath ?? workflowsPath, preloadModules: o.preloadModules ?? preloadModules, quiet: o.quiet ?? false };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', BUNDLER, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
     const chunks: Buffer[] = [];
