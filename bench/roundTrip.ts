@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import type { ScriptedModel } from '../devtools/scriptedModel';
 import { Runner } from '../client/runner';
 import { approveSignal } from '../workflows/messages';
+import { HitlStatus } from '../workflows/searchAttributes';
 import { cycleEvents, type Event, p50p99, sinceSignal } from './history';
 import { floorApprove, floorAsked } from './floorWorkflow';
 
@@ -26,8 +27,11 @@ export async function measureRoundTrip(client: Client, taskQueue: string, model:
     model.script(id, [{ toolCalls: [{ name: 'send_email', arguments: { to: 'b@example.com', subject: 'S', body: 'b' }, callId: 'c1' }] }, { text: 'done' }]);
     await runner.startOnly('email-assistant', 'bench', { workflowId: id });
     const handle = client.workflow.getHandle(id);
-    // Decide a run that waits quietly, as a person's decision finds it: paused, nothing in flight.
-    while ((await handle.query<unknown[]>('pendingApprovals')).length === 0 || (await handle.describe()).raw.pendingActivities?.length) await sleep(5);
+    // Decide a run that waits quietly, as a person's decision finds it: paused, nothing in flight. Read through
+    // describe (its search attributes), not a query: a query that reaches a run during its first workflow task
+    // makes the worker complete that task early, and the history then has one workflow task more than a run
+    // nobody queried (34 events instead of 31), which is the bench's doing, not the run's.
+    while ((await handle.describe().then((d) => d.typedSearchAttributes.get(HitlStatus) !== 'AwaitingApproval' || (d.raw.pendingActivities?.length ?? 0) > 0))) await sleep(5);
     await handle.signal(approveSignal, { callId: 'c1' });
     await handle.result();
     const events = (await handle.fetchHistory()).events as Event[];
