@@ -15,40 +15,36 @@ function namedTool(s: ModelSettings, toolNames: readonly string[]): string | und
 
 const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
+/** tool_choice and parallel_tool_calls, present only when the turn offers tools; a named tool in the API's shape. */
+function toolFields(s: ModelSettings, toolNames: readonly string[], named: (name: string) => unknown): Record<string, unknown> {
+  if (toolNames.length === 0) return {};
+  const name = namedTool(s, toolNames);
+  return { tool_choice: name ? named(name) : s.toolChoice, parallel_tool_calls: s.parallelToolCalls };
+}
+
 /** Responses API body fields; `store` is false unless the settings say otherwise. providerData goes in first (ours win). */
 export function responsesSettings(s: ModelSettings | undefined, toolNames: readonly string[]): Record<string, unknown> {
   if (!s) return { store: false };
-  const name = namedTool(s, toolNames);
-  const tools = toolNames.length > 0;
-  return {
-    ...s.providerData,
-    ...defined({
-      temperature: s.temperature,
-      top_p: s.topP,
-      max_output_tokens: s.maxOutputTokens,
-      tool_choice: tools ? (name ? { type: 'function', name } : s.toolChoice) : undefined,
-      parallel_tool_calls: tools ? s.parallelToolCalls : undefined,
-      reasoning: s.reasoningEffort ? { effort: s.reasoningEffort } : undefined,
-    }),
-    store: s.store ?? false,
+  const fields = {
+    temperature: s.temperature,
+    top_p: s.topP,
+    max_output_tokens: s.maxOutputTokens,
+    ...toolFields(s, toolNames, (name) => ({ type: 'function', name })),
+    reasoning: s.reasoningEffort ? { effort: s.reasoningEffort } : undefined,
   };
+  return { ...s.providerData, ...defined(fields), store: s.store ?? false };
 }
 
 /** Chat Completions body fields. */
 export function chatSettings(s: ModelSettings | undefined, toolNames: readonly string[]): Record<string, unknown> {
   if (!s) return {};
-  const name = namedTool(s, toolNames);
-  const tools = toolNames.length > 0;
-  return {
-    ...s.providerData,
-    ...defined({
-      temperature: s.temperature,
-      top_p: s.topP,
-      max_completion_tokens: s.maxOutputTokens,
-      tool_choice: tools ? (name ? { type: 'function', function: { name } } : s.toolChoice) : undefined,
-      parallel_tool_calls: tools ? s.parallelToolCalls : undefined,
-      reasoning_effort: s.reasoningEffort,
-      store: s.store,
-    }),
+  const fields = {
+    temperature: s.temperature,
+    top_p: s.topP,
+    max_completion_tokens: s.maxOutputTokens,
+    ...toolFields(s, toolNames, (name) => ({ type: 'function', function: { name } })),
+    reasoning_effort: s.reasoningEffort,
+    store: s.store,
   };
+  return { ...s.providerData, ...defined(fields) };
 }
