@@ -138,7 +138,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema })),
         ...(agent.hostedMcp.length ? { hostedMcp: agent.hostedMcp } : {}),
         ...(req.modelSettings ? { settings: req.modelSettings } : {}),
-        ...(agent.outputType ? { outputSchema: agent.snapshot().outputSchema } : {}),
+        ...(agent.outputSchema ? { outputSchema: agent.outputSchema } : {}),
       });
       const outputProblem = finalOutputProblem(agent, turn.items);
       const planning = { ...req, requireSignedDecisions: deps.requireSignedDecisions === true };

@@ -83,6 +83,8 @@ export interface Agent extends Required<Pick<AgentConfig, 'name' | 'version' | '
   model?: string;
   modelSettings?: ModelSettings;
   outputType?: z.ZodObject;
+  /** outputType's JSON schema, computed once at definition: what the model is asked to answer with. */
+  outputSchema?: Record<string, unknown>;
   toolErrorFormatter?: AgentConfig['toolErrorFormatter'];
   sensitiveContext?: AgentConfig['sensitiveContext'];
   policy: ApprovalPolicy;
@@ -121,7 +123,7 @@ export function defineAgent(input: AgentConfig): Agent {
     instructions: config.instructions,
     model: config.model,
     modelSettings,
-    ...(config.outputType ? { outputType: config.outputType } : {}),
+    ...(config.outputType ? { outputType: config.outputType, outputSchema } : {}),
     tools: config.tools,
     toolErrorFormatter: config.toolErrorFormatter,
     sensitiveContext: config.sensitiveContext,

@@ -9,6 +9,10 @@ import { type ChildReport, childStateSignal } from './messages';
 import type { Notifier } from './notifications';
 import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus, searchAttributeUpdates } from './searchAttributes';
 
+/** What decides whether the search attributes are sent again: status, agent, problem and the waiting calls. */
+const publicationKey = (status: string, agent: string, problem: string | undefined, pending: ReadonlyArray<{ callId: string }>) =>
+  `${status}|${agent}|${problem ?? ''}|${pending.map((p) => p.callId).join(',')}`;
+
 /**
  * The key of the search attributes a run started with, where they are what its first publish would send: the
  * client library sets `HitlStatus=Running` and `HitlAgent` at start, which spares every run one upsert event. Only
@@ -19,7 +23,7 @@ function publishedAtStart(agent: string): string {
   if (info.continuedFromExecutionRunId) return '';
   const sa = info.typedSearchAttributes;
   const fresh = sa.get(HitlStatus) === 'Running' && sa.get(HitlAgent) === agent && !sa.get(HitlPendingTools)?.length && !sa.get(HitlPendingSince);
-  return fresh ? `Running|${agent}||` : '';
+  return fresh ? publicationKey('Running', agent, undefined, []) : '';
 }
 
 const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
@@ -49,7 +53,7 @@ export class Publisher {
     this.reportToParent();
     const s = this.state;
     const pending = s.allPending();
-    const key = `${s.status()}|${s.agentRef().name}|${s.problem ?? ''}|${pending.map((p) => p.callId).join(',')}`;
+    const key = publicationKey(s.status(), s.agentRef().name, s.problem, pending);
     if (key !== this.published) {
       this.published = key;
       upsertSearchAttributes(searchAttributeUpdates({ status: s.status(), agent: s.agentRef().name, pending }));
