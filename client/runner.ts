@@ -31,13 +31,14 @@ import {
 import { rootCause } from '../domain/failures';
 import { HitlAgent, HitlStatus } from '../workflows/searchAttributes';
 import { retryUnprocessed } from './updateRetry';
-import { readFinalOutput } from './finalOutput';
-import type { z } from 'zod';
 import type { ConversationItem } from '../domain/items';
 import { connectClient } from './connect';
 import { type PendingCall, auditOf, conversationOf, describeRun, pendingCalls, pendingOf } from './runReads';
 import { CountersignError, DecisionRejectedError, RunFailedError, RunFinishedError, RunNotFoundError, RunStateError } from './errors';
-import { type Interruption, interruptionOf, RunState } from './runState';
+import { RunState } from './runState';
+import { AgentRunResult } from './agentRunResult';
+
+export { AgentRunResult };
 import { SessionError } from './sessionErrors';
 import { sessionMaxItems } from './sessionHistory';
 import { idTaken, nextSessionRun } from './sessions';
@@ -76,36 +77,6 @@ function withOverrides(o: RunnerConnectOptions): NodeJS.ProcessEnv {
   if (o.taskQueue) env.COUNTERSIGN_TASK_QUEUE = o.taskQueue;
   if (o.namespace) env.TEMPORAL_NAMESPACE = o.namespace;
   return env;
-}
-
-/** Where a run stands when `run` returns: paused with interruptions, or finished with a final output. */
-export class AgentRunResult {
-  constructor(
-    readonly workflowId: string,
-    /** The run's compact view (status, pending calls, final output or error, usage, cursors). */
-    readonly snapshot: RunView,
-  ) {}
-  get status() {
-    return this.snapshot.status;
-  }
-  get interruptions(): Interruption[] {
-    return this.snapshot.pending.map(interruptionOf);
-  }
-  get finalOutput(): string | undefined {
-    return this.snapshot.finalOutput;
-  }
-  /**
-   * The final output read as `schema` (the seeds' final_output_as): for an agent with an outputType, pass the same
-   * zod schema and get the typed value. Throws OutputTypeError, in one line, when there is no final output yet or
-   * it does not match.
-   */
-  finalOutputAs<T>(schema: z.ZodType<T>): T {
-    return readFinalOutput(this.workflowId, this.snapshot.finalOutput, schema);
-  }
-  /** A serialisable state to decide on and pass back to `runner.run`. */
-  toState(): RunState {
-    return RunState.fromSnapshot(this.workflowId, this.snapshot);
-  }
 }
 
 export class Runner {
