@@ -1,0 +1,60 @@
+// The agents the replay corpus is recorded with (scripts/record-histories.ts): the demo agents and one agent per
+// behaviour a scenario records, and the approver key its signed decisions use.
+import { generateKeyPairSync } from 'node:crypto';
+import { z } from 'zod';
+import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../agents';
+
+// The other kinds of human step, for the corpus (same shapes as test/integration/humanSteps.test.ts).
+const kindsAgent = defineAgent({
+  name: 'kinds-assistant',
+  instructions: 'test',
+  tools: [
+    defineTool({ name: 'book_meeting', description: 'Book a meeting', parameters: z.object({ title: z.string(), time: z.string() }), userInput: ['time'], execute: ({ title, time }) => `${title} at ${time}` }),
+    defineTool({ name: 'charge_card', description: 'Charge a card', parameters: z.object({ amount: z.number() }), external: true, resultTimeout: '1h' }),
+    defineTool({ name: 'read_file', description: 'Read a file', parameters: z.object({ path: z.string() }), audit: true, execute: ({ path }) => `contents of ${path}` }),
+  ],
+});
+
+// Calls decided in code (onApproval): approved, rejected, and one left to a person.
+const guardedAgent = defineAgent({
+  name: 'guarded-assistant',
+  instructions: 'test',
+  tools: [
+    defineTool({
+      name: 'refund',
+      description: 'Refund an amount',
+      parameters: z.object({ amount: z.number() }),
+      needsApproval: true,
+      onApproval: (_ctx, { arguments: { amount } }) => (amount <= 100 ? { approve: true, reason: 'small' } : amount > 1000 ? { approve: false, message: 'too big', reason: 'limit' } : undefined),
+      execute: ({ amount }) => `refunded ${amount}`,
+    }),
+  ],
+});
+
+// A typed final answer (outputType), with model settings of its own.
+const forecaster = defineAgent({ name: 'forecaster', instructions: 'Answer with the forecast.', tools: [], outputType: z.object({ city: z.string(), temperatureC: z.number() }), modelSettings: { maxOutputTokens: 200 } });
+
+// Hosted MCP approvals asked by the provider, answered on the next turn.
+const hostedAgent = defineAgent({ name: 'hosted-docs', instructions: 'test', tools: [], hostedMcp: [{ serverLabel: 'docs', serverUrl: 'https://docs.example/mcp' }] });
+
+// Signed decisions and a quorum (an approver key made here, checked by the worker), with an extension.
+export const signingKey = { ...(generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }) as { kty: 'OKP'; crv: 'Ed25519'; x: string; d: string }), kid: 'ann' };
+const vaultAgent = defineAgent({
+  name: 'vault',
+  instructions: 'test',
+  tools: [
+    defineTool({ name: 'wire_money', description: 'Send money', parameters: z.object({ amount: z.number() }), needsApproval: true, signedDecisions: true, execute: ({ amount }) => `wired ${amount}` }),
+    defineTool({ name: 'payout', description: 'Pay out', parameters: z.object({ amount: z.number() }), needsApproval: true, quorum: 2, approvalTimeout: '7d', remindBeforeExpiry: '1h', execute: ({ amount }) => `paid ${amount}` }),
+  ],
+});
+
+// Handoffs, and an agent used as a tool (nested approvals).
+const triage = defineAgent({ name: 'triage-assistant', instructions: 'You route requests.', tools: [], handoffs: ['email-assistant'] });
+const identity = defineAgent({
+  name: 'identity-agent',
+  instructions: 'test',
+  tools: [defineTool({ name: 'get_user_name', description: 'Name of a user', parameters: z.object({ userId: z.string() }), needsApproval: true, execute: ({ userId }) => `User ${userId} is Ada` })],
+});
+const helper = defineAgent({ name: 'contract-helper', instructions: 'test', tools: [identity.asTool({ toolName: 'help_with_contract', toolDescription: 'Ask' })] });
+
+export const historyRegistry = () => new AgentRegistry([...demoAgents, kindsAgent, guardedAgent, hostedAgent, triage, identity, helper, vaultAgent, forecaster]);
