@@ -117,16 +117,19 @@ describe('signals, the update and queries, as admin scripts send them', () => {
     const final = await runner.nextPause(result.workflowId);
     expect(final.status).toBe('Completed');
     expect(final.finalOutput).toBe("send_email: Email sent to alice@example.com with subject 'Report'\ndelete_record: keep it");
-    expect((await runner.describe(final.workflowId)).audit.map((a) => [a.decision, a.approver ?? null, a.via])).toEqual([
-      ['ignored', 'eve', 'signal'],
+    const audit = (await runner.describe(final.workflowId)).audit;
+    // A decision for a call the run does not know yet waits for the end of its workflow task (a model result in it
+    // may book that call), so eve's lands after the signals of the same task; the others keep the order they came in.
+    expect(audit.filter((a) => a.approver === 'eve').map((a) => [a.decision, a.via])).toEqual([['ignored', 'signal']]);
+    expect(audit.filter((a) => a.approver !== 'eve').map((a) => [a.decision, a.approver ?? null, a.via])).toEqual([
       ['ignored', null, 'signal'],
       ['approved', 'ann', 'signal'],
       ['ignored', 'late', 'signal'],
       ['rejected', 'bob', 'signal'],
     ]);
-    expect((await runner.describe(final.workflowId)).audit[0]!.ignoredBecause).toContain('unknown call id no-such-call');
-    expect((await runner.describe(final.workflowId)).audit[1]!.ignoredBecause).toContain('malformed approve signal: callId');
-    expect((await runner.describe(final.workflowId)).audit[3]!.ignoredBecause).toContain('already decided');
+    expect(audit.find((a) => a.approver === 'eve')!.ignoredBecause).toContain('unknown call id no-such-call');
+    expect(audit.find((a) => a.decision === 'ignored' && !a.approver)!.ignoredBecause).toContain('malformed approve signal: callId');
+    expect(audit.find((a) => a.approver === 'late')!.ignoredBecause).toContain('already decided');
   });
 
   test('the decide update refuses bad requests with a clear message and applies nothing', async () => {
