@@ -3,24 +3,24 @@
 //   describeAgent  — the agent snapshot recorded at run start (local activity)
 //   modelTurn      — one model call, then each tool call classified: error / run now / needs a person
 //   runTool        — one tool execution, with the call's idempotency key
-import { finalOutputProblem } from './finalOutput';
-import type { ModelSettings as RunModelSettings } from '../domain/modelSettings';
+import { finalOutputProblem } from './model/outputCheck';
+import type { ModelSettings as RunModelSettings } from '../contract/modelSettings';
 import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Agent } from '../agents/defineAgent';
 import type { AgentRegistry } from '../agents/registry';
 import type { ModelSettings } from '../temporal.config';
-import type { ConversationItem, ModelTurn } from '../domain/items';
-import type { ApprovalPolicy } from '../domain/approvalPolicy';
-import type { AgentSnapshot, ToolSnapshot } from '../domain/agentSnapshot';
+import type { ConversationItem, ModelTurn } from '../contract/items';
+import type { ApprovalPolicy } from '../contract/approvalPolicy';
+import type { AgentSnapshot, ToolSnapshot } from '../core/run/agentSnapshot';
 import type { Tool } from '../agents/defineTool';
-import type { AgentRef, CallBase, PlannedCall } from '../domain/plannedCall';
+import type { AgentRef, CallBase, PlannedCall } from '../core/approvals/plannedCall';
 import { formatError, parseArguments, planCall, planHostedApproval } from './callPlanning';
-import { freezeMcpTools, mcpTool } from './mcpTools';
-import type { TranscriptHead } from '../domain/agentRunState';
-import { createModelActivities } from './model';
+import { freezeMcpTools, mcpTool } from './mcp/mcpTools';
+import type { TranscriptHead } from '../core/run/agentRunState';
+import { createModelActivities } from './model/modelTurn';
 import type { DeltaRelay } from '../worker/deltaRelay';
-import type { TranscriptStore } from './transcript';
+import type { TranscriptStore } from './model/transcript';
 import { createNotifyActivities } from './notify';
 import { type ApproverKey, verifyDecisionSignatures } from './approverKeys';
 import type { LinkSettings } from '../links/actionLinks';

@@ -1,11 +1,11 @@
 // The approvers' public keys (COUNTERSIGN_APPROVER_KEYS, a JWKS file) and the Ed25519 signature check of signed
 // decisions. Worker side: the workflow sandbox has no node:crypto, so it asks an activity to verify signatures and
-// checks the claims itself (domain/decisionToken.ts).
+// checks the claims itself (core/signing/decisionToken.ts).
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { base64urlDecode, decodeDecisionToken, quote } from '../domain/decisionToken';
+import { base64urlDecode, decodeDecisionToken, quote } from '../core/signing/decisionToken';
 
 export interface ApproverKey {
   kid: string;

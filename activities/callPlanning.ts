@@ -5,13 +5,13 @@
 import { Context, log } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { z } from 'zod';
-import { notGrantable } from '../domain/grants';
-import { grantsWorkflowIdOf, useGrantUpdate } from '../workflows/grantMessages';
+import { notGrantable } from '../core/grants/grantsState';
+import { grantsWorkflowIdOf, useGrantUpdate } from '../contract/grantMessages';
 import type { Agent, ToolErrorKind } from '../agents/defineAgent';
 import type { Tool } from '../agents/defineTool';
-import type { FunctionCallItem } from '../domain/items';
-import { type ApprovalPolicy, effectivePolicy, expiryMessage } from '../domain/approvalPolicy';
-import type { AutoDecision, CallBase, PlannedCall, Special } from '../domain/plannedCall';
+import type { FunctionCallItem } from '../contract/items';
+import { type ApprovalPolicy, effectivePolicy, expiryMessage } from '../contract/approvalPolicy';
+import type { AutoDecision, CallBase, PlannedCall, Special } from '../core/approvals/plannedCall';
 
 export const DEFAULT_REJECTION = 'Tool execution was not approved.';
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
-import { approvalPolicyFields } from '../domain/approvalPolicy';
+import { approvalPolicyFields } from '../contract/approvalPolicy';
 import { ConfigError } from '../temporal.config';
 import { defineAgent, type Agent } from './defineAgent';
 import type { McpServerSpec } from './mcpServers';

@@ -14,7 +14,7 @@ import { lstat, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
 import { z } from 'zod';
-import type { ApprovalPolicy } from '../domain/approvalPolicy';
+import type { ApprovalPolicy } from '../contract/approvalPolicy';
 import { defineTool, type Tool, type ToolConfig } from './defineTool';
 
 const within = (dir: string, path: string) => {

@@ -1,12 +1,12 @@
 // An agent: instructions, tools and how tool errors read to the model. Referred to by name from workflows;
 // each run records a snapshot (see AgentSnapshot) so a run that waits a month keeps the definition it began with.
-import { checkModelSettings, type ModelSettings } from '../domain/modelSettings';
-import type { ApprovalPolicy } from '../domain/approvalPolicy';
+import { checkModelSettings, type ModelSettings } from '../contract/modelSettings';
+import type { ApprovalPolicy } from '../contract/approvalPolicy';
 import { z } from 'zod';
 import { approvalPolicyOf, defineTool, policyOf, type Tool } from './defineTool';
 import { checkMcpServers, type McpServerSpec } from './mcpServers';
 import { checkHostedMcp, type HostedMcpServer } from './hostedMcp';
-import type { AgentSnapshot } from '../domain/agentSnapshot';
+import type { AgentSnapshot } from '../core/run/agentSnapshot';
 
 export type ToolErrorKind = 'approval_rejected' | 'tool_not_found' | 'invalid_arguments' | 'tool_failed';
 

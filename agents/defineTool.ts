@@ -1,6 +1,6 @@
 // A tool the model may call: a zod schema for its arguments, an optional approval rule, and the side effect.
 import { z } from 'zod';
-import { type ApprovalPolicy, approvalPolicySchema, durationSchema } from '../domain/approvalPolicy';
+import { type ApprovalPolicy, approvalPolicySchema, durationSchema } from '../contract/approvalPolicy';
 
 /** What a tool (and an approval predicate) knows about the call it serves. */
 export interface ToolContext {

@@ -8,9 +8,9 @@ export { defineTool, type Tool, type ToolConfig, type ToolContext } from './defi
 export { AgentRegistry, AgentNotFoundError } from './registry';
 export { shellTool, type ShellToolOptions } from './shellTool';
 export { applyPatchTool, type ApplyPatchToolOptions } from './applyPatchTool';
-export type { ApprovalPolicy } from '../domain/approvalPolicy';
-export type { ModelSettings } from '../domain/modelSettings';
-export { OUTPUT_TRIES } from '../domain/outputType';
+export type { ApprovalPolicy } from '../contract/approvalPolicy';
+export type { ModelSettings } from '../contract/modelSettings';
+export { OUTPUT_TRIES } from '../core/run/outputType';
 
 export const demoAgents = [emailAssistant, weatherAssistant];
 export const defaultRegistry = () => new AgentRegistry(demoAgents);

@@ -2,8 +2,8 @@
 // a run starts and frozen into the run's agent snapshot; this module holds what a definition says about a server:
 // how to reach it, which of its tools the agent offers, and which of them need a person.
 import { z } from 'zod';
-import type { McpServerConfig } from '../activities/mcpClient';
-import { type ApprovalPolicy } from '../domain/approvalPolicy';
+import type { McpServerConfig } from '../activities/mcp/mcpClient';
+import { type ApprovalPolicy } from '../contract/approvalPolicy';
 import type { OnApproval, ToolContext } from './defineTool';
 
 /** Which of a server's tools need a person. In neither list (object form): approval needed. Predicates fail closed. */

@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { type ApprovalPolicy, durationMs, durationSchema } from '../domain/approvalPolicy';
+import { type ApprovalPolicy, durationMs, durationSchema } from '../contract/approvalPolicy';
 import { defineTool, type Tool, type ToolConfig } from './defineTool';
 
 /** Per stream and command: a model gains little from more, and tool outputs are stored in history. */

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Client, WithStartWorkflowOperation } from '@temporalio/client';
-import { Runner } from '../client/runner';
+import { Runner } from '../client/run/runner';
 import { projectRoot } from '../test/support/toolchain';
 import { p50p99 } from './history';
 import { floorApprove, floorPaused } from './floorWorkflow';

@@ -1,7 +1,7 @@
 // The floors' activities. floorModel makes the same kind of request Countersign's model activity makes (the real
 // `openai` client, Responses API, the scripted model), so a work-matched floor pays for the same model call.
 import OpenAI from 'openai';
-import { RUN_ID_HEADER } from '../activities/model';
+import { RUN_ID_HEADER } from '../activities/model/modelTurn';
 import type { FloorActivities } from './floorWorkflow';
 
 export function floorActivities(modelBaseURL: string): FloorActivities {

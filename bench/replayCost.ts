@@ -5,7 +5,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import type { ScriptedModel } from '../devtools/scriptedModel';
-import { Runner } from '../client/runner';
+import { Runner } from '../client/run/runner';
 import { floorApprove, floorAsked } from './floorWorkflow';
 
 export interface ReplayCostResult {

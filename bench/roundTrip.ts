@@ -2,9 +2,9 @@
 // as services start it) against the bare floor and the agent floor, one run at a time, on an in-process worker.
 import type { Client } from '@temporalio/client';
 import type { ScriptedModel } from '../devtools/scriptedModel';
-import { Runner } from '../client/runner';
-import { approveSignal } from '../workflows/messages';
-import { HitlStatus } from '../workflows/searchAttributes';
+import { Runner } from '../client/run/runner';
+import { approveSignal } from '../contract/messages';
+import { HitlStatus } from '../contract/searchAttributes';
 import { cycleEvents, type Event, p50p99, sinceSignal } from './history';
 import { floorApprove, floorAsked } from './floorWorkflow';
 

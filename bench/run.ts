@@ -24,7 +24,7 @@ import { buildWorkflowBundle } from '../worker/workflowBundle';
 import { createAgentActivities } from '../activities/agentActivities';
 import { defaultRegistry } from '../agents';
 import { startScriptedModel } from '../devtools/scriptedModel';
-import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../workflows/searchAttributes';
+import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../contract/searchAttributes';
 import { quietRuntime } from '../test/support/harness';
 import { binaryPath, projectRoot } from '../test/support/toolchain';
 import { measureAlternatives } from './alternatives';
@@ -37,7 +37,7 @@ import { measureScale, type System } from './scale';
 import { measureWorkerStart } from './workerStart';
 import { ensureCompiledWorker } from '../test/support/compiledWorker';
 import { measureReplayCost } from './replayCost';
-import { EAGER_ACTIVITIES } from '../worker/devServer';
+import { EAGER_ACTIVITIES } from '../devtools/devServer';
 
 const SECTIONS = ['start', 'roundtrip', 'alternatives', 'scale', 'growth', 'deltas'] as const;
 type Section = (typeof SECTIONS)[number];

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { ScriptedModel } from '../devtools/scriptedModel';
-import { approveSignal } from '../workflows/messages';
+import { approveSignal } from '../contract/messages';
 import { projectRoot } from '../test/support/toolchain';
-import { Runner } from '../client/runner';
+import { Runner } from '../client/run/runner';
 import { floorApprove } from './floorWorkflow';
 
 export interface ScaleContext {

@@ -3,7 +3,7 @@
 // the update in it, e.g. while a worker is restarting or a run is continuing as new. Sending the same update again
 // is safe, so the client does, a few times, before reporting it.
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { rootCause } from '../domain/failures';
+import { rootCause } from '../core/run/failures';
 
 export const UNPROCESSED_UPDATE_TRIES = 5;
 

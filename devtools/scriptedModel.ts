@@ -4,7 +4,7 @@
 // the model activity), else the next step of the shared queue, else the deterministic demo brain.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { RUN_ID_HEADER } from '../activities/model';
+import { RUN_ID_HEADER } from '../activities/model/modelTurn';
 import { type BrainItem, demoReply } from './demoBrain';
 import { type ScriptStep, scriptSchema } from './scriptSteps';
 

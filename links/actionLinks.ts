@@ -4,8 +4,8 @@
 // the server's own identity check: opening it shows a confirmation page; the POST from that page decides, once.
 import { createHmac, randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { argsDigest } from '../domain/decisionToken';
-import { sameSecret } from '../client/httpGuards';
+import { argsDigest } from '../core/signing/decisionToken';
+import { sameSecret } from './sameSecret';
 
 export type LinkAction = 'approve' | 'reject' | 'view';
 

@@ -1,7 +1,7 @@
 // Ready-made messages for a waiting call: a Slack Block Kit body (POST it to chat.postMessage or an incoming
 // webhook as is) and an email (subject, text, HTML). Every value from the run is escaped for its medium.
-import { prettyArguments, summarizeCall } from '../domain/callSummary';
-import { escapeHtml } from '../client/inbox/html';
+import { prettyArguments, summarizeCall } from '../core/approvals/callSummary';
+import { escapeHtml } from './html';
 import type { LinkAction } from './actionLinks';
 
 export interface CallForPeople {

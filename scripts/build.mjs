@@ -20,7 +20,7 @@ const require = createRequire(import.meta.url);
 const step = (msg) => console.log(`[build] ${msg}`);
 
 /** Entry point (package.json "exports" key) → its compiled CommonJS module. */
-export const ENTRIES = { index: 'agents/index.js', worker: 'worker/index.js', client: 'client/index.js' };
+export const ENTRIES = { index: 'agents/index.js', worker: 'worker/index.js', client: 'entries/client.js', servers: 'servers/index.js' };
 
 rmSync(dist, { recursive: true, force: true });
 step('compiling TypeScript');
@@ -37,6 +37,6 @@ step(`ES module entries: ${Object.keys(ENTRIES).join(', ')}`);
 step('bundling workflows');
 const { buildWorkflowBundle, PREBUILT_BUNDLE } = require(join(dist, 'worker/workflowBundle.js'));
 // From the TypeScript sources, not the compiled JavaScript (see buildWorkflowBundle): the same bundle the tests run.
-const { code } = await buildWorkflowBundle({ quiet: true, workflowsPath: join(root, 'workflows/index.ts'), preloadModules: [join(root, 'domain/sharedModules.ts')] });
+const { code } = await buildWorkflowBundle({ quiet: true, workflowsPath: join(root, 'workflows/index.ts'), preloadModules: [join(root, 'contract/sharedModules.ts')] });
 writeFileSync(PREBUILT_BUNDLE, code);
 step(`done: ${dist} (workflow bundle ${(code.length / 1024).toFixed(0)} KiB)`);

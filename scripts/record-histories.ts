@@ -13,14 +13,14 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { buildWorkflowBundle } from '../worker/workflowBundle';
 import { Runner } from '../client';
-import { approveSignal, provideResultSignal, rejectSignal, runStateQuery } from '../workflows/messages';
-import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../workflows/searchAttributes';
+import { approveSignal, provideResultSignal, rejectSignal, runStateQuery } from '../contract/messages';
+import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../contract/searchAttributes';
 import { eventually } from '../test/support/fixtures';
 import { quietRuntime, startHarness, type Harness } from '../test/support/harness';
 import { binaryPath, projectRoot } from '../test/support/toolchain';
 import { startWebhookReceiver } from '../test/support/webhookReceiver';
-import { signDecision } from '../client/decisionSigning';
-import { grant, revokeGrant } from '../client/grants';
+import { signDecision } from '../client/signing/decisionSigning';
+import { grant, revokeGrant } from '../client/grants/grantsClient';
 import { historyRegistry, signingKey } from './historyAgents';
 
 type Scenario = (h: Harness, runner: Runner, workflowId: string) => Promise<void>;

@@ -2,11 +2,11 @@
 import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createAgentActivities } from '../activities/agentActivities';
 import { defaultRegistry } from '../agents';
-import { TranscriptStore } from '../activities/transcript';
+import { TranscriptStore } from '../activities/model/transcript';
 import { dataConverterOf, openPayloadStorage } from '../storage/payloadStorage';
 import type { AgentRegistry } from '../agents/registry';
 import { ConfigError, type CountersignConfig, type ModelSettings, type PayloadStorageSettings } from '../temporal.config';
-import { checkSearchAttributes, connectWorker } from './connect';
+import { checkSearchAttributes, connectWorker } from './workerConnection';
 import { type DeltaRelay, startDeltaRelay } from './deltaRelay';
 import { buildWorkflowBundle, prebuiltWorkflowBundle } from './workflowBundle';
 import { type ApproverKey, loadApproverKeys } from '../activities/approverKeys';

@@ -4,12 +4,12 @@ import { loadConfig } from '../temporal.config';
 import { createConfiguredWorker } from './createWorker';
 import { runUntilSignalled, failWith } from './lifecycle';
 import { servedAgents } from './agentsModule';
-import { resolveModel, scriptedModelWarning } from './startMode';
+import { resolveModel, scriptedModelWarning } from './modelChoice';
 
 async function main() {
   const config = loadConfig();
   const registry = await servedAgents(config);
-  const { model, scripted } = await resolveModel(config.model);
+  const { model, scripted } = await resolveModel(config.model, Number(process.env.COUNTERSIGN_SCRIPTED_MODEL_PORT ?? 0));
   if (scripted) console.warn(scriptedModelWarning(scripted));
   const { worker, connection, deltaRelay } = await createConfiguredWorker(config, model, registry);
   const version = config.deployment ? ` as ${config.deployment.name}@${config.deployment.buildId} (${config.deployment.behavior.toLowerCase()})` : '';

@@ -6,7 +6,7 @@ import type { Agent } from '../agents/defineAgent';
 import { AgentRegistry } from '../agents/registry';
 import { loadConfig } from '../temporal.config';
 import { createConfiguredWorker } from './createWorker';
-import { resolveModel, scriptedModelWarning } from './startMode';
+import { resolveModel, scriptedModelWarning } from './modelChoice';
 
 export interface StartWorkerOptions {
   /** The agents this worker serves (every version a running run may still need). */
@@ -37,7 +37,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
   if (options.namespace) env.TEMPORAL_NAMESPACE = options.namespace;
   const config = loadConfig(env);
   const registry = options.agents instanceof AgentRegistry ? options.agents : new AgentRegistry(options.agents);
-  const { model, scripted } = await resolveModel(config.model, env);
+  const { model, scripted } = await resolveModel(config.model, Number(env.COUNTERSIGN_SCRIPTED_MODEL_PORT ?? 0));
   if (scripted) console.warn(scriptedModelWarning(scripted));
   let started;
   try {

@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export const workflowsPath = require.resolve('../workflows');
-/** Evaluated once per workflow thread and shared by every run on it (see domain/sharedModules.ts). */
-export const preloadModules = [require.resolve('../domain/sharedModules')];
+/** Evaluated once per workflow thread and shared by every run on it (see contract/sharedModules.ts). */
+export const preloadModules = [require.resolve('../contract/sharedModules')];
 
 /** Written by `npm run build` beside the compiled code (dist/workflow-bundle.js): the package starts without webpack. */
 export const PREBUILT_BUNDLE = resolve(__dirname, '../workflow-bundle.js');

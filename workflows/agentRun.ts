@@ -1,5 +1,5 @@
 // agentRun: one agent conversation as one durable workflow. It reads top-down:
-//   input → state (domain/agentRunState.ts) → handlers (one line each) → the turn loop:
+//   input → state (core/run/agentRunState.ts) → handlers (one line each) → the turn loop:
 //   model turn (activity) → the turn's tool calls answered (turnCalls.ts: run at once, or wait for a person on
 //   durable timers, approvalTimers.ts) → next model turn … → final output (no tool calls), MaxTurnsExceeded,
 //   ApprovalTimedOut (onTimeout 'fail') or RunTimedOut.
@@ -19,17 +19,17 @@ import {
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
-import { AgentRunState, RESULT_WINDOW, type RunCarry } from '../domain/agentRunState';
-import { addDuration } from '../domain/approvalPolicy';
-import { rootCause } from '../domain/failures';
-import { type ConversationItem, addUsage } from '../domain/items';
-import { overInlineLimit } from '../domain/payloadBudget';
-import type { PlannedCall } from '../domain/plannedCall';
-import { mergeModelSettings } from '../domain/modelSettings';
-import { OUTPUT_TRIES, outputRetryText } from '../domain/outputType';
-import { describeAgent, localModelTurn, modelOptions, modelTurn, withAgent, withTimeout } from './activities';
+import { AgentRunState, RESULT_WINDOW, type RunCarry } from '../core/run/agentRunState';
+import { addDuration } from '../contract/approvalPolicy';
+import { rootCause } from '../core/run/failures';
+import { type ConversationItem, addUsage } from '../contract/items';
+import { overInlineLimit } from '../core/run/payloadBudget';
+import type { PlannedCall } from '../core/approvals/plannedCall';
+import { mergeModelSettings } from '../contract/modelSettings';
+import { OUTPUT_TRIES, outputRetryText } from '../core/run/outputType';
+import { describeAgent, localModelTurn, modelOptions, modelTurn, withAgent, withTimeout } from './activityProxies';
 import { ApprovalTimers } from './approvalTimers';
-import { DecisionDesk } from './decisions';
+import { DecisionDesk } from './decisionDesk';
 import {
   type RunInput,
   type RunResult,
@@ -49,13 +49,13 @@ import {
   rejectSignal,
   runInputSchema,
   runStateQuery,
-} from './messages';
-import { Notifier } from './notifications';
-import { Publisher } from './publication';
+} from '../contract/messages';
+import { Notifier } from './notifier';
+import { Publisher } from './publisher';
 import { SubRuns } from './subRuns';
 import { TurnCalls } from './turnCalls';
 
-export type { RunCarry } from '../domain/agentRunState';
+export type { RunCarry } from '../core/run/agentRunState';
 
 const isoNow = () => new Date(Date.now()).toISOString();
 

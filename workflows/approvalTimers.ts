@@ -2,10 +2,10 @@
 // extend it), reminders every so often and once before expiry, and one escalation. Timers survive worker restarts
 // and deploys; reminders already sent are in the book, so a run that continued as new does not repeat them.
 import { ApplicationFailure, condition, patched } from '@temporalio/workflow';
-import type { AgentRunState } from '../domain/agentRunState';
-import { addDuration, durationMs, expiryMessage } from '../domain/approvalPolicy';
-import { formatMs } from '../domain/decisionText';
-import type { Notifier } from './notifications';
+import type { AgentRunState } from '../core/run/agentRunState';
+import { addDuration, durationMs, expiryMessage } from '../contract/approvalPolicy';
+import { formatMs } from '../core/approvals/decisionText';
+import type { Notifier } from './notifier';
 
 export class ApprovalTimers {
   constructor(

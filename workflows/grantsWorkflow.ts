@@ -1,29 +1,15 @@
 // `countersignGrants`: the standing grants of a namespace, durable in Temporal with no second database. One long-lived
 // workflow (id `countersign-grants`) holds them; updates add, revoke and use them, one at a time, so a use is atomic.
-// The rules are in domain/grants.ts; here they meet workflow time (deterministic), validators, and continue-as-new.
+// The rules are in core/grants/grantsState.ts; here they meet workflow time (deterministic), validators, and continue-as-new.
 import { ApplicationFailure, allHandlersFinished, condition, continueAsNew, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { z } from 'zod';
-import type { AgentSnapshot } from '../domain/agentSnapshot';
-import { rootCause } from '../domain/failures';
-import {
-  type GrantsState,
-  activeGrants,
-  addGrant,
-  addGrantRequestSchema,
-  carryGrants,
-  checkRevoke,
-  emptyGrants,
-  grantRefusal,
-  grantWarning,
-  pruneGrants,
-  revokeGrant,
-  revokeGrantRequestSchema,
-  useGrant,
-  useGrantRequestSchema,
-} from '../domain/grants';
-import { describeZodError } from './messages';
-import { describeAgent } from './activities';
-import { type AddGrantResult, type GrantsCarry, GRANTS_CONTINUE_AS_NEW_AFTER_EVENTS, addGrantUpdate, grantsQuery, revokeGrantUpdate, useGrantUpdate } from './grantMessages';
+import type { AgentSnapshot } from '../core/run/agentSnapshot';
+import { rootCause } from '../core/run/failures';
+import { activeGrants, addGrant, carryGrants, checkRevoke, emptyGrants, grantRefusal, grantWarning, pruneGrants, revokeGrant, useGrant } from '../core/grants/grantsState';
+import { type GrantsState, addGrantRequestSchema, revokeGrantRequestSchema, useGrantRequestSchema } from '../contract/grantMessages';
+import { describeZodError } from '../contract/messages';
+import { describeAgent } from './activityProxies';
+import { type AddGrantResult, type GrantsCarry, GRANTS_CONTINUE_AS_NEW_AFTER_EVENTS, addGrantUpdate, grantsQuery, revokeGrantUpdate, useGrantUpdate } from '../contract/grantMessages';
 
 /** A refusal: final for this request, and an ApplicationFailure (anything else would fail the workflow task, not the update). */
 const refuse = (message: string) => ApplicationFailure.create({ type: 'GrantRefused', message, nonRetryable: true });

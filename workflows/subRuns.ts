@@ -3,11 +3,11 @@
 // child as the matching signal, and a child that refuses one says so in its next report (the call is pending here
 // again, and this run's audit records why).
 import { type ExternalWorkflowHandle, executeChild, getExternalWorkflowHandle, log } from '@temporalio/workflow';
-import type { AgentRunState } from '../domain/agentRunState';
-import { type SignalKind, signalFor } from '../domain/decisionIntake';
-import { rootCause } from '../domain/failures';
-import type { Publisher } from './publication';
-import type { PlannedCall } from '../domain/plannedCall';
+import type { AgentRunState } from '../core/run/agentRunState';
+import { type SignalKind, signalFor } from '../core/approvals/decisionIntake';
+import { rootCause } from '../core/run/failures';
+import type { Publisher } from './publisher';
+import type { PlannedCall } from '../core/approvals/plannedCall';
 import {
   type AppliedDecision,
   type ChildReport,
@@ -19,7 +19,7 @@ import {
   provideInputSignal,
   provideResultSignal,
   rejectSignal,
-} from './messages';
+} from '../contract/messages';
 
 const signals = { approve: approveSignal, reject: rejectSignal, provideInput: provideInputSignal, provideResult: provideResultSignal, extend: extendSignal };
 

@@ -2,13 +2,13 @@
 // one enter the approval book (a notification goes out, timers start) and each runs the moment it is approved, or
 // answers the model with its rejection text. Handoffs and sub-agents are carried out by the workflow itself.
 import { condition, patched } from '@temporalio/workflow';
-import type { AgentRunState } from '../domain/agentRunState';
-import { bookingFor } from '../domain/callBooking';
-import type { ConversationItem } from '../domain/items';
-import type { PlannedCall } from '../domain/plannedCall';
-import { runTool, toolOptions, withAgent, withTimeout } from './activities';
+import type { AgentRunState } from '../core/run/agentRunState';
+import { bookingFor } from '../core/approvals/callBooking';
+import type { ConversationItem } from '../contract/items';
+import type { PlannedCall } from '../core/approvals/plannedCall';
+import { runTool, toolOptions, withAgent, withTimeout } from './activityProxies';
 import type { ApprovalTimers } from './approvalTimers';
-import type { Notifier } from './notifications';
+import type { Notifier } from './notifier';
 import type { SubRuns } from './subRuns';
 
 export class TurnCalls {

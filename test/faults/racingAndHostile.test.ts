@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
 import { sendEmail } from '../../agents/demo/emailAssistant';
 import { DecisionRejectedError, Runner, RunState, RunStateError } from '../../client';
-import { approveSignal, decideUpdate, provideInputSignal, provideResultSignal, rejectSignal, runStateQuery } from '../../workflows/messages';
+import { approveSignal, decideUpdate, provideInputSignal, provideResultSignal, rejectSignal, runStateQuery } from '../../contract/messages';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { count, recordSummary } from './faultSupport';

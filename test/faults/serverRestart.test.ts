@@ -11,7 +11,7 @@ import { Runner } from '../../client';
 import { startScriptedModel } from '../../devtools/scriptedModel';
 import { SEARCH_ATTRIBUTES } from '../../temporal.config';
 import { createWorker } from '../../worker/createWorker';
-import { pendingApprovalsQuery } from '../../workflows/messages';
+import { pendingApprovalsQuery } from '../../contract/messages';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { quietRuntime } from '../support/harness';
 import { freePort } from '../support/processes';

@@ -2,7 +2,7 @@
 // exporting an array of agents) beside the demo agents, and a module it cannot use stops it with one line.
 import { join } from 'node:path';
 import { Client } from '@temporalio/client';
-import { Runner } from '../../client/runner';
+import { Runner } from '../../client/run/runner';
 import { newId } from '../support/fixtures';
 import { spawnTs } from '../support/processes';
 import { useWorkerProcesses } from '../support/workerProcesses';

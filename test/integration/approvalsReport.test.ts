@@ -5,10 +5,10 @@ import { Command } from 'commander';
 import { AgentRegistry, defineAgent, demoAgents } from '../../agents';
 import { deleteRecord, sendEmail } from '../../agents/demo/emailAssistant';
 import { Runner } from '../../client';
-import { approvalsAcross } from '../../client/approvalsReport';
-import { addApprovalsCommand } from '../../client/cliApprovals';
-import type { ApprovalRecord, ApprovalStatus } from '../../domain/approvalHistory';
-import { WORKFLOW_TYPE } from '../../workflows/messages';
+import { approvalsAcross } from '../../client/approvals/approvalsReport';
+import { addApprovalsCommand } from '../../cli/approvalsCommand';
+import type { ApprovalRecord, ApprovalStatus } from '../../core/approvals/approvalHistory';
+import { WORKFLOW_TYPE } from '../../contract/messages';
 import { eventually, newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 

@@ -3,7 +3,7 @@
 import { AgentRegistry, defineAgent, demoAgents } from '../../agents';
 import { lookupContact, sendEmail } from '../../agents/demo/emailAssistant';
 import { Runner } from '../../client';
-import { approveSignal, runStateQuery, type RunSnapshot } from '../../workflows/messages';
+import { approveSignal, runStateQuery, type RunSnapshot } from '../../contract/messages';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 

@@ -3,7 +3,7 @@
 // stops taking workflow tasks while the model call finishes, the decision is signalled, and the next worker's first
 // workflow task holds both.
 import { Runner } from '../../client';
-import { approveSignal, type RunSnapshot } from '../../workflows/messages';
+import { approveSignal, type RunSnapshot } from '../../contract/messages';
 import { eventually, newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 

@@ -2,7 +2,7 @@
 // the raw signals and the validating update, and every bad input the client must refuse without changing the run.
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { DecisionRejectedError, Runner, RunFinishedError, RunNotFoundError, RunState, RunStateError } from '../../client';
-import { approveSignal, decideUpdate, pendingApprovalsQuery, rejectSignal, runStateQuery, type RunSnapshot } from '../../workflows/messages';
+import { approveSignal, decideUpdate, pendingApprovalsQuery, rejectSignal, runStateQuery, type RunSnapshot } from '../../contract/messages';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 

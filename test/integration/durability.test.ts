@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { startScriptedModel } from '../../devtools/scriptedModel';
 import { Runner } from '../../client';
-import { approveSignal } from '../../workflows/messages';
+import { approveSignal } from '../../contract/messages';
 import { newId, outboxOf } from '../support/fixtures';
 import { startHarness } from '../support/harness';
 import { spawnTs, type Spawned } from '../support/processes';

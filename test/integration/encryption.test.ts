@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { EncryptionCodec } from '../../codec/encryptionCodec';
 import { Runner } from '../../client';
-import { startCodecServer } from '../../client/codecServer';
+import { startCodecServer } from '../../servers/codecServer';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { historyText as rawHistoryText, newId } from '../support/fixtures';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { AgentRegistry, defineAgent } from '../../agents';
 import { Runner } from '../../client';
-import { rejectSignal } from '../../workflows/messages';
+import { rejectSignal } from '../../contract/messages';
 import { startWorker } from '../../worker';
 import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';

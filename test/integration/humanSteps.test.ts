@@ -7,7 +7,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
 import { DecisionRejectedError, Runner } from '../../client';
-import { addInputSignal, approveSignal, decideUpdate, provideInputSignal, provideResultSignal, runStateQuery } from '../../workflows/messages';
+import { addInputSignal, approveSignal, decideUpdate, provideInputSignal, provideResultSignal, runStateQuery } from '../../contract/messages';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { projectRoot } from '../support/toolchain';

@@ -8,7 +8,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
 import { Runner } from '../../client';
-import { startInbox } from '../../client/inbox/server';
+import { startInbox } from '../../servers/inbox/inboxServer';
 import { mintLinkToken, readLinkToken } from '../../links/actionLinks';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';

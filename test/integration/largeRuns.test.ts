@@ -4,7 +4,7 @@
 // stored outside it, and no answer holds the whole conversation.
 import { Runner, type AgentRunResult } from '../../client';
 import { CountersignError } from '../../client/errors';
-import { rootCause } from '../../domain/failures';
+import { rootCause } from '../../core/run/failures';
 import { approveUntilDone, NEWSLETTERS, newsletterScript, turnsScript } from '../../bench/growth';
 import { historyFigures } from '../../bench/history';
 import { newId, outboxOf } from '../support/fixtures';

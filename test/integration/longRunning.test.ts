@@ -6,7 +6,7 @@ import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
 import { deleteRecord, sendEmail } from '../../agents/demo/emailAssistant';
-import { decideUpdate, type RunInput, type RunResult } from '../../workflows/messages';
+import { decideUpdate, type RunInput, type RunResult } from '../../contract/messages';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { quietRuntime, startHarness, type Harness } from '../support/harness';
 import { binaryPath } from '../support/toolchain';

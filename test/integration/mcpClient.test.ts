@@ -1,11 +1,11 @@
-// The MCP client against Countersign's own MCP server (devtools/mcpServer.ts), over stdio (a real child process
+// The MCP client against Countersign's own MCP server (devtools/demoMcpServer.ts), over stdio (a real child process
 // per operation) and Streamable HTTP (in-process), plus servers that cannot be reached. The server's ledger is
 // the evidence of what reached it; its tools file hides tools mid-run.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { callMcpTool, listMcpTools, type McpServerConfig } from '../../activities/mcpClient';
-import { demoStdioServer, type McpHttpServer, readLedger, startMcpHttpServer } from '../../devtools/mcpServer';
+import { callMcpTool, listMcpTools, type McpServerConfig } from '../../activities/mcp/mcpClient';
+import { demoStdioServer, type McpHttpServer, readLedger, startMcpHttpServer } from '../../devtools/demoMcpServer';
 import { freePort } from '../support/processes';
 
 interface Fixture {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentRegistry, defineAgent } from '../../agents';
 import { Runner } from '../../client';
-import { demoStdioServer, type McpHttpServer, readLedger, startMcpHttpServer } from '../../devtools/mcpServer';
+import { demoStdioServer, type McpHttpServer, readLedger, startMcpHttpServer } from '../../devtools/demoMcpServer';
 import { eventually, newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 

@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time';
-import { followModelDeltas, type ModelDelta } from '../../client/modelDeltas';
-import type { RunResult } from '../../workflows/messages';
+import { followModelDeltas, type ModelDelta } from '../../client/run/modelDeltas';
+import type { RunResult } from '../../contract/messages';
 import { eventually, historyText } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import type { RunInput, RunResult } from '../../workflows/messages';
+import type { RunInput, RunResult } from '../../contract/messages';
 import { historyText } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 

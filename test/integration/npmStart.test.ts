@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import type { RunResult } from '../../workflows/messages';
+import type { RunResult } from '../../contract/messages';
 import { freePort, spawnTs, type Spawned } from '../support/processes';
 
 jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
@@ -58,7 +58,7 @@ function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 async function startRunning(attempt = 1): Promise<{ run: Spawned; dir: string; port: number; uiPort: number; serverPid: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'countersign-start-'));
   const [port, uiPort] = [await freePort(), await freePort()];
-  const run = spawnTs('worker/start.ts', [], startEnv(dir, port, uiPort));
+  const run = spawnTs('devtools/start.ts', [], startEnv(dir, port, uiPort));
   afterCleanup.push(() =>
     processesOf(dir).forEach(({ pid }) => {
       try {
@@ -95,7 +95,7 @@ test('npm start brings up server, UI and worker; state survives a restart', asyn
   const [port, uiPort] = [await freePort(), await freePort()];
   const env = startEnv(dir, port, uiPort);
 
-  const first = spawnTs('worker/start.ts', [], { ...env, COUNTERSIGN_AGENTS_MODULE: 'test/support/ownAgents.ts' });
+  const first = spawnTs('devtools/start.ts', [], { ...env, COUNTERSIGN_AGENTS_MODULE: 'test/support/ownAgents.ts' });
   afterCleanup.push(() => first.kill('SIGKILL'));
   await first.waitFor(/Countersign worker is running/);
   expect(first.output()).toContain('scripted demo model — set OPENAI_API_KEY for a real model');
@@ -115,7 +115,7 @@ test('npm start brings up server, UI and worker; state survives a restart', asyn
   expect(await first.exited).toBe(0);
   expect(first.output()).toContain('shutting down');
 
-  const second = spawnTs('worker/start.ts', [], env);
+  const second = spawnTs('devtools/start.ts', [], env);
   try {
     await second.waitFor(/Countersign worker is running/);
     const c2 = await Connection.connect({ address: `127.0.0.1:${port}` });
@@ -137,7 +137,7 @@ test('a port held by something that is not Temporal is reported, and left alone'
   await new Promise<void>((r) => squatter.listen(0, '127.0.0.1', () => r()));
   const port = (squatter.address() as { port: number }).port;
   try {
-    const run = spawnTs('worker/start.ts', [], startEnv(dir, port, await freePort()));
+    const run = spawnTs('devtools/start.ts', [], startEnv(dir, port, await freePort()));
     expect(await run.exited).toBe(1);
     expect(run.output().trim()).toBe(`countersign: port ${port} is taken by something that is not a Temporal server; stop it, or set TEMPORAL_ADDRESS to your Temporal server`);
     expect(squatter.listening).toBe(true);
@@ -149,7 +149,7 @@ test('a port held by something that is not Temporal is reported, and left alone'
 test('an unreachable TEMPORAL_ADDRESS is one clear line', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'countersign-start-'));
   const env = { ...startEnv(dir, await freePort(), await freePort()), TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` };
-  const run = spawnTs('worker/start.ts', [], env);
+  const run = spawnTs('devtools/start.ts', [], env);
   expect(await run.exited).toBe(1);
   expect(run.output()).toMatch(/^countersign: cannot reach Temporal at 127\.0\.0\.1:\d+ .*set TEMPORAL_ADDRESS/m);
   expect(run.output().trim().split('\n')).toHaveLength(1);
@@ -158,7 +158,7 @@ test('an unreachable TEMPORAL_ADDRESS is one clear line', async () => {
 test('a namespace the server does not have is one clear line', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'countersign-start-'));
   const env = { ...startEnv(dir, await freePort(), await freePort()), TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS, TEMPORAL_NAMESPACE: 'no-such-namespace' };
-  const run = spawnTs('worker/start.ts', [], env);
+  const run = spawnTs('devtools/start.ts', [], env);
   expect(await run.exited).toBe(1);
   expect(run.output().trim()).toMatch(/^countersign: namespace "no-such-namespace" is not usable at \S+ \(.*\); set TEMPORAL_NAMESPACE to an existing namespace$/);
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { AgentRegistry, applyPatchTool, defineAgent, shellTool } from '../../agents';
 import { Runner } from '../../client';
-import { demoStdioServer, readLedger } from '../../devtools/mcpServer';
+import { demoStdioServer, readLedger } from '../../devtools/demoMcpServer';
 import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { projectRoot } from '../support/toolchain';

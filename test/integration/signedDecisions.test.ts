@@ -11,15 +11,15 @@ import { promisify } from 'node:util';
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool } from '../../agents';
 import { DecisionRejectedError, Runner } from '../../client';
-import { approveSignal, type AuditEntry, type PendingApproval } from '../../workflows/messages';
+import { approveSignal, type AuditEntry, type PendingApproval } from '../../contract/messages';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { projectRoot } from '../support/toolchain';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 import { recordOnce } from '../../agents/demo/outbox';
 import { loadApproverKeys, verifyDecisionSignatures } from '../../activities/approverKeys';
-import { readPrivateKey, signDecision } from '../../client/decisionSigning';
-import { startInbox } from '../../client/inbox/server';
+import { readPrivateKey, signDecision } from '../../client/signing/decisionSigning';
+import { startInbox } from '../../servers/inbox/inboxServer';
 
 jest.setTimeout(300_000);
 const exec = promisify(execFile);

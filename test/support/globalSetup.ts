@@ -3,11 +3,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../../workflows/searchAttributes';
+import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../../contract/searchAttributes';
 import { freePort } from './processes';
 import { binaryPath, projectRoot } from './toolchain';
 import { buildWorkflowBundle } from '../../worker/workflowBundle';
-import { EAGER_ACTIVITIES } from '../../worker/devServer';
+import { EAGER_ACTIVITIES } from '../../devtools/devServer';
 
 export default async function globalSetup(): Promise<void> {
   const uiPort = await freePort();

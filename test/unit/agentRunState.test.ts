@@ -1,7 +1,7 @@
 // The run state on its own: status and quiescence, sub-run reports, views and pages, and the continue-as-new carry.
-import { AgentRunState, PAGE_BYTES, type RunCarry } from '../../domain/agentRunState';
-import type { AgentSnapshot } from '../../domain/agentSnapshot';
-import type { PlannedCall } from '../../domain/plannedCall';
+import { AgentRunState, PAGE_BYTES, type RunCarry } from '../../core/run/agentRunState';
+import type { AgentSnapshot } from '../../core/run/agentSnapshot';
+import type { PlannedCall } from '../../core/approvals/plannedCall';
 
 const T0 = '2026-11-22T10:00:00.000Z';
 const agent: AgentSnapshot = {

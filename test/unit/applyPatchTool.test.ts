@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolContext } from '../../agents/defineTool';
 import { applyPatchTool } from '../../agents/applyPatchTool';
-import { argumentLines } from '../../client/cliOutput';
+import { argumentLines } from '../../cli/terminalOutput';
 
 const ctx: ToolContext = { runId: 'run-1', agentName: 'a', callId: 'c1', idempotencyKey: 'run-1:c1', context: {}, sensitive: {} };
 type Op = { type: 'create_file' | 'update_file' | 'delete_file'; path: string; diff?: string };

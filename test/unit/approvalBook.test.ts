@@ -1,5 +1,5 @@
 // The approval book on its own: no Temporal, just decisions, sticky rules and the audit log.
-import { ApprovalBook, DecisionError, MAX_IGNORED_AUDIT_ENTRIES } from '../../domain/approvalBook';
+import { ApprovalBook, DecisionError, MAX_IGNORED_AUDIT_ENTRIES } from '../../core/approvals/approvalBook';
 
 const T0 = '2026-11-22T10:00:00.000Z';
 const T1 = '2026-11-22T10:05:00.000Z';

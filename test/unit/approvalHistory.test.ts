@@ -1,7 +1,7 @@
 // Approval records from a run's audit log and pending calls: each audit outcome's status, quorum approvers,
 // calls cut off by a closed run, sub-run calls left to the sub-run, and the filters.
-import { type ApprovalRecord, approvalRecords, filterRecords } from '../../domain/approvalHistory';
-import type { AuditEntry, PendingApproval } from '../../domain/runViews';
+import { type ApprovalRecord, approvalRecords, filterRecords } from '../../core/approvals/approvalHistory';
+import type { AuditEntry, PendingApproval } from '../../contract/runViews';
 
 const running = { workflowId: 'run-1', agent: 'email-assistant', running: true };
 const closed = { ...running, running: false };

@@ -1,10 +1,10 @@
 // Who may decide and how, on the approval book alone: signed decisions required, quorum with distinct approvers,
 // the requester excluded, extensions within maxExtension, expiry and cancellation as their own outcomes, and a
 // token id that counts once.
-import { ApprovalBook, DecisionError } from '../../domain/approvalBook';
-import { readToken } from '../../domain/signedDecisions';
+import { ApprovalBook, DecisionError } from '../../core/approvals/approvalBook';
+import { readToken } from '../../core/signing/signedDecisions';
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { argsDigest } from '../../domain/decisionToken';
+import { argsDigest } from '../../core/signing/decisionToken';
 
 const T0 = '2026-11-22T10:00:00.000Z';
 const T1 = '2026-11-22T10:05:00.000Z';

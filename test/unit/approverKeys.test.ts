@@ -6,9 +6,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadApproverKeys, verifyDecisionSignatures, type ApproverKey } from '../../activities/approverKeys';
-import { generateApproverKey, readPrivateKey, signDecision } from '../../client/decisionSigning';
+import { generateApproverKey, readPrivateKey, signDecision } from '../../client/signing/decisionSigning';
 import { CountersignError } from '../../client/errors';
-import { argsDigest, checkDecisionClaims, decodeDecisionToken, type DecodedToken } from '../../domain/decisionToken';
+import { argsDigest, checkDecisionClaims, decodeDecisionToken, type DecodedToken } from '../../core/signing/decisionToken';
 
 const dir = mkdtempSync(join(tmpdir(), 'countersign-approver-keys-'));
 let n = 0;

@@ -1,11 +1,11 @@
 // The decision intake on its own: signals and update entries become the same Decision and pass one check, which
 // routes each decision to this run's book or to the sub-run that holds the call.
 import { ApplicationFailure } from '@temporalio/common';
-import { AgentRunState } from '../../domain/agentRunState';
-import { DecisionDesk } from '../../workflows/decisions';
-import type { Publisher } from '../../workflows/publication';
+import { AgentRunState } from '../../core/run/agentRunState';
+import { DecisionDesk } from '../../workflows/decisionDesk';
+import type { Publisher } from '../../workflows/publisher';
 import type { SubRuns } from '../../workflows/subRuns';
-import { argumentsToValidate, decisionFromSignal, needsValidation, parseDecide, routeBatch, routeDecision, signalFor } from '../../domain/decisionIntake';
+import { argumentsToValidate, decisionFromSignal, needsValidation, parseDecide, routeBatch, routeDecision, signalFor } from '../../core/approvals/decisionIntake';
 
 const T0 = '2026-11-22T10:00:00.000Z';
 

@@ -4,7 +4,7 @@
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { argsDigest, base64urlDecode, base64urlEncode, checkDecisionClaims, decodeDecisionToken, type DecodedToken } from '../../domain/decisionToken';
+import { argsDigest, base64urlDecode, base64urlEncode, checkDecisionClaims, decodeDecisionToken, type DecodedToken } from '../../core/signing/decisionToken';
 
 const NOW = 1_800_000_000;
 const ARGS = '{"to":"bob@example.com","subject":"Grüße ✓"}';
@@ -139,9 +139,9 @@ describe('base64url and argsDigest', () => {
 
 describe('in the workflow sandbox', () => {
   test('the module imports only zod, @noble/hashes and the sandbox-safe shared modules', () => {
-    const imports = (file: string) => [...readFileSync(join(__dirname, '../../domain', file), 'utf8').matchAll(/^import\s[^;]*?from\s+'([^']+)'/gm)].map((m) => m[1]);
-    expect(imports('decisionToken.ts')).toEqual(['@noble/hashes/sha256', 'zod', './sharedModules']);
-    expect(imports('sharedModules.ts')).toEqual(['zod']);
+    const imports = (file: string) => [...readFileSync(join(__dirname, '../..', file), 'utf8').matchAll(/^import\s[^;]*?from\s+'([^']+)'/gm)].map((m) => m[1]);
+    expect(imports('core/signing/decisionToken.ts')).toEqual(['@noble/hashes/sha256', 'zod', '../../contract/sharedModules']);
+    expect(imports('contract/sharedModules.ts')).toEqual(['zod']);
   });
 
   test('decoding and digests work without Buffer, atob or btoa', () => {
@@ -155,7 +155,7 @@ describe('in the workflow sandbox', () => {
       delete g.atob;
       delete g.btoa;
       try {
-        const m = require('../../domain/decisionToken') as typeof import('../../domain/decisionToken');
+        const m = require('../../core/signing/decisionToken') as typeof import('../../core/signing/decisionToken');
         const d = m.decodeDecisionToken(token) as DecodedToken;
         result = { decoded: d, digest: m.argsDigest(ARGS), problem: m.checkDecisionClaims(d, expected()) };
       } finally {

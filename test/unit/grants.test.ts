@@ -1,30 +1,10 @@
-// Standing grants on their own (domain/grants.ts): what `where` accepts, which calls a grant matches, uses, expiry,
+// Standing grants on their own (core/grants/grantsState.ts): what `where` accepts, which calls a grant matches, uses, expiry,
 // revoking, a call key used once however often it is asked, pruning and the continue-as-new carry; which tools may
 // be granted; and the approval book auditing a granted call.
-import { ApprovalBook } from '../../domain/approvalBook';
-import type { AgentSnapshot } from '../../domain/agentSnapshot';
-import {
-  type AddGrantRequest,
-  type GrantsState,
-  CALL_KEY_RETENTION_MS,
-  GRANT_RETENTION_MS,
-  MAX_REMEMBERED,
-  activeGrants,
-  addGrant,
-  addGrantRequestSchema,
-  carryGrants,
-  checkRevoke,
-  emptyGrants,
-  globMatch,
-  grantRefusal,
-  grantStatus,
-  grantWarning,
-  matchesWhere,
-  notGrantable,
-  pruneGrants,
-  revokeGrant,
-  useGrant,
-} from '../../domain/grants';
+import { ApprovalBook } from '../../core/approvals/approvalBook';
+import type { AgentSnapshot } from '../../core/run/agentSnapshot';
+import { CALL_KEY_RETENTION_MS, GRANT_RETENTION_MS, MAX_REMEMBERED, activeGrants, addGrant, carryGrants, checkRevoke, emptyGrants, globMatch, grantRefusal, grantStatus, grantWarning, matchesWhere, notGrantable, pruneGrants, revokeGrant, useGrant } from '../../core/grants/grantsState';
+import { type AddGrantRequest, type GrantsState, addGrantRequestSchema } from '../../contract/grantMessages';
 
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');
 const MIN = 60_000;

@@ -1,7 +1,8 @@
 // The guards every HTTP surface of the project shares, on their own.
 import { PassThrough } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
-import { BodyTooLarge, DEFAULT_BODY_LIMIT, checkBind, corsHeaders, isLoopback, readBody, sameSecret } from '../../client/httpGuards';
+import { BodyTooLarge, DEFAULT_BODY_LIMIT, checkBind, corsHeaders, isLoopback, readBody } from '../../servers/httpGuards';
+import { sameSecret } from '../../links/sameSecret';
 
 test('sameSecret: equal only for the same text, whatever the lengths', () => {
   expect(sameSecret('s3cret-token', 's3cret-token')).toBe(true);

@@ -1,8 +1,8 @@
 // Model settings: checked where they are defined (one line), the run's over the agent's, and as each API names them.
 import { z } from 'zod';
 import { defineAgent, defineTool } from '../../agents';
-import { checkModelSettings, mergeModelSettings } from '../../domain/modelSettings';
-import { chatSettings, responsesSettings } from '../../activities/providerSettings';
+import { checkModelSettings, mergeModelSettings } from '../../contract/modelSettings';
+import { chatSettings, responsesSettings } from '../../activities/model/providerSettings';
 
 const send = defineTool({ name: 'send_email', description: 'Send', parameters: z.object({ to: z.string() }), execute: () => 'sent' });
 

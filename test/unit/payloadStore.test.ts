@@ -5,9 +5,9 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StorageDriverClaim } from '@temporalio/common';
-import { TranscriptStore } from '../../activities/transcript';
+import { TranscriptStore } from '../../activities/model/transcript';
 import { EncryptionCodec } from '../../codec/encryptionCodec';
-import type { ConversationItem } from '../../domain/items';
+import type { ConversationItem } from '../../contract/items';
 import { FileStorageDriver } from '../../storage/fileStorageDriver';
 
 const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));

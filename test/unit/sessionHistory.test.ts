@@ -1,7 +1,7 @@
 // A session's history on its own: trimming at user messages, unanswered calls, the limit's sources, rules per agent.
-import type { ConversationItem } from '../../domain/items';
-import { SessionError } from '../../client/sessionErrors';
-import { answeredOnly, checkSessionId, rulesForAgent, sessionMaxItems, sessionRunId, trimHistory } from '../../client/sessionHistory';
+import type { ConversationItem } from '../../contract/items';
+import { SessionError } from '../../client/sessions/sessionErrors';
+import { answeredOnly, checkSessionId, rulesForAgent, sessionMaxItems, sessionRunId, trimHistory } from '../../client/sessions/sessionHistory';
 
 const user = (content: string): ConversationItem => ({ type: 'message', role: 'user', content });
 const answer = (content: string): ConversationItem => ({ type: 'message', role: 'assistant', content });

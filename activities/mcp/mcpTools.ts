@@ -1,0 +1,82 @@
+// The activity side of MCP servers: listing an agent's servers at run start (frozen into the run's snapshot, so a
+// server that later adds or drops tools does not change a running run), and each frozen tool as a Tool that the
+// call planner and runTool treat like any function tool — its schema, its approval rule, its execution.
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { z } from 'zod';
+import type { Agent } from '../../agents/defineAgent';
+import { policyOf, type Tool } from '../../agents/defineTool';
+import { connectionOf, mcpApproval, type McpServerSpec } from '../../agents/mcpServers';
+import type { ToolSnapshot } from '../../core/run/agentSnapshot';
+import { callMcpTool, listMcpTools } from './mcpClient';
+
+/** A tool call to an unreachable server is retried this many times (attempts of runTool), then answered as a tool error. */
+export const MCP_CALL_ATTEMPTS = 3;
+
+/** Every MCP tool the agent offers, as snapshots; two sources of one name refuse the run (non-retryable). */
+export async function freezeMcpTools(agent: Agent): Promise<ToolSnapshot[]> {
+  const owner = new Map<string, string>(agent.tools.map((t) => [t.name, 'a function tool']));
+  const frozen: ToolSnapshot[] = [];
+  for (const spec of agent.mcpServers) {
+    const listed = await listMcpTools(connectionOf(spec), { timeoutMs: spec.timeoutMs });
+    const offered = spec.tools ? listed.filter((t) => spec.tools!.includes(t.name)) : listed;
+    for (const t of offered) {
+      const other = owner.get(t.name);
+      if (other)
+        throw ApplicationFailure.create({
+          type: 'AmbiguousMcpTool',
+          nonRetryable: true,
+          message: `agent ${agent.name}: tool "${t.name}" is offered by MCP server "${spec.name}" and by ${other}; offer it from one only (the server's \`tools\` list)`,
+        });
+      owner.set(t.name, `MCP server "${spec.name}"`);
+      const policy = policyOf(`MCP server ${spec.name}`, spec);
+      frozen.push({ name: t.name, description: t.description, parameters: t.inputSchema, approval: mcpApproval(spec, t.name), ...(Object.keys(policy).length ? { policy } : {}), mcpServer: spec.name });
+    }
+  }
+  return frozen;
+}
+
+/** The arguments' schema from the server's JSON schema (loose where zod cannot express it: the server checks too). */
+function parametersOf(schema: Record<string, unknown>): z.ZodObject {
+  try {
+    const parsed = z.fromJSONSchema(schema);
+    if (parsed instanceof z.ZodObject) return parsed;
+  } catch {
+    /* below */
+  }
+  return z.looseObject({});
+}
+
+function serverOf(agent: Agent, name: string): McpServerSpec {
+  const spec = agent.mcpServers.find((s) => s.name === name);
+  if (!spec) throw ApplicationFailure.create({ type: 'ToolUnavailable', nonRetryable: true, message: `MCP server "${name}" is no longer on agent ${agent.name}@${agent.version}` });
+  return spec;
+}
+
+/** A frozen MCP tool as a Tool: the server's approval rule and onApproval, and execution as one tools/call. */
+export function mcpTool(agent: Agent, snapshot: ToolSnapshot): Tool {
+  const spec = serverOf(agent, snapshot.mcpServer!);
+  const rule = spec.requireApproval;
+  const name = snapshot.name;
+  return {
+    name,
+    description: snapshot.description,
+    parameters: parametersOf(snapshot.parameters),
+    jsonSchema: snapshot.parameters,
+    policy: snapshot.policy ?? {},
+    needsApproval: typeof rule === 'function' ? (ctx, params) => rule(ctx, name, params as Record<string, unknown>) : snapshot.approval === 'always',
+    ...(spec.onApproval ? { onApproval: spec.onApproval } : {}),
+    execute: async (params, ctx) => {
+      let result;
+      try {
+        result = await callMcpTool(connectionOf(spec), name, params as Record<string, unknown>, ctx.idempotencyKey, { timeoutMs: spec.timeoutMs });
+      } catch (err) {
+        // Unreachable or dead: Temporal retries the activity; after the last try the model hears of it instead.
+        if (Context.current().info.attempt < MCP_CALL_ATTEMPTS) throw ApplicationFailure.retryable((err as Error).message, 'McpServerUnavailable');
+        throw new Error(`MCP server "${spec.name}" did not answer after ${MCP_CALL_ATTEMPTS} tries: ${(err as Error).message}`);
+      }
+      if (result.isError) throw new Error(result.output || `the MCP server "${spec.name}" reported an error`);
+      return result.output;
+    },
+  } as Tool;
+}

@@ -1,0 +1,149 @@
+// `countersign`: the operator's and approver's command line, a thin layer over the client library.
+// Every command takes --json for scripts; errors are one line on stderr and exit code 1.
+// Only commander and the presenters load at start (`countersign --help` stays fast); the Temporal client, the
+// configuration and the payload store load when a command needs them.
+import type { Client } from '@temporalio/client';
+import { Command, Option } from 'commander';
+import { describeOutcome, dim, finalOutputText, print, printJson } from './terminalOutput';
+import { CountersignError } from '../client/errors';
+import { type Connect } from './cliConnection';
+import { addDecisionCommands } from './decisionCommands';
+import { addReadCommands } from './readCommands';
+import { addSessionCommand } from './sessionCommands';
+import { addApprovalsCommand } from './approvalsCommand';
+import { addKeyCommands } from './keyCommands';
+import type { Runner, RunOptions } from '../client/run/runner';
+import { lazy } from './lazyLoads';
+import { jsonObjectOption } from './jsonOptions';
+
+const MODEL_SETTINGS_EXAMPLE = `'{"toolChoice":"required","temperature":0.2}'`;
+
+interface GlobalOptions {
+  address?: string;
+  namespace?: string;
+  taskQueue?: string;
+}
+
+const program = new Command('countersign')
+  .description('Start agent runs, see what waits for a person, and decide it.')
+  .option('--address <host:port>', 'Temporal server (default: TEMPORAL_ADDRESS or the profile)')
+  .option('--namespace <ns>', 'Temporal namespace (default: TEMPORAL_NAMESPACE or default)')
+  .option('--task-queue <queue>', 'task queue of new runs (default: COUNTERSIGN_TASK_QUEUE or countersign)')
+  .showHelpAfterError();
+
+let cached: { runner: Runner; client: Client } | undefined;
+const connect: Connect = async () => {
+  if (cached) return cached;
+  const g = program.opts<GlobalOptions>();
+  const env = { ...process.env };
+  if (g.address) env.TEMPORAL_ADDRESS = g.address;
+  if (g.namespace) env.TEMPORAL_NAMESPACE = g.namespace;
+  if (g.taskQueue) env.COUNTERSIGN_TASK_QUEUE = g.taskQueue;
+  const [{ loadConfig }, { connectClient }, { Runner }] = [lazy.config(), lazy.connect(), lazy.runner()];
+  const config = loadConfig(env);
+  const client = await connectClient(config);
+  cached = { client, runner: new Runner(client, { taskQueue: config.taskQueue }) };
+  return cached;
+};
+
+// ── start ──────────────────────────────────────────────────────────────────────────────────────────────────
+program
+  .command('start')
+  .description('start an agent run; prints its workflow id (with --wait: its interruptions or final output)')
+  .argument('<agent>', 'agent name, e.g. email-assistant')
+  .argument('<input>', 'the user message')
+  .option('--workflow-id <id>', 'workflow id (default: <agent>-<uuid>)')
+  .option('--approval-timeout <duration>', 'how long each approval may wait, e.g. 1h, 7d')
+  .addOption(new Option('--on-timeout <action>', 'what a timeout does').choices(['reject', 'approve', 'fail']))
+  .option('--remind-every <duration>', 'reminder interval while an approval waits')
+  .option('--escalate-after <duration>', 'escalate an approval that waited this long')
+  .option('--escalate-to <who>', 'escalation target named in the notification')
+  .option('--run-timeout <duration>', 'whole-run deadline')
+  .option('--max-turns <n>', 'model turns before the run fails', (v) => Number(v))
+  .option('--model-settings <json>', `the model's settings for this run, over the agent's, e.g. ${MODEL_SETTINGS_EXAMPLE}`)
+  .option('--session <id>', "continue this session: run session-<id>-<n>, starting with the session's conversation")
+  .option('--session-rules', "with --session: keep the previous run's always-rules")
+  .option('--wait', 'wait for the first pause or the end')
+  .option('--json', 'machine-readable output')
+  .action(async (agent: string, input: string, o) => {
+    const { runner } = await connect();
+    const options: RunOptions = {
+      workflowId: o.workflowId,
+      approvalTimeout: o.approvalTimeout,
+      onTimeout: o.onTimeout,
+      remindEvery: o.remindEvery,
+      escalateAfter: o.escalateAfter,
+      escalateTo: o.escalateTo,
+      runTimeout: o.runTimeout,
+      maxTurns: o.maxTurns,
+      ...(o.modelSettings ? { modelSettings: jsonObjectOption('--model-settings', o.modelSettings, MODEL_SETTINGS_EXAMPLE) } : {}),
+      session: o.session,
+      sessionRules: o.sessionRules,
+    };
+    if (!o.wait) {
+      const workflowId = await runner.startOnly(agent, input, options);
+      return o.json ? printJson({ workflowId }) : print(workflowId);
+    }
+    const result = await runner.run(agent, input, options);
+    if (o.json) return printJson({ workflowId: result.workflowId, status: result.status, interruptions: result.interruptions, finalOutput: result.finalOutput, ...(result.snapshot.structuredOutput && result.finalOutput ? { output: JSON.parse(result.finalOutput) as unknown } : {}) });
+    print(result.interruptions.length ? describeOutcome(result) : `${dim(`run ${result.workflowId} completed:`)}\n${finalOutputText(result.snapshot)}`);
+  });
+
+addReadCommands(program, connect);
+addDecisionCommands(program, connect);
+addSessionCommand(program, connect);
+addApprovalsCommand(program, connect);
+addKeyCommands(program);
+(require('./grantCommands') as typeof import('./grantCommands')).addGrantCommands(program, connect);
+
+program
+  .command('codec-server')
+  .description('serve the payload codec to the Temporal Web UI: offloaded payloads fetched back, encrypted ones decrypted (optional COUNTERSIGN_CODEC_TOKEN)')
+  .option('--port <n>', 'port', (v) => Number(v), 8888)
+  .option('--host <ip>', 'address to listen on', '127.0.0.1')
+  .option('--origin <url...>', "Web UI origins allowed by CORS ('*': any origin, without credentials)", ['http://localhost:8233'])
+  .option('--max-body <bytes>', 'largest request body; more gets 413 (default 8 MiB)', (v) => Number(v))
+  .action(async (o: { port: number; host: string; origin: string[]; maxBody?: number }) => {
+    const [{ loadConfig }, { openPayloadStorage }, { startCodecServer }] = [lazy.config(), lazy.payloadStorage(), lazy.codecServer()];
+    const config = loadConfig();
+    const storage = openPayloadStorage(config.payloadStorage, config.encryptionKeys);
+    if (!storage.codecs.length && !storage.externalStorage) throw new CountersignError('nothing to decode: set COUNTERSIGN_ENCRYPTION_KEYS (keyId:base64key,…) or turn payload storage on');
+    const server = await startCodecServer({ codecs: storage.codecs, externalStorage: storage.externalStorage, port: o.port, host: o.host, origins: o.origin, token: process.env.COUNTERSIGN_CODEC_TOKEN, bodyLimitBytes: o.maxBody });
+    print(`codec server at ${server.url} (CORS: ${o.origin.join(', ')}${process.env.COUNTERSIGN_CODEC_TOKEN ? '; bearer token required' : ''}); in the Web UI, set the codec endpoint to this URL`);
+    await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+    await server.close();
+  });
+
+program
+  .command('serve')
+  .description('the approvals inbox in the browser, its JSON API and one-click links (identity from --approver-header or COUNTERSIGN_SERVE_TOKENS)')
+  .option('--port <n>', 'port', (v) => Number(v), 8234)
+  .option('--host <ip>', 'address to listen on (not loopback: only with an identity source)', '127.0.0.1')
+  .option('--approver-header <name>', 'header your reverse proxy sets to the signed-in approver, e.g. X-Forwarded-User')
+  .option('--keys-dir <dir>', "approvers' private keys (<approver>.private.jwk) to sign their decisions with")
+  .action(async (o: { port: number; host: string; approverHeader?: string; keysDir?: string }) => {
+    const tokens = lazy.identity().parseServeTokens(process.env.COUNTERSIGN_SERVE_TOKENS);
+    const linkSecret = process.env.COUNTERSIGN_LINK_SECRET;
+    if (linkSecret !== undefined && linkSecret.length < 32) throw new CountersignError('COUNTERSIGN_LINK_SECRET must be at least 32 characters (the same as the workers’)');
+    const { runner } = await connect();
+    const server = await lazy.inbox().startInbox({ runner, port: o.port, host: o.host, approverHeader: o.approverHeader, tokens, keysDir: o.keysDir, linkSecret });
+    print(`approvals inbox at ${server.url} (identity: ${[o.approverHeader ? `header ${o.approverHeader}` : '', tokens.length ? `${tokens.length} bearer token(s)` : ''].filter(Boolean).join(', ')}${linkSecret ? '; one-click links on' : ''})`);
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    });
+    await server.close();
+  });
+
+export async function main(argv = process.argv): Promise<void> {
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    const message = err instanceof CountersignError || (err as Error)?.name === 'ConfigError' ? (err as Error).message : err instanceof Error ? err.message.split('\n')[0] : String(err);
+    process.stderr.write(`countersign: ${message}\n`);
+    if (process.env.COUNTERSIGN_DEBUG) console.error(err);
+    process.exitCode = 1;
+  } finally {
+    await cached?.client.connection.close().catch(() => undefined);
+  }
+}

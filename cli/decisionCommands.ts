@@ -1,0 +1,160 @@
+// The deciding commands of `countersign`: approve, reject (signed with --key), extend, input, provide-result,
+// add-input. All go through the
+// validating `decide` update, so the answer is synchronous: applied (exit 0) or refused in one line (exit 1).
+import { jsonObjectOption } from './jsonOptions';
+import type { Command } from 'commander';
+import type { Decision } from '../contract/messages';
+import { type Connect } from './cliConnection';
+import { lazy } from './lazyLoads';
+import { dim, green, print, printJson, red } from './terminalOutput';
+import { CountersignError } from '../client/errors';
+import { defaultApprover } from '../client/approvals/approver';
+import { quorumText } from '../core/approvals/decisionText';
+
+export function addDecisionCommands(program: Command, connect: Connect): void {
+  // ── approve / reject ───────────────────────────────────────────────────────────────────────────────────────
+  async function decideCommand(
+    kind: 'approve' | 'reject',
+    workflowId: string,
+    callId: string | undefined,
+    o: { all?: boolean; always?: boolean; as?: string; reason?: string; message?: string; edit?: string; key?: string; json?: boolean },
+  ) {
+    if (!callId && !o.all) throw new CountersignError(`name a call id or pass --all (see: countersign show ${workflowId})`);
+    if (callId && o.all) throw new CountersignError('pass a call id or --all, not both');
+    if (o.edit !== undefined && !callId) throw new CountersignError('--edit applies to one call: name its call id');
+    let editedArguments: Record<string, unknown> | undefined;
+    if (o.edit !== undefined) {
+      try {
+        editedArguments = JSON.parse(o.edit) as Record<string, unknown>;
+      } catch {
+        throw new CountersignError(`--edit must be a JSON object of arguments, e.g. '{"to":"bob@example.com"}'`);
+      }
+      if (!editedArguments || typeof editedArguments !== 'object' || Array.isArray(editedArguments)) throw new CountersignError('--edit must be a JSON object of arguments');
+    }
+    const key = o.key !== undefined ? lazy.decisionSigning().readPrivateKey(o.key) : undefined;
+    if (key && o.as !== undefined && o.as !== key.kid) throw new CountersignError(`--as ${o.as} contradicts --key: a signed decision is by the key's approver (${key.kid}); drop --as`);
+    const { runner } = await connect();
+    // Signing needs each call's arguments exactly as the run shows them.
+    const pending = o.all || key ? await runner.pending(workflowId) : [];
+    const ids = callId ? [callId] : pending.map((p) => p.callId);
+    if (ids.length === 0) throw new CountersignError(`run ${workflowId} has no pending approvals`);
+    const decisions: Decision[] = ids.map((id) => {
+      const d: Decision = {
+        callId: id,
+        decision: kind,
+        ...(o.always ? { always: true } : {}),
+        ...(key ? { approver: key.kid } : asApprover(o.as)),
+        ...(o.reason ? { reason: o.reason } : {}),
+        ...(o.message ? { message: o.message } : {}),
+        ...(editedArguments ? { editedArguments } : {}),
+      };
+      if (!key) return d;
+      const call = pending.find((p) => p.callId === id);
+      if (!call) throw new CountersignError(`call ${id} is not pending in run ${workflowId} (see: countersign show ${workflowId})`);
+      return lazy.decisionSigning().withToken(key, workflowId, { ...d, decision: kind }, call);
+    });
+    await send(workflowId, decisions, o.json);
+  }
+
+  /** Sends decisions through the decide update and says what was applied. */
+  async function send(workflowId: string, decisions: Decision[], json?: boolean): Promise<void> {
+    const { runner } = await connect();
+    const result = await runner.decide(workflowId, decisions);
+    if (json) return printJson(result);
+    for (const a of result.applied) {
+      const detail = a.quorum ? ` (${quorumText(a.quorum)})` : a.expiresAt ? ` (now expires ${a.expiresAt})` : '';
+      print(`${a.outcome === 'rejected' || a.outcome === 'auto_rejected' ? red(a.outcome) : green(a.outcome)} ${a.toolName} (call ${a.callId})${a.approver ? ` as ${a.approver}` : ''}${a.verified ? ' (signed)' : ''}${detail}`);
+    }
+    if (result.stillPending.length) print(dim(`still pending: ${result.stillPending.join(', ')}`));
+  }
+
+  /** The approver for a decision: --as, else the OS user. */
+  const asApprover = (as?: string) => {
+    const approver = as ?? defaultApprover();
+    return approver ? { approver } : {};
+  };
+
+  program
+    .command('approve')
+    .description('approve a pending call (through the validating decide update)')
+    .argument('<workflowId>')
+    .argument('[callId]')
+    .option('--all', 'every pending call of the run')
+    .option('--always', 'also approve every later call of the same tool in this run')
+    .option('--edit <json>', 'approve with these arguments instead (a JSON object, checked against the tool schema)')
+    .option('--key <file>', 'sign the decision with this approver private key (<approver>.private.jwk)')
+    .option('--as <name>', 'approver name (default: your OS user)')
+    .option('--reason <text>', 'why, for the audit log')
+    .option('--json', 'machine-readable output')
+    .action((workflowId: string, callId: string | undefined, o) => decideCommand('approve', workflowId, callId, o));
+
+  program
+    .command('reject')
+    .description('reject a pending call; the tool never runs and the model gets the message')
+    .argument('<workflowId>')
+    .argument('[callId]')
+    .option('--all', 'every pending call of the run')
+    .option('--message <text>', 'what the model is told')
+    .option('--always', 'also reject every later call of the same tool in this run')
+    .option('--key <file>', 'sign the decision with this approver private key (<approver>.private.jwk)')
+    .option('--as <name>', 'approver name (default: your OS user)')
+    .option('--reason <text>', 'why, for the audit log')
+    .option('--json', 'machine-readable output')
+    .action((workflowId: string, callId: string | undefined, o) => decideCommand('reject', workflowId, callId, o));
+
+  program
+    .command('input')
+    .description('fill in the fields an input call waits for (provideInput); the call then runs')
+    .argument('<workflowId>')
+    .argument('<callId>')
+    .requiredOption('--values <json>', 'a JSON object of field values, e.g. \'{"time":"10:00"}\'')
+    .option('--as <name>', 'who provides it (default: your OS user)')
+    .option('--json', 'machine-readable output')
+    .action(async (workflowId: string, callId: string, o: { values: string; as?: string; json?: boolean }) => {
+      const values = jsonObjectOption('--values', o.values, `'{"time":"10:00"}'`, '--values must be a JSON object');
+      await send(workflowId, [{ callId, decision: 'input', values, ...asApprover(o.as) }], o.json);
+    });
+
+  program
+    .command('provide-result')
+    .description("deliver an external call's result (or failure); the model gets it as the call's output")
+    .argument('<workflowId>')
+    .argument('<callId>')
+    .option('--result <text>', 'the result (text, or JSON)')
+    .option('--error <text>', 'the call failed: what went wrong')
+    .option('--as <name>', 'who delivers it (default: your OS user)')
+    .option('--json', 'machine-readable output')
+    .action(async (workflowId: string, callId: string, o: { result?: string; error?: string; as?: string; json?: boolean }) => {
+      if ((o.result === undefined) === (o.error === undefined)) throw new CountersignError('pass exactly one of --result or --error');
+      const outcome = o.error !== undefined ? { error: o.error } : { result: o.result as string };
+      await send(workflowId, [{ callId, decision: 'result', ...outcome, ...asApprover(o.as) }], o.json);
+    });
+
+  program
+    .command('extend')
+    .description("give a pending call more time before it expires (within its tool's maxExtension)")
+    .argument('<workflowId>')
+    .argument('<callId>')
+    .requiredOption('--by <duration>', 'how much longer, e.g. 4h')
+    .option('--as <name>', 'approver name (default: your OS user)')
+    .option('--reason <text>', 'why, for the audit log')
+    .option('--json', 'machine-readable output')
+    .action(async (workflowId: string, callId: string, o: { by: string; as?: string; reason?: string; json?: boolean }) => {
+      await send(workflowId, [{ callId, decision: 'extend', by: o.by, ...asApprover(o.as), ...(o.reason ? { reason: o.reason } : {}) }], o.json);
+    });
+
+  program
+    .command('add-input')
+    .description("add a user message to a run; the model gets it on its next turn")
+    .argument('<workflowId>')
+    .argument('<message>')
+    .option('--json', 'machine-readable output')
+    .action(async (workflowId: string, message: string, o: { json?: boolean }) => {
+      const { client, runner } = await connect();
+      await lazy.runReads().workflowStatus(client, workflowId); // a clear error for an unknown run
+      const result = await runner.decide(workflowId, [], [message]);
+      if (o.json) return printJson(result);
+      print(`queued for the next turn (${result.inputsQueued ?? 1} waiting)`);
+    });
+
+}

@@ -1,0 +1,16 @@
+// What the CLI loads only when a command needs it, so `countersign --help` starts without the Temporal client,
+// the configuration (zod, envconfig) or the payload store. `require` (not `import()`): it behaves the same in the
+// compiled package and under tsx, whose CommonJS hook does not cover dynamic imports.
+export const lazy = {
+  config: () => require('../temporal.config') as typeof import('../temporal.config'),
+  connect: () => require('../client/clientConnection') as typeof import('../client/clientConnection'),
+  runner: () => require('../client/run/runner') as typeof import('../client/run/runner'),
+  runReads: () => require('../client/run/runReads') as typeof import('../client/run/runReads'),
+  payloadStorage: () => require('../storage/payloadStorage') as typeof import('../storage/payloadStorage'),
+  codecServer: () => require('../servers/codecServer') as typeof import('../servers/codecServer'),
+  decisionSigning: () => require('../client/signing/decisionSigning') as typeof import('../client/signing/decisionSigning'),
+  approvalsReport: () => require('../client/approvals/approvalsReport') as typeof import('../client/approvals/approvalsReport'),
+  inbox: () => require('../servers/inbox/inboxServer') as typeof import('../servers/inbox/inboxServer'),
+  identity: () => require('../servers/inbox/identity') as typeof import('../servers/inbox/identity'),
+  grants: () => require('../client/grants/grantsClient') as typeof import('../client/grants/grantsClient'),
+};

@@ -1,0 +1,125 @@
+// The reading commands of `countersign`: pending, show, result, audit, watch. Presenters over the client library's
+// read methods (client/run/runReads.ts); every one takes --json.
+import type { Command } from 'commander';
+import type { RunResult, RunView } from '../contract/messages';
+import { quorumText } from '../core/approvals/decisionText';
+import { type Connect } from './cliConnection';
+import { argumentLines, auditTable, bold, ago, itemLine, pendingTable, print, printJson, red, eventLine, finalOutputText } from './terminalOutput';
+import { CountersignError } from '../client/errors';
+import type { PendingApproval } from '../contract/messages';
+
+export function addReadCommands(program: Command, connect: Connect): void {
+  // ── pending ────────────────────────────────────────────────────────────────────────────────────────────────
+  program
+    .command('pending')
+    .description('every pending approval in the namespace (runs found by HitlStatus, then each run asked)')
+    .option('--agent <name>', 'only this agent')
+    .option('--tool <name>', 'only this tool')
+    .option('--json', 'machine-readable output')
+    .action(async (o: { agent?: string; tool?: string; json?: boolean }) => {
+      for (const [flag, value] of [['--agent', o.agent], ['--tool', o.tool]] as const)
+        if (value !== undefined && !/^[\w.@-]+$/.test(value)) throw new CountersignError(`${flag} must be a plain name (letters, digits, _ . @ -), got ${JSON.stringify(value)}`);
+      const { runner } = await connect();
+      const rows = await runner.pending({ agent: o.agent, tool: o.tool });
+      if (o.json) return printJson(rows);
+      if (rows.length === 0) return print('No approvals are pending.');
+      print(pendingTable(rows, (p) => [(p as PendingApproval & { workflowId: string }).workflowId, p.agentName]));
+    });
+
+
+  program
+    .command('show')
+    .description('a run: status, pending calls with full arguments, decisions so far')
+    .argument('<workflowId>')
+    .option('--json', 'machine-readable output')
+    .action(async (workflowId: string, o: { json?: boolean }) => {
+      const { runner } = await connect();
+      const s = await runner.describe(workflowId);
+      if (o.json) return printJson(s);
+      const lines = [
+        `${bold('Run')}       ${workflowId}`,
+        `${bold('Agent')}     ${s.agent.name}@${s.agent.version}`,
+        `${bold('Status')}    ${s.status}  (turn ${s.turn}/${s.maxTurns}, started ${ago(s.startedAt)}${s.continuedAsNew ? `, continued as new ${s.continuedAsNew}×` : ''})`,
+      ];
+      if (s.problem) lines.push(`${bold('Problem')}   ${red(s.problem)}`);
+      if (s.pending.length) {
+        lines.push('', bold('Pending'));
+        for (const p of s.pending) {
+          lines.push(`  ${p.callId}  ${p.toolName}${p.mcpServer ? ` (MCP ${p.mcpServer})` : ''}  requested ${ago(p.requestedAt)}${p.expiresAt ? `, expires ${ago(p.expiresAt)}` : ''}${p.approvers ? `, approvers: ${p.approvers.join(', ')}` : ''}${p.quorum ? `, ${quorumText(p.quorum)}` : ''}${p.signedDecisions ? ', signed decisions only' : ''}`);
+          lines.push(...argumentLines(p.arguments).map((l) => `    ${l}`));
+        }
+      }
+      if (s.audit.length) lines.push('', bold(s.auditFrom ? `Decisions (newest ${s.audit.length}; all: countersign audit ${workflowId})` : 'Decisions'), auditTable(s.audit));
+      if (s.finalOutput !== undefined) lines.push('', bold('Final output'), finalOutputText(s));
+      if (s.error) lines.push('', red(`Failed (${s.errorType ?? 'error'}): ${s.error}`));
+      print(lines.join('\n'));
+    });
+
+  // ── result / audit / watch ─────────────────────────────────────────────────────────────────────────────────
+  program
+    .command('result')
+    .description("a run's final output")
+    .argument('<workflowId>')
+    .option('--wait', 'wait for a running run to end')
+    .option('--json', 'the whole result as JSON')
+    .action(async (workflowId: string, o: { wait?: boolean; json?: boolean }) => {
+      const { client, runner } = await connect();
+      const s = await runner.describe(workflowId);
+      let final: RunView = s;
+      if (s.status !== 'Completed' && s.status !== 'Failed') {
+        if (!o.wait) throw new CountersignError(`run ${workflowId} is still running (${s.status}${s.pending.length ? `, ${s.pending.length} pending` : ''}); pass --wait to wait for it`);
+        final = await client.workflow
+          .getHandle(workflowId)
+          .result()
+          .then(
+            (r) => r as RunResult,
+            () => runner.describe(workflowId),
+          );
+      }
+      if (final.status === 'Failed') throw new CountersignError(`run ${workflowId} failed (${final.errorType ?? 'error'}): ${final.error}`);
+      if (o.json) return printJson(final);
+      print(finalOutputText(final));
+    });
+
+  program
+    .command('audit')
+    .description('every decision of a run: who, what, when, why (running or closed)')
+    .argument('<workflowId>')
+    .option('--json', 'machine-readable output')
+    .action(async (workflowId: string, o: { json?: boolean }) => {
+      const { runner } = await connect();
+      const audit = await runner.audit(workflowId);
+      if (o.json) return printJson(audit);
+      print(audit.length ? auditTable(audit) : 'No decisions yet.');
+    });
+
+  program
+    .command('conversation')
+    .description("a run's whole conversation, read in pages (running or closed)")
+    .argument('<workflowId>')
+    .option('--after <n>', 'start after this many items', (v) => Number(v), 0)
+    .option('--json', 'one JSON item per line')
+    .action(async (workflowId: string, o: { after: number; json?: boolean }) => {
+      const { runner } = await connect();
+      await runner.describe(workflowId); // a clear error for an unknown run
+      for await (const item of runner.conversation(workflowId, { after: o.after })) print(o.json ? JSON.stringify(item) : itemLine(item));
+    });
+
+  program
+    .command('watch')
+    .description('print a run\'s events as they happen, from its start (or --after N), until it ends: exit 0 when it completes, 1 when it fails')
+    .argument('<workflowId>')
+    .option('--json', 'one JSON event per line')
+    .option('--after <seq>', 'start after this event', (v) => Number(v), 0)
+    .option('--deltas', "also the model's text deltas while it writes (not part of the durable log)")
+    .option('--interval <ms>', '(ignored: watch long-polls the run; kept for old scripts)')
+    .action(async (workflowId: string, o: { json?: boolean; after: number; deltas?: boolean }) => {
+      const { runner } = await connect();
+      await runner.describe(workflowId); // a clear error for an unknown run
+      for await (const e of runner.stream(workflowId, { after: o.after, deltas: !!o.deltas })) {
+        print(o.json ? JSON.stringify(e) : eventLine(e));
+        if (e.type === 'run_failed') throw new CountersignError(`run ${workflowId} failed (${e.errorType ?? 'error'}): ${e.error}`);
+      }
+    });
+
+}

@@ -1,0 +1,166 @@
+// Terminal output for the CLI: tables that fit the window, colour only on a TTY (and never with NO_COLOR),
+// relative times. JSON output bypasses all of this.
+import { quorumText } from '../core/approvals/decisionText';
+import { shorten, summarizeCall } from '../core/approvals/callSummary';
+import type { ConversationItem } from '../contract/items';
+import type { AuditEntry, PendingApproval, RunEvent } from '../contract/messages';
+import type { AgentRunResult } from '../client/run/runner';
+
+const colourOn = () => Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+const paint = (code: number) => (s: string) => (colourOn() ? `\u001b[${code}m${s}\u001b[0m` : s);
+export const bold = paint(1);
+export const dim = paint(2);
+export const red = paint(31);
+export const green = paint(32);
+export const yellow = paint(33);
+
+export function ago(iso: string | undefined, now = Date.now()): string {
+  if (!iso) return '-';
+  const s = Math.round((now - Date.parse(iso)) / 1000);
+  const span = (n: number) => (n < 60 ? `${n}s` : n < 3600 ? `${Math.floor(n / 60)}m` : n < 86400 ? `${Math.floor(n / 3600)}h` : `${Math.floor(n / 86400)}d`);
+  return s >= 0 ? `${span(s)} ago` : `in ${span(-s)}`;
+}
+
+/** A plain-text table; the column named `flexible` shrinks so the table fits the terminal. */
+export function table(headers: string[], rows: string[][], flexible?: string): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const width = process.stdout.columns || 160;
+  const flex = flexible ? headers.indexOf(flexible) : -1;
+  const total = widths.reduce((a, b) => a + b, 0) + 2 * (headers.length - 1);
+  if (flex >= 0 && total > width) widths[flex] = Math.max(12, widths[flex]! - (total - width));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => shorten(c, widths[i]!).padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [bold(line(headers)), ...rows.map(line)].join('\n');
+}
+
+// ── What the commands print ──────────────────────────────────────────────────────────────────────────────
+export const print = (text: string): void => {
+  process.stdout.write(`${text}\n`);
+};
+export const printJson = (value: unknown) => print(JSON.stringify(value, null, 2));
+
+export function pendingTable(pending: PendingApproval[], withRun?: (p: PendingApproval) => string[]): string {
+  const headers = [...(withRun ? ['WORKFLOW ID', 'AGENT'] : []), 'CALL ID', 'KIND', 'TOOL', 'ARGUMENTS', 'WAITING SINCE', 'EXPIRES'];
+  const kind = (p: PendingApproval) => (p.kind === 'input' ? `input: ${(p.fields ?? []).join(',')}` : p.quorum ? `approval: ${quorumText(p.quorum)}` : (p.kind ?? 'approval'));
+  const rows = pending.map((p) => [...(withRun ? withRun(p) : []), p.callId, kind(p), p.toolName, p.arguments, ago(p.requestedAt), p.expiresAt ? ago(p.expiresAt) : '-']);
+  return table(headers, rows, 'ARGUMENTS');
+}
+
+// Control characters and invisible or direction-changing Unicode could make what a person reads differ from what
+// runs (a \r or an escape sequence hiding part of a command); JSON output escaped them, so this must too.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const DECEPTIVE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+const visible = (s: string) => s.replace(DECEPTIVE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const diffLine = (l: string) => (l.startsWith('+') ? green(l) : l.startsWith('-') ? red(l) : l);
+
+/**
+ * A pending call's arguments as a person should read them: `commands` (a string array) as `$ cmd` lines, `operations`
+ * (file edits) as a header per operation and its diff as written; whatever else as indented JSON.
+ */
+export function argumentLines(argumentsJson: string): string[] {
+  let args: unknown;
+  try {
+    args = JSON.parse(argumentsJson);
+  } catch {
+    return [visible(argumentsJson)];
+  }
+  if (!isRecord(args)) return JSON.stringify(args, null, 2).split('\n');
+  const lines: string[] = [];
+  const { commands, operations } = args;
+  const shownCommands = Array.isArray(commands) && commands.every((c) => typeof c === 'string');
+  if (shownCommands) for (const c of commands as string[]) lines.push(...visible(c).split('\n').map((l, i) => `${i ? '>' : '$'} ${l}`));
+  const shownOperations = Array.isArray(operations) && operations.every((o) => isRecord(o) && typeof o.type === 'string' && typeof o.path === 'string');
+  if (shownOperations)
+    for (const op of operations as Array<{ type: string; path: string; diff?: unknown }>) {
+      lines.push(bold(`${visible(op.type)} ${visible(op.path)}`));
+      // A CRLF file's diff ends its lines with \r: harmless before the newline, so not shown as \u000d.
+      if (typeof op.diff === 'string' && op.diff !== '') lines.push(...op.diff.replace(/\n$/, '').split('\n').map((l) => diffLine(visible(l.replace(/\r$/, '')))));
+      else if (op.diff !== undefined && op.diff !== '') lines.push(JSON.stringify(op.diff));
+    }
+  const rest = Object.entries(args).filter(([k]) => !(k === 'commands' && shownCommands) && !(k === 'operations' && shownOperations));
+  if (rest.length) lines.push(...JSON.stringify(Object.fromEntries(rest), null, 2).split('\n'));
+  return lines;
+}
+
+/** A run's final output as printed: an outputType's JSON pretty-printed, text as it is. */
+export function finalOutputText(view: { finalOutput?: string; structuredOutput?: true }): string {
+  if (view.finalOutput === undefined) return '';
+  if (!view.structuredOutput) return view.finalOutput;
+  try {
+    return JSON.stringify(JSON.parse(view.finalOutput), null, 2);
+  } catch {
+    return view.finalOutput; // an answer that failed its type never completes; print what there is
+  }
+}
+
+export function describeOutcome(result: AgentRunResult): string {
+  if (result.interruptions.length === 0) return finalOutputText(result.snapshot);
+  return [
+    `${yellow('Waiting for approval')} — run ${bold(result.workflowId)}:`,
+    pendingTable(result.interruptions),
+    '',
+    dim(`Decide with: countersign approve ${result.workflowId} <callId|--all>   or   countersign reject ${result.workflowId} <callId|--all> --message "why"`),
+  ].join('\n');
+}
+
+export function auditLine(a: AuditEntry): string[] {
+  const note =
+    a.decision === 'ignored'
+      ? (a.ignoredBecause ?? '')
+      : a.decision === 'timed_out' || a.decision === 'expired'
+        ? `onTimeout ${a.onTimeout}`
+        : a.decision === 'extended'
+          ? `by ${a.extendedBy}, now expires ${a.expiresAt}`
+          : a.quorum && a.decision === 'approval_counted'
+            ? quorumText(a.quorum)
+            : (a.message ?? a.reason ?? '');
+  const colour = a.decision.endsWith('approved') || a.decision === 'approval_counted' || a.decision === 'extended' || a.decision === 'granted' ? green : a.decision === 'ignored' ? dim : red;
+  const approver = a.approver ? `${a.approver}${a.verified ? ' (signed)' : ''}` : '-';
+  return [a.decidedAt, a.callId, a.toolName ?? '-', colour(a.decision), approver, a.via, note];
+}
+export const auditTable = (audit: AuditEntry[]) => table(['DECIDED AT', 'CALL ID', 'TOOL', 'DECISION', 'APPROVER', 'VIA', 'REASON / MESSAGE'], audit.map(auditLine), 'REASON / MESSAGE');
+
+export function itemLine(item: ConversationItem): string {
+  if (item.type === 'message') return `${bold(item.role)}: ${item.content}`;
+  if (item.type === 'function_call') return `${yellow('→')} ${summarizeCall(item.name, item.arguments, 100)} ${dim(`(call ${item.callId})`)}`;
+  if (item.type === 'mcp_approval_request') return `${yellow('→')} ${item.serverLabel}: ${summarizeCall(item.name, item.arguments, 100)} ${dim(`(hosted MCP, asks approval ${item.id})`)}`;
+  if (item.type === 'mcp_approval_response') return `${item.approve ? green('←') : red('←')} ${item.approvalRequestId}: ${item.approve ? 'approved' : `rejected${item.reason ? `: ${item.reason}` : ''}`}`;
+  if (item.type === 'provider_item') return dim(`(${String(item.item.type)}${item.item.name ? ` ${String(item.item.name)}` : ''}${item.item.output ? `: ${String(item.item.output)}` : ''})`);
+  return `${green('←')} ${item.callId}: ${item.output}`;
+}
+
+
+/** One line per run event, for `countersign watch`. */
+export function eventLine(e: RunEvent): string {
+  const head = `${dim(`${e.at.slice(11, 19)} #${e.seq}`)} ${e.path ? dim(`${e.path}: `) : ''}`;
+  switch (e.type) {
+    case 'run_started':
+      return `${head}${bold('run started')} ${e.agentName}: ${shorten(e.input, 100)}`;
+    case 'turn_started':
+      return `${head}${dim(`turn ${e.turn}`)}`;
+    case 'model_text_delta':
+      return `${head}${dim('…')} ${e.delta}`;
+    case 'tool_called':
+      return `${head}${yellow('→')} ${summarizeCall(e.toolName, e.arguments, 100)} ${dim(`(call ${e.callId}${e.needsPerson ? ', needs a person' : ''})`)}`;
+    case 'approval_requested':
+      return `${head}${yellow('waiting')} ${summarizeCall(e.pending.toolName, e.pending.arguments, 80)} ${dim(`(call ${e.callId}, ${e.pending.kind})`)}`;
+    case 'decision':
+      return `${head}${e.outcome.endsWith('approved') ? green(e.outcome) : e.outcome.endsWith('rejected') ? red(e.outcome) : e.outcome} ${e.callId}${e.approver ? ` by ${e.approver}` : ''} ${dim(`via ${e.via}`)}${e.message ? `: ${e.message}` : ''}`;
+    case 'tool_output':
+      return `${head}${green('←')} ${e.callId}: ${shorten(e.output, 120)}`;
+    case 'handoff':
+      return `${head}handoff ${e.from} → ${e.to}`;
+    case 'message_output':
+      return `${head}${bold(e.agentName)}: ${e.text}`;
+    case 'run_paused':
+      return `${head}${yellow('paused')}, waiting for a person: ${e.pending.join(', ')}`;
+    case 'run_completed':
+      return `${head}${green('completed')}: ${e.finalOutput}`;
+    case 'run_failed':
+      return `${head}${red('failed')} (${e.errorType ?? 'error'}): ${e.error}`;
+  }
+}

@@ -1,0 +1,89 @@
+// Approvals across runs, open and closed: runs found by Temporal visibility, then each run's own audit log (and
+// what it still waits for) read through its queries. No second database: the runs are the record.
+import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import type { WorkflowExecutionInfo } from '@temporalio/client';
+import { type ApprovalFilter, type ApprovalRecord, approvalRecords, filterRecords, recordTime } from '../../core/approvals/approvalHistory';
+import { durationMs } from '../../contract/approvalPolicy';
+import { type AuditEntry, type PendingApproval, WORKFLOW_TYPE, pendingApprovalsQuery } from '../../contract/messages';
+import { HitlAgent } from '../../contract/searchAttributes';
+import { CountersignError } from '../errors';
+import { auditOf } from '../run/runReads';
+import { QUERY_NAME, checkQueryValues, forEachLimited } from '../visibility';
+
+export interface ApprovalsQuery extends Omit<ApprovalFilter, 'sinceIso'> {
+  /** Only calls decided (or, still pending, requested) within this long: '7d', '24h', '30m'. */
+  since?: string;
+  /** Only runs on this task queue (e.g. one deployment's, or a test's). */
+  taskQueue?: string;
+}
+
+/** Runs read at once: enough to hide latency, few enough not to crowd the workers that answer the queries. */
+const IN_FLIGHT = 8;
+// Task queues may also hold ':' and '/'; still no quote can end the query's string early.
+const QUEUE = /^[\w.@:/-]+$/;
+
+/** The ISO time `since` (a duration) before `now`; a one-line error for anything that is not a positive duration. */
+export function sinceIso(since: string, now = Date.now()): string {
+  let ms = NaN;
+  try {
+    ms = durationMs(since);
+  } catch {
+    // not a duration: reported below
+  }
+  if (!Number.isFinite(ms) || ms <= 0) throw new CountersignError(`--since must be a duration such as 30m, 24h or 7d, got ${JSON.stringify(since)}`);
+  return new Date(now - ms).toISOString();
+}
+
+/** Every approval record of every agentRun matching `f`, oldest first (by decision, else request). */
+export async function approvalsAcross(client: Client, f: ApprovalsQuery = {}): Promise<ApprovalRecord[]> {
+  checkQueryValues([
+    ['agent', f.agent, QUERY_NAME],
+    ['tool', f.tool, QUERY_NAME],
+    ['task queue', f.taskQueue, QUEUE],
+  ]);
+  const since = f.since === undefined ? undefined : sinceIso(f.since);
+  const clauses = [`WorkflowType = '${WORKFLOW_TYPE}'`];
+  if (f.taskQueue) clauses.push(`TaskQueue = '${f.taskQueue}'`);
+  // A run closed before `since` decided nothing since; a running one may have.
+  if (since) clauses.push(`(ExecutionStatus = 'Running' OR CloseTime >= '${since}')`);
+
+  const runs = await newestExecutions(client, clauses.join(' AND '));
+  const records: ApprovalRecord[] = [];
+  await forEachLimited(runs, IN_FLIGHT, async (run) => void records.push(...filterRecords(await recordsOf(client, run), { ...f, sinceIso: since })));
+  return records.sort((a, b) => (recordTime(a) ?? '').localeCompare(recordTime(b) ?? '') || a.workflowId.localeCompare(b.workflowId) || a.callId.localeCompare(b.callId));
+}
+
+/**
+ * One execution per workflow id, the newest: queries by workflow id reach it, and it holds the whole audit
+ * (continue-as-new carries it on). An older execution of a reused workflow id is not read.
+ */
+async function newestExecutions(client: Client, query: string): Promise<WorkflowExecutionInfo[]> {
+  const newest = new Map<string, WorkflowExecutionInfo>();
+  for await (const run of client.workflow.list({ query })) {
+    const seen = newest.get(run.workflowId);
+    if (!seen || run.startTime > seen.startTime) newest.set(run.workflowId, run);
+  }
+  return [...newest.values()];
+}
+
+/** One run's records; none for a run deleted since the listing. */
+async function recordsOf(client: Client, run: WorkflowExecutionInfo): Promise<ApprovalRecord[]> {
+  const status = run.status.name;
+  try {
+    const audit: AuditEntry[] = [];
+    for await (const entry of auditOf(client, run.workflowId)) audit.push(entry);
+    // A completed run waits for nothing; any other closed one may have been cut off while calls waited.
+    const pending: PendingApproval[] = status === 'COMPLETED' ? [] : await client.workflow.getHandle(run.workflowId).query(pendingApprovalsQuery);
+    return approvalRecords({ workflowId: run.workflowId, agent: run.typedSearchAttributes.get(HitlAgent) ?? '-', running: status === 'RUNNING' }, audit, pending);
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return [];
+    throw new CountersignError(`could not read the audit of run ${run.workflowId}: ${reason(err)} (queries on runs need a worker on task queue ${run.taskQueue})`);
+  }
+}
+
+/** The server's words (e.g. "no poller seen for task queue recently"), not the SDK's generic wrapper. */
+function reason(err: unknown): string {
+  const cause = (err as { cause?: { details?: string; message?: string } })?.cause;
+  const text = cause?.details || cause?.message || (err instanceof Error ? err.message : String(err));
+  return text.split('\n')[0]!;
+}

@@ -1,0 +1,106 @@
+// Reading runs: one run's state, its conversation and audit in pages, and every call waiting for a person across
+// the namespace. Everything the CLI shows comes from here. A run nobody knows is a RunNotFoundError; a closed run
+// answers from its result, or (for its conversation and audit) from a worker replaying its history.
+import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import type { ConversationItem } from '../../contract/items';
+import {
+  type AuditEntry,
+  type PendingApproval,
+  type RunResult,
+  type RunSnapshot,
+  auditLogQuery,
+  conversationQuery,
+  pendingApprovalsQuery,
+  runStateQuery,
+} from '../../contract/messages';
+import { RunNotFoundError } from '../errors';
+import { QUERY_NAME, checkQueryValues, forEachLimited } from '../visibility';
+
+/** A pending call with the run it belongs to. */
+export type PendingCall = PendingApproval & { workflowId: string };
+
+/** The run's Temporal status (RUNNING, COMPLETED, FAILED, …), or a RunNotFoundError. */
+export async function workflowStatus(client: Client, workflowId: string): Promise<string> {
+  try {
+    return (await client.workflow.getHandle(workflowId).describe()).status.name;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw new RunNotFoundError(`no run with workflow id ${workflowId}`);
+    throw err;
+  }
+}
+
+/**
+ * Where a run stands, with the newest items and audit entries. A completed run answers from its result; the whole
+ * conversation and audit of a long run come from `conversationOf` / `auditOf` (for a closed run, a worker replays it).
+ */
+export async function describeRun(client: Client, workflowId: string): Promise<RunSnapshot> {
+  const status = await workflowStatus(client, workflowId);
+  const handle = client.workflow.getHandle(workflowId);
+  if (status !== 'COMPLETED') return handle.query(runStateQuery);
+  const result = (await handle.result()) as RunResult;
+  // Results of runs from before the compact view: the whole conversation and audit, no cursor or windows.
+  return { ...result, cursor: result.cursor ?? { items: result.items.length, audit: result.audit.length }, itemsFrom: result.itemsFrom ?? 0, auditFrom: result.auditFrom ?? 0 };
+}
+
+/** The conversation from item `after` on, every page of it. */
+export async function* conversationOf(client: Client, workflowId: string, after = 0): AsyncGenerator<ConversationItem> {
+  const handle = client.workflow.getHandle(workflowId);
+  for (let next = after; ; ) {
+    const page = await handle.query(conversationQuery, { after: next, limit: 1000 });
+    yield* page.items;
+    if (page.items.length === 0 || page.next >= page.total) return;
+    next = page.next;
+  }
+}
+
+/** The audit log after entry `after` (a `seq`), every page of it. */
+export async function* auditOf(client: Client, workflowId: string, after = 0): AsyncGenerator<AuditEntry> {
+  const handle = client.workflow.getHandle(workflowId);
+  for (let next = after; ; ) {
+    const page = await handle.query(auditLogQuery, { after: next, limit: 1000 });
+    yield* page.entries;
+    if (page.entries.length === 0 || page.next === next) return;
+    next = page.next;
+  }
+}
+
+/** What one run waits for (nested calls of sub-runs included, with their path). */
+export async function pendingOf(client: Client, workflowId: string): Promise<PendingApproval[]> {
+  await workflowStatus(client, workflowId);
+  return client.workflow.getHandle(workflowId).query(pendingApprovalsQuery);
+}
+
+/** Runs asked at once, and how long each may take to answer (a run whose worker is gone cannot: it is skipped). */
+const PENDING_READERS = 8;
+const PENDING_QUERY_MS = 5_000;
+
+/**
+ * Every call waiting for a person in the namespace (or on one task queue), oldest first: runs found by HitlStatus,
+ * then each run asked, several at a time.
+ */
+export async function pendingCalls(client: Client, filter: { agent?: string; tool?: string; taskQueue?: string } = {}): Promise<PendingCall[]> {
+  checkQueryValues([
+    ['agent', filter.agent, QUERY_NAME],
+    ['tool', filter.tool, QUERY_NAME],
+    ['task queue', filter.taskQueue, QUERY_NAME],
+  ]);
+  // A terminated or timed-out run cannot run code to clear its search attributes: only running runs wait.
+  const clauses = [
+    `HitlStatus = 'AwaitingApproval'`,
+    `ExecutionStatus = 'Running'`,
+    ...(filter.agent ? [`HitlAgent = '${filter.agent}'`] : []),
+    ...(filter.tool ? [`HitlPendingTools = '${filter.tool}'`] : []),
+    ...(filter.taskQueue ? [`TaskQueue = '${filter.taskQueue}'`] : []),
+  ];
+  const runs: string[] = [];
+  for await (const run of client.workflow.list({ query: clauses.join(' AND ') })) if (!run.parentExecution) runs.push(run.workflowId); // a sub-run's calls are listed (with their path) by the run that started it
+  const rows: PendingCall[] = [];
+  const ask = async (workflowId: string) => {
+    const pending = await client
+      .withDeadline(Date.now() + PENDING_QUERY_MS, () => client.workflow.getHandle(workflowId).query(pendingApprovalsQuery))
+      .catch(() => [] as PendingApproval[]); // decided or closed since the listing, or no worker to answer
+    for (const p of pending) if (!filter.tool || p.toolName === filter.tool) rows.push({ workflowId, ...p });
+  };
+  await forEachLimited(runs, PENDING_READERS, ask);
+  return rows.sort((a, b) => a.requestedAt.localeCompare(b.requestedAt));
+}

@@ -1,0 +1,257 @@
+// RunState: a paused run as a value you can hold, save and pass on — the workflow id, the interruptions it showed,
+// and the decisions buffered for them. The run itself lives in Temporal; RunState is only the handle plus decisions,
+// so a state saved in one process resumes in another (`RunState.fromString`).
+import { z } from 'zod';
+import { type Decision, decisionSchema, type PendingApproval, type RunView, describeZodError } from '../../contract/messages';
+import { RunStateError } from '../errors';
+import { defaultApprover } from '../approvals/approver';
+import { type ApproverPrivateKey, readPrivateKey, withToken } from '../signing/decisionSigning';
+
+export const RUN_STATE_SCHEMA_VERSION = 1;
+
+/**
+ * A pending tool call as the seed API shows it: `id` and `callId` are the same, `name` is `toolName` (the seeds'
+ * name for it), and `args` is `arguments` parsed (undefined when the model's JSON does not parse).
+ */
+export interface Interruption extends PendingApproval {
+  id: string;
+  name: string;
+  args: Record<string, unknown> | undefined;
+}
+
+/** The seed API's view of a pending call. */
+export function interruptionOf(p: PendingApproval): Interruption {
+  let args: Record<string, unknown> | undefined;
+  try {
+    const parsed: unknown = JSON.parse(p.arguments);
+    args = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    args = undefined;
+  }
+  return { ...p, id: p.callId, name: p.toolName, args };
+}
+
+const pendingSchema = z.object({
+  callId: z.string(),
+  kind: z.enum(['approval', 'input', 'external']).default('approval'),
+  fields: z.array(z.string()).optional(),
+  toolName: z.string(),
+  arguments: z.string(),
+  agentName: z.string(),
+  requestedAt: z.string(),
+  expiresAt: z.string().optional(),
+  approvers: z.array(z.string()).optional(),
+  path: z.string().optional(),
+  mcpServer: z.string().optional(),
+  quorum: z.object({ needed: z.number(), approvedBy: z.array(z.string()) }).optional(),
+  signedDecisions: z.literal(true).optional(),
+  excludedApprover: z.string().optional(),
+});
+const stateSchema = z.object({
+  $schemaVersion: z.literal(RUN_STATE_SCHEMA_VERSION),
+  workflowId: z.string().min(1),
+  agent: z.object({ name: z.string().min(1), version: z.string() }),
+  /** The agent the run started with, when a handoff has moved the conversation since. */
+  startedWith: z.string().min(1).optional(),
+  interruptions: z.array(pendingSchema),
+  decisions: z.array(decisionSchema),
+  /** User messages to deliver with the decisions (addInput). */
+  inputs: z.array(z.string().min(1)).default([]),
+});
+type StateData = z.infer<typeof stateSchema>;
+
+/** Sign the decision with an approver's private key (a JWK object, or the path of a `<approver>.private.jwk` file). */
+export interface Signing {
+  signWith?: ApproverPrivateKey | string;
+  /** How long the signed token stays valid (default 900 s). */
+  ttlSeconds?: number;
+}
+
+export interface ApproveOptions extends Signing {
+  /** Approve every later call of this tool in this run, too. */
+  alwaysApprove?: boolean;
+  /** Run the tool with these arguments instead of the model's (checked against the tool's schema by the run). */
+  editedArguments?: Record<string, unknown>;
+  approver?: string;
+  reason?: string;
+}
+
+export interface RejectOptions extends Signing {
+  /** Shown to the model instead of the default rejection text. */
+  message?: string;
+  alwaysReject?: boolean;
+  approver?: string;
+  reason?: string;
+}
+
+// Who decides when nobody says: the OS user (identity is asserted, not proven; see the README).
+export { defaultApprover };
+
+export class RunState {
+  private constructor(private readonly data: StateData) {}
+
+  static fromSnapshot(workflowId: string, snapshot: RunView): RunState {
+    const startedWith = snapshot.startedWith;
+    return new RunState({ $schemaVersion: RUN_STATE_SCHEMA_VERSION, workflowId, agent: snapshot.agent, ...(startedWith ? { startedWith } : {}), interruptions: snapshot.pending, decisions: [], inputs: [] });
+  }
+
+  /** Parses a string from `toString()`; a corrupt string or an unknown `$schemaVersion` is a RunStateError. */
+  static fromString(text: string): RunState {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw new RunStateError('RunState string is not valid JSON; pass the exact output of state.toString()');
+    }
+    return RunState.read(raw, 'string', 'state.toString()');
+  }
+
+  /** The same from an object (`state.toJSON()`, or the string already parsed, e.g. a JSON column of a database). */
+  static fromJSON(obj: unknown): RunState {
+    return RunState.read(obj, 'object', 'state.toJSON()');
+  }
+
+  private static read(raw: unknown, what: 'string' | 'object', writer: string): RunState {
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new RunStateError(`RunState ${what} is not an object; pass the exact output of ${writer}`);
+    const version = (raw as { $schemaVersion?: unknown }).$schemaVersion;
+    if (version === undefined) throw new RunStateError(`RunState ${what} has no $schemaVersion; it was not written by RunState (${writer})`);
+    if (version !== RUN_STATE_SCHEMA_VERSION)
+      throw new RunStateError(`RunState $schemaVersion ${JSON.stringify(version)} is not supported (this library reads version ${RUN_STATE_SCHEMA_VERSION}); upgrade countersign`);
+    const parsed = stateSchema.safeParse(raw);
+    if (!parsed.success) throw new RunStateError(`RunState ${what} is corrupt: ${describeZodError(parsed.error)}`);
+    return new RunState(parsed.data); // zod returns copies: the caller's object is never changed
+  }
+
+  get $schemaVersion(): number {
+    return this.data.$schemaVersion;
+  }
+  get workflowId(): string {
+    return this.data.workflowId;
+  }
+  /** The agent the conversation is with now. */
+  get agentName(): string {
+    return this.data.agent.name;
+  }
+  /** Agents this state may be resumed under: the current one, and the one the run started with. */
+  belongsTo(agent: string): boolean {
+    return agent === this.data.agent.name || agent === this.data.startedWith;
+  }
+  /** Decisions made on this state and not yet sent. */
+  get decisions(): readonly Decision[] {
+    return this.data.decisions;
+  }
+  /** User messages added on this state and not yet sent. */
+  get inputs(): readonly string[] {
+    return this.data.inputs;
+  }
+
+  /** A user message for the model's next turn, sent with the decisions (the seed SDK's `state.addInput()`). */
+  addInput(message: string): this {
+    if (typeof message !== 'string' || message.length === 0) throw new RunStateError('addInput needs a non-empty message');
+    this.data.inputs.push(message);
+    return this;
+  }
+
+  getInterruptions(): Interruption[] {
+    return this.data.interruptions.map(interruptionOf);
+  }
+
+  approve(interruption: string | { callId: string }, options: ApproveOptions = {}): this {
+    return this.record(
+      this.signed(
+        {
+          callId: this.known(interruption),
+          decision: 'approve',
+          ...(options.alwaysApprove ? { always: true } : {}),
+          ...(options.editedArguments ? { editedArguments: options.editedArguments } : {}),
+          ...(options.reason ? { reason: options.reason } : {}),
+          ...this.approverOf(options.approver),
+        },
+        options,
+      ),
+    );
+  }
+
+  reject(interruption: string | { callId: string }, options: RejectOptions = {}): this {
+    return this.record(
+      this.signed(
+        {
+          callId: this.known(interruption),
+          decision: 'reject',
+          ...(options.alwaysReject ? { always: true } : {}),
+          ...(options.message ? { message: options.message } : {}),
+          ...(options.reason ? { reason: options.reason } : {}),
+          ...this.approverOf(options.approver),
+        },
+        options,
+      ),
+    );
+  }
+
+  /** More time for a pending call: `by` such as '4h' (the run refuses it past the tool's maxExtension). */
+  extend(interruption: string | { callId: string }, by: string, options: { approver?: string; reason?: string } = {}): this {
+    return this.record({ callId: this.known(interruption), decision: 'extend', by, ...(options.reason ? { reason: options.reason } : {}), ...this.approverOf(options.approver) });
+  }
+
+  /**
+   * Values for an `input` call's fields (checked with the model's arguments against the tool's schema by the run).
+   * For a call with one field, the value alone will do: `provideInput(i, '15:00')` is `provideInput(i, { time: '15:00' })`
+   * (an object whose keys are exactly the call's fields is always read as the values).
+   */
+  provideInput(interruption: string | { callId: string }, values: unknown, options: { approver?: string; reason?: string } = {}): this {
+    const callId = this.known(interruption);
+    return this.record({ callId, decision: 'input', values: this.inputValues(callId, values), ...(options.reason ? { reason: options.reason } : {}), ...this.approverOf(options.approver) });
+  }
+
+  /** The outcome of an `external` call: `{ result }` (text or JSON) or `{ error }`. */
+  provideResult(interruption: string | { callId: string }, outcome: { result: unknown } | { error: string }, options: { approver?: string } = {}): this {
+    const body = 'error' in outcome ? { error: outcome.error } : { result: outcome.result as string };
+    return this.record({ callId: this.known(interruption), decision: 'result', ...body, ...this.approverOf(options.approver) });
+  }
+
+  toString(): string {
+    return JSON.stringify(this.data);
+  }
+
+  toJSON(): StateData {
+    return this.data;
+  }
+
+  /** With signWith: the decision carries a token over this run, this call and the arguments it approves; the approver is the key's. */
+  private signed(d: Decision, o: Signing): Decision {
+    if (!o.signWith) return d;
+    const key = typeof o.signWith === 'string' ? readPrivateKey(o.signWith) : o.signWith;
+    const call = this.data.interruptions.find((i) => i.callId === d.callId)!;
+    return withToken(key, this.data.workflowId, { ...d, decision: d.decision as 'approve' | 'reject' }, call, o.ttlSeconds);
+  }
+
+  private inputValues(callId: string, values: unknown): Record<string, unknown> {
+    const fields = this.data.interruptions.find((i) => i.callId === callId)?.fields ?? [];
+    const isObject = values !== null && typeof values === 'object' && !Array.isArray(values);
+    if (isObject && fields.length !== 1) return values as Record<string, unknown>;
+    if (isObject && Object.keys(values).length === 1 && Object.keys(values)[0] === fields[0]) return values as Record<string, unknown>;
+    if (fields.length === 1) return { [fields[0]!]: values };
+    throw new RunStateError(`call ${callId} asks for ${fields.length ? `the fields ${fields.join(', ')}` : 'no fields'}: pass an object of values such as { ${fields[0] ?? 'field'}: … }`);
+  }
+
+  private approverOf(name: string | undefined) {
+    const approver = name ?? defaultApprover();
+    return approver ? { approver } : {};
+  }
+
+  private known(interruption: string | { callId: string }): string {
+    const callId = typeof interruption === 'string' ? interruption : interruption.callId;
+    if (!this.data.interruptions.some((i) => i.callId === callId))
+      throw new RunStateError(`call ${callId} is not one of this state's interruptions (${this.data.interruptions.map((i) => i.callId).join(', ') || 'none'})`);
+    return callId;
+  }
+
+  private record(d: Decision): this {
+    const parsed = decisionSchema.safeParse(d);
+    if (!parsed.success) throw new RunStateError(`invalid decision: ${describeZodError(parsed.error)}`);
+    const earlier = this.data.decisions.find((x) => x.callId === d.callId);
+    if (earlier) throw new RunStateError(`call ${d.callId} is already decided in this state (${earlier.decision})`);
+    this.data.decisions.push(parsed.data);
+    return this;
+  }
+}

@@ -1,0 +1,287 @@
+// Runner: the seed API on Temporal. `run(agent, input)` starts an agentRun workflow and returns at its first pause
+// or its end; `run(agent, state)` sends the state's decisions in one `decide` update and returns at the next pause
+// or the end. Waiting is a long-poll update (`nextPause`), never a polling loop.
+import { randomUUID } from 'node:crypto';
+import {
+  type Client,
+  WithStartWorkflowOperation,
+  WorkflowFailedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
+import type { SearchAttributePair } from '@temporalio/common';
+import { type CountersignConfig, loadConfig } from '../../temporal.config';
+import {
+  DEFAULT_TASK_QUEUE,
+  type DecideResult,
+  type RunInput,
+  type AuditEntry,
+  type PendingApproval,
+  type RunResult,
+  type RunSnapshot,
+  type RunView,
+  WORKFLOW_TYPE,
+  decideUpdate,
+  nextPauseUpdate,
+  eventsQuery,
+  type RunEvent,
+  runInputSchema,
+  describeZodError,
+} from '../../contract/messages';
+import { rootCause } from '../../core/run/failures';
+import { HitlAgent, HitlStatus } from '../../contract/searchAttributes';
+import { retryUnprocessed } from '../updateRetry';
+import type { ConversationItem } from '../../contract/items';
+import { connectClient } from '../clientConnection';
+import { type PendingCall, auditOf, conversationOf, describeRun, pendingCalls, pendingOf } from './runReads';
+import { CountersignError, DecisionRejectedError, RunFailedError, RunFinishedError, RunNotFoundError, RunStateError } from '../errors';
+import { RunState } from './runState';
+import { AgentRunResult } from './agentRunResult';
+
+export { AgentRunResult };
+import { SessionError } from '../sessions/sessionErrors';
+import { sessionMaxItems } from '../sessions/sessionHistory';
+import { idTaken, nextSessionRun } from '../sessions/sessions';
+import { LiveSession } from './live';
+import { type FollowOptions, followEvents } from './eventFollowing';
+import { StreamedRunResult, untilPause, withModelDeltas } from './runStream';
+
+/** Per-run approval policy (wins over the agent's and tools'), deadline and continue-as-new threshold. */
+export interface RunOptions
+  extends Pick<RunInput, 'approvalTimeout' | 'onTimeout' | 'remindEvery' | 'escalateAfter' | 'escalateTo' | 'runTimeout' | 'continueAsNewAfterEvents' | 'modelTimeout' | 'toolTimeout' | 'modelSettings'> {
+  /** Default `<agent>-<uuid>`. */
+  workflowId?: string;
+  agentVersion?: string;
+  /** Non-secret context for tools and predicates (stored in history). */
+  context?: Record<string, unknown>;
+  maxTurns?: number;
+  /** Continue this session: the run is `session-<id>-<n>` and starts with the session's conversation (see sessions.ts). */
+  session?: string;
+  /** With `session`: carry the previous run's always-rules (for this agent) into this run. */
+  sessionRules?: boolean;
+}
+
+export interface RunnerConnectOptions {
+  /** Task queue of new runs (default COUNTERSIGN_TASK_QUEUE, else `countersign`). */
+  taskQueue?: string;
+  /** Default TEMPORAL_NAMESPACE or the profile's, else `default`. */
+  namespace?: string;
+  /** Where settings come from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** The history a session's next run starts with, at most, in items (default COUNTERSIGN_SESSION_MAX_ITEMS, else 200). */
+  sessionMaxItems?: number;
+}
+
+function withOverrides(o: RunnerConnectOptions): NodeJS.ProcessEnv {
+  const env = { ...(o.env ?? process.env) };
+  if (o.taskQueue) env.COUNTERSIGN_TASK_QUEUE = o.taskQueue;
+  if (o.namespace) env.TEMPORAL_NAMESPACE = o.namespace;
+  return env;
+}
+
+export class Runner {
+  readonly taskQueue: string;
+  readonly sessionMaxItems: number;
+
+  constructor(
+    readonly client: Client,
+    options: Pick<RunnerConnectOptions, 'taskQueue' | 'sessionMaxItems'> = {},
+  ) {
+    this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
+    this.sessionMaxItems = sessionMaxItems(options.sessionMaxItems);
+  }
+
+  /**
+   * A Runner on the configured cluster (TEMPORAL_* variables / profile, COUNTERSIGN_TASK_QUEUE, COUNTERSIGN_PAYLOAD_*);
+   * `taskQueue` / `namespace` override the environment. A loaded CountersignConfig is accepted too.
+   */
+  static async connect(options: RunnerConnectOptions | CountersignConfig = {}): Promise<Runner> {
+    const own = 'connection' in options ? undefined : options;
+    const config = own ? loadConfig(withOverrides(own)) : (options as CountersignConfig);
+    return new Runner(await connectClient(config), { taskQueue: config.taskQueue, sessionMaxItems: sessionMaxItems(own?.sessionMaxItems, own?.env) });
+  }
+
+  async close(): Promise<void> {
+    await this.client.connection.close();
+  }
+
+  run(agent: string, input: string | RunState, options: RunOptions = {}): Promise<AgentRunResult> {
+    return typeof input === 'string' ? this.start(agent, input, options) : this.resume(agent, input);
+  }
+
+  /** Starts a run and returns at once with its workflow id (the CLI's `start` without --wait). */
+  async startOnly(agent: string, input: string, options: RunOptions = {}): Promise<string> {
+    const { start, session } = await this.prepare(agent, input, options);
+    await this.client.workflow.start(WORKFLOW_TYPE, start).catch(async (err: Error) => Promise.reject(err.name === 'WorkflowExecutionAlreadyStartedError' ? await idTaken(this.client, start.workflowId, session) : err));
+    return start.workflowId;
+  }
+
+  /** Sends decisions (and user messages) in one `decide` update; a refusal throws DecisionRejectedError and changes nothing. */
+  async decide(workflowId: string, decisions: RunState['decisions'], inputs: readonly string[] = []): Promise<DecideResult> {
+    const handle = this.client.workflow.getHandle(workflowId);
+    try {
+      const update = { decisions: [...decisions], ...(inputs.length ? { inputs: [...inputs] } : {}) };
+      return await retryUnprocessed(() => handle.executeUpdate(decideUpdate, { args: [update] }));
+    } catch (err) {
+      throw await this.explain(workflowId, err);
+    }
+  }
+
+  // ── Streaming ──────────────────────────────────────────────────────────────────────────────────────────────
+  /**
+   * The seeds' run_streamed: starts (or, with a RunState, resumes) a run and streams its events until it pauses for
+   * people or ends; `completed`, `interruptions`, `finalOutput` and `toState()` as after run().
+   */
+  async runStreamed(agent: string, input: string | RunState, options: RunOptions = {}): Promise<StreamedRunResult> {
+    let after = 0;
+    let workflowId: string;
+    if (typeof input === 'string') workflowId = await this.startOnly(agent, input, options);
+    else {
+      if (!input.belongsTo(agent)) throw new RunStateError(`this RunState belongs to agent "${input.agentName}", not "${agent}"; resume it with runner.runStreamed('${input.agentName}', state)`);
+      workflowId = input.workflowId;
+      after = (await this.client.workflow.getHandle(workflowId).query(eventsQuery, { after: 0, limit: 1 })).last;
+      if (input.decisions.length > 0 || input.inputs.length > 0) await this.decide(workflowId, input.decisions, input.inputs);
+    }
+    return new StreamedRunResult(workflowId, untilPause(this.stream(workflowId, { after })), this.nextPause(workflowId));
+  }
+
+  /** Follows a run someone else started, from any cursor, to its end: its events, and model text deltas as they stream. */
+  stream(workflowId: string, options: FollowOptions & { deltas?: boolean } = {}): AsyncGenerator<RunEvent> {
+    if (options.deltas === false) return followEvents(this.client, workflowId, options);
+    return withModelDeltas(this.client, workflowId, (signal) => followEvents(this.client, workflowId, { ...options, signal }), options.signal);
+  }
+
+  /** Live approvals (the seeds' realtime session): `tool_approval_required` events, approveToolCall / rejectToolCall. */
+  live(workflowId: string, options: { after?: number } = {}): LiveSession {
+    return new LiveSession(this, workflowId, options);
+  }
+
+  // ── Reading runs ───────────────────────────────────────────────────────────────────────────────────────────
+  /** Where a run stands (status, pending calls, usage, cursors) with its newest items and audit entries. */
+  describe(workflowId: string): Promise<RunSnapshot> {
+    return describeRun(this.client, workflowId);
+  }
+
+  /** The run's conversation from item `after` on, read in pages. */
+  conversation(workflowId: string, options: { after?: number } = {}): AsyncGenerator<ConversationItem> {
+    return conversationOf(this.client, workflowId, options.after);
+  }
+
+  /** The run's audit log after entry `after` (a `seq`), read in pages. */
+  auditLog(workflowId: string, options: { after?: number } = {}): AsyncGenerator<AuditEntry> {
+    return auditOf(this.client, workflowId, options.after);
+  }
+
+  /** Every decision of the run, oldest first. */
+  async audit(workflowId: string): Promise<AuditEntry[]> {
+    const entries: AuditEntry[] = [];
+    for await (const entry of this.auditLog(workflowId)) entries.push(entry);
+    return entries;
+  }
+
+  /** What one run waits for; without a workflow id, every pending call in the namespace (optionally one agent's or tool's). */
+  pending(workflowId: string): Promise<PendingApproval[]>;
+  pending(filter?: { agent?: string; tool?: string; taskQueue?: string }): Promise<PendingCall[]>;
+  pending(arg?: string | { agent?: string; tool?: string; taskQueue?: string }): Promise<PendingApproval[] | PendingCall[]> {
+    return typeof arg === 'string' ? pendingOf(this.client, arg) : pendingCalls(this.client, arg);
+  }
+
+  /** Waits until the run pauses for people or ends. */
+  async nextPause(workflowId: string): Promise<AgentRunResult> {
+    const handle = this.client.workflow.getHandle(workflowId);
+    let snapshot: RunView;
+    try {
+      snapshot = await retryUnprocessed(() => handle.executeUpdate(nextPauseUpdate));
+    } catch (err) {
+      return this.closedResult(workflowId, err);
+    }
+    return this.resultOf(workflowId, snapshot);
+  }
+
+  /** A failed run is an error, as in the seed SDK (e.g. MaxTurnsExceeded); anything else a result. */
+  private resultOf(workflowId: string, snapshot: RunView): AgentRunResult {
+    if (snapshot.status === 'Failed') throw new RunFailedError(`run ${workflowId} failed: ${snapshot.error ?? 'unknown error'}`, snapshot.errorType);
+    return new AgentRunResult(workflowId, snapshot);
+  }
+
+  /** What starting a run sends: its id (default `<agent>-<uuid>`), the validated input, a one-line summary. */
+  private startOptions(agent: string, input: string, options: Omit<RunOptions, 'session' | 'sessionRules'>, extra: Partial<RunInput> = {}) {
+    const { workflowId = `${agent}-${randomUUID()}`, ...rest } = options;
+    const parsed = runInputSchema.safeParse({ agent, input, ...rest, ...extra });
+    if (!parsed.success) throw new CountersignError(`invalid run: ${describeZodError(parsed.error)}`);
+    const oneLine = input.replace(/\s+/g, ' ');
+    const staticSummary = `${agent}: ${oneLine.length > 80 ? `${oneLine.slice(0, 77)}...` : oneLine}`;
+    // The run's first search attributes go with the start (the run need not write them: one event less).
+    const typedSearchAttributes = [
+      { key: HitlStatus, value: 'Running' },
+      { key: HitlAgent, value: agent },
+    ] as SearchAttributePair[];
+    return { workflowId, taskQueue: this.taskQueue, args: [parsed.data] as [RunInput], staticSummary, typedSearchAttributes };
+  }
+
+  /** A run's start; in a session, its id and history come from the session's newest run (client/sessions/sessions.ts). */
+  private async prepare(agent: string, input: string, { session, sessionRules, ...options }: RunOptions) {
+    if (session === undefined && sessionRules) throw new SessionError("sessionRules carries the rules of a session's previous run: pass a session too");
+    if (session === undefined) return { start: this.startOptions(agent, input, options) };
+    if (options.workflowId) throw new SessionError(`a session run's workflow id is session-${session}-<n>: pass a session or a workflowId, not both`);
+    const next = await nextSessionRun(this.client, { session, agent, maxItems: this.sessionMaxItems, sessionRules });
+    // A closed run's id is taken too: of two concurrent starts of run N, the second fails (conflict policy FAIL covers a running one).
+    return { start: { ...this.startOptions(agent, input, { ...options, workflowId: next.workflowId }, next.input), workflowIdReusePolicy: 'REJECT_DUPLICATE' as const }, session };
+  }
+
+  private async start(agent: string, input: string, options: RunOptions): Promise<AgentRunResult> {
+    const { start, session } = await this.prepare(agent, input, options);
+    const workflowId = start.workflowId;
+    const startWorkflowOperation = new WithStartWorkflowOperation(WORKFLOW_TYPE, { ...start, workflowIdConflictPolicy: 'FAIL' });
+    let snapshot: RunView;
+    try {
+      snapshot = await this.client.workflow.executeUpdateWithStart(nextPauseUpdate, { startWorkflowOperation });
+    } catch (err) {
+      if ((err as Error).name === 'WorkflowExecutionAlreadyStartedError') throw await idTaken(this.client, workflowId, session);
+      return this.closedResult(workflowId, err);
+    }
+    return this.resultOf(workflowId, snapshot);
+  }
+
+  private async resume(agent: string, state: RunState): Promise<AgentRunResult> {
+    if (!state.belongsTo(agent)) throw new RunStateError(`this RunState belongs to agent "${state.agentName}", not "${agent}"; resume it with runner.run('${state.agentName}', state)`);
+    if (state.decisions.length > 0 || state.inputs.length > 0) await this.decide(state.workflowId, state.decisions, state.inputs);
+    return this.nextPause(state.workflowId);
+  }
+
+  /** After an update failed: the run ended (return or throw its outcome), or the error explained. */
+  private async closedResult(workflowId: string, err: unknown): Promise<AgentRunResult> {
+    const handle = this.client.workflow.getHandle(workflowId);
+    let closed = false;
+    try {
+      closed = (await handle.describe()).status.name !== 'RUNNING';
+    } catch (e) {
+      if (e instanceof WorkflowNotFoundError) throw new RunNotFoundError(`no run with workflow id ${workflowId}`);
+      throw e;
+    }
+    if (!closed) throw await this.explain(workflowId, err);
+    try {
+      const result = (await handle.result()) as RunResult;
+      return new AgentRunResult(workflowId, result);
+    } catch (e) {
+      if (e instanceof WorkflowFailedError) {
+        const f = rootCause(e);
+        throw new RunFailedError(`run ${workflowId} failed: ${f.message}`, f.type);
+      }
+      throw e;
+    }
+  }
+
+  private async explain(workflowId: string, err: unknown): Promise<Error> {
+    if (err instanceof WorkflowUpdateFailedError) return new DecisionRejectedError(rootCause(err).message);
+    if (err instanceof WorkflowNotFoundError || (err as Error).name === 'WorkflowNotFoundError') {
+      try {
+        const desc = await this.client.workflow.getHandle(workflowId).describe();
+        return new RunFinishedError(`run ${workflowId} has already ended (${desc.status.name.toLowerCase()}); there is nothing left to decide`);
+      } catch {
+        return new RunNotFoundError(`no run with workflow id ${workflowId}`);
+      }
+    }
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}

@@ -1,0 +1,66 @@
+// Whether a decision may apply to a call: the call waits, the decision fits its kind, the approver may decide it,
+// a signed call got a verified token, a quorum call an approver who has not approved yet (and not its requester),
+// an extension stays within its bound. Pure: the approval book uses it, and a parent run checks a sub-run's call
+// with it before passing a decision on.
+import { durationMs } from '../../contract/approvalPolicy';
+import { formatMs, quorumText } from './decisionText';
+import type { Decision } from '../../contract/messages';
+import type { PendingApproval, PendingKind } from '../../contract/runViews';
+
+/** `resolved`: an external call whose result arrived; `cancelled`: the run ended while it waited. */
+export type CallState = 'pending' | 'approved' | 'rejected' | 'resolved' | 'cancelled';
+
+/** A decision whose token the run verified: who signed it (the key id, which is the approver). */
+export interface SignedBy {
+  kid: string;
+  jti: string;
+  /** The token's expiry (seconds since the epoch): its jti is remembered until then. */
+  exp: number;
+}
+
+/** A decision as the book applies it: the wire's, plus the signer once its token checked out. */
+export type BookDecision = Decision & { signed?: SignedBy };
+
+/** What a decision claims: which call, what decision, who, and how. */
+export type DecisionClaim = Pick<BookDecision, 'callId' | 'approver' | 'always' | 'editedArguments' | 'by' | 'signed'> & { decision?: Decision['decision'] };
+
+/** What the checks read of a call: what pendingApprovals shows, plus (in the book) its state and extension bound. */
+export type CheckedCall = Omit<PendingApproval, 'kind'> & { kind?: PendingKind; state?: CallState; maxExtensionMs?: number; extendedMs?: number };
+
+const FITS: Record<PendingKind, string[]> = { approval: ['approve', 'reject', 'extend'], input: ['input', 'reject', 'extend'], external: ['result', 'reject', 'extend'] };
+
+/** Why this decision cannot be applied to this call (undefined: it can). Never changes anything. */
+export function checkDecision(call: CheckedCall | undefined, d: DecisionClaim, batch: ReadonlyArray<Pick<Decision, 'callId'>> = []): string | undefined {
+  if (!call) return `unknown call id ${d.callId}: it is not a pending approval of this run`;
+  const which = `call ${d.callId} (${call.toolName})`;
+  if (call.state !== undefined && call.state !== 'pending') return `${which} is already decided: ${call.state}`;
+  if (batch.filter((b) => b.callId === d.callId).length > 1) return `call ${d.callId} appears twice in one decide request`;
+  const kind = call.kind ?? 'approval';
+  if (d.decision && !FITS[kind].includes(d.decision)) {
+    const hint = { approval: 'approve or reject it', input: `send "input" with values for ${(call.fields ?? []).join(', ')} (or reject it)`, external: 'send "result" with its result or error (or reject it)' }[kind];
+    return `${which} waits for ${kind === 'approval' ? 'approval' : kind === 'input' ? 'input' : 'an external result'}, not "${d.decision}": ${hint}`;
+  }
+  if (call.approvers && !(d.approver && call.approvers.includes(d.approver)))
+    return `approver ${d.approver ? `"${d.approver}"` : '(none given)'} may not decide ${call.toolName} (call ${d.callId}); allowed: ${call.approvers.join(', ')}`;
+  if (d.decision === 'extend') return checkExtension(call, which, d.by);
+  const yesNo = d.decision === 'approve' || d.decision === 'reject';
+  if (yesNo && call.signedDecisions && !d.signed) return `${which} needs a signed decision: send a token signed with your approver key (countersign ${d.decision} … --key <file>)`;
+  if (d.always && (call.signedDecisions || call.quorum)) return `${which} needs ${call.quorum ? `${call.quorum.needed} approvals` : 'a signed decision'} for every call, so "always" cannot decide later calls: decide it without always`;
+  if (d.decision !== 'approve') return undefined;
+  if (call.excludedApprover !== undefined && d.approver === call.excludedApprover) return `${d.approver} requested this run and may not approve its own call ${d.callId} (${call.toolName}): another approver must`;
+  if (!call.quorum) return undefined;
+  const { needed, approvedBy } = call.quorum;
+  if (!d.approver) return `${which} needs ${needed} approvals from named approvers: say who approves`;
+  if (approvedBy.includes(d.approver)) return `${d.approver} has already approved ${which} (${quorumText(call.quorum)}): another approver must`;
+  if (d.editedArguments !== undefined) return `${which} needs ${needed} approvals of the same arguments: approve it as is, or reject it`;
+  return undefined;
+}
+
+function checkExtension(call: CheckedCall, which: string, by: string | undefined): string | undefined {
+  if (!call.expiresAt) return `${which} has no expiry to extend`;
+  if (!by) return `an "extend" decision needs by, e.g. "4h"`;
+  if (call.maxExtensionMs === undefined) return undefined;
+  const left = call.maxExtensionMs - (call.extendedMs ?? 0);
+  if (durationMs(by) > left) return `${which} may be extended by ${formatMs(left)} more at most (maxExtension ${formatMs(call.maxExtensionMs)}), not ${by}`;
+  return undefined;
+}

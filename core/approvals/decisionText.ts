@@ -1,0 +1,25 @@
+// How decisions read: the quorum so far, durations in messages, and the exact text a signed token's `args` digest
+// covers. No imports at run time, so the CLI can load it at start.
+import type { Decision } from '../../contract/messages';
+
+/** The arguments a token signs: the edited ones when the decision edits (their JSON text as sent), else the call's exactly as shown. */
+export function signedArguments(d: Pick<Decision, 'editedArguments'>, call: { arguments: string }): string {
+  if (d.editedArguments === undefined) return call.arguments;
+  return typeof d.editedArguments === 'string' ? d.editedArguments : JSON.stringify(d.editedArguments);
+}
+
+/** "1 of 2 approvals (ann)" */
+export const quorumText = (q: { needed: number; approvedBy: string[] }): string =>
+  `${q.approvedBy.length} of ${q.needed} approvals${q.approvedBy.length ? ` (${q.approvedBy.join(', ')})` : ''}`;
+
+/** 90000 → "1m30s": for messages. */
+export function formatMs(ms: number): string {
+  if (ms <= 0) return '0s';
+  const parts: string[] = [];
+  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]] as const) {
+    const n = Math.floor(ms / size);
+    if (n > 0) parts.push(`${n}${unit}`);
+    ms -= n * size;
+  }
+  return parts.join('') || `${ms}ms`;
+}

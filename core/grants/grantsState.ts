@@ -1,0 +1,206 @@
+// Standing grants: an approver approves a pattern of calls (agent, tool, argument constraints) for a while, instead
+// of one call. The pure state of the `countersignGrants` workflow: what a grant request may say, which calls a grant
+// matches, consuming a use (once per call, however often an activity retries), revoking and forgetting old
+// entries. No Temporal imports: the workflow wires it to updates; unit tests drive it directly.
+import type { AgentSnapshot } from '../run/agentSnapshot';
+import { type ApprovalPolicy, durationMs, effectivePolicy } from '../../contract/approvalPolicy';
+import { type AddGrantRequest, type Grant, type GrantsState, type GrantView, type RevokeGrantRequest, type UseGrantRequest, type UseGrantResult, type Where, isRange } from '../../contract/grantMessages';
+
+/** Ended grants are kept this long (revoke can still say why it is too late), then dropped. */
+export const GRANT_RETENTION_MS = 24 * 3600_000;
+/** Call keys are remembered this long (a model turn's retries end well within it), at most MAX_REMEMBERED of them. */
+export const CALL_KEY_RETENTION_MS = 3600_000;
+export const MAX_REMEMBERED = 5000;
+/** Bounds that keep the workflow's state (and its continue-as-new input) well under a payload's 2 MB. */
+export const MAX_ACTIVE_GRANTS = 500;
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+
+export const emptyGrants = (): GrantsState => ({ grants: [], used: {} });
+
+export class GrantError extends Error {
+  override name = 'GrantError';
+}
+
+export type GrantStatus = 'active' | 'expired' | 'exhausted' | 'revoked';
+
+export function grantStatus(g: Grant, nowMs: number): GrantStatus {
+  if (g.revokedAt) return 'revoked';
+  if (g.uses !== undefined && g.used >= g.uses) return 'exhausted';
+  return Date.parse(g.expiresAt) <= nowMs ? 'expired' : 'active';
+}
+
+// ── Matching ─────────────────────────────────────────────────────────────────────────────────────────────────
+/** `*` matches any run of characters, everything else itself. Iterative (no regular expression): linear-ish, never exponential. */
+export function globMatch(pattern: string, text: string): boolean {
+  let [p, t, star, mark] = [0, 0, -1, 0];
+  while (t < text.length) {
+    if (p < pattern.length && pattern[p] === '*') {
+      star = p++;
+      mark = t;
+    } else if (p < pattern.length && pattern[p] === text[t]) {
+      p++;
+      t++;
+    } else if (star >= 0) {
+      p = star + 1;
+      t = ++mark;
+    } else return false;
+  }
+  while (pattern[p] === '*') p++;
+  return p === pattern.length;
+}
+
+/** JSON equality, key order aside. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => sameJson(x, (b as unknown[])[i]));
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => has(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+function satisfies(c: unknown, value: unknown): boolean {
+  if (isRange(c)) return typeof value === 'number' && Number.isFinite(value) && (c.min === undefined || value >= c.min) && (c.max === undefined || value <= c.max);
+  if (typeof c === 'string' && c.includes('*')) return typeof value === 'string' && globMatch(c, value);
+  return sameJson(c, value);
+}
+
+/** Every constraint holds; a constrained argument that is missing fails; arguments not named are free. */
+export function matchesWhere(where: Where, argumentsJson: string): boolean {
+  const names = Object.keys(where);
+  if (names.length === 0) return true;
+  let args: unknown;
+  try {
+    args = JSON.parse(argumentsJson);
+  } catch {
+    return false;
+  }
+  return isRecord(args) && names.every((n) => has(args, n) && satisfies(where[n], args[n]));
+}
+
+// ── Changing the state ───────────────────────────────────────────────────────────────────────────────────────
+export function activeGrants(s: GrantsState, nowMs: number): GrantView[] {
+  return s.grants
+    .filter((g) => grantStatus(g, nowMs) === 'active')
+    .map((g) => ({ id: g.id, agent: g.agent, tool: g.tool, where: g.where, grantedBy: g.grantedBy, grantedAt: g.grantedAt, expiresAt: g.expiresAt, usesLeft: g.uses === undefined ? null : g.uses - g.used }));
+}
+
+/** Why a grant cannot be added now (before it enters history), or undefined. */
+export function checkAdd(s: GrantsState, id: string, nowMs: number): string | undefined {
+  if (s.grants.some((g) => g.id === id)) return `grant id ${id} is taken`;
+  if (activeGrants(s, nowMs).length >= MAX_ACTIVE_GRANTS) return `there are ${MAX_ACTIVE_GRANTS} active grants already: revoke some first`;
+  return undefined;
+}
+
+export function addGrant(s: GrantsState, req: AddGrantRequest, id: string, nowMs: number): Grant {
+  const problem = checkAdd(s, id, nowMs);
+  if (problem) throw new GrantError(problem);
+  const grant: Grant = {
+    id,
+    agent: req.agent,
+    tool: req.tool,
+    where: req.where,
+    grantedBy: req.grantedBy,
+    grantedAt: new Date(nowMs).toISOString(),
+    expiresAt: new Date(nowMs + durationMs(req.for)).toISOString(),
+    ...(req.uses !== undefined ? { uses: req.uses } : {}),
+    used: 0,
+  };
+  s.grants.push(grant);
+  return grant;
+}
+
+export function checkRevoke(s: GrantsState, grantId: string, nowMs: number): string | undefined {
+  const g = s.grants.find((x) => x.id === grantId);
+  if (!g) return `unknown grant ${grantId} (see: countersign grants)`;
+  const status = grantStatus(g, nowMs);
+  return status === 'active' ? undefined : `grant ${grantId} is no longer active: ${status}`;
+}
+
+/** Revoked grants stop applying at once; a retried call that had used it asks again (and may find another grant). */
+export function revokeGrant(s: GrantsState, req: RevokeGrantRequest, nowMs: number): Grant {
+  const problem = checkRevoke(s, req.grantId, nowMs);
+  if (problem) throw new GrantError(problem);
+  const g = s.grants.find((x) => x.id === req.grantId)!;
+  g.revokedAt = new Date(nowMs).toISOString();
+  if (req.by) g.revokedBy = req.by;
+  for (const [key, u] of Object.entries(s.used)) if (u.grantId === g.id) delete s.used[key];
+  return g;
+}
+
+/** The first active grant that matches the call and whose grantor may approve it takes one use; null if none. */
+export function useGrant(s: GrantsState, req: UseGrantRequest, nowMs: number): UseGrantResult {
+  const known = s.used[req.callKey];
+  if (known) return { grantId: known.grantId, grantedBy: known.grantedBy };
+  const g = s.grants.find(
+    (x) =>
+      x.agent === req.agent &&
+      x.tool === req.tool &&
+      grantStatus(x, nowMs) === 'active' &&
+      (!req.approvers || req.approvers.includes(x.grantedBy)) &&
+      req.notBy !== x.grantedBy &&
+      matchesWhere(x.where, req.arguments),
+  );
+  if (!g) return null;
+  const at = new Date(nowMs).toISOString();
+  g.used += 1;
+  if (g.uses !== undefined && g.used >= g.uses) g.exhaustedAt = at;
+  s.used[req.callKey] = { grantId: g.id, grantedBy: g.grantedBy, at };
+  return { grantId: g.id, grantedBy: g.grantedBy };
+}
+
+/** When a grant stopped applying, if it has. */
+function endedAt(g: Grant, nowMs: number): number | undefined {
+  const status = grantStatus(g, nowMs);
+  if (status === 'active') return undefined;
+  return Date.parse(status === 'revoked' ? g.revokedAt! : status === 'exhausted' ? (g.exhaustedAt ?? g.grantedAt) : g.expiresAt);
+}
+
+/** Drops grants that ended more than GRANT_RETENTION_MS ago, and call keys past theirs (the oldest first beyond MAX_REMEMBERED). */
+export function pruneGrants(s: GrantsState, nowMs: number): void {
+  s.grants = s.grants.filter((g) => {
+    const ended = endedAt(g, nowMs);
+    return ended === undefined || nowMs - ended < GRANT_RETENTION_MS;
+  });
+  const keys = Object.entries(s.used);
+  const excess = keys.length - MAX_REMEMBERED;
+  keys.forEach(([key, u], i) => {
+    if (i < excess || nowMs - Date.parse(u.at) >= CALL_KEY_RETENTION_MS) delete s.used[key];
+  });
+}
+
+/** What a continued-as-new workflow starts with: the active grants and the call keys still remembered. */
+export function carryGrants(s: GrantsState, nowMs: number): GrantsState {
+  const next: GrantsState = { grants: s.grants.filter((g) => grantStatus(g, nowMs) === 'active'), used: { ...s.used } };
+  pruneGrants(next, nowMs);
+  return next;
+}
+
+// ── Which tools may be granted ───────────────────────────────────────────────────────────────────────────────
+/**
+ * A grant never widens a tool's policy: `grantable: false` forbids grants, and calls that need a quorum or signed
+ * decisions (the tool's, the agent's or the worker's setting) are granted only when the policy says `grantable: true`.
+ */
+export function notGrantable(toolName: string, policy: ApprovalPolicy, workerRequiresSigned = false): string | undefined {
+  if (policy.grantable === true) return undefined;
+  if (policy.grantable === false) return `tool ${toolName} may not be granted (its policy says grantable: false)`;
+  if ((policy.quorum ?? 1) > 1) return `tool ${toolName} needs ${policy.quorum} approvals per call (quorum): it cannot be granted unless its policy says grantable: true`;
+  if (policy.signedDecisions || workerRequiresSigned) return `tool ${toolName} needs signed decisions: it cannot be granted unless its policy says grantable: true`;
+  return undefined;
+}
+
+/** Why `tool` of this agent (as describeAgent sees it now) cannot be granted, or undefined. */
+export function grantRefusal(agent: AgentSnapshot, toolName: string): string | undefined {
+  const tool = agent.tools.find((t) => t.name === toolName);
+  if (!tool) return `agent ${agent.name} has no tool ${toolName} (it has: ${agent.tools.map((t) => t.name).join(', ') || 'none'})`;
+  if (tool.external || tool.userInput?.length) return `tool ${toolName} waits for ${tool.external ? 'an external result' : 'input'}, not an approval: there is nothing to grant`;
+  if (tool.approval === 'never') return `tool ${toolName} never needs approval: there is nothing to grant`;
+  return notGrantable(toolName, effectivePolicy(agent.policy, tool.policy));
+}
+
+/** A grant the tool's approver list leaves out is kept but never applies: say so when it is made. */
+export function grantWarning(agent: AgentSnapshot, toolName: string, grantedBy: string): string | undefined {
+  const { approvers } = effectivePolicy(agent.policy, agent.tools.find((t) => t.name === toolName)?.policy);
+  if (!approvers || approvers.includes(grantedBy)) return undefined;
+  return `${grantedBy} is not among the approvers of ${toolName} (${approvers.join(', ')}): this grant applies to none of its calls`;
+}

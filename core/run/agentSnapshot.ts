@@ -1,0 +1,51 @@
+// The agent as a run recorded it at start: instructions, tools with their JSON schemas and approval policies,
+// version. Written by the describeAgent activity, carried by the workflow, read by the model-turn activity. Plain data.
+import type { ApprovalPolicy } from '../../contract/approvalPolicy';
+import type { ModelSettings } from '../../contract/modelSettings';
+
+export interface ToolSnapshot {
+  name: string;
+  description: string;
+  /** JSON schema of the arguments. */
+  parameters: Record<string, unknown>;
+  /** 'predicate' = decided per call by the tool's needsApproval function (in an activity, failing closed). */
+  approval: 'never' | 'always' | 'predicate';
+  /** Timeout, reminders, escalation for this tool's approvals (wins over the agent's). */
+  policy?: ApprovalPolicy;
+  /** Fields a person must fill in before the call runs (kind `input`). */
+  userInput?: string[];
+  /** Executed outside the worker; the result arrives with provideResult (kind `external`). */
+  external?: true;
+  resultTimeout?: string;
+  /** Runs at once and is audited for later review. */
+  audit?: true;
+  /** Calling it hands the conversation to this agent. */
+  handoffTo?: string;
+  /** Calling it runs this agent as a child workflow (agent.asTool). */
+  subAgent?: string;
+  shareAlwaysRules?: true;
+  /** Listed from this MCP server of the agent when the run started (frozen: later listings do not change the run). */
+  mcpServer?: string;
+}
+
+export interface AgentSnapshot {
+  name: string;
+  version: string;
+  instructions: string;
+  model?: string;
+  /** The agent's default approval policy. */
+  policy?: ApprovalPolicy;
+  tools: ToolSnapshot[];
+  /**
+   * Whether the worker that described it POSTs notifications to a webhook: with one, the run also reports every
+   * decision (approval_decided); without, notifications are only logged. Absent in snapshots of runs recorded
+   * before it was always set (they replay what they did then).
+   */
+  webhook?: boolean;
+  /** 'local': the run calls the model in local activities (fast mode, set by the worker that described it). */
+  modelCalls?: 'local';
+  /** The agent's model settings when the run started (a run's own `modelSettings` win over them). */
+  modelSettings?: ModelSettings;
+  /** With outputType: the JSON schema of the final answer (the run's final output is that JSON). */
+  outputSchema?: Record<string, unknown>;
+}

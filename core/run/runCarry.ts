@@ -1,0 +1,61 @@
+// What a run hands to its continuation (continue-as-new), and how it is written compactly: each conversation item
+// once, and the book's calls, the audit and the turn in progress without copies of the arguments their function
+// call already holds (restored on load). Pure.
+import type { AgentSnapshot } from './agentSnapshot';
+import type { BookState } from '../approvals/approvalBook';
+import type { ConversationItem, Usage } from '../../contract/items';
+import type { PlannedCall } from '../approvals/plannedCall';
+import type { Handoff } from '../../contract/messages';
+import type { EventLogState } from './eventLog';
+
+/** Where the conversation stands in the transcript store the model activity reads (see activities/model/transcript.ts). */
+export interface TranscriptHead {
+  /** The stored segment holding items 0 … count-1 (through its chain). */
+  ref: Record<string, string>;
+  count: number;
+}
+
+/** Everything a run hands to its continuation (continue-as-new). Each conversation item is in it once. */
+export interface RunCarry {
+  agent: AgentSnapshot;
+  startedAt: string;
+  items: ConversationItem[];
+  usage: Usage;
+  turn: number;
+  /** Calls and audit entries carry no `arguments` when they equal their function call's (restored on load). */
+  book: BookState;
+  /** The calls of the turn in progress, and the answers they already have. */
+  turnCalls: PlannedCall[];
+  outputs: Record<string, string>;
+  continuedAsNew: number;
+  /** User messages waiting for the next model turn. */
+  inputs?: string[];
+  handoffs?: Handoff[];
+  /** A handoff decided in the turn in progress, taking effect when the turn ends. */
+  nextAgent?: { to: string; callId: string };
+  transcript?: TranscriptHead;
+  /** The run's event log (seq keeps counting in the continuation). */
+  events?: EventLogState;
+}
+
+export function argumentsByCall(items: ConversationItem[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const i of items) {
+    if (i.type === 'function_call') out.set(i.callId, i.arguments);
+    else if (i.type === 'mcp_approval_request') out.set(i.id, i.arguments);
+  }
+  return out;
+}
+
+export function omitArguments<T extends { arguments?: string }>(value: T): T {
+  const { arguments: _omitted, ...rest } = value;
+  return rest as T;
+}
+
+/** The carried book with each call's and audit entry's arguments back from the conversation (carries before compaction have them already). */
+export function restoreArguments(carry: RunCarry): BookState {
+  const args = argumentsByCall(carry.items);
+  const fill = <T extends { callId: string; arguments?: string }>(v: T): T => (v.arguments === undefined && args.has(v.callId) ? { ...v, arguments: args.get(v.callId)! } : v);
+  carry.turnCalls = carry.turnCalls.map(fill);
+  return { ...carry.book, calls: carry.book.calls.map(fill), audit: carry.book.audit.map((a) => (a.decision === 'ignored' ? a : fill(a))) };
+}

@@ -1,9 +1,0 @@
-// Typed final answers (an agent's outputType): how many answers the model gets, and what it is told after one that
-// does not match. Shared by the workflow (which counts) and the docs; the check itself is activities/finalOutput.ts.
-
-/** Answers the model gets to match the outputType: the first and two more; then the run fails (OutputValidationFailed). */
-export const OUTPUT_TRIES = 3;
-
-export function outputRetryText(problem: string): string {
-  return `Your final answer does not match the required output format: ${problem}. Answer again with only JSON that matches the schema.`;
-}

@@ -1,0 +1,53 @@
+// The pages: the inbox (every pending call across runs, filterable), a run (conversation, audit, live updates), and
+// the form posts that decide; a refused decision comes back inline, next to its call, with what was typed.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { eventsQuery } from '../../contract/messages';
+import { CountersignError, RunNotFoundError } from '../../client/errors';
+import { DecisionProblem, decisionFromForm } from './deciding';
+import { type FormError, inboxPage, messagePage, runPage } from './pages';
+import type { InboxContext } from './inboxServer';
+import { QUERY_NAME } from '../../client/visibility';
+
+type RunParams = { Params: { id: string } };
+
+export function addInboxRoutes(app: FastifyInstance, ctx: InboxContext): void {
+  async function inbox(req: FastifyRequest, reply: FastifyReply, filter: { agent?: string; tool?: string }, extra: { error?: FormError; notice?: string } = {}) {
+    const clean = Object.fromEntries(Object.entries(filter).filter(([, v]) => typeof v === 'string' && v.length <= 200 && QUERY_NAME.test(v)));
+    const calls = await ctx.runner.pending({ ...clean, taskQueue: ctx.runner.taskQueue });
+    return reply.type('text/html').send(inboxPage(calls, { csrf: reply.generateCsrf(), approver: req.identity.approver, filter: clean, ...extra }));
+  }
+
+  async function run(req: FastifyRequest, reply: FastifyReply, workflowId: string, error?: FormError) {
+    const [snapshot, events] = await Promise.all([ctx.runner.describe(workflowId), ctx.runner.client.workflow.getHandle(workflowId).query(eventsQuery, { after: 0, limit: 1 })]);
+    return reply.type('text/html').send(runPage(workflowId, snapshot, { csrf: reply.generateCsrf(), approver: req.identity.approver, eventsAfter: events.last, ...(error ? { error } : {}) }));
+  }
+
+  app.get<{ Querystring: { agent?: string; tool?: string; done?: string } }>('/', (req, reply) => inbox(req, reply, { agent: req.query.agent, tool: req.query.tool }, req.query.done ? { notice: `Decided: ${req.query.done}` } : {}));
+
+  app.get<RunParams>('/runs/:id', async (req, reply) => {
+    try {
+      return await run(req, reply, req.params.id);
+    } catch (err) {
+      if (err instanceof RunNotFoundError) return reply.code(404).type('text/html').send(messagePage('No such run', err.message, req.identity.approver));
+      throw err;
+    }
+  });
+
+  app.post<RunParams & { Body: Record<string, unknown> }>('/runs/:id/decide', async (req, reply) => {
+    await ctx.guardCsrf(req, reply);
+    const workflowId = req.params.id;
+    const body = req.body ?? {};
+    const back = body.back === 'run' ? 'run' : 'inbox';
+    try {
+      const d = decisionFromForm(body);
+      const result = await ctx.decider.decide(workflowId, [d], req.identity.approver);
+      const done = result.applied.map((a) => `${a.outcome} ${a.toolName} (call ${a.callId})`).join(', ');
+      return reply.redirect(back === 'run' ? `/runs/${encodeURIComponent(workflowId)}` : `/?done=${encodeURIComponent(done)}`, 303);
+    } catch (err) {
+      if (!(err instanceof DecisionProblem || err instanceof CountersignError)) throw err;
+      const error: FormError = { callId: String(body.callId ?? ''), message: err.message, ...(typeof body.editedArguments === 'string' ? { editedArguments: body.editedArguments } : {}) };
+      reply.code(422);
+      return back === 'run' ? run(req, reply, workflowId, error) : inbox(req, reply, {}, { error });
+    }
+  });
+}

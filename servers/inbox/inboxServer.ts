@@ -1,0 +1,106 @@
+// `countersign serve`: the approvals inbox. Fastify with bounded bodies (413), a strict content security policy
+// (helmet), CSRF tokens on every browser form (@fastify/csrf-protection), and an identity on every request from a
+// trusted source (identity.ts): unauthenticated requests get 401 and change nothing. Routes: the pages
+// (inboxRoutes.ts), the JSON API (apiRoutes.ts) and one-click links (linkRoutes.ts).
+import { randomBytes } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { checkBind } from '../httpGuards';
+import type { Runner } from '../../client/run/runner';
+import { INBOX_CSS, RUN_JS } from './assets';
+import { Decider } from './deciding';
+import { type Identity, type IdentitySettings, identify } from './identity';
+import { messagePage } from './pages';
+import { addApiRoutes } from './apiRoutes';
+import { addInboxRoutes } from './inboxRoutes';
+import { addLinkRoutes } from './linkRoutes';
+
+export interface InboxOptions {
+  /** Reads runs and sends decisions (its task queue is where new runs would go; decisions go to any run). */
+  runner: Runner;
+  port?: number;
+  host?: string;
+  /** Header the reverse proxy sets to the signed-in approver (e.g. X-Forwarded-User). */
+  approverHeader?: string;
+  /** Bearer tokens and the approvers they stand for (COUNTERSIGN_SERVE_TOKENS). */
+  tokens?: IdentitySettings['tokens'];
+  /** Approvers' private keys (`<approver>.private.jwk`) the server signs their decisions with. */
+  keysDir?: string;
+  /** COUNTERSIGN_LINK_SECRET: one-click links minted by the workers are checked with it. */
+  linkSecret?: string;
+  /** Largest request body (default 256 KiB): more gets 413. */
+  bodyLimitBytes?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    identity: Identity;
+  }
+}
+
+/** What every route needs. */
+export interface InboxContext {
+  runner: Runner;
+  decider: Decider;
+  linkSecret?: string;
+  /** Browser forms carry a CSRF token; bearer-token requests (not ambient credentials) need none. */
+  guardCsrf: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+}
+
+export async function startInbox(o: InboxOptions): Promise<{ url: string; close(): Promise<void> }> {
+  const host = o.host ?? '127.0.0.1';
+  const identity: IdentitySettings = { approverHeader: o.approverHeader?.toLowerCase(), tokens: o.tokens ?? [] };
+  checkBind(host, Boolean(identity.approverHeader || identity.tokens.length), 'countersign serve');
+  if (!identity.approverHeader && !identity.tokens.length) throw new Error('countersign serve needs an identity source: --approver-header (set by your reverse proxy) or COUNTERSIGN_SERVE_TOKENS=ann:<token>,…');
+
+  // Link tokens travel in the path (up to 2 KB).
+  const app = Fastify({ bodyLimit: o.bodyLimitBytes ?? 256 * 1024, logger: false, routerOptions: { maxParamLength: 2048 } });
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'"], imgSrc: ["'self'", 'data:'], connectSrc: ["'self'"], formAction: ["'self'"], frameAncestors: ["'none'"], baseUri: ["'none'"], objectSrc: ["'none'"] },
+    },
+  });
+  await app.register(cookie, { secret: randomBytes(32).toString('hex') });
+  await app.register(csrf, { sessionPlugin: '@fastify/cookie', cookieOpts: { signed: true, httpOnly: true, sameSite: 'strict', path: '/' } });
+  await app.register(formbody, { bodyLimit: o.bodyLimitBytes ?? 256 * 1024 });
+
+  app.decorateRequest('identity', null as unknown as Identity);
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.url.startsWith('/assets/')) return;
+    const who = identify(req.headers, identity);
+    if (!who) {
+      reply.code(401).header('www-authenticate', 'Bearer');
+      return req.url.startsWith('/api/') ? reply.send({ error: 'not signed in: send Authorization: Bearer <token> (or come through the proxy that sets the approver header)' }) : reply.type('text/html').send(messagePage('Not signed in', 'Sign in through your organisation’s proxy, or use a bearer token.'));
+    }
+    req.identity = who;
+  });
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
+    const status = err.statusCode ?? 500;
+    // The rest of an oversized body is never read: close the connection rather than leave the client uploading.
+    if (status === 413) reply.header('connection', 'close');
+    const message = err.code === 'FST_CSRF_INVALID_TOKEN' || err.code === 'FST_CSRF_MISSING_SECRET' ? 'the form is stale or did not come from this site (CSRF check failed): reload the page and try again' : status === 413 ? 'the request is too large' : err.message;
+    if (req.url.startsWith('/api/')) return reply.code(status).send({ error: message });
+    return reply.code(status).type('text/html').send(messagePage(status === 403 ? 'Refused' : 'Error', message, req.identity?.approver));
+  });
+
+  const runner = o.runner;
+  const ctx: InboxContext = {
+    runner,
+    decider: new Decider(runner, o.keysDir),
+    ...(o.linkSecret ? { linkSecret: o.linkSecret } : {}),
+    guardCsrf: (req, reply) =>
+      req.identity.via === 'token' ? Promise.resolve() : new Promise<void>((resolve, reject) => app.csrfProtection(req, reply, (err?: Error) => (err ? reject(err) : resolve()))),
+  };
+  app.get('/assets/inbox.css', (_req, reply) => reply.type('text/css').header('cache-control', 'no-cache').send(INBOX_CSS));
+  app.get('/assets/run.js', (_req, reply) => reply.type('text/javascript').header('cache-control', 'no-cache').send(RUN_JS));
+  addInboxRoutes(app, ctx);
+  addApiRoutes(app, ctx);
+  addLinkRoutes(app, ctx);
+
+  const address = await app.listen({ port: o.port ?? 8234, host });
+  return { url: address.replace('[::1]', 'localhost'), close: () => app.close() };
+}

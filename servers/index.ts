@@ -1,0 +1,3 @@
+// `countersign/servers`: the approvals inbox and the codec server in your own process (each brings its HTTP stack).
+export { startInbox, type InboxOptions } from './inbox/inboxServer';
+export { startCodecServer, type CodecServerOptions } from './codecServer';

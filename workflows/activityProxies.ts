@@ -1,0 +1,56 @@
+// The workflow's side of its activities: proxies with their timeouts and retries, and the one wrapper every call
+// that needs the run's agent version goes through (while no worker has that version, the run waits and says so).
+import { type ActivityOptions, log, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import type { Duration } from '@temporalio/common';
+import type { AgentActivities } from '../activities/agentActivities';
+import type { AgentRunState } from '../core/run/agentRunState';
+import { rootCause } from '../core/run/failures';
+
+/** While no worker has the run's agent version: wait this long, doubling up to the maximum, and try again. */
+const AGENT_WAIT_INITIAL_MS = 2_000;
+const AGENT_WAIT_MAX_MS = 5 * 60_000;
+
+export const modelOptions: ActivityOptions = {
+  startToCloseTimeout: '3 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
+};
+export const toolOptions: ActivityOptions = {
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
+};
+export const notifyOptions: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 8 },
+};
+
+export const { modelTurn, runTool, notify } = proxyActivities<AgentActivities>(modelOptions);
+/** Fast mode's model call: a local activity (same timeouts and retries; no task-queue round trip, one marker). */
+export const { modelTurn: localModelTurn } = proxyLocalActivities<AgentActivities>(modelOptions);
+export const { describeAgent, validateArguments, verifyDecisionTokens } = proxyLocalActivities<AgentActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
+
+/** The run's own limits on one model call and one tool execution, where it sets them. */
+export const withTimeout = (options: ActivityOptions, timeout: string | undefined): ActivityOptions =>
+  timeout ? { ...options, startToCloseTimeout: timeout as Duration } : options;
+
+/** Runs an activity that needs the run's agent version; while no worker has it, the run waits and says so. */
+export async function withAgent<T>(state: AgentRunState, publish: () => void, fn: () => Promise<T>): Promise<T> {
+  let wait = AGENT_WAIT_INITIAL_MS;
+  for (;;) {
+    try {
+      const result = await fn();
+      if (state.problem) {
+        state.problem = undefined;
+        publish();
+      }
+      return result;
+    } catch (err) {
+      const cause = rootCause(err);
+      if (cause.type !== 'AgentUnavailable') throw err;
+      state.problem = `${cause.message}; waiting for a worker that has it (next try in ${wait / 1000}s)`;
+      log.warn('agent version unavailable; run waits', { problem: state.problem });
+      publish();
+      await sleep(wait);
+      wait = Math.min(wait * 2, AGENT_WAIT_MAX_MS);
+    }
+  }
+}

@@ -1,0 +1,114 @@
+// What the run tells the world on every transition: its search attributes, the Web UI's "current details", and,
+// for a sub-run, a report to its parent run of what it waits for. Each is sent only when it changed.
+import { getExternalWorkflowHandle, log, patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { AgentRunState } from '../core/run/agentRunState';
+import { summarizeCall } from '../core/approvals/callSummary';
+import { quorumText } from '../core/approvals/decisionText';
+import { rootCause } from '../core/run/failures';
+import { type ChildReport, childStateSignal } from '../contract/messages';
+import type { Notifier } from './notifier';
+import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus, searchAttributeUpdates } from '../contract/searchAttributes';
+
+/** What decides whether the search attributes are sent again: status, agent, problem and the waiting calls. */
+const publicationKey = (status: string, agent: string, problem: string | undefined, pending: ReadonlyArray<{ callId: string }>) =>
+  `${status}|${agent}|${problem ?? ''}|${pending.map((p) => p.callId).join(',')}`;
+
+/**
+ * The key of the search attributes a run started with, where they are what its first publish would send: the
+ * client library sets `HitlStatus=Running` and `HitlAgent` at start, which spares every run one upsert event. Only
+ * fresh starts (a continued run's inherited attributes were always upserted again, and replay so).
+ */
+function publishedAtStart(agent: string): string {
+  const info = workflowInfo();
+  if (info.continuedFromExecutionRunId) return '';
+  const sa = info.typedSearchAttributes;
+  const fresh = sa.get(HitlStatus) === 'Running' && sa.get(HitlAgent) === agent && !sa.get(HitlPendingTools)?.length && !sa.get(HitlPendingSince);
+  return fresh ? publicationKey('Running', agent, undefined, []) : '';
+}
+
+const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+export class Publisher {
+  /** The search attributes last sent, as a key; a fresh start by the client library already carries the first ones. */
+  private published: string;
+  private details = '';
+  /** The audit's last seq already reported as approval_decided (a continued run starts where its predecessor stopped). */
+  private notifiedSeq: number;
+  private reported = '';
+  /** Decisions passed on by the parent that this sub-run refused, not yet reported. */
+  private readonly refused: NonNullable<ChildReport['refused']> = [];
+  private refusals = 0;
+
+  constructor(
+    private readonly state: AgentRunState,
+    private readonly notifier: Notifier,
+  ) {
+    this.notifiedSeq = state.book.state.auditSeq ?? 0;
+    this.published = publishedAtStart(state.agentRef().name);
+  }
+
+  publish(): void {
+    this.state.events.observe(this.state, new Date(Date.now()).toISOString());
+    this.reportDecisions();
+    this.reportToParent();
+    const s = this.state;
+    const pending = s.allPending();
+    const key = publicationKey(s.status(), s.agentRef().name, s.problem, pending);
+    if (key !== this.published) {
+      this.published = key;
+      upsertSearchAttributes(searchAttributeUpdates({ status: s.status(), agent: s.agentRef().name, pending }));
+    }
+    const details = pending.length
+      ? `Awaiting approval: ${pending.map((p) => `${p.path ? `${p.path.slice(0, p.path.lastIndexOf(' > ') + 3)}` : ''}${summarizeCall(p.toolName, p.arguments)} (call ${p.callId}, requested ${when(p.requestedAt)}${p.expiresAt ? `, expires ${when(p.expiresAt)}` : ''}${p.quorum ? `, ${quorumText(p.quorum)}` : ''})`).join('; ')}`
+      : `${s.status()}: ${s.agentRef().name}, turn ${s.turn}`;
+    const shown = s.problem ? `${details}\nProblem: ${s.problem}` : details;
+    if (shown === this.details) return;
+    this.details = shown;
+    setCurrentDetails(shown); // workflow metadata, not a history event
+  }
+
+  /**
+   * Every decision reaches the worker's webhook (approval_decided), so a user's own store can keep the record past
+   * namespace retention. Only runs whose agent snapshot says the worker has a webhook do it: runs recorded before
+   * this existed have no such snapshot, so their histories replay unchanged.
+   */
+  private reportDecisions(): void {
+    const seq = this.state.book.state.auditSeq ?? 0;
+    if (seq === this.notifiedSeq) return;
+    const after = this.notifiedSeq;
+    this.notifiedSeq = seq;
+    if (this.state.agent?.webhook) this.notifier.decided(this.state.book.auditAfter(after), this.state.agentRef().name);
+  }
+
+  /**
+   * A sub-run refused a decision for one of its calls (e.g. invalid edited arguments passed on by the parent): the
+   * parent learns it with the next report, so the call is pending on the parent again instead of stuck as forwarded.
+   */
+  refuse(callId: string, because: string): void {
+    if (this.state.book.call(callId)?.state !== 'pending') return; // only refusals of calls that still wait matter upstream
+    this.relayRefusal({ callId, because, runId: workflowInfo().workflowId });
+  }
+
+  /** A refusal from further down (a sub-run of this sub-run) goes on up to the run the decision came from. */
+  relayRefusal(refusal: NonNullable<ChildReport['refused']>[number]): void {
+    if (!workflowInfo().parent || !patched('report-refused-decisions')) return;
+    this.refused.push(refusal);
+    this.refusals += 1;
+    this.publish();
+  }
+
+  /** A sub-run tells its parent what it waits for (and whether it waits only for people), on every change. */
+  private reportToParent(): void {
+    const parent = workflowInfo().parent;
+    if (!parent) return;
+    const s = this.state;
+    const report: ChildReport = { childWorkflowId: workflowInfo().workflowId, waiting: s.quiescent(), pending: s.finished ? [] : s.allPending() };
+    if (this.refused.length) report.refused = this.refused.splice(0);
+    const key = `${report.waiting}|${report.pending.map((p) => p.callId).join(',')}${this.refusals ? `|${this.refusals}` : ''}`;
+    if (key === this.reported) return;
+    this.reported = key;
+    getExternalWorkflowHandle(parent.workflowId)
+      .signal(childStateSignal, report)
+      .catch((err) => log.warn('could not report to the parent run', { error: rootCause(err).message }));
+  }
+}
