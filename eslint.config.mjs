@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import { layersRule } from './eslint/layers.mjs';
 
 export default tseslint.config(
-  { ignores: ['node_modules', '.temporal', '.s3-research', 'dist', 'coverage', 'bench/results', 'bench/alternatives', 'test/artifacts', 'examples/*/node_modules', 'examples/*/dist'] },
+  { ignores: ['node_modules', '.temporal', '.s3-research', 'dist', 'coverage', 'bench/results', 'bench/alternatives', 'test/artifacts', 'examples/*/node_modules', 'examples/*/dist', 'test/fixtures/layers'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -17,7 +17,7 @@ import type { Tool } from '../agents/defineTool';
 import type { AgentRef, CallBase, PlannedCall } from '../core/approvals/plannedCall';
 import { formatError, parseArguments, planCall, planHostedApproval } from './callPlanning';
 import { freezeMcpTools, mcpTool } from './mcp/mcpTools';
-import type { TranscriptHead } from '../core/run/agentRunState';
+import type { TranscriptHead } from '../core/run/runCarry';
 import { createModelActivities } from './model/modelTurn';
 import type { DeltaRelay } from '../worker/deltaRelay';
 import type { TranscriptStore } from './model/transcript';
@@ -104,6 +104,8 @@ export interface AgentActivityDeps {
   links?: LinkSettings;
   /** Fast mode (COUNTERSIGN_FAST_MODE): the runs this worker describes call the model in local activities. */
   localModelCalls?: boolean;
+  /** COUNTERSIGN_GRANTS_WORKFLOW_ID: the standing grants planning asks; default `countersign-grants`. */
+  grantsWorkflowId?: string;
 }
 
 export function createAgentActivities(deps: AgentActivityDeps) {
@@ -114,8 +116,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
     /** The agent as this run will know it, its MCP servers' tools listed now and frozen with it. */
     async describeAgent(ref: { name: string; version?: string }): Promise<AgentSnapshot> {
       const agent = agentOf(deps.registry, { name: ref.name, version: ref.version as string });
-      // `webhook` is always set (true or false): a snapshot without it comes from a run recorded before notifications
-      // depended on it, and the workflow derives from that what to replay (no patch marker for new runs).
+      // The run notifies (schedules the notify activity) only when the worker that describes its agent has a webhook.
       const snapshot: AgentSnapshot = { ...agent.snapshot(), webhook: Boolean(deps.webhookUrl), ...(deps.localModelCalls ? { modelCalls: 'local' as const } : {}) };
       return agent.mcpServers.length ? { ...snapshot, tools: [...snapshot.tools, ...(await freezeMcpTools(agent))] } : snapshot;
     },
@@ -141,7 +142,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         ...(agent.outputSchema ? { outputSchema: agent.outputSchema } : {}),
       });
       const outputProblem = finalOutputProblem(agent, turn.items);
-      const planning = { ...req, requireSignedDecisions: deps.requireSignedDecisions === true };
+      const planning = { ...req, requireSignedDecisions: deps.requireSignedDecisions === true, ...(deps.grantsWorkflowId ? { grantsWorkflowId: deps.grantsWorkflowId } : {}) };
       const planned = turn.items.flatMap((i) =>
         i.type === 'function_call' ? [planCall(agent, tools, i, planning)] : i.type === 'mcp_approval_request' ? [planHostedApproval(agent, i, planning)] : [],
       );

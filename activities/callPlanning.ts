@@ -6,12 +6,13 @@ import { Context, log } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { z } from 'zod';
 import { notGrantable } from '../core/grants/grantsState';
-import { grantsWorkflowIdOf, useGrantUpdate } from '../contract/grantMessages';
+import { GRANTS_WORKFLOW_ID, useGrantUpdate } from '../contract/grantMessages';
 import type { Agent, ToolErrorKind } from '../agents/defineAgent';
 import type { Tool } from '../agents/defineTool';
 import type { FunctionCallItem } from '../contract/items';
-import { type ApprovalPolicy, effectivePolicy, expiryMessage } from '../contract/approvalPolicy';
-import type { AutoDecision, CallBase, PlannedCall, Special } from '../core/approvals/plannedCall';
+import { type ApprovalPolicy, type OnTimeout, effectivePolicy } from '../contract/approvalPolicy';
+import type { AutoDecision, CallBase, PlannedCall, Special, WaitTerms } from '../core/approvals/plannedCall';
+import { expiryText } from '../core/approvals/decisionText';
 
 export const DEFAULT_REJECTION = 'Tool execution was not approved.';
 
@@ -23,11 +24,36 @@ export interface PlanningContext {
   policy?: ApprovalPolicy;
   /** COUNTERSIGN_REQUIRE_SIGNED_DECISIONS on this worker: every approval needs a signed decision. */
   requireSignedDecisions?: boolean;
+  /** COUNTERSIGN_GRANTS_WORKFLOW_ID on this worker: the standing grants to ask (default `countersign-grants`). */
+  grantsWorkflowId?: string;
 }
 
-/** Signed decisions: the worker's setting, else the agent's and the tool's (a run's input cannot lower it). */
-const signed = (agent: Agent, tool: Tool | undefined, req: PlanningContext): { signedDecisions?: true } =>
-  req.requireSignedDecisions || effectivePolicy(agent.policy, tool?.policy).signedDecisions ? { signedDecisions: true } : {};
+/**
+ * The terms a call waits on, decided here once (core/approvals/plannedCall.ts, WaitTerms): the agent's policy < the
+ * tool's < the run's, except that who decides and how (approvers, quorum, signatures) is the definitions' and the
+ * worker's alone, and a run's own onTimeout cannot turn the end of a signed or quorum call's wait into an approval.
+ */
+async function waitTerms(agent: Agent, tool: Tool | undefined, kind: 'approval' | 'input' | 'external', base: CallBase, req: PlanningContext): Promise<WaitTerms> {
+  const defined = effectivePolicy(agent.policy, tool?.policy);
+  const policy = effectivePolicy(defined, req.policy);
+  const approval = kind === 'approval';
+  const signedDecisions = approval && (req.requireSignedDecisions || defined.signedDecisions === true);
+  const quorum = approval && (policy.quorum ?? 1) > 1 ? policy.quorum : undefined;
+  const requestedBy = req.context.requestedBy;
+  const excludedApprover = approval && policy.excludeRequester && typeof requestedBy === 'string' ? requestedBy : undefined;
+  const timeout = kind === 'external' ? tool?.resultTimeout : policy.approvalTimeout;
+  let onTimeout: OnTimeout = kind === 'external' ? (policy.onTimeout === 'fail' ? 'fail' : 'reject') : (policy.onTimeout ?? 'reject');
+  if (onTimeout === 'approve' && (signedDecisions || quorum)) onTimeout = defined.onTimeout ?? 'reject';
+  let timeoutText: string | undefined;
+  if (timeout) {
+    const standard = expiryText({ kind, timeout });
+    const own = await formatError(agent, 'approval_rejected', base, standard, req.context);
+    if (own !== standard) timeoutText = own;
+  }
+  const { approvers, maxExtension, remindEvery, remindBeforeExpiry, escalateAfter, escalateTo } = policy;
+  const terms: WaitTerms = { timeout, ...(timeout ? { onTimeout, timeoutText, maxExtension, remindBeforeExpiry } : {}), remindEvery, escalateAfter, escalateTo, approvers, quorum, excludedApprover, ...(signedDecisions ? { signedDecisions: true } : {}) };
+  return Object.fromEntries(Object.entries(terms).filter(([, v]) => v !== undefined)) as WaitTerms;
+}
 
 /** The text the model sees for a tool error: the agent's formatter if it answers, else the default. */
 export async function formatError(agent: Agent, kind: ToolErrorKind, call: CallBase, defaultMessage: string, context: Record<string, unknown>): Promise<string> {
@@ -131,7 +157,7 @@ async function grantDecision(agent: Agent, tool: Tool, params: Record<string, un
     ...(policy.excludeRequester && typeof requestedBy === 'string' ? { notBy: requestedBy } : {}),
   };
   try {
-    const handle = client.workflow.getHandle(grantsWorkflowIdOf(process.env));
+    const handle = client.workflow.getHandle(req.grantsWorkflowId ?? GRANTS_WORKFLOW_ID);
     const granted = await client.withDeadline(Date.now() + GRANT_CHECK_TIMEOUT_MS, () => handle.executeUpdate(useGrantUpdate, { args: [request], updateId: `use:${callKey}` }));
     if (!granted) return undefined;
     log.info('call approved by a standing grant', { tool: tool.name, callId: call.callId, grantId: granted.grantId, grantedBy: granted.grantedBy });
@@ -147,9 +173,7 @@ async function grantDecision(agent: Agent, tool: Tool, params: Record<string, un
 export async function planHostedApproval(agent: Agent, item: { id: string; serverLabel: string; name: string; arguments: string }, req: PlanningContext): Promise<PlannedCall> {
   const base: CallBase = { callId: item.id, toolName: item.name, arguments: item.arguments };
   const rejectionText = await formatError(agent, 'approval_rejected', base, DEFAULT_REJECTION, req.context);
-  const timeout = effectivePolicy(agent.policy, undefined, req.policy).approvalTimeout;
-  const timed = timeout ? { timeoutText: await formatError(agent, 'approval_rejected', base, expiryMessage(timeout), req.context) } : {};
-  return { ...base, disposition: 'approval', rejectionText, ...timed, hostedMcp: item.serverLabel, ...signed(agent, undefined, req) };
+  return { ...base, disposition: 'approval', rejectionText, wait: await waitTerms(agent, undefined, 'approval', base, req), hostedMcp: item.serverLabel };
 }
 
 /** Plans one call against the tools this turn offered (the agent's, and its MCP servers' as the run froze them). */
@@ -167,18 +191,14 @@ export async function planCall(agent: Agent, tools: readonly Tool[], call: Funct
     return { ...base, disposition: 'error', output: await formatError(agent, 'invalid_arguments', base, text, req.context) };
   }
   const rejectionText = await formatError(agent, 'approval_rejected', base, DEFAULT_REJECTION, req.context);
-  // An external call has its own timeout (resultTimeout); approvals and input follow the approval policy.
-  const timeout = tool.external ? tool.resultTimeout : effectivePolicy(agent.policy, tool.policy, req.policy).approvalTimeout;
-  const timeoutDefault = tool.external ? `No result arrived within ${timeout}.` : expiryMessage(timeout ?? '');
-  const timed = timeout ? { timeoutText: await formatError(agent, 'approval_rejected', base, timeoutDefault, req.context) } : {};
-  if (tool.external) return { ...base, disposition: 'external', rejectionText, ...timed };
-  if (tool.userInput?.length) return { ...base, disposition: 'input', fields: [...tool.userInput], rejectionText, ...timed };
+  if (tool.external) return { ...base, disposition: 'external', rejectionText, wait: await waitTerms(agent, tool, 'external', base, req) };
+  if (tool.userInput?.length) return { ...base, disposition: 'input', fields: [...tool.userInput], rejectionText, wait: await waitTerms(agent, tool, 'input', base, req) };
   const handoff: Special = {
     ...(tool.handoffTo ? { handoffTo: tool.handoffTo } : {}),
     ...(tool.subAgent ? { subAgent: tool.subAgent, ...(tool.shareAlwaysRules ? { shareAlwaysRules: true } : {}) } : {}),
   };
   if (!(await needsApproval(agent, tool, parsed.params, base, req))) return { ...base, disposition: 'run', ...(tool.audit ? { audit: true } : {}), ...handoff };
   const auto = (await autoDecision(agent, tool, parsed.params, base, req)) ?? (await grantDecision(agent, tool, parsed.params, base, req));
-  return { ...base, disposition: 'approval', rejectionText, ...timed, ...handoff, ...(auto ? { auto } : {}), ...signed(agent, tool, req) };
+  return { ...base, disposition: 'approval', rejectionText, wait: await waitTerms(agent, tool, 'approval', base, req), ...handoff, ...(auto ? { auto } : {}) };
 }
 

@@ -71,7 +71,3 @@ export function addDuration(fromIso: string, after: string): string {
   return new Date(Date.parse(fromIso) + durationMs(after)).toISOString();
 }
 
-export const timeoutMessage = (approvalTimeout: string) => `Approval timed out after ${approvalTimeout}.`;
-
-/** What the model hears when a call's approval time ran out (runs recorded before expiry was its own outcome hear timeoutMessage). */
-export const expiryMessage = (waited: string) => `The approval request expired after ${waited}.`;

@@ -77,8 +77,7 @@ export interface ChildReport {
 
 /**
  * `expired`: the call's time ran out and it did not run (onTimeout 'reject' or 'fail'); `timed_out`: it ran out
- * with onTimeout 'approve' (and, in runs recorded before expiry was its own outcome, any timeout); `extended`: an
- * approver gave it more time; `cancelled`: the run ended (failed, timed out, cancelled) while it waited.
+ * with onTimeout 'approve' and it ran; `extended`: an approver gave it more time; `cancelled`: the run ended (failed, timed out, cancelled) while it waited.
  */
 export type AuditDecision = DecisionOutcome | 'timed_out' | 'expired' | 'cancelled' | 'ignored' | 'audited';
 
@@ -104,7 +103,7 @@ export interface AuditEntry {
   onTimeout?: 'reject' | 'approve' | 'fail';
   /** When a reviewer approved with other arguments: what ran instead of `arguments`. */
   editedArguments?: string;
-  /** The agent whose call it is (entries recorded before this field existed have none: use the run's agent). */
+  /** The agent whose call it is (absent: the run's agent). */
   agentName?: string;
   /** A signed decision: the token's signature checked against the worker's approver keys; `approver` is its `sub`. */
   verified?: true;

@@ -38,15 +38,12 @@ export async function withAgent<T>(state: AgentRunState, publish: () => void, fn
   for (;;) {
     try {
       const result = await fn();
-      if (state.problem) {
-        state.problem = undefined;
-        publish();
-      }
+      if (state.setProblem(undefined)) publish();
       return result;
     } catch (err) {
       const cause = rootCause(err);
       if (cause.type !== 'AgentUnavailable') throw err;
-      state.problem = `${cause.message}; waiting for a worker that has it (next try in ${wait / 1000}s)`;
+      state.setProblem(`${cause.message}; waiting for a worker that has it (next try in ${wait / 1000}s)`);
       log.warn('agent version unavailable; run waits', { problem: state.problem });
       publish();
       await sleep(wait);

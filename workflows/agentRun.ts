@@ -3,8 +3,8 @@
 //   model turn (activity) → the turn's tool calls answered (turnCalls.ts: run at once, or wait for a person on
 //   durable timers, approvalTimers.ts) → next model turn … → final output (no tool calls), MaxTurnsExceeded,
 //   ApprovalTimedOut (onTimeout 'fail') or RunTimedOut.
-// Decisions arrive as signals or the validating `decide` update and pass one intake (decisions.ts). Long runs
-// continue as new with their state, when nothing executes and no handler is running.
+// Decisions arrive as signals or the validating `decide` update and pass one intake (decisionDesk.ts). The loop
+// alone decides to continue as new: between turns, or while a turn's calls wait only for people.
 import {
   ApplicationFailure,
   CancellationScope,
@@ -14,15 +14,16 @@ import {
   continueAsNew,
   isCancellation,
   log,
-  patched,
   setHandler,
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
-import { AgentRunState, RESULT_WINDOW, type RunCarry } from '../core/run/agentRunState';
+import { AgentRunState } from '../core/run/agentRunState';
+import { type RunCarry } from '../core/run/runCarry';
+import { RESULT_WINDOW } from '../core/run/logPages';
+import { auditPage, conversationPage, snapshotOf, viewOf } from '../core/run/stateViews';
 import { addDuration } from '../contract/approvalPolicy';
 import { rootCause } from '../core/run/failures';
-import { type ConversationItem, addUsage } from '../contract/items';
 import { overInlineLimit } from '../core/run/payloadBudget';
 import type { PlannedCall } from '../core/approvals/plannedCall';
 import { mergeModelSettings } from '../contract/modelSettings';
@@ -30,6 +31,7 @@ import { OUTPUT_TRIES, outputRetryText } from '../core/run/outputType';
 import { describeAgent, localModelTurn, modelOptions, modelTurn, withAgent, withTimeout } from './activityProxies';
 import { ApprovalTimers } from './approvalTimers';
 import { DecisionDesk } from './decisionDesk';
+import { Handoffs } from './handoffs';
 import {
   type RunInput,
   type RunResult,
@@ -51,11 +53,11 @@ import {
   runStateQuery,
 } from '../contract/messages';
 import { Notifier } from './notifier';
+import { pageOf } from './pageRequests';
 import { Publisher } from './publisher';
 import { SubRuns } from './subRuns';
 import { TurnCalls } from './turnCalls';
 
-export type { RunCarry } from '../core/run/agentRunState';
 
 const isoNow = () => new Date(Date.now()).toISOString();
 
@@ -71,7 +73,8 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   const publish = () => publisher.publish();
   const subRuns = new SubRuns(state, workflowId, publisher, isoNow);
   const timers = new ApprovalTimers(state, notifier, publish);
-  const turnCalls = new TurnCalls(state, workflowId, { timers, notifier, subRuns, publish, now: isoNow });
+  const handoffs = new Handoffs(state, publish, isoNow);
+  const turnCalls = new TurnCalls(state, workflowId, { timers, notifier, subRuns, handoffs, publish, now: isoNow });
   const desk = new DecisionDesk(state, publisher, subRuns, isoNow, workflowInfo().root?.workflowId ?? workflowId);
 
   // ── Handlers ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -83,12 +86,12 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   setHandler(extendSignal, (p) => desk.signal('extend', p));
   setHandler(addInputSignal, (p) => desk.addInput(p));
   setHandler(decideUpdate, (p) => desk.update(p), { validator: (p) => desk.validate(p) });
-  setHandler(nextPauseUpdate, () => condition(() => state.quiescent()).then(() => state.view()));
+  setHandler(nextPauseUpdate, () => condition(() => state.quiescent()).then(() => viewOf(state)));
   setHandler(pendingApprovalsQuery, () => state.allPending());
-  setHandler(runStateQuery, () => state.snapshot());
-  setHandler(conversationQuery, (page) => state.conversation(page));
-  setHandler(auditLogQuery, (page) => state.auditLog(page));
-  setHandler(eventsQuery, (page) => state.events.page(page?.after, page?.limit));
+  setHandler(runStateQuery, () => snapshotOf(state));
+  setHandler(conversationQuery, (page) => conversationPage(state, pageOf(page)));
+  setHandler(auditLogQuery, (page) => auditPage(state, pageOf(page)));
+  setHandler(eventsQuery, (page) => state.events.page(pageOf(page).after, pageOf(page).limit));
 
   // ── Continue-as-new ──────────────────────────────────────────────────────────────────────────────────────
   const continueAsNewDue = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= state.continueAsNewAfter;
@@ -105,24 +108,23 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   function fitsInHistory(what: string, value: unknown): void {
     if (state.transcript) return; // the worker offloads large payloads
     const problem = overInlineLimit(what, value);
-    if (problem && patched('payload-too-large')) throw ApplicationFailure.create({ type: 'PayloadTooLarge', message: problem, nonRetryable: true });
+    if (problem) throw ApplicationFailure.create({ type: 'PayloadTooLarge', message: problem, nonRetryable: true });
   }
 
   // ── The turn loop ────────────────────────────────────────────────────────────────────────────────────────
   async function converse(): Promise<void> {
     if (!state.agent) {
-      state.agent = await describeAgent({ name: input.agent, version: input.agentVersion });
-      log.info('run started', { agent: state.agent.name, version: state.agent.version, tools: state.agent.tools.map((t) => t.name) });
+      state.described(await describeAgent({ name: input.agent, version: input.agentVersion }));
+      log.info('run started', { agent: state.agentRef().name, version: state.agentRef().version, tools: state.agent!.tools.map((t) => t.name) });
     }
     publish();
-    if (state.turnCalls.length) await answerTurn(state.turnCalls); // a turn that was waiting across continue-as-new
+    if (state.turnCalls.length) await answerTurn([...state.turnCalls]); // a turn that was waiting across continue-as-new
     let outputTries = 0;
 
     for (;;) {
       if (continueAsNewDue() && allHandlersFinished()) await continueAsNewNow();
       if (state.turn >= state.maxTurns) throw ApplicationFailure.nonRetryable(`the agent used all ${state.maxTurns} turns without a final answer`, 'MaxTurnsExceeded');
-      state.turn += 1;
-      if (state.queuedInputs.length) state.items.push(...state.queuedInputs.splice(0).map((content): ConversationItem => ({ type: 'message', role: 'user', content })));
+      state.startTurn();
       publish();
       // Only what is new since the stored transcript goes into history: the activity keeps the rest.
       const { transcript } = state;
@@ -131,36 +133,30 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       fitsInHistory(`the conversation sent to the model in turn ${state.turn}`, request);
       const call = state.agent?.modelCalls === 'local' ? localModelTurn : modelTurn; // fast mode: recorded in the snapshot
       const result = await withAgent(state, publish, () => call.executeWithOptions({ ...withTimeout(modelOptions, input.modelTimeout), summary: `model turn ${state.turn}` }, [request]));
-      if (result.transcript) state.transcript = result.transcript;
-      state.usage = addUsage(state.usage, result.usage);
-      state.items.push(...result.items);
+      state.modelAnswered(result);
       if (result.calls.length === 0 && result.outputProblem !== undefined) {
         // outputType: the answer did not match; the model hears why and answers again, OUTPUT_TRIES answers in all.
         if (++outputTries >= OUTPUT_TRIES)
           throw ApplicationFailure.nonRetryable(`the agent's final answer did not match its outputType in ${OUTPUT_TRIES} tries: ${result.outputProblem}`, 'OutputValidationFailed');
-        state.items.push({ type: 'message', role: 'user', content: outputRetryText(result.outputProblem) });
+        state.tellModel(outputRetryText(result.outputProblem));
         continue;
       }
       if (result.calls.length === 0) {
-        const text = result.items.flatMap((i) => (i.type === 'message' && i.role === 'assistant' ? [i.content] : [])).join('\n');
-        state.finished = { status: 'Completed', finalOutput: text };
+        state.complete(result.items.flatMap((i) => (i.type === 'message' && i.role === 'assistant' ? [i.content] : [])).join('\n'));
         return;
       }
       await answerTurn(result.calls);
     }
   }
 
-  /** The turn's answers join the conversation; a handoff decided in the turn then takes effect. */
+  /** The turn's calls answered (or, while they wait only for people and history is long, the run continues as new). */
   async function answerTurn(calls: PlannedCall[]): Promise<void> {
-    state.items.push(...(await turnCalls.answer(calls, readyToContinueAsNew, continueAsNewNow)));
-    if (!state.nextAgent) return;
-    const { to, callId } = state.nextAgent;
-    const from = state.agentRef().name;
-    state.agent = await describeAgent({ name: to });
-    state.handoffs.push({ from, to: state.agent.name, callId, at: isoNow() });
-    state.nextAgent = undefined;
-    log.info('handoff', { from, to: state.agent.name, version: state.agent.version });
-    publish();
+    turnCalls.start(calls);
+    await condition(() => turnCalls.answered() || turnCalls.failed() !== undefined || readyToContinueAsNew());
+    if (turnCalls.failed() !== undefined) throw turnCalls.failed();
+    if (!turnCalls.answered()) await continueAsNewNow();
+    turnCalls.finish();
+    await handoffs.complete();
   }
 
   // ── Deadline, and how the run ends ───────────────────────────────────────────────────────────────────────
@@ -182,14 +178,9 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
     const cancelled = isCancellation(err) && !deadlinePassed;
     const cause = deadlinePassed && isCancellation(err) ? { message: `the run passed its deadline (runTimeout ${input.runTimeout})`, type: 'RunTimedOut' } : rootCause(err);
     // Nothing left dangling: calls still waiting are audited cancelled and leave the pending list and search attributes.
-    const cleanUp = patched('cancel-pending');
-    if (cleanUp) {
-      state.book.cancelPending(isoNow(), cancelled ? 'the run was cancelled' : `the run ended: ${cause.message}`);
-      state.children.clear();
-    }
-    state.finished = { status: 'Failed', error: cancelled ? 'the run was cancelled' : cause.message, errorType: cancelled ? 'RunCancelled' : cause.type };
+    state.fail(isoNow(), cancelled ? 'the run was cancelled' : cause.message, cancelled ? 'RunCancelled' : cause.type);
     publish();
-    if (cancelled && cleanUp) {
+    if (cancelled) {
       // A cancelled run still gets its last notifications out, then ends as cancelled.
       await CancellationScope.nonCancellable(() => notifier.settled());
       throw err;
@@ -202,5 +193,5 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   publish();
   await notifier.settled();
   await condition(allHandlersFinished);
-  return state.snapshot(RESULT_WINDOW) as RunResult;
+  return snapshotOf(state, RESULT_WINDOW) as RunResult;
 }

@@ -1,10 +1,10 @@
-// Waiting for people on durable timers: a call's expiry (decided then by its onTimeout policy; an approver may
-// extend it), reminders every so often and once before expiry, and one escalation. Timers survive worker restarts
-// and deploys; reminders already sent are in the book, so a run that continued as new does not repeat them.
-import { ApplicationFailure, condition, patched } from '@temporalio/workflow';
+// Waiting for people on durable timers: a call's expiry (decided then by its onTimeout; an approver may extend
+// it), reminders every so often and once before expiry, and one escalation — all as the call's planned terms say
+// (the book holds them). Timers survive worker restarts and deploys; reminders already sent are in the book, so a
+// run that continued as new does not repeat them.
+import { ApplicationFailure, condition } from '@temporalio/workflow';
 import type { AgentRunState } from '../core/run/agentRunState';
-import { addDuration, durationMs, expiryMessage } from '../contract/approvalPolicy';
-import { formatMs } from '../core/approvals/decisionText';
+import { addDuration, durationMs } from '../contract/approvalPolicy';
 import type { Notifier } from './notifier';
 
 export class ApprovalTimers {
@@ -28,7 +28,7 @@ export class ApprovalTimers {
   /** Starts the escalation and reminder timers of a pending call (each stops once it is decided). */
   startReminders(callId: string): void {
     const call = this.state.book.call(callId)!;
-    const { remindEvery, escalateAfter, escalateTo, remindBeforeExpiry } = this.state.policyFor(call.toolName);
+    const { remindEvery, escalateAfter, escalateTo, remindBeforeExpiry } = call.reminders ?? {};
     if (remindBeforeExpiry && call.expiresAt) void this.remindBeforeExpiry(callId, remindBeforeExpiry);
     if (escalateAfter && !call.escalated) {
       void (async () => {
@@ -74,7 +74,7 @@ export class ApprovalTimers {
     return condition(done, ms, { summary });
   }
 
-  /** Resolves when the call is decided, or decides it by its timeout policy; 'fail' fails the run. An extension moves the deadline. */
+  /** Resolves when the call is decided, or decides it by its onTimeout; 'fail' fails the run. An extension moves the deadline. */
   async waitForDecision(callId: string, now: () => string): Promise<void> {
     const book = this.state.book;
     const call = book.call(callId)!;
@@ -88,15 +88,11 @@ export class ApprovalTimers {
       }
       break;
     }
-    const asExpiry = patched('expiry-outcome');
-    if (asExpiry && call.extendedMs && call.timeoutText === expiryMessage(this.state.policyFor(call.toolName).approvalTimeout ?? ''))
-      call.timeoutText = expiryMessage(`${this.state.policyFor(call.toolName).approvalTimeout} and an extension of ${formatMs(call.extendedMs)}`);
-    const action = book.expire(callId, now(), asExpiry);
+    const action = book.expire(callId, now());
     this.publish();
     this.notifier.about('approval_timed_out', call, { onTimeout: action });
     if (action === 'fail') {
-      const timeout = this.state.policyFor(call.toolName).approvalTimeout;
-      throw ApplicationFailure.create({ type: 'ApprovalTimedOut', message: `approval of ${call.toolName} (call ${callId}) timed out after ${timeout}`, nonRetryable: true });
+      throw ApplicationFailure.create({ type: 'ApprovalTimedOut', message: `approval of ${call.toolName} (call ${callId}) timed out after ${call.timeout}`, nonRetryable: true });
     }
   }
 }

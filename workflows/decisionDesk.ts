@@ -1,14 +1,15 @@
-// The workflow's side of the decision intake: signals, the `decide` update (validator and handler) and user
-// messages. Every decision passes the same check (core/approvals/decisionIntake.ts); a token's claims are read first
-// (core/signing/signedDecisions.ts), its signature and any edited arguments or input values are checked in activities;
-// then the book applies them, or the sub-run that holds the call gets them (and checks the token itself). Signals cannot answer, so a refused one is audited as `ignored`; the update refuses with an
-// ApplicationFailure and changes nothing.
-import { ApplicationFailure, condition, log, patched } from '@temporalio/workflow';
+// The one intake for decisions: the signals, the `decide` update (validator and handler), and decisions a parent
+// run passes on to this sub-run (as signals) all go through `take`. A decision is parsed (core/approvals/
+// decisionIntake.ts), its token's claims read once (core/signing/signedDecisions.ts), routed to this run's book or
+// to the sub-run that holds the call, and — where it carries a token, edited arguments or input values — checked in
+// activities before the book's rules are asked again and it applies. Signals cannot answer, so a refused one is
+// audited as `ignored`; the update refuses with an ApplicationFailure and changes nothing.
+import { ApplicationFailure, condition, log } from '@temporalio/workflow';
 import type { AgentRunState } from '../core/run/agentRunState';
 import { DecisionError } from '../core/approvals/approvalBook';
-import { type Claimed, type SignalKind, type Via, argumentsToValidate, decisionFromSignal, invalidEdit, needsValidation, parseDecide, routeBatch, routeDecision } from '../core/approvals/decisionIntake';
+import { type Claimed, type SignalKind, type Via, argumentsToValidate, decisionFromSignal, invalidEdit, needsValidation, parseDecide, routeBatch } from '../core/approvals/decisionIntake';
 import type { BookDecision } from '../core/approvals/decisionRules';
-import { readToken } from '../core/signing/signedDecisions';
+import { readToken, stillAuthorized } from '../core/signing/signedDecisions';
 import { addInputPayloadSchema, describeZodError, type AppliedDecision, type DecideResult, type Decision } from '../contract/messages';
 import { validateArguments, verifyDecisionTokens } from './activityProxies';
 import type { Publisher } from './publisher';
@@ -16,6 +17,8 @@ import type { SubRuns } from './subRuns';
 
 /** A refusal of the update: final for this request (the CLI and clients do not suggest retrying). */
 const refuse = (message: string) => ApplicationFailure.create({ type: 'DecisionRejected', message, nonRetryable: true });
+
+type Taken = { applied: AppliedDecision[] } | { problem: string };
 
 export class DecisionDesk {
   constructor(
@@ -27,37 +30,21 @@ export class DecisionDesk {
     private readonly tokenRun: string,
   ) {}
 
-  // Decisions without edited arguments or a token apply synchronously, in the handler's own activation, exactly
-  // as runs recorded before edits existed expect on replay (test/histories); the others take the asynchronous path.
-  signal(kind: SignalKind, raw: unknown, afterBooking = false): void | Promise<void> {
+  signal(kind: SignalKind, raw: unknown): void | Promise<void> {
     const intake = decisionFromSignal(kind, raw);
     if ('problem' in intake) return this.ignore(intake.problem, intake.claimed);
-    // A decision can reach the run in the very workflow task whose model result books the call it names (its
-    // sender read the call from a query answered with that result), and signals are handled before results. Such
-    // a decision waits until this task's results are in, then applies; one naming a call that still does not exist
-    // is ignored then, as always. Runs recorded before this ignored it at once (and replay so).
-    if (!afterBooking && !this.knows(intake.decision.callId) && patched('decide-after-booking')) {
-      return (async () => {
-        await condition(() => true); // resolves after every job of this activation, results included
-        return this.signal(kind, raw, true);
-      })();
-    }
-    const read = this.read([intake.decision]);
-    if ('problem' in read) return this.ignore(read.problem, intake.decision);
-    const d = read.decisions[0]!;
-    const route = routeDecision(this.state, d);
-    if ('problem' in route) return this.ignore(route.problem, d);
-    if (route.to === 'child') return void this.subRuns.forward(route.childId, d);
-    if (!needsValidation(d) && !d.signed) return void this.apply([d], 'signal');
-    return (async () => {
-      const checked = await this.checked([d]);
-      if ('problem' in checked) return this.ignore(checked.problem, d);
-      this.apply(checked.decisions, 'signal');
-    })();
+    const d = intake.decision;
+    // A decision can reach the run in the very workflow task whose model result books the call it names (its sender
+    // read the call from a query answered with that result), and signals are handled before results: such a
+    // decision waits for the rest of this activation, results included. (The update's validator refuses it instead.)
+    if (!this.knows(d.callId)) return condition(() => true).then(() => this.settleSignal(this.take([d], 'signal'), d));
+    return this.settleSignal(this.take([d], 'signal'), d);
   }
 
-  private knows(callId: string): boolean {
-    return this.state.book.call(callId) !== undefined || this.state.childOwning(callId) !== undefined;
+  /** A signal's refusal is audited the moment it is known, so the audit keeps the order signals came in. */
+  private settleSignal(taken: Taken | Promise<Taken>, d: Decision): void | Promise<void> {
+    if (taken instanceof Promise) return taken.then((t) => this.settleSignal(t, d));
+    if ('problem' in taken) this.ignore(taken.problem, d);
   }
 
   /** The update's validator: refuses a malformed or inapplicable request before it enters history. */
@@ -71,29 +58,15 @@ export class DecisionDesk {
   }
 
   /** The update's handler: applies the whole batch or nothing (every error it throws is an ApplicationFailure). */
-  update(payload: unknown): DecideResult | Promise<DecideResult> {
+  async update(payload: unknown): Promise<DecideResult> {
     try {
       const parsed = parseDecide(payload);
       if ('problem' in parsed) throw refuse(parsed.problem);
-      const { inputs } = parsed.payload;
-      const read = this.read(parsed.payload.decisions);
-      if ('problem' in read) throw refuse(read.problem);
-      const routed = routeBatch(this.state, read.decisions);
-      if ('problem' in routed) throw refuse(routed.problem);
-      const finish = (local: BookDecision[]): DecideResult => {
-        const applied = local.length ? this.apply(local, 'update') : [];
-        for (const f of routed.forward) applied.push(this.subRuns.forward(f.childId, f.decision));
-        if (inputs?.length) this.queueInputs(inputs);
-        return { applied, stillPending: this.state.allPending().map((c) => c.callId), ...(inputs?.length ? { inputsQueued: this.state.queuedInputs.length } : {}) };
-      };
-      if (!routed.local.some((d) => needsValidation(d) || d.signed)) return finish(routed.local);
-      return (async () => {
-        const checked = await this.checked(routed.local);
-        if ('problem' in checked) throw refuse(checked.problem);
-        return finish(checked.decisions);
-      })().catch((err: unknown) => {
-        throw asUpdateFailure(err);
-      });
+      const { decisions, inputs } = parsed.payload;
+      const taken: Taken = decisions.length ? await this.take(decisions, 'update') : { applied: [] };
+      if ('problem' in taken) throw refuse(taken.problem);
+      if (inputs?.length) this.queueInputs(inputs);
+      return { applied: taken.applied, stillPending: this.state.allPending().map((c) => c.callId), ...(inputs?.length ? { inputsQueued: this.state.queuedInputs.length } : {}) };
     } catch (err) {
       throw asUpdateFailure(err);
     }
@@ -105,8 +78,30 @@ export class DecisionDesk {
     this.queueInputs([parsed.data.message]);
   }
 
+  /**
+   * The intake. Plain decisions apply at once, in the handler's own call; those with a token, edited arguments or
+   * input values after their checks. A batch applies whole or not at all.
+   */
+  private take(decisions: Decision[], via: Via): Taken | Promise<Taken> {
+    const read = this.read(decisions);
+    if ('problem' in read) return read;
+    const routed = routeBatch(this.state, read.decisions);
+    if ('problem' in routed) return routed;
+    const finish = (local: BookDecision[]): Taken => {
+      const applied = local.length ? this.apply(local, via) : [];
+      for (const f of routed.forward) applied.push(this.subRuns.forward(f.childId, f.decision));
+      return { applied };
+    };
+    if (!routed.local.some((d) => needsValidation(d) || d.signed)) return finish(routed.local);
+    return this.checked(routed.local, decisions).then((checked) => ('problem' in checked ? checked : finish(checked.decisions)));
+  }
+
+  private knows(callId: string): boolean {
+    return this.state.book.call(callId) !== undefined || this.state.childOwning(callId) !== undefined;
+  }
+
   private queueInputs(messages: string[]): void {
-    this.state.queuedInputs.push(...messages);
+    this.state.queueInputs(messages);
     log.info('user input queued for the next turn', { count: messages.length });
   }
 
@@ -124,10 +119,14 @@ export class DecisionDesk {
     if (typeof who.callId === 'string') this.publisher.refuse(who.callId, why);
   }
 
+  private tokenContext(seen: Set<string> = new Set()) {
+    return { wf: this.tokenRun, nowSeconds: Math.floor(Date.now() / 1000), jtiUsed: (jti: string) => seen.has(jti) || this.state.book.jtiUsed(jti) };
+  }
+
   /** Decisions with tokens read as their tokens say (claims checked now, by workflow time); a token counts once per batch. */
   private read(decisions: Decision[]): { decisions: BookDecision[] } | { problem: string } {
     const seen = new Set<string>();
-    const ctx = { wf: this.tokenRun, nowSeconds: Math.floor(Date.now() / 1000), jtiUsed: (jti: string) => seen.has(jti) || this.state.book.jtiUsed(jti) };
+    const ctx = this.tokenContext(seen);
     const out: BookDecision[] = [];
     for (const d of decisions) {
       const call = this.state.book.call(d.callId) ?? this.state.childOwning(d.callId)?.[1].pending.find((p) => p.callId === d.callId);
@@ -140,11 +139,11 @@ export class DecisionDesk {
   }
 
   /**
-   * The asynchronous checks, then the synchronous ones again (another decision may have landed, or a token expired,
-   * meanwhile): token signatures against the worker's approver keys, edits and input values against the tool's schema.
+   * Token signatures against the worker's approver keys, edits and input values against the tool's schema (both in
+   * activities); then, since another decision may have landed or a token expired meanwhile, the book's rules again.
    */
-  private async checked(decisions: BookDecision[]): Promise<{ decisions: BookDecision[] } | { problem: string }> {
-    this.state.validating += 1;
+  private async checked(decisions: BookDecision[], batch: Decision[]): Promise<{ decisions: BookDecision[] } | { problem: string }> {
+    this.state.validationStarted();
     try {
       const signed = decisions.filter((d) => d.signed);
       if (signed.length) {
@@ -153,37 +152,29 @@ export class DecisionDesk {
         if (bad >= 0) return { problem: `decision for call ${signed[bad]!.callId} refused: ${(answers[bad] as { problem: string }).problem}` };
       }
       const validated = await this.validated(decisions);
-      if (validated.problem) return { problem: validated.problem };
-      const again = this.read(decisions.map(({ signed: _s, ...d }) => d));
-      if ('problem' in again) return again;
-      for (const d of again.decisions) {
-        const why = this.state.book.check(d, decisions);
+      if ('problem' in validated) return validated;
+      const ctx = this.tokenContext();
+      for (const d of validated.decisions) {
+        const why = this.state.book.check(d, batch) ?? stillAuthorized(d, ctx);
         if (why) return { problem: why };
       }
-      // Edits were normalised by the schema check; the signer and approver come from the token.
-      return { decisions: validated.decisions.map((d, i) => ({ ...d, ...(again.decisions[i]!.signed ? { approver: again.decisions[i]!.approver, signed: again.decisions[i]!.signed } : {}) })) };
+      return validated;
     } finally {
-      this.state.validating -= 1;
+      this.state.validationEnded();
     }
   }
 
-  /**
-   * Edited arguments and input values checked against the tool's schema and returned as normalised JSON text; the
-   * first invalid one is the refusal. Decisions without edits pass as they are.
-   */
-  private async validated(decisions: BookDecision[]): Promise<{ decisions: BookDecision[]; problem?: string }> {
-    if (!decisions.some(needsValidation)) return { decisions };
-    if (!patched('edited-arguments')) return { decisions, problem: 'this run started before edited arguments existed; approve or reject as is' };
+  /** Edited arguments and input values checked against the tool's schema and normalised; the first invalid one is the refusal. */
+  private async validated(decisions: BookDecision[]): Promise<{ decisions: BookDecision[] } | { problem: string }> {
     const out: BookDecision[] = [];
     for (const d of decisions) {
-      if (!needsValidation(d)) {
+      const call = this.state.book.call(d.callId);
+      if (!needsValidation(d) || !call) {
         out.push(d);
         continue;
       }
-      const call = this.state.book.call(d.callId);
-      if (!call) return { decisions, problem: `unknown call id ${d.callId}: it is not a pending approval of this run` };
       const checked = await validateArguments({ agent: this.state.agentRef(), toolName: call.toolName, arguments: argumentsToValidate(call.arguments, d), ...this.state.mcpTool(call.toolName) });
-      if (!checked.ok) return { decisions, problem: invalidEdit(d, call.toolName, checked.problem) };
+      if (!checked.ok) return { problem: invalidEdit(d, call.toolName, checked.problem) };
       out.push({ ...d, editedArguments: checked.arguments });
     }
     return { decisions: out };

@@ -2,7 +2,7 @@
 // every decision (approval_decided): fire and forget. A notification never blocks or fails the run (Temporal
 // retries the activity on its own); before the run closes, the ones in flight get a bounded chance to land, since
 // a closed run drops them.
-import { condition, log, patched } from '@temporalio/workflow';
+import { condition, log } from '@temporalio/workflow';
 import type { Notification, NotificationEvent } from '../activities/notify';
 import type { BookCall } from '../core/approvals/approvalBook';
 import type { AuditEntry } from '../contract/runViews';
@@ -16,7 +16,7 @@ export class Notifier {
 
   constructor(
     private readonly workflowId: string,
-    /** Whether the worker that described the run's agent POSTs to a webhook (its snapshot says so; undefined in old runs). */
+    /** Whether the worker that described the run's agent POSTs to a webhook (its snapshot says so). */
     private readonly webhook: () => boolean | undefined,
   ) {}
 
@@ -33,18 +33,12 @@ export class Notifier {
       ...extra,
     };
     // Without a webhook the activity would only log: log here instead, and spare the run three history events
-    // and a workflow task per notification. New snapshots say so outright; for older ones a patch marker tells runs
-    // that logged (recorded with it) from runs that scheduled the activity (recorded before it).
-    if (this.quiet()) {
+    // and a workflow task per notification.
+    if (this.webhook() !== true) {
       log.info(`${event}: ${call.toolName} (call ${call.callId}) in ${this.workflowId}`, { ...n, arguments: undefined });
       return;
     }
     this.send(n, `${event}: ${call.toolName}`);
-  }
-
-  private quiet(): boolean {
-    const webhook = this.webhook();
-    return webhook === false || (webhook === undefined && patched('notify-only-with-webhook'));
   }
 
   private send(n: Notification, summary: string): void {

@@ -1,6 +1,6 @@
 // What the run tells the world on every transition: its search attributes, the Web UI's "current details", and,
 // for a sub-run, a report to its parent run of what it waits for. Each is sent only when it changed.
-import { getExternalWorkflowHandle, log, patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, log, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { AgentRunState } from '../core/run/agentRunState';
 import { summarizeCall } from '../core/approvals/callSummary';
 import { quorumText } from '../core/approvals/decisionText';
@@ -69,8 +69,7 @@ export class Publisher {
 
   /**
    * Every decision reaches the worker's webhook (approval_decided), so a user's own store can keep the record past
-   * namespace retention. Only runs whose agent snapshot says the worker has a webhook do it: runs recorded before
-   * this existed have no such snapshot, so their histories replay unchanged.
+   * namespace retention (only where the run's agent snapshot says the worker has a webhook).
    */
   private reportDecisions(): void {
     const seq = this.state.book.state.auditSeq ?? 0;
@@ -91,7 +90,7 @@ export class Publisher {
 
   /** A refusal from further down (a sub-run of this sub-run) goes on up to the run the decision came from. */
   relayRefusal(refusal: NonNullable<ChildReport['refused']>[number]): void {
-    if (!workflowInfo().parent || !patched('report-refused-decisions')) return;
+    if (!workflowInfo().parent) return;
     this.refused.push(refusal);
     this.refusals += 1;
     this.publish();

@@ -41,7 +41,7 @@ export class SubRuns {
     const childId = `${this.workflowId}/${call.callId}`;
     const share = 'shareAlwaysRules' in call && call.shareAlwaysRules;
     const rules = share ? Object.fromEntries(Object.entries(s.book.state.sticky).map(([key, rule]) => [key.slice(key.indexOf('/') + 1), rule])) : undefined;
-    s.children.set(childId, { callId: call.callId, toolName: call.toolName, waiting: false, pending: [] });
+    s.childStarted(childId, call);
     this.publish();
     try {
       const result = await executeChild<(input: unknown) => Promise<RunResult>>(WORKFLOW_TYPE, {
@@ -53,7 +53,7 @@ export class SubRuns {
     } catch (err) {
       return `The ${subAgent} agent failed: ${rootCause(err).message}`;
     } finally {
-      s.children.delete(childId);
+      s.childEnded(childId);
       this.publish();
     }
   }
@@ -77,7 +77,7 @@ export class SubRuns {
     child
       .signal(signals[name as SignalKind], payload as never)
       .catch((err) => log.warn('could not forward a decision to the sub-run', { childId, callId: d.callId, error: rootCause(err).message }));
-    this.state.forwarded.add(d.callId);
+    this.state.forwardedTo(d.callId);
     const toolName = this.state.children.get(childId)?.pending.find((p) => p.callId === d.callId)?.toolName ?? '';
     log.info('decision forwarded to sub-run', { childId, callId: d.callId, decision: d.decision });
     this.publish();

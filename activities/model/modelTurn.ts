@@ -196,4 +196,3 @@ export function createModelActivities(settings: ModelSettings, relay?: DeltaRela
   };
 }
 
-export type ModelActivities = ReturnType<typeof createModelActivities>;

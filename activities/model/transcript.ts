@@ -5,7 +5,7 @@
 // segment points to the one before it; every few segments a full copy starts a new chain, so a cold worker
 // reads a bounded number of segments. Content-addressed, so a retried activity stores nothing new.
 import type { ConversationItem } from '../../contract/items';
-import type { TranscriptHead } from '../../core/run/agentRunState';
+import type { TranscriptHead } from '../../core/run/runCarry';
 import { type Payload, type PayloadCodec, StorageDriverClaim, type StorageDriver, defaultPayloadConverter } from '@temporalio/common';
 
 /** A chain longer than this is compacted into one full segment. */

@@ -6,22 +6,26 @@ import { type OnTimeout, addDuration, durationMs } from '../../contract/approval
 import { appendEntry, appendIgnored, entriesAfter } from './auditLog';
 import { type BookDecision, type CallState, type DecisionClaim, checkDecision } from './decisionRules';
 import type { AutoDecision } from './plannedCall';
+import { expiryText } from './decisionText';
 import type { Decision } from '../../contract/messages';
 import type { AppliedDecision, AuditEntry, PendingApproval, PendingKind } from '../../contract/runViews';
 
 export { checkDecision, type CallState, type DecisionClaim } from './decisionRules';
 
 export interface BookCall extends Omit<PendingApproval, 'kind'> {
-  /** Default 'approval' (books carried from runs before kinds existed have none). */
+  /** Absent: 'approval'. */
   kind?: PendingKind;
   state: CallState;
   /** For external calls: the text the model gets (the result, or the error). */
   externalOutput?: string;
   /** What the model sees when this call is rejected without a reviewer message (formatter already applied). */
   rejectionText: string;
-  /** With expiresAt: what a timeout does, and what the model then sees. */
+  /** With expiresAt: the wait it was given ('24h'), what its end does, and the agent's own words for it (else expiryText). */
+  timeout?: string;
   onTimeout?: OnTimeout;
   timeoutText?: string;
+  /** Notifications while it waits (from its WaitTerms). */
+  reminders?: { remindEvery?: string; remindBeforeExpiry?: string; escalateAfter?: string; escalateTo?: string };
   /** Notifications already sent, so a continued-as-new run does not repeat them. */
   remindersSent?: number;
   escalated?: boolean;
@@ -73,11 +77,6 @@ export class ApprovalBook {
 
   constructor(state?: BookState) {
     this.s = state ?? { calls: [], sticky: {}, audit: [], auditSeq: 0 };
-    // Books carried from runs before audit pages existed: number their entries in order.
-    if (this.s.auditSeq === undefined) {
-      this.s.auditSeq = 0;
-      for (const entry of this.s.audit) entry.seq = ++this.s.auditSeq;
-    }
   }
 
   /** Entries after sequence number `after`, oldest first. */
@@ -112,23 +111,22 @@ export class ApprovalBook {
   }
 
   /**
-   * The call's time is up: it is decided by its onTimeout policy ('reject' unless said otherwise) and audited as
-   * `expired` when it does not run ('reject', 'fail'), `timed_out` when it does ('approve'; and any timeout of
-   * runs recorded before expiry was an outcome: `asExpiry` false). 'fail' leaves it rejected (it never runs); the
-   * workflow then fails the run. No-op once decided.
+   * The call's time is up: it is decided by its onTimeout ('reject' unless said otherwise) and audited as
+   * `expired` when it does not run ('reject', 'fail'), `timed_out` when it does ('approve'). 'fail' leaves it
+   * rejected (it never runs); the workflow then fails the run. No-op once decided.
    */
-  expire(callId: string, now: string, asExpiry = true): OnTimeout | undefined {
+  expire(callId: string, now: string): OnTimeout | undefined {
     const call = this.call(callId);
     if (!call || call.state !== 'pending') return undefined;
     const action = call.onTimeout ?? 'reject';
     call.state = action === 'approve' ? 'approved' : 'rejected';
-    if (call.state === 'rejected') call.rejectionOutput = call.timeoutText ?? call.rejectionText;
+    if (call.state === 'rejected') call.rejectionOutput = call.timeoutText ?? (call.timeout ? expiryText({ kind: call.kind, timeout: call.timeout, extendedMs: call.extendedMs }) : call.rejectionText);
     this.log({
       callId: call.callId,
       toolName: call.toolName,
       arguments: call.arguments,
       agentName: call.agentName,
-      decision: asExpiry && action !== 'approve' ? 'expired' : 'timed_out',
+      decision: action === 'approve' ? 'timed_out' : 'expired',
       onTimeout: action,
       requestedAt: call.requestedAt,
       decidedAt: now,

@@ -45,7 +45,7 @@ const TERMINAL: Partial<Record<AuditEntry['decision'], ApprovalStatus>> = {
 };
 
 function statusOf(entry: AuditEntry): ApprovalStatus {
-  // Runs recorded before `expired` existed logged every timeout as timed_out; only onTimeout 'approve' let it run.
+  // timed_out means it ran (onTimeout 'approve'); 0.x runs logged every timeout so.
   if (entry.decision === 'timed_out') return entry.onTimeout === 'approve' ? 'timed_out' : 'expired';
   return TERMINAL[entry.decision]!;
 }

@@ -23,3 +23,12 @@ export function formatMs(ms: number): string {
   }
   return parts.join('') || `${ms}ms`;
 }
+
+/**
+ * What the model hears when a call's time ran out, unless the agent chose its own words: the wait, and any
+ * extension approvers gave ("The approval request expired after 24h and an extension of 4h.").
+ */
+export function expiryText(call: { kind?: string; timeout: string; extendedMs?: number }): string {
+  const waited = call.extendedMs ? `${call.timeout} and an extension of ${formatMs(call.extendedMs)}` : call.timeout;
+  return call.kind === 'external' ? `No result arrived within ${waited}.` : `The approval request expired after ${waited}.`;
+}

@@ -1,5 +1,8 @@
 // A tool call as the model-turn activity planned it for the workflow: refused at once (error), run now, or
-// waiting for a person (approval, input, external). Plain data, shared by the activities and the workflow.
+// waiting for a person (approval, input, external) on terms decided then and carried as data (WaitTerms): nothing
+// downstream looks at a policy again. Plain data, shared by the activities and the workflow.
+import { type OnTimeout, addDuration, durationMs } from '../../contract/approvalPolicy';
+import type { BookCall } from './approvalBook';
 
 export interface AgentRef {
   name: string;
@@ -32,9 +35,65 @@ export interface AutoDecision {
   grantedBy?: string;
 }
 
+/**
+ * How a call waits for a person, decided once when it is planned: the agent's policy < the tool's < the run's,
+ * and the worker's settings. The book and the timers read these and nothing else.
+ */
+export interface WaitTerms {
+  /** How long it may wait ('24h'); absent: as long as the run lives. */
+  timeout?: string;
+  /** What the end of that wait does. An external call only rejects or fails; a signed or quorum call is never approved by a run's own onTimeout. */
+  onTimeout?: OnTimeout;
+  /** The agent's own words (its toolErrorFormatter) for a call whose time ran out; absent: the default text, which names the wait and any extension. */
+  timeoutText?: string;
+  /** How much approvers may add to the expiry in all. */
+  maxExtension?: string;
+  remindEvery?: string;
+  remindBeforeExpiry?: string;
+  escalateAfter?: string;
+  escalateTo?: string;
+  /** Who may decide; how many distinct approvals it needs; who may not approve (the run's requester). */
+  approvers?: string[];
+  quorum?: number;
+  excludedApprover?: string;
+  /** Decisions need a valid signed token. */
+  signedDecisions?: true;
+}
+
 /** A tool call as the workflow should treat it. */
 export type PlannedCall =
   | (CallBase & { disposition: 'error'; output: string })
   | (CallBase & { disposition: 'run'; audit?: boolean } & Special)
-  | (CallBase & { disposition: 'approval' | 'external'; rejectionText: string; timeoutText?: string; auto?: AutoDecision; /** Decisions need a valid signed token. */ signedDecisions?: true } & Special)
-  | (CallBase & { disposition: 'input'; fields: string[]; rejectionText: string; timeoutText?: string });
+  | (CallBase & { disposition: 'approval' | 'external'; rejectionText: string; wait: WaitTerms; auto?: AutoDecision } & Special)
+  | (CallBase & { disposition: 'input'; fields: string[]; rejectionText: string; wait: WaitTerms });
+
+/** A call that waits for a person. */
+export type WaitingCall = Exclude<PlannedCall, { disposition: 'error' | 'run' }>;
+
+/** What a waiting call enters the approval book with: its planned terms, turned into times from when it was requested. */
+export type Booking = Omit<BookCall, 'state' | 'rejectionOutput'>;
+
+export function bookingFor(c: WaitingCall, where: { agentName: string; mcpServer?: string }, requestedAt: string): Booking {
+  const w = c.wait;
+  const mcpServer = 'hostedMcp' in c && c.hostedMcp ? c.hostedMcp : where.mcpServer;
+  const reminders = { remindEvery: w.remindEvery, remindBeforeExpiry: w.timeout ? w.remindBeforeExpiry : undefined, escalateAfter: w.escalateAfter, escalateTo: w.escalateTo };
+  const booking: Booking = {
+    callId: c.callId,
+    ...(c.disposition !== 'approval' ? { kind: c.disposition } : {}),
+    ...(c.disposition === 'input' ? { fields: c.fields } : {}),
+    toolName: c.toolName,
+    arguments: c.arguments,
+    agentName: where.agentName,
+    requestedAt,
+    rejectionText: c.rejectionText,
+    ...(w.timeout ? { timeout: w.timeout, expiresAt: addDuration(requestedAt, w.timeout), onTimeout: w.onTimeout ?? 'reject', ...(w.timeoutText ? { timeoutText: w.timeoutText } : {}) } : {}),
+    ...(w.timeout && w.maxExtension ? { maxExtensionMs: durationMs(w.maxExtension) } : {}),
+    ...(Object.values(reminders).some((v) => v !== undefined) ? { reminders: Object.fromEntries(Object.entries(reminders).filter(([, v]) => v !== undefined)) } : {}),
+    ...(w.approvers ? { approvers: w.approvers } : {}),
+    ...(mcpServer ? { mcpServer } : {}),
+    ...(w.quorum ? { quorum: { needed: w.quorum, approvedBy: [] } } : {}),
+    ...(w.signedDecisions ? { signedDecisions: true as const } : {}),
+    ...(w.excludedApprover !== undefined ? { excludedApprover: w.excludedApprover } : {}),
+  };
+  return booking;
+}

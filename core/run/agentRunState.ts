@@ -5,16 +5,12 @@
 import { ApprovalBook } from '../approvals/approvalBook';
 import type { AgentSnapshot, ToolSnapshot } from './agentSnapshot';
 import type { ApprovalPolicy } from '../../contract/approvalPolicy';
-import { addDuration, effectivePolicy } from '../../contract/approvalPolicy';
-import { type ConversationItem, type Usage, emptyUsage } from '../../contract/items';
-import { DEFAULT_PAGE, SNAPSHOT_WINDOW, type Window, page, windowStart } from './logPages';
+import { type ConversationItem, type Usage, addUsage, emptyUsage } from '../../contract/items';
 import type { PlannedCall } from '../approvals/plannedCall';
 import { EventLog } from './eventLog';
 import { type RunCarry, type TranscriptHead, argumentsByCall, omitArguments, restoreArguments } from './runCarry';
-import type { AuditPage, ChildReport, ConversationPage, Handoff, PageRequest, PendingApproval, RunInput, RunSnapshot, RunStatus, RunView } from '../../contract/messages';
+import type { ChildReport, Handoff, PendingApproval, RunInput, RunStatus } from '../../contract/messages';
 
-export { PAGE_BYTES, RESULT_WINDOW } from './logPages';
-export type { RunCarry, TranscriptHead } from './runCarry';
 
 export const DEFAULT_MAX_TURNS = 10;
 export const DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS = 10_000;
@@ -36,31 +32,28 @@ export interface ChildRun {
 
 export class AgentRunState {
   readonly book: ApprovalBook;
-  agent: AgentSnapshot | undefined;
-  readonly items: ConversationItem[];
-  usage: Usage;
-  turn: number;
-  turnCalls: PlannedCall[];
-  readonly outputs: Map<string, string>;
-  readonly queuedInputs: string[];
-  readonly handoffs: Handoff[];
-  nextAgent: { to: string; callId: string } | undefined;
-  transcript: TranscriptHead | undefined;
   readonly startedAt: string;
   readonly continuedAsNew: number;
   readonly maxTurns: number;
-  finished: Finished | undefined;
-  problem: string | undefined;
-  /** Tool activities and sub-runs executing now. */
-  executing = 0;
-  /** Decisions whose edited arguments or input values are being checked: the run is not waiting on people then. */
-  validating = 0;
-  /** Sub-runs in progress, by child workflow id. */
-  readonly children = new Map<string, ChildRun>();
-  /** Calls of sub-runs whose decision was passed on, until the sub-run reports again. */
-  readonly forwarded = new Set<string>();
   /** What happened, for readers that follow the run (derived on every publication). */
   readonly events: EventLog;
+  // Changed only through the methods below: the workflow says what happened, the state keeps it consistent.
+  private _agent: AgentSnapshot | undefined;
+  private readonly _items: ConversationItem[];
+  private _usage: Usage;
+  private _turn: number;
+  private _turnCalls: PlannedCall[];
+  private readonly _outputs: Map<string, string>;
+  private readonly _queuedInputs: string[];
+  private readonly _handoffs: Handoff[];
+  private _nextAgent: { to: string; callId: string } | undefined;
+  private _transcript: TranscriptHead | undefined;
+  private _finished: Finished | undefined;
+  private _problem: string | undefined;
+  private _executing = 0;
+  private _validating = 0;
+  private readonly _children = new Map<string, ChildRun>();
+  private readonly _forwarded = new Set<string>();
 
   constructor(
     readonly input: RunInput,
@@ -71,19 +64,108 @@ export class AgentRunState {
     this.book = new ApprovalBook(carry ? restoreArguments(carry) : undefined);
     // Always-rules handed down by a parent that opted in (asTool shareAlwaysRules) apply to this run's agent.
     if (!carry && input.alwaysRules) for (const [tool, rule] of Object.entries(input.alwaysRules)) this.book.state.sticky[`${input.agent}/${tool}`] = rule;
-    this.items = carry?.items ?? [...((input.history ?? []) as ConversationItem[]), { type: 'message', role: 'user', content: input.input }];
+    this._items = carry?.items ?? [...((input.history ?? []) as ConversationItem[]), { type: 'message', role: 'user', content: input.input }];
     this.startedAt = carry?.startedAt ?? now;
-    this.agent = carry?.agent;
-    this.usage = carry?.usage ?? emptyUsage();
-    this.turn = carry?.turn ?? 0;
-    this.turnCalls = carry?.turnCalls ?? [];
-    this.outputs = new Map(Object.entries(carry?.outputs ?? {}));
-    this.queuedInputs = [...(carry?.inputs ?? [])];
-    this.handoffs = [...(carry?.handoffs ?? [])];
-    this.nextAgent = carry?.nextAgent;
-    this.transcript = carry?.transcript;
+    this._agent = carry?.agent;
+    this._usage = carry?.usage ?? emptyUsage();
+    this._turn = carry?.turn ?? 0;
+    this._turnCalls = carry?.turnCalls ?? [];
+    this._outputs = new Map(Object.entries(carry?.outputs ?? {}));
+    this._queuedInputs = [...(carry?.inputs ?? [])];
+    this._handoffs = [...(carry?.handoffs ?? [])];
+    this._nextAgent = carry?.nextAgent;
+    this._transcript = carry?.transcript;
     this.continuedAsNew = carry?.continuedAsNew ?? 0;
     this.events = new EventLog(carry?.events);
+  }
+
+  get agent(): AgentSnapshot | undefined { return this._agent; }
+  get items(): readonly ConversationItem[] { return this._items; }
+  get usage(): Usage { return this._usage; }
+  get turn(): number { return this._turn; }
+  /** The calls of the turn in progress, and the answers they have so far. */
+  get turnCalls(): readonly PlannedCall[] { return this._turnCalls; }
+  get outputs(): ReadonlyMap<string, string> { return this._outputs; }
+  get queuedInputs(): readonly string[] { return this._queuedInputs; }
+  get handoffs(): readonly Handoff[] { return this._handoffs; }
+  /** A handoff the turn in progress asked for: it takes effect once the turn is answered. */
+  get nextAgent(): { to: string; callId: string } | undefined { return this._nextAgent; }
+  get transcript(): TranscriptHead | undefined { return this._transcript; }
+  get finished(): Finished | undefined { return this._finished; }
+  /** Why the run cannot go on right now (e.g. no worker has its agent version). */
+  get problem(): string | undefined { return this._problem; }
+  /** Tool activities and sub-runs executing now. */
+  get executing(): number { return this._executing; }
+  /** Decisions whose tokens, edited arguments or input values are being checked: the run is not waiting on people then. */
+  get validating(): number { return this._validating; }
+  /** Sub-runs in progress, by child workflow id. */
+  get children(): ReadonlyMap<string, ChildRun> { return this._children; }
+
+  // ── What happens to a run ────────────────────────────────────────────────────────────────────────────────
+  described(agent: AgentSnapshot): void { this._agent = agent; }
+
+  /** A model turn begins: user messages queued since the last one join the conversation. */
+  startTurn(): void {
+    this._turn += 1;
+    for (const content of this._queuedInputs.splice(0)) this._items.push({ type: 'message', role: 'user', content });
+  }
+
+  modelAnswered(result: { items: ConversationItem[]; usage?: Usage; transcript?: TranscriptHead }): void {
+    if (result.transcript) this._transcript = result.transcript;
+    if (result.usage) this._usage = addUsage(this._usage, result.usage);
+    this._items.push(...result.items);
+  }
+
+  /** A message for the model's next answer (e.g. why its typed output did not match). */
+  tellModel(content: string): void { this._items.push({ type: 'message', role: 'user', content }); }
+
+  queueInputs(messages: string[]): void { this._queuedInputs.push(...messages); }
+
+  startTurnCalls(calls: PlannedCall[]): void { this._turnCalls = calls; }
+  answerCall(callId: string, output: string): void { this._outputs.set(callId, output); }
+  /** Every call of the turn answered: the answers join the conversation and the turn is over. */
+  endTurnCalls(answers: ConversationItem[]): void {
+    this._items.push(...answers);
+    this._turnCalls = [];
+    this._outputs.clear();
+  }
+
+  /** The model asked to hand the conversation over; one handoff per turn. False if one is already under way. */
+  requestHandoff(to: string, callId: string): boolean {
+    if (this._nextAgent) return false;
+    this._nextAgent = { to, callId };
+    return true;
+  }
+  handedOff(to: AgentSnapshot, at: string): void {
+    this._handoffs.push({ from: this.agentRef().name, to: to.name, callId: this._nextAgent!.callId, at });
+    this._agent = to;
+    this._nextAgent = undefined;
+  }
+
+  executionStarted(): void { this._executing += 1; }
+  executionEnded(): void { this._executing -= 1; }
+  validationStarted(): void { this._validating += 1; }
+  validationEnded(): void { this._validating -= 1; }
+  /** True when it changed. */
+  setProblem(problem: string | undefined): boolean {
+    const changed = this._problem !== problem;
+    this._problem = problem;
+    return changed;
+  }
+
+  childStarted(childId: string, call: { callId: string; toolName: string }): void {
+    this._children.set(childId, { callId: call.callId, toolName: call.toolName, waiting: false, pending: [] });
+  }
+  childEnded(childId: string): void { this._children.delete(childId); }
+  /** A decision for a sub-run's call was passed on: the call is not listed here until the sub-run reports again. */
+  forwardedTo(callId: string): void { this._forwarded.add(callId); }
+
+  complete(finalOutput: string): void { this._finished = { status: 'Completed', finalOutput }; }
+  /** The run ended without an answer: calls still waiting are audited cancelled and leave every list. */
+  fail(now: string, error: string, errorType: string | undefined): void {
+    this.book.cancelPending(now, errorType === 'RunCancelled' ? 'the run was cancelled' : `the run ended: ${error}`);
+    this._children.clear();
+    this._finished = { status: 'Failed', error, ...(errorType ? { errorType } : {}) };
   }
 
   /** The run's own approval policy: wins over the agent's and the tools'. Who may approve is the definitions' call. */
@@ -108,11 +190,6 @@ export class AgentRunState {
     return tools.length ? { mcpTools: tools } : {};
   }
 
-  /** The policy for one tool's calls: agent < tool < run, field by field. */
-  policyFor(toolName: string): ApprovalPolicy {
-    return effectivePolicy(this.agent?.policy, this.agent?.tools.find((t) => t.name === toolName)?.policy, this.runPolicy);
-  }
-
   agentRef(): { name: string; version: string } {
     return { name: this.agent?.name ?? this.input.agent, version: this.agent?.version ?? this.input.agentVersion ?? '' };
   }
@@ -120,18 +197,18 @@ export class AgentRunState {
   // ── Who waits for what ───────────────────────────────────────────────────────────────────────────────────
   /** Calls waiting in sub-runs, named by the path of tools that leads to them. */
   childPending(): PendingApproval[] {
-    return [...this.children.entries()].flatMap(([childId, c]) =>
-      c.pending.filter((p) => !this.forwarded.has(p.callId)).map((p) => ({ ...p, path: `${c.toolName} > ${p.path ?? p.toolName}`, runId: p.runId ?? childId })),
+    return [...this._children.entries()].flatMap(([childId, c]) =>
+      c.pending.filter((p) => !this._forwarded.has(p.callId)).map((p) => ({ ...p, path: `${c.toolName} > ${p.path ?? p.toolName}`, runId: p.runId ?? childId })),
     );
   }
 
   allPending(): PendingApproval[] {
-    return this.children.size ? [...this.book.pendingApprovals(), ...this.childPending()] : this.book.pendingApprovals();
+    return this._children.size ? [...this.book.pendingApprovals(), ...this.childPending()] : this.book.pendingApprovals();
   }
 
   /** The sub-run that holds a call this run does not (and has not passed a decision on to yet). */
   childOwning(callId: string): [string, ChildRun] | undefined {
-    return [...this.children.entries()].find(([, c]) => c.pending.some((p) => p.callId === callId) && !this.forwarded.has(callId));
+    return [...this._children.entries()].find(([, c]) => c.pending.some((p) => p.callId === callId) && !this._forwarded.has(callId));
   }
 
   status(): RunStatus {
@@ -139,7 +216,7 @@ export class AgentRunState {
   }
 
   private childWaiting(callId: string): boolean {
-    return [...this.children.values()].some((c) => c.callId === callId && c.waiting);
+    return [...this._children.values()].some((c) => c.callId === callId && c.waiting);
   }
 
   /** Every call of the current turn is answered, waits for a person, or is a sub-run that waits for one. */
@@ -154,78 +231,25 @@ export class AgentRunState {
 
   /** A sub-run reported: what it waits for now. Decisions passed on to it are settled once it stops listing the call. */
   applyChildReport(r: ChildReport): boolean {
-    const child = this.children.get(r.childWorkflowId);
+    const child = this._children.get(r.childWorkflowId);
     if (!child) return false;
     child.waiting = r.waiting;
     child.pending = r.pending;
-    for (const id of [...this.forwarded]) if (!r.pending.some((p) => p.callId === id)) this.forwarded.delete(id);
+    for (const id of [...this._forwarded]) if (!r.pending.some((p) => p.callId === id)) this._forwarded.delete(id);
     // A decision the sub-run refused: the call is pending here again (its report still lists it).
-    for (const refusal of r.refused ?? []) this.forwarded.delete(refusal.callId);
+    for (const refusal of r.refused ?? []) this._forwarded.delete(refusal.callId);
     return true;
-  }
-
-  // ── Views ────────────────────────────────────────────────────────────────────────────────────────────────
-  view(): RunView {
-    const startedWith = this.handoffs[0]?.from;
-    const f = this.finished;
-    return {
-      agent: this.agentRef(),
-      ...(startedWith ? { startedWith } : {}),
-      status: this.status(),
-      turn: this.turn,
-      maxTurns: this.maxTurns,
-      pending: this.allPending(),
-      usage: this.usage,
-      startedAt: this.startedAt,
-      ...(this.input.runTimeout ? { deadline: addDuration(this.startedAt, this.input.runTimeout) } : {}),
-      continuedAsNew: this.continuedAsNew,
-      ...(this.problem ? { problem: this.problem } : {}),
-      cursor: { items: this.items.length, audit: this.book.state.auditSeq ?? 0 },
-      ...(f?.finalOutput !== undefined ? { finalOutput: f.finalOutput } : {}),
-      ...(this.agent?.outputSchema ? { structuredOutput: true as const } : {}),
-      ...(f?.error ? { error: f.error } : {}),
-      ...(f?.errorType ? { errorType: f.errorType } : {}),
-    };
-  }
-
-  /** The view plus the newest items and audit entries (a bounded window): `runState`, and the workflow result. */
-  snapshot(budget: Window = SNAPSHOT_WINDOW): RunSnapshot {
-    const itemsFrom = windowStart(this.items, budget);
-    const audit = this.book.state.audit;
-    const auditStart = windowStart(audit, budget);
-    return {
-      ...this.view(),
-      items: this.items.slice(itemsFrom),
-      itemsFrom,
-      audit: audit.slice(auditStart),
-      auditFrom: auditStart === 0 ? 0 : (audit[auditStart - 1]?.seq ?? 0),
-      queuedInputs: [...this.queuedInputs],
-      handoffs: [...this.handoffs],
-      alwaysRules: { ...this.book.state.sticky },
-    };
-  }
-
-  conversation(req: PageRequest = {}): ConversationPage {
-    const after = Math.min(req?.after ?? 0, this.items.length);
-    const items = page(this.items.slice(after, after + (req?.limit ?? DEFAULT_PAGE)));
-    return { items, next: after + items.length, total: this.items.length };
-  }
-
-  auditLog(req: PageRequest = {}): AuditPage {
-    const after = req?.after ?? 0;
-    const entries = page(this.book.auditAfter(after).slice(0, req?.limit ?? DEFAULT_PAGE));
-    return { entries, next: entries.at(-1)?.seq ?? after, total: this.book.state.audit.length };
   }
 
   // ── Continue-as-new ──────────────────────────────────────────────────────────────────────────────────────
   toCarry(): RunCarry {
-    const args = argumentsByCall(this.items);
+    const args = argumentsByCall(this._items);
     const same = (callId: string, value: string | undefined) => value !== undefined && args.get(callId) === value;
     const book = this.book.state;
     return {
       agent: this.agent!,
       startedAt: this.startedAt,
-      items: this.items,
+      items: this._items,
       usage: this.usage,
       turn: this.turn,
       book: {
@@ -236,8 +260,8 @@ export class AgentRunState {
       turnCalls: this.turnCalls.map((c) => (same(c.callId, c.arguments) ? omitArguments(c) : c)),
       outputs: Object.fromEntries(this.outputs),
       continuedAsNew: this.continuedAsNew + 1,
-      inputs: this.queuedInputs,
-      handoffs: this.handoffs,
+      inputs: this._queuedInputs,
+      handoffs: this._handoffs,
       ...(this.nextAgent ? { nextAgent: this.nextAgent } : {}),
       ...(this.transcript ? { transcript: this.transcript } : {}),
       events: this.events.state,

@@ -28,3 +28,14 @@ export function readToken(d: BookDecision, call: CheckedCall | undefined, ctx: T
   const { sub, jti, exp } = decoded.claims;
   return { decision: { ...d, approver: sub, signed: { kid: decoded.kid, jti, exp } } };
 }
+
+/**
+ * A token read earlier (before its signature and any edits were checked, asynchronously) still authorizes its
+ * decision now: not expired meanwhile, its id not used meanwhile by another decision. The token is not decoded again.
+ */
+export function stillAuthorized(d: BookDecision, ctx: Omit<TokenContext, 'wf'>): string | undefined {
+  if (!d.signed) return undefined;
+  if (d.signed.exp <= ctx.nowSeconds) return `decision for call ${d.callId} refused: token expired at ${new Date(d.signed.exp * 1000).toISOString()}`;
+  if (ctx.jtiUsed(d.signed.jti)) return `decision for call ${d.callId} refused: token jti "${d.signed.jti}" was already used`;
+  return undefined;
+}

@@ -84,9 +84,11 @@ test('expiry: audited expired (not rejected) when the call does not run; timed_o
   const approveOnTimeout = book({ expiresAt: T1, onTimeout: 'approve' });
   approveOnTimeout.expire('c1', T1);
   expect(approveOnTimeout.state.audit.at(-1)).toMatchObject({ decision: 'timed_out', onTimeout: 'approve' });
-  const recorded = book({ expiresAt: T1 });
-  recorded.expire('c1', T1, false);
-  expect(recorded.state.audit.at(-1)).toMatchObject({ decision: 'timed_out', onTimeout: 'reject' });
+  // Without the agent's own words, the model hears the wait it was given, and any extension of it.
+  const extended = book({ timeout: '5m', expiresAt: T1, onTimeout: 'reject', maxExtensionMs: 3_600_000 });
+  extended.decide([{ callId: 'c1', decision: 'extend', by: '1h' }], T0, 'update');
+  extended.expire('c1', '2030-01-01T00:00:00.000Z');
+  expect(extended.call('c1')!.rejectionOutput).toBe('The approval request expired after 5m and an extension of 1h.');
 });
 
 test('cancelPending: every waiting call is cancelled and audited; decided ones stay as they are', () => {

@@ -51,7 +51,8 @@ test('one check for every path: unknown, already decided, twice in a batch, wron
 
 test("decisions for a sub-run's calls route to it, checked against what it reported", () => {
   const s = runWith('c1');
-  s.children.set('run/x1', { callId: 'x1', toolName: 'check_identity', waiting: true, pending: [{ callId: 'n1', kind: 'input', fields: ['name'], toolName: 'ask', arguments: '{}', agentName: 'identity', requestedAt: T0 }] });
+  s.childStarted('run/x1', { callId: 'x1', toolName: 'check_identity' });
+  s.applyChildReport({ childWorkflowId: 'run/x1', waiting: true, pending: [{ callId: 'n1', kind: 'input', fields: ['name'], toolName: 'ask', arguments: '{}', agentName: 'identity', requestedAt: T0 }] });
   expect(routeBatch(s, [{ callId: 'c1', decision: 'approve' }, { callId: 'n1', decision: 'input', values: { name: 'ann' } }])).toEqual({
     local: [{ callId: 'c1', decision: 'approve' }],
     forward: [{ childId: 'run/x1', decision: { callId: 'n1', decision: 'input', values: { name: 'ann' } } }],
@@ -76,12 +77,12 @@ describe('the update handler throws only ApplicationFailure (anything else would
     ['a malformed payload', { decisions: 'nope' }, /^invalid decide request: decisions: /],
     ['an unknown call', { decisions: [{ callId: 'ghost', decision: 'approve' }] }, /^unknown call id ghost/],
     ['a decided call', { decisions: [{ callId: 'done', decision: 'approve' }] }, /already decided: rejected/],
-  ])('%s', (_what, payload, message) => {
+  ])('%s', async (_what, payload, message) => {
     const s = runWith('c1', 'done');
     s.book.decide([{ callId: 'done', decision: 'reject' }], T0, 'update');
     let thrown: unknown;
     try {
-      desk(s).update(payload);
+      await desk(s).update(payload);
     } catch (err) {
       thrown = err;
     }
