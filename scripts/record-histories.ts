@@ -4,9 +4,10 @@
 //   npx tsx scripts/record-histories.ts                 record every scenario (overwrites same-named files)
 //   npx tsx scripts/record-histories.ts timed-out ...   record the named scenarios only
 //
-// Each scenario runs on a fresh local dev server with the real worker, activities and scripted model. Record a new
-// scenario whenever the workflow gains behaviour; never re-record an old one after changing the workflow (the old
-// file is the proof that old histories still replay).
+// Each scenario runs on a fresh local dev server with the real worker, activities and scripted model. The corpus
+// was recorded on 1.0. Record a new scenario whenever the workflow gains behaviour (behind patched()); never
+// re-record an old one after changing the workflow: the old file is the proof that runs recorded before the change
+// still replay.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -25,6 +26,8 @@ import { historyRegistry, signingKey } from './historyAgents';
 
 type Scenario = (h: Harness, runner: Runner, workflowId: string) => Promise<void>;
 
+/** The corpus's standing grants: recorded by the 'granted-call-grants' scenario (its file's name is the workflow id). */
+const GRANTS = { workflowId: 'granted-call-grants' };
 const email = (n: number) => ({ name: 'send_email', arguments: { to: `u${n}@example.com`, subject: `S${n}`, body: 'b' }, callId: `m${n}` });
 
 const scenarios: Record<string, Scenario> = {
@@ -158,12 +161,11 @@ const scenarios: Record<string, Scenario> = {
   // A standing grant approves one call; another call does not match and waits for a person. The grants workflow's
   // own history is recorded by the next scenario (same id as its file).
   'granted-call': async (h, runner, id) => {
-    process.env.COUNTERSIGN_GRANTS_WORKFLOW_ID = 'granted-call-grants';
-    const { grantId } = await grant(h.client, h.taskQueue, { agent: 'email-assistant', tool: 'send_email', where: { to: '*@example.com' }, for: '1h', uses: 5, grantedBy: 'ann' });
+    const { grantId } = await grant(h.client, h.taskQueue, { agent: 'email-assistant', tool: 'send_email', where: { to: '*@example.com' }, for: '1h', uses: 5, grantedBy: 'ann' }, GRANTS);
     h.model.script(id, [{ toolCalls: [email(1), { ...email(2), arguments: { to: 'eve@evil.org', subject: 'S2', body: 'b' } }] }, { text: 'done' }]);
     const paused = await runner.run('email-assistant', 'mail', { workflowId: id });
     await runner.run('email-assistant', paused.toState().approve('m2', { approver: 'bob' }));
-    await revokeGrant(h.client, grantId, 'ann');
+    await revokeGrant(h.client, grantId, 'ann', GRANTS);
   },
   'granted-call-grants': async () => undefined,
   // No webhook on the worker: the run logs its notifications itself and schedules no notify activity.
@@ -238,6 +240,7 @@ async function main() {
     registry: historyRegistry(),
     webhookUrl: hook.url,
     approverKeys: [{ kid: signingKey.kid, x: signingKey.x }],
+    grantsWorkflowId: GRANTS.workflowId, // no other scenario has grants: asking this one changes nothing for them
   });
   const runner = new Runner(h.client, { taskQueue: h.taskQueue });
   try {

@@ -1,6 +1,6 @@
-// The replay corpus: every recorded history in test/histories/ must replay against today's workflow code.
-// A workflow change that alters the command sequence without patched() fails here. Record new histories with
-// `npx tsx scripts/record-histories.ts <scenario>`.
+// The replay corpus: every history in test/histories/ (recorded on 1.0, and after each later change to workflow
+// behaviour) must replay against today's workflow code. A change that alters the command sequence without
+// patched() fails here. Record new histories with `npx tsx scripts/record-histories.ts <scenario>`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
