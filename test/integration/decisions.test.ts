@@ -2,7 +2,8 @@
 // the raw signals and the validating update, and every bad input the client must refuse without changing the run.
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { DecisionRejectedError, Runner, RunFinishedError, RunNotFoundError, RunState, RunStateError } from '../../client';
-import { approveSignal, decideUpdate, pendingApprovalsQuery, rejectSignal, runStateQuery, type RunSnapshot } from '../../contract/messages';
+import { approveSignal, auditLogQuery, conversationQuery, decideUpdate, eventsQuery, pendingApprovalsQuery, rejectSignal, runStateQuery } from '../../contract/messages';
+import { type RunSnapshot } from '../../contract/runViews';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 
@@ -159,6 +160,22 @@ describe('signals, the update and queries, as admin scripts send them', () => {
     expect(await refusal({ decisions: [{ callId: a!.callId, decision: 'reject' }] })).toBe(`call ${a!.callId} (${a!.toolName}) is already decided: approved`);
     await handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ callId: b!.callId, decision: 'reject' }] }] });
     expect(((await handle.result()) as RunSnapshot).status).toBe('Completed');
+  });
+
+  test('the paged queries check their input: a bad after or limit is one clear error, and the run is untouched', async () => {
+    const result = await runner.run('email-assistant', 'Send the report to alice');
+    const handle = h.client.workflow.getHandle(result.workflowId);
+    for (const [query, bad, why] of [
+      [conversationQuery, { after: -1 }, /^invalid page request: after: .*; send \{"after": <cursor, 0 or more>, "limit": <1 to 1000>\}$/],
+      [auditLogQuery, { limit: 0 }, /^invalid page request: limit: /],
+      [eventsQuery, { limit: 5000 }, /^invalid page request: limit: /],
+      [conversationQuery, { after: 'x' }, /^invalid page request: after: /],
+      [conversationQuery, { page: 2 }, /^invalid page request: /],
+    ] as const) {
+      await expect(handle.query(query as typeof conversationQuery, bad as never)).rejects.toThrow(why);
+    }
+    expect((await handle.query(conversationQuery, { after: 0, limit: 1 })).items).toHaveLength(1);
+    expect((await handle.query(pendingApprovalsQuery)).map((p) => p.toolName)).toEqual(['send_email']);
   });
 });
 
