@@ -1,7 +1,9 @@
 // The scripted model's default behaviour when no script is queued: a small deterministic planner that reads the
 // user's request and the tools offered, and answers like a cooperative model would. It covers the seed scenarios
-// (email, records, weather) so `npm start` and the CLI demos work offline; anything else gets a plain reply.
+// (email, records, weather) so `npm start` and the CLI demos work offline; other tools are planned by
+// devtools/anyAgentBrain.ts (a `call <tool> {…}` message, or the tools a message names); anything else gets a plain reply.
 import { DEMO_CONTACTS } from '../agents/demo/contacts';
+import { planAnyAgent, type ToolSpec } from './anyAgentBrain';
 import type { ScriptStep } from './scriptSteps';
 
 export type BrainItem =
@@ -13,6 +15,8 @@ type PlannedCall = { name: string; arguments: Record<string, unknown> };
 
 const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
 const RECORD_ID = /\b[A-Z]{2,}-\d+\b/g;
+/** The tools this planner knows; requests to others go to the planner for any agent. */
+const KNOWN_TOOLS: ReadonlySet<string> = new Set(['send_email', 'lookup_contact', 'delete_record', 'get_temperature', 'get_weather']);
 
 function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
@@ -72,8 +76,11 @@ function planFromRequest(text: string, tools: Set<string>): PlannedCall[] {
   return calls;
 }
 
-/** The reply for a conversation: new tool calls, or a final text that quotes every tool result of this request. */
-export function demoReply(items: BrainItem[], toolNames: string[]): ScriptStep {
+/**
+ * The reply for a conversation: new tool calls, or a final text that quotes every tool result of this request.
+ * `specs` are the offered tools with their descriptions and JSON schemas (default: the names alone).
+ */
+export function demoReply(items: BrainItem[], toolNames: string[], specs: ToolSpec[] = toolNames.map((name) => ({ name }))): ScriptStep {
   const tools = new Set(toolNames);
   let lastUser = -1;
   items.forEach((it, i) => {
@@ -87,6 +94,8 @@ export function demoReply(items: BrainItem[], toolNames: string[]): ScriptStep {
   if (calls.length === 0) {
     const planned = planFromRequest(request, tools);
     if (planned.length > 0) return { toolCalls: planned };
+    const any = planAnyAgent(request, specs, KNOWN_TOOLS);
+    if (any) return any;
     const offer = toolNames.length ? ` I can use: ${toolNames.join(', ')}.` : '';
     return { text: `You said: "${request}".${offer}` };
   }

@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RUN_ID_HEADER } from '../activities/model/modelTurn';
+import { toolSpecs } from './anyAgentBrain';
 import { type BrainItem, demoReply } from './demoBrain';
 import { type ScriptStep, scriptSchema } from './scriptSteps';
 
@@ -252,7 +253,7 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
       return sendJson(res, 401, { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } });
 
     const queue = (runId && queues.get(runId)?.length ? queues.get(runId) : queues.get(SHARED)) ?? [];
-    const step = queue.shift() ?? demoReply(items, tools);
+    const step = queue.shift() ?? demoReply(items, tools, toolSpecs(body));
     if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
     if (step.error) {
       const headers: Record<string, string> = step.error.retryAfterSeconds !== undefined ? { 'retry-after': String(step.error.retryAfterSeconds) } : {};
