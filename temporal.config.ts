@@ -1,13 +1,23 @@
-// The one place Countersign reads its settings. Connection settings come from the same TOML profiles and
-// TEMPORAL_* variables the `temporal` CLI reads (@temporalio/envconfig): TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE,
-// TEMPORAL_API_KEY, TEMPORAL_TLS*, TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE. Countersign's own knobs are COUNTERSIGN_*.
-import { execFileSync } from 'node:child_process';
-import { loadClientConnectConfig } from '@temporalio/envconfig';
+// The one place Countersign's settings are declared and read. Every environment variable the product reads is
+// declared in productEnvSchema (name, type, default, meaning); those of development and the tests in devEnvSchema.
+// `npm run docs:env` writes both tables into docs/operations.md; test/unit/configScan.test.ts fails on a read of
+// process.env anywhere else in the product, and on a variable name that these schemas do not declare. Code gets its
+// settings from loadConfig / loadDevConfig (or, where no configuration reaches, from `setting`), never from
+// process.env. Connection settings are parsed by @temporalio/envconfig, from the same TOML profiles and TEMPORAL_*
+// variables the `temporal` CLI reads; they are declared here for the table.
 import { z } from 'zod';
-import { EncryptionKeyError, parseEncryptionKeys } from './codec/encryptionCodec';
+import { DEFAULT_TASK_QUEUE } from './contract/messages';
+import { GRANTS_WORKFLOW_ID } from './contract/grantMessages';
+import { type ConfigOverrides, ConfigError, configOf, devConfigOf, parseEnv, withOverrides } from './config/loadConfig';
+import type { CountersignConfig, DevConfig } from './config/settings';
+
+export { ConfigError, type ConfigOverrides };
+export type { CountersignConfig, DevConfig, ModelApi, ModelSettings, PayloadStorageSettings } from './config/settings';
 
 export const DEFAULT_ADDRESS = 'localhost:7233';
 export const DEFAULT_UI_PORT = 8233;
+export const DEFAULT_SESSION_MAX_ITEMS = 200;
+export const MAX_SESSION_MAX_ITEMS = 100_000;
 
 /** Search attributes the workflow upserts; `npm start` registers them on the dev server. */
 export const SEARCH_ATTRIBUTES = {
@@ -17,219 +27,118 @@ export const SEARCH_ATTRIBUTES = {
   HitlPendingSince: 'Datetime',
 } as const;
 
-export type ModelApi = 'responses' | 'chat';
+/** Who reads a variable when Countersign's loader does not: shown in the table, never parsed here. */
+export type ReadBy = '@temporalio/envconfig' | 'the AWS SDK' | 'scripts/temporal-toolchain.mjs' | 'scripts/test-prerequisites.mjs' | 'the tests' | 'the jest reporter';
+/** A variable another reader parses: its meaning (and the default that reader applies) for the table. */
+const readBy = (who: ReadBy, description: string, shownDefault?: string) => z.string().optional().meta({ description, readBy: who, ...(shownDefault ? { shownDefault } : {}) });
+const flag = (description: string) => z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).default('false').describe(description);
+const SESSION_ITEMS = `must be a whole number from 1 to ${MAX_SESSION_MAX_ITEMS}`;
+const port = (example: string, min = 0) =>
+  z.coerce.number({ error: `must be a port number such as ${example}` }).int(`must be a port number such as ${example}`).min(min, `must be ${min} to 65535`).max(65535, `must be ${min} to 65535`);
 
-export interface ModelSettings {
-  /** OPENAI_BASE_URL; undefined = the provider's default. */
-  baseURL?: string;
-  /** OPENAI_API_KEY. Read by the worker only; never passed to workflows. */
-  apiKey?: string;
-  /** COUNTERSIGN_MODEL */
-  model: string;
-  /** COUNTERSIGN_MODEL_API: `responses` (OpenAI Responses API) or `chat` (Chat Completions, for compatible servers). */
-  api: ModelApi;
-  /** COUNTERSIGN_MODEL_TIMEOUT_MS: one HTTP request's limit; Temporal retries after it. */
-  requestTimeoutMs: number;
-}
-
-export interface CountersignConfig {
-  /** From TEMPORAL_ADDRESS / profile; `explicit` says whether the user chose it (then `npm start` starts no dev server). */
-  address: string;
-  addressExplicit: boolean;
-  namespace: string;
-  taskQueue: string;
-  /** Connection options as envconfig resolved them (address, TLS, API key, gRPC metadata). */
-  connection: ReturnType<typeof loadClientConnectConfig>['connectionOptions'];
-  /** Dev server launched by `npm start` when no TEMPORAL_ADDRESS is given (at COUNTERSIGN_DEV_ADDRESS, default localhost:7233). */
-  devServer: { dbFile: string; uiPort: number };
-  model: ModelSettings;
-  /** COUNTERSIGN_DEMO_OUTBOX: JSON lines written by the demo tools' side effects. */
-  demoOutbox: string;
-  /** COUNTERSIGN_WEBHOOK_URL: approval notifications (requested, reminder, escalated, timed out) are POSTed here. */
-  webhookUrl?: string;
-  /**
-   * Worker Versioning (Temporal worker deployments), on when COUNTERSIGN_DEPLOYMENT_NAME is set. Build id from
-   * COUNTERSIGN_BUILD_ID, else the git commit. Behaviour COUNTERSIGN_VERSIONING_BEHAVIOR: 'auto-upgrade' (default:
-   * runs that wait weeks move to new code, which patched() keeps replay-safe) or 'pinned'.
-   */
-  deployment?: { name: string; buildId: string; behavior: 'AUTO_UPGRADE' | 'PINNED' };
-  /** COUNTERSIGN_ENCRYPTION_KEYS (`keyId:base64,…`, first encrypts): payloads are AES-256-GCM encrypted. Secret. */
-  encryptionKeys?: string;
-  /**
-   * COUNTERSIGN_MAX_CACHED_WORKFLOWS: how many runs the worker keeps in memory. Paused runs beyond it are evicted
-   * and replayed from history when a decision arrives, so memory stays bounded however many runs wait.
-   */
-  maxCachedWorkflows?: number;
-  /**
-   * Where payloads too large for history go (Temporal's external storage, a claim check), for worker, clients, CLI
-   * and codec server alike. COUNTERSIGN_PAYLOAD_STORAGE: `file` (default; COUNTERSIGN_PAYLOAD_DIR, default
-   * .temporal/payloads), `s3` (COUNTERSIGN_PAYLOAD_S3_BUCKET, _ENDPOINT, _REGION and the usual AWS
-   * credentials), or `off`. COUNTERSIGN_PAYLOAD_THRESHOLD_BYTES: payloads from this size on are offloaded (256 KiB).
-   */
-  payloadStorage: PayloadStorageSettings;
-  /** COUNTERSIGN_AGENTS_MODULE: a .js/.ts file exporting an array of agents, served beside the demo agents. */
-  agentsModule?: string;
-  /** COUNTERSIGN_AGENTS_FILE: a JSON file declaring agents (MCP servers, approval rules), served beside the demo agents. */
-  agentsFile?: string;
-  /**
-   * The worker's model-delta relay (worker/deltaRelay.ts): an SSE port readers get text deltas from while a model call
-   * runs, outside history. COUNTERSIGN_DELTA_HOST (127.0.0.1), COUNTERSIGN_DELTA_PORT (0 = any free port),
-   * COUNTERSIGN_DELTA_PUBLIC_URL (what readers dial, if not http://host:port). Absent with COUNTERSIGN_DELTA_RELAY=off.
-   */
-  deltaRelay?: { host: string; port: number; publicUrl?: string };
-  /** COUNTERSIGN_APPROVER_KEYS: a JWKS file of approvers' Ed25519 public keys; signed decisions are checked against it (read at worker start). */
-  approverKeysFile?: string;
-  /** COUNTERSIGN_REQUIRE_SIGNED_DECISIONS=true: every approval this worker plans needs a decision signed by one of those keys. */
-  requireSignedDecisions: boolean;
-  /**
-   * COUNTERSIGN_FAST_MODE=true: runs this worker describes make their model calls as local activities (one history
-   * marker and no extra workflow task per turn instead of three events and a round trip through the task queue).
-   * Trade-offs in the README ("Fast mode"); the choice is recorded in each run's agent snapshot.
-   */
-  fastMode: boolean;
-  /**
-   * One-click action links in approval_requested notifications: COUNTERSIGN_PUBLIC_URL (where `countersign serve` is
-   * reached), COUNTERSIGN_LINK_SECRET (HMAC key shared by workers and the server), COUNTERSIGN_LINK_TTL (longest life, seconds).
-   */
-  links?: { publicUrl: string; secret: string; maxTtlSeconds: number };
-}
-
-export type PayloadStorageSettings =
-  | { kind: 'off' }
-  | { kind: 'file'; dir: string; thresholdBytes: number }
-  | { kind: 's3'; bucket: string; endpoint?: string; region?: string; thresholdBytes: number };
-
-function gitCommit(): string | undefined {
-  try {
-    return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: __dirname, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const envSchema = z.object({
-  COUNTERSIGN_TASK_QUEUE: z.string().min(1).default('countersign'),
-  COUNTERSIGN_MODEL: z.string().min(1).default('gpt-4.1-mini'),
-  COUNTERSIGN_MODEL_API: z.enum(['responses', 'chat'], { error: 'must be "responses" or "chat"' }).default('responses'),
-  COUNTERSIGN_MODEL_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
-  COUNTERSIGN_DEV_DB: z.string().min(1).default('.temporal/dev.db'),
-  COUNTERSIGN_DEV_ADDRESS: z.string().regex(/^[\w.-]+:\d+$/, 'must look like localhost:7233').default(DEFAULT_ADDRESS),
-  COUNTERSIGN_UI_PORT: z.coerce.number().int().min(1).max(65535).default(DEFAULT_UI_PORT),
-  COUNTERSIGN_DEMO_OUTBOX: z.string().min(1).default('.countersign/outbox.jsonl'),
-  OPENAI_BASE_URL: z.url({ error: 'must be a URL such as http://localhost:11434/v1' }).optional(),
-  OPENAI_API_KEY: z.string().optional(),
-  COUNTERSIGN_WEBHOOK_URL: z.url({ error: 'must be a URL such as https://hooks.example.com/approvals' }).optional(),
-  COUNTERSIGN_DEPLOYMENT_NAME: z.string().min(1).optional(),
-  COUNTERSIGN_BUILD_ID: z.string().min(1).optional(),
-  COUNTERSIGN_ENCRYPTION_KEYS: z.string().min(1).optional(),
-  COUNTERSIGN_MAX_CACHED_WORKFLOWS: z.coerce.number({ error: 'must be a whole number such as 1000' }).int('must be a whole number such as 1000').min(0, 'must be 0 or more').optional(),
-  COUNTERSIGN_PAYLOAD_STORAGE: z.enum(['file', 's3', 'off'], { error: 'must be "file", "s3" or "off"' }).default('file'),
-  COUNTERSIGN_PAYLOAD_DIR: z.string().min(1).default('.temporal/payloads'),
-  COUNTERSIGN_PAYLOAD_THRESHOLD_BYTES: z.coerce.number({ error: 'must be a number of bytes such as 262144' }).int('must be a whole number of bytes').min(0, 'must be 0 or more').default(256 * 1024),
-  COUNTERSIGN_PAYLOAD_S3_BUCKET: z.string().min(1).optional(),
-  COUNTERSIGN_PAYLOAD_S3_ENDPOINT: z.url({ error: 'must be a URL such as http://127.0.0.1:9000' }).optional(),
-  COUNTERSIGN_PAYLOAD_S3_REGION: z.string().min(1).optional(),
-  COUNTERSIGN_AGENTS_MODULE: z.string().min(1).optional(),
-  COUNTERSIGN_AGENTS_FILE: z.string().min(1).optional(),
-  COUNTERSIGN_VERSIONING_BEHAVIOR: z.enum(['auto-upgrade', 'pinned'], { error: 'must be "auto-upgrade" or "pinned"' }).default('auto-upgrade'),
-  COUNTERSIGN_DELTA_RELAY: z.enum(['on', 'off'], { error: 'must be "on" or "off"' }).default('on'),
-  COUNTERSIGN_DELTA_HOST: z.string().min(1).default('127.0.0.1'),
-  COUNTERSIGN_DELTA_PORT: z.coerce.number({ error: 'must be a port number such as 7244' }).int('must be a port number such as 7244').min(0, 'must be 0 to 65535').max(65535, 'must be 0 to 65535').default(0),
-  COUNTERSIGN_DELTA_PUBLIC_URL: z.url({ error: 'must be a URL such as http://worker-1.internal:7244' }).optional(),
-  COUNTERSIGN_APPROVER_KEYS: z.string().min(1).optional(),
-  COUNTERSIGN_REQUIRE_SIGNED_DECISIONS: z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).default('false'),
-  COUNTERSIGN_FAST_MODE: z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).default('false'),
-  COUNTERSIGN_PUBLIC_URL: z.url({ error: 'must be a URL such as https://approvals.example.com' }).optional(),
-  COUNTERSIGN_LINK_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -base64 32)').optional(),
-  COUNTERSIGN_LINK_TTL: z.coerce.number({ error: 'must be a number of seconds such as 604800' }).int().positive('must be a positive number of seconds').default(7 * 24 * 3600),
+/** What the product reads: worker, client library, CLI, servers. */
+export const productEnvSchema = z.object({
+  TEMPORAL_ADDRESS: readBy('@temporalio/envconfig', "the Temporal frontend (host:port); unset, and no profile gives one: COUNTERSIGN_DEV_ADDRESS (npm start's dev server)"),
+  TEMPORAL_NAMESPACE: readBy('@temporalio/envconfig', 'the Temporal namespace', 'default'),
+  TEMPORAL_API_KEY: readBy('@temporalio/envconfig', 'API key for the Temporal server (Temporal Cloud); turns TLS on. Secret'),
+  TEMPORAL_TLS: readBy('@temporalio/envconfig', 'true: TLS on the connection (on by default with an API key or a client certificate)'),
+  TEMPORAL_TLS_CLIENT_CERT_PATH: readBy('@temporalio/envconfig', 'mTLS client certificate file (or TEMPORAL_TLS_CLIENT_CERT_DATA, the PEM itself)'),
+  TEMPORAL_TLS_CLIENT_CERT_DATA: readBy('@temporalio/envconfig', 'mTLS client certificate, PEM'),
+  TEMPORAL_TLS_CLIENT_KEY_PATH: readBy('@temporalio/envconfig', 'mTLS client key file (or TEMPORAL_TLS_CLIENT_KEY_DATA, the PEM itself). Secret'),
+  TEMPORAL_TLS_CLIENT_KEY_DATA: readBy('@temporalio/envconfig', 'mTLS client key, PEM. Secret'),
+  TEMPORAL_TLS_SERVER_CA_CERT_PATH: readBy('@temporalio/envconfig', "CA certificate file the server's certificate is checked against"),
+  TEMPORAL_TLS_SERVER_CA_CERT_DATA: readBy('@temporalio/envconfig', "CA certificate the server's certificate is checked against, PEM"),
+  TEMPORAL_TLS_SERVER_NAME: readBy('@temporalio/envconfig', 'server name expected in its certificate (SNI)'),
+  TEMPORAL_TLS_DISABLE_HOST_VERIFICATION: readBy('@temporalio/envconfig', "true: the server's certificate is not checked against its host name"),
+  'TEMPORAL_GRPC_META_*': readBy('@temporalio/envconfig', 'gRPC metadata sent with every request (TEMPORAL_GRPC_META_X_FOO=bar sends x-foo: bar)'),
+  TEMPORAL_PROFILE: readBy('@temporalio/envconfig', 'the profile of the TOML file to use', 'default'),
+  TEMPORAL_CONFIG_FILE: readBy('@temporalio/envconfig', 'the TOML profiles file', '~/.config/temporalio/temporal.toml'),
+  OPENAI_API_KEY: z.string().optional().describe("the model provider's API key, read by the worker only (never passed to workflows); with neither it nor OPENAI_BASE_URL the worker runs the scripted demo model. Secret"),
+  OPENAI_BASE_URL: z.url({ error: 'must be a URL such as http://localhost:11434/v1' }).optional().describe("an OpenAI-compatible server, e.g. Ollama's http://localhost:11434/v1; unset: the provider's default"),
+  COUNTERSIGN_TASK_QUEUE: z.string().min(1).default(DEFAULT_TASK_QUEUE).describe('the task queue the worker polls and new runs start on'),
+  COUNTERSIGN_MODEL: z.string().min(1).default('gpt-4.1-mini').describe('the model of agents that name none'),
+  COUNTERSIGN_MODEL_API: z.enum(['responses', 'chat'], { error: 'must be "responses" or "chat"' }).default('responses').describe('`responses` (OpenAI Responses API) or `chat` (Chat Completions, for compatible servers)'),
+  COUNTERSIGN_MODEL_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000).describe("one model HTTP request's limit, in milliseconds; Temporal retries after it"),
+  COUNTERSIGN_DEMO_OUTBOX: z.string().min(1).default('.countersign/outbox.jsonl').describe("JSON lines the demo agents' tools write their side effects to (sent emails, deleted records)"),
+  COUNTERSIGN_WEBHOOK_URL: z.url({ error: 'must be a URL such as https://hooks.example.com/approvals' }).optional().describe('approval notifications (requested, reminder, escalated, timed out, decided) are POSTed here'),
+  COUNTERSIGN_DEPLOYMENT_NAME: z.string().min(1).optional().describe("turns Worker Versioning on: the worker deployment this worker's version belongs to"),
+  COUNTERSIGN_BUILD_ID: z.string().min(1).optional().describe("this worker's build id under Worker Versioning; unset: the git commit"),
+  COUNTERSIGN_VERSIONING_BEHAVIOR: z.enum(['auto-upgrade', 'pinned'], { error: 'must be "auto-upgrade" or "pinned"' }).default('auto-upgrade').describe('`auto-upgrade` (runs that wait weeks move to new code, which patched() keeps replay-safe) or `pinned`'),
+  COUNTERSIGN_ENCRYPTION_KEYS: z.string().min(1).optional().describe('`keyId:base64key,…` (32-byte keys, the first encrypts): every payload is AES-256-GCM encrypted. Secret'),
+  COUNTERSIGN_MAX_CACHED_WORKFLOWS: z.coerce.number({ error: 'must be a whole number such as 1000' }).int('must be a whole number such as 1000').min(0, 'must be 0 or more').optional().describe("runs the worker keeps in memory (unset: Temporal's default); paused runs beyond it are evicted and replayed when a decision arrives"),
+  COUNTERSIGN_PAYLOAD_STORAGE: z.enum(['file', 's3', 'off'], { error: 'must be "file", "s3" or "off"' }).default('file').describe('where payloads too large for history go, for workers, clients, CLI and codec server alike: `file`, `s3` or `off`'),
+  COUNTERSIGN_PAYLOAD_DIR: z.string().min(1).default('.temporal/payloads').describe('the file store: a folder every worker and client of the runs shares'),
+  COUNTERSIGN_PAYLOAD_THRESHOLD_BYTES: z.coerce.number({ error: 'must be a number of bytes such as 262144' }).int('must be a whole number of bytes').min(0, 'must be 0 or more').default(256 * 1024).describe('payloads from this size on (bytes) go to the store'),
+  COUNTERSIGN_PAYLOAD_S3_BUCKET: z.string().min(1).optional().describe('the S3 store: its bucket (required with `s3`)'),
+  COUNTERSIGN_PAYLOAD_S3_ENDPOINT: z.url({ error: 'must be a URL such as http://127.0.0.1:9000' }).optional().describe('the S3 store: an S3-compatible server, addressed path-style'),
+  COUNTERSIGN_PAYLOAD_S3_REGION: z.string().min(1).optional().describe("the S3 store: the bucket's region; unset: AWS_REGION, else us-east-1"),
+  AWS_REGION: z.string().min(1).optional().describe('the S3 store\'s region when COUNTERSIGN_PAYLOAD_S3_REGION is unset (also read by the AWS SDK)'),
+  AWS_ACCESS_KEY_ID: readBy('the AWS SDK', "the S3 store's credentials (with AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN; or AWS_PROFILE, or an instance role)"),
+  AWS_SECRET_ACCESS_KEY: readBy('the AWS SDK', "the S3 store's secret key. Secret"),
+  AWS_SESSION_TOKEN: readBy('the AWS SDK', "the S3 store's session token, with temporary credentials. Secret"),
+  AWS_PROFILE: readBy('the AWS SDK', 'the AWS profile (~/.aws/config, ~/.aws/credentials) credentials come from'),
+  COUNTERSIGN_AGENTS_MODULE: z.string().min(1).optional().describe('a .js/.ts file exporting an array of agents, served beside the demo agents'),
+  COUNTERSIGN_AGENTS_FILE: z.string().min(1).optional().describe('a JSON file declaring agents (MCP servers, approval rules), served beside the demo agents'),
+  COUNTERSIGN_DELTA_RELAY: z.enum(['on', 'off'], { error: 'must be "on" or "off"' }).default('on').describe("the worker's model-delta relay: text deltas served over SSE while a model call runs, outside history"),
+  COUNTERSIGN_DELTA_HOST: z.string().min(1).default('127.0.0.1').describe('the interface the delta relay listens on (deltas are model output, in clear)'),
+  COUNTERSIGN_DELTA_PORT: port('7244').default(0).describe("the delta relay's port; 0: any free port"),
+  COUNTERSIGN_DELTA_PUBLIC_URL: z.url({ error: 'must be a URL such as http://worker-1.internal:7244' }).optional().describe('what readers dial for deltas, when it is not http://host:port (proxies, containers)'),
+  COUNTERSIGN_APPROVER_KEYS: z.string().min(1).optional().describe("a JWKS file of approvers' Ed25519 public keys, read at worker start: signed decisions are checked against it"),
+  COUNTERSIGN_REQUIRE_SIGNED_DECISIONS: flag('`true`: every approval this worker plans needs a decision signed by one of those keys'),
+  COUNTERSIGN_FAST_MODE: flag('`true`: runs this worker describes make their model calls as local activities (trade-offs: README, "Fast mode")'),
+  COUNTERSIGN_PUBLIC_URL: z.url({ error: 'must be a URL such as https://approvals.example.com' }).optional().describe('where `countersign serve` is reached: approval_requested notifications then carry one-click links'),
+  COUNTERSIGN_LINK_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -base64 32)').optional().describe('HMAC key of one-click links, the same on the workers and on `countersign serve`. Secret'),
+  COUNTERSIGN_LINK_TTL: z.coerce.number({ error: 'must be a number of seconds such as 604800' }).int().positive('must be a positive number of seconds').default(7 * 24 * 3600).describe('the longest a one-click link lives, in seconds (never beyond its call\'s expiry)'),
+  COUNTERSIGN_GRANTS_WORKFLOW_ID: z.string().min(1).default(GRANTS_WORKFLOW_ID).describe('the workflow id of the standing grants; workers and clients must agree (another set of grants in the same namespace)'),
+  COUNTERSIGN_SESSION_MAX_ITEMS: z.coerce.number({ error: SESSION_ITEMS }).int(SESSION_ITEMS).min(1, SESSION_ITEMS).max(MAX_SESSION_MAX_ITEMS, SESSION_ITEMS).default(DEFAULT_SESSION_MAX_ITEMS).describe("the history a session's next run starts with, at most, in items"),
+  COUNTERSIGN_CODEC_TOKEN: z.string().min(1).optional().describe('the bearer token `countersign codec-server` requires (it binds beyond loopback only with one). Secret'),
+  COUNTERSIGN_SERVE_TOKENS: z.string().min(1).optional().describe('`approver:token,…`: bearer tokens `countersign serve` accepts (16+ characters each) and the approvers they stand for. Secret'),
+  COUNTERSIGN_DEBUG: z.string().optional().describe('any value: a fatal error prints its stack too'),
+  NO_COLOR: z.string().optional().describe('any value: the CLI prints without colour'),
+  PATH: z.string().min(1).default('/usr/local/bin:/usr/bin:/bin').describe("the PATH the shell tool's commands get (it passes only PATH and HOME on)"),
 });
 
-/** Thrown for a setting that cannot work; the message is one line that says what to change. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
+/** What development and the tests read: `npm start`'s dev server, the scripted model, the demo MCP server, the test harness. */
+export const devEnvSchema = z.object({
+  COUNTERSIGN_DEV_ADDRESS: z.string().regex(/^[\w.-]+:\d+$/, 'must look like localhost:7233').default(DEFAULT_ADDRESS).describe("where `npm start` runs (or finds) its dev server; everything connects there when neither TEMPORAL_ADDRESS nor a profile names a server"),
+  COUNTERSIGN_DEV_DB: z.string().min(1).default('.temporal/dev.db').describe("the dev server's SQLite file (its state survives restarts)"),
+  COUNTERSIGN_UI_PORT: port(String(DEFAULT_UI_PORT), 1).default(DEFAULT_UI_PORT).describe("the dev server's Web UI port"),
+  COUNTERSIGN_SCRIPTED_MODEL_PORT: port('4000').default(0).describe('the port of the scripted demo model a worker starts when no model is configured; 0: any free port'),
+  COUNTERSIGN_MCP_LEDGER: z.string().min(1).optional().describe('the demo MCP server: a JSON-lines file every tools/call is appended to'),
+  COUNTERSIGN_MCP_TOOLS_FILE: z.string().min(1).optional().describe('the demo MCP server: a JSON file `{ "hide": [...] }` read at every request'),
+  COUNTERSIGN_MCP_HIDE: z.string().optional().describe('the demo MCP server: tools it hides, comma-separated'),
+  COUNTERSIGN_TEST_ADDRESS: z.string().min(1).optional().describe("set by the tests' globalSetup: the shared dev server's address"),
+  COUNTERSIGN_TEST_UI: z.string().min(1).optional().describe("set by the tests' globalSetup: that server's Web UI"),
+  COUNTERSIGN_TEST_BUNDLE: z.string().min(1).optional().describe("set by the tests' globalSetup: the workflow bundle the test workers share"),
+  COUNTERSIGN_FAULTS_FULL: z.string().optional().describe('`1`: the fault suites run their long variants (`npm run test:faults` sets it)'),
+  COUNTERSIGN_TEST_SUMMARY: readBy('the jest reporter', "a file test/support/summaryReporter.js writes the run's totals to (JSON)"),
+  COUNTERSIGN_CHROMIUM_PATH: readBy('the tests', 'the Chromium the browser tests drive', '/usr/bin/chromium, or chromium on PATH'),
+  COUNTERSIGN_SKIP_PREREQUISITES: readBy('scripts/test-prerequisites.mjs', '`1`: `npm test` skips its check for Chromium and the Temporal binaries'),
+  TEMPORAL_CLI_PATH: readBy('scripts/temporal-toolchain.mjs', 'the `temporal` CLI the dev server and the tests run', '.temporal/bin/temporal, else PATH, else installed'),
+  TEMPORAL_TEST_SERVER_PATH: readBy('scripts/temporal-toolchain.mjs', 'the time-skipping test server the tests run', '.temporal/bin/temporal-test-server, else PATH, else installed'),
+  COUNTERSIGN_WEED_PATH: readBy('scripts/temporal-toolchain.mjs', 'the SeaweedFS binary the S3 tests run', '.temporal/bin/weed, else PATH, else installed'),
+});
+
+export type ProductEnv = z.infer<typeof productEnvSchema>;
+export type DevEnv = z.infer<typeof devEnvSchema>;
+
+/** Everything the product reads, checked; `overrides` (command-line options, startWorker's) win over `env`. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): CountersignConfig {
+  const given = withOverrides(env, overrides);
+  return configOf(parseEnv(productEnvSchema, given), loadDevConfig(given), given);
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): CountersignConfig {
-  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ConfigError(`${String(issue.path[0])}: ${issue.message}`);
-  }
-  const e = parsed.data;
-  let connect;
-  try {
-    connect = loadClientConnectConfig({
-      profile: env.TEMPORAL_PROFILE,
-      overrideEnvVars: Object.fromEntries(Object.entries(env).filter((kv): kv is [string, string] => kv[1] !== undefined)),
-    });
-  } catch (err) {
-    throw new ConfigError(`cannot read the Temporal connection profile: ${(err as Error).message}`);
-  }
-  const address = connect.connectionOptions.address ?? e.COUNTERSIGN_DEV_ADDRESS;
-  return {
-    address,
-    addressExplicit: connect.connectionOptions.address !== undefined,
-    namespace: connect.namespace ?? 'default',
-    taskQueue: e.COUNTERSIGN_TASK_QUEUE,
-    connection: { ...connect.connectionOptions, address },
-    devServer: { dbFile: e.COUNTERSIGN_DEV_DB, uiPort: e.COUNTERSIGN_UI_PORT },
-    model: {
-      baseURL: e.OPENAI_BASE_URL,
-      apiKey: e.OPENAI_API_KEY,
-      model: e.COUNTERSIGN_MODEL,
-      api: e.COUNTERSIGN_MODEL_API,
-      requestTimeoutMs: e.COUNTERSIGN_MODEL_TIMEOUT_MS,
-    },
-    demoOutbox: e.COUNTERSIGN_DEMO_OUTBOX,
-    webhookUrl: e.COUNTERSIGN_WEBHOOK_URL,
-    payloadStorage: payloadStorageOf(e),
-    ...(e.COUNTERSIGN_AGENTS_MODULE ? { agentsModule: e.COUNTERSIGN_AGENTS_MODULE } : {}),
-    ...(e.COUNTERSIGN_AGENTS_FILE ? { agentsFile: e.COUNTERSIGN_AGENTS_FILE } : {}),
-    ...(e.COUNTERSIGN_MAX_CACHED_WORKFLOWS !== undefined ? { maxCachedWorkflows: e.COUNTERSIGN_MAX_CACHED_WORKFLOWS } : {}),
-    ...(e.COUNTERSIGN_ENCRYPTION_KEYS ? { encryptionKeys: checkedKeys(e.COUNTERSIGN_ENCRYPTION_KEYS) } : {}),
-    ...(e.COUNTERSIGN_DELTA_RELAY === 'on'
-      ? { deltaRelay: { host: e.COUNTERSIGN_DELTA_HOST, port: e.COUNTERSIGN_DELTA_PORT, ...(e.COUNTERSIGN_DELTA_PUBLIC_URL ? { publicUrl: e.COUNTERSIGN_DELTA_PUBLIC_URL } : {}) } }
-      : {}),
-    ...(e.COUNTERSIGN_DEPLOYMENT_NAME ? { deployment: deploymentOf(e.COUNTERSIGN_DEPLOYMENT_NAME, e.COUNTERSIGN_BUILD_ID, e.COUNTERSIGN_VERSIONING_BEHAVIOR) } : {}),
-    ...(e.COUNTERSIGN_APPROVER_KEYS ? { approverKeysFile: e.COUNTERSIGN_APPROVER_KEYS } : {}),
-    requireSignedDecisions: e.COUNTERSIGN_REQUIRE_SIGNED_DECISIONS === 'true',
-    fastMode: e.COUNTERSIGN_FAST_MODE === 'true',
-    ...linksOf(e),
-  };
+/** What development and the tests read, checked. */
+export function loadDevConfig(env: NodeJS.ProcessEnv = process.env): DevConfig {
+  return devConfigOf(parseEnv(devEnvSchema, env));
 }
 
-function linksOf(e: z.infer<typeof envSchema>): Pick<CountersignConfig, 'links'> {
-  if (!e.COUNTERSIGN_PUBLIC_URL) return {};
-  if (!e.COUNTERSIGN_LINK_SECRET) throw new ConfigError('COUNTERSIGN_PUBLIC_URL is set but COUNTERSIGN_LINK_SECRET is not: set the same secret (32+ characters) on the workers and on countersign serve');
-  return { links: { publicUrl: e.COUNTERSIGN_PUBLIC_URL, secret: e.COUNTERSIGN_LINK_SECRET, maxTtlSeconds: e.COUNTERSIGN_LINK_TTL } };
-}
-
-function deploymentOf(name: string, buildId: string | undefined, behavior: 'auto-upgrade' | 'pinned'): NonNullable<CountersignConfig['deployment']> {
-  const id = buildId ?? gitCommit();
-  if (!id) throw new ConfigError('COUNTERSIGN_DEPLOYMENT_NAME is set but there is no build id: set COUNTERSIGN_BUILD_ID (no git commit to default to)');
-  return { name, buildId: id, behavior: behavior === 'pinned' ? 'PINNED' : 'AUTO_UPGRADE' };
-}
-
-function payloadStorageOf(e: z.infer<typeof envSchema>): PayloadStorageSettings {
-  const thresholdBytes = e.COUNTERSIGN_PAYLOAD_THRESHOLD_BYTES;
-  if (e.COUNTERSIGN_PAYLOAD_STORAGE === 'off') return { kind: 'off' };
-  if (e.COUNTERSIGN_PAYLOAD_STORAGE === 'file') return { kind: 'file', dir: e.COUNTERSIGN_PAYLOAD_DIR, thresholdBytes };
-  if (!e.COUNTERSIGN_PAYLOAD_S3_BUCKET) throw new ConfigError('COUNTERSIGN_PAYLOAD_STORAGE is s3 but COUNTERSIGN_PAYLOAD_S3_BUCKET is not set: name the bucket');
-  return {
-    kind: 's3',
-    bucket: e.COUNTERSIGN_PAYLOAD_S3_BUCKET,
-    thresholdBytes,
-    ...(e.COUNTERSIGN_PAYLOAD_S3_ENDPOINT ? { endpoint: e.COUNTERSIGN_PAYLOAD_S3_ENDPOINT } : {}),
-    ...(e.COUNTERSIGN_PAYLOAD_S3_REGION ? { region: e.COUNTERSIGN_PAYLOAD_S3_REGION } : {}),
-  };
-}
-
-function checkedKeys(spec: string): string {
-  try {
-    parseEncryptionKeys(spec);
-  } catch (err) {
-    if (err instanceof EncryptionKeyError) throw new ConfigError(err.message);
-    throw err;
-  }
-  return spec;
+/**
+ * One product setting, checked, for the few places no loaded configuration reaches: a tool running in an activity
+ * (PATH, the demo outbox when no worker configured it), a library default (the grants workflow id), an error path
+ * that runs before or without a configuration (COUNTERSIGN_DEBUG, NO_COLOR).
+ */
+export function setting<K extends keyof ProductEnv>(name: K, env: NodeJS.ProcessEnv = process.env): ProductEnv[K] {
+  const one: z.ZodObject = z.object({ [name]: productEnvSchema.shape[name] });
+  return (parseEnv(one, env) as ProductEnv)[name];
 }

@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { type ApprovalPolicy, durationMs, durationSchema } from '../contract/approvalPolicy';
 import { defineTool, type Tool, type ToolConfig } from './defineTool';
+import { setting } from '../temporal.config';
 
 /** Per stream and command: a model gains little from more, and tool outputs are stored in history. */
 export const MAX_STREAM_CHARS = 20_000;
@@ -138,7 +139,7 @@ export function shellTool(options: ShellToolOptions): Tool<typeof parameters> {
       const where = await stat(dir).catch(() => undefined);
       if (!where?.isDirectory()) throw new Error(`the working directory ${dir} does not exist`);
       // Only PATH and HOME from here: the worker's environment holds its secrets (API keys, cloud credentials).
-      const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH || '/usr/local/bin:/usr/bin:/bin', HOME: homedir(), ...env };
+      const childEnv: NodeJS.ProcessEnv = { PATH: setting('PATH'), HOME: homedir(), ...env };
       const deadline = Date.now() + limitMs;
       const ran: Ran[] = [];
       for (const command of commands) {

@@ -2,7 +2,6 @@
 // Every command takes --json for scripts; errors are one line on stderr and exit code 1.
 // Only commander and the presenters load at start (`countersign --help` stays fast); the Temporal client, the
 // configuration and the payload store load when a command needs them.
-import type { Client } from '@temporalio/client';
 import { Command, Option } from 'commander';
 import { describeOutcome, dim, finalOutputText, print, printJson } from './terminalOutput';
 import { CountersignError } from '../client/errors';
@@ -12,7 +11,8 @@ import { addReadCommands } from './readCommands';
 import { addSessionCommand } from './sessionCommands';
 import { addApprovalsCommand } from './approvalsCommand';
 import { addKeyCommands } from './keyCommands';
-import type { Runner, RunOptions } from '../client/run/runner';
+import type { RunOptions } from '../client/run/runner';
+import type { CountersignConfig } from '../temporal.config';
 import { lazy } from './lazyLoads';
 import { jsonObjectOption } from './jsonOptions';
 
@@ -31,18 +31,20 @@ const program = new Command('countersign')
   .option('--task-queue <queue>', 'task queue of new runs (default: COUNTERSIGN_TASK_QUEUE or countersign)')
   .showHelpAfterError();
 
-let cached: { runner: Runner; client: Client } | undefined;
+/** The configuration (loaded once), with the global options over the environment. */
+let loaded: CountersignConfig | undefined;
+function config(): CountersignConfig {
+  const g = program.opts<GlobalOptions>();
+  return (loaded ??= lazy.config().loadConfig(undefined, { address: g.address, namespace: g.namespace, taskQueue: g.taskQueue }));
+}
+
+let cached: Awaited<ReturnType<Connect>> | undefined;
 const connect: Connect = async () => {
   if (cached) return cached;
-  const g = program.opts<GlobalOptions>();
-  const env = { ...process.env };
-  if (g.address) env.TEMPORAL_ADDRESS = g.address;
-  if (g.namespace) env.TEMPORAL_NAMESPACE = g.namespace;
-  if (g.taskQueue) env.COUNTERSIGN_TASK_QUEUE = g.taskQueue;
-  const [{ loadConfig }, { connectClient }, { Runner }] = [lazy.config(), lazy.connect(), lazy.runner()];
-  const config = loadConfig(env);
-  const client = await connectClient(config);
-  cached = { client, runner: new Runner(client, { taskQueue: config.taskQueue }) };
+  const [{ connectClient }, { Runner }] = [lazy.connect(), lazy.runner()];
+  const c = config();
+  const client = await connectClient(c);
+  cached = { client, config: c, runner: new Runner(client, { taskQueue: c.taskQueue, sessionMaxItems: c.sessionMaxItems }) };
   return cached;
 };
 
@@ -104,12 +106,12 @@ program
   .option('--origin <url...>', "Web UI origins allowed by CORS ('*': any origin, without credentials)", ['http://localhost:8233'])
   .option('--max-body <bytes>', 'largest request body; more gets 413 (default 8 MiB)', (v) => Number(v))
   .action(async (o: { port: number; host: string; origin: string[]; maxBody?: number }) => {
-    const [{ loadConfig }, { openPayloadStorage }, { startCodecServer }] = [lazy.config(), lazy.payloadStorage(), lazy.codecServer()];
-    const config = loadConfig();
-    const storage = openPayloadStorage(config.payloadStorage, config.encryptionKeys);
+    const [{ openPayloadStorage }, { startCodecServer }] = [lazy.payloadStorage(), lazy.codecServer()];
+    const { payloadStorage, encryptionKeys, codecToken } = config();
+    const storage = openPayloadStorage(payloadStorage, encryptionKeys);
     if (!storage.codecs.length && !storage.externalStorage) throw new CountersignError('nothing to decode: set COUNTERSIGN_ENCRYPTION_KEYS (keyId:base64key,…) or turn payload storage on');
-    const server = await startCodecServer({ codecs: storage.codecs, externalStorage: storage.externalStorage, port: o.port, host: o.host, origins: o.origin, token: process.env.COUNTERSIGN_CODEC_TOKEN, bodyLimitBytes: o.maxBody });
-    print(`codec server at ${server.url} (CORS: ${o.origin.join(', ')}${process.env.COUNTERSIGN_CODEC_TOKEN ? '; bearer token required' : ''}); in the Web UI, set the codec endpoint to this URL`);
+    const server = await startCodecServer({ codecs: storage.codecs, externalStorage: storage.externalStorage, port: o.port, host: o.host, origins: o.origin, token: codecToken, bodyLimitBytes: o.maxBody });
+    print(`codec server at ${server.url} (CORS: ${o.origin.join(', ')}${codecToken ? '; bearer token required' : ''}); in the Web UI, set the codec endpoint to this URL`);
     await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
     await server.close();
   });
@@ -122,9 +124,8 @@ program
   .option('--approver-header <name>', 'header your reverse proxy sets to the signed-in approver, e.g. X-Forwarded-User')
   .option('--keys-dir <dir>', "approvers' private keys (<approver>.private.jwk) to sign their decisions with")
   .action(async (o: { port: number; host: string; approverHeader?: string; keysDir?: string }) => {
-    const tokens = lazy.identity().parseServeTokens(process.env.COUNTERSIGN_SERVE_TOKENS);
-    const linkSecret = process.env.COUNTERSIGN_LINK_SECRET;
-    if (linkSecret !== undefined && linkSecret.length < 32) throw new CountersignError('COUNTERSIGN_LINK_SECRET must be at least 32 characters (the same as the workers’)');
+    const { serveTokens, linkSecret } = config(); // a link secret shorter than 32 characters is a ConfigError
+    const tokens = lazy.identity().parseServeTokens(serveTokens);
     const { runner } = await connect();
     const server = await lazy.inbox().startInbox({ runner, port: o.port, host: o.host, approverHeader: o.approverHeader, tokens, keysDir: o.keysDir, linkSecret });
     print(`approvals inbox at ${server.url} (identity: ${[o.approverHeader ? `header ${o.approverHeader}` : '', tokens.length ? `${tokens.length} bearer token(s)` : ''].filter(Boolean).join(', ')}${linkSecret ? '; one-click links on' : ''})`);
@@ -135,13 +136,22 @@ program
     await server.close();
   });
 
+/** COUNTERSIGN_DEBUG: from the loaded configuration, or read alone when the failure came before (or from) loading it. */
+function debugOn(): boolean {
+  try {
+    return loaded?.debug ?? Boolean(lazy.config().setting('COUNTERSIGN_DEBUG'));
+  } catch {
+    return false;
+  }
+}
+
 export async function main(argv = process.argv): Promise<void> {
   try {
     await program.parseAsync(argv);
   } catch (err) {
     const message = err instanceof CountersignError || (err as Error)?.name === 'ConfigError' ? (err as Error).message : err instanceof Error ? err.message.split('\n')[0] : String(err);
     process.stderr.write(`countersign: ${message}\n`);
-    if (process.env.COUNTERSIGN_DEBUG) console.error(err);
+    if (debugOn()) console.error(err);
     process.exitCode = 1;
   } finally {
     await cached?.client.connection.close().catch(() => undefined);

@@ -2,5 +2,7 @@
 // global options and the environment.
 import type { Client } from '@temporalio/client';
 import type { Runner } from '../client/run/runner';
+import type { CountersignConfig } from '../temporal.config';
 
-export type Connect = () => Promise<{ runner: Runner; client: Client }>;
+/** `config`: the loaded configuration the connection was made from (absent: the settings' defaults apply). */
+export type Connect = () => Promise<{ runner: Runner; client: Client; config?: CountersignConfig }>;

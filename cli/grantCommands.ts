@@ -42,8 +42,8 @@ export function addGrantCommands(program: Command, connect: Connect): void {
       const { grant, grantProblem } = lazy.grants();
       const problem = grantProblem(request);
       if (problem) throw new CountersignError(problem);
-      const { client, runner } = await connect();
-      const result = await grant(client, runner.taskQueue, request);
+      const { client, runner, config } = await connect();
+      const result = await grant(client, runner.taskQueue, request, { workflowId: config?.grantsWorkflowId });
       if (o.json) return printJson(result);
       print(result.grantId);
       if (result.warning) process.stderr.write(`countersign: warning: ${result.warning}\n`);
@@ -54,8 +54,8 @@ export function addGrantCommands(program: Command, connect: Connect): void {
     .description('the standing grants that apply now: id, agent, tool, constraints, expiry, uses left, who granted them')
     .option('--json', 'machine-readable output')
     .action(async (o: { json?: boolean }) => {
-      const { client } = await connect();
-      const grants = await lazy.grants().listGrants(client);
+      const { client, config } = await connect();
+      const grants = await lazy.grants().listGrants(client, { workflowId: config?.grantsWorkflowId });
       if (o.json) return printJson(grants);
       if (grants.length === 0) return print('No active grants.');
       const rows = grants.map((g) => [g.id, g.agent, g.tool, JSON.stringify(g.where), `${g.expiresAt} (${ago(g.expiresAt)})`, g.usesLeft === null ? 'any' : String(g.usesLeft), g.grantedBy]);
@@ -70,8 +70,8 @@ export function addGrantCommands(program: Command, connect: Connect): void {
     .option('--as <name>', 'who revokes it, for the record (default: your OS user)')
     .option('--json', 'machine-readable output')
     .action(async (grantId: string, o: { as?: string; json?: boolean }) => {
-      const { client } = await connect();
-      const result = await lazy.grants().revokeGrant(client, grantId, o.as ?? defaultApprover());
+      const { client, config } = await connect();
+      const result = await lazy.grants().revokeGrant(client, grantId, o.as ?? defaultApprover(), { workflowId: config?.grantsWorkflowId });
       if (o.json) return printJson(result);
       print(`revoked ${result.grantId}`);
     });

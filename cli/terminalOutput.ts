@@ -5,8 +5,11 @@ import { shorten, summarizeCall } from '../core/approvals/callSummary';
 import type { ConversationItem } from '../contract/items';
 import type { AuditEntry, PendingApproval, RunEvent } from '../contract/messages';
 import type { AgentRunResult } from '../client/run/runner';
+import { lazy } from './lazyLoads';
 
-const colourOn = () => Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+// NO_COLOR is read when the first colour would be painted (so `countersign --help` loads no configuration).
+let noColor: boolean | undefined;
+const colourOn = () => Boolean(process.stdout.isTTY) && !(noColor ??= Boolean(lazy.config().setting('NO_COLOR')));
 const paint = (code: number) => (s: string) => (colourOn() ? `\u001b[${code}m${s}\u001b[0m` : s);
 export const bold = paint(1);
 export const dim = paint(2);

@@ -104,11 +104,11 @@ export interface GrantsState {
 // ── Definitions ──────────────────────────────────────────────────────────────────────────────────────────────
 
 export const GRANTS_WORKFLOW_TYPE = 'countersignGrants';
-/** One grants workflow per namespace, on a worker's task queue. */
+/**
+ * One grants workflow per namespace, on a worker's task queue. COUNTERSIGN_GRANTS_WORKFLOW_ID (temporal.config.ts)
+ * names another one (for deployments, or test suites, that share a namespace); the worker and its clients must agree.
+ */
 export const GRANTS_WORKFLOW_ID = 'countersign-grants';
-/** Names another one (for deployments, or test suites, that share a namespace); the worker and its clients must agree. */
-export const GRANTS_WORKFLOW_ID_ENV = 'COUNTERSIGN_GRANTS_WORKFLOW_ID';
-export const grantsWorkflowIdOf = (env: Record<string, string | undefined>): string => env[GRANTS_WORKFLOW_ID_ENV] || GRANTS_WORKFLOW_ID;
 
 /** Continue-as-new past this many history events (or when the server suggests it). */
 export const GRANTS_CONTINUE_AS_NEW_AFTER_EVENTS = 2000;

@@ -25,12 +25,15 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { IDEMPOTENCY_META_KEY, type McpServerConfig } from '../activities/mcp/mcpClient';
+import { loadDevConfig } from '../temporal.config';
 
 export interface DemoServerOptions {
   /** JSON-lines file; one `{ tool, arguments, idempotencyKey, at }` line per tools/call. */
   ledger?: string;
   /** JSON file `{ "hide": ["drop_table"] }`, read afresh at every tools/list and tools/call. */
   toolsFile?: string;
+  /** Tools hidden from the start (COUNTERSIGN_MCP_HIDE), whatever the tools file says. */
+  hide?: string[];
 }
 
 export interface LedgerLine {
@@ -94,8 +97,9 @@ function jsonSchema(s: z.ZodObject): Tool['inputSchema'] {
   return rest;
 }
 
-function hiddenTools(toolsFile: string | undefined): Set<string> {
-  const hide = new Set((process.env.COUNTERSIGN_MCP_HIDE ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+function hiddenTools(o: DemoServerOptions): Set<string> {
+  const hide = new Set(o.hide);
+  const toolsFile = o.toolsFile;
   if (!toolsFile) return hide;
   let raw: string;
   try {
@@ -113,7 +117,7 @@ export function createDemoMcpServer(o: DemoServerOptions, tables: Tables): Serve
   const server = new Server({ name: 'countersign-demo', version: '1.0.0' }, { capabilities: { tools: {} } });
 
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
-    const hidden = hiddenTools(o.toolsFile);
+    const hidden = hiddenTools(o);
     const tools: Tool[] = Object.entries(TOOLS)
       .filter(([name]) => !hidden.has(name))
       .map(([name, t]) => ({
@@ -136,7 +140,7 @@ export function createDemoMcpServer(o: DemoServerOptions, tables: Tables): Serve
     // Synchronous, so the line is on disk before the answer leaves.
     if (o.ledger) appendFileSync(o.ledger, `${JSON.stringify(line)}\n`);
     const tool = TOOLS[name];
-    if (!tool || hiddenTools(o.toolsFile).has(name)) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
+    if (!tool || hiddenTools(o).has(name)) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
     // Bad arguments are a tool error, not a protocol error, so a model can correct itself (as the spec asks).
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) return text(`invalid arguments for ${name}: ${z.prettifyError(parsed.error)}`, true);
@@ -147,7 +151,8 @@ export function createDemoMcpServer(o: DemoServerOptions, tables: Tables): Serve
 
 const initialTables = (): Tables => new Set(['customers', 'orders', 'invoices']);
 
-const envOptions = (): DemoServerOptions => ({ ledger: process.env.COUNTERSIGN_MCP_LEDGER, toolsFile: process.env.COUNTERSIGN_MCP_TOOLS_FILE });
+/** COUNTERSIGN_MCP_LEDGER, COUNTERSIGN_MCP_TOOLS_FILE and COUNTERSIGN_MCP_HIDE, from the development configuration. */
+const envOptions = (): DemoServerOptions => loadDevConfig().demoMcp;
 
 export interface McpHttpServer {
   /** e.g. http://127.0.0.1:41234/mcp */
@@ -163,7 +168,7 @@ export interface McpHttpServer {
 export async function startMcpHttpServer(o: DemoServerOptions & { port?: number; host?: '127.0.0.1' } = {}): Promise<McpHttpServer> {
   const host = o.host ?? '127.0.0.1';
   const env = envOptions();
-  const options = { ledger: o.ledger ?? env.ledger, toolsFile: o.toolsFile ?? env.toolsFile };
+  const options = { ledger: o.ledger ?? env.ledger, toolsFile: o.toolsFile ?? env.toolsFile, hide: o.hide ?? env.hide };
   const tables = initialTables();
   // The SDK's Express app: JSON body parsing and Host-header checks against DNS rebinding on localhost. (Its type is
   // `any` without @types/express, hence the Node types on the handlers: Express's req and res extend them.)

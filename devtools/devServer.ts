@@ -79,7 +79,7 @@ async function waitUntilServing(address: string, child: ChildProcess, logFile: s
 export async function ensureDevServer(config: CountersignConfig): Promise<DevServer> {
   const [host = 'localhost', portText = '7233'] = config.address.split(':');
   const port = Number(portText);
-  const uiPort = config.devServer.uiPort;
+  const uiPort = config.dev.devServer.uiPort;
   const uiUrl = `http://localhost:${uiPort}`;
   if (await portOpen(host, port)) {
     if (await speaksTemporal(config.address)) return { started: false, uiUrl, stop: async () => undefined };
@@ -89,7 +89,7 @@ export async function ensureDevServer(config: CountersignConfig): Promise<DevSer
     throw new ConfigError(`port ${uiPort} (the Web UI) is taken by another program; stop it or set COUNTERSIGN_UI_PORT to a free port`);
   }
   const cli = temporalCliPath();
-  const dbFile = resolve(root, config.devServer.dbFile);
+  const dbFile = resolve(root, config.dev.devServer.dbFile);
   mkdirSync(dirname(dbFile), { recursive: true });
   const logFile = join(dirname(dbFile), 'dev-server.log');
   const out = openSync(logFile, 'a');

@@ -17,7 +17,7 @@ async function main() {
   if (server) cleanupOnCrash(server.stop);
   let scripted: DemoModel | undefined;
   try {
-    const resolved = await resolveModel(config.model, Number(process.env.COUNTERSIGN_SCRIPTED_MODEL_PORT ?? 0));
+    const resolved = await resolveModel(config.model, config.dev.scriptedModelPort);
     const { model } = resolved;
     scripted = resolved.scripted;
     const registry = await servedAgents(config);
@@ -26,7 +26,7 @@ async function main() {
       '',
       `Countersign worker is running on task queue "${config.taskQueue}" (namespace "${config.namespace}", Temporal at ${config.address}).`,
       `Agents: ${registry.names().join(', ')}.`,
-      server ? `Temporal Web UI: ${server.uiUrl}${server.started ? ` (dev server started, state in ${config.devServer.dbFile})` : ' (existing dev server reused)'}` : 'Using the cluster from TEMPORAL_ADDRESS.',
+      server ? `Temporal Web UI: ${server.uiUrl}${server.started ? ` (dev server started, state in ${config.dev.devServer.dbFile})` : ' (existing dev server reused)'}` : 'Using the cluster from TEMPORAL_ADDRESS.',
       ...(server ? [`Runs waiting for people: ${server.uiUrl}/namespaces/${config.namespace}/workflows?query=HitlStatus%3D%22AwaitingApproval%22`] : []),
       scripted
         ? `!!! Using the scripted demo model at ${scripted.baseURL}: scripted demo model — set OPENAI_API_KEY for a real model !!!`

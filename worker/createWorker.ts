@@ -11,6 +11,7 @@ import { type DeltaRelay, startDeltaRelay } from './deltaRelay';
 import { buildWorkflowBundle, prebuiltWorkflowBundle } from './workflowBundle';
 import { type ApproverKey, loadApproverKeys } from '../activities/approverKeys';
 import type { LinkSettings } from '../links/actionLinks';
+import { useDemoOutbox } from '../agents/demo/outbox';
 
 function approverKeysOf(file: string): ApproverKey[] {
   try {
@@ -48,6 +49,10 @@ export interface CountersignWorkerOptions {
   fastMode?: boolean;
   /** One-click links in approval_requested notifications (COUNTERSIGN_PUBLIC_URL, COUNTERSIGN_LINK_SECRET). */
   links?: LinkSettings;
+  /** The standing grants' workflow id (COUNTERSIGN_GRANTS_WORKFLOW_ID); default `countersign-grants`. */
+  grantsWorkflowId?: string;
+  /** Where the demo agents' tools write their side effects (COUNTERSIGN_DEMO_OUTBOX), for every worker of this process. */
+  demoOutbox?: string;
 }
 
 /** Signed decisions need keys to check them against: a worker that would ask for them without any refuses to start. */
@@ -70,6 +75,7 @@ function checkModelApi(registry: AgentRegistry, model: ModelSettings): void {
 export async function createWorker(o: CountersignWorkerOptions): Promise<Worker> {
   checkModelApi(o.registry, o.model);
   checkApproverKeys(o);
+  if (o.demoOutbox) useDemoOutbox(o.demoOutbox);
   const storage = openPayloadStorage(o.payloadStorage ?? { kind: 'file', dir: '.temporal/payloads', thresholdBytes: 256 * 1024 }, o.encryptionKeys);
   const transcripts = storage.driver ? new TranscriptStore(storage.driver, storage.codecs) : undefined;
   return Worker.create({
@@ -87,6 +93,7 @@ export async function createWorker(o: CountersignWorkerOptions): Promise<Worker>
       requireSignedDecisions: o.requireSignedDecisions,
       links: o.links,
       localModelCalls: o.fastMode === true,
+      ...(o.grantsWorkflowId ? { grantsWorkflowId: o.grantsWorkflowId } : {}),
     }),
     dataConverter: dataConverterOf(storage),
     ...(o.deployment
@@ -133,6 +140,8 @@ export async function createConfiguredWorker(
       requireSignedDecisions: config.requireSignedDecisions,
       fastMode: config.fastMode,
       ...(config.links ? { links: config.links } : {}),
+      grantsWorkflowId: config.grantsWorkflowId,
+      demoOutbox: config.demoOutbox,
       workerOptions: { ...(config.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: config.maxCachedWorkflows } : {}), ...workerOptions },
     });
     return { worker, connection, ...(deltaRelay ? { deltaRelay } : {}) };

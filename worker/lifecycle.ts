@@ -1,7 +1,7 @@
 // Process plumbing shared by `npm start` and `npm run worker`: clean shutdown on Ctrl-C or a closed terminal,
 // output that cannot crash the shutdown, one-line fatal errors.
 import type { Worker } from '@temporalio/worker';
-import { ConfigError } from '../temporal.config';
+import { ConfigError, setting } from '../temporal.config';
 
 /**
  * Writes to a closed stdout/stderr (`npm start | tee log` once tee died, a closed terminal) fail with EPIPE or EIO,
@@ -52,9 +52,18 @@ export function cleanupOnCrash(cleanup: () => Promise<void>, boundMs = 15_000): 
   });
 }
 
+/** COUNTERSIGN_DEBUG, read here because a failure may come before (or from) loading the configuration. */
+function debugOn(): boolean {
+  try {
+    return Boolean(setting('COUNTERSIGN_DEBUG'));
+  } catch {
+    return false;
+  }
+}
+
 export function failWith(err: unknown): never {
   const message = err instanceof ConfigError ? err.message : err instanceof Error ? err.message.split('\n')[0] : String(err);
   console.error(`countersign: ${message}`);
-  if (!(err instanceof ConfigError) && process.env.COUNTERSIGN_DEBUG) console.error(err);
+  if (!(err instanceof ConfigError) && debugOn()) console.error(err);
   process.exit(1);
 }

@@ -9,7 +9,7 @@ import { resolveModel, scriptedModelWarning } from './modelChoice';
 async function main() {
   const config = loadConfig();
   const registry = await servedAgents(config);
-  const { model, scripted } = await resolveModel(config.model, Number(process.env.COUNTERSIGN_SCRIPTED_MODEL_PORT ?? 0));
+  const { model, scripted } = await resolveModel(config.model, config.dev.scriptedModelPort);
   if (scripted) console.warn(scriptedModelWarning(scripted));
   const { worker, connection, deltaRelay } = await createConfiguredWorker(config, model, registry);
   const version = config.deployment ? ` as ${config.deployment.name}@${config.deployment.buildId} (${config.deployment.behavior.toLowerCase()})` : '';

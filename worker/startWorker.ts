@@ -15,7 +15,7 @@ export interface StartWorkerOptions {
   taskQueue?: string;
   /** Default TEMPORAL_NAMESPACE or the profile's, else `default`. */
   namespace?: string;
-  /** Where settings come from (default process.env). */
+  /** Where settings come from (default: the process's environment), read by loadConfig. */
   env?: NodeJS.ProcessEnv;
   /** Extra Temporal Worker options (identity, concurrency, ...). */
   workerOptions?: Partial<WorkerOptions>;
@@ -32,12 +32,9 @@ export interface WorkerHandle {
 }
 
 export async function startWorker(options: StartWorkerOptions): Promise<WorkerHandle> {
-  const env = { ...(options.env ?? process.env) };
-  if (options.taskQueue) env.COUNTERSIGN_TASK_QUEUE = options.taskQueue;
-  if (options.namespace) env.TEMPORAL_NAMESPACE = options.namespace;
-  const config = loadConfig(env);
+  const config = loadConfig(options.env, { taskQueue: options.taskQueue, namespace: options.namespace });
   const registry = options.agents instanceof AgentRegistry ? options.agents : new AgentRegistry(options.agents);
-  const { model, scripted } = await resolveModel(config.model, Number(env.COUNTERSIGN_SCRIPTED_MODEL_PORT ?? 0));
+  const { model, scripted } = await resolveModel(config.model, config.dev.scriptedModelPort);
   if (scripted) console.warn(scriptedModelWarning(scripted));
   let started;
   try {

@@ -2,6 +2,7 @@
 // replayed call finds its earlier line instead of writing a second one (exactly-once, checkable from the file).
 import { appendFile, mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { setting } from '../../temporal.config';
 
 export interface OutboxEntry {
   idempotencyKey: string;
@@ -12,8 +13,16 @@ export interface OutboxEntry {
 
 let queue: Promise<unknown> = Promise.resolve();
 
+let configured: string | undefined;
+
+/** Where the demo tools write from now on: the worker's COUNTERSIGN_DEMO_OUTBOX (createWorker's `demoOutbox`). */
+export function useDemoOutbox(path: string): void {
+  configured = path;
+}
+
+/** The outbox a worker configured, else COUNTERSIGN_DEMO_OUTBOX (a tool called outside any worker of this process). */
 export function outboxPath(): string {
-  return process.env.COUNTERSIGN_DEMO_OUTBOX || '.countersign/outbox.jsonl';
+  return configured ?? setting('COUNTERSIGN_DEMO_OUTBOX');
 }
 
 export async function readOutbox(path = outboxPath()): Promise<OutboxEntry[]> {

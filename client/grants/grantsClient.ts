@@ -6,7 +6,8 @@ import { rootCause } from '../../core/run/failures';
 import { retryUnprocessed } from '../updateRetry';
 import { type GrantView, type Where, addGrantRequestSchema } from '../../contract/grantMessages';
 import { describeZodError } from '../../contract/messages';
-import { type AddGrantResult, GRANTS_WORKFLOW_TYPE, addGrantUpdate, grantsQuery, grantsWorkflowIdOf, revokeGrantUpdate } from '../../contract/grantMessages';
+import { type AddGrantResult, GRANTS_WORKFLOW_TYPE, addGrantUpdate, grantsQuery, revokeGrantUpdate } from '../../contract/grantMessages';
+import { setting } from '../../temporal.config';
 import { CountersignError } from '../errors';
 
 export type { AddGrantResult, GrantView, Where };
@@ -29,7 +30,7 @@ export interface GrantsOptions {
   workflowId?: string;
 }
 
-const workflowIdOf = (o?: GrantsOptions) => o?.workflowId ?? grantsWorkflowIdOf(process.env);
+const workflowIdOf = (o?: GrantsOptions) => o?.workflowId ?? setting('COUNTERSIGN_GRANTS_WORKFLOW_ID');
 const isNotFound = (err: unknown) => err instanceof WorkflowNotFoundError || (err as Error)?.name === 'WorkflowNotFoundError';
 
 /** A refusal from the grants workflow as one line; other errors as they are. */

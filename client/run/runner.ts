@@ -66,17 +66,10 @@ export interface RunnerConnectOptions {
   taskQueue?: string;
   /** Default TEMPORAL_NAMESPACE or the profile's, else `default`. */
   namespace?: string;
-  /** Where settings come from (default process.env). */
+  /** Where settings come from (default: the process's environment), read by loadConfig. */
   env?: NodeJS.ProcessEnv;
   /** The history a session's next run starts with, at most, in items (default COUNTERSIGN_SESSION_MAX_ITEMS, else 200). */
   sessionMaxItems?: number;
-}
-
-function withOverrides(o: RunnerConnectOptions): NodeJS.ProcessEnv {
-  const env = { ...(o.env ?? process.env) };
-  if (o.taskQueue) env.COUNTERSIGN_TASK_QUEUE = o.taskQueue;
-  if (o.namespace) env.TEMPORAL_NAMESPACE = o.namespace;
-  return env;
 }
 
 export class Runner {
@@ -87,6 +80,7 @@ export class Runner {
     readonly client: Client,
     options: Pick<RunnerConnectOptions, 'taskQueue' | 'sessionMaxItems'> = {},
   ) {
+    // A Runner built on a client takes its settings from `options` alone (connect() reads the configuration).
     this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
     this.sessionMaxItems = sessionMaxItems(options.sessionMaxItems);
   }
@@ -97,8 +91,8 @@ export class Runner {
    */
   static async connect(options: RunnerConnectOptions | CountersignConfig = {}): Promise<Runner> {
     const own = 'connection' in options ? undefined : options;
-    const config = own ? loadConfig(withOverrides(own)) : (options as CountersignConfig);
-    return new Runner(await connectClient(config), { taskQueue: config.taskQueue, sessionMaxItems: sessionMaxItems(own?.sessionMaxItems, own?.env) });
+    const config = own ? loadConfig(own.env, { taskQueue: own.taskQueue, namespace: own.namespace }) : (options as CountersignConfig);
+    return new Runner(await connectClient(config), { taskQueue: config.taskQueue, sessionMaxItems: sessionMaxItems(own?.sessionMaxItems, config.sessionMaxItems) });
   }
 
   async close(): Promise<void> {

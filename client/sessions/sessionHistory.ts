@@ -5,9 +5,8 @@ import { z } from 'zod';
 import type { ConversationItem } from '../../contract/items';
 import { runInputSchema } from '../../contract/messages';
 import { SessionError } from './sessionErrors';
+import { DEFAULT_SESSION_MAX_ITEMS, MAX_SESSION_MAX_ITEMS } from '../../temporal.config';
 
-export const DEFAULT_SESSION_MAX_ITEMS = 200;
-const MAX_ITEMS_CEILING = 100_000;
 
 const sessionIdSchema = z.string().regex(/^[A-Za-z0-9._-]{1,100}$/);
 
@@ -22,14 +21,13 @@ export function checkSessionId(session: string): string {
   return session;
 }
 
-const maxItemsSchema = z.coerce.number().int().min(1).max(MAX_ITEMS_CEILING);
+const maxItemsSchema = z.number().int().min(1).max(MAX_SESSION_MAX_ITEMS);
 
-/** The session limit: the option, else COUNTERSIGN_SESSION_MAX_ITEMS, else 200. */
-export function sessionMaxItems(option?: number, env: NodeJS.ProcessEnv = process.env): number {
-  const [what, value] = option !== undefined ? ['sessionMaxItems', option] : ['COUNTERSIGN_SESSION_MAX_ITEMS', env.COUNTERSIGN_SESSION_MAX_ITEMS];
-  if (value === undefined || value === '') return DEFAULT_SESSION_MAX_ITEMS;
-  const parsed = maxItemsSchema.safeParse(value);
-  if (!parsed.success) throw new SessionError(`${what} must be a whole number from 1 to ${MAX_ITEMS_CEILING}, got ${JSON.stringify(value)}`);
+/** The session limit: the option, checked, else `configured` (the configuration's COUNTERSIGN_SESSION_MAX_ITEMS), else 200. */
+export function sessionMaxItems(option?: number, configured: number = DEFAULT_SESSION_MAX_ITEMS): number {
+  if (option === undefined) return configured;
+  const parsed = maxItemsSchema.safeParse(option);
+  if (!parsed.success) throw new SessionError(`sessionMaxItems must be a whole number from 1 to ${MAX_SESSION_MAX_ITEMS}, got ${JSON.stringify(option)}`);
   return parsed.data;
 }
 

@@ -8,8 +8,9 @@ import { startScriptedModel } from '../../devtools/scriptedModel';
 import { ensureCompiledWorker } from '../support/compiledWorker';
 import { newId } from '../support/fixtures';
 import { projectRoot } from '../support/toolchain';
+import { loadDevConfig } from '../../temporal.config';
 
-export const full = process.env.COUNTERSIGN_FAULTS_FULL === '1';
+export const full = loadDevConfig().test.faultsFull;
 export const count = (fast: number, complete: number) => (full ? complete : fast);
 
 export function recordSummary(row: { suite: string; cases: number; passed: number; notes: string }): void {
@@ -23,7 +24,7 @@ export function recordSummary(row: { suite: string; cases: number; passed: numbe
  */
 export async function workerProcessSetup(prefix: string) {
   ensureCompiledWorker();
-  const address = process.env.COUNTERSIGN_TEST_ADDRESS!;
+  const address = loadDevConfig().test.address!;
   const taskQueue = newId(prefix);
   const outbox = join(mkdtempSync(join(tmpdir(), `${prefix}-`)), 'outbox.jsonl');
   const model = await startScriptedModel();

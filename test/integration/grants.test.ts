@@ -12,7 +12,7 @@ import { AgentRegistry, defineAgent, defineTool } from '../../agents';
 import { CountersignError, Runner } from '../../client';
 import { grant, listGrants, revokeGrant } from '../../client/grants/grantsClient';
 import type { AgentRunResult } from '../../client/run/runner';
-import { GRANTS_WORKFLOW_ID_ENV, GRANTS_WORKFLOW_TYPE, type GrantView, useGrantUpdate } from '../../contract/grantMessages';
+import { GRANTS_WORKFLOW_TYPE, type GrantView, useGrantUpdate } from '../../contract/grantMessages';
 import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { projectRoot } from '../support/toolchain';
@@ -38,15 +38,16 @@ const mailer = defineAgent({
   ],
 });
 
-// Grants of its own: a unique grants workflow (on this file's task queue), which the worker reads from the same variable.
+// Grants of its own: a unique grants workflow (on this file's task queue). The worker is given it; the client
+// library and the CLI read it from COUNTERSIGN_GRANTS_WORKFLOW_ID, as a deployment would set it.
 const grantsId = newId('grants');
-process.env[GRANTS_WORKFLOW_ID_ENV] = grantsId;
+process.env.COUNTERSIGN_GRANTS_WORKFLOW_ID = grantsId;
 
 let h: Harness;
 let runner: Runner;
 let firstRunId: string;
 beforeAll(async () => {
-  h = await startHarness({ registry: new AgentRegistry([mailer]) });
+  h = await startHarness({ registry: new AgentRegistry([mailer]), grantsWorkflowId: grantsId });
   runner = new Runner(h.client, { taskQueue: h.taskQueue });
   // Started here with a small history limit, so every test below also crosses continue-as-new.
   const handle = await h.client.workflow.start(GRANTS_WORKFLOW_TYPE, { workflowId: grantsId, taskQueue: h.taskQueue, args: [{ continueAsNewAfterEvents: 40 }] });
@@ -168,7 +169,7 @@ test('without a grants workflow no grants apply; one that does not answer costs 
   const missing = newId('no-grants');
   const err = await h.worker.client!.workflow.getHandle(missing).executeUpdate(useGrantUpdate, { args: [{ agent: 'a', tool: 't', arguments: '{}', callKey: 'k' }] }).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(WorkflowNotFoundError);
-  process.env[GRANTS_WORKFLOW_ID_ENV] = missing;
+  await h.restartWorker(undefined, { grantsWorkflowId: missing });
   try {
     const started = Date.now();
     const result = await runWith([['notify', { channel: 'ops' }]]);
@@ -185,7 +186,7 @@ test('without a grants workflow no grants apply; one that does not answer costs 
     await finish(unanswered);
     await stuck.terminate('test over');
   } finally {
-    process.env[GRANTS_WORKFLOW_ID_ENV] = grantsId;
+    await h.restartWorker(undefined, { grantsWorkflowId: grantsId });
   }
 });
 

@@ -12,7 +12,7 @@ import { dataConverterOf, openPayloadStorage } from '../../storage/payloadStorag
 import { projectRoot } from './toolchain';
 import type { AgentRegistry } from '../../agents/registry';
 import { startScriptedModel, type ScriptedModel } from '../../devtools/scriptedModel';
-import type { ModelApi, PayloadStorageSettings } from '../../temporal.config';
+import { loadDevConfig, type ModelApi, type PayloadStorageSettings } from '../../temporal.config';
 import { createWorker } from '../../worker/createWorker';
 import { startDeltaRelay } from '../../worker/deltaRelay';
 import type { ApproverKey } from '../../activities/approverKeys';
@@ -35,7 +35,7 @@ export interface Harness {
   /** Stops the worker (waits for it to drain); a new one can be started with restartWorker. */
   stopWorker(): Promise<void>;
   /** A fresh worker on the same task queue, optionally with other agents (e.g. a new agent version). */
-  restartWorker(registry?: AgentRegistry): Promise<void>;
+  restartWorker(registry?: AgentRegistry, options?: Pick<HarnessOptions, 'grantsWorkflowId'>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -64,6 +64,8 @@ export interface HarnessOptions {
   fastMode?: boolean;
   /** Extra Worker options (e.g. a shutdown grace time that lets activities finish while no workflow task is taken). */
   workerOptions?: Partial<WorkerOptions>;
+  /** COUNTERSIGN_GRANTS_WORKFLOW_ID: the worker's standing grants (default `countersign-grants`). */
+  grantsWorkflowId?: string;
 }
 
 /** The tests' file store: like the default, in a folder of its own. */
@@ -71,12 +73,13 @@ export const testPayloadStorage: PayloadStorageSettings = { kind: 'file', dir: j
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   quietRuntime();
-  const address = process.env.COUNTERSIGN_TEST_ADDRESS;
-  const bundlePath = process.env.COUNTERSIGN_TEST_BUNDLE;
+  const { address, bundle: bundlePath } = loadDevConfig().test;
   if ((!address && !opts.env) || !bundlePath) throw new Error('integration tests need the jest globalSetup (run them with `npm test`)');
 
+  // The worker's demo outbox; in the environment too, for worker processes a test starts from this one's.
   const outbox = join(mkdtempSync(join(tmpdir(), 'countersign-outbox-')), 'outbox.jsonl');
   process.env.COUNTERSIGN_DEMO_OUTBOX = outbox;
+  let grantsWorkflowId = opts.grantsWorkflowId;
   const model = await startScriptedModel({ requiredApiKey: opts.requiredApiKey });
   const taskQueue = `test-${randomUUID()}`;
   const nativeConnection = opts.env ? opts.env.nativeConnection : await NativeConnection.connect({ address });
@@ -105,6 +108,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       links: opts.links,
       fastMode: opts.fastMode,
       workerOptions: opts.workerOptions,
+      demoOutbox: outbox,
+      grantsWorkflowId,
     });
 
   let worker = await build();
@@ -122,9 +127,10 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
     },
-    async restartWorker(nextRegistry) {
+    async restartWorker(nextRegistry, next = {}) {
       await h.stopWorker();
       registry = nextRegistry ?? registry;
+      if ('grantsWorkflowId' in next) grantsWorkflowId = next.grantsWorkflowId;
       worker = await build();
       running = worker.run();
     },

@@ -2,6 +2,7 @@
 // whole file, and the environment a worker process needs to reach the shared test server and that model.
 import { Connection } from '@temporalio/client';
 import { startScriptedModel, type ScriptedModel } from '../../devtools/scriptedModel';
+import { loadDevConfig } from '../../temporal.config';
 
 export interface WorkerProcesses {
   readonly model: ScriptedModel;
@@ -16,7 +17,7 @@ export function useWorkerProcesses(): WorkerProcesses {
   let connection: Connection | undefined;
   beforeAll(async () => {
     model = await startScriptedModel();
-    connection = await Connection.connect({ address: process.env.COUNTERSIGN_TEST_ADDRESS! });
+    connection = await Connection.connect({ address: loadDevConfig().test.address! });
   });
   afterAll(async () => {
     await connection?.close();
@@ -31,7 +32,7 @@ export function useWorkerProcesses(): WorkerProcesses {
     },
     env: (taskQueue, extra) => ({
       ...process.env,
-      TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+      TEMPORAL_ADDRESS: loadDevConfig().test.address,
       COUNTERSIGN_TASK_QUEUE: taskQueue,
       OPENAI_BASE_URL: model!.baseURL,
       OPENAI_API_KEY: 'test',

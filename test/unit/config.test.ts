@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../temporal.config';
+import { ConfigError, loadConfig, loadDevConfig, setting } from '../../temporal.config';
 
 // An empty profile file so a developer's ~/.config/temporal/temporal.toml cannot leak into these tests.
 const base = { TEMPORAL_CONFIG_FILE: '/nonexistent/countersign-test.toml' };
@@ -11,7 +11,10 @@ describe('loadConfig', () => {
     expect(c.namespace).toBe('default');
     expect(c.taskQueue).toBe('countersign');
     expect(c.model).toMatchObject({ api: 'responses', model: 'gpt-4.1-mini', apiKey: undefined, baseURL: undefined });
-    expect(c.devServer).toEqual({ dbFile: '.temporal/dev.db', uiPort: 8233 });
+    expect(c.dev.devServer).toEqual({ address: 'localhost:7233', dbFile: '.temporal/dev.db', uiPort: 8233 });
+    expect(c.dev.scriptedModelPort).toBe(0);
+    expect(c).toMatchObject({ grantsWorkflowId: 'countersign-grants', sessionMaxItems: 200, debug: false });
+    expect([c.codecToken, c.serveTokens, c.linkSecret]).toEqual([undefined, undefined, undefined]);
     expect(c.demoOutbox).toBe('.countersign/outbox.jsonl');
     expect(c.maxCachedWorkflows).toBeUndefined();
   });
@@ -48,9 +51,64 @@ describe('loadConfig', () => {
     expect(c.connection.apiKey).toBe('tk-123');
     expect(c.taskQueue).toBe('hitl');
     expect(c.model).toMatchObject({ baseURL: 'http://localhost:11434/v1', apiKey: 'sk-x', model: 'llama3.1', api: 'chat' });
-    expect(c.devServer.uiPort).toBe(9000);
+    expect(c.dev.devServer.uiPort).toBe(9000);
     expect(c.demoOutbox).toBe('/tmp/o.jsonl');
     expect(c.maxCachedWorkflows).toBe(500);
+  });
+
+  test('the settings the CLI, the servers and the grants read come from the same configuration', () => {
+    const secret = 'x'.repeat(32);
+    const c = loadConfig({
+      ...base,
+      COUNTERSIGN_GRANTS_WORKFLOW_ID: 'grants-2',
+      COUNTERSIGN_SESSION_MAX_ITEMS: '20',
+      COUNTERSIGN_CODEC_TOKEN: 'codec-token',
+      COUNTERSIGN_SERVE_TOKENS: 'ann:0123456789abcdef',
+      COUNTERSIGN_LINK_SECRET: secret,
+      COUNTERSIGN_DEBUG: '1',
+      COUNTERSIGN_SCRIPTED_MODEL_PORT: '4100',
+    });
+    expect(c).toMatchObject({ grantsWorkflowId: 'grants-2', sessionMaxItems: 20, codecToken: 'codec-token', serveTokens: 'ann:0123456789abcdef', linkSecret: secret, debug: true });
+    expect(c.links).toBeUndefined(); // no COUNTERSIGN_PUBLIC_URL: the secret only checks links (countersign serve)
+    expect(c.dev.scriptedModelPort).toBe(4100);
+  });
+
+  test('overrides (command-line options, startWorker and Runner.connect options) win over the environment', () => {
+    const c = loadConfig({ ...base, TEMPORAL_ADDRESS: 'a:1', TEMPORAL_NAMESPACE: 'n1', COUNTERSIGN_TASK_QUEUE: 'q1' }, { address: 'b:2', namespace: 'n2', taskQueue: 'q2' });
+    expect([c.address, c.namespace, c.taskQueue]).toEqual(['b:2', 'n2', 'q2']);
+    expect(loadConfig({ ...base, COUNTERSIGN_TASK_QUEUE: 'q1' }, { taskQueue: undefined }).taskQueue).toBe('q1');
+  });
+
+  test('without TEMPORAL_ADDRESS or a profile address, everything connects to the dev address', () => {
+    const c = loadConfig({ ...base, COUNTERSIGN_DEV_ADDRESS: '127.0.0.1:7300' });
+    expect([c.address, c.addressExplicit, c.connection.address]).toEqual(['127.0.0.1:7300', false, '127.0.0.1:7300']);
+  });
+
+  test('the S3 region: COUNTERSIGN_PAYLOAD_S3_REGION, else AWS_REGION', () => {
+    const s3 = { ...base, COUNTERSIGN_PAYLOAD_STORAGE: 's3', COUNTERSIGN_PAYLOAD_S3_BUCKET: 'b' };
+    expect(loadConfig({ ...s3, AWS_REGION: 'eu-west-1' }).payloadStorage).toMatchObject({ region: 'eu-west-1' });
+    expect(loadConfig({ ...s3, AWS_REGION: 'eu-west-1', COUNTERSIGN_PAYLOAD_S3_REGION: 'us-west-2' }).payloadStorage).toMatchObject({ region: 'us-west-2' });
+  });
+
+  test('loadDevConfig: the dev server, the demo MCP server and the test harness', () => {
+    expect(loadDevConfig({})).toEqual({
+      devServer: { address: 'localhost:7233', dbFile: '.temporal/dev.db', uiPort: 8233 },
+      scriptedModelPort: 0,
+      demoMcp: { hide: [] },
+      test: { faultsFull: false },
+    });
+    const d = loadDevConfig({ COUNTERSIGN_MCP_HIDE: 'drop_table, fail_always', COUNTERSIGN_MCP_LEDGER: '/tmp/l', COUNTERSIGN_TEST_ADDRESS: '127.0.0.1:1', COUNTERSIGN_FAULTS_FULL: '1' });
+    expect(d.demoMcp).toEqual({ ledger: '/tmp/l', hide: ['drop_table', 'fail_always'] });
+    expect(d.test).toEqual({ address: '127.0.0.1:1', faultsFull: true });
+    expect(() => loadDevConfig({ COUNTERSIGN_SCRIPTED_MODEL_PORT: 'any' })).toThrow(new ConfigError('COUNTERSIGN_SCRIPTED_MODEL_PORT: must be a port number such as 4000'));
+  });
+
+  test('setting: one variable, checked, with its declared default', () => {
+    expect(setting('COUNTERSIGN_DEMO_OUTBOX', {})).toBe('.countersign/outbox.jsonl');
+    expect(setting('COUNTERSIGN_GRANTS_WORKFLOW_ID', { COUNTERSIGN_GRANTS_WORKFLOW_ID: 'g' })).toBe('g');
+    expect(setting('PATH', { PATH: '' })).toBe('/usr/local/bin:/usr/bin:/bin');
+    expect(setting('COUNTERSIGN_DEMO_OUTBOX', { COUNTERSIGN_MODEL_API: 'bad' })).toBe('.countersign/outbox.jsonl'); // other variables are not its business
+    expect(() => setting('COUNTERSIGN_SESSION_MAX_ITEMS', { COUNTERSIGN_SESSION_MAX_ITEMS: '0' })).toThrow(new ConfigError('COUNTERSIGN_SESSION_MAX_ITEMS: must be a whole number from 1 to 100000'));
   });
 
   test('a TOML profile is read like the temporal CLI reads it', () => {
@@ -69,6 +127,9 @@ describe('loadConfig', () => {
     [{ COUNTERSIGN_UI_PORT: '70000' }, /COUNTERSIGN_UI_PORT/],
     [{ COUNTERSIGN_MAX_CACHED_WORKFLOWS: 'lots' }, 'COUNTERSIGN_MAX_CACHED_WORKFLOWS: must be a whole number such as 1000'],
     [{ COUNTERSIGN_MAX_CACHED_WORKFLOWS: '2.5' }, 'COUNTERSIGN_MAX_CACHED_WORKFLOWS: must be a whole number such as 1000'],
+    [{ COUNTERSIGN_SESSION_MAX_ITEMS: 'lots' }, 'COUNTERSIGN_SESSION_MAX_ITEMS: must be a whole number from 1 to 100000'],
+    [{ COUNTERSIGN_LINK_SECRET: 'short' }, 'COUNTERSIGN_LINK_SECRET: must be at least 32 characters (e.g. openssl rand -base64 32)'],
+    [{ COUNTERSIGN_DEV_ADDRESS: 'localhost' }, 'COUNTERSIGN_DEV_ADDRESS: must look like localhost:7233'],
   ])('bad value %j is one clear ConfigError', (env, message) => {
     expect(() => loadConfig({ ...base, ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ ...base, ...env })).toThrow(message);

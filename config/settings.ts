@@ -1,0 +1,86 @@
+// The shape of the loaded configuration: what loadConfig and loadDevConfig (temporal.config.ts) return. The variables
+// themselves, their types, defaults and meanings are declared in temporal.config.ts; the comments here name them.
+import type { loadClientConnectConfig } from '@temporalio/envconfig';
+
+export type ModelApi = 'responses' | 'chat';
+
+export interface ModelSettings {
+  /** OPENAI_BASE_URL; undefined = the provider's default. */
+  baseURL?: string;
+  /** OPENAI_API_KEY. Read by the worker only; never passed to workflows. */
+  apiKey?: string;
+  /** COUNTERSIGN_MODEL */
+  model: string;
+  /** COUNTERSIGN_MODEL_API */
+  api: ModelApi;
+  /** COUNTERSIGN_MODEL_TIMEOUT_MS */
+  requestTimeoutMs: number;
+}
+
+/** COUNTERSIGN_PAYLOAD_STORAGE and the store's settings (COUNTERSIGN_PAYLOAD_DIR, _S3_*, _THRESHOLD_BYTES). */
+export type PayloadStorageSettings =
+  | { kind: 'off' }
+  | { kind: 'file'; dir: string; thresholdBytes: number }
+  | { kind: 's3'; bucket: string; endpoint?: string; region?: string; thresholdBytes: number };
+
+export interface CountersignConfig {
+  /** From TEMPORAL_ADDRESS / profile, else COUNTERSIGN_DEV_ADDRESS; `addressExplicit`: the user named it (then `npm start` starts no dev server). */
+  address: string;
+  addressExplicit: boolean;
+  namespace: string;
+  /** COUNTERSIGN_TASK_QUEUE */
+  taskQueue: string;
+  /** Connection options as envconfig resolved them (address, TLS, API key, gRPC metadata). */
+  connection: ReturnType<typeof loadClientConnectConfig>['connectionOptions'];
+  model: ModelSettings;
+  /** COUNTERSIGN_DEMO_OUTBOX */
+  demoOutbox: string;
+  /** COUNTERSIGN_WEBHOOK_URL */
+  webhookUrl?: string;
+  /** Worker Versioning: COUNTERSIGN_DEPLOYMENT_NAME, COUNTERSIGN_BUILD_ID (else the git commit), COUNTERSIGN_VERSIONING_BEHAVIOR. */
+  deployment?: { name: string; buildId: string; behavior: 'AUTO_UPGRADE' | 'PINNED' };
+  /** COUNTERSIGN_ENCRYPTION_KEYS, checked. Secret. */
+  encryptionKeys?: string;
+  /** COUNTERSIGN_MAX_CACHED_WORKFLOWS */
+  maxCachedWorkflows?: number;
+  payloadStorage: PayloadStorageSettings;
+  /** COUNTERSIGN_AGENTS_MODULE */
+  agentsModule?: string;
+  /** COUNTERSIGN_AGENTS_FILE */
+  agentsFile?: string;
+  /** COUNTERSIGN_DELTA_HOST, _PORT, _PUBLIC_URL; absent with COUNTERSIGN_DELTA_RELAY=off. */
+  deltaRelay?: { host: string; port: number; publicUrl?: string };
+  /** COUNTERSIGN_APPROVER_KEYS */
+  approverKeysFile?: string;
+  /** COUNTERSIGN_REQUIRE_SIGNED_DECISIONS=true */
+  requireSignedDecisions: boolean;
+  /** COUNTERSIGN_FAST_MODE=true */
+  fastMode: boolean;
+  /** One-click links: COUNTERSIGN_PUBLIC_URL, COUNTERSIGN_LINK_SECRET, COUNTERSIGN_LINK_TTL (present when the URL is set). */
+  links?: { publicUrl: string; secret: string; maxTtlSeconds: number };
+  /** COUNTERSIGN_LINK_SECRET, also without a public URL: `countersign serve` checks links with it. Secret. */
+  linkSecret?: string;
+  /** COUNTERSIGN_GRANTS_WORKFLOW_ID */
+  grantsWorkflowId: string;
+  /** COUNTERSIGN_SESSION_MAX_ITEMS */
+  sessionMaxItems: number;
+  /** COUNTERSIGN_CODEC_TOKEN. Secret. */
+  codecToken?: string;
+  /** COUNTERSIGN_SERVE_TOKENS, as given (`countersign serve` parses it). Secret. */
+  serveTokens?: string;
+  /** COUNTERSIGN_DEBUG set */
+  debug: boolean;
+  /** Development settings (devEnvSchema): the dev server, the scripted model, … */
+  dev: DevConfig;
+}
+
+export interface DevConfig {
+  /** `npm start`'s dev server: COUNTERSIGN_DEV_ADDRESS, COUNTERSIGN_DEV_DB, COUNTERSIGN_UI_PORT. */
+  devServer: { address: string; dbFile: string; uiPort: number };
+  /** COUNTERSIGN_SCRIPTED_MODEL_PORT (0: any free port). */
+  scriptedModelPort: number;
+  /** The demo MCP server: COUNTERSIGN_MCP_LEDGER, COUNTERSIGN_MCP_TOOLS_FILE, COUNTERSIGN_MCP_HIDE. */
+  demoMcp: { ledger?: string; toolsFile?: string; hide: string[] };
+  /** Set by the tests' globalSetup (COUNTERSIGN_TEST_ADDRESS, _UI, _BUNDLE); COUNTERSIGN_FAULTS_FULL=1. */
+  test: { address?: string; ui?: string; bundle?: string; faultsFull: boolean };
+}
