@@ -12,7 +12,7 @@ import { type ConfigOverrides, ConfigError, configOf, devConfigOf, parseEnv, wit
 import type { CountersignConfig, DevConfig } from './config/settings';
 
 export { ConfigError, type ConfigOverrides };
-export type { CountersignConfig, DevConfig, ModelApi, ModelSettings, PayloadStorageSettings } from './config/settings';
+export type { CountersignConfig, DevConfig, ModelApi, ModelEndpoint, PayloadStorageSettings } from './config/settings';
 
 export const DEFAULT_ADDRESS = 'localhost:7233';
 export const DEFAULT_UI_PORT = 8233;

@@ -4,12 +4,12 @@
 //   modelTurn      — one model call, then each tool call classified: error / run now / needs a person
 //   runTool        — one tool execution, with the call's idempotency key
 import { finalOutputProblem } from './model/outputCheck';
-import type { ModelSettings as RunModelSettings } from '../contract/modelSettings';
+import type { ModelSettings } from '../contract/modelSettings';
 import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Agent } from '../agents/defineAgent';
 import type { AgentRegistry } from '../agents/registry';
-import type { ModelSettings } from '../temporal.config';
+import type { ModelEndpoint } from '../temporal.config';
 import type { ConversationItem, ModelTurn } from '../contract/items';
 import type { ApprovalPolicy } from '../contract/approvalPolicy';
 import type { AgentSnapshot, ToolSnapshot } from '../core/run/agentSnapshot';
@@ -40,7 +40,7 @@ export interface ModelTurnRequest {
   /** The agent's MCP tools as the run froze them at its start. */
   mcpTools?: ToolSnapshot[];
   /** The run's model settings: its agent snapshot's, with the run's own over them (the snapshot keeps a run's settings). */
-  modelSettings?: RunModelSettings;
+  modelSettings?: ModelSettings;
 }
 
 export type ModelTurnResult = ModelTurn & {
@@ -92,7 +92,7 @@ function toolsOf(agent: Agent, mcpTools: ToolSnapshot[] = []): Tool[] {
 
 export interface AgentActivityDeps {
   registry: AgentRegistry;
-  model: ModelSettings;
+  model: ModelEndpoint;
   webhookUrl?: string;
   transcripts?: TranscriptStore;
   deltaRelay?: DeltaRelay;

@@ -13,7 +13,7 @@ import { type AgentRunResult, Runner } from '../client';
 import type { ScriptedModel } from '../devtools/scriptedModel';
 import type { ScriptStep } from '../devtools/scriptSteps';
 import { dataConverterOf, openPayloadStorage } from '../storage/payloadStorage';
-import type { ModelSettings, PayloadStorageSettings } from '../temporal.config';
+import type { ModelEndpoint, PayloadStorageSettings } from '../temporal.config';
 import { createWorker } from '../worker/createWorker';
 import { floorActivities } from './floorActivities';
 import { floorApprove, floorAsked } from './floorWorkflow';
@@ -56,7 +56,7 @@ export interface GrowthContext {
   /** The bench bundle: agentRun and the floors. */
   workflowBundle: { code: string };
   model: ScriptedModel;
-  modelSettings: ModelSettings;
+  modelSettings: ModelEndpoint;
   turns: number[];
   log(line: string): void;
 }

@@ -1,12 +1,12 @@
 // The reading commands of `countersign`: pending, show, result, audit, watch. Presenters over the client library's
 // read methods (client/run/runReads.ts); every one takes --json.
 import type { Command } from 'commander';
-import type { RunResult, RunView } from '../contract/messages';
+import type { RunResult, RunView } from '../contract/runViews';
 import { quorumText } from '../core/approvals/decisionText';
 import { type Connect } from './cliConnection';
 import { argumentLines, auditTable, bold, ago, itemLine, pendingTable, print, printJson, red, eventLine, finalOutputText } from './terminalOutput';
 import { CountersignError } from '../client/errors';
-import type { PendingApproval } from '../contract/messages';
+import type { PendingApproval } from '../contract/runViews';
 
 export function addReadCommands(program: Command, connect: Connect): void {
   // ── pending ────────────────────────────────────────────────────────────────────────────────────────────────

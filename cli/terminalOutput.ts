@@ -3,7 +3,8 @@
 import { quorumText } from '../core/approvals/decisionText';
 import { shorten, summarizeCall } from '../core/approvals/callSummary';
 import type { ConversationItem } from '../contract/items';
-import type { AuditEntry, PendingApproval, RunEvent } from '../contract/messages';
+import type { RunEvent } from '../contract/runEvents';
+import type { AuditEntry, PendingApproval } from '../contract/runViews';
 import type { AgentRunResult } from '../client/run/runner';
 import { lazy } from './lazyLoads';
 

@@ -4,7 +4,7 @@ import type { loadClientConnectConfig } from '@temporalio/envconfig';
 
 export type ModelApi = 'responses' | 'chat';
 
-export interface ModelSettings {
+export interface ModelEndpoint {
   /** OPENAI_BASE_URL; undefined = the provider's default. */
   baseURL?: string;
   /** OPENAI_API_KEY. Read by the worker only; never passed to workflows. */
@@ -32,7 +32,7 @@ export interface CountersignConfig {
   taskQueue: string;
   /** Connection options as envconfig resolved them (address, TLS, API key, gRPC metadata). */
   connection: ReturnType<typeof loadClientConnectConfig>['connectionOptions'];
-  model: ModelSettings;
+  model: ModelEndpoint;
   /** COUNTERSIGN_DEMO_OUTBOX */
   demoOutbox: string;
   /** COUNTERSIGN_WEBHOOK_URL */

@@ -128,23 +128,6 @@ export const decidePayloadSchema = shareAcrossRuns('messages.decidePayloadSchema
   .refine((p) => p.decisions.length > 0 || (p.inputs?.length ?? 0) > 0, { message: 'send at least one decision or input', path: ['decisions'] }));
 export type DecidePayload = z.input<typeof decidePayloadSchema>;
 
-export type {
-  AppliedDecision,
-  AuditDecision,
-  AuditEntry,
-  AuditPage,
-  ChildReport,
-  ConversationPage,
-  DecideResult,
-  DecisionOutcome,
-  Handoff,
-  PendingApproval,
-  PendingKind,
-  RunResult,
-  RunSnapshot,
-  RunStatus,
-  RunView,
-} from './runViews';
 import type { AuditPage, ChildReport, ConversationPage, DecideResult, PendingApproval, RunSnapshot, RunView } from './runViews';
 
 // ── Reading ──────────────────────────────────────────────────────────────────────────────────────────────────
@@ -154,7 +137,6 @@ export const pageRequestSchema = shareAcrossRuns('messages.pageRequestSchema', (
   limit: z.number().int().min(1).max(1000).optional(),
 }).optional());
 export type PageRequest = z.infer<typeof pageRequestSchema>;
-export type { EventPage, RunEvent, RunEventType, DeltaHeartbeat } from './runEvents';
 import type { EventPage } from './runEvents';
 
 // ── Definitions ──────────────────────────────────────────────────────────────────────────────────────────────
@@ -181,4 +163,3 @@ export const auditLogQuery = defineQuery<AuditPage, [PageRequest?]>('auditLog');
 export const eventsQuery = defineQuery<EventPage, [PageRequest?]>('events');
 
 
-export { describeZodError } from './zodErrors';

@@ -1,7 +1,7 @@
 // The run's search attributes: what `temporal workflow list --query "HitlStatus='AwaitingApproval'"` and the
 // Web UI filter on. Names only, never argument values. Registered by `npm start` (see temporal.config.ts).
 import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributeUpdatePair } from '@temporalio/common';
-import type { RunStatus } from './messages';
+import type { RunStatus } from './runViews';
 
 export const HitlStatus = defineSearchAttributeKey('HitlStatus', SearchAttributeType.KEYWORD);
 export const HitlPendingTools = defineSearchAttributeKey('HitlPendingTools', SearchAttributeType.KEYWORD_LIST);

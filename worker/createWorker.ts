@@ -5,7 +5,7 @@ import { defaultRegistry } from '../agents';
 import { TranscriptStore } from '../activities/model/transcript';
 import { dataConverterOf, openPayloadStorage } from '../storage/payloadStorage';
 import type { AgentRegistry } from '../agents/registry';
-import { ConfigError, type CountersignConfig, type ModelSettings, type PayloadStorageSettings } from '../temporal.config';
+import { ConfigError, type CountersignConfig, type ModelEndpoint, type PayloadStorageSettings } from '../temporal.config';
 import { checkSearchAttributes, connectWorker } from './workerConnection';
 import { type DeltaRelay, startDeltaRelay } from './deltaRelay';
 import { buildWorkflowBundle, prebuiltWorkflowBundle } from './workflowBundle';
@@ -26,7 +26,7 @@ export interface CountersignWorkerOptions {
   namespace: string;
   taskQueue: string;
   registry: AgentRegistry;
-  model: ModelSettings;
+  model: ModelEndpoint;
   /** COUNTERSIGN_WEBHOOK_URL: where approval notifications are POSTed. */
   webhookUrl?: string;
   /** Worker Versioning: this worker's deployment version and default behaviour. */
@@ -66,7 +66,7 @@ function checkApproverKeys(o: CountersignWorkerOptions): void {
 }
 
 /** Hosted MCP is a Responses API tool: a worker on Chat Completions refuses agents that use it, before any run does. */
-function checkModelApi(registry: AgentRegistry, model: ModelSettings): void {
+function checkModelApi(registry: AgentRegistry, model: ModelEndpoint): void {
   if (model.api !== 'chat') return;
   const hosted = registry.all().find((a) => a.hostedMcp.length > 0);
   if (hosted) throw new ConfigError(`agent ${hosted.name} uses hosted MCP servers, which only the Responses API offers; set COUNTERSIGN_MODEL_API=responses, or use mcpServers (run by the worker) instead`);
@@ -116,7 +116,7 @@ export async function createWorker(o: CountersignWorkerOptions): Promise<Worker>
  */
 export async function createConfiguredWorker(
   config: CountersignConfig,
-  model: ModelSettings,
+  model: ModelEndpoint,
   registry: AgentRegistry = defaultRegistry(),
   workerOptions: Partial<WorkerOptions> = {},
 ): Promise<{ worker: Worker; connection: NativeConnection; deltaRelay?: DeltaRelay }> {

@@ -3,7 +3,7 @@
 // development tool: it is loaded only in that last case, by a path resolved at run time, so a worker with a model
 // configured never loads it (test/unit/productionGraph.test.ts checks both the imports and the loaded modules).
 import { join } from 'node:path';
-import type { ModelSettings } from '../temporal.config';
+import type { ModelEndpoint } from '../temporal.config';
 
 /** What the worker needs of a started demo model (devtools/scriptedModel.ts). */
 export interface DemoModel {
@@ -13,7 +13,7 @@ export interface DemoModel {
 
 const DEMO_MODEL_MODULE = join(__dirname, '..', 'devtools', 'scriptedModel');
 
-export async function resolveModel(settings: ModelSettings, demoModelPort = 0): Promise<{ model: ModelSettings; scripted?: DemoModel }> {
+export async function resolveModel(settings: ModelEndpoint, demoModelPort = 0): Promise<{ model: ModelEndpoint; scripted?: DemoModel }> {
   if (settings.apiKey) return { model: settings };
   if (settings.baseURL) return { model: { ...settings, apiKey: 'no-key' } };
   const { startScriptedModel } = require(DEMO_MODEL_MODULE) as { startScriptedModel(o: { port: number }): Promise<DemoModel> };

@@ -32,26 +32,9 @@ import { describeAgent, localModelTurn, modelOptions, modelTurn, withAgent, with
 import { ApprovalTimers } from './approvalTimers';
 import { DecisionDesk } from './decisionDesk';
 import { Handoffs } from './handoffs';
-import {
-  type RunInput,
-  type RunResult,
-  addInputSignal,
-  approveSignal,
-  auditLogQuery,
-  childStateSignal,
-  conversationQuery,
-  decideUpdate,
-  describeZodError,
-  eventsQuery,
-  extendSignal,
-  nextPauseUpdate,
-  pendingApprovalsQuery,
-  provideInputSignal,
-  provideResultSignal,
-  rejectSignal,
-  runInputSchema,
-  runStateQuery,
-} from '../contract/messages';
+import { type RunInput, addInputSignal, approveSignal, auditLogQuery, childStateSignal, conversationQuery, decideUpdate, eventsQuery, extendSignal, nextPauseUpdate, pendingApprovalsQuery, provideInputSignal, provideResultSignal, rejectSignal, runInputSchema, runStateQuery } from '../contract/messages';
+import { describeZodError } from '../contract/zodErrors';
+import { type RunResult } from '../contract/runViews';
 import { Notifier } from './notifier';
 import { pageOf } from './pageRequests';
 import { Publisher } from './publisher';

@@ -7,7 +7,7 @@ import type { AgentSnapshot } from '../core/run/agentSnapshot';
 import { rootCause } from '../core/run/failures';
 import { activeGrants, addGrant, carryGrants, checkRevoke, emptyGrants, grantRefusal, grantWarning, pruneGrants, revokeGrant, useGrant } from '../core/grants/grantsState';
 import { type GrantsState, addGrantRequestSchema, revokeGrantRequestSchema, useGrantRequestSchema } from '../contract/grantMessages';
-import { describeZodError } from '../contract/messages';
+import { describeZodError } from '../contract/zodErrors';
 import { describeAgent } from './activityProxies';
 import { type AddGrantResult, type GrantsCarry, GRANTS_CONTINUE_AS_NEW_AFTER_EVENTS, addGrantUpdate, grantsQuery, revokeGrantUpdate, useGrantUpdate } from '../contract/grantMessages';
 

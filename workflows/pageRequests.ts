@@ -1,7 +1,8 @@
 // The paged queries' input (`conversation`, `auditLog`, `events`): `{ after?, limit? }`, checked against its schema.
 // A bad one fails the query with one line; the run is untouched (a query changes nothing).
 import { ApplicationFailure } from '@temporalio/workflow';
-import { type PageRequest, describeZodError, pageRequestSchema } from '../contract/messages';
+import { type PageRequest, pageRequestSchema } from '../contract/messages';
+import { describeZodError } from '../contract/zodErrors';
 
 export function pageOf(raw: unknown): NonNullable<PageRequest> {
   const parsed = pageRequestSchema.safeParse(raw ?? undefined);

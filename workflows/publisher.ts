@@ -5,7 +5,8 @@ import type { AgentRunState } from '../core/run/agentRunState';
 import { summarizeCall } from '../core/approvals/callSummary';
 import { quorumText } from '../core/approvals/decisionText';
 import { rootCause } from '../core/run/failures';
-import { type ChildReport, childStateSignal } from '../contract/messages';
+import { childStateSignal } from '../contract/messages';
+import { type ChildReport } from '../contract/runViews';
 import type { Notifier } from './notifier';
 import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus, searchAttributeUpdates } from '../contract/searchAttributes';
 

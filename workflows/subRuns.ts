@@ -8,18 +8,8 @@ import { type SignalKind, signalFor } from '../core/approvals/decisionIntake';
 import { rootCause } from '../core/run/failures';
 import type { Publisher } from './publisher';
 import type { PlannedCall } from '../core/approvals/plannedCall';
-import {
-  type AppliedDecision,
-  type ChildReport,
-  type Decision,
-  type RunResult,
-  WORKFLOW_TYPE,
-  approveSignal,
-  extendSignal,
-  provideInputSignal,
-  provideResultSignal,
-  rejectSignal,
-} from '../contract/messages';
+import { type Decision, WORKFLOW_TYPE, approveSignal, extendSignal, provideInputSignal, provideResultSignal, rejectSignal } from '../contract/messages';
+import { type AppliedDecision, type ChildReport, type RunResult } from '../contract/runViews';
 
 const signals = { approve: approveSignal, reject: rejectSignal, provideInput: provideInputSignal, provideResult: provideResultSignal, extend: extendSignal };
 

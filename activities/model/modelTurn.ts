@@ -8,8 +8,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { ResponseInputItem, FunctionTool, Tool } from 'openai/resources/responses/responses';
-import type { ModelSettings } from '../../temporal.config';
-import type { ModelSettings as ModelSettingsFields } from '../../contract/modelSettings';
+import type { ModelEndpoint } from '../../temporal.config';
+import type { ModelSettings } from '../../contract/modelSettings';
 import { chatSettings, responsesSettings } from './providerSettings';
 import type { ConversationItem, ModelTurn, ToolSpec } from '../../contract/items';
 import { type HostedMcpServer, hostedMcpTool } from '../../agents/hostedMcp';
@@ -30,7 +30,7 @@ export interface ModelRequest {
   /** Hosted MCP servers (Responses API only). */
   hostedMcp?: readonly HostedMcpServer[];
   /** The run's model settings (its agent's, with the run's own over them). */
-  settings?: ModelSettingsFields;
+  settings?: ModelSettings;
   /** With the agent's outputType: the final answer must be JSON of this schema (structured output). */
   outputSchema?: Record<string, unknown>;
 }
@@ -170,7 +170,7 @@ function inLocalActivity(): boolean {
 }
 
 /** `relay`: the worker's delta relay (worker/deltaRelay.ts); without it, calls do not stream. */
-export function createModelActivities(settings: ModelSettings, relay?: DeltaRelay) {
+export function createModelActivities(settings: ModelEndpoint, relay?: DeltaRelay) {
   const client = new OpenAI({
     // The SDK refuses to start without a key; a missing one surfaces as the provider's 401 instead.
     apiKey: settings.apiKey ?? 'missing-OPENAI_API_KEY',

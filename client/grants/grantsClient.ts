@@ -5,7 +5,7 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import { rootCause } from '../../core/run/failures';
 import { retryUnprocessed } from '../updateRetry';
 import { type GrantView, type Where, addGrantRequestSchema } from '../../contract/grantMessages';
-import { describeZodError } from '../../contract/messages';
+import { describeZodError } from '../../contract/zodErrors';
 import { type AddGrantResult, GRANTS_WORKFLOW_TYPE, addGrantUpdate, grantsQuery, revokeGrantUpdate } from '../../contract/grantMessages';
 import { setting } from '../../temporal.config';
 import { CountersignError } from '../errors';

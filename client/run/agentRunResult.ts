@@ -1,7 +1,7 @@
 // What `runner.run` returns: where a run stands, paused with interruptions or finished with a final output; the
 // state to decide on and pass back; the final output read as a type.
 import type { z } from 'zod';
-import type { RunView } from '../../contract/messages';
+import type { RunView } from '../../contract/runViews';
 import { readFinalOutput } from './typedOutput';
 import { type Interruption, interruptionOf, RunState } from './runState';
 

@@ -6,7 +6,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { type RunEvent, eventsQuery } from '../../contract/messages';
+import { eventsQuery } from '../../contract/messages';
+import { type RunEvent } from '../../contract/runEvents';
 import { RunNotFoundError } from '../errors';
 
 export interface FollowOptions {

@@ -2,7 +2,8 @@
 // start to wait, and answer them with approveToolCall / rejectToolCall (the same validated `decide` update as
 // everything else). Events are the run's durable events; 'event' carries every one of them.
 import { EventEmitter } from 'node:events';
-import type { PendingApproval, RunEvent } from '../../contract/messages';
+import type { RunEvent } from '../../contract/runEvents';
+import type { PendingApproval } from '../../contract/runViews';
 import type { Runner } from './runner';
 
 export interface ToolApprovalRequired {

@@ -3,16 +3,8 @@
 // answers from its result, or (for its conversation and audit) from a worker replaying its history.
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { ConversationItem } from '../../contract/items';
-import {
-  type AuditEntry,
-  type PendingApproval,
-  type RunResult,
-  type RunSnapshot,
-  auditLogQuery,
-  conversationQuery,
-  pendingApprovalsQuery,
-  runStateQuery,
-} from '../../contract/messages';
+import { auditLogQuery, conversationQuery, pendingApprovalsQuery, runStateQuery } from '../../contract/messages';
+import { type AuditEntry, type PendingApproval, type RunResult, type RunSnapshot } from '../../contract/runViews';
 import { RunNotFoundError } from '../errors';
 import { QUERY_NAME, checkQueryValues, forEachLimited } from '../visibility';
 

@@ -2,7 +2,9 @@
 // and the decisions buffered for them. The run itself lives in Temporal; RunState is only the handle plus decisions,
 // so a state saved in one process resumes in another (`RunState.fromString`).
 import { z } from 'zod';
-import { type Decision, decisionSchema, type PendingApproval, type RunView, describeZodError } from '../../contract/messages';
+import { type Decision, decisionSchema } from '../../contract/messages';
+import { describeZodError } from '../../contract/zodErrors';
+import { type PendingApproval, type RunView } from '../../contract/runViews';
 import { RunStateError } from '../errors';
 import { defaultApprover } from '../approvals/approver';
 import { type ApproverPrivateKey, readPrivateKey, withToken } from '../signing/decisionSigning';

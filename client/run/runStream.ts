@@ -3,7 +3,7 @@
 // call runs (they come from the worker's delta relay, never from history). The stream of one call ends where
 // Runner.run would return: at the next pause for people, or at the end of the run.
 import type { Client } from '@temporalio/client';
-import type { RunEvent } from '../../contract/messages';
+import type { RunEvent } from '../../contract/runEvents';
 import { CountersignError } from '../errors';
 import type { AgentRunResult } from './runner';
 import { followModelDeltas } from './modelDeltas';

@@ -11,23 +11,10 @@ import {
 } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
 import { type CountersignConfig, loadConfig } from '../../temporal.config';
-import {
-  DEFAULT_TASK_QUEUE,
-  type DecideResult,
-  type RunInput,
-  type AuditEntry,
-  type PendingApproval,
-  type RunResult,
-  type RunSnapshot,
-  type RunView,
-  WORKFLOW_TYPE,
-  decideUpdate,
-  nextPauseUpdate,
-  eventsQuery,
-  type RunEvent,
-  runInputSchema,
-  describeZodError,
-} from '../../contract/messages';
+import { DEFAULT_TASK_QUEUE, type RunInput, WORKFLOW_TYPE, decideUpdate, nextPauseUpdate, eventsQuery, runInputSchema } from '../../contract/messages';
+import { describeZodError } from '../../contract/zodErrors';
+import { type RunEvent } from '../../contract/runEvents';
+import { type DecideResult, type AuditEntry, type PendingApproval, type RunResult, type RunSnapshot, type RunView } from '../../contract/runViews';
 import { rootCause } from '../../core/run/failures';
 import { HitlAgent, HitlStatus } from '../../contract/searchAttributes';
 import { retryUnprocessed } from '../updateRetry';

@@ -10,7 +10,6 @@ import { expiryText } from './decisionText';
 import type { Decision } from '../../contract/messages';
 import type { AppliedDecision, AuditEntry, PendingApproval, PendingKind } from '../../contract/runViews';
 
-export { checkDecision, type CallState, type DecisionClaim } from './decisionRules';
 
 export interface BookCall extends Omit<PendingApproval, 'kind'> {
   /** Absent: 'approval'. */
@@ -56,8 +55,6 @@ export interface BookState {
   /** Token ids of signed decisions applied here, with their expiry (seconds): a token counts once. Expired ones are dropped. */
   usedJtis?: Record<string, number>;
 }
-
-export { MAX_IGNORED_AUDIT_ENTRIES } from './auditLog';
 
 /** What a waiting call shows readers (copies: the book's state stays its own). */
 function asPending({ callId, kind, fields, toolName, arguments: args, agentName, requestedAt, expiresAt, approvers, mcpServer, quorum, signedDecisions, excludedApprover }: BookCall): PendingApproval {

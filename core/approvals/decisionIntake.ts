@@ -2,18 +2,9 @@
 // sub-run all become `Decision`s here and pass the same check. Pure: the workflow does the waiting (edited
 // arguments are validated in an activity) and the applying; unit tests drive this directly.
 import type { AgentRunState } from '../run/agentRunState';
-import {
-  type DecidePayload,
-  type Decision,
-  approvePayloadSchema,
-  decidePayloadSchema,
-  describeZodError,
-  provideInputPayloadSchema,
-  extendPayloadSchema,
-  provideResultPayloadSchema,
-  rejectPayloadSchema,
-} from '../../contract/messages';
-import { checkDecision } from './approvalBook';
+import { type DecidePayload, type Decision, approvePayloadSchema, decidePayloadSchema, provideInputPayloadSchema, extendPayloadSchema, provideResultPayloadSchema, rejectPayloadSchema } from '../../contract/messages';
+import { describeZodError } from '../../contract/zodErrors';
+import { checkDecision } from './decisionRules';
 import type { BookDecision } from './decisionRules';
 
 export type SignalKind = 'approve' | 'reject' | 'provideInput' | 'provideResult' | 'extend';

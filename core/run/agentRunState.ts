@@ -9,7 +9,8 @@ import { type ConversationItem, type Usage, addUsage, emptyUsage } from '../../c
 import type { PlannedCall } from '../approvals/plannedCall';
 import { EventLog } from './eventLog';
 import { type RunCarry, type TranscriptHead, argumentsByCall, omitArguments, restoreArguments } from './runCarry';
-import type { ChildReport, Handoff, PendingApproval, RunInput, RunStatus } from '../../contract/messages';
+import type { RunInput } from '../../contract/messages';
+import type { ChildReport, Handoff, PendingApproval, RunStatus } from '../../contract/runViews';
 
 
 export const DEFAULT_MAX_TURNS = 10;

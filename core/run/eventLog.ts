@@ -5,7 +5,7 @@
 import type { ConversationItem } from '../../contract/items';
 import type { PlannedCall } from '../approvals/plannedCall';
 import type { EventPage, RunEvent } from '../../contract/runEvents';
-import type { AuditEntry, Handoff, PendingApproval, RunStatus } from '../../contract/messages';
+import type { AuditEntry, Handoff, PendingApproval, RunStatus } from '../../contract/runViews';
 
 /** Events kept for readers; older ones are dropped (a reader further behind is told where the log now starts). */
 export const EVENT_WINDOW = 300;

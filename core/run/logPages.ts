@@ -1,7 +1,7 @@
 // Reading a growing log (the conversation, the audit) in bounded pieces: pages after a cursor, and the newest
 // window. Every piece stops at about 1 MB of JSON, so no query answer or result nears Temporal's 2 MB limit. Pure.
 import type { ConversationItem } from '../../contract/items';
-import type { AuditEntry } from '../../contract/messages';
+import type { AuditEntry } from '../../contract/runViews';
 
 /** A page (query answer) stops after about this much JSON, so no answer nears Temporal's 2 MB payload limit. */
 export const PAGE_BYTES = 1_000_000;

@@ -5,7 +5,7 @@ import type { AgentSnapshot } from './agentSnapshot';
 import type { BookState } from '../approvals/approvalBook';
 import type { ConversationItem, Usage } from '../../contract/items';
 import type { PlannedCall } from '../approvals/plannedCall';
-import type { Handoff } from '../../contract/messages';
+import type { Handoff } from '../../contract/runViews';
 import type { EventLogState } from './eventLog';
 
 /** Where the conversation stands in the transcript store the model activity reads (see activities/model/transcript.ts). */

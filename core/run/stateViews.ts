@@ -4,7 +4,8 @@
 import type { AgentRunState } from './agentRunState';
 import { DEFAULT_PAGE, SNAPSHOT_WINDOW, type Window, page, windowStart } from './logPages';
 import { addDuration } from '../../contract/approvalPolicy';
-import type { AuditPage, ConversationPage, PageRequest, RunSnapshot, RunView } from '../../contract/messages';
+import type { PageRequest } from '../../contract/messages';
+import type { AuditPage, ConversationPage, RunSnapshot, RunView } from '../../contract/runViews';
 
 export function viewOf(s: AgentRunState): RunView {
   const startedWith = s.handoffs[0]?.from;

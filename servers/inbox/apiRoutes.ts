@@ -2,7 +2,8 @@
 // refusals as the `decide` update (a refusal is 422 with the run's one-line message; nothing changes).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { decisionSchema, describeZodError } from '../../contract/messages';
+import { decisionSchema } from '../../contract/messages';
+import { describeZodError } from '../../contract/zodErrors';
 import { CountersignError, RunNotFoundError } from '../../client/errors';
 import { followEvents } from '../../client/run/eventFollowing';
 import { DecisionProblem } from './deciding';

@@ -3,7 +3,8 @@
 // signed decision), then sent through the validating `decide` update like any client's.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Decision, DecideResult, PendingApproval } from '../../contract/messages';
+import type { Decision } from '../../contract/messages';
+import type { DecideResult, PendingApproval } from '../../contract/runViews';
 import { readPrivateKey, withToken } from '../../client/signing/decisionSigning';
 import type { Runner } from '../../client/run/runner';
 

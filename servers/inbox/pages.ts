@@ -3,7 +3,7 @@
 import { prettyArguments } from '../../core/approvals/callSummary';
 import { quorumText } from '../../core/approvals/decisionText';
 import type { ConversationItem } from '../../contract/items';
-import type { AuditEntry, PendingApproval, RunSnapshot } from '../../contract/messages';
+import type { AuditEntry, PendingApproval, RunSnapshot } from '../../contract/runViews';
 import { html, type Markup } from '../../links/html';
 
 export type InboxCall = PendingApproval & { workflowId: string };

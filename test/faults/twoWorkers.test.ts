@@ -1,7 +1,8 @@
 // Horizontal: two worker processes (compiled, as production runs them) on one task queue share the runs; one is
 // SIGKILLed while runs wait and while decisions arrive, and the other finishes every run: each approved email sent
 // once, no rejected deletion run, both workers having done work.
-import { pendingApprovalsQuery, type RunSnapshot } from '../../contract/messages';
+import { pendingApprovalsQuery } from '../../contract/messages';
+import { type RunSnapshot } from '../../contract/runViews';
 import { eventually, outboxOf } from '../support/fixtures';
 import { spawnCompiledWorker } from '../support/compiledWorker';
 import type { Spawned } from '../support/processes';

@@ -1,7 +1,8 @@
 // Worker crashes at random moments: a driver SIGKILLs the worker process and starts a new one while runs start,
 // pause, get their decisions (approve the email, reject the deletion) and finish. Afterwards every run has
 // completed, the outbox holds exactly one email per run, and no deletion ever ran.
-import { pendingApprovalsQuery, type RunSnapshot } from '../../contract/messages';
+import { pendingApprovalsQuery } from '../../contract/messages';
+import { type RunSnapshot } from '../../contract/runViews';
 import { outboxOf } from '../support/fixtures';
 import type { Spawned } from '../support/processes';
 import { spawnCompiledWorker } from '../support/compiledWorker';

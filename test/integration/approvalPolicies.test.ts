@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool } from '../../agents';
 import { recordOnce } from '../../agents/demo/outbox';
 import { DecisionRejectedError, Runner } from '../../client';
-import type { AuditEntry } from '../../contract/messages';
+import type { AuditEntry } from '../../contract/runViews';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { projectRoot } from '../support/toolchain';

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
 import { deleteRecord, sendEmail } from '../../agents/demo/emailAssistant';
-import type { AuditEntry, PendingApproval } from '../../contract/messages';
+import type { AuditEntry, PendingApproval } from '../../contract/runViews';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { binaryPath, projectRoot } from '../support/toolchain';

@@ -3,7 +3,8 @@
 import { AgentRegistry, defineAgent, demoAgents } from '../../agents';
 import { lookupContact, sendEmail } from '../../agents/demo/emailAssistant';
 import { Runner } from '../../client';
-import { approveSignal, runStateQuery, type RunSnapshot } from '../../contract/messages';
+import { approveSignal, runStateQuery } from '../../contract/messages';
+import { type RunSnapshot } from '../../contract/runViews';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 

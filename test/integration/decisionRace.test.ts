@@ -3,7 +3,8 @@
 // stops taking workflow tasks while the model call finishes, the decision is signalled, and the next worker's first
 // workflow task holds both.
 import { Runner } from '../../client';
-import { approveSignal, type RunSnapshot } from '../../contract/messages';
+import { approveSignal } from '../../contract/messages';
+import { type RunSnapshot } from '../../contract/runViews';
 import { eventually, newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 

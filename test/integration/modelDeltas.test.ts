@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time';
 import { followModelDeltas, type ModelDelta } from '../../client/run/modelDeltas';
-import type { RunResult } from '../../contract/messages';
+import type { RunResult } from '../../contract/runViews';
 import { eventually, historyText } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 

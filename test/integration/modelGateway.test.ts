@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import type { RunInput, RunResult } from '../../contract/messages';
+import type { RunInput } from '../../contract/messages';
+import type { RunResult } from '../../contract/runViews';
 import { historyText } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 

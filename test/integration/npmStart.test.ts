@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import type { RunResult } from '../../contract/messages';
+import type { RunResult } from '../../contract/runViews';
 import { freePort, spawnTs, type Spawned } from '../support/processes';
 
 jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine

@@ -2,7 +2,7 @@
 // new and its worker restarts (no gaps, no repeats); runStreamed → interruption → toState → resumed streamed run;
 // live approvals; runner.stream from a cursor.
 import { join } from 'node:path';
-import type { RunEvent } from '../../contract/messages';
+import type { RunEvent } from '../../contract/runEvents';
 import { Runner } from '../../client';
 import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';

@@ -1,5 +1,6 @@
 // The approval book on its own: no Temporal, just decisions, sticky rules and the audit log.
-import { ApprovalBook, DecisionError, MAX_IGNORED_AUDIT_ENTRIES } from '../../core/approvals/approvalBook';
+import { ApprovalBook, DecisionError } from '../../core/approvals/approvalBook';
+import { MAX_IGNORED_AUDIT_ENTRIES } from '../../core/approvals/auditLog';
 
 const T0 = '2026-11-22T10:00:00.000Z';
 const T1 = '2026-11-22T10:05:00.000Z';

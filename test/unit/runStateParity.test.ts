@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineAgent, defineTool } from '../../agents';
 import { RunState } from '../../client/run/runState';
 import { RunStateError } from '../../client/errors';
-import type { PendingApproval, RunView } from '../../contract/messages';
+import type { PendingApproval, RunView } from '../../contract/runViews';
 
 const call = (p: Partial<PendingApproval>): PendingApproval => ({ callId: 'c1', kind: 'approval', toolName: 'send_email', arguments: '{"to":"alice@example.com"}', agentName: 'email-assistant', requestedAt: '2026-11-23T10:00:00.000Z', ...p });
 const view = (pending: PendingApproval[]): RunView => ({ agent: { name: 'email-assistant', version: '1' }, status: 'AwaitingApproval', turn: 1, maxTurns: 10, pending, usage: { requests: 1, inputTokens: 1, outputTokens: 1, totalTokens: 2 }, startedAt: '2026-11-23T10:00:00.000Z', continuedAsNew: 0, cursor: { items: 1, audit: 0 } });
