@@ -19,7 +19,7 @@ import { formatError, parseArguments, planCall, planHostedApproval } from './cal
 import { freezeMcpTools, mcpTool } from './mcp/mcpTools';
 import type { TranscriptHead } from '../core/run/runCarry';
 import { createModelActivities } from './model/modelTurn';
-import type { DeltaRelay } from '../worker/deltaRelay';
+import type { DeltaRelay } from './model/deltaRelay';
 import type { TranscriptStore } from './model/transcript';
 import { createNotifyActivities } from './notify';
 import { type ApproverKey, verifyDecisionSignatures } from './approverKeys';

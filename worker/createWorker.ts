@@ -7,7 +7,7 @@ import { dataConverterOf, openPayloadStorage } from '../storage/payloadStorage';
 import type { AgentRegistry } from '../agents/registry';
 import { ConfigError, type CountersignConfig, type ModelEndpoint, type PayloadStorageSettings } from '../temporal.config';
 import { checkSearchAttributes, connectWorker } from './workerConnection';
-import { type DeltaRelay, startDeltaRelay } from './deltaRelay';
+import { type DeltaRelay, startDeltaRelay } from '../activities/model/deltaRelay';
 import { buildWorkflowBundle, prebuiltWorkflowBundle } from './workflowBundle';
 import { type ApproverKey, loadApproverKeys } from '../activities/approverKeys';
 import type { LinkSettings } from '../links/actionLinks';

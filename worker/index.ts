@@ -1,7 +1,7 @@
 // `countersign/worker`: run Countersign's worker in your own process, with your own agents.
 export { startWorker, type StartWorkerOptions, type WorkerHandle } from './startWorker';
 export { createWorker, createConfiguredWorker, type CountersignWorkerOptions } from './createWorker';
-export { startDeltaRelay, type DeltaRelay, type DeltaRelayOptions } from './deltaRelay';
+export { startDeltaRelay, type DeltaRelay, type DeltaRelayOptions } from '../activities/model/deltaRelay';
 export { loadAgentsModule } from './agentsModule';
 export { loadAgentsFile, agentsFileSchema, type AgentsFile } from '../agents/agentsFile';
 export { loadConfig, ConfigError, type CountersignConfig, type ModelEndpoint, type PayloadStorageSettings } from '../temporal.config';

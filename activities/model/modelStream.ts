@@ -1,4 +1,4 @@
-// The model call as a stream, for when the worker relays text deltas (worker/deltaRelay.ts): each text delta goes to
+// The model call as a stream, for when the worker relays text deltas (activities/model/deltaRelay.ts): each text delta goes to
 // `onDelta` as it arrives, and the result is what the non-streaming call would have returned (the message and its
 // tool calls, the usage), so activities/model/modelTurn.ts builds the same ModelTurn from either.
 import OpenAI from 'openai';

@@ -14,7 +14,7 @@ import { chatSettings, responsesSettings } from './providerSettings';
 import type { ConversationItem, ModelTurn, ToolSpec } from '../../contract/items';
 import { type HostedMcpServer, hostedMcpTool } from '../../agents/hostedMcp';
 import type { DeltaHeartbeat } from '../../contract/runEvents';
-import { deltaPath, type DeltaRelay } from '../../worker/deltaRelay';
+import { deltaPath, type DeltaRelay } from './deltaRelay';
 import { type OnDelta, streamChat, streamResponses } from './modelStream';
 
 export interface ModelRequest {
@@ -169,7 +169,7 @@ function inLocalActivity(): boolean {
   }
 }
 
-/** `relay`: the worker's delta relay (worker/deltaRelay.ts); without it, calls do not stream. */
+/** `relay`: the worker's delta relay (activities/model/deltaRelay.ts); without it, calls do not stream. */
 export function createModelActivities(settings: ModelEndpoint, relay?: DeltaRelay) {
   const client = new OpenAI({
     // The SDK refuses to start without a key; a missing one surfaces as the provider's 401 instead.

@@ -1,4 +1,4 @@
-// A model turn's text deltas while it runs, from the worker's delta relay (worker/deltaRelay.ts), never from
+// A model turn's text deltas while it runs, from the worker's delta relay (activities/model/deltaRelay.ts), never from
 // history. The modelTurn activity says where its feed is in its one heartbeat; describe() shows pending
 // activities' heartbeat details, so a few describes find the feed, then one SSE stream carries the deltas.
 // Best effort: a turn already over, a worker without a relay, or a relay out of reach yield nothing, and the

@@ -14,7 +14,7 @@ import type { AgentRegistry } from '../../agents/registry';
 import { startScriptedModel, type ScriptedModel } from '../../devtools/scriptedModel';
 import { loadDevConfig, type ModelApi, type PayloadStorageSettings } from '../../temporal.config';
 import { createWorker } from '../../worker/createWorker';
-import { startDeltaRelay } from '../../worker/deltaRelay';
+import { startDeltaRelay } from '../../activities/model/deltaRelay';
 import type { ApproverKey } from '../../activities/approverKeys';
 import type { LinkSettings } from '../../links/actionLinks';
 

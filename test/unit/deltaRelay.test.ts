@@ -1,7 +1,7 @@
 // The worker's model-delta relay on its own: replay from the start of a turn, early readers, unknown turns, the
 // bounded buffer, and the settings that configure it.
 import { loadConfig } from '../../temporal.config';
-import { deltaPath, startDeltaRelay, type DeltaRelay } from '../../worker/deltaRelay';
+import { deltaPath, startDeltaRelay, type DeltaRelay } from '../../activities/model/deltaRelay';
 
 let relay: DeltaRelay;
 beforeAll(async () => (relay = await startDeltaRelay({ lingerMs: 300, waitMs: 400 })));

@@ -5,7 +5,7 @@
 // events (the activity's result) carry the final text. The activity advertises the URL in its one heartbeat.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigError } from '../temporal.config';
+import { ConfigError } from '../../temporal.config';
 
 export interface DeltaRelayOptions {
   /** Interface to listen on (COUNTERSIGN_DELTA_HOST); loopback by default: deltas are model output, in clear. */
