@@ -40,7 +40,7 @@ export interface AgentConfig extends ApprovalPolicy {
   /** The text the model sees for a tool error; return undefined to keep the default. */
   toolErrorFormatter?: (info: ToolErrorInfo) => string | undefined | Promise<string | undefined>;
   /**
-   * Secrets and other sensitive context (the seed's context_override), resolved in the tool activity for each
+   * Secrets and other sensitive context, resolved in the tool activity for each
    * call from the run's plain context and handed to tools as `ctx.sensitive`. Never returned to the workflow,
    * so it never enters history.
    */

@@ -1,4 +1,4 @@
-// MCP servers as an agent's tool sources (seeds 002/004: MCP require_approval). The server's tools are listed when
+// MCP servers as an agent's tool sources (with the Agents SDK's MCP `require_approval`). The server's tools are listed when
 // a run starts and frozen into the run's agent snapshot; this module holds what a definition says about a server:
 // how to reach it, which of its tools the agent offers, and which of them need a person.
 import { z } from 'zod';

@@ -114,7 +114,7 @@ export const decisionSchema = shareAcrossRuns('messages.decisionSchema', () => z
   .refine((d) => (d.by !== undefined) === (d.decision === 'extend'), { message: 'an "extend" decision carries by (e.g. "4h"), and only it does', path: ['by'] }));
 export type Decision = z.infer<typeof decisionSchema>;
 
-/** A user message for the model's next turn (the seed SDK's `state.addInput()`). */
+/** A user message for the model's next turn (the OpenAI Agents SDK's `state.addInput()`). */
 const userMessage = shareAcrossRuns('messages.userMessage', () => z.string().min(1, 'must not be empty').max(100_000, 'at most 100000 characters'));
 export const addInputPayloadSchema = shareAcrossRuns('messages.addInputPayloadSchema', () => z.strictObject({ message: userMessage }));
 export type AddInputPayload = z.infer<typeof addInputPayloadSchema>;

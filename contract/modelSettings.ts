@@ -1,4 +1,4 @@
-// How an agent (and a run) tunes the model: the seeds' model_settings. One zod schema, strict (an unknown or
+// How an agent (and a run) tunes the model: the OpenAI Agents SDK's model settings. One zod schema, strict (an unknown or
 // misspelt setting is refused, not silently dropped), recorded in the run's agent snapshot so a run keeps the
 // settings it started with; a run's own settings win over its agent's, key by key. Plain data, no Temporal.
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 // The scripted model's default behaviour when no script is queued: a small deterministic planner that reads the
-// user's request and the tools offered, and answers like a cooperative model would. It covers the seed scenarios
+// user's request and the tools offered, and answers like a cooperative model would. It covers the demo agents' scenarios
 // (email, records, weather) so `npm start` and the CLI demos work offline; other tools are planned by
 // devtools/anyAgentBrain.ts (a `call <tool> {…}` message, or the tools a message names); anything else gets a plain reply.
 import { DEMO_CONTACTS } from '../agents/demo/contacts';

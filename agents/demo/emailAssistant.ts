@@ -1,4 +1,4 @@
-// The seed's email assistant: looks up contacts freely; sending mail and deleting records need a person.
+// The demo email assistant: looks up contacts freely; sending mail and deleting records need a person.
 import { z } from 'zod';
 import { defineAgent } from '../defineAgent';
 import { defineTool } from '../defineTool';

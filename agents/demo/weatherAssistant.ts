@@ -1,4 +1,4 @@
-// The seed's weather assistant: temperature readings for Oakland need approval (a predicate), weather never does.
+// The demo weather assistant: temperature readings for Oakland need approval (a predicate), weather never does.
 import { z } from 'zod';
 import { defineAgent } from '../defineAgent';
 import { defineTool } from '../defineTool';

@@ -22,7 +22,7 @@ export class AgentRunResult {
     return this.snapshot.finalOutput;
   }
   /**
-   * The final output read as `schema` (the seeds' final_output_as): for an agent with an outputType, pass the same
+   * The final output read as `schema` (the Agents SDK's final_output_as): for an agent with an outputType, pass the same
    * zod schema and get the typed value. Throws OutputTypeError, in one line, when there is no final output yet or
    * it does not match.
    */

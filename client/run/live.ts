@@ -1,4 +1,4 @@
-// Live approvals in the shape of the seeds' realtime session: follow a run, hear `tool_approval_required` as calls
+// Live approvals in the shape of the OpenAI Agents SDK's realtime session: follow a run, hear `tool_approval_required` as calls
 // start to wait, and answer them with approveToolCall / rejectToolCall (the same validated `decide` update as
 // everything else). Events are the run's durable events; 'event' carries every one of them.
 import { EventEmitter } from 'node:events';

@@ -12,7 +12,7 @@ import { type ApproverPrivateKey, readPrivateKey, withToken } from '../signing/d
 export const RUN_STATE_SCHEMA_VERSION = 1;
 
 /**
- * A pending tool call as the seed API shows it: `id` and `callId` are the same, `name` is `toolName` (the seeds'
+ * A pending tool call as the OpenAI Agents SDK shows it: `id` and `callId` are the same, `name` is `toolName` (the Agents SDK's
  * name for it), and `args` is `arguments` parsed (undefined when the model's JSON does not parse).
  */
 export interface Interruption extends PendingApproval {
@@ -21,7 +21,7 @@ export interface Interruption extends PendingApproval {
   args: Record<string, unknown> | undefined;
 }
 
-/** The seed API's view of a pending call. */
+/** The Agents SDK's view of a pending call. */
 export function interruptionOf(p: PendingApproval): Interruption {
   let args: Record<string, unknown> | undefined;
   try {
@@ -147,7 +147,7 @@ export class RunState {
     return this.data.inputs;
   }
 
-  /** A user message for the model's next turn, sent with the decisions (the seed SDK's `state.addInput()`). */
+  /** A user message for the model's next turn, sent with the decisions (the Agents SDK's `state.addInput()`). */
   addInput(message: string): this {
     if (typeof message !== 'string' || message.length === 0) throw new RunStateError('addInput needs a non-empty message');
     this.data.inputs.push(message);

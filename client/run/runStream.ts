@@ -1,4 +1,4 @@
-// Streamed runs, in the seeds' shape (run_streamed → stream events → interruptions / final output → toState → resume
+// Streamed runs, in the OpenAI Agents SDK's shape (run_streamed → stream events → interruptions / final output → toState → resume
 // streamed): the run's durable events from the `events` log, with the model's text deltas merged in while a model
 // call runs (they come from the worker's delta relay, never from history). The stream of one call ends where
 // Runner.run would return: at the next pause for people, or at the end of the run.

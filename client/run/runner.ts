@@ -1,4 +1,4 @@
-// Runner: the seed API on Temporal. `run(agent, input)` starts an agentRun workflow and returns at its first pause
+// Runner: the OpenAI Agents SDK's API on Temporal. `run(agent, input)` starts an agentRun workflow and returns at its first pause
 // or its end; `run(agent, state)` sends the state's decisions in one `decide` update and returns at the next pause
 // or the end. Waiting is a long-poll update (`nextPause`), never a polling loop.
 import { randomUUID } from 'node:crypto';
@@ -110,7 +110,7 @@ export class Runner {
 
   // ── Streaming ──────────────────────────────────────────────────────────────────────────────────────────────
   /**
-   * The seeds' run_streamed: starts (or, with a RunState, resumes) a run and streams its events until it pauses for
+   * The Agents SDK's run_streamed: starts (or, with a RunState, resumes) a run and streams its events until it pauses for
    * people or ends; `completed`, `interruptions`, `finalOutput` and `toState()` as after run().
    */
   async runStreamed(agent: string, input: string | RunState, options: RunOptions = {}): Promise<StreamedRunResult> {
@@ -132,7 +132,7 @@ export class Runner {
     return withModelDeltas(this.client, workflowId, (signal) => followEvents(this.client, workflowId, { ...options, signal }), options.signal);
   }
 
-  /** Live approvals (the seeds' realtime session): `tool_approval_required` events, approveToolCall / rejectToolCall. */
+  /** Live approvals (the Agents SDK's realtime session): `tool_approval_required` events, approveToolCall / rejectToolCall. */
   live(workflowId: string, options: { after?: number } = {}): LiveSession {
     return new LiveSession(this, workflowId, options);
   }
@@ -179,7 +179,7 @@ export class Runner {
     return this.resultOf(workflowId, snapshot);
   }
 
-  /** A failed run is an error, as in the seed SDK (e.g. MaxTurnsExceeded); anything else a result. */
+  /** A failed run is an error, as in the Agents SDK (e.g. MaxTurnsExceeded); anything else a result. */
   private resultOf(workflowId: string, snapshot: RunView): AgentRunResult {
     if (snapshot.status === 'Failed') throw new RunFailedError(`run ${workflowId} failed: ${snapshot.error ?? 'unknown error'}`, snapshot.errorType);
     return new AgentRunResult(workflowId, snapshot);

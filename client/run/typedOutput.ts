@@ -1,4 +1,4 @@
-// result.finalOutputAs(schema): a run's final output as a typed value (the seeds' final_output_as).
+// result.finalOutputAs(schema): a run's final output as a typed value (the Agents SDK's final_output_as).
 import type { z } from 'zod';
 import { describeZodError } from '../../contract/zodErrors';
 import { OutputTypeError } from '../errors';
