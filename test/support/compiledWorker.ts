@@ -2,14 +2,15 @@
 // here into .temporal/worker-build/ (not dist/, which packing the package rebuilds) when the sources are newer than
 // the last build. Used by the worker-crash suite and the bench's worker start.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnProcess, type Spawned } from './processes';
 import { projectRoot } from './toolchain';
 
 export const WORKER_BUILD = join(projectRoot, '.temporal/worker-build');
 const STAMP = join(WORKER_BUILD, '.built');
-const SOURCES = ['agents', 'workflows', 'activities', 'domain', 'storage', 'codec', 'worker', 'client', 'devtools', 'temporal.config.ts'];
+/** What the package compiles: tsconfig.build.json's include list (a JSON file with // comments). */
+const SOURCES = (JSON.parse(readFileSync(join(projectRoot, 'tsconfig.build.json'), 'utf8').replace(/^\s*\/\/.*$/gm, '')) as { include: string[] }).include;
 
 function newestSource(path: string): number {
   const s = statSync(path);
