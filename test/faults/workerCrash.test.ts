@@ -23,6 +23,7 @@ test('random worker kills never lose a run, run a tool twice, or run a rejected 
     return w;
   };
   // The driver: let the worker live 0.5–3 s, kill it, start another; bounded by the suite's own end.
+  let driverFailed: unknown;
   const driver = (async () => {
     worker = await startWorker();
     while (!stop) {
@@ -33,7 +34,9 @@ test('random worker kills never lose a run, run a tool twice, or run a rejected 
       kills += 1;
       worker = await startWorker();
     }
-  })();
+  })().catch((err: unknown) => {
+    driverFailed = err; // a worker that cannot start ends the suite now, not at its deadline
+  });
 
   const ids = Array.from({ length: runs }, (_, i) => `${taskQueue}-run-${i}`);
   try {
@@ -48,6 +51,7 @@ test('random worker kills never lose a run, run a tool twice, or run a rejected 
     const decided = new Set<string>();
     const deadline = Date.now() + 900_000;
     while (decided.size < runs && Date.now() < deadline) {
+      if (driverFailed) throw driverFailed;
       // Decide only once the worker has died at least twice, so decisions land on runs that lived through crashes.
       if (kills < 2) {
         await new Promise((r) => setTimeout(r, 200));
@@ -80,7 +84,7 @@ test('random worker kills never lose a run, run a tool twice, or run a rejected 
     recordSummary({ suite: 'worker crashes', cases: runs, passed: results.length, notes: `${kills} SIGKILLs of the worker; one email per run, no deletion` });
   } finally {
     stop = true;
-    await driver.catch(() => undefined);
+    await driver;
     worker?.kill('SIGKILL');
     await close();
   }
