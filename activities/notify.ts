@@ -5,6 +5,7 @@ import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { type LinkAction, type LinkSettings, actionLinks } from '../links/actionLinks';
 import { emailMessage, slackMessage } from '../links/messageBodies';
+import { withDeadlineSignal } from './deadline';
 
 export type NotificationEvent = 'approval_requested' | 'approval_reminder' | 'approval_expiring' | 'approval_escalated' | 'approval_timed_out' | 'approval_decided';
 
@@ -56,12 +57,9 @@ export function createNotifyActivities(options: { webhookUrl?: string; timeoutMs
       const n = options.links && raw.event === 'approval_requested' ? withLinks(raw, options.links) : raw;
       let res: Response;
       try {
-        res = await fetch(options.webhookUrl, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'user-agent': 'countersign' },
-          body: JSON.stringify(n),
-          signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-        });
+        res = await withDeadlineSignal(options.timeoutMs ?? 10_000, (signal) =>
+          fetch(options.webhookUrl!, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'countersign' }, body: JSON.stringify(n), signal }),
+        );
       } catch (err) {
         throw ApplicationFailure.create({ type: 'WebhookUnreachable', message: `webhook ${options.webhookUrl} unreachable: ${(err as Error).message}` });
       }

@@ -145,6 +145,19 @@ async function queueDrained(client: Client, taskQueue: string): Promise<boolean>
   return true;
 }
 
+/**
+ * BENCH_HEAP_SNAPSHOT=<dir>: while every run waits, each worker writes a heap snapshot there (the workers must run
+ * with BENCH_WORKER_NODE_ARGS='--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=<dir>'); bench/heapSummary.ts reads them.
+ */
+async function heapSnapshots(workers: ChildProcess[], label: string, log: (line: string) => void): Promise<void> {
+  const dir = process.env.BENCH_HEAP_SNAPSHOT!;
+  const before = new Set(readdirSync(dir));
+  for (const w of workers) w.kill('SIGUSR2');
+  await until('heap snapshots', async () => readdirSync(dir).filter((f) => !before.has(f) && f.endsWith('.heapsnapshot')).length >= workers.length, 10 * 60_000, 1000);
+  await sleep(5000); // the file is complete when the worker is done writing it
+  log(`${label}: heap snapshots in ${dir}: ${readdirSync(dir).filter((f) => !before.has(f)).join(', ')}`);
+}
+
 async function measure(ctx: ScaleContext, system: System): Promise<ScaleResult> {
   const server = await ctx.startServer();
   try {
@@ -187,6 +200,7 @@ async function measureOn(ctx: ScaleContext, system: System, client: Client, addr
     ctx.log(`${system}: ${runs} runs paused in ${pauseSeconds.toFixed(1)} s`);
 
     const waitingRssMb = await settledRss(rss);
+    if (process.env.BENCH_HEAP_SNAPSHOT) await heapSnapshots(workers, `${system}-${runs}`, ctx.log);
 
     const server = serverPid(address);
     const cpu0 = { worker: cpu(), server: cpuSecondsOf(server) };

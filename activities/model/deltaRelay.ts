@@ -37,7 +37,8 @@ interface Feed {
   frames: string[];
   ended: boolean;
   readers: Set<ServerResponse>;
-  drop?: NodeJS.Timeout;
+  /** When the turn ended (ms): the sweeper drops the buffer lingerMs later. */
+  endedAt?: number;
 }
 
 const END_FRAME = 'event: end\ndata: {}\n\n';
@@ -48,6 +49,7 @@ export async function startDeltaRelay(options: DeltaRelayOptions = {}): Promise<
   const feeds = new Map<string, Feed>();
   const waiters = new Map<string, Set<(feed: Feed | undefined) => void>>();
   const keyOf = (runId: string, turn: number) => `${turn}:${runId}`;
+  const lingered = (feed: Feed) => feed.endedAt !== undefined && Date.now() - feed.endedAt >= lingerMs;
 
   const write = (res: ServerResponse, frame: string) => {
     try {
@@ -64,10 +66,7 @@ export async function startDeltaRelay(options: DeltaRelayOptions = {}): Promise<
   function begin(runId: string, turn: number): Feed {
     const key = keyOf(runId, turn);
     const previous = feeds.get(key);
-    if (previous) {
-      clearTimeout(previous.drop);
-      finish(previous);
-    }
+    if (previous) finish(previous);
     const feed: Feed = { frames: [], ended: false, readers: new Set() };
     feeds.set(key, feed);
     for (const wake of waiters.get(key) ?? []) wake(feed);
@@ -78,6 +77,7 @@ export async function startDeltaRelay(options: DeltaRelayOptions = {}): Promise<
   /** The feed, or once it appears (within waitMs), or undefined. */
   function feedOf(key: string, res: ServerResponse): Promise<Feed | undefined> {
     const known = feeds.get(key);
+    if (known && lingered(known)) return Promise.resolve(undefined); // over, and its linger too (the sweeper is behind)
     if (known) return Promise.resolve(known);
     return new Promise((resolve) => {
       const set = waiters.get(key) ?? new Set();
@@ -126,6 +126,12 @@ export async function startDeltaRelay(options: DeltaRelayOptions = {}): Promise<
   const keepalive = setInterval(() => {
     for (const feed of feeds.values()) for (const res of feed.readers) write(res, ': keepalive\n\n');
   }, KEEPALIVE_MS).unref();
+  // Bounded memory: late readers get a whole turn for lingerMs after it ends, then the buffer goes. One sweeper made
+  // here, not a timer per turn: a timer made inside the model activity would keep that activity's whole context
+  // (request, response, logger) alive for as long as it waits.
+  const sweeper = setInterval(() => {
+    for (const [key, feed] of feeds) if (lingered(feed)) feeds.delete(key);
+  }, Math.max(50, Math.min(lingerMs / 2, KEEPALIVE_MS))).unref();
 
   const address = server.address() as AddressInfo;
   const shownHost = address.address.includes(':') ? `[${address.address}]` : address.address;
@@ -148,15 +154,12 @@ export async function startDeltaRelay(options: DeltaRelayOptions = {}): Promise<
       if (!feed || feed.ended) return;
       feed.ended = true;
       finish(feed);
-      // Bounded memory: late readers get the whole turn for lingerMs, then the buffer goes.
-      feed.drop = setTimeout(() => feeds.get(key) === feed && feeds.delete(key), lingerMs).unref();
+      feed.endedAt = Date.now();
     },
     async close() {
       clearInterval(keepalive);
-      for (const feed of feeds.values()) {
-        clearTimeout(feed.drop);
-        finish(feed);
-      }
+      clearInterval(sweeper);
+      for (const feed of feeds.values()) finish(feed);
       feeds.clear();
       for (const set of [...waiters.values()]) for (const wake of [...set]) wake(undefined);
       await new Promise<void>((resolve) => {

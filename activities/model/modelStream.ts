@@ -6,6 +6,7 @@ import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessage, Cha
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { Response, ResponseCreateParamsNonStreaming } from 'openai/resources/responses/responses';
 import { ApplicationFailure } from '@temporalio/common';
+import { withDeadlineSignal } from '../deadline';
 
 export type OnDelta = (delta: string) => void;
 
@@ -21,16 +22,17 @@ export interface StreamOptions {
 }
 
 /** Runs `fn` under the stream's deadline; a deadline hit becomes the client's timeout error (retryable, as today). */
-async function withDeadline<T>(timeoutMs: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const signal = AbortSignal.timeout(timeoutMs);
-  try {
-    const result = await fn(signal);
-    if (signal.aborted) throw new OpenAI.APIConnectionTimeoutError(); // the SDK ends an aborted stream quietly
-    return result;
-  } catch (err) {
-    if (signal.aborted) throw new OpenAI.APIConnectionTimeoutError();
-    throw err;
-  }
+function withDeadline<T>(timeoutMs: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  return withDeadlineSignal(timeoutMs, async (signal) => {
+    try {
+      const result = await fn(signal);
+      if (signal.aborted) throw new OpenAI.APIConnectionTimeoutError(); // the SDK ends an aborted stream quietly
+      return result;
+    } catch (err) {
+      if (signal.aborted) throw new OpenAI.APIConnectionTimeoutError();
+      throw err;
+    }
+  });
 }
 
 export async function streamChat(

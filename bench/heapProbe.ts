@@ -1,0 +1,82 @@
+// `node --expose-gc --require tsx/cjs bench/heapProbe.ts [runs]`: what one cached waiting run costs the worker's heap,
+// Countersign's against the agent floor's. The workflows run in this process's own isolate (debugMode) so that one
+// heap snapshot holds them (a production worker runs them in a thread whose heap a signal's snapshot does not see).
+// Prints heap bytes per cached run and writes a snapshot per system to .temporal/heap/ (bench/heapSummary.ts reads it).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { buildWorkflowBundle } from '../worker/workflowBundle';
+import { createAgentActivities } from '../activities/agentActivities';
+import { defaultRegistry } from '../agents';
+import { startScriptedModel } from '../devtools/scriptedModel';
+import { EAGER_ACTIVITIES } from '../devtools/devServer';
+import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../contract/searchAttributes';
+import { Runner } from '../client/run/runner';
+import { quietRuntime } from '../test/support/harness';
+import { binaryPath, projectRoot } from '../test/support/toolchain';
+import { floorActivities } from './floorActivities';
+
+const runs = Number(process.argv[2] ?? 250);
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with node --expose-gc');
+const heapMb = () => {
+  for (let i = 0; i < 3; i++) gc();
+  return process.memoryUsage().heapUsed / 1024 / 1024;
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function main() {
+  quietRuntime();
+  const dir = join(projectRoot, '.temporal/heap');
+  mkdirSync(dir, { recursive: true });
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: { executable: { type: 'existing-path', path: binaryPath('temporal') }, searchAttributes: [HitlStatus, HitlPendingTools, HitlAgent, HitlPendingSince], ui: false, extraArgs: [...EAGER_ACTIVITIES] },
+  });
+  const model = await startScriptedModel();
+  try {
+    for (const system of ['countersign', 'floorAgent'] as const) {
+      const taskQueue = `heap-${system}`;
+      const bundle = await buildWorkflowBundle({ workflowsPath: system === 'countersign' ? require.resolve('../workflows') : require.resolve('./floorWorkflow'), quiet: true });
+      const activities = system === 'countersign'
+        ? createAgentActivities({ registry: defaultRegistry(), model: { baseURL: model.baseURL, apiKey: 'k', model: 'scripted', api: 'responses', requestTimeoutMs: 10_000 } })
+        : floorActivities(model.baseURL);
+      const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities, maxCachedWorkflows: runs + 10, debugMode: true });
+      await worker.runUntil(async () => {
+        const runner = new Runner(env.client, { taskQueue });
+        const id = (i: number) => `${taskQueue}-${i}`;
+        // One run first: the bundle's shared modules and the worker's own structures are in the baseline.
+        const start = async (i: number) => {
+          model.script(id(i), [{ toolCalls: [{ name: 'send_email', arguments: { to: 'b@example.com', subject: 'S', body: 'b' }, callId: 'c1' }] }, { text: 'done' }]);
+          if (system === 'countersign') await runner.startOnly('email-assistant', 'Send the report to b', { workflowId: id(i) });
+          else await env.client.workflow.start('floorAgentApproval', { taskQueue, workflowId: id(i), args: [id(i)] });
+        };
+        const waiting = async (n: number) => {
+          const q = system === 'countersign' ? `TaskQueue="${taskQueue}" AND HitlStatus="AwaitingApproval"` : `TaskQueue="${taskQueue}"`;
+          for (;;) {
+            if ((await env.client.workflow.count(q)).count >= n) break;
+            await sleep(500);
+          }
+          await sleep(3000); // the floor has no search attribute for "waiting": let its tasks finish
+        };
+        await start(0);
+        await waiting(1);
+        const base = heapMb();
+        for (let i = 1; i <= runs; i++) await start(i);
+        await waiting(runs + 1);
+        const after = heapMb();
+        const file = writeHeapSnapshot(join(dir, `${system}-${runs}.heapsnapshot`));
+        console.log(`[heap] ${system}: ${runs} runs waiting, heap ${base.toFixed(1)} → ${after.toFixed(1)} MB: ${(((after - base) * 1024) / runs).toFixed(0)} KB per cached run; snapshot ${file}`);
+      });
+    }
+  } finally {
+    await model.close();
+    await env.teardown();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

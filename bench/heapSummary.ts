@@ -1,0 +1,38 @@
+// `npx tsx bench/heapSummary.ts <file.heapsnapshot> [runs]`: what a worker's heap holds, by kind: self bytes and
+// counts per constructor or string kind, the largest first, and (given the number of cached runs) per run. Reads
+// V8's snapshot format (nodes as flat fields described by snapshot.meta) without a profiler.
+import { readFileSync } from 'node:fs';
+
+interface Snapshot {
+  snapshot: { meta: { node_fields: string[]; node_types: [string[], ...unknown[]] } };
+  nodes: number[];
+  strings: string[];
+}
+
+const [file, runsArg] = process.argv.slice(2);
+if (!file) throw new Error('usage: npx tsx bench/heapSummary.ts <file.heapsnapshot> [cached runs]');
+const snap = JSON.parse(readFileSync(file, 'utf8')) as Snapshot;
+const fields = snap.snapshot.meta.node_fields;
+const types = snap.snapshot.meta.node_types[0];
+const width = fields.length;
+const [fType, fName, fSize] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f));
+const byKind = new Map<string, { bytes: number; count: number }>();
+let total = 0;
+for (let i = 0; i < snap.nodes.length; i += width) {
+  const type = types[snap.nodes[i + fType!]!]!;
+  const name = snap.strings[snap.nodes[i + fName!]!]!;
+  const bytes = snap.nodes[i + fSize!]!;
+  total += bytes;
+  const kind = type === 'object' || type === 'closure' ? `${type} ${name.slice(0, 60)}` : type === 'string' || type === 'concatenated string' || type === 'sliced string' ? 'strings' : type;
+  const k = byKind.get(kind) ?? { bytes: 0, count: 0 };
+  k.bytes += bytes;
+  k.count += 1;
+  byKind.set(kind, k);
+}
+const runs = Number(runsArg ?? 0);
+const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
+console.log(`${file}: ${mb(total)} MB of heap objects${runs ? `, ${((total / runs) / 1024).toFixed(0)} KB per cached run if all were theirs` : ''}`);
+console.log('| kind | MB | count |' + (runs ? ' KB per run |' : ''));
+console.log('| --- | ---: | ---: |' + (runs ? ' ---: |' : ''));
+for (const [kind, k] of [...byKind.entries()].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 40))
+  console.log(`| ${kind.replace(/\|/g, '\\|')} | ${mb(k.bytes)} | ${k.count} |${runs ? ` ${(k.bytes / runs / 1024).toFixed(1)} |` : ''}`);
