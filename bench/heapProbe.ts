@@ -1,7 +1,8 @@
 // `node --expose-gc --require tsx/cjs bench/heapProbe.ts [runs]`: what one cached waiting run costs the worker's heap,
 // Countersign's against the agent floor's. The workflows run in this process's own isolate (debugMode) so that one
 // heap snapshot holds them (a production worker runs them in a thread whose heap a signal's snapshot does not see).
-// Prints heap bytes per cached run and writes a snapshot per system to .temporal/heap/ (bench/heapSummary.ts reads it).
+// Prints heap bytes per cached run and writes two snapshots per system to .temporal/heap/, with one run and with all of
+// them waiting: `npx tsx bench/heapSummary.ts <all> <runs> <base>` shows what one cached run adds, by kind.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
@@ -63,6 +64,7 @@ async function main() {
         await start(0);
         await waiting(1);
         const base = heapMb();
+        writeHeapSnapshot(join(dir, `${system}-base.heapsnapshot`));
         for (let i = 1; i <= runs; i++) await start(i);
         await waiting(runs + 1);
         const after = heapMb();
