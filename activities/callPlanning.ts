@@ -13,6 +13,7 @@ import type { FunctionCallItem } from '../contract/items';
 import { type ApprovalPolicy, type OnTimeout, effectivePolicy } from '../contract/approvalPolicy';
 import type { AutoDecision, CallBase, PlannedCall, Special, WaitTerms } from '../core/approvals/plannedCall';
 import { expiryText } from '../core/approvals/decisionText';
+import { definedFields } from '../core/definedFields';
 
 export const DEFAULT_REJECTION = 'Tool execution was not approved.';
 
@@ -52,7 +53,7 @@ async function waitTerms(agent: Agent, tool: Tool | undefined, kind: 'approval' 
   }
   const { approvers, maxExtension, remindEvery, remindBeforeExpiry, escalateAfter, escalateTo } = policy;
   const terms: WaitTerms = { timeout, ...(timeout ? { onTimeout, timeoutText, maxExtension, remindBeforeExpiry } : {}), remindEvery, escalateAfter, escalateTo, approvers, quorum, excludedApprover, ...(signedDecisions ? { signedDecisions: true } : {}) };
-  return Object.fromEntries(Object.entries(terms).filter(([, v]) => v !== undefined)) as WaitTerms;
+  return definedFields(terms);
 }
 
 /** The text the model sees for a tool error: the agent's formatter if it answers, else the default. */

@@ -9,6 +9,7 @@ import { approvalPolicyFields } from '../contract/approvalPolicy';
 import { ConfigError } from '../temporal.config';
 import { defineAgent, type Agent } from './defineAgent';
 import type { McpServerSpec } from './mcpServers';
+import { definedFields } from '../core/definedFields';
 
 /** An object whose unknown keys are errors (a typo must not silently drop a setting), listing the keys it knows. */
 function strict<S extends z.ZodRawShape>(shape: S) {
@@ -91,7 +92,7 @@ export function loadAgentsFile(path: string, cwd = process.cwd()): Agent[] {
     seen.set(key, i);
     const { mcpServers, handoffs, ...rest } = a;
     try {
-      agents.push(defineAgent({ ...defined(rest), tools: [], ...(handoffs ? { handoffs } : {}), mcpServers: mcpServers.map((s) => serverSpec(s, folder)) }));
+      agents.push(defineAgent({ ...definedFields(rest), tools: [], ...(handoffs ? { handoffs } : {}), mcpServers: mcpServers.map((s) => serverSpec(s, folder)) }));
     } catch (err) {
       // defineAgent's refusals (two servers of one name, a tool both always and never approved, …) start "agent <name>: ".
       throw fail(`agents[${i}]: ${oneLine((err as Error).message).replace(`agent ${a.name}: `, '')}`);
@@ -101,15 +102,11 @@ export function loadAgentsFile(path: string, cwd = process.cwd()): Agent[] {
 }
 
 function serverSpec(s: z.infer<typeof mcpServerSchema>, folder: string): McpServerSpec {
-  const spec = defined(s) as McpServerSpec;
+  const spec = definedFields(s) as McpServerSpec;
   // Resolved here, so where the worker was started from does not change which folder a server runs in.
   return s.command !== undefined ? { ...spec, cwd: resolve(folder, s.cwd ?? '.') } : spec;
 }
 
-/** Without the keys zod left undefined (absent optional fields), so defaults downstream apply. */
-function defined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-}
 
 /** Messages for the issues every field shares; the schema's own messages win. */
 function defaultMessage(iss: z.core.$ZodRawIssue): string | undefined {

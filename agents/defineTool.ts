@@ -1,6 +1,7 @@
 // A tool the model may call: a zod schema for its arguments, an optional approval rule, and the side effect.
 import { z } from 'zod';
 import { type ApprovalPolicy, approvalPolicySchema, durationSchema } from '../contract/approvalPolicy';
+import { definedFields } from '../core/definedFields';
 
 /** What a tool (and an approval predicate) knows about the call it serves. */
 export interface ToolContext {
@@ -70,7 +71,7 @@ export function policyOf(owner: string, config: ApprovalPolicy): ApprovalPolicy 
     const issue = parsed.error.issues[0]!;
     throw new Error(`${owner}: ${issue.path.join('.')} ${issue.message}`);
   }
-  return Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined));
+  return definedFields(parsed.data);
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -2,6 +2,7 @@
 // make sense with tools are left out of a turn that offers none; toolChoice must name one of the turn's tools.
 import { ApplicationFailure } from '@temporalio/common';
 import type { ModelSettings } from '../../contract/modelSettings';
+import { definedFields } from '../../core/definedFields';
 
 export const INVALID_MODEL_SETTINGS = 'InvalidModelSettings';
 
@@ -12,8 +13,6 @@ function namedTool(s: ModelSettings, toolNames: readonly string[]): string | und
     throw ApplicationFailure.create({ type: INVALID_MODEL_SETTINGS, nonRetryable: true, message: `modelSettings.toolChoice names "${choice}", which is not one of the agent's tools (${toolNames.join(', ') || 'none'})` });
   return choice;
 }
-
-const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
 /** tool_choice and parallel_tool_calls, present only when the turn offers tools; a named tool in the API's shape. */
 function toolFields(s: ModelSettings, toolNames: readonly string[], named: (name: string) => unknown): Record<string, unknown> {
@@ -32,7 +31,7 @@ export function responsesSettings(s: ModelSettings | undefined, toolNames: reado
     ...toolFields(s, toolNames, (name) => ({ type: 'function', name })),
     reasoning: s.reasoningEffort ? { effort: s.reasoningEffort } : undefined,
   };
-  return { ...s.providerData, ...defined(fields), store: s.store ?? false };
+  return { ...s.providerData, ...definedFields(fields), store: s.store ?? false };
 }
 
 /** Chat Completions body fields. */
@@ -46,5 +45,5 @@ export function chatSettings(s: ModelSettings | undefined, toolNames: readonly s
     reasoning_effort: s.reasoningEffort,
     store: s.store,
   };
-  return { ...s.providerData, ...defined(fields) };
+  return { ...s.providerData, ...definedFields(fields) };
 }

@@ -9,6 +9,7 @@ import type { AutoDecision } from './plannedCall';
 import { expiryText } from './decisionText';
 import type { Decision } from '../../contract/messages';
 import type { AppliedDecision, AuditEntry, PendingApproval, PendingKind } from '../../contract/runViews';
+import { definedFields } from '../definedFields';
 
 
 export interface BookCall extends Omit<PendingApproval, 'kind'> {
@@ -59,7 +60,7 @@ export interface BookState {
 /** What a waiting call shows readers (copies: the book's state stays its own). */
 function asPending({ callId, kind, fields, toolName, arguments: args, agentName, requestedAt, expiresAt, approvers, mcpServer, quorum, signedDecisions, excludedApprover }: BookCall): PendingApproval {
   const optional = { fields, expiresAt, approvers, mcpServer, signedDecisions, excludedApprover, quorum: quorum && { needed: quorum.needed, approvedBy: [...quorum.approvedBy] } };
-  return { callId, kind: kind ?? 'approval', toolName, arguments: args, agentName, requestedAt, ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)) };
+  return { callId, kind: kind ?? 'approval', toolName, arguments: args, agentName, requestedAt, ...definedFields(optional) };
 }
 
 export class DecisionError extends Error {

@@ -3,6 +3,7 @@
 // downstream looks at a policy again. Plain data, shared by the activities and the workflow.
 import { type OnTimeout, addDuration, durationMs } from '../../contract/approvalPolicy';
 import type { BookCall } from './approvalBook';
+import { definedFields } from '../definedFields';
 
 export interface AgentRef {
   name: string;
@@ -88,7 +89,7 @@ export function bookingFor(c: WaitingCall, where: { agentName: string; mcpServer
     rejectionText: c.rejectionText,
     ...(w.timeout ? { timeout: w.timeout, expiresAt: addDuration(requestedAt, w.timeout), onTimeout: w.onTimeout ?? 'reject', ...(w.timeoutText ? { timeoutText: w.timeoutText } : {}) } : {}),
     ...(w.timeout && w.maxExtension ? { maxExtensionMs: durationMs(w.maxExtension) } : {}),
-    ...(Object.values(reminders).some((v) => v !== undefined) ? { reminders: Object.fromEntries(Object.entries(reminders).filter(([, v]) => v !== undefined)) } : {}),
+    ...(Object.values(reminders).some((v) => v !== undefined) ? { reminders: definedFields(reminders) } : {}),
     ...(w.approvers ? { approvers: w.approvers } : {}),
     ...(mcpServer ? { mcpServer } : {}),
     ...(w.quorum ? { quorum: { needed: w.quorum, approvedBy: [] } } : {}),
