@@ -160,8 +160,21 @@ export function checkDecisionClaims(
   if (c.decision !== expected.decision) return `token says ${quote(c.decision)}, the decision is ${quote(expected.decision)}`;
   if (c.args !== argsDigest(expected.arguments))
     return "token args do not match the call's arguments (sign the arguments exactly as pendingApprovals shows them, or the edited arguments when editing)";
-  if (c.exp <= expected.nowSeconds) return `token expired at ${isoSeconds(c.exp)}`;
+  if (c.exp <= expected.nowSeconds) return expiredText(c.exp);
   if (c.iat > expected.nowSeconds + IAT_LEEWAY_SECONDS) return 'token iat is in the future';
-  if (expected.jtiUsed(c.jti)) return `token jti ${quote(c.jti)} was already used`;
+  if (expected.jtiUsed(c.jti)) return usedText(c.jti);
+  return undefined;
+}
+
+const expiredText = (exp: number) => `token expired at ${isoSeconds(exp)}`;
+const usedText = (jti: string) => `token jti ${quote(jti)} was already used`;
+
+/**
+ * The claims that can stop holding after a token was read (its expiry passes, its id is used by another decision):
+ * checked again, without decoding the token again, when asynchronous checks ran in between.
+ */
+export function timeBoundProblem(t: { exp: number; jti: string }, nowSeconds: number, jtiUsed: (jti: string) => boolean): string | undefined {
+  if (t.exp <= nowSeconds) return expiredText(t.exp);
+  if (jtiUsed(t.jti)) return usedText(t.jti);
   return undefined;
 }

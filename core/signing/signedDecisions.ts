@@ -2,7 +2,7 @@
 // against the call (run, call id, decision, arguments, expiry, token id), and the decision becomes the token's:
 // its approver is the token's `sub`, whatever the payload said. The signature itself is checked by the worker's
 // approver keys (an activity, its answer recorded in history); the decision applies only after both. Pure.
-import { checkDecisionClaims, decodeDecisionToken } from './decisionToken';
+import { checkDecisionClaims, decodeDecisionToken, timeBoundProblem } from './decisionToken';
 import type { BookDecision, CheckedCall } from '../approvals/decisionRules';
 import { signedArguments } from '../approvals/decisionText';
 
@@ -34,8 +34,6 @@ export function readToken(d: BookDecision, call: CheckedCall | undefined, ctx: T
  * decision now: not expired meanwhile, its id not used meanwhile by another decision. The token is not decoded again.
  */
 export function stillAuthorized(d: BookDecision, ctx: Omit<TokenContext, 'wf'>): string | undefined {
-  if (!d.signed) return undefined;
-  if (d.signed.exp <= ctx.nowSeconds) return `decision for call ${d.callId} refused: token expired at ${new Date(d.signed.exp * 1000).toISOString()}`;
-  if (ctx.jtiUsed(d.signed.jti)) return `decision for call ${d.callId} refused: token jti "${d.signed.jti}" was already used`;
-  return undefined;
+  const problem = d.signed && timeBoundProblem(d.signed, ctx.nowSeconds, ctx.jtiUsed);
+  return problem ? `decision for call ${d.callId} refused: ${problem}` : undefined;
 }
