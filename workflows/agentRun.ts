@@ -74,7 +74,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   setHandler(runStateQuery, () => snapshotOf(state));
   setHandler(conversationQuery, (page) => conversationPage(state, pageOf(page)));
   setHandler(auditLogQuery, (page) => auditPage(state, pageOf(page)));
-  setHandler(eventsQuery, (page) => state.events.page(pageOf(page).after, pageOf(page).limit));
+  setHandler(eventsQuery, (page) => state.events.page(pageOf(page)));
 
   // ── Continue-as-new ──────────────────────────────────────────────────────────────────────────────────────
   const continueAsNewDue = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= state.continueAsNewAfter;

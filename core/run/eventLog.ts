@@ -66,7 +66,7 @@ export class EventLog {
   }
 
   /** Events after `after`, at most `limit`. */
-  page(after = 0, limit = 100): EventPage {
+  page({ after = 0, limit = 100 }: { after?: number; limit?: number } = {}): EventPage {
     const events = this.state.events.filter((e) => e.seq > after).slice(0, Math.max(1, limit));
     return { events, next: events.at(-1)?.seq ?? after, first: this.state.events[0]?.seq ?? this.state.seq + 1, ended: this.state.ended, last: this.state.seq };
   }
