@@ -10,8 +10,8 @@ import { shareAcrossRuns } from './sharedModules';
 const MAX_WHERE_CHARS = 1000;
 const MAX_GRANT_MS = 366 * 24 * 3600_000;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const has = (o: object, k: string) => Object.hasOwn(o, k);
 
 /** An object with a `min` or `max` key is a range; any other value is matched exactly (strings with `*` as globs). */
 export const isRange = (c: unknown): c is { min?: number; max?: number } => isRecord(c) && (has(c, 'min') || has(c, 'max'));

@@ -4,7 +4,7 @@
 // entries. No Temporal imports: the workflow wires it to updates; unit tests drive it directly.
 import type { AgentSnapshot } from '../run/agentSnapshot';
 import { type ApprovalPolicy, durationMs, effectivePolicy } from '../../contract/approvalPolicy';
-import { type AddGrantRequest, type Grant, type GrantsState, type GrantView, type RevokeGrantRequest, type UseGrantRequest, type UseGrantResult, type Where, isRange } from '../../contract/grantMessages';
+import { type AddGrantRequest, type Grant, type GrantsState, type GrantView, type RevokeGrantRequest, type UseGrantRequest, type UseGrantResult, type Where, isRange, isRecord } from '../../contract/grantMessages';
 
 /** Ended grants are kept this long (revoke can still say why it is too late), then dropped. */
 export const GRANT_RETENTION_MS = 24 * 3600_000;
@@ -13,8 +13,6 @@ export const CALL_KEY_RETENTION_MS = 3600_000;
 export const MAX_REMEMBERED = 5000;
 /** Bounds that keep the workflow's state (and its continue-as-new input) well under a payload's 2 MB. */
 export const MAX_ACTIVE_GRANTS = 500;
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
 export const emptyGrants = (): GrantsState => ({ grants: [], used: {} });
 
@@ -56,7 +54,7 @@ export function sameJson(a: unknown, b: unknown): boolean {
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => sameJson(x, (b as unknown[])[i]));
   const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => has(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 function satisfies(c: unknown, value: unknown): boolean {
@@ -75,7 +73,7 @@ export function matchesWhere(where: Where, argumentsJson: string): boolean {
   } catch {
     return false;
   }
-  return isRecord(args) && names.every((n) => has(args, n) && satisfies(where[n], args[n]));
+  return isRecord(args) && names.every((n) => Object.hasOwn(args, n) && satisfies(where[n], args[n]));
 }
 
 // ── Changing the state ───────────────────────────────────────────────────────────────────────────────────────
