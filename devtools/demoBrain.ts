@@ -4,6 +4,7 @@
 // devtools/anyAgentBrain.ts (a `call <tool> {…}` message, or the tools a message names); anything else gets a plain reply.
 import { DEMO_CONTACTS } from '../agents/demo/contacts';
 import { planAnyAgent, type ToolSpec } from './anyAgentBrain';
+import { EMAIL } from './messageValues';
 import type { ScriptStep } from './scriptSteps';
 
 export type BrainItem =
@@ -13,7 +14,6 @@ export type BrainItem =
 
 type PlannedCall = { name: string; arguments: Record<string, unknown> };
 
-const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
 const RECORD_ID = /\b[A-Z]{2,}-\d+\b/g;
 /** The tools this planner knows; requests to others go to the planner for any agent. */
 const KNOWN_TOOLS: ReadonlySet<string> = new Set(['send_email', 'lookup_contact', 'delete_record', 'get_temperature', 'get_weather']);

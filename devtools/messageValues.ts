@@ -19,8 +19,10 @@ export interface MessageValue {
 
 const FILLER = new Set(['the', 'a', 'an', 'no', 'nr', 'number', 'num', 'is', 'of', 'to', 'for', 'with', 'on', 'at', 'by', 'and', 'it', 'be']);
 const CURRENCIES = new Set(['EUR', 'USD', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD', 'SEK', 'NOK', 'DKK', 'PLN', 'CNY', 'INR', 'BRL', 'MXN', 'NZD']);
+/** An email address anywhere in a text (global: use with match or matchAll). */
+export const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
 const PATTERNS: Array<[ValueKind, RegExp]> = [
-  ['email', /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g],
+  ['email', EMAIL],
   ['url', /\bhttps?:\/\/[^\s"'<>]+[^\s"'<>.,;:!?)]/g],
   ['date', /\b\d{4}-\d{2}-\d{2}(?:T[\d:.]+Z?)?\b/g],
   ['id', /\b[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*[-_]\d[A-Za-z0-9]*\b|\b[A-Za-z]+\d+[A-Za-z0-9]*\b/g],
