@@ -6,17 +6,15 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { buildWorkflowBundle } from '../worker/workflowBundle';
 import { createAgentActivities } from '../activities/agentActivities';
 import { defaultRegistry } from '../agents';
 import { startScriptedModel } from '../devtools/scriptedModel';
-import { EAGER_ACTIVITIES } from '../devtools/devServer';
-import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../contract/searchAttributes';
 import { Runner } from '../client/run/runner';
 import { quietRuntime } from '../test/support/harness';
-import { binaryPath, projectRoot } from '../test/support/toolchain';
+import { projectRoot } from '../test/support/toolchain';
+import { startBenchServer } from './benchServer';
 import { floorActivities } from './floorActivities';
 
 const runs = Number(process.argv[2] ?? 250);
@@ -32,9 +30,7 @@ async function main() {
   quietRuntime();
   const dir = join(projectRoot, '.temporal/heap');
   mkdirSync(dir, { recursive: true });
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: binaryPath('temporal') }, searchAttributes: [HitlStatus, HitlPendingTools, HitlAgent, HitlPendingSince], ui: false, extraArgs: [...EAGER_ACTIVITIES] },
-  });
+  const env = await startBenchServer();
   const model = await startScriptedModel();
   try {
     for (const system of ['countersign', 'floorAgent'] as const) {

@@ -18,15 +18,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { buildWorkflowBundle } from '../worker/workflowBundle';
 import { createAgentActivities } from '../activities/agentActivities';
 import { defaultRegistry } from '../agents';
 import { startScriptedModel } from '../devtools/scriptedModel';
-import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../contract/searchAttributes';
 import { quietRuntime } from '../test/support/harness';
-import { binaryPath, projectRoot } from '../test/support/toolchain';
+import { projectRoot } from '../test/support/toolchain';
 import { measureAlternatives } from './alternatives';
 import { floorActivities } from './floorActivities';
 import { measureDeltaLatency } from './deltaLatency';
@@ -37,7 +35,7 @@ import { measureScale, type System } from './scale';
 import { measureWorkerStart } from './workerStart';
 import { ensureCompiledWorker } from '../test/support/compiledWorker';
 import { measureReplayCost } from './replayCost';
-import { EAGER_ACTIVITIES } from '../devtools/devServer';
+import { startBenchServer } from './benchServer';
 
 const SECTIONS = ['start', 'roundtrip', 'alternatives', 'scale', 'growth', 'deltas'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -69,10 +67,7 @@ async function main() {
     writeFileSync(join(dir, 'latest.json'), JSON.stringify(results, null, 2) + '\n');
     writeFileSync(join(dir, 'latest.md'), renderResults(results) + '\n');
   };
-  const startServer = () =>
-    TestWorkflowEnvironment.createLocal({
-      server: { executable: { type: 'existing-path', path: binaryPath('temporal') }, searchAttributes: [HitlStatus, HitlPendingTools, HitlAgent, HitlPendingSince], ui: false, extraArgs: [...EAGER_ACTIVITIES] },
-    });
+  const startServer = startBenchServer;
   const model = await startScriptedModel();
   const modelSettings = { baseURL: model.baseURL, apiKey: 'k', model: 'scripted', api: 'responses', requestTimeoutMs: 10_000 } as const;
   let bundle: Promise<{ code: string }> | undefined;
