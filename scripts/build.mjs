@@ -35,8 +35,8 @@ for (const [name, file] of Object.entries(ENTRIES)) {
 step(`ES module entries: ${Object.keys(ENTRIES).join(', ')}`);
 
 step('bundling workflows');
-const { buildWorkflowBundle, PREBUILT_BUNDLE } = require(join(dist, 'worker/workflowBundle.js'));
+const { buildWorkflowBundle, PREBUILT_BUNDLE, PRELOADED_SOURCES } = require(join(dist, 'worker/workflowBundle.js'));
 // From the TypeScript sources, not the compiled JavaScript (see buildWorkflowBundle): the same bundle the tests run.
-const { code } = await buildWorkflowBundle({ quiet: true, workflowsPath: join(root, 'workflows/index.ts'), preloadModules: [join(root, 'contract/sharedModules.ts')] });
+const { code } = await buildWorkflowBundle({ quiet: true, workflowsPath: join(root, 'workflows/index.ts'), preloadModules: PRELOADED_SOURCES.map((source) => join(root, source)) });
 writeFileSync(PREBUILT_BUNDLE, code);
 step(`done: ${dist} (workflow bundle ${(code.length / 1024).toFixed(0)} KiB)`);

@@ -12,7 +12,8 @@ export const workflowsPath = require.resolve('../workflows');
  * because the graph keeps no module-level state (test/unit/sharedModules.test.ts) and its exported schemas survive
  * the SDK's freeze (contract/sharedModules.ts).
  */
-export const preloadModules = [require.resolve('../contract/sharedModules'), require.resolve('../workflows')];
+export const PRELOADED_SOURCES = ['contract/sharedModules.ts', 'workflows/index.ts'];
+export const preloadModules = PRELOADED_SOURCES.map((source) => require.resolve(`../${source.replace(/\.ts$/, '')}`));
 
 /** Written by `npm run build` beside the compiled code (dist/workflow-bundle.js): the package starts without webpack. */
 export const PREBUILT_BUNDLE = resolve(__dirname, '../workflow-bundle.js');
