@@ -5,8 +5,8 @@
 //   runTool        — one tool execution, with the call's idempotency key
 import { finalOutputProblem } from './model/outputCheck';
 import type { ModelSettings } from '../contract/modelSettings';
-import { log } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
+import { Context, log } from '@temporalio/activity';
+import { ApplicationFailure, type SerializationContext } from '@temporalio/common';
 import type { Agent } from '../agents/defineAgent';
 import type { AgentRegistry } from '../agents/registry';
 import type { ModelEndpoint } from '../temporal.config';
@@ -75,10 +75,20 @@ function agentOf(registry: AgentRegistry, ref: AgentRef): Agent {
   }
 }
 
+/** The run, as the payload codecs know a payload's owner: the transcript's large values are stored where the run's other payloads put theirs, once. */
+function ownerOf(workflowId: string): SerializationContext | undefined {
+  try {
+    const namespace = Context.current().info.workflowNamespace;
+    return namespace ? { type: 'workflow', namespace, workflowId } : undefined;
+  } catch {
+    return undefined; // outside an activity (unit tests)
+  }
+}
+
 /** What the model turn sends: the stored transcript and the request's items, stored together as the new transcript. */
 async function conversationOf(req: ModelTurnRequest, transcripts: TranscriptStore | undefined): Promise<{ items: ConversationItem[]; transcript?: TranscriptHead }> {
   if (transcripts) {
-    const { head, all } = await transcripts.append(req.transcript, req.items);
+    const { head, all } = await transcripts.append(req.transcript, req.items, ownerOf(req.runId));
     return { items: all, transcript: head };
   }
   if (req.transcript) throw ApplicationFailure.create({ type: 'PayloadStorageMissing', message: 'this run keeps its transcript in payload storage, and this worker has COUNTERSIGN_PAYLOAD_STORAGE=off: configure the store its runs use' });

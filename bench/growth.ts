@@ -2,7 +2,7 @@
 // store in a fresh folder, 256 KiB threshold) and the agent floor at BENCH_GROWTH_TURNS turns, one tool call a turn
 // and every 5th approved; then a conversation of megabytes: 12 newsletters of about 280 KB, each approved, across
 // continue-as-new. A history that grows linearly has flat bytes per turn; an offloaded payload is a reference.
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, type WorkflowHandle } from '@temporalio/client';
@@ -18,6 +18,7 @@ import { createWorker } from '../worker/createWorker';
 import { floorActivities } from './floorActivities';
 import { floorApprove, floorAsked } from './floorWorkflow';
 import { historyFigures } from './history';
+import { folderBytes, type KindFigures, renderBreakdown, storeBreakdown, storeFiles } from './storeBreakdown';
 
 export interface GrowthRow {
   system: 'countersign' | 'floorAgent';
@@ -41,6 +42,8 @@ export interface NewsletterResult {
   bytes: number;
   largestPayload: number;
   storeBytes: number;
+  /** The bytes the run added to the store, by kind of payload (bench/storeBreakdown.ts). */
+  storeByKind?: Record<string, KindFigures>;
 }
 
 export interface GrowthResult {
@@ -94,11 +97,6 @@ export async function approveUntilDone(runner: Runner, result: AgentRunResult): 
     result = await runner.run(state.agentName, state);
   }
   return Object.assign(result, { approvals });
-}
-
-/** Bytes under a folder (the file store is content-addressed: what grows is what was written). */
-function folderBytes(dir: string): number {
-  return (readdirSync(dir, { recursive: true }) as string[]).map((f) => statSync(join(dir, f))).reduce((sum, s) => sum + (s.isFile() ? s.size : 0), 0);
 }
 
 /** Signals `approve` each time the floor asks for one, until it ends (at most `timeoutMs`). */
@@ -173,6 +171,7 @@ export async function measureGrowth(ctx: GrowthContext): Promise<GrowthResult> {
         }
         ctx.log('growth: 12 newsletters of 280 KB…');
         newsletters = await sendNewsletters(runner, ctx.model, dir);
+        ctx.log(`growth: the newsletters' payload store bytes by kind:\n${renderBreakdown(new Map(Object.entries(newsletters.storeByKind ?? {})))}`);
       }),
     );
     return { approveEvery: APPROVE_EVERY, thresholdBytes: 256 * 1024, turns: rows, newsletters: newsletters! };
@@ -187,6 +186,7 @@ async function sendNewsletters(runner: Runner, model: ScriptedModel, dir: string
   const workflowId = `growth-newsletters-${Date.now()}`;
   model.script(workflowId, newsletterScript(280_000));
   const before = folderBytes(dir);
+  const filesBefore = storeFiles(dir);
   const started = performance.now();
   let completed = false;
   let error: string | undefined;
@@ -199,5 +199,5 @@ async function sendNewsletters(runner: Runner, model: ScriptedModel, dir: string
   }
   const ms = performance.now() - started;
   const f = await historyFigures(runner.client, workflowId);
-  return { completed, ...(error ? { error } : {}), ms, runs: f.runs, events: f.events, bytes: f.bytes, largestPayload: f.largestPayload, storeBytes: folderBytes(dir) - before };
+  return { completed, ...(error ? { error } : {}), ms, runs: f.runs, events: f.events, bytes: f.bytes, largestPayload: f.largestPayload, storeBytes: folderBytes(dir) - before, storeByKind: Object.fromEntries(storeBreakdown(dir, filesBefore)) };
 }

@@ -1,7 +1,7 @@
 // Optional payload encryption (AES-256-GCM) for client and worker: tool arguments, results and conversation text
 // reach Temporal's history only as ciphertext. Each payload names its key id, so keys rotate by id: encrypt with
 // the newest, decrypt with any still configured. Keys come from COUNTERSIGN_ENCRYPTION_KEYS.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 
@@ -49,17 +49,30 @@ export class EncryptionCodec implements PayloadCodec {
   }
 
   async encode(payloads: Payload[]): Promise<Payload[]> {
+    return payloads.map((payload) => this.seal(payload, () => randomBytes(IV_BYTES)));
+  }
+
+  /**
+   * The same payload always gives the same bytes: the nonce is derived from the key and the content (a synthetic
+   * IV), so a content-addressed store keeps a value once. It shows only that two values are equal. For stored values
+   * (codec/valueCodec.ts); everything else gets a random nonce.
+   */
+  encodeDeterministic(payload: Payload): Payload {
     const key = this.keys.get(this.activeKeyId)!;
-    return payloads.map((payload) => {
-      const iv = randomBytes(IV_BYTES);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      const plain = temporal.api.common.v1.Payload.encode(payload).finish();
-      const data = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
-      return {
-        metadata: { encoding: Buffer.from(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: Buffer.from(this.activeKeyId) },
-        data: new Uint8Array(data),
-      };
-    });
+    const ivKey = createHmac('sha256', key).update('countersign deterministic nonce').digest();
+    return this.seal(payload, (plain) => createHmac('sha256', ivKey).update(plain).digest().subarray(0, IV_BYTES));
+  }
+
+  private seal(payload: Payload, nonce: (plain: Uint8Array) => Buffer): Payload {
+    const key = this.keys.get(this.activeKeyId)!;
+    const plain = temporal.api.common.v1.Payload.encode(payload).finish();
+    const iv = nonce(plain);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    const data = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+    return {
+      metadata: { encoding: Buffer.from(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: Buffer.from(this.activeKeyId) },
+      data: new Uint8Array(data),
+    };
   }
 
   async decode(payloads: Payload[]): Promise<Payload[]> {

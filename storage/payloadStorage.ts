@@ -1,15 +1,16 @@
-// One place that turns the settings into what every process of a deployment shares: the payload codecs
-// (encryption) and Temporal's external storage (large payloads out of history: the file store by default, S3 on a
-// cluster). The worker, the Runner, the CLI and the codec server all build their data converter here, so a
-// payload one of them offloads or encrypts, the others can read.
+// One place that turns the settings into what every process of a deployment shares: the payload codecs (large
+// values stored once, codec/valueCodec.ts; encryption) and Temporal's external storage (large payloads out of
+// history: the file store by default, S3 on a cluster). The worker, the Runner, the CLI and the codec server all
+// build their data converter here, so a payload one of them offloads or encrypts, the others can read.
 import { type DataConverter, ExternalStorage, type PayloadCodec, type StorageDriver } from '@temporalio/common';
 import { EncryptionCodec } from '../codec/encryptionCodec';
+import { LargeValueCodec } from '../codec/valueCodec';
 import type { PayloadStorageSettings } from '../temporal.config';
 import { FileStorageDriver } from './fileStorageDriver';
 import { s3StorageDriver } from './s3StorageDriver';
 
 export interface PayloadStorage {
-  /** Encryption first (COUNTERSIGN_ENCRYPTION_KEYS), then the offload: what is stored is already encrypted. */
+  /** Large values out first (to the store, once each), then encryption (COUNTERSIGN_ENCRYPTION_KEYS), then the offload: what is stored is already encrypted. */
   codecs: PayloadCodec[];
   /** The driver large payloads (and the model's transcript) go to; none when storage is off. */
   driver?: StorageDriver;
@@ -17,9 +18,10 @@ export interface PayloadStorage {
 }
 
 export function openPayloadStorage(settings: PayloadStorageSettings, encryptionKeys?: string): PayloadStorage {
-  const codecs = encryptionKeys ? [EncryptionCodec.fromSpec(encryptionKeys)] : [];
-  if (settings.kind === 'off') return { codecs };
+  const encryption = encryptionKeys ? EncryptionCodec.fromSpec(encryptionKeys) : undefined;
+  if (settings.kind === 'off') return { codecs: encryption ? [encryption] : [] };
   const driver: StorageDriver = settings.kind === 'file' ? new FileStorageDriver(settings.dir) : s3StorageDriver(settings);
+  const codecs = [new LargeValueCodec(driver, settings.thresholdBytes, encryption), ...(encryption ? [encryption] : [])];
   return { codecs, driver, externalStorage: new ExternalStorage({ drivers: [driver], payloadSizeThreshold: settings.thresholdBytes }) };
 }
 

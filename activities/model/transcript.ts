@@ -6,7 +6,8 @@
 // reads a bounded number of segments. Content-addressed, so a retried activity stores nothing new.
 import type { ConversationItem } from '../../contract/items';
 import type { TranscriptHead } from '../../core/run/runCarry';
-import { type Payload, type PayloadCodec, StorageDriverClaim, type StorageDriver, defaultPayloadConverter } from '@temporalio/common';
+import { type Payload, type PayloadCodec, type SerializationContext, StorageDriverClaim, type StorageDriver, defaultPayloadConverter } from '@temporalio/common';
+import { storeTargetOf } from '../../codec/valueCodec';
 
 /** A chain longer than this is compacted into one full segment. */
 const MAX_CHAIN = 32;
@@ -38,14 +39,17 @@ export class TranscriptStore {
     return this.remember(key, items);
   }
 
-  /** Stores `items` after the conversation `head` stands for; the head of the longer conversation. */
-  async append(head: TranscriptHead | undefined, items: ConversationItem[]): Promise<{ head: TranscriptHead; all: ConversationItem[] }> {
+  /**
+   * Stores `items` after the conversation `head` stands for; the head of the longer conversation. `owner`: the run,
+   * whose other payloads share the segment's large values (codec/valueCodec.ts).
+   */
+  async append(head: TranscriptHead | undefined, items: ConversationItem[], owner?: SerializationContext): Promise<{ head: TranscriptHead; all: ConversationItem[] }> {
     const before = head ? await this.load(head) : [];
     if (head && items.length === 0) return { head, all: before };
     const depth = head ? ((await this.depthOf(head)) ?? MAX_CHAIN) + 1 : 0;
     const all = [...before, ...items];
     const segment: Segment = depth >= MAX_CHAIN || !head ? { depth: 0, items: all } : { prev: head, depth, items };
-    const ref = await this.write(segment);
+    const ref = await this.write(segment, owner);
     const next = { ref, count: all.length };
     this.remember(keyOf(next), all);
     return { head: next, all };
@@ -59,10 +63,10 @@ export class TranscriptStore {
     return (await this.read(head)).depth;
   }
 
-  private async write(segment: Segment): Promise<Record<string, string>> {
+  private async write(segment: Segment, owner?: SerializationContext): Promise<Record<string, string>> {
     let payloads: Payload[] = [defaultPayloadConverter.toPayload(segment)];
-    for (const codec of this.codecs) payloads = await codec.encode(payloads);
-    const [claim] = await this.driver.store({}, payloads);
+    for (const codec of this.codecs) payloads = await codec.encode(payloads, owner);
+    const [claim] = await this.driver.store(storeTargetOf(owner), payloads);
     const ref = { driver: this.driver.name, ...claim!.claimData };
     this.depths.set(JSON.stringify(ref), segment.depth);
     return ref;

@@ -94,20 +94,20 @@ test('a large payload goes to the store encrypted; history keeps a reference; th
   const paused = await runner.run('email-assistant', 'Send zed the long NIGHTJAR brief', { workflowId });
   expect(JSON.parse(paused.interruptions[0]!.arguments).body).toBe(body); // the client with the key and the store reads it whole
 
-  // History holds references for the large payloads and ciphertext for the rest; no plaintext anywhere.
+  // History holds ciphertext only, and small: the large payloads are references (to the store, encrypted there).
   const { events } = await h.client.workflow.getHandle(workflowId).fetchHistory();
-  const payloads = JSON.parse(JSON.stringify(events)) as unknown;
-  const references: Array<{ metadata: Record<string, string>; data: string }> = [];
+  const payloads: Array<{ metadata: Record<string, string>; data: string }> = [];
   const walk = (v: unknown): void => {
     if (Array.isArray(v)) v.forEach(walk);
     else if (v && typeof v === 'object') {
       const p = v as { metadata?: Record<string, string>; data?: string };
-      if (p.metadata?.messageType && Buffer.from(p.metadata.messageType, 'base64').toString() === 'temporal.api.sdk.v1.ExternalStorageReference') references.push({ metadata: p.metadata, data: p.data ?? '' });
+      if (p.metadata?.encoding && typeof p.data === 'string') payloads.push({ metadata: p.metadata, data: p.data });
       Object.values(v).forEach(walk);
     }
   };
-  walk(payloads);
-  expect(references.length).toBeGreaterThanOrEqual(1);
+  walk(JSON.parse(JSON.stringify(events)) as unknown);
+  expect(payloads.length).toBeGreaterThan(0);
+  expect(Math.max(...payloads.map((p) => Buffer.from(p.data, 'base64').length))).toBeLessThan(64 * 1024);
   expect(await historyText(workflowId)).not.toContain('NIGHTJAR');
   // The stored payloads are the encrypted ones.
   const stored = filesUnder(testPayloadStorage.kind === 'file' ? testPayloadStorage.dir : '').map((f) => readFileSync(f).toString('latin1'));
@@ -117,7 +117,7 @@ test('a large payload goes to the store encrypted; history keeps a reference; th
   const storage = openPayloadStorage(testPayloadStorage, keys);
   const server = await startCodecServer({ codecs: storage.codecs, externalStorage: storage.externalStorage, port: 0, origins: ['http://localhost:8233'] });
   try {
-    const res = await fetch(`${server.url}/decode`, { method: 'POST', body: JSON.stringify({ payloads: references }) });
+    const res = await fetch(`${server.url}/decode`, { method: 'POST', body: JSON.stringify({ payloads }) });
     expect(res.status).toBe(200);
     const decoded = (await res.json()) as { payloads: Array<{ data: string }> };
     expect(decoded.payloads.some((p) => Buffer.from(p.data, 'base64').toString().includes('Classified paragraph'))).toBe(true);

@@ -1,20 +1,25 @@
 // Runs of any length and size: a conversation of megabytes (12 newsletters of about 280 KB, each approved, across
 // continue-as-new), the same run with payload storage off (a clear failure, not a run stuck retrying), and a
 // 500-turn run with 100 approvals. History stays small: large payloads are references, the model's transcript is
-// stored outside it, and no answer holds the whole conversation.
+// stored outside it, and no answer holds the whole conversation. The payload store holds each large value once.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Runner, type AgentRunResult } from '../../client';
 import { CountersignError } from '../../client/errors';
 import { rootCause } from '../../core/run/failures';
 import { approveUntilDone, NEWSLETTERS, newsletterScript, turnsScript } from '../../bench/growth';
 import { historyFigures } from '../../bench/history';
+import { folderBytes, storeBreakdown, storeFiles } from '../../bench/storeBreakdown';
 import { newId, outboxOf } from '../support/fixtures';
 import { type Harness, startHarness } from '../support/harness';
 
-describe('with payload storage (the default file store)', () => {
+describe('with payload storage (the file store, in a folder of its own)', () => {
   let h: Harness;
   let runner: Runner;
+  const storeDir = mkdtempSync(join(tmpdir(), 'countersign-large-runs-'));
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ payloadStorage: { kind: 'file', dir: storeDir, thresholdBytes: 256 * 1024 } });
     runner = new Runner(h.client, { taskQueue: h.taskQueue });
   });
   afterAll(() => h?.close());
@@ -22,6 +27,7 @@ describe('with payload storage (the default file store)', () => {
   test('12 newsletters of 280 KB, each approved, complete across continue-as-new with one email each', async () => {
     const workflowId = newId('newsletters');
     h.model.script(workflowId, newsletterScript(280_000));
+    const [bytesBefore, filesBefore] = [folderBytes(storeDir), storeFiles(storeDir)];
     const first = await runner.run('email-assistant', 'Send alice the 12 newsletters, one after another', { workflowId, continueAsNewAfterEvents: 40, maxTurns: 20 });
     const done = (await approveUntilDone(runner, first)) as AgentRunResult & { approvals: number };
     expect(done.status).toBe('Completed');
@@ -48,6 +54,14 @@ describe('with payload storage (the default file store)', () => {
     expect(figures.runs).toBeGreaterThanOrEqual(2);
     expect(figures.largestPayload).toBeLessThan(256 * 1024); // every larger one is a reference
     expect(figures.largestModelInput).toBeLessThan(256 * 1024);
+
+    // Each body went to the payload store once (as a value of its own), however many payloads held it: the model's
+    // answer and its next input, the transcript, the tool's input, the pending view, the continue-as-new carries.
+    const content = NEWSLETTERS * 280_000;
+    const stored = folderBytes(storeDir) - bytesBefore;
+    expect(stored).toBeGreaterThan(content);
+    expect(stored).toBeLessThan(2 * content);
+    expect(storeBreakdown(storeDir, filesBefore).get('large value (one per distinct string)')?.files).toBe(NEWSLETTERS);
   });
 
   test('500 turns with 100 approvals complete; history per turn stays flat', async () => {
