@@ -2,7 +2,7 @@
 // continue-as-new), the same run with payload storage off (a clear failure, not a run stuck retrying), and a
 // 500-turn run with 100 approvals. History stays small: large payloads are references, the model's transcript is
 // stored outside it, and no answer holds the whole conversation. The payload store holds each large value once.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Runner, type AgentRunResult } from '../../client';
@@ -22,7 +22,10 @@ describe('with payload storage (the file store, in a folder of its own)', () => 
     h = await startHarness({ payloadStorage: { kind: 'file', dir: storeDir, thresholdBytes: 256 * 1024 } });
     runner = new Runner(h.client, { taskQueue: h.taskQueue });
   });
-  afterAll(() => h?.close());
+  afterAll(async () => {
+    await h?.close();
+    rmSync(storeDir, { recursive: true, force: true });
+  });
 
   test('12 newsletters of 280 KB, each approved, complete across continue-as-new with one email each', async () => {
     const workflowId = newId('newsletters');
