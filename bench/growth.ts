@@ -42,6 +42,8 @@ export interface NewsletterResult {
   bytes: number;
   largestPayload: number;
   storeBytes: number;
+  /** The newsletters' bodies, the content the store holds at the least. */
+  contentBytes: number;
   /** The bytes the run added to the store, by kind of payload (bench/storeBreakdown.ts). */
   storeByKind?: Record<string, KindFigures>;
 }
@@ -184,7 +186,8 @@ export async function measureGrowth(ctx: GrowthContext): Promise<GrowthResult> {
 /** The newsletters, each approved, continuing as new every 40 events; a failure is a figure, not an abort. */
 async function sendNewsletters(runner: Runner, model: ScriptedModel, dir: string): Promise<NewsletterResult> {
   const workflowId = `growth-newsletters-${Date.now()}`;
-  model.script(workflowId, newsletterScript(280_000));
+  const bodyBytes = 280_000;
+  model.script(workflowId, newsletterScript(bodyBytes));
   const before = folderBytes(dir);
   const filesBefore = storeFiles(dir);
   const started = performance.now();
@@ -199,5 +202,5 @@ async function sendNewsletters(runner: Runner, model: ScriptedModel, dir: string
   }
   const ms = performance.now() - started;
   const f = await historyFigures(runner.client, workflowId);
-  return { completed, ...(error ? { error } : {}), ms, runs: f.runs, events: f.events, bytes: f.bytes, largestPayload: f.largestPayload, storeBytes: folderBytes(dir) - before, storeByKind: Object.fromEntries(storeBreakdown(dir, filesBefore)) };
+  return { completed, ...(error ? { error } : {}), ms, runs: f.runs, events: f.events, bytes: f.bytes, largestPayload: f.largestPayload, storeBytes: folderBytes(dir) - before, contentBytes: NEWSLETTERS * bodyBytes, storeByKind: Object.fromEntries(storeBreakdown(dir, filesBefore)) };
 }

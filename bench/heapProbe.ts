@@ -1,4 +1,4 @@
-// `node --expose-gc --require tsx/cjs bench/heapProbe.ts [runs]`: what one cached waiting run costs the worker's heap,
+// `node --expose-gc --require tsx/cjs bench/heapProbe.ts [runs] [cache]`: what one cached waiting run costs the worker's heap,
 // Countersign's against the agent floor's. The workflows run in this process's own isolate (debugMode) so that one
 // heap snapshot holds them (a production worker runs them in a thread whose heap a signal's snapshot does not see).
 // Prints heap bytes per cached run and writes two snapshots per system to .temporal/heap/, with one run and with all of
@@ -18,6 +18,8 @@ import { startBenchServer } from './benchServer';
 import { floorActivities } from './floorActivities';
 
 const runs = Number(process.argv[2] ?? 250);
+/** Cached workflows; below `runs`, the figure is what an evicted run leaves behind (it should be nothing). */
+const cache = Number(process.argv[3] ?? runs + 10);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
 const heapMb = () => {
@@ -39,7 +41,7 @@ async function main() {
       const activities = system === 'countersign'
         ? createAgentActivities({ registry: defaultRegistry(), model: { baseURL: model.baseURL, apiKey: 'k', model: 'scripted', api: 'responses', requestTimeoutMs: 10_000 } })
         : floorActivities(model.baseURL);
-      const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities, maxCachedWorkflows: runs + 10, debugMode: true });
+      const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities, maxCachedWorkflows: cache, debugMode: true });
       await worker.runUntil(async () => {
         const runner = new Runner(env.client, { taskQueue });
         const id = (i: number) => `${taskQueue}-${i}`;
@@ -65,7 +67,8 @@ async function main() {
         await waiting(runs + 1);
         const after = heapMb();
         const file = writeHeapSnapshot(join(dir, `${system}-${runs}.heapsnapshot`));
-        console.log(`[heap] ${system}: ${runs} runs waiting, heap ${base.toFixed(1)} → ${after.toFixed(1)} MB: ${(((after - base) * 1024) / runs).toFixed(0)} KB per cached run; snapshot ${file}`);
+        const per = cache >= runs ? 'per cached run' : `per run (${cache} cached)`;
+        console.log(`[heap] ${system}: ${runs} runs waiting, heap ${base.toFixed(1)} → ${after.toFixed(1)} MB: ${(((after - base) * 1024) / runs).toFixed(0)} KB ${per}; snapshot ${file}`);
       });
     }
   } finally {

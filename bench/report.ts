@@ -6,13 +6,14 @@ import type { ScaleResult } from './scale';
 import type { DeltaLatencyResult } from './deltaLatency';
 import type { WorkerStartResult } from './workerStart';
 import type { ReplayCostResult } from './replayCost';
+import { renderTargets } from './targets';
 
 export interface BenchResults {
   machine?: string;
   workerStart?: WorkerStartResult;
   replayCost?: ReplayCostResult;
   roundTrip?: RoundTripResult;
-  scale?: { countersign: ScaleResult; countersign2?: ScaleResult; floorAgent: ScaleResult; floor: ScaleResult };
+  scale?: { countersign: ScaleResult; countersign2?: ScaleResult; floorAgent: ScaleResult; floor?: ScaleResult };
   alternatives?: AlternativesResult;
   growth?: GrowthResult;
   deltas?: DeltaLatencyResult;
@@ -59,50 +60,18 @@ function workerStart(w: WorkerStartResult): string[] {
   ];
 }
 
-type Target = { what: string; measured: string; target: string; met: boolean | undefined };
-
-/** The issue's targets, each measured in this run, with its ratio and whether it is met. */
-function targets(r: BenchResults): string[] {
-  const rows: Target[] = [];
-  const perTurn = (x?: { runMs: { p50: number }; turnsPerRun: number }) => (x ? x.runMs.p50 / x.turnsPerRun : undefined);
-  const a = r.alternatives;
-  const cs = perTurn(a?.countersign);
-  const floorTurn = perTurn(a?.floorAgent);
-  if (cs !== undefined && floorTurn !== undefined) rows.push({ what: 'per model turn, default mode, vs the agent floor', measured: `${f1(cs)} / ${f1(floorTurn)} ms = ${ratio(cs, floorTurn)}×`, target: '≤ 1.10×', met: cs / floorTurn <= 1.1 });
-  const fast = perTurn(a?.countersignFast);
-  const inProc = perTurn(a?.inProcess);
-  if (fast !== undefined && inProc !== undefined) rows.push({ what: 'per model turn, fast mode, added vs in-process `@openai/agents`', measured: `+${f1(fast - inProc)} ms`, target: '≤ 25 ms', met: fast - inProc <= 25 });
-  const t = r.roundTrip;
-  if (t) {
-    const rt = t.roundTripMs;
-    rows.push({ what: `decision → approved tool starts, p50 (p99) over ${t.iterations} runs, vs the bare floor`, measured: `${f1(rt.countersignToTool.p50)} (${f1(rt.countersignToTool.p99)}) / ${f1(rt.floorToTool.p50)} (${f1(rt.floorToTool.p99)}) ms = ${ratio(rt.countersignToTool.p50, rt.floorToTool.p50)}×`, target: '≤ 1.10×', met: rt.countersignToTool.p50 / rt.floorToTool.p50 <= 1.1 });
-    const h = t.historyEvents;
-    if (h.floorAgentRun !== undefined) rows.push({ what: 'history events, seed run, vs the agent floor', measured: `${h.countersignRun} vs ${h.floorAgentRun} (+${h.countersignRun - h.floorAgentRun})`, target: '≤ +4', met: h.countersignRun - h.floorAgentRun <= 4 });
-    if (h.floorAgentCycle !== undefined) rows.push({ what: 'history events, approval cycle, vs the agent floor', measured: `${h.countersignCycle} vs ${h.floorAgentCycle} (+${h.countersignCycle - h.floorAgentCycle})`, target: '≤ +2', met: h.countersignCycle - h.floorAgentCycle <= 2 });
-  }
-  const s = r.scale;
-  if (s) {
-    rows.push({ what: `${s.countersign.runs} waiting runs approved, time vs the agent floor`, measured: `${f1(s.countersign.approveSeconds)} / ${f1(s.floorAgent.approveSeconds)} s = ${ratio(s.countersign.approveSeconds, s.floorAgent.approveSeconds)}×`, target: '≤ 1.15×', met: s.countersign.approveSeconds / s.floorAgent.approveSeconds <= 1.15 });
-    rows.push({ what: 'worker CPU per 1000 approvals vs the agent floor', measured: `${f1(s.countersign.workerCpuPer1000)} / ${f1(s.floorAgent.workerCpuPer1000)} s = ${ratio(s.countersign.workerCpuPer1000, s.floorAgent.workerCpuPer1000)}×`, target: '≤ 1.15×', met: s.countersign.workerCpuPer1000 / s.floorAgent.workerCpuPer1000 <= 1.15 });
-    rows.push({ what: `worker memory with ${s.countersign.runs} runs waiting`, measured: `${s.countersign.waitingRssMb.toFixed(0)} MB`, target: '< 400 MB', met: s.countersign.waitingRssMb < 400 });
-  }
-  if (r.workerStart) rows.push({ what: 'worker launch → polling (compiled), p50 (max)', measured: `${r.workerStart.compiledMs.p50.toFixed(0)} (${r.workerStart.compiledMs.max.toFixed(0)}) ms`, target: '≤ 1500 ms', met: r.workerStart.compiledMs.p50 <= 1500 });
-  if (!rows.length) return [];
-  return ['### Targets (issue 17), measured in this run', '', '| target | measured | goal | met |', '| --- | --- | ---: | :---: |', ...rows.map((x) => `| ${x.what} | ${x.measured} | ${x.target} | ${x.met ? 'yes' : 'no'} |`)];
-}
-
 function scale(s: NonNullable<BenchResults['scale']>): string[] {
   const row = (name: string, r: ScaleResult) =>
-    `| ${name} | ${f1(r.pauseSeconds)} | ${r.idleRssMb.toFixed(0)} / ${r.waitingRssMb.toFixed(0)} / ${r.peakRssMb.toFixed(0)} | ${f1(r.approveSeconds)} | ${f1(r.completedPerSecond)} | ${ratio(s.floor.completedPerSecond, r.completedPerSecond)} | ${ratio(s.floorAgent.completedPerSecond, r.completedPerSecond)} |`;
+    `| ${name} | ${f1(r.pauseSeconds)} | ${r.idleRssMb.toFixed(0)} / ${r.waitingRssMb.toFixed(0)} / ${r.peakRssMb.toFixed(0)} | ${f1(r.approveSeconds)} | ${f1(r.completedPerSecond)} | ${f1(r.workerCpuPer1000)} / ${f1(r.serverCpuPer1000)} | ${ratio(s.floorAgent.completedPerSecond, r.completedPerSecond)} |`;
   return [
     `### ${s.countersign.runs} runs paused at once (worker cache ${s.countersign.cache} workflows)`,
     '',
-    '| system | all paused after (s) | worker RSS idle / all waiting / peak (MB) | approve all → all completed (s) | completed / s | time vs bare floor | time vs agent floor |',
+    '| system | all paused after (s) | worker RSS idle / all waiting / peak (MB) | approve all → all completed (s) | completed / s | CPU s per 1000 approvals, worker / server | time vs agent floor |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     row('Countersign, one worker process', s.countersign),
     ...(s.countersign2 ? [row('Countersign, two worker processes (memory and CPU summed)', s.countersign2)] : []),
     row('agent floor: model → signal → tool → model', s.floorAgent),
-    row('bare floor: signal → tool', s.floor),
+    ...(s.floor ? [row('bare floor: signal → tool', s.floor)] : []),
   ];
 }
 
@@ -164,7 +133,7 @@ function deltas(d: DeltaLatencyResult): string[] {
 
 export function renderResults(r: BenchResults): string {
   const parts = [`Benchmarks on ${r.machine}; local dev server (in-memory SQLite, eager activity dispatch on); scripted model on loopback.`];
-  const goals = targets(r);
+  const goals = renderTargets(r);
   if (goals.length) parts.push(goals.join('\n'));
   if (r.workerStart) parts.push(workerStart(r.workerStart).join('\n'));
   if (r.roundTrip) parts.push(roundTrip(r.roundTrip).join('\n'));

@@ -126,7 +126,7 @@ async function main() {
       log('scale…');
       const systems = process.env.BENCH_SCALE_SYSTEMS?.split(',') as System[] | undefined;
       const scale = await measureScale({ startServer, model, runs: Number(process.env.BENCH_SCALE_RUNS ?? 10_000), cache: Number(process.env.BENCH_CACHE ?? 250), compiledWorker: compiled(), log }, systems);
-      if (scale.countersign && scale.floorAgent && scale.floor) results.scale = { countersign: scale.countersign, floorAgent: scale.floorAgent, floor: scale.floor, ...(scale.countersign2 ? { countersign2: scale.countersign2 } : {}) };
+      if (scale.countersign && scale.floorAgent) results.scale = { countersign: scale.countersign, floorAgent: scale.floorAgent, ...(scale.floor ? { floor: scale.floor } : {}), ...(scale.countersign2 ? { countersign2: scale.countersign2 } : {}) };
       else log(`a subset of systems (${systems?.join(', ')}) is not written to the results`);
     }
     if (sections.includes('growth')) {

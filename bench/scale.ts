@@ -220,7 +220,7 @@ async function measureOn(ctx: ScaleContext, system: System, client: Client, addr
   }
 }
 
-export async function measureScale(ctx: ScaleContext, systems: System[] = ['countersign', 'countersign2', 'floorAgent', 'floor']): Promise<Partial<Record<System, ScaleResult>>> {
+export async function measureScale(ctx: ScaleContext, systems: System[] = ['countersign', 'countersign2', 'floorAgent']): Promise<Partial<Record<System, ScaleResult>>> {
   const out: Partial<Record<System, ScaleResult>> = {};
   for (const system of systems) out[system] = await measure(ctx, system);
   return out;
