@@ -13,6 +13,8 @@ import { storeTargetOf } from '../../codec/valueCodec';
 const MAX_CHAIN = 32;
 /** Full transcripts kept in memory, by head: a warm worker reads nothing back. */
 const CACHE_ENTRIES = 256;
+/** Chain depths known without a read; oldest forgotten first (a forgotten one costs one read of its segment). */
+const DEPTH_ENTRIES = 4096;
 
 interface Segment {
   prev?: TranscriptHead;
@@ -68,7 +70,7 @@ export class TranscriptStore {
     for (const codec of this.codecs) payloads = await codec.encode(payloads, owner);
     const [claim] = await this.driver.store(storeTargetOf(owner), payloads);
     const ref = { driver: this.driver.name, ...claim!.claimData };
-    this.depths.set(JSON.stringify(ref), segment.depth);
+    this.rememberDepth(JSON.stringify(ref), segment.depth);
     return ref;
   }
 
@@ -78,8 +80,14 @@ export class TranscriptStore {
     let payloads = await this.driver.retrieve({}, [new StorageDriverClaim(claimData)]);
     for (const codec of [...this.codecs].reverse()) payloads = await codec.decode(payloads);
     const segment = defaultPayloadConverter.fromPayload<Segment>(payloads[0]!);
-    this.depths.set(keyOf(head), segment.depth);
+    this.rememberDepth(keyOf(head), segment.depth);
     return segment;
+  }
+
+  private rememberDepth(key: string, depth: number): void {
+    this.depths.delete(key);
+    this.depths.set(key, depth);
+    if (this.depths.size > DEPTH_ENTRIES) this.depths.delete(this.depths.keys().next().value!);
   }
 
   private remember(key: string, items: ConversationItem[]): ConversationItem[] {

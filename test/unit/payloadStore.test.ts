@@ -65,3 +65,15 @@ test('a transcript in another store says which store to configure', async () => 
   const store = new TranscriptStore(new FileStorageDriver(fresh()));
   await expect(store.load({ ref: { driver: 's3', bucket: 'b', key: 'k' }, count: 1 })).rejects.toThrow(/payload store "s3", this worker uses "file"/);
 });
+
+test('a worker that appends for many runs keeps a bounded memory of them, and still extends a forgotten chain', async () => {
+  const store = new TranscriptStore(new FileStorageDriver(fresh()));
+  const heads = [];
+  for (let run = 0; run < 5000; run++) heads.push((await store.append(undefined, [message(run)])).head);
+  const sizes = store as unknown as { cache: Map<string, unknown>; depths: Map<string, number> };
+  expect(sizes.cache.size).toBeLessThanOrEqual(256);
+  expect(sizes.depths.size).toBeLessThanOrEqual(4096);
+  // The first run's head was forgotten long ago: appending to it reads its segment back.
+  const next = await store.append(heads[0], [message(-1)]);
+  expect(next.all).toEqual([message(0), message(-1)]);
+});
