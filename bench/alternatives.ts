@@ -51,7 +51,7 @@ async function driver(file: string, env: NodeJS.ProcessEnv): Promise<unknown> {
 }
 
 /** One Countersign run through its client library, shaped like the SDK's loop: run, approve, run the state. Its model turns. */
-async function countersignRun(runner: Runner, workflowId: string): Promise<number> {
+export async function countersignRun(runner: Runner, workflowId: string): Promise<number> {
   let result = await runner.run('email-assistant', 'Send the report to alice', { workflowId });
   const state = result.toState();
   for (const interruption of state.getInterruptions()) state.approve(interruption);
@@ -61,7 +61,7 @@ async function countersignRun(runner: Runner, workflowId: string): Promise<numbe
 }
 
 /** The agent floor through the same motions: start and wait for the pause (one update-with-start), approve, result. */
-async function floorAgentRun(client: Client, taskQueue: string, workflowId: string): Promise<number> {
+export async function floorAgentRun(client: Client, taskQueue: string, workflowId: string): Promise<number> {
   const startWorkflowOperation = new WithStartWorkflowOperation('floorAgentApproval', { taskQueue, workflowId, args: [workflowId], workflowIdConflictPolicy: 'FAIL' });
   await client.workflow.executeUpdateWithStart(floorPaused, { startWorkflowOperation });
   const handle = await startWorkflowOperation.workflowHandle();
