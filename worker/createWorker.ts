@@ -56,7 +56,7 @@ export interface CountersignWorkerOptions {
 }
 
 /** Signed decisions need keys to check them against: a worker that would ask for them without any refuses to start. */
-function checkApproverKeys(o: CountersignWorkerOptions): void {
+function checkApproverKeys(o: Pick<CountersignWorkerOptions, 'registry' | 'approverKeys' | 'requireSignedDecisions'>): void {
   if (o.approverKeys?.length) return;
   if (o.requireSignedDecisions) throw new ConfigError('COUNTERSIGN_REQUIRE_SIGNED_DECISIONS=true needs approver keys: set COUNTERSIGN_APPROVER_KEYS to a JWKS file (countersign keys generate <approver> writes one)');
   for (const agent of o.registry.all()) {
@@ -120,6 +120,10 @@ export async function createConfiguredWorker(
   registry: AgentRegistry = defaultRegistry(),
   workerOptions: Partial<WorkerOptions> = {},
 ): Promise<{ worker: Worker; connection: NativeConnection; deltaRelay?: DeltaRelay }> {
+  // A worker its settings refuse says so before it connects: nothing to close, nothing left retrying.
+  const approverKeys = config.approverKeysFile ? approverKeysOf(config.approverKeysFile) : undefined;
+  checkModelApi(registry, model);
+  checkApproverKeys({ registry, approverKeys, requireSignedDecisions: config.requireSignedDecisions });
   const connection = await connectWorker(config);
   let deltaRelay: DeltaRelay | undefined;
   try {
@@ -136,7 +140,7 @@ export async function createConfiguredWorker(
       encryptionKeys: config.encryptionKeys,
       payloadStorage: config.payloadStorage,
       deltaRelay,
-      ...(config.approverKeysFile ? { approverKeys: approverKeysOf(config.approverKeysFile) } : {}),
+      ...(approverKeys ? { approverKeys } : {}),
       requireSignedDecisions: config.requireSignedDecisions,
       fastMode: config.fastMode,
       ...(config.links ? { links: config.links } : {}),
