@@ -2,9 +2,12 @@
 // modelTurn activity still runs, without a history event (or a payload) per delta. An in-process hub plus a tiny
 // SSE server: GET /runs/<encoded runId>/turns/<turn> replays the turn's deltas so far, then streams the rest, then
 // `event: end`. Best effort and volatile: a turn's buffer is dropped shortly after it ends, and the durable
-// events (the activity's result) carry the final text. The activity advertises the URL in its one heartbeat.
+// events (the activity's result) carry the final text. The activity advertises the URL in its one heartbeat, with the
+// turn's token: a feed is read only by who can read the run (its pending activity), not by whoever guesses a run id.
+import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sameSecret } from '../../links/sameSecret';
 import { ConfigError } from '../../temporal.config';
 
 export interface DeltaRelayOptions {
@@ -23,6 +26,8 @@ export interface DeltaRelayOptions {
 export interface DeltaRelay {
   /** Base URL readers dial (no trailing slash). */
   url: string;
+  /** The URL a turn's readers dial: its path and its token (unguessable; valid while this worker holds the feed). */
+  feedUrl(runId: string, turn: number): string;
   /** A turn (attempt) starts: its feed exists from now on, empty; a previous attempt's buffer is dropped. */
   begin(runId: string, turn: number): void;
   publish(runId: string, turn: number, delta: string): void;
@@ -49,6 +54,9 @@ export async function startDeltaRelay(options: DeltaRelayOptions = {}): Promise<
   const feeds = new Map<string, Feed>();
   const waiters = new Map<string, Set<(feed: Feed | undefined) => void>>();
   const keyOf = (runId: string, turn: number) => `${turn}:${runId}`;
+  // One secret per relay: a turn's token is derived from it, so an early reader's token is checked before its feed exists.
+  const secret = randomBytes(32);
+  const tokenOf = (key: string) => createHmac('sha256', secret).update(key).digest('base64url');
   const lingered = (feed: Feed) => feed.endedAt !== undefined && Date.now() - feed.endedAt >= lingerMs;
 
   const write = (res: ServerResponse, frame: string) => {
@@ -100,7 +108,13 @@ export async function startDeltaRelay(options: DeltaRelayOptions = {}): Promise<
       res.writeHead(404, { 'content-type': 'text/plain' }).end('GET /runs/<runId>/turns/<turn>\n');
       return;
     }
-    const feed = await feedOf(keyOf(decodeURIComponent(match[1]!), Number(match[2])), res);
+    const key = keyOf(decodeURIComponent(match[1]!), Number(match[2]));
+    const token = new URL(req.url ?? '/', 'http://relay').searchParams.get('token') ?? undefined;
+    if (!sameSecret(token, tokenOf(key))) {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end("refused: a turn's deltas need the token in the URL its run advertises (the model call's heartbeat: describe, or the client library)\n");
+      return;
+    }
+    const feed = await feedOf(key, res);
     if (res.destroyed) return;
     if (!feed) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('no such turn on this worker (over, or never here)\n');
@@ -135,8 +149,10 @@ export async function startDeltaRelay(options: DeltaRelayOptions = {}): Promise<
 
   const address = server.address() as AddressInfo;
   const shownHost = address.address.includes(':') ? `[${address.address}]` : address.address;
+  const url = (options.publicUrl ?? `http://${shownHost}:${address.port}`).replace(/\/+$/, '');
   return {
-    url: (options.publicUrl ?? `http://${shownHost}:${address.port}`).replace(/\/+$/, ''),
+    url,
+    feedUrl: (runId, turn) => `${url}${deltaPath(runId, turn)}?token=${tokenOf(keyOf(runId, turn))}`,
     begin(runId, turn) {
       begin(runId, turn);
     },

@@ -14,7 +14,7 @@ import { chatSettings, responsesSettings } from './providerSettings';
 import type { ConversationItem, ModelTurn, ToolSpec } from '../../contract/items';
 import { type HostedMcpServer, hostedMcpTool } from '../../agents/hostedMcp';
 import type { DeltaHeartbeat } from '../../contract/runEvents';
-import { deltaPath, type DeltaRelay } from './deltaRelay';
+import type { DeltaRelay } from './deltaRelay';
 import { type OnDelta, streamChat, streamResponses } from './modelStream';
 
 export interface ModelRequest {
@@ -156,7 +156,7 @@ function openFeed(relay: DeltaRelay, runId: string, turn: number, timeoutMs: num
   // Readers find the feed through describe() (pending activities' heartbeat details): no event, no payload in
   // history. The first heartbeat is sent at once; heartbeat details reach history only if the activity fails.
   // (A reader quicker than begin() below waits for the feed: the relay holds early readers a few seconds.)
-  Context.current().heartbeat({ turn, deltas: `${relay.url}${deltaPath(runId, turn)}` } satisfies DeltaHeartbeat);
+  Context.current().heartbeat({ turn, deltas: relay.feedUrl(runId, turn) } satisfies DeltaHeartbeat);
   relay.begin(runId, turn);
   return { onDelta: (delta) => relay.publish(runId, turn, delta), timeoutMs, end: () => relay.end(runId, turn) };
 }

@@ -1,5 +1,5 @@
 // The worker's model-delta relay on its own: replay from the start of a turn, early readers, unknown turns, the
-// bounded buffer, and the settings that configure it.
+// bounded buffer, the token a reader needs, and the settings that configure it.
 import { loadConfig } from '../../temporal.config';
 import { deltaPath, startDeltaRelay, type DeltaRelay } from '../../activities/model/deltaRelay';
 
@@ -9,7 +9,7 @@ afterAll(() => relay.close());
 
 /** Reads a feed to its end: the data events, and whether `event: end` closed it. */
 async function read(runId: string, turn: number): Promise<{ status: number; deltas: string[]; ended: boolean }> {
-  const res = await fetch(`${relay.url}${deltaPath(runId, turn)}`);
+  const res = await fetch(relay.feedUrl(runId, turn));
   const body = await res.text();
   const frames = body.split('\n\n').filter(Boolean);
   const deltas = frames.filter((f) => f.startsWith('data: ')).map((f) => (JSON.parse(f.slice(6)) as { delta: string; at: string }).delta);
@@ -56,6 +56,21 @@ test('a retried turn starts afresh: the failed attempt\'s deltas are not replaye
   relay.publish('retry', 3, 'the answer');
   relay.end('retry', 3);
   expect((await read('retry', 3)).deltas).toEqual(['the answer']);
+});
+
+test("a reader without the turn's token is refused, whether or not the turn exists; the token is the turn's alone", async () => {
+  relay.begin('secret-run', 1);
+  relay.publish('secret-run', 1, 'private words');
+  const path = `${relay.url}${deltaPath('secret-run', 1)}`;
+  const other = new URL(relay.feedUrl('secret-run', 2)).searchParams.get('token')!;
+  const refused = 'refused: a turn\'s deltas need the token in the URL its run advertises (the model call\'s heartbeat: describe, or the client library)\n';
+  for (const url of [path, `${path}?token=`, `${path}?token=${'A'.repeat(43)}`, `${path}?token=${other}`, `${relay.url}${deltaPath('nobody', 9)}`]) {
+    const res = await fetch(url);
+    expect([res.status, await res.text()]).toEqual([403, refused]);
+  }
+  expect(new URL(relay.feedUrl('secret-run', 1)).searchParams.get('token')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  relay.end('secret-run', 1);
+  expect(await read('secret-run', 1)).toEqual({ status: 200, deltas: ['private words'], ended: true });
 });
 
 test('COUNTERSIGN_DELTA_*: on by default on loopback, any port; off turns it off; bad values are one-line errors', () => {
