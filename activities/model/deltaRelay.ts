@@ -103,13 +103,14 @@ export async function startDeltaRelay(options: DeltaRelayOptions = {}): Promise<
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
-    const match = /^\/runs\/([^/]+)\/turns\/(\d+)$/.exec(new URL(req.url ?? '/', 'http://relay').pathname);
+    const requested = new URL(req.url ?? '/', 'http://relay');
+    const match = /^\/runs\/([^/]+)\/turns\/(\d+)$/.exec(requested.pathname);
     if (req.method !== 'GET' || !match) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('GET /runs/<runId>/turns/<turn>\n');
       return;
     }
     const key = keyOf(decodeURIComponent(match[1]!), Number(match[2]));
-    const token = new URL(req.url ?? '/', 'http://relay').searchParams.get('token') ?? undefined;
+    const token = requested.searchParams.get('token') ?? undefined;
     if (!sameSecret(token, tokenOf(key))) {
       res.writeHead(403, { 'content-type': 'text/plain' }).end("refused: a turn's deltas need the token in the URL its run advertises (the model call's heartbeat: describe, or the client library)\n");
       return;
