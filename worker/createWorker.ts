@@ -75,6 +75,11 @@ function checkModelApi(registry: AgentRegistry, model: ModelEndpoint): void {
 export async function createWorker(o: CountersignWorkerOptions): Promise<Worker> {
   checkModelApi(o.registry, o.model);
   checkApproverKeys(o);
+  return createCheckedWorker(o);
+}
+
+/** createWorker once its options are checked (createConfiguredWorker checks them before it connects). */
+async function createCheckedWorker(o: CountersignWorkerOptions): Promise<Worker> {
   if (o.demoOutbox) useDemoOutbox(o.demoOutbox);
   const storage = openPayloadStorage(o.payloadStorage ?? { kind: 'file', dir: '.temporal/payloads', thresholdBytes: 256 * 1024 }, o.encryptionKeys);
   const transcripts = storage.driver ? new TranscriptStore(storage.driver, storage.codecs) : undefined;
@@ -129,7 +134,7 @@ export async function createConfiguredWorker(
   try {
     await checkSearchAttributes(connection, config);
     deltaRelay = config.deltaRelay ? await startDeltaRelay(config.deltaRelay) : undefined;
-    const worker = await createWorker({
+    const worker = await createCheckedWorker({
       connection,
       namespace: config.namespace,
       taskQueue: config.taskQueue,
