@@ -10,6 +10,7 @@
 // any payload. Readers need this codec and the same store: every process builds both in storage/payloadStorage.ts.
 import { createHash } from 'node:crypto';
 import { type Payload, type PayloadCodec, type SerializationContext, type StorageDriver, StorageDriverClaim, type StorageDriverStoreContext } from '@temporalio/common';
+import { setNewest } from '../core/newestEntries';
 import type { EncryptionCodec } from './encryptionCodec';
 
 export const VALUES_ENCODING = 'json/countersign-values';
@@ -143,8 +144,7 @@ export class LargeValueCodec implements PayloadCodec {
     const known = this.stored.get(hash);
     if (known) return known;
     const ref = await this.put({ metadata: { encoding: utf8(VALUE_ENCODING) }, data: utf8(value) }, target);
-    if (this.stored.size >= STORED_ENTRIES) this.stored.delete(this.stored.keys().next().value!);
-    this.stored.set(hash, ref);
+    setNewest(this.stored, hash, ref, STORED_ENTRIES);
     this.remember(JSON.stringify(ref), value);
     return ref;
   }

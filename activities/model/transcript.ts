@@ -8,6 +8,7 @@ import type { ConversationItem } from '../../contract/items';
 import type { TranscriptHead } from '../../core/run/runCarry';
 import { type Payload, type PayloadCodec, type SerializationContext, StorageDriverClaim, type StorageDriver, defaultPayloadConverter } from '@temporalio/common';
 import { storeTargetOf } from '../../codec/valueCodec';
+import { setNewest } from '../../core/newestEntries';
 
 /** A chain longer than this is compacted into one full segment. */
 const MAX_CHAIN = 32;
@@ -70,7 +71,7 @@ export class TranscriptStore {
     for (const codec of this.codecs) payloads = await codec.encode(payloads, owner);
     const [claim] = await this.driver.store(storeTargetOf(owner), payloads);
     const ref = { driver: this.driver.name, ...claim!.claimData };
-    this.rememberDepth(JSON.stringify(ref), segment.depth);
+    setNewest(this.depths, JSON.stringify(ref), segment.depth, DEPTH_ENTRIES);
     return ref;
   }
 
@@ -80,20 +81,12 @@ export class TranscriptStore {
     let payloads = await this.driver.retrieve({}, [new StorageDriverClaim(claimData)]);
     for (const codec of [...this.codecs].reverse()) payloads = await codec.decode(payloads);
     const segment = defaultPayloadConverter.fromPayload<Segment>(payloads[0]!);
-    this.rememberDepth(keyOf(head), segment.depth);
+    setNewest(this.depths, keyOf(head), segment.depth, DEPTH_ENTRIES);
     return segment;
   }
 
-  private rememberDepth(key: string, depth: number): void {
-    this.depths.delete(key);
-    this.depths.set(key, depth);
-    if (this.depths.size > DEPTH_ENTRIES) this.depths.delete(this.depths.keys().next().value!);
-  }
-
   private remember(key: string, items: ConversationItem[]): ConversationItem[] {
-    this.cache.delete(key);
-    this.cache.set(key, items);
-    if (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+    setNewest(this.cache, key, items, CACHE_ENTRIES);
     return items;
   }
 }
