@@ -14,7 +14,7 @@ import { startScriptedModel } from '../devtools/scriptedModel';
 import { Runner } from '../client/run/runner';
 import { quietRuntime } from '../test/support/harness';
 import { projectRoot } from '../test/support/toolchain';
-import { startBenchServer } from './benchServer';
+import { benchModel, startBenchServer } from './benchServer';
 import { floorActivities } from './floorActivities';
 
 const runs = Number(process.argv[2] ?? 250);
@@ -39,7 +39,7 @@ async function main() {
       const taskQueue = `heap-${system}`;
       const bundle = await buildWorkflowBundle({ workflowsPath: system === 'countersign' ? require.resolve('../workflows') : require.resolve('./floorWorkflow'), quiet: true });
       const activities = system === 'countersign'
-        ? createAgentActivities({ registry: defaultRegistry(), model: { baseURL: model.baseURL, apiKey: 'k', model: 'scripted', api: 'responses', requestTimeoutMs: 10_000 } })
+        ? createAgentActivities({ registry: defaultRegistry(), model: benchModel(model.baseURL) })
         : floorActivities(model.baseURL);
       const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities, maxCachedWorkflows: cache, debugMode: true });
       await worker.runUntil(async () => {

@@ -35,7 +35,7 @@ import { measureScale, type System } from './scale';
 import { measureWorkerStart } from './workerStart';
 import { ensureCompiledWorker } from '../test/support/compiledWorker';
 import { measureReplayCost } from './replayCost';
-import { startBenchServer } from './benchServer';
+import { benchModel, startBenchServer } from './benchServer';
 
 const SECTIONS = ['start', 'roundtrip', 'alternatives', 'scale', 'growth', 'deltas'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -69,7 +69,7 @@ async function main() {
   };
   const startServer = startBenchServer;
   const model = await startScriptedModel();
-  const modelSettings = { baseURL: model.baseURL, apiKey: 'k', model: 'scripted', api: 'responses', requestTimeoutMs: 10_000 } as const;
+  const modelSettings = benchModel(model.baseURL);
   let bundle: Promise<{ code: string }> | undefined;
   const benchBundle = () => (bundle ??= buildWorkflowBundle({ workflowsPath: require.resolve('./benchWorkflows'), quiet: true }));
   process.env.COUNTERSIGN_DEMO_OUTBOX = join(projectRoot, '.temporal/bench-outbox.jsonl');

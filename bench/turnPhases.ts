@@ -11,14 +11,13 @@ import { Runner } from '../client/run/runner';
 import { startScriptedModel } from '../devtools/scriptedModel';
 import { buildWorkflowBundle } from '../worker/workflowBundle';
 import { countersignRun, floorAgentRun } from './alternatives';
-import { startBenchServer } from './benchServer';
+import { benchModel, startBenchServer } from './benchServer';
 import { floorActivities } from './floorActivities';
+import { eventMs as ms, pct } from './history';
 
 type Event = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
 const PHASES = ['workflow task waits for a worker', 'worker runs the workflow task', 'activity waits to start', 'activity runs (model or tool)', 'client calls and the server between events'] as const;
 type Phase = (typeof PHASES)[number];
-
-const ms = (e: Event) => Number(e.eventTime!.seconds) * 1000 + e.eventTime!.nanos! / 1e6;
 
 /** A run's history cut into phases (ms); what no interval covers is the client's and the server's. */
 export function turnPhases(events: Event[]): Record<Phase, number> {
@@ -51,7 +50,7 @@ export function bytesByKind(events: Event[]): Map<string, number> {
   return out;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const median = (xs: number[]) => pct(xs, 50);
 
 async function main() {
   const runs = Number(process.argv[2] ?? 30);
@@ -63,7 +62,7 @@ async function main() {
       connection: env.nativeConnection,
       taskQueue,
       workflowBundle: bundle,
-      activities: { ...createAgentActivities({ registry: defaultRegistry(), model: { baseURL: model.baseURL, apiKey: 'k', model: 'scripted', api: 'responses', requestTimeoutMs: 10_000 }, localModelCalls }), ...floorActivities(model.baseURL) },
+      activities: { ...createAgentActivities({ registry: defaultRegistry(), model: benchModel(model.baseURL), localModelCalls }), ...floorActivities(model.baseURL) },
     });
   const [worker, fast] = [await workerOn('phases', false), await workerOn('phases-fast', true)];
   const client: Client = env.client;
