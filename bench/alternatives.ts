@@ -24,6 +24,9 @@ export interface AlternativesResult {
   floorAgent?: { runMs: P; turnsPerRun: number };
 }
 
+/** Milliseconds per model turn of a system's runs (p50 of a run over its turns). */
+export const perTurn = (x: { runMs: P; turnsPerRun: number }) => x.runMs.p50 / x.turnsPerRun;
+
 const dir = join(projectRoot, 'bench/alternatives');
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {

@@ -1,12 +1,12 @@
 // bench/results/latest.md: every measured section as a markdown table, with the machine it ran on.
-import type { AlternativesResult } from './alternatives';
+import { type AlternativesResult, perTurn } from './alternatives';
 import type { GrowthResult } from './growth';
 import type { RoundTripResult } from './roundTrip';
 import type { ScaleResult } from './scale';
 import type { DeltaLatencyResult } from './deltaLatency';
 import type { WorkerStartResult } from './workerStart';
 import type { ReplayCostResult } from './replayCost';
-import { renderTargets } from './targets';
+import { f1, renderTargets } from './targets';
 
 export interface BenchResults {
   machine?: string;
@@ -19,7 +19,6 @@ export interface BenchResults {
   deltas?: DeltaLatencyResult;
 }
 
-const f1 = (x: number) => x.toFixed(1);
 const ratio = (a: number, b: number) => (a / Math.max(b, 1e-9)).toFixed(2);
 
 function roundTrip(r: RoundTripResult): string[] {
@@ -77,7 +76,6 @@ function scale(s: NonNullable<BenchResults['scale']>): string[] {
 
 function alternatives(a: AlternativesResult, r: RoundTripResult | undefined): string[] {
   const cs = r?.historyEvents;
-  const perTurn = (x: { runMs: { p50: number }; turnsPerRun: number }) => x.runMs.p50 / x.turnsPerRun;
   return [
     `### Against Temporal's OpenAI Agents integration and the in-process OpenAI Agents SDK (${a.iterations} runs each)`,
     '',

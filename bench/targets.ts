@@ -1,5 +1,6 @@
 // The targets table first in bench/results/latest.md: each of the 1.0 goals (issue 24), Countersign and its floor
 // measured in the same run, the ratio, the goal and whether it is met.
+import { perTurn } from './alternatives';
 import type { BenchResults } from './report';
 
 interface Target {
@@ -11,11 +12,10 @@ interface Target {
   met: boolean;
 }
 
-const f1 = (x: number) => x.toFixed(1);
+export const f1 = (x: number) => x.toFixed(1);
 const x2 = (a: number, b: number) => `${(a / Math.max(b, 1e-9)).toFixed(2)}×`;
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const kb = (bytes: number) => `${(bytes / 1e3).toFixed(1)} KB`;
-const perTurn = (x?: { runMs: { p50: number }; turnsPerRun: number }) => (x ? x.runMs.p50 / x.turnsPerRun : undefined);
 
 /** A ratio row: met when countersign / floor ≤ limit. */
 function ratioRow(measure: string, cs: number, floor: number, floorName: string, unit: (v: number) => string, limit: number): Target {
@@ -35,11 +35,11 @@ function rows(r: BenchResults): Target[] {
   const t = r.roundTrip;
   if (t) out.push(ratioRow('decision → approved tool starts, p50', t.roundTripMs.countersignToTool.p50, t.roundTripMs.floorToTool.p50, 'bare floor', ms, 1.1));
   const a = r.alternatives;
-  const cs = perTurn(a?.countersign);
-  const floorTurn = perTurn(a?.floorAgent);
+  const cs = a && perTurn(a.countersign);
+  const floorTurn = a?.floorAgent && perTurn(a.floorAgent);
   if (cs !== undefined && floorTurn !== undefined) out.push(ratioRow('per model turn, default mode', cs, floorTurn, 'agent floor', ms, 1.05));
-  const fast = perTurn(a?.countersignFast);
-  const inProc = perTurn(a?.inProcess);
+  const fast = a?.countersignFast && perTurn(a.countersignFast);
+  const inProc = a && perTurn(a.inProcess);
   if (fast !== undefined && inProc !== undefined) {
     out.push({ measure: 'per model turn, fast mode, added vs in-process `@openai/agents`', countersign: `+${f1(fast - inProc)} ms`, floor: `in-process ${ms(inProc)}`, ratio: '—', goal: '≤ +25 ms', met: fast - inProc <= 25 });
   }
