@@ -20,7 +20,8 @@ function buildOnce<T>(key: string, build: () => T): T {
  * forwards every read, call and `in` to that value, so freezing it freezes only an empty stand-in.
  */
 export function shareAcrossRuns<T extends object>(key: string, build: () => T): T {
-  const target = () => buildOnce(key, build) as object;
+  let shared: object | undefined; // the Map holds it for every stand-in of this key; this skips the lookup
+  const target = () => (shared ??= buildOnce(key, build));
   return new Proxy({}, {
     get: (_, prop) => Reflect.get(target(), prop),
     set: (_, prop, value) => Reflect.set(target(), prop, value),
