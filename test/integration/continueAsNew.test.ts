@@ -52,8 +52,15 @@ test('continue-as-new with approvals pending across the boundary ends like a run
       return s.pending.length === 2 ? s : undefined;
     });
     startedAt[workflowId] = first.startedAt;
+    // One signal at a time, each audited before the next: signals sent together may share a workflow task, and how
+    // many boundaries the run crosses would then depend on the machine's load.
+    const auditSeq = async () => (await handle.query(runStateQuery)).cursor.audit;
     const noise = async () => {
-      for (let i = 0; i < 6; i++) await handle.signal(approveSignal, { callId: `noise-${i}` });
+      for (let i = 0; i < 6; i++) {
+        const before = await auditSeq();
+        await handle.signal(approveSignal, { callId: `noise-${i}` });
+        await eventually(async () => ((await auditSeq()) > before ? true : undefined));
+      }
     };
     await noise();
     await runner.decide(workflowId, [{ callId: 'm1', decision: 'approve', approver: 'ann' }]);
