@@ -28,8 +28,7 @@ export default async function globalSetup(): Promise<void> {
   const { code } = await buildWorkflowBundle();
   const dir = join(projectRoot, '.temporal');
   mkdirSync(dir, { recursive: true });
-  const bundlePath = join(dir, 'test-workflow-bundle.js');
+  const bundlePath = join(dir, `test-workflow-bundle.${process.pid}.js`); // one per jest run: runs side by side never read a half-written bundle
   writeFileSync(bundlePath, code);
   process.env.COUNTERSIGN_TEST_BUNDLE = bundlePath;
 }
-
