@@ -83,6 +83,7 @@ export const productEnvSchema = z.object({
   COUNTERSIGN_DELTA_HOST: z.string().min(1).default('127.0.0.1').describe('the interface the delta relay listens on (deltas are model output, in clear)'),
   COUNTERSIGN_DELTA_PORT: port('7244').default(0).describe("the delta relay's port; 0: any free port"),
   COUNTERSIGN_DELTA_PUBLIC_URL: z.url({ error: 'must be a URL such as http://worker-1.internal:7244' }).optional().describe('what readers dial for deltas, when it is not http://host:port (proxies, containers)'),
+  COUNTERSIGN_METRICS_ADDRESS: z.string().regex(/^(\[[\dA-Fa-f:.]+\]|[\w.-]+):\d{1,5}$/, 'must be host:port such as 127.0.0.1:9464').optional().describe("turns on the worker's Prometheus endpoint on this host:port: /metrics (Temporal's and Countersign's), /healthz and /readyz; unset: off"),
   COUNTERSIGN_APPROVER_KEYS: z.string().min(1).optional().describe("a JWKS file of approvers' Ed25519 public keys, read at worker start: signed decisions are checked against it"),
   COUNTERSIGN_REQUIRE_SIGNED_DECISIONS: flag('`true`: every approval this worker plans needs a decision signed by one of those keys'),
   COUNTERSIGN_FAST_MODE: flag('`true`: runs this worker describes make their model calls as local activities (trade-offs: README, "Fast mode")'),

@@ -97,6 +97,7 @@ export function configOf(e: ProductEnv, dev: DevConfig, env: NodeJS.ProcessEnv):
       ? { deltaRelay: { host: e.COUNTERSIGN_DELTA_HOST, port: e.COUNTERSIGN_DELTA_PORT, ...(e.COUNTERSIGN_DELTA_PUBLIC_URL ? { publicUrl: e.COUNTERSIGN_DELTA_PUBLIC_URL } : {}) } }
       : {}),
     ...(e.COUNTERSIGN_DEPLOYMENT_NAME ? { deployment: deploymentOf(e.COUNTERSIGN_DEPLOYMENT_NAME, e.COUNTERSIGN_BUILD_ID, e.COUNTERSIGN_VERSIONING_BEHAVIOR) } : {}),
+    ...(e.COUNTERSIGN_METRICS_ADDRESS ? { metricsAddress: e.COUNTERSIGN_METRICS_ADDRESS } : {}),
     ...(e.COUNTERSIGN_APPROVER_KEYS ? { approverKeysFile: e.COUNTERSIGN_APPROVER_KEYS } : {}),
     requireSignedDecisions: e.COUNTERSIGN_REQUIRE_SIGNED_DECISIONS === 'true',
     fastMode: e.COUNTERSIGN_FAST_MODE === 'true',

@@ -50,6 +50,8 @@ export interface CountersignConfig {
   agentsFile?: string;
   /** COUNTERSIGN_DELTA_HOST, _PORT, _PUBLIC_URL; absent with COUNTERSIGN_DELTA_RELAY=off. */
   deltaRelay?: { host: string; port: number; publicUrl?: string };
+  /** COUNTERSIGN_METRICS_ADDRESS: host:port of the worker's metrics, health and readiness endpoint; absent: off. */
+  metricsAddress?: string;
   /** COUNTERSIGN_APPROVER_KEYS */
   approverKeysFile?: string;
   /** COUNTERSIGN_REQUIRE_SIGNED_DECISIONS=true */

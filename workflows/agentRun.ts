@@ -40,6 +40,7 @@ import { pageOf } from './pageRequests';
 import { Publisher } from './publisher';
 import { SubRuns } from './subRuns';
 import { TurnCalls } from './turnCalls';
+import { countModelTurn } from './runMetrics';
 
 
 const isoNow = () => new Date(Date.now()).toISOString();
@@ -117,6 +118,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       const call = state.agent?.modelCalls === 'local' ? localModelTurn : modelTurn; // fast mode: recorded in the snapshot
       const result = await withAgent(state, publish, () => call.executeWithOptions({ ...withTimeout(modelOptions, input.modelTimeout), summary: `model turn ${state.turn}` }, [request]));
       state.modelAnswered(result);
+      countModelTurn(state.agentRef().name);
       if (result.calls.length === 0 && result.outputProblem !== undefined) {
         // outputType: the answer did not match; the model hears why and answers again, OUTPUT_TRIES answers in all.
         if (++outputTries >= OUTPUT_TRIES)

@@ -8,6 +8,7 @@ import { rootCause } from '../core/run/failures';
 import { childStateSignal } from '../contract/messages';
 import { type ChildReport } from '../contract/runViews';
 import type { Notifier } from './notifier';
+import { RunMetrics } from './runMetrics';
 import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus, searchAttributeUpdates } from '../contract/searchAttributes';
 
 /** What decides whether the search attributes are sent again: status, agent, problem and the waiting calls. */
@@ -39,18 +40,21 @@ export class Publisher {
   /** Decisions passed on by the parent that this sub-run refused, not yet reported. */
   private readonly refused: NonNullable<ChildReport['refused']> = [];
   private refusals = 0;
+  private readonly metrics: RunMetrics;
 
   constructor(
     private readonly state: AgentRunState,
     private readonly notifier: Notifier,
   ) {
     this.notifiedSeq = state.book.state.auditSeq ?? 0;
+    this.metrics = new RunMetrics(state);
     this.published = publishedAtStart(state.agentRef().name);
   }
 
   publish(): void {
     this.state.events.observe(this.state, new Date(Date.now()).toISOString());
     this.reportDecisions();
+    this.metrics.observe();
     this.reportToParent();
     const s = this.state;
     const pending = s.allPending();

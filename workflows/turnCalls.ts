@@ -12,6 +12,7 @@ import type { ApprovalTimers } from './approvalTimers';
 import type { Handoffs } from './handoffs';
 import type { Notifier } from './notifier';
 import type { SubRuns } from './subRuns';
+import { countToolCall } from './runMetrics';
 
 export class TurnCalls {
   private failure: unknown;
@@ -96,11 +97,11 @@ export class TurnCalls {
     s.executionStarted();
     try {
       const edited = s.book.call(call.callId)?.editedArguments;
-      const result = await withAgent(s, this.parts.publish, () =>
+      const result = await countToolCall(s.agentRef().name, call.toolName, withAgent(s, this.parts.publish, () =>
         runTool.executeWithOptions({ ...withTimeout(toolOptions, s.input.toolTimeout), summary: call.toolName }, [
           { runId: this.workflowId, agent: s.agentRef(), callId: call.callId, toolName: call.toolName, arguments: edited ?? call.arguments, context: s.input.context ?? {}, ...s.mcpTool(call.toolName) },
         ]),
-      );
+      ));
       // The model asked for other arguments; it must know what actually ran.
       if (!edited) return result.output;
       const note = call.disposition === 'input' ? `A person filled in ${call.fields.join(', ')}; the call ran with ${edited}.` : `A reviewer changed the arguments of this call before it ran; it ran with ${edited}.`;
