@@ -12,6 +12,7 @@ import { buildWorkflowBundle, prebuiltWorkflowBundle } from './workflowBundle';
 import { type ApproverKey, loadApproverKeys } from '../activities/approverKeys';
 import type { LinkSettings } from '../links/actionLinks';
 import { useDemoOutbox } from '../agents/demo/outbox';
+import { type MetricsEndpoint, metricsEndpointAt } from './metricsEndpoint';
 
 function approverKeysOf(file: string): ApproverKey[] {
   try {
@@ -124,11 +125,13 @@ export async function createConfiguredWorker(
   model: ModelEndpoint,
   registry: AgentRegistry = defaultRegistry(),
   workerOptions: Partial<WorkerOptions> = {},
-): Promise<{ worker: Worker; connection: NativeConnection; deltaRelay?: DeltaRelay }> {
+): Promise<{ worker: Worker; connection: NativeConnection; deltaRelay?: DeltaRelay; metrics?: MetricsEndpoint }> {
   // A worker its settings refuse says so before it connects: nothing to close, nothing left retrying.
   const approverKeys = config.approverKeysFile ? approverKeysOf(config.approverKeysFile) : undefined;
   checkModelApi(registry, model);
   checkApproverKeys({ registry, approverKeys, requireSignedDecisions: config.requireSignedDecisions });
+  // The metrics endpoint installs the process's Temporal runtime: before the connection starts a default one.
+  const metrics = config.metricsAddress ? await metricsEndpointAt(config.metricsAddress) : undefined;
   const connection = await connectWorker(config);
   let deltaRelay: DeltaRelay | undefined;
   try {
@@ -153,7 +156,8 @@ export async function createConfiguredWorker(
       demoOutbox: config.demoOutbox,
       workerOptions: { ...(config.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: config.maxCachedWorkflows } : {}), ...workerOptions },
     });
-    return { worker, connection, ...(deltaRelay ? { deltaRelay } : {}) };
+    metrics?.watch(worker);
+    return { worker, connection, ...(deltaRelay ? { deltaRelay } : {}), ...(metrics ? { metrics } : {}) };
   } catch (err) {
     await deltaRelay?.close();
     await connection.close();

@@ -19,11 +19,11 @@ import type { ApproverKey } from '../../activities/approverKeys';
 import type { LinkSettings } from '../../links/actionLinks';
 
 let runtimeInstalled = false;
-/** Call before anything starts the Temporal runtime (a worker, a test environment). */
-export function quietRuntime() {
+/** Call before anything starts the Temporal runtime (a worker, a test environment); a file may install its own first (metrics.test.ts). */
+export function quietRuntime(installed = false) {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  if (!installed) Runtime.install({ logger: new DefaultLogger('ERROR') });
 }
 
 export interface Harness {

@@ -1,8 +1,11 @@
 // What a run counts for the metrics, on the real approval book: each request and each decision once, with the
 // outcome label the issue names, the wait in workflow time, only calls of kind `approval`, and nothing a
-// continued run carried over.
+// continued run carried over. And the dashboard in docs/ asks for these names.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ApprovalBook } from '../../core/approvals/approvalBook';
-import { APPROVAL_OUTCOMES, ApprovalMeter, approvalOutcome } from '../../core/run/meteredEvents';
+import { APPROVAL_OUTCOMES, ApprovalMeter, METRIC_NAMES, approvalOutcome } from '../../core/run/meteredEvents';
+import { projectRoot } from '../support/toolchain';
 import type { AuditDecision } from '../../contract/runViews';
 
 const T0 = '2026-11-22T10:00:00.000Z';
@@ -79,4 +82,10 @@ test('a continued run counts only what happens after it starts; a cancelled run 
   expect(meter.take()).toEqual({ requested: [], decided: [] });
   carried.cancelPending(T1, 'the run was cancelled');
   expect(meter.take().decided).toEqual([{ agent: 'clerk', tool: 'pay', outcome: 'cancelled', waitSeconds: 300 }]);
+});
+
+test('the Grafana dashboard in docs/ queries the metrics by their names, and every one of them', () => {
+  const dashboard = JSON.parse(readFileSync(join(projectRoot, 'docs/grafana-dashboard.json'), 'utf8')) as { panels: Array<{ targets: Array<{ expr: string }> }> };
+  const used = new Set(dashboard.panels.flatMap((p) => p.targets.flatMap((t) => [...t.expr.matchAll(/countersign_\w+/g)].map((m) => m[0].replace(/_bucket$/, '')))));
+  expect([...used].sort()).toEqual(Object.values(METRIC_NAMES).sort());
 });
