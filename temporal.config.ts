@@ -5,6 +5,7 @@
 // settings from loadConfig / loadDevConfig (or, where no configuration reaches, from `setting`), never from
 // process.env. Connection settings are parsed by @temporalio/envconfig, from the same TOML profiles and TEMPORAL_*
 // variables the `temporal` CLI reads; they are declared here for the table.
+import { msToNumber } from '@temporalio/common/lib/time';
 import { z } from 'zod';
 import { DEFAULT_TASK_QUEUE } from './contract/messages';
 import { GRANTS_WORKFLOW_ID } from './contract/grantMessages';
@@ -35,6 +36,17 @@ const flag = (description: string) => z.enum(['true', 'false'], { error: 'must b
 const SESSION_ITEMS = `must be a whole number from 1 to ${MAX_SESSION_MAX_ITEMS}`;
 const port = (example: string, min = 0) =>
   z.coerce.number({ error: `must be a port number such as ${example}` }).int(`must be a port number such as ${example}`).min(min, `must be ${min} to 65535`).max(65535, `must be ${min} to 65535`);
+
+/** A duration such as 30m, 6h or 7d in milliseconds (0 too, with `zero`); undefined when `text` is not one. */
+export function durationMsOf(text: string, zero = false): number | undefined {
+  try {
+    const ms = msToNumber(text.trim() as never);
+    return Number.isFinite(ms) && (ms > 0 || (zero && ms === 0)) ? ms : undefined;
+  } catch {
+    return undefined;
+  }
+}
+const duration = (example: string, zero = false) => z.string().refine((v) => durationMsOf(v, zero) !== undefined, `must be a duration such as ${example}${zero ? ' (or 0)' : ''}`);
 
 /** What the product reads: worker, client library, CLI, servers. */
 export const productEnvSchema = z.object({
@@ -69,6 +81,8 @@ export const productEnvSchema = z.object({
   COUNTERSIGN_PAYLOAD_STORAGE: z.enum(['file', 's3', 'off'], { error: 'must be "file", "s3" or "off"' }).default('file').describe('where payloads too large for history go, for workers, clients, CLI and codec server alike: `file`, `s3` or `off`'),
   COUNTERSIGN_PAYLOAD_DIR: z.string().min(1).default('.temporal/payloads').describe('the file store: a folder every worker and client of the runs shares'),
   COUNTERSIGN_PAYLOAD_THRESHOLD_BYTES: z.coerce.number({ error: 'must be a number of bytes such as 262144' }).int('must be a whole number of bytes').min(0, 'must be 0 or more').default(256 * 1024).describe('payloads from this size on (bytes) go to the store'),
+  COUNTERSIGN_PAYLOAD_GC_INTERVAL: duration('6h').optional().describe('the worker sweeps the payload store this often (`countersign storage gc`, one sweep at a time, logged with counts); unset: never'),
+  COUNTERSIGN_PAYLOAD_GC_MIN_AGE: duration('1h', true).default('1h').describe("the payload gc keeps unreferenced objects written or touched more recently than this: payloads of tasks still running, runs not listed yet (the CLI's --min-age overrides)"),
   COUNTERSIGN_PAYLOAD_S3_BUCKET: z.string().min(1).optional().describe('the S3 store: its bucket (required with `s3`)'),
   COUNTERSIGN_PAYLOAD_S3_ENDPOINT: z.url({ error: 'must be a URL such as http://127.0.0.1:9000' }).optional().describe('the S3 store: an S3-compatible server, addressed path-style'),
   COUNTERSIGN_PAYLOAD_S3_REGION: z.string().min(1).optional().describe("the S3 store: the bucket's region; unset: AWS_REGION, else us-east-1"),

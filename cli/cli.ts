@@ -11,6 +11,7 @@ import { addReadCommands } from './readCommands';
 import { addSessionCommand } from './sessionCommands';
 import { addApprovalsCommand } from './approvalsCommand';
 import { addKeyCommands } from './keyCommands';
+import { addStorageCommands } from './storageCommands';
 import type { RunOptions } from '../client/run/runner';
 import type { CountersignConfig } from '../temporal.config';
 import { lazy } from './lazyLoads';
@@ -96,6 +97,7 @@ addDecisionCommands(program, connect);
 addSessionCommand(program, connect);
 addApprovalsCommand(program, connect);
 addKeyCommands(program);
+addStorageCommands(program, connect);
 (require('./grantCommands') as typeof import('./grantCommands')).addGrantCommands(program, connect);
 
 program

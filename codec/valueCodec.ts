@@ -18,6 +18,11 @@ export const VALUE_ENCODING = 'binary/countersign-value';
 /** Strings shorter than this stay in their payload. */
 export const VALUE_MIN_BYTES = 4 * 1024;
 const STORED_ENTRIES = 4096;
+/**
+ * How long "this process stored that value" is believed without storing it again (which touches it). The payload gc
+ * deletes only objects untouched for its minimum age (storage/payloadGc.ts), which must be longer than this.
+ */
+export const STORED_FRESH_MS = 5 * 60_000;
 const READ_CACHE_BYTES = 32 * 1024 * 1024;
 
 type Path = Array<string | number>;
@@ -83,8 +88,8 @@ export function joinValues(skeleton: unknown, values: Array<{ value: string; pat
 }
 
 export class LargeValueCodec implements PayloadCodec {
-  /** Where and sha256 of a value → its reference: a value this process stored is not stored (or encrypted) again. */
-  private readonly stored = new Map<string, Record<string, string>>();
+  /** Where and sha256 of a value → its reference and when it was stored: not stored (or encrypted) again while fresh. */
+  private readonly stored = new Map<string, { ref: Record<string, string>; at: number }>();
   /** Values by reference, newest last, up to READ_CACHE_BYTES. */
   private readonly values = new Map<string, string>();
   private cachedBytes = 0;
@@ -142,9 +147,10 @@ export class LargeValueCodec implements PayloadCodec {
   private async storeValue(value: string, target: StorageDriverStoreContext): Promise<Record<string, string>> {
     const hash = `${JSON.stringify(target.target ?? {})} ${createHash('sha256').update(value, 'utf8').digest('hex')}`;
     const known = this.stored.get(hash);
-    if (known) return known;
+    if (known && Date.now() - known.at < STORED_FRESH_MS) return known.ref;
+    const at = Date.now(); // before the store touched it: never believed fresher than it is
     const ref = await this.put({ metadata: { encoding: utf8(VALUE_ENCODING) }, data: utf8(value) }, target);
-    setNewest(this.stored, hash, ref, STORED_ENTRIES);
+    setNewest(this.stored, hash, { ref, at }, STORED_ENTRIES);
     this.remember(JSON.stringify(ref), value);
     return ref;
   }

@@ -2,6 +2,7 @@
 // problem, `VARIABLE: what is wrong`), then shaped into CountersignConfig / DevConfig. Nothing here reads
 // process.env: temporal.config.ts hands the environment in.
 import { execFileSync } from 'node:child_process';
+import { msToNumber } from '@temporalio/common/lib/time';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { z } from 'zod';
 import { EncryptionKeyError, parseEncryptionKeys } from '../codec/encryptionCodec';
@@ -89,6 +90,7 @@ export function configOf(e: ProductEnv, dev: DevConfig, env: NodeJS.ProcessEnv):
     demoOutbox: e.COUNTERSIGN_DEMO_OUTBOX,
     webhookUrl: e.COUNTERSIGN_WEBHOOK_URL,
     payloadStorage: payloadStorageOf(e),
+    payloadGc: { minAgeMs: msToNumber(e.COUNTERSIGN_PAYLOAD_GC_MIN_AGE as never), ...(e.COUNTERSIGN_PAYLOAD_GC_INTERVAL ? { intervalMs: msToNumber(e.COUNTERSIGN_PAYLOAD_GC_INTERVAL as never) } : {}) },
     ...(e.COUNTERSIGN_AGENTS_MODULE ? { agentsModule: e.COUNTERSIGN_AGENTS_MODULE } : {}),
     ...(e.COUNTERSIGN_AGENTS_FILE ? { agentsFile: e.COUNTERSIGN_AGENTS_FILE } : {}),
     ...(e.COUNTERSIGN_MAX_CACHED_WORKFLOWS !== undefined ? { maxCachedWorkflows: e.COUNTERSIGN_MAX_CACHED_WORKFLOWS } : {}),

@@ -44,6 +44,8 @@ export interface CountersignConfig {
   /** COUNTERSIGN_MAX_CACHED_WORKFLOWS */
   maxCachedWorkflows?: number;
   payloadStorage: PayloadStorageSettings;
+  /** COUNTERSIGN_PAYLOAD_GC_MIN_AGE and COUNTERSIGN_PAYLOAD_GC_INTERVAL (absent: the worker never sweeps), in ms. */
+  payloadGc: { minAgeMs: number; intervalMs?: number };
   /** COUNTERSIGN_AGENTS_MODULE */
   agentsModule?: string;
   /** COUNTERSIGN_AGENTS_FILE */

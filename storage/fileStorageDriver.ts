@@ -1,9 +1,10 @@
 // Temporal external storage on the local filesystem: the embedded default claim check. A payload over the size
 // threshold is written to `<dir>/<sha256 prefix>/<sha256>.pb` and history keeps only a reference. Content-addressed,
 // so storing the same payload twice (a retried task, a replayed run) writes nothing new. Every process that reads
-// such runs (worker, CLI, codec server) must see the same directory: on several machines, use S3 instead.
+// such runs (worker, CLI, codec server) must see the same directory: on several machines, use S3 instead. Storing
+// a payload that is already there touches it: the payload gc (storage/payloadGc.ts) judges objects by their time.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { type Payload, type StorageDriver, StorageDriverClaim } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
@@ -27,7 +28,7 @@ export class FileStorageDriver implements StorageDriver {
         const bytes = PayloadProto.encode(payload).finish();
         const key = createHash('sha256').update(bytes).digest('hex');
         const path = this.pathOf(key);
-        if (!(await exists(path))) {
+        if (!(await touched(path))) {
           await mkdir(dirname(path), { recursive: true });
           const partial = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.partial`;
           await writeFile(partial, bytes);
@@ -60,9 +61,11 @@ export class FileStorageDriver implements StorageDriver {
   }
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether the file is there, its time set to now if so (a file the gc moved aside is not, and is written again). */
+async function touched(path: string): Promise<boolean> {
   try {
-    await stat(path);
+    const now = new Date();
+    await utimes(path, now, now);
     return true;
   } catch {
     return false;

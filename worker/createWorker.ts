@@ -12,6 +12,7 @@ import { buildWorkflowBundle, prebuiltWorkflowBundle } from './workflowBundle';
 import { type ApproverKey, loadApproverKeys } from '../activities/approverKeys';
 import type { LinkSettings } from '../links/actionLinks';
 import { useDemoOutbox } from '../agents/demo/outbox';
+import { startPayloadSweeper } from './payloadSweeper';
 import { type MetricsEndpoint, metricsEndpointAt } from './metricsEndpoint';
 
 function approverKeysOf(file: string): ApproverKey[] {
@@ -156,6 +157,7 @@ export async function createConfiguredWorker(
       demoOutbox: config.demoOutbox,
       workerOptions: { ...(config.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: config.maxCachedWorkflows } : {}), ...workerOptions },
     });
+    startPayloadSweeper(connection.workflowService, config, worker); // COUNTERSIGN_PAYLOAD_GC_INTERVAL; stops with the worker
     metrics?.watch(worker);
     return { worker, connection, ...(deltaRelay ? { deltaRelay } : {}), ...(metrics ? { metrics } : {}) };
   } catch (err) {

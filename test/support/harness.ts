@@ -66,6 +66,8 @@ export interface HarnessOptions {
   workerOptions?: Partial<WorkerOptions>;
   /** COUNTERSIGN_GRANTS_WORKFLOW_ID: the worker's standing grants (default `countersign-grants`). */
   grantsWorkflowId?: string;
+  /** The namespace the client and worker use (default `default`); it must exist, with the search attributes. */
+  namespace?: string;
 }
 
 /** The tests' file store: like the default, in a folder of its own. */
@@ -87,14 +89,14 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const payloadStorage = opts.payloadStorage ?? testPayloadStorage;
   const dataConverter = dataConverterOf(openPayloadStorage(payloadStorage, opts.encryptionKeys));
   // On the time-skipping server, the environment's own client (it skips time while awaiting results).
-  const client = opts.env ? opts.env.client : new Client({ connection: connection!, namespace: 'default', dataConverter });
+  const client = opts.env ? opts.env.client : new Client({ connection: connection!, namespace: opts.namespace ?? 'default', dataConverter });
   let registry = opts.registry ?? defaultRegistry();
   const deltaRelay = opts.deltaRelay === false ? undefined : await startDeltaRelay();
 
   const build = () =>
     createWorker({
       connection: nativeConnection,
-      namespace: 'default',
+      namespace: opts.namespace ?? 'default',
       taskQueue,
       registry,
       model: { baseURL: model.baseURL, apiKey: opts.apiKey ?? 'test-key', model: 'scripted', api: opts.api ?? 'responses', requestTimeoutMs: opts.requestTimeoutMs ?? 10_000 },
