@@ -185,6 +185,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
       // Resolved here, per call, and never returned: sensitive context stays out of history.
       const sensitive = agent.sensitiveContext ? await agent.sensitiveContext({ runId: req.runId, agentName: agent.name, context: req.context }) : {};
       const ctx = { runId: req.runId, agentName: agent.name, callId: req.callId, idempotencyKey: `${req.runId}:${req.callId}`, context: req.context, sensitive };
+      const stopBeating = beatWhileRunning();
       try {
         const result = await tool.execute!(parsed.params, ctx);
         return { output: typeof result === 'string' ? result : JSON.stringify(result ?? null), ok: true };
@@ -194,9 +195,20 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         const message = err instanceof Error ? err.message : String(err);
         log.warn('tool failed', { tool: req.toolName, callId: req.callId, error: message });
         return { output: await formatError(agent, 'tool_failed', base, `An error occurred while running the tool ${req.toolName}: ${message}`, req.context), ok: false };
+      } finally {
+        stopBeating();
       }
     },
   };
 }
 
 export type AgentActivities = ReturnType<typeof createAgentActivities>;
+
+/** Under a heartbeat timeout (a tool that is not idempotent), beats at a third of it: a dead worker is noticed then. */
+function beatWhileRunning(): () => void {
+  const ctx = Context.current();
+  const timeoutMs = ctx.info.heartbeatTimeoutMs;
+  if (!timeoutMs) return () => {};
+  const timer = setInterval(() => ctx.heartbeat(), Math.max(1_000, timeoutMs / 3));
+  return () => clearInterval(timer);
+}

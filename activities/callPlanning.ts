@@ -193,13 +193,14 @@ export async function planCall(agent: Agent, tools: readonly Tool[], call: Funct
   }
   const rejectionText = await formatError(agent, 'approval_rejected', base, DEFAULT_REJECTION, req.context);
   if (tool.external) return { ...base, disposition: 'external', rejectionText, wait: await waitTerms(agent, tool, 'external', base, req) };
-  if (tool.userInput?.length) return { ...base, disposition: 'input', fields: [...tool.userInput], rejectionText, wait: await waitTerms(agent, tool, 'input', base, req) };
+  const once = tool.idempotent === false ? { idempotent: false as const } : {};
+  if (tool.userInput?.length) return { ...base, ...once, disposition: 'input', fields: [...tool.userInput], rejectionText, wait: await waitTerms(agent, tool, 'input', base, req) };
   const handoff: Special = {
     ...(tool.handoffTo ? { handoffTo: tool.handoffTo } : {}),
     ...(tool.subAgent ? { subAgent: tool.subAgent, ...(tool.shareAlwaysRules ? { shareAlwaysRules: true } : {}) } : {}),
   };
-  if (!(await needsApproval(agent, tool, parsed.params, base, req))) return { ...base, disposition: 'run', ...(tool.audit ? { audit: true } : {}), ...handoff };
+  if (!(await needsApproval(agent, tool, parsed.params, base, req))) return { ...base, ...once, disposition: 'run', ...(tool.audit ? { audit: true } : {}), ...handoff };
   const auto = (await autoDecision(agent, tool, parsed.params, base, req)) ?? (await grantDecision(agent, tool, parsed.params, base, req));
-  return { ...base, disposition: 'approval', rejectionText, wait: await waitTerms(agent, tool, 'approval', base, req), ...handoff, ...(auto ? { auto } : {}) };
+  return { ...base, ...once, disposition: 'approval', rejectionText, wait: await waitTerms(agent, tool, 'approval', base, req), ...handoff, ...(auto ? { auto } : {}) };
 }
 

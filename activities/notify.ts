@@ -23,6 +23,12 @@ export interface Notification {
   reminder?: number;
   /** For approval_escalated. */
   escalateTo?: string;
+  /**
+   * For approval_requested of a call that may or may not have run (a tool that is not idempotent): `uncertain`, and
+   * why. People answer retry, done or failed (the CLI's `countersign resolve`, the inbox): no one-click links.
+   */
+  kind?: 'uncertain';
+  uncertainBecause?: string;
   /** For approval_timed_out: what the timeout did. */
   onTimeout?: string;
   /** For approval_expiring: how long before expiry this is. */
@@ -54,7 +60,7 @@ export function createNotifyActivities(options: { webhookUrl?: string; timeoutMs
     async notify(raw: Notification): Promise<void> {
       log.info(`${raw.event}: ${raw.toolName} (call ${raw.callId}) in ${raw.workflowId}`, { ...raw, arguments: undefined });
       if (!options.webhookUrl) return;
-      const n = options.links && raw.event === 'approval_requested' ? withLinks(raw, options.links) : raw;
+      const n = options.links && raw.event === 'approval_requested' && raw.kind !== 'uncertain' ? withLinks(raw, options.links) : raw;
       let res: Response;
       try {
         res = await withDeadlineSignal(options.timeoutMs ?? 10_000, (signal) =>

@@ -128,6 +128,8 @@ export interface ApplyPatchToolOptions extends ApprovalPolicy {
   needsApproval?: ToolConfig<Parameters>['needsApproval'];
   /** Decides a gated call in code first; undefined asks a person. */
   onApproval?: ToolConfig<Parameters>['onApproval'];
+  /** Default false: a patch is never applied twice on its own; a call whose attempt died is `uncertain`. */
+  idempotent?: boolean;
   description?: string;
 }
 
@@ -204,7 +206,7 @@ async function applyAll(root: string, operations: ApplyPatchParameters['operatio
 }
 
 export function applyPatchTool(options: ApplyPatchToolOptions): Tool<Parameters> {
-  const { name = 'apply_patch', root, needsApproval = true, onApproval, description, ...policy } = options;
+  const { name = 'apply_patch', root, needsApproval = true, onApproval, idempotent = false, description, ...policy } = options;
   if (!root) throw new Error(`tool ${name}: root is required`);
   const dir = resolve(root);
   return defineTool({
@@ -217,6 +219,7 @@ export function applyPatchTool(options: ApplyPatchToolOptions): Tool<Parameters>
     parameters: parametersFor(dir),
     needsApproval,
     ...(onApproval ? { onApproval } : {}),
+    idempotent,
     ...policy,
     execute: ({ operations }) => applyAll(dir, operations),
   });

@@ -44,6 +44,12 @@ export interface ToolConfig<S extends z.ZodObject> extends ApprovalPolicy {
   external?: boolean;
   /** With `external`: how long to wait for the result before telling the model none came. */
   resultTimeout?: string;
+  /**
+   * Default true. false: the tool has side effects that must not happen twice (a shell command, a payment without an
+   * idempotency key): its activity is never retried once it may have started, and an attempt that dies or times out
+   * makes the call `uncertain`: a person says whether to run it again, or what came of it.
+   */
+  idempotent?: boolean;
   /** Runs at once, without waiting, and is recorded in the audit log for later review (Agno's audit approvals). */
   audit?: boolean;
   /** Set by defineAgent's `handoffs`: calling this tool hands the conversation to that agent (no execute). */

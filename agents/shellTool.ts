@@ -34,10 +34,11 @@ export interface ShellToolOptions extends ApprovalPolicy {
   needsApproval?: ToolConfig<typeof parameters>['needsApproval'];
   /** Decides a gated call in code first (e.g. approve read-only commands); undefined asks a person. */
   onApproval?: ToolConfig<typeof parameters>['onApproval'];
+  /** Default false: a command is never run twice on its own; a call whose attempt died is `uncertain`. */
+  idempotent?: boolean;
   /**
    * Limit for all commands of one call together ('30s', '5m'); then the running command is killed. Default '30s'.
-   * Keep it below the run's toolTimeout (5 minutes by default): a tool activity that times out is retried, which
-   * would run the commands again.
+   * Keep it below the run's toolTimeout (5 minutes by default): past that the call is `uncertain` (see idempotent).
    */
   timeout?: string;
   /** Variables for the commands, on top of PATH and HOME. The worker's own environment is never passed on. */
@@ -120,7 +121,7 @@ function report(ran: Ran[], total: number, timeout: string): string {
 }
 
 export function shellTool(options: ShellToolOptions): Tool<typeof parameters> {
-  const { name = 'shell', cwd, needsApproval = true, onApproval, timeout = '30s', env, description, ...policy } = options;
+  const { name = 'shell', cwd, needsApproval = true, onApproval, idempotent = false, timeout = '30s', env, description, ...policy } = options;
   if (!cwd) throw new Error(`tool ${name}: cwd is required`);
   if (!durationSchema.safeParse(timeout).success) throw new Error(`tool ${name}: timeout must be a duration such as "30s" or "5m", got ${JSON.stringify(timeout)}`);
   const dir = resolve(cwd);
@@ -134,6 +135,7 @@ export function shellTool(options: ShellToolOptions): Tool<typeof parameters> {
     parameters,
     needsApproval,
     ...(onApproval ? { onApproval } : {}),
+    idempotent,
     ...policy,
     execute: async ({ commands }) => {
       const where = await stat(dir).catch(() => undefined);

@@ -1,5 +1,5 @@
 // The deciding commands of `countersign`: approve, reject (signed with --key), extend, input, provide-result,
-// add-input. All go through the
+// resolve (a call that may or may not have run), add-input. All go through the
 // validating `decide` update, so the answer is synchronous: applied (exit 0) or refused in one line (exit 1).
 import { jsonObjectOption } from './jsonOptions';
 import type { Command } from 'commander';
@@ -128,6 +128,24 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
       if ((o.result === undefined) === (o.error === undefined)) throw new CountersignError('pass exactly one of --result or --error');
       const outcome = o.error !== undefined ? { error: o.error } : { result: o.result as string };
       await send(workflowId, [{ callId, decision: 'result', ...outcome, ...asApprover(o.as) }], o.json);
+    });
+
+  program
+    .command('resolve')
+    .description('answer a call that may or may not have run (uncertain): run it again, or say what came of it')
+    .argument('<workflowId>')
+    .argument('<callId>')
+    .option('--retry', 'run it again (it did not run, or running it twice is fine)')
+    .option('--done <result>', 'it ran: the result the model gets')
+    .option('--failed <error>', 'it did not run, or failed: the error the model gets')
+    .option('--as <name>', 'who answers (default: your OS user)')
+    .option('--reason <text>', 'why, for the audit log')
+    .option('--json', 'machine-readable output')
+    .action(async (workflowId: string, callId: string, o: { retry?: boolean; done?: string; failed?: string; as?: string; reason?: string; json?: boolean }) => {
+      const given = [o.retry ? 'retry' : undefined, o.done !== undefined ? 'done' : undefined, o.failed !== undefined ? 'failed' : undefined].filter(Boolean);
+      if (given.length !== 1) throw new CountersignError('pass exactly one of --retry, --done <result> or --failed <error>');
+      const answer = o.retry ? { decision: 'retry' as const } : o.done !== undefined ? { decision: 'done' as const, result: o.done } : { decision: 'failed' as const, error: o.failed! };
+      await send(workflowId, [{ callId, ...answer, ...asApprover(o.as), ...(o.reason ? { reason: o.reason } : {}) }], o.json);
     });
 
   program

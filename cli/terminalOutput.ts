@@ -48,7 +48,8 @@ export const printJson = (value: unknown) => print(JSON.stringify(value, null, 2
 
 export function pendingTable(pending: PendingApproval[], withRun?: (p: PendingApproval) => string[]): string {
   const headers = [...(withRun ? ['WORKFLOW ID', 'AGENT'] : []), 'CALL ID', 'KIND', 'TOOL', 'ARGUMENTS', 'WAITING SINCE', 'EXPIRES'];
-  const kind = (p: PendingApproval) => (p.kind === 'input' ? `input: ${(p.fields ?? []).join(',')}` : p.quorum ? `approval: ${quorumText(p.quorum)}` : (p.kind ?? 'approval'));
+  const kind = (p: PendingApproval) =>
+    p.kind === 'input' ? `input: ${(p.fields ?? []).join(',')}` : p.kind === 'uncertain' ? 'uncertain: may or may not have run' : p.quorum ? `approval: ${quorumText(p.quorum)}` : (p.kind ?? 'approval');
   const rows = pending.map((p) => [...(withRun ? withRun(p) : []), p.callId, kind(p), p.toolName, p.arguments, ago(p.requestedAt), p.expiresAt ? ago(p.expiresAt) : '-']);
   return table(headers, rows, 'ARGUMENTS');
 }

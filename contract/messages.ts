@@ -82,12 +82,14 @@ export type ProvideResultPayload = z.infer<typeof provideResultPayloadSchema>;
 /**
  * One entry of the `decide` update. `approve` / `reject` for approvals (and `reject` skips any kind of call);
  * `input` with `values` for input calls; `result` with `result` or `error` for external calls.
+ * For an `uncertain` call (it may or may not have run): `retry` runs it again, `done` with `result` says it ran,
+ * `failed` with `error` says it did not (`approve` also retries; `result` with result or error also answers).
  * `always` makes an approve/reject sticky for every later call of that tool in this run. `extend` with `by` gives a
  * pending call more time (within its tool's maxExtension). `token` signs an approve or reject.
  */
 export const decisionSchema = shareAcrossRuns('messages.decisionSchema', () => z.strictObject({
   callId,
-  decision: z.enum(['approve', 'reject', 'input', 'result', 'extend'], { error: 'must be "approve", "reject", "input", "result" or "extend"' }),
+  decision: z.enum(['approve', 'reject', 'input', 'result', 'extend', 'retry', 'done', 'failed'], { error: 'must be "approve", "reject", "input", "result", "extend", "retry", "done" or "failed"' }),
   values: inputValues.optional(),
   result: externalResult.optional(),
   error: text,
@@ -109,7 +111,9 @@ export const decisionSchema = shareAcrossRuns('messages.decisionSchema', () => z
   .refine((d) => d.editedArguments === undefined || d.decision === 'approve', { message: 'only an approval can carry editedArguments', path: ['editedArguments'] })
   .refine((d) => (d.values !== undefined) === (d.decision === 'input'), { message: 'an "input" decision carries values, and only it does', path: ['values'] })
   .refine((d) => d.decision !== 'result' || (d.result === undefined) !== (d.error === undefined), { message: 'a "result" decision carries exactly one of result or error', path: ['result'] })
-  .refine((d) => d.decision === 'result' || (d.result === undefined && d.error === undefined), { message: 'only a "result" decision carries result or error', path: ['result'] })
+  .refine((d) => ['result', 'done', 'failed'].includes(d.decision) || (d.result === undefined && d.error === undefined), { message: 'only a "result", "done" or "failed" decision carries result or error', path: ['result'] })
+  .refine((d) => d.decision !== 'done' || (d.result !== undefined && d.error === undefined), { message: 'a "done" decision carries result (what the model gets), and no error', path: ['result'] })
+  .refine((d) => d.decision !== 'failed' || (d.error !== undefined && d.result === undefined), { message: 'a "failed" decision carries error (what the model gets), and no result', path: ['error'] })
   .refine((d) => d.token === undefined || d.decision === 'approve' || d.decision === 'reject', { message: 'only an approve or reject decision carries a token', path: ['token'] })
   .refine((d) => (d.by !== undefined) === (d.decision === 'extend'), { message: 'an "extend" decision carries by (e.g. "4h"), and only it does', path: ['by'] }));
 export type Decision = z.infer<typeof decisionSchema>;

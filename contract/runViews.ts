@@ -8,7 +8,10 @@ import type { ConversationItem, Usage } from './items';
  * `approval_counted`: one approval of a call that needs a quorum; it waits for more. `extended`: it may wait longer.
  * `granted`: a standing grant approved it (the approver is the grant's author).
  */
-export type DecisionOutcome = 'approved' | 'rejected' | 'auto_approved' | 'auto_rejected' | 'granted' | 'input_provided' | 'result_provided' | 'forwarded' | 'approval_counted' | 'extended';
+export type DecisionOutcome = 'approved' | 'rejected' | 'auto_approved' | 'auto_rejected' | 'granted' | 'input_provided' | 'result_provided' | 'forwarded' | 'approval_counted' | 'extended' | UncertainAnswer;
+
+/** A person's answer to an `uncertain` call: run it again, it ran (with the result the model gets), or it failed. */
+export type UncertainAnswer = 'retry' | 'done' | 'failed';
 
 export interface AppliedDecision {
   callId: string;
@@ -33,8 +36,11 @@ export interface DecideResult {
 // ── What the run shows ───────────────────────────────────────────────────────────────────────────────────────
 export type RunStatus = 'Running' | 'AwaitingApproval' | 'Completed' | 'Failed';
 
-/** What a pending call waits for: a yes/no, values a person fills in, or a result from outside. */
-export type PendingKind = 'approval' | 'input' | 'external';
+/**
+ * What a pending call waits for: a yes/no, values a person fills in, a result from outside, or (`uncertain`) word on a
+ * tool that is not idempotent and may or may not have run: its attempt died or timed out after it started.
+ */
+export type PendingKind = 'approval' | 'input' | 'external' | 'uncertain';
 
 export interface PendingApproval {
   callId: string;
@@ -63,6 +69,8 @@ export interface PendingApproval {
   signedDecisions?: true;
   /** The run's `context.requestedBy`, when the policy says that person may not approve it (excludeRequester). */
   excludedApprover?: string;
+  /** For `uncertain`: what happened to the attempt that may or may not have run. */
+  uncertainBecause?: string;
 }
 
 /** Internal: what a sub-run (child workflow) tells its parent whenever it changes. */
@@ -78,8 +86,10 @@ export interface ChildReport {
 /**
  * `expired`: the call's time ran out and it did not run (onTimeout 'reject' or 'fail'); `timed_out`: it ran out
  * with onTimeout 'approve' and it ran; `extended`: an approver gave it more time; `cancelled`: the run ended (failed, timed out, cancelled) while it waited.
+ * `uncertain`: a tool that is not idempotent may or may not have run (its attempt died or timed out); a person's
+ * answer follows (`retry`, `done`, `failed`, or `rejected`).
  */
-export type AuditDecision = DecisionOutcome | 'timed_out' | 'expired' | 'cancelled' | 'ignored' | 'audited';
+export type AuditDecision = DecisionOutcome | 'timed_out' | 'expired' | 'cancelled' | 'ignored' | 'audited' | 'uncertain';
 
 export interface AuditEntry {
   /** Position in the run's audit log (1, 2, …): page with `auditLog({ after: seq })`. */

@@ -1,6 +1,7 @@
 // The agents the replay corpus is recorded with (scripts/record-histories.ts): the demo agents and one agent per
 // behaviour a scenario records, and the approver key its signed decisions use.
 import { generateKeyPairSync } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../agents';
 
@@ -57,4 +58,20 @@ const identity = defineAgent({
 });
 const helper = defineAgent({ name: 'contract-helper', instructions: 'test', tools: [identity.asTool({ toolName: 'help_with_contract', toolDescription: 'Ask' })] });
 
-export const historyRegistry = () => new AgentRegistry([...demoAgents, kindsAgent, guardedAgent, hostedAgent, triage, identity, helper, vaultAgent, forecaster]);
+// Tools that are not idempotent, whose first attempt fails once it may have started: each call becomes uncertain.
+const failedOnce = new Set<string>();
+const onceThenOk = (done: string) => (_params: unknown, ctx: { callId: string }) => {
+  if (failedOnce.has(ctx.callId)) return done;
+  failedOnce.add(ctx.callId);
+  throw ApplicationFailure.retryable('connection reset after the request was sent');
+};
+const onceAgent = defineAgent({
+  name: 'once-assistant',
+  instructions: 'test',
+  tools: [
+    defineTool({ name: 'deploy', description: 'Deploy a version', parameters: z.object({ version: z.string() }), idempotent: false, execute: onceThenOk('deployed') }),
+    defineTool({ name: 'charge', description: 'Charge an amount', parameters: z.object({ amount: z.number() }), needsApproval: true, idempotent: false, execute: onceThenOk('charged') }),
+  ],
+});
+
+export const historyRegistry = () => new AgentRegistry([...demoAgents, kindsAgent, guardedAgent, hostedAgent, triage, identity, helper, vaultAgent, forecaster, onceAgent]);

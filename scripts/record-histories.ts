@@ -214,6 +214,20 @@ const scenarios: Record<string, Scenario> = {
     h.model.script(id, [{ text: '{"city":"Paris"}' }, { text: '{"city":"Paris","temperatureC":20}' }]);
     await runner.run('forecaster', 'Weather in Paris?', { workflowId: id, modelSettings: { temperature: 0.2 } });
   },
+  // Tools that are not idempotent (behind patch countersign-uncertain-calls): each call's attempt fails once it may
+  // have run, so each is uncertain; a person retries one (update) and says the other ran (provideResult signal).
+  'uncertain-calls': async (h, runner, id) => {
+    h.model.script(id, [{ toolCalls: [{ name: 'deploy', arguments: { version: 'v2' }, callId: 'u1' }, { name: 'charge', arguments: { amount: 5 }, callId: 'u2' }] }, { text: 'done' }]);
+    await runner.run('once-assistant', 'ship it', { workflowId: id });
+    const handle = h.client.workflow.getHandle(id);
+    const kinds = async () => (await handle.query(runStateQuery)).pending.map((p) => `${p.callId}:${p.kind}`).join(',');
+    await eventually(async () => ((await kinds()) === 'u2:approval,u1:uncertain' ? true : undefined));
+    await runner.decide(id, [{ callId: 'u2', decision: 'approve', approver: 'ann' }]);
+    await eventually(async () => ((await kinds()) === 'u2:uncertain,u1:uncertain' ? true : undefined));
+    await runner.decide(id, [{ callId: 'u1', decision: 'retry', approver: 'ann' }]);
+    await handle.signal(provideResultSignal, { callId: 'u2', result: 'charged 5 (seen in the ledger)', approver: 'ann' });
+    await handle.result();
+  },
   'run-deadline': async (h, runner, id) => {
     h.model.script(id, [{ toolCalls: [email(1)] }]);
     await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'go', runTimeout: '2s' }] });

@@ -18,6 +18,8 @@ export const toolOptions: ActivityOptions = {
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
 };
+/** A tool that is not idempotent: one attempt, and a worker that dies under it is noticed within the heartbeat timeout. */
+export const onceToolOptions = (options: ActivityOptions): ActivityOptions => ({ ...options, heartbeatTimeout: '20 seconds', retry: { ...options.retry, maximumAttempts: 1 } });
 export const notifyOptions: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 8 },

@@ -64,7 +64,7 @@ export class Publisher {
       upsertSearchAttributes(searchAttributeUpdates({ status: s.status(), agent: s.agentRef().name, pending }));
     }
     const details = pending.length
-      ? `Awaiting approval: ${pending.map((p) => `${p.path ? `${p.path.slice(0, p.path.lastIndexOf(' > ') + 3)}` : ''}${summarizeCall(p.toolName, p.arguments)} (call ${p.callId}, requested ${when(p.requestedAt)}${p.expiresAt ? `, expires ${when(p.expiresAt)}` : ''}${p.quorum ? `, ${quorumText(p.quorum)}` : ''})`).join('; ')}`
+      ? `Awaiting approval: ${pending.map((p) => `${p.path ? `${p.path.slice(0, p.path.lastIndexOf(' > ') + 3)}` : ''}${summarizeCall(p.toolName, p.arguments)}${p.kind === 'uncertain' ? ' may or may not have run' : ''} (call ${p.callId}, ${p.kind === 'uncertain' ? 'since' : 'requested'} ${when(p.requestedAt)}${p.expiresAt ? `, expires ${when(p.expiresAt)}` : ''}${p.quorum ? `, ${quorumText(p.quorum)}` : ''})`).join('; ')}`
       : `${s.status()}: ${s.agentRef().name}, turn ${s.turn}`;
     const shown = s.problem ? `${details}\nProblem: ${s.problem}` : details;
     if (shown === this.details) return;

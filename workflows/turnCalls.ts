@@ -7,7 +7,9 @@ import type { AgentRunState } from '../core/run/agentRunState';
 import { bookingFor } from '../core/approvals/plannedCall';
 import type { ConversationItem } from '../contract/items';
 import type { PlannedCall } from '../core/approvals/plannedCall';
-import { runTool, toolOptions, withAgent, withTimeout } from './activityProxies';
+import { ActivityFailure, ApplicationFailure, isCancellation, patched, TimeoutFailure } from '@temporalio/workflow';
+import { onceToolOptions, runTool, toolOptions, withAgent, withTimeout } from './activityProxies';
+import { PATCHES } from './patches';
 import type { ApprovalTimers } from './approvalTimers';
 import type { Handoffs } from './handoffs';
 import type { Notifier } from './notifier';
@@ -60,23 +62,42 @@ export class TurnCalls {
 
   private async answer(c: PlannedCall): Promise<void> {
     const s = this.state;
-    const { timers, now, publish } = this.parts;
+    const { now, publish } = this.parts;
     try {
       let output: string;
       if (c.disposition === 'error') output = c.output;
-      else if (c.disposition === 'run') {
-        output = await this.execute(c);
+      else if (c.disposition === 'run' && !s.book.call(c.callId)) {
+        output = await this.run(c);
         if (c.audit) s.book.recordAudited(c, now());
-      } else {
-        if (s.book.call(c.callId)!.state === 'pending') timers.startReminders(c.callId);
-        await timers.waitForDecision(c.callId, now);
-        const call = s.book.call(c.callId)!;
-        output = call.state === 'approved' ? await this.execute(c) : call.state === 'resolved' ? call.externalOutput! : call.rejectionOutput!;
-      }
+      } else output = await this.decided(c); // a run call is in the book once it became uncertain
       s.answerCall(c.callId, output);
       publish();
     } catch (err) {
       this.failure ??= err;
+    }
+  }
+
+  /** Waits for the person (or the call's expiry) and carries out what they decided. */
+  private async decided(c: Exclude<PlannedCall, { disposition: 'error' }>): Promise<string> {
+    const { timers, now } = this.parts;
+    if (this.state.book.call(c.callId)!.state === 'pending') timers.startReminders(c.callId);
+    await timers.waitForDecision(c.callId, now);
+    const call = this.state.book.call(c.callId)!;
+    return call.state === 'approved' ? this.run(c) : call.state === 'resolved' ? call.externalOutput! : call.rejectionOutput!;
+  }
+
+  /** Runs the call. A tool that is not idempotent gets one attempt; if it may have run, a person says what came of it. */
+  private async run(c: Exclude<PlannedCall, { disposition: 'error' }>): Promise<string> {
+    if (c.idempotent !== false || !patched(PATCHES.uncertainCalls)) return this.execute(c);
+    try {
+      return await this.execute(c, true);
+    } catch (err) {
+      const because = mayHaveRun(err);
+      if (because === undefined) throw err;
+      const call = this.state.book.markUncertain(c, this.state.agentRef().name, because, this.parts.now());
+      this.parts.publish();
+      this.parts.notifier.about('approval_requested', call, { kind: 'uncertain', uncertainBecause: call.uncertainBecause });
+      return this.decided(c);
     }
   }
 
@@ -88,17 +109,18 @@ export class TurnCalls {
     return { type: 'mcp_approval_response', approvalRequestId: c.callId, approve, ...(approve ? {} : { reason: output }) };
   }
 
-  private async execute(call: PlannedCall): Promise<string> {
+  private async execute(call: PlannedCall, once = false): Promise<string> {
     const s = this.state;
     // The provider runs a hosted MCP call once it reads the approval: nothing runs in this worker.
     if ('hostedMcp' in call && call.hostedMcp) return 'approved';
     if ('subAgent' in call && call.subAgent) return this.parts.subRuns.run(call, call.subAgent);
     if ('handoffTo' in call && call.handoffTo) return this.parts.handoffs.request(call.handoffTo, call.callId);
+    const options = withTimeout(toolOptions, s.input.toolTimeout);
     s.executionStarted();
     try {
       const edited = s.book.call(call.callId)?.editedArguments;
       const result = await countToolCall(s.agentRef().name, call.toolName, withAgent(s, this.parts.publish, () =>
-        runTool.executeWithOptions({ ...withTimeout(toolOptions, s.input.toolTimeout), summary: call.toolName }, [
+        runTool.executeWithOptions({ ...(once ? onceToolOptions(options) : options), summary: call.toolName }, [
           { runId: this.workflowId, agent: s.agentRef(), callId: call.callId, toolName: call.toolName, arguments: edited ?? call.arguments, context: s.input.context ?? {}, ...s.mcpTool(call.toolName) },
         ]),
       ));
@@ -110,4 +132,13 @@ export class TurnCalls {
       s.executionEnded();
     }
   }
+}
+
+/** Why a failed attempt may have run (it timed out or failed once started); undefined when it surely did not, or the run is being cancelled. */
+function mayHaveRun(err: unknown): string | undefined {
+  if (!(err instanceof ActivityFailure) || isCancellation(err)) return undefined;
+  const cause = err.cause;
+  if (cause instanceof ApplicationFailure && (cause.type === 'ToolUnavailable' || cause.type === 'AgentUnavailable')) return undefined;
+  if (cause instanceof TimeoutFailure) return `its attempt timed out (${cause.timeoutType === 'HEARTBEAT' ? 'its worker stopped answering' : 'it did not finish in time'}) after it started`;
+  return `its attempt failed after it started: ${cause?.message ?? err.message}`;
 }

@@ -35,7 +35,7 @@ export function interruptionOf(p: PendingApproval): Interruption {
 
 const pendingSchema = z.object({
   callId: z.string(),
-  kind: z.enum(['approval', 'input', 'external']).default('approval'),
+  kind: z.enum(['approval', 'input', 'external', 'uncertain']).default('approval'),
   fields: z.array(z.string()).optional(),
   toolName: z.string(),
   arguments: z.string(),
@@ -48,6 +48,7 @@ const pendingSchema = z.object({
   quorum: z.object({ needed: z.number(), approvedBy: z.array(z.string()) }).optional(),
   signedDecisions: z.literal(true).optional(),
   excludedApprover: z.string().optional(),
+  uncertainBecause: z.string().optional(),
 });
 const stateSchema = z.object({
   $schemaVersion: z.literal(RUN_STATE_SCHEMA_VERSION),

@@ -10,7 +10,7 @@ import { expiryText } from './decisionText';
 import type { Decision } from '../../contract/messages';
 import type { AppliedDecision, AuditEntry, PendingApproval, PendingKind } from '../../contract/runViews';
 import { definedFields } from '../definedFields';
-
+import { uncertainAnswer, uncertainEntry, uncertainOutput } from './uncertainCalls';
 
 export interface BookCall extends Omit<PendingApproval, 'kind'> {
   /** Absent: 'approval'. */
@@ -58,8 +58,8 @@ export interface BookState {
 }
 
 /** What a waiting call shows readers (copies: the book's state stays its own). */
-function asPending({ callId, kind, fields, toolName, arguments: args, agentName, requestedAt, expiresAt, approvers, mcpServer, quorum, signedDecisions, excludedApprover }: BookCall): PendingApproval {
-  const optional = { fields, expiresAt, approvers, mcpServer, signedDecisions, excludedApprover, quorum: quorum && { needed: quorum.needed, approvedBy: [...quorum.approvedBy] } };
+function asPending({ callId, kind, fields, toolName, arguments: args, agentName, requestedAt, expiresAt, approvers, mcpServer, quorum, signedDecisions, excludedApprover, uncertainBecause }: BookCall): PendingApproval {
+  const optional = { fields, expiresAt, approvers, mcpServer, signedDecisions, excludedApprover, uncertainBecause, quorum: quorum && { needed: quorum.needed, approvedBy: [...quorum.approvedBy] } };
   return { callId, kind: kind ?? 'approval', toolName, arguments: args, agentName, requestedAt, ...definedFields(optional) };
 }
 
@@ -119,17 +119,7 @@ export class ApprovalBook {
     const action = call.onTimeout ?? 'reject';
     call.state = action === 'approve' ? 'approved' : 'rejected';
     if (call.state === 'rejected') call.rejectionOutput = call.timeoutText ?? (call.timeout ? expiryText({ kind: call.kind, timeout: call.timeout, extendedMs: call.extendedMs }) : call.rejectionText);
-    this.log({
-      callId: call.callId,
-      toolName: call.toolName,
-      arguments: call.arguments,
-      agentName: call.agentName,
-      decision: action === 'approve' ? 'timed_out' : 'expired',
-      onTimeout: action,
-      requestedAt: call.requestedAt,
-      decidedAt: now,
-      via: 'timer',
-    });
+    this.log({ ...this.about(call), decision: action === 'approve' ? 'timed_out' : 'expired', onTimeout: action, requestedAt: call.requestedAt, decidedAt: now, via: 'timer' });
     return action;
   }
 
@@ -248,6 +238,16 @@ export class ApprovalBook {
     if (call) call.escalated = true;
   }
 
+  /** A call that is not idempotent may or may not have run: it waits for a person again (see uncertainCalls.ts). */
+  markUncertain(call: { callId: string; toolName: string; arguments: string }, agentName: string, because: string, now: string): BookCall {
+    const i = this.s.calls.findIndex((c) => c.callId === call.callId);
+    const entry = uncertainEntry(call, agentName, because, now, i >= 0 ? this.s.calls[i] : undefined);
+    if (i >= 0) this.s.calls[i] = entry;
+    else this.s.calls.push(entry);
+    this.log({ ...this.about(entry), decision: 'uncertain', reason: entry.uncertainBecause, requestedAt: now, decidedAt: now, via: 'run' });
+    return entry;
+  }
+
   /** An audit-kind call ran without waiting: recorded for later review. */
   recordAudited(call: { callId: string; toolName: string; arguments: string }, now: string): void {
     this.log({ callId: call.callId, toolName: call.toolName, arguments: call.arguments, decision: 'audited', requestedAt: now, decidedAt: now, via: 'rule' });
@@ -269,13 +269,15 @@ export class ApprovalBook {
   ): AppliedDecision {
     if (via === 'grant') d = { reason: d.reason, approver: d.grantedBy, grantId: d.grantId }; // a grant's author approved it
     const auto = via === 'rule' || via === 'onApproval';
-    call.state = decision === 'reject' ? 'rejected' : decision === 'result' ? 'resolved' : 'approved';
+    const answer = call.kind === 'uncertain' ? uncertainAnswer(decision, d.error) : undefined;
+    call.state = decision === 'reject' ? 'rejected' : decision === 'result' || answer === 'done' || answer === 'failed' ? 'resolved' : 'approved';
     if (decision === 'reject') call.rejectionOutput = d.message || call.rejectionText;
     // The workflow validates edits and input values and hands them over as JSON text; the book only records them.
     if ((decision === 'approve' || decision === 'input') && typeof d.editedArguments === 'string') call.editedArguments = d.editedArguments;
-    if (decision === 'result')
+    if (answer === 'done' || answer === 'failed') call.externalOutput = uncertainOutput(call, answer, d);
+    else if (decision === 'result')
       call.externalOutput = d.error !== undefined ? `The external execution failed: ${d.error}` : typeof d.result === 'string' ? d.result : JSON.stringify(d.result);
-    const outcome = via === 'grant' ? 'granted' : decision === 'input' ? 'input_provided' : decision === 'result' ? 'result_provided' : decision === 'approve' ? (auto ? 'auto_approved' : 'approved') : auto ? 'auto_rejected' : 'rejected';
+    const outcome = answer ?? (via === 'grant' ? 'granted' : decision === 'input' ? 'input_provided' : decision === 'result' ? 'result_provided' : decision === 'approve' ? (auto ? 'auto_approved' : 'approved') : auto ? 'auto_rejected' : 'rejected');
     if (outcome === 'approved' && call.quorum && d.approver) call.quorum.approvedBy.push(d.approver);
     const quorum = call.quorum && outcome === 'approved' ? { quorum: { needed: call.quorum.needed, approvedBy: [...call.quorum.approvedBy] } } : {};
     this.log({

@@ -91,5 +91,6 @@ export function signalFor(d: Decision): { name: SignalKind; payload: Record<stri
   if (d.decision === 'reject') return { name: 'reject', payload: { ...who, ...(d.always ? { alwaysReject: true } : {}), ...(d.message ? { message: d.message } : {}), ...token } };
   if (d.decision === 'input') return { name: 'provideInput', payload: { ...who, values: d.values ?? {} } };
   if (d.decision === 'extend') return { name: 'extend', payload: { ...who, by: d.by } };
+  if (d.decision === 'retry') return { name: 'approve', payload: who }; // an uncertain call takes approve as retry, provideResult as done / failed
   return { name: 'provideResult', payload: { callId: d.callId, ...(d.approver ? { approver: d.approver } : {}), ...(d.error !== undefined ? { error: d.error } : { result: d.result as string }) } };
 }

@@ -27,7 +27,14 @@ export type DecisionClaim = Pick<BookDecision, 'callId' | 'approver' | 'always' 
 /** What the checks read of a call: what pendingApprovals shows, plus (in the book) its state and extension bound. */
 export type CheckedCall = Omit<PendingApproval, 'kind'> & { kind?: PendingKind; state?: CallState; maxExtensionMs?: number; extendedMs?: number };
 
-const FITS: Record<PendingKind, string[]> = { approval: ['approve', 'reject', 'extend'], input: ['input', 'reject', 'extend'], external: ['result', 'reject', 'extend'] };
+const FITS: Record<PendingKind, string[]> = {
+  approval: ['approve', 'reject', 'extend'],
+  input: ['input', 'reject', 'extend'],
+  external: ['result', 'reject', 'extend'],
+  // `approve` and `result` answer too, so the plain signals (approve, provideResult) serve admin scripts.
+  uncertain: ['retry', 'done', 'failed', 'approve', 'result', 'reject'],
+};
+const WAITS_FOR: Record<PendingKind, string> = { approval: 'approval', input: 'input', external: 'an external result', uncertain: 'word on whether it ran' };
 
 /** Why this decision cannot be applied to this call (undefined: it can). Never changes anything. */
 export function checkDecision(call: CheckedCall | undefined, d: DecisionClaim, batch: ReadonlyArray<Pick<Decision, 'callId'>> = []): string | undefined {
@@ -37,9 +44,15 @@ export function checkDecision(call: CheckedCall | undefined, d: DecisionClaim, b
   if (batch.filter((b) => b.callId === d.callId).length > 1) return `call ${d.callId} appears twice in one decide request`;
   const kind = call.kind ?? 'approval';
   if (d.decision && !FITS[kind].includes(d.decision)) {
-    const hint = { approval: 'approve or reject it', input: `send "input" with values for ${(call.fields ?? []).join(', ')} (or reject it)`, external: 'send "result" with its result or error (or reject it)' }[kind];
-    return `${which} waits for ${kind === 'approval' ? 'approval' : kind === 'input' ? 'input' : 'an external result'}, not "${d.decision}": ${hint}`;
+    const hint = {
+      approval: 'approve or reject it',
+      input: `send "input" with values for ${(call.fields ?? []).join(', ')} (or reject it)`,
+      external: 'send "result" with its result or error (or reject it)',
+      uncertain: 'it may or may not have run: send "retry", "done" with its result, or "failed" with its error',
+    }[kind];
+    return `${which} waits for ${WAITS_FOR[kind]}, not "${d.decision}": ${hint}`;
   }
+  if (kind === 'uncertain' && d.editedArguments !== undefined) return `${which} may or may not have run: a retry runs it as it was approved, without edited arguments`;
   if (call.approvers && !(d.approver && call.approvers.includes(d.approver)))
     return `approver ${d.approver ? `"${d.approver}"` : '(none given)'} may not decide ${call.toolName} (call ${d.callId}); allowed: ${call.approvers.join(', ')}`;
   if (d.decision === 'extend') return checkExtension(call, which, d.by);

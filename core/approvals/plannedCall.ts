@@ -14,6 +14,8 @@ export interface CallBase {
   callId: string;
   toolName: string;
   arguments: string;
+  /** The tool is not idempotent: its activity runs at most once; an attempt that may have run makes the call `uncertain`. */
+  idempotent?: false;
 }
 
 /** Calls the workflow carries out itself instead of running an activity: handoffs and sub-agents. */

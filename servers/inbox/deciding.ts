@@ -38,6 +38,9 @@ export function decisionFromForm(body: Record<string, unknown>): Decision {
     );
     return { callId, decision: 'input', values };
   }
+  if (action === 'retry') return { callId, decision: 'retry' };
+  if (action === 'done') return { callId, decision: 'done', result: text('result') ?? '' };
+  if (action === 'failed') return { callId, decision: 'failed', error: text('error') || 'a person marked it failed' };
   if (action === 'result') {
     const error = text('error');
     return error ? { callId, decision: 'result', error } : { callId, decision: 'result', result: text('result') ?? '' };

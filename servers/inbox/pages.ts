@@ -33,6 +33,11 @@ function callForms(c: InboxCall, csrf: string, error?: FormError): Markup {
   if (c.kind === 'input')
     return html`<form method="post" action="${action}" class="input">${hidden}<input type="hidden" name="action" value="input">
 ${(c.fields ?? []).map((f) => html`<label>${f} <input name="field:${f}" required></label>`)}<button class="primary">Provide and run</button></form>${reject}`;
+  if (c.kind === 'uncertain')
+    return html`<p class="uncertain" role="note">May or may not have run: ${c.uncertainBecause ?? 'its attempt did not finish'}. Running it again could do it twice.</p>
+<div class="actions"><form method="post" action="${action}" class="retry">${hidden}<input type="hidden" name="action" value="retry"><button class="primary">Run it again</button></form></div>
+<form method="post" action="${action}" class="done">${hidden}<input type="hidden" name="action" value="done"><label>It ran; the result the agent gets <textarea name="result" rows="3" required></textarea></label><button>It ran</button></form>
+<form method="post" action="${action}" class="failed">${hidden}<input type="hidden" name="action" value="failed"><label>It did not run; what the agent is told <input name="error" required></label><button class="danger">It failed</button></form>`;
   if (c.kind === 'external')
     return html`<form method="post" action="${action}" class="result">${hidden}<input type="hidden" name="action" value="result">
 <label>Result <textarea name="result" rows="3"></textarea></label><label>or error <input name="error"></label><button class="primary">Deliver</button></form>${reject}`;

@@ -148,7 +148,7 @@ describe('signals, the update and queries, as admin scripts send them', () => {
     expect(await refusal({ decisions: [{ callId: a!.callId, decision: 'approve' }, { callId: 'ghost', decision: 'reject' }] })).toBe(
       'unknown call id ghost: it is not a pending approval of this run',
     );
-    expect(await refusal({ decisions: [{ callId: a!.callId, decision: 'maybe' }] })).toBe('invalid decide request: decisions.0.decision: must be "approve", "reject", "input", "result" or "extend"');
+    expect(await refusal({ decisions: [{ callId: a!.callId, decision: 'maybe' }] })).toBe('invalid decide request: decisions.0.decision: must be "approve", "reject", "input", "result", "extend", "retry", "done" or "failed"');
     expect(await refusal({ decisions: [] })).toBe('invalid decide request: decisions: send at least one decision or input');
     expect(await refusal({ decisions: [{ callId: a!.callId, decision: 'approve', __proto__: { admin: true }, extra: 1 }] })).toMatch(/^invalid decide request: decisions\.0: Unrecognized key/);
     const state = await handle.query(runStateQuery);

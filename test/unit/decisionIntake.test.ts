@@ -31,7 +31,7 @@ test('a malformed signal says what is wrong and who it claims to be about', () =
 
 test('the update payload is parsed with its defaults, or refused in one line', () => {
   expect(parseDecide({ inputs: ['hi'] })).toEqual({ payload: { decisions: [], inputs: ['hi'] } });
-  expect(parseDecide({ decisions: [{ callId: 'c1', decision: 'maybe' }] })).toEqual({ problem: 'invalid decide request: decisions.0.decision: must be "approve", "reject", "input", "result" or "extend"' });
+  expect(parseDecide({ decisions: [{ callId: 'c1', decision: 'maybe' }] })).toEqual({ problem: 'invalid decide request: decisions.0.decision: must be "approve", "reject", "input", "result", "extend", "retry", "done" or "failed"' });
   expect(parseDecide({})).toEqual({ problem: 'invalid decide request: decisions: send at least one decision or input' });
 });
 

@@ -1,0 +1,40 @@
+// Calls of tools that are not idempotent and may or may not have run: their one attempt died or timed out after it
+// started, so running them again could do the deed twice. Such a call waits for a person again, as `uncertain`,
+// who answers: run it again (`retry`), it ran (`done`, with the result the model gets), or it did not (`failed`, with
+// the error). Pure: the approval book applies these; the workflow decides when a call is uncertain.
+import type { Decision } from '../../contract/messages';
+import type { UncertainAnswer } from '../../contract/runViews';
+import type { BookCall } from './approvalBook';
+
+/** The book entry of a call that may or may not have run: pending again, with no expiry, quorum or signature to wait for. */
+export function uncertainEntry(call: { callId: string; toolName: string; arguments: string }, agentName: string, because: string, now: string, was?: BookCall): BookCall {
+  return {
+    callId: call.callId,
+    kind: 'uncertain',
+    toolName: call.toolName,
+    arguments: call.arguments,
+    agentName: was?.agentName ?? agentName,
+    requestedAt: now,
+    state: 'pending',
+    uncertainBecause: because.slice(0, 500),
+    rejectionText: `The call of ${call.toolName} was stopped by a person; it may or may not have run.`,
+    // Who may answer, and what a retry runs, are the call's as it was approved.
+    ...(was?.approvers ? { approvers: was.approvers } : {}),
+    ...(was?.mcpServer ? { mcpServer: was.mcpServer } : {}),
+    ...(was?.editedArguments ? { editedArguments: was.editedArguments } : {}),
+  };
+}
+
+/** What a decision says about an uncertain call: `approve` is a retry, `result` is done or failed; `reject` is none. */
+export function uncertainAnswer(decision: Decision['decision'], error: string | undefined): UncertainAnswer | undefined {
+  if (decision === 'retry' || decision === 'approve') return 'retry';
+  if (decision === 'done' || decision === 'failed') return decision;
+  if (decision === 'result') return error !== undefined ? 'failed' : 'done';
+  return undefined;
+}
+
+/** What the model gets when a person says the call ran (its result) or failed (the error). */
+export function uncertainOutput(call: Pick<BookCall, 'toolName'>, answer: 'done' | 'failed', d: { result?: unknown; error?: string }): string {
+  if (answer === 'failed') return `The tool ${call.toolName} failed: ${d.error ?? 'no reason given'}`;
+  return typeof d.result === 'string' ? d.result : JSON.stringify(d.result ?? null);
+}

@@ -1,0 +1,96 @@
+// Exactly once, or a person decides. A worker SIGKILLed in the middle of an approved shell command (a tool that is
+// not idempotent) never runs the command again on its own: the call becomes `uncertain`, shown by the CLI and the
+// Web UI's details; a person answers, through the CLI (done: the model gets their result) or the update (retry:
+// it runs once more), and the run goes on. Each command leaves a line in a log, so the test counts executions.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@temporalio/client';
+import { Runner } from '../../client';
+import { eventually, newId } from '../support/fixtures';
+import { spawnTs, type Spawned } from '../support/processes';
+import { projectRoot } from '../support/toolchain';
+import { useWorkerProcesses } from '../support/workerProcesses';
+
+jest.setTimeout(300_000);
+const run = promisify(execFile);
+const wp = useWorkerProcesses();
+const dir = mkdtempSync(join(tmpdir(), 'countersign-uncertain-'));
+const taskQueue = newId('uncertain');
+let worker: Spawned | undefined;
+let runner: Runner;
+
+async function startWorker(): Promise<Spawned> {
+  const w = spawnTs('worker/main.ts', [], wp.env(taskQueue, { COUNTERSIGN_AGENTS_MODULE: 'test/support/shellAgents.ts', COUNTERSIGN_TEST_SHELL_DIR: dir }));
+  await w.waitFor(/worker polling task queue/, 120_000);
+  return w;
+}
+
+beforeAll(async () => {
+  worker = await startWorker();
+  runner = new Runner(new Client({ connection: wp.connection }), { taskQueue });
+});
+afterAll(async () => {
+  worker?.kill('SIGKILL');
+  await worker?.exited;
+});
+
+const cliEnv = () => wp.env(taskQueue, { NO_COLOR: '1', TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml' });
+const cli = async (...args: string[]) => (await run(process.execPath, [join(projectRoot, 'bin/countersign.js'), ...args], { env: cliEnv(), cwd: projectRoot })).stdout;
+const finalOutput = async (id: string) => ((await new Client({ connection: wp.connection }).workflow.getHandle(id).result()) as { finalOutput: string }).finalOutput;
+const logOf = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
+
+/** An approved command that starts, then its worker is SIGKILLed and a new one starts: the call is uncertain. */
+async function killedMidCommand(id: string): Promise<string> {
+  const log = join(dir, `${id}.log`);
+  const commands = [`echo started >> ${log}`, 'sleep 3', `echo finished >> ${log}`];
+  wp.model.script(id, [{ toolCalls: [{ name: 'shell', arguments: { commands }, callId: 's1' }] }, { text: 'all done' }]);
+  const paused = await runner.run('operator', 'deploy', { workflowId: id, toolTimeout: '8s' });
+  expect(paused.interruptions.map((i) => [i.callId, i.kind])).toEqual([['s1', 'approval']]);
+  await runner.decide(id, [{ callId: 's1', decision: 'approve', approver: 'ann' }]);
+  await eventually(() => (logOf(log).length ? true : undefined), 30_000);
+  worker!.kill('SIGKILL');
+  await worker!.exited;
+  worker = await startWorker();
+  const pending = await eventually(async () => (await runner.pending(id)).find((p) => p.kind === 'uncertain'), 60_000);
+  expect(pending).toMatchObject({ callId: 's1', toolName: 'shell', uncertainBecause: 'its attempt timed out (it did not finish in time) after it started' });
+  expect(pending.expiresAt).toBeUndefined();
+  await new Promise((r) => setTimeout(r, 4_000)); // longer than the command: nothing runs it again meanwhile
+  expect(logOf(log)).toEqual(['started']);
+  return log;
+}
+
+test('SIGKILL mid-command: uncertain, shown by the CLI, answered "done" through the CLI; the command never ran again', async () => {
+  const id = newId('uncertain-done');
+  const log = await killedMidCommand(id);
+
+  expect(await cli('pending', '--agent', 'operator')).toMatch(new RegExp(`${id}\\s+operator\\s+s1\\s+uncertain: may or may not have run\\s+shell`));
+  const shown = await cli('show', id);
+  expect(shown).toContain('may or may not have run: its attempt timed out (it did not finish in time) after it started');
+  expect(shown).toContain(`countersign resolve ${id} s1 --retry | --done <result> | --failed <error>`);
+  const metadata = (await wp.connection.workflowService.describeWorkflowExecution({ namespace: 'default', execution: { workflowId: id } })).executionConfig;
+  expect(metadata).toBeDefined(); // the run still answers describe while it waits
+
+  expect(await cli('resolve', id, 's1', '--done', 'deployed by hand', '--as', 'ann')).toBe('done shell (call s1) as ann\n');
+  expect(await finalOutput(id)).toBe('all done');
+  expect((await runner.describe(id)).items.find((i) => i.type === 'function_call_output')).toMatchObject({ callId: 's1', output: 'deployed by hand' });
+  expect((await runner.audit(id)).map((a) => [a.decision, a.approver ?? '-'])).toEqual([['approved', 'ann'], ['uncertain', '-'], ['done', 'ann']]);
+  expect(logOf(log)).toEqual(['started']);
+});
+
+test('SIGKILL mid-command: answered "retry" through the decide update, the command runs once more; a bad answer changes nothing', async () => {
+  const id = newId('uncertain-retry');
+  const log = await killedMidCommand(id);
+
+  await expect(cli('resolve', id, 's1', '--retry', '--done', 'x')).rejects.toMatchObject({ stderr: expect.stringContaining('pass exactly one of --retry, --done <result> or --failed <error>') });
+  await expect(runner.decide(id, [{ callId: 's1', decision: 'approve', editedArguments: { commands: ['echo other'] } }])).rejects.toThrow('call s1 (shell) may or may not have run: a retry runs it as it was approved, without edited arguments');
+  expect((await runner.pending(id)).map((p) => p.kind)).toEqual(['uncertain']);
+
+  const answer = await runner.decide(id, [{ callId: 's1', decision: 'retry', approver: 'bob' }]);
+  expect(answer.applied).toEqual([{ callId: 's1', toolName: 'shell', outcome: 'retry', approver: 'bob' }]);
+  expect(await finalOutput(id)).toBe('all done');
+  expect(logOf(log)).toEqual(['started', 'started', 'finished']);
+  expect((await runner.audit(id)).map((a) => a.decision)).toEqual(['approved', 'uncertain', 'retry']);
+});

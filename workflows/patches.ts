@@ -1,0 +1,7 @@
+// Every change to workflow behaviour since 1.0, by the id `patched()` knows it by. Runs recorded before a change
+// replay the old way (test/integration/replay.test.ts proves it on test/histories); an id is never reused. Once no
+// open run predates a change, its patched() becomes deprecatePatch(), and later the old branch goes.
+export const PATCHES = {
+  /** Tools with `idempotent: false`: one attempt; one that may have run makes the call `uncertain`. */
+  uncertainCalls: 'countersign-uncertain-calls',
+} as const;
