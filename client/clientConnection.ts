@@ -2,6 +2,8 @@
 import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
 import { dataConverterOf, openPayloadStorage } from '../storage/payloadStorage';
 import { ConfigError, type CountersignConfig, loadConfig } from '../temporal.config';
+import { tracingClientInterceptors } from './clientTracing';
+import { startTracing } from '../config/tracing';
 
 export async function connectClient(config: CountersignConfig = loadConfig()): Promise<Client> {
   let connection: Connection;
@@ -14,5 +16,6 @@ export async function connectClient(config: CountersignConfig = loadConfig()): P
     connection,
     namespace: config.namespace,
     dataConverter: dataConverterOf(openPayloadStorage(config.payloadStorage, config.encryptionKeys)),
+    ...(config.tracing ? { interceptors: await tracingClientInterceptors(await startTracing(config.tracing)) } : {}),
   });
 }

@@ -3,8 +3,8 @@
 //   1. the TypeScript compiled to CommonJS with declarations (tsconfig.build.json);
 //   2. an ES module wrapper per entry point (dist/esm/*.mjs) over the same CommonJS code, so `import` and
 //      `require` share one copy of every module (no dual-package hazard);
-//   3. the workflow bundle (dist/workflow-bundle.js), built once here so a worker starts without webpack and
-//      works from inside node_modules.
+//   3. the workflow bundles (dist/workflow-bundle.js, and dist/workflow-bundle-traced.js for tracing on), built once
+//      here so a worker starts without webpack and works from inside node_modules.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -35,8 +35,12 @@ for (const [name, file] of Object.entries(ENTRIES)) {
 step(`ES module entries: ${Object.keys(ENTRIES).join(', ')}`);
 
 step('bundling workflows');
-const { buildWorkflowBundle, PREBUILT_BUNDLE, PRELOADED_SOURCES } = require(join(dist, 'worker/workflowBundle.js'));
+const { buildWorkflowBundle, PREBUILT_BUNDLE, PREBUILT_TRACED_BUNDLE, PRELOADED_SOURCES, TRACING_INTERCEPTORS_SOURCE } = require(join(dist, 'worker/workflowBundle.js'));
 // From the TypeScript sources, not the compiled JavaScript (see buildWorkflowBundle): the same bundle the tests run.
-const { code } = await buildWorkflowBundle({ quiet: true, workflowsPath: join(root, 'workflows/index.ts'), preloadModules: PRELOADED_SOURCES.map((source) => join(root, source)) });
+const sources = { quiet: true, workflowsPath: join(root, 'workflows/index.ts'), preloadModules: PRELOADED_SOURCES.map((source) => join(root, source)) };
+const { code } = await buildWorkflowBundle(sources);
 writeFileSync(PREBUILT_BUNDLE, code);
-step(`done: ${dist} (workflow bundle ${(code.length / 1024).toFixed(0)} KiB)`);
+// A second bundle with the tracing interceptors, for workers with OTEL_EXPORTER_OTLP_ENDPOINT set.
+const traced = await buildWorkflowBundle({ ...sources, workflowInterceptorModules: [join(root, TRACING_INTERCEPTORS_SOURCE)] });
+writeFileSync(PREBUILT_TRACED_BUNDLE, traced.code);
+step(`done: ${dist} (workflow bundle ${(code.length / 1024).toFixed(0)} KiB, traced ${(traced.code.length / 1024).toFixed(0)} KiB)`);

@@ -17,10 +17,16 @@ export const preloadModules = PRELOADED_SOURCES.map((source) => require.resolve(
 
 /** Written by `npm run build` beside the compiled code (dist/workflow-bundle.js): the package starts without webpack. */
 export const PREBUILT_BUNDLE = resolve(__dirname, '../workflow-bundle.js');
+/** The same with the tracing interceptors, for workers with tracing on: an untraced worker's bundle holds no OpenTelemetry. */
+export const PREBUILT_TRACED_BUNDLE = resolve(__dirname, '../workflow-bundle-traced.js');
+/** The workflow interceptors of a traced worker (not in the preloaded graph: each run gets its own instance). */
+export const TRACING_INTERCEPTORS_SOURCE = 'workflows/tracingInterceptors.ts';
+export const tracingInterceptors = require.resolve('../workflows/tracingInterceptors');
 
 /** The prebuilt bundle when running compiled code; from TypeScript sources there is none (bundle at start). */
-export function prebuiltWorkflowBundle(): { codePath: string } | undefined {
-  return existsSync(PREBUILT_BUNDLE) ? { codePath: PREBUILT_BUNDLE } : undefined;
+export function prebuiltWorkflowBundle(traced = false): { codePath: string } | undefined {
+  const path = traced ? PREBUILT_TRACED_BUNDLE : PREBUILT_BUNDLE;
+  return existsSync(path) ? { codePath: path } : undefined;
 }
 
 const BUNDLER = `
@@ -28,7 +34,7 @@ const o = JSON.parse(process.argv[1]);
 const { bundleWorkflowCode } = require(o.bundler);
 const quiet = () => undefined;
 const logger = { log: quiet, trace: quiet, debug: quiet, info: quiet, warn: o.quiet ? quiet : console.error, error: console.error };
-bundleWorkflowCode({ workflowsPath: o.workflowsPath, preloadModules: o.preloadModules, logger }).then(({ code }) => process.stdout.write(code));
+bundleWorkflowCode({ workflowsPath: o.workflowsPath, preloadModules: o.preloadModules, workflowInterceptorModules: o.workflowInterceptorModules, logger }).then(({ code }) => process.stdout.write(code));
 `;
 
 /**
@@ -36,8 +42,8 @@ bundleWorkflowCode({ workflowsPath: o.workflowsPath, preloadModules: o.preloadMo
  * TypeScript sources: bundled from tsc's CommonJS output, webpack cannot tree-shake zod's CommonJS build, and the
  * bundle grows from 3.4 to 5.0 MB (140 → 216 modules) with the worker's memory and CPU per cached run after it.
  */
-export function buildWorkflowBundle(o: { workflowsPath?: string; preloadModules?: string[]; quiet?: boolean } = {}): Promise<{ code: string }> {
-  const options = { bundler: require.resolve('@temporalio/worker/lib/workflow/bundler'), workflowsPath: o.workflowsPath ?? workflowsPath, preloadModules: o.preloadModules ?? preloadModules, quiet: o.quiet ?? false };
+export function buildWorkflowBundle(o: { workflowsPath?: string; preloadModules?: string[]; workflowInterceptorModules?: string[]; quiet?: boolean } = {}): Promise<{ code: string }> {
+  const options = { bundler: require.resolve('@temporalio/worker/lib/workflow/bundler'), workflowsPath: o.workflowsPath ?? workflowsPath, preloadModules: o.preloadModules ?? preloadModules, workflowInterceptorModules: o.workflowInterceptorModules ?? [], quiet: o.quiet ?? false };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', BUNDLER, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
     const chunks: Buffer[] = [];

@@ -6,6 +6,7 @@ import { ApplicationFailure, condition } from '@temporalio/workflow';
 import type { AgentRunState } from '../core/run/agentRunState';
 import { addDuration, durationMs } from '../contract/approvalPolicy';
 import type { Notifier } from './notifier';
+import { traceWait } from './waitTraces';
 
 export class ApprovalTimers {
   constructor(
@@ -75,7 +76,11 @@ export class ApprovalTimers {
   }
 
   /** Resolves when the call is decided, or decides it by its onTimeout; 'fail' fails the run. An extension moves the deadline. */
-  async waitForDecision(callId: string, now: () => string): Promise<void> {
+  waitForDecision(callId: string, now: () => string): Promise<void> {
+    return traceWait(this.state, callId, () => this.untilDecided(callId, now));
+  }
+
+  private async untilDecided(callId: string, now: () => string): Promise<void> {
     const book = this.state.book;
     const call = book.call(callId)!;
     if (!call.expiresAt) return condition(this.decided(callId));

@@ -1,0 +1,35 @@
+// A wait for a person as a span of the run's trace, when the worker traces. The workflow interceptors of a traced
+// worker (workflows/tracingInterceptors.ts, in the workflow bundle only with tracing on) put a WaitTracer into the
+// run's own globals — the SDK keeps each run's globals apart, also in a shared V8 context — so this shared module
+// holds no state; without one a wait costs one property read. Spans made in workflow code leave through the SDK's
+// exporter sink, which drops what a replay produces: a wait replayed after a restart is never exported twice.
+import type { AgentRunState } from '../core/run/agentRunState';
+import { SPAN_ATTRIBUTES } from '../contract/traceSpans';
+
+export interface WaitSpan {
+  end(outcome: string): void;
+}
+export interface WaitTracer {
+  start(attributes: Record<string, string>, startTime: Date): WaitSpan;
+}
+export const WAIT_TRACER = Symbol.for('countersign.waitTracer');
+
+/** Audit entries that do not end a wait: the call still waits after them. */
+const NOT_AN_END: readonly string[] = ['ignored', 'extended', 'approval_counted', 'forwarded', 'audited', 'uncertain'];
+
+/**
+ * `wait()` (until the call is decided); with a tracer and a call still pending, a span that ends with the decision.
+ * The caller gets the very promise `wait()` returns, so the run's commands come in the same order with tracing on
+ * or off, and a run can move between traced and untraced workers.
+ */
+export function traceWait(state: AgentRunState, callId: string, wait: () => Promise<void>): Promise<void> {
+  const tracer = (globalThis as unknown as Record<symbol, WaitTracer | undefined>)[WAIT_TRACER];
+  const call = state.book.call(callId);
+  if (!tracer || !call || call.state !== 'pending') return wait();
+  const A = SPAN_ATTRIBUTES;
+  const span = tracer.start({ [A.agent]: call.agentName, [A.tool]: call.toolName, [A.callId]: callId, [A.kind]: call.kind ?? 'approval' }, new Date(call.requestedAt));
+  const end = () => span.end(state.book.state.audit.findLast((e) => e.callId === callId && !NOT_AN_END.includes(e.decision))?.decision ?? call.state);
+  const waiting = wait();
+  waiting.then(end, end);
+  return waiting;
+}
