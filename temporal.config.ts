@@ -13,7 +13,7 @@ import { type ConfigOverrides, ConfigError, configOf, devConfigOf, parseEnv, wit
 import type { CountersignConfig, DevConfig } from './config/settings';
 
 export { ConfigError, type ConfigOverrides };
-export type { CountersignConfig, DevConfig, ModelApi, ModelEndpoint, PayloadStorageSettings } from './config/settings';
+export type { CountersignConfig, DevConfig, ModelApi, ModelEndpoint, PayloadStorageSettings, TracingSettings } from './config/settings';
 
 export const DEFAULT_ADDRESS = 'localhost:7233';
 export const DEFAULT_UI_PORT = 8233;
@@ -98,6 +98,8 @@ export const productEnvSchema = z.object({
   COUNTERSIGN_DELTA_PORT: port('7244').default(0).describe("the delta relay's port; 0: any free port"),
   COUNTERSIGN_DELTA_PUBLIC_URL: z.url({ error: 'must be a URL such as http://worker-1.internal:7244' }).optional().describe('what readers dial for deltas, when it is not http://host:port (proxies, containers)'),
   COUNTERSIGN_METRICS_ADDRESS: z.string().regex(/^(\[[\dA-Fa-f:.]+\]|[\w.-]+):\d{1,5}$/, 'must be host:port such as 127.0.0.1:9464').optional().describe("turns on the worker's Prometheus endpoint on this host:port: /metrics (Temporal's and Countersign's), /healthz and /readyz; unset: off"),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ error: 'must be a URL such as http://127.0.0.1:4318' }).optional().describe("turns tracing on: workers and clients send OpenTelemetry spans over OTLP (HTTP, protobuf) to this collector; unset: off, and nothing of OpenTelemetry is loaded"),
+  OTEL_SERVICE_NAME: z.string().min(1).default('countersign').describe("the `service.name` of this process's spans, with tracing on"),
   COUNTERSIGN_APPROVER_KEYS: z.string().min(1).optional().describe("a JWKS file of approvers' Ed25519 public keys, read at worker start: signed decisions are checked against it"),
   COUNTERSIGN_REQUIRE_SIGNED_DECISIONS: flag('`true`: every approval this worker plans needs a decision signed by one of those keys'),
   COUNTERSIGN_FAST_MODE: flag('`true`: runs this worker describes make their model calls as local activities (trade-offs: README, "Fast mode")'),

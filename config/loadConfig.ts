@@ -100,6 +100,7 @@ export function configOf(e: ProductEnv, dev: DevConfig, env: NodeJS.ProcessEnv):
       : {}),
     ...(e.COUNTERSIGN_DEPLOYMENT_NAME ? { deployment: deploymentOf(e.COUNTERSIGN_DEPLOYMENT_NAME, e.COUNTERSIGN_BUILD_ID, e.COUNTERSIGN_VERSIONING_BEHAVIOR) } : {}),
     ...(e.COUNTERSIGN_METRICS_ADDRESS ? { metricsAddress: e.COUNTERSIGN_METRICS_ADDRESS } : {}),
+    ...(e.OTEL_EXPORTER_OTLP_ENDPOINT ? { tracing: { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME } } : {}),
     ...(e.COUNTERSIGN_APPROVER_KEYS ? { approverKeysFile: e.COUNTERSIGN_APPROVER_KEYS } : {}),
     requireSignedDecisions: e.COUNTERSIGN_REQUIRE_SIGNED_DECISIONS === 'true',
     fastMode: e.COUNTERSIGN_FAST_MODE === 'true',

@@ -23,6 +23,12 @@ export type PayloadStorageSettings =
   | { kind: 'file'; dir: string; thresholdBytes: number }
   | { kind: 's3'; bucket: string; endpoint?: string; region?: string; thresholdBytes: number };
 
+/** Where spans go (OTEL_EXPORTER_OTLP_ENDPOINT, a collector's OTLP/HTTP base URL) and whose they are (OTEL_SERVICE_NAME). */
+export interface TracingSettings {
+  endpoint: string;
+  serviceName: string;
+}
+
 export interface CountersignConfig {
   /** From TEMPORAL_ADDRESS / profile, else COUNTERSIGN_DEV_ADDRESS; `addressExplicit`: the user named it (then `npm start` starts no dev server). */
   address: string;
@@ -54,6 +60,8 @@ export interface CountersignConfig {
   deltaRelay?: { host: string; port: number; publicUrl?: string };
   /** COUNTERSIGN_METRICS_ADDRESS: host:port of the worker's metrics, health and readiness endpoint; absent: off. */
   metricsAddress?: string;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME: traces; absent: off. */
+  tracing?: TracingSettings;
   /** COUNTERSIGN_APPROVER_KEYS */
   approverKeysFile?: string;
   /** COUNTERSIGN_REQUIRE_SIGNED_DECISIONS=true */

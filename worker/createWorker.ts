@@ -8,7 +8,9 @@ import type { AgentRegistry } from '../agents/registry';
 import { ConfigError, type CountersignConfig, type ModelEndpoint, type PayloadStorageSettings } from '../temporal.config';
 import { checkSearchAttributes, connectWorker } from './workerConnection';
 import { type DeltaRelay, startDeltaRelay } from '../activities/model/deltaRelay';
-import { buildWorkflowBundle, prebuiltWorkflowBundle } from './workflowBundle';
+import { buildWorkflowBundle, prebuiltWorkflowBundle, tracingInterceptors } from './workflowBundle';
+import { startTracing, type Tracing } from '../config/tracing';
+import { tracingWorkerOptions, withTracing } from './workerTracing';
 import { type ApproverKey, loadApproverKeys } from '../activities/approverKeys';
 import type { LinkSettings } from '../links/actionLinks';
 import { useDemoOutbox } from '../agents/demo/outbox';
@@ -55,6 +57,8 @@ export interface CountersignWorkerOptions {
   grantsWorkflowId?: string;
   /** Where the demo agents' tools write their side effects (COUNTERSIGN_DEMO_OUTBOX), for every worker of this process. */
   demoOutbox?: string;
+  /** Traces (OTEL_EXPORTER_OTLP_ENDPOINT): the SDK's OpenTelemetry interceptors and Countersign's spans; a given workflowBundle must hold the tracing interceptors. */
+  tracing?: Tracing;
 }
 
 /** Signed decisions need keys to check them against: a worker that would ask for them without any refuses to start. */
@@ -85,11 +89,13 @@ async function createCheckedWorker(o: CountersignWorkerOptions): Promise<Worker>
   if (o.demoOutbox) useDemoOutbox(o.demoOutbox);
   const storage = openPayloadStorage(o.payloadStorage ?? { kind: 'file', dir: '.temporal/payloads', thresholdBytes: 256 * 1024 }, o.encryptionKeys);
   const transcripts = storage.driver ? new TranscriptStore(storage.driver, storage.codecs) : undefined;
-  return Worker.create({
+  const traced = o.tracing ? await tracingWorkerOptions(o.tracing) : undefined;
+  const bundle = o.workflowBundle ?? prebuiltWorkflowBundle(traced !== undefined) ?? (await buildWorkflowBundle(traced ? { workflowInterceptorModules: [tracingInterceptors] } : {}));
+  const options: WorkerOptions = {
     connection: o.connection,
     namespace: o.namespace,
     taskQueue: o.taskQueue,
-    workflowBundle: o.workflowBundle ?? prebuiltWorkflowBundle() ?? (await buildWorkflowBundle()),
+    workflowBundle: bundle,
     activities: createAgentActivities({
       registry: o.registry,
       model: o.model,
@@ -113,7 +119,8 @@ async function createCheckedWorker(o: CountersignWorkerOptions): Promise<Worker>
         }
       : {}),
     ...o.workerOptions,
-  });
+  };
+  return Worker.create(traced ? withTracing(options, traced) : options);
 }
 
 /**
@@ -155,6 +162,7 @@ export async function createConfiguredWorker(
       ...(config.links ? { links: config.links } : {}),
       grantsWorkflowId: config.grantsWorkflowId,
       demoOutbox: config.demoOutbox,
+      ...(config.tracing ? { tracing: await startTracing(config.tracing) } : {}),
       workerOptions: { ...(config.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: config.maxCachedWorkflows } : {}), ...workerOptions },
     });
     startPayloadSweeper(connection.workflowService, config, worker); // COUNTERSIGN_PAYLOAD_GC_INTERVAL; stops with the worker

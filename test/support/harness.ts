@@ -17,6 +17,7 @@ import { createWorker } from '../../worker/createWorker';
 import { startDeltaRelay } from '../../activities/model/deltaRelay';
 import type { ApproverKey } from '../../activities/approverKeys';
 import type { LinkSettings } from '../../links/actionLinks';
+import type { Tracing } from '../../config/tracing';
 
 let runtimeInstalled = false;
 /** Call before anything starts the Temporal runtime (a worker, a test environment); a file may install its own first (metrics.test.ts). */
@@ -68,6 +69,8 @@ export interface HarnessOptions {
   grantsWorkflowId?: string;
   /** The namespace the client and worker use (default `default`); it must exist, with the search attributes. */
   namespace?: string;
+  /** Traces: the worker gets the tracing interceptors (pass a bundle that holds them in workerOptions.workflowBundle). */
+  tracing?: Tracing;
 }
 
 /** The tests' file store: like the default, in a folder of its own. */
@@ -112,6 +115,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       workerOptions: opts.workerOptions,
       demoOutbox: outbox,
       grantsWorkflowId,
+      ...(opts.tracing ? { tracing: opts.tracing } : {}),
     });
 
   let worker = await build();
