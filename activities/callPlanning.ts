@@ -14,6 +14,7 @@ import { type ApprovalPolicy, type OnTimeout, effectivePolicy } from '../contrac
 import type { AutoDecision, CallBase, PlannedCall, Special, WaitTerms } from '../core/approvals/plannedCall';
 import { expiryText } from '../core/approvals/decisionText';
 import { definedFields } from '../core/definedFields';
+import { previewOf } from './callPreview';
 
 export const DEFAULT_REJECTION = 'Tool execution was not approved.';
 
@@ -194,13 +195,17 @@ export async function planCall(agent: Agent, tools: readonly Tool[], call: Funct
   const rejectionText = await formatError(agent, 'approval_rejected', base, DEFAULT_REJECTION, req.context);
   if (tool.external) return { ...base, disposition: 'external', rejectionText, wait: await waitTerms(agent, tool, 'external', base, req) };
   const once = tool.idempotent === false ? { idempotent: false as const } : {};
-  if (tool.userInput?.length) return { ...base, ...once, disposition: 'input', fields: [...tool.userInput], rejectionText, wait: await waitTerms(agent, tool, 'input', base, req) };
+  const previewed = async () => {
+    const preview = await previewOf(tool, parsed.params, { runId: req.runId, agentName: agent.name, callId: call.callId, context: req.context });
+    return preview ? { preview } : {};
+  };
+  if (tool.userInput?.length) return { ...base, ...once, ...(await previewed()), disposition: 'input', fields: [...tool.userInput], rejectionText, wait: await waitTerms(agent, tool, 'input', base, req) };
   const handoff: Special = {
     ...(tool.handoffTo ? { handoffTo: tool.handoffTo } : {}),
     ...(tool.subAgent ? { subAgent: tool.subAgent, ...(tool.shareAlwaysRules ? { shareAlwaysRules: true } : {}) } : {}),
   };
   if (!(await needsApproval(agent, tool, parsed.params, base, req))) return { ...base, ...once, disposition: 'run', ...(tool.audit ? { audit: true } : {}), ...handoff };
   const auto = (await autoDecision(agent, tool, parsed.params, base, req)) ?? (await grantDecision(agent, tool, parsed.params, base, req));
-  return { ...base, ...once, disposition: 'approval', rejectionText, wait: await waitTerms(agent, tool, 'approval', base, req), ...handoff, ...(auto ? { auto } : {}) };
+  return { ...base, ...once, ...(auto ? { auto } : await previewed()), disposition: 'approval', rejectionText, wait: await waitTerms(agent, tool, 'approval', base, req), ...handoff };
 }
 

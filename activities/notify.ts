@@ -1,6 +1,7 @@
 // Notifications about waiting approvals and every decision on them: always logged; POSTed as JSON to
 // COUNTERSIGN_WEBHOOK_URL when set (approval_decided only then: it is a record for the user's own store).
 // A failing webhook throws, so Temporal retries it; the workflow never waits on it, so it never blocks a run.
+import type { CallPreview } from '../contract/runViews';
 import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { type LinkAction, type LinkSettings, actionLinks } from '../links/actionLinks';
@@ -29,6 +30,8 @@ export interface Notification {
    */
   kind?: 'uncertain';
   uncertainBecause?: string;
+  /** What the call would change, as its tool's preview said (`preview failed: …` when it could not). */
+  preview?: CallPreview;
   /** For approval_timed_out: what the timeout did. */
   onTimeout?: string;
   /** For approval_expiring: how long before expiry this is. */

@@ -33,6 +33,12 @@ export interface ToolConfig<S extends z.ZodObject> extends ApprovalPolicy {
   needsApproval?: boolean | ApprovalPredicate<z.infer<S>>;
   /** For a call that needs approval: decide it in code first (auto_approved / auto_rejected in the audit). */
   onApproval?: OnApproval<z.infer<S>>;
+  /**
+   * What a call would change, for the person who decides it ("deletes record DR-42 and its 3 invoices"): run once
+   * when the call is planned, within 5 s; a throw or a timeout shows `preview failed: <reason>` and the person is
+   * asked all the same. Read-only: it must not change anything itself.
+   */
+  preview?: (params: z.infer<S>, ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>) => string | { summary: string; details?: string } | Promise<string | { summary: string; details?: string }>;
   /** Runs in the tool activity. Return a string (or JSON-able value) for the model. Not needed for `external` tools. */
   execute?: (params: z.infer<S>, ctx: ToolContext) => unknown | Promise<unknown>;
   /**

@@ -46,6 +46,7 @@ export function addReadCommands(program: Command, connect: Connect): void {
         lines.push('', bold('Pending'));
         for (const p of s.pending) {
           lines.push(`  ${p.callId}  ${p.toolName}${p.mcpServer ? ` (MCP ${p.mcpServer})` : ''}  requested ${ago(p.requestedAt)}${p.expiresAt ? `, expires ${ago(p.expiresAt)}` : ''}${p.approvers ? `, approvers: ${p.approvers.join(', ')}` : ''}${p.quorum ? `, ${quorumText(p.quorum)}` : ''}${p.signedDecisions ? ', signed decisions only' : ''}`);
+          if (p.preview) lines.push(`    ${p.preview.failed ? red(p.preview.summary) : `impact: ${p.preview.summary}`}`, ...(p.preview.details ?? '').split('\n').filter(Boolean).map((l) => `      ${l}`));
           if (p.kind === 'uncertain') lines.push(`    ${red(`may or may not have run: ${p.uncertainBecause ?? 'its attempt did not finish'}`)}; answer with countersign resolve ${workflowId} ${p.callId} --retry | --done <result> | --failed <error>`);
           lines.push(...argumentLines(p.arguments).map((l) => `    ${l}`));
         }

@@ -71,6 +71,15 @@ export interface PendingApproval {
   excludedApprover?: string;
   /** For `uncertain`: what happened to the attempt that may or may not have run. */
   uncertainBecause?: string;
+  /** What the call would change, in the tool's words (its `preview`, computed when the call was planned). */
+  preview?: CallPreview;
+}
+
+/** A tool's impact preview: a line, maybe more; `failed` when the preview threw or timed out (summary says why). */
+export interface CallPreview {
+  summary: string;
+  details?: string;
+  failed?: true;
 }
 
 /** Internal: what a sub-run (child workflow) tells its parent whenever it changes. */

@@ -11,6 +11,7 @@ export interface CallForPeople {
   toolName: string;
   arguments: string;
   expiresAt?: string;
+  preview?: { summary: string; details?: string };
 }
 
 const slackEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -22,6 +23,7 @@ export function slackMessage(c: CallForPeople, links: Record<LinkAction, string>
     text: cut(title, 300),
     blocks: [
       { type: 'section', text: { type: 'mrkdwn', text: cut(`*${slackEscape(c.toolName)}* waits for approval (agent ${slackEscape(c.agent)}, run \`${slackEscape(c.workflowId)}\`)`, 2900) } },
+      ...(c.preview ? [{ type: 'section', text: { type: 'mrkdwn', text: cut(`*Impact:* ${slackEscape(c.preview.summary)}`, 2900) } }] : []),
       { type: 'section', text: { type: 'mrkdwn', text: cut(`\`\`\`${slackEscape(prettyArguments(c.arguments))}\`\`\``, 2900) } },
       ...(c.expiresAt ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: `Expires ${slackEscape(c.expiresAt)}` }] }] : []),
       {
@@ -38,9 +40,10 @@ export function slackMessage(c: CallForPeople, links: Record<LinkAction, string>
 
 export function emailMessage(c: CallForPeople, links: Record<LinkAction, string>): { subject: string; text: string; html: string } {
   const subject = cut(`Approval needed: ${c.toolName} (${c.agent})`, 200);
-  const lines = [`${c.agent} asks to run ${c.toolName} in run ${c.workflowId}:`, '', prettyArguments(c.arguments), '', ...(c.expiresAt ? [`Expires ${c.expiresAt}.`, ''] : []), `Approve: ${links.approve}`, `Reject: ${links.reject}`, `View: ${links.view}`, '', 'Each link opens a confirmation page first; nothing is decided until you confirm.'];
+  const lines = [`${c.agent} asks to run ${c.toolName} in run ${c.workflowId}:`, '', ...(c.preview ? [`Impact: ${c.preview.summary}`, ''] : []), prettyArguments(c.arguments), '', ...(c.expiresAt ? [`Expires ${c.expiresAt}.`, ''] : []), `Approve: ${links.approve}`, `Reject: ${links.reject}`, `View: ${links.view}`, '', 'Each link opens a confirmation page first; nothing is decided until you confirm.'];
   const html = [
     `<p>${escapeHtml(c.agent)} asks to run <b>${escapeHtml(c.toolName)}</b> in run <code>${escapeHtml(c.workflowId)}</code>:</p>`,
+    ...(c.preview ? [`<p><b>Impact:</b> ${escapeHtml(c.preview.summary)}</p>`] : []),
     `<pre>${escapeHtml(prettyArguments(c.arguments))}</pre>`,
     ...(c.expiresAt ? [`<p>Expires ${escapeHtml(c.expiresAt)}.</p>`] : []),
     `<p><a href="${escapeHtml(links.approve)}">Approve…</a> · <a href="${escapeHtml(links.reject)}">Reject…</a> · <a href="${escapeHtml(links.view)}">View run</a></p>`,

@@ -30,6 +30,7 @@ export class Notifier {
       arguments: call.arguments,
       requestedAt: call.requestedAt,
       ...(call.expiresAt ? { expiresAt: call.expiresAt } : {}),
+      ...(call.preview ? { preview: call.preview } : {}),
       ...extra,
     };
     // Without a webhook the activity would only log: log here instead, and spare the run three history events

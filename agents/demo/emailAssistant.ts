@@ -28,6 +28,7 @@ export const deleteRecord = defineTool({
   description: 'Permanently delete a record from the database.',
   parameters: z.object({ record_id: z.string() }),
   needsApproval: true,
+  preview: ({ record_id }) => ({ summary: `deletes record ${record_id} from the database; this cannot be undone`, details: `DELETE FROM records WHERE id = '${record_id}'` }),
   execute: async ({ record_id }, ctx) => {
     await recordOnce({ idempotencyKey: ctx.idempotencyKey, kind: 'delete_record', record_id });
     return `Record ${record_id} deleted`;

@@ -49,6 +49,7 @@ const pendingSchema = z.object({
   signedDecisions: z.literal(true).optional(),
   excludedApprover: z.string().optional(),
   uncertainBecause: z.string().optional(),
+  preview: z.object({ summary: z.string(), details: z.string().optional(), failed: z.literal(true).optional() }).optional(),
 });
 const stateSchema = z.object({
   $schemaVersion: z.literal(RUN_STATE_SCHEMA_VERSION),

@@ -58,8 +58,8 @@ export interface BookState {
 }
 
 /** What a waiting call shows readers (copies: the book's state stays its own). */
-function asPending({ callId, kind, fields, toolName, arguments: args, agentName, requestedAt, expiresAt, approvers, mcpServer, quorum, signedDecisions, excludedApprover, uncertainBecause }: BookCall): PendingApproval {
-  const optional = { fields, expiresAt, approvers, mcpServer, signedDecisions, excludedApprover, uncertainBecause, quorum: quorum && { needed: quorum.needed, approvedBy: [...quorum.approvedBy] } };
+function asPending({ callId, kind, fields, toolName, arguments: args, agentName, requestedAt, expiresAt, approvers, mcpServer, quorum, signedDecisions, excludedApprover, uncertainBecause, preview }: BookCall): PendingApproval {
+  const optional = { fields, expiresAt, approvers, mcpServer, signedDecisions, excludedApprover, uncertainBecause, preview, quorum: quorum && { needed: quorum.needed, approvedBy: [...quorum.approvedBy] } };
   return { callId, kind: kind ?? 'approval', toolName, arguments: args, agentName, requestedAt, ...definedFields(optional) };
 }
 

@@ -3,6 +3,7 @@
 // downstream looks at a policy again. Plain data, shared by the activities and the workflow.
 import { type OnTimeout, addDuration, durationMs } from '../../contract/approvalPolicy';
 import type { BookCall } from './approvalBook';
+import type { CallPreview } from '../../contract/runViews';
 import { definedFields } from '../definedFields';
 
 export interface AgentRef {
@@ -16,6 +17,8 @@ export interface CallBase {
   arguments: string;
   /** The tool is not idempotent: its activity runs at most once; an attempt that may have run makes the call `uncertain`. */
   idempotent?: false;
+  /** For a call a person decides: what it would change, as the tool's preview said when it was planned. */
+  preview?: CallPreview;
 }
 
 /** Calls the workflow carries out itself instead of running an activity: handoffs and sub-agents. */
@@ -97,6 +100,7 @@ export function bookingFor(c: WaitingCall, where: { agentName: string; mcpServer
     ...(w.quorum ? { quorum: { needed: w.quorum, approvedBy: [] } } : {}),
     ...(w.signedDecisions ? { signedDecisions: true as const } : {}),
     ...(w.excludedApprover !== undefined ? { excludedApprover: w.excludedApprover } : {}),
+    ...(c.preview ? { preview: c.preview } : {}),
   };
   return booking;
 }

@@ -56,6 +56,7 @@ export function callCard(c: InboxCall, csrf: string, error?: FormError): Markup 
 <h2>${c.path ?? c.toolName} <small>${c.kind}</small></h2>
 <p class="meta">agent <b>${c.agentName}</b> · run <a href="${runPath(c.workflowId)}">${c.workflowId}</a> · call ${c.callId} · waiting since ${c.requestedAt}${c.expiresAt ? html` · expires ${c.expiresAt}` : ''}</p>
 ${c.quorum ? html`<p class="quorum">${quorumText(c.quorum)}</p>` : ''}${c.signedDecisions ? html`<p class="signed">Signed decisions only</p>` : ''}
+${c.preview ? html`<div class="preview${c.preview.failed ? ' failed' : ''}"><p><b>Impact</b> ${c.preview.summary}</p>${c.preview.details ? html`<pre>${c.preview.details}</pre>` : ''}</div>` : ''}
 <pre class="arguments">${prettyArguments(c.arguments)}</pre>
 ${error ? html`<p class="error" role="alert">${error.message}</p>` : ''}
 ${callForms(c, csrf, error)}</article>`;
