@@ -110,6 +110,8 @@ export const productEnvSchema = z.object({
   COUNTERSIGN_SESSION_MAX_ITEMS: z.coerce.number({ error: SESSION_ITEMS }).int(SESSION_ITEMS).min(1, SESSION_ITEMS).max(MAX_SESSION_MAX_ITEMS, SESSION_ITEMS).default(DEFAULT_SESSION_MAX_ITEMS).describe("the history a session's next run starts with, at most, in items"),
   COUNTERSIGN_CODEC_TOKEN: z.string().min(1).optional().describe('the bearer token `countersign codec-server` requires (it binds beyond loopback only with one). Secret'),
   COUNTERSIGN_SERVE_TOKENS: z.string().min(1).optional().describe('`approver:token,…`: bearer tokens `countersign serve` accepts (16+ characters each) and the approvers they stand for. Secret'),
+  COUNTERSIGN_SLACK_SIGNING_SECRET: z.string().min(1).optional().describe("your Slack app's signing secret: `countersign serve` then takes Slack's interactive Approve / Reject buttons at POST /slack/actions (needs COUNTERSIGN_SLACK_USERS and COUNTERSIGN_LINK_SECRET). Secret"),
+  COUNTERSIGN_SLACK_USERS: z.string().min(1).optional().describe('a JSON file `{ "U0123ABC": "ann" }` mapping Slack user ids to approvers, read when `countersign serve` starts; an unmapped user is refused'),
   COUNTERSIGN_DEBUG: z.string().optional().describe('any value: a fatal error prints its stack too'),
   NO_COLOR: z.string().optional().describe('any value: the CLI prints without colour'),
   PATH: z.string().min(1).default('/usr/local/bin:/usr/bin:/bin').describe("the PATH the shell tool's commands get (it passes only PATH and HOME on)"),

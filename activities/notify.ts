@@ -4,7 +4,7 @@
 import type { CallPreview } from '../contract/runViews';
 import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { type LinkAction, type LinkSettings, actionLinks } from '../links/actionLinks';
+import { type LinkAction, type LinkSettings, actionLinks, buttonTokens } from '../links/actionLinks';
 import { emailMessage, slackMessage } from '../links/messageBodies';
 import { withDeadlineSignal } from './deadline';
 
@@ -79,7 +79,7 @@ export function createNotifyActivities(options: { webhookUrl?: string; timeoutMs
 
 function withLinks(n: Notification, settings: LinkSettings): Notification {
   const links = actionLinks(settings, n);
-  return { ...n, links, slack: slackMessage(n, links), email: emailMessage(n, links) };
+  return { ...n, links, slack: slackMessage(n, links, buttonTokens(settings, n)), email: emailMessage(n, links) };
 }
 
 export type NotifyActivities = ReturnType<typeof createNotifyActivities>;

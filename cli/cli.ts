@@ -126,11 +126,13 @@ program
   .option('--approver-header <name>', 'header your reverse proxy sets to the signed-in approver, e.g. X-Forwarded-User')
   .option('--keys-dir <dir>', "approvers' private keys (<approver>.private.jwk) to sign their decisions with")
   .action(async (o: { port: number; host: string; approverHeader?: string; keysDir?: string }) => {
-    const { serveTokens, linkSecret } = config(); // a link secret shorter than 32 characters is a ConfigError
+    const { serveTokens, linkSecret, slackSigningSecret, slackUsersFile } = config(); // a link secret shorter than 32 characters is a ConfigError
     const tokens = lazy.identity().parseServeTokens(serveTokens);
+    const slack = { signingSecret: slackSigningSecret, usersFile: slackUsersFile };
+    lazy.slack().slackSettingsOf(slack, linkSecret); // a bad user mapping stops here, before connecting
     const { runner } = await connect();
-    const server = await lazy.inbox().startInbox({ runner, port: o.port, host: o.host, approverHeader: o.approverHeader, tokens, keysDir: o.keysDir, linkSecret });
-    print(`approvals inbox at ${server.url} (identity: ${[o.approverHeader ? `header ${o.approverHeader}` : '', tokens.length ? `${tokens.length} bearer token(s)` : ''].filter(Boolean).join(', ')}${linkSecret ? '; one-click links on' : ''})`);
+    const server = await lazy.inbox().startInbox({ runner, port: o.port, host: o.host, approverHeader: o.approverHeader, tokens, keysDir: o.keysDir, linkSecret, slack });
+    print(`approvals inbox at ${server.url} (identity: ${[o.approverHeader ? `header ${o.approverHeader}` : '', tokens.length ? `${tokens.length} bearer token(s)` : ''].filter(Boolean).join(', ')}${linkSecret ? '; one-click links on' : ''}${slackSigningSecret ? '; Slack buttons at POST /slack/actions' : ''})`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', () => resolve());
       process.once('SIGTERM', () => resolve());

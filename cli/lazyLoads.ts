@@ -12,5 +12,6 @@ export const lazy = {
   approvalsReport: () => require('../client/approvals/approvalsReport') as typeof import('../client/approvals/approvalsReport'),
   inbox: () => require('../servers/inbox/inboxServer') as typeof import('../servers/inbox/inboxServer'),
   identity: () => require('../servers/inbox/identity') as typeof import('../servers/inbox/identity'),
+  slack: () => require('../servers/inbox/slackActions') as typeof import('../servers/inbox/slackActions'),
   grants: () => require('../client/grants/grantsClient') as typeof import('../client/grants/grantsClient'),
 };

@@ -80,6 +80,10 @@ export interface CountersignConfig {
   codecToken?: string;
   /** COUNTERSIGN_SERVE_TOKENS, as given (`countersign serve` parses it). Secret. */
   serveTokens?: string;
+  /** COUNTERSIGN_SLACK_SIGNING_SECRET. Secret. */
+  slackSigningSecret?: string;
+  /** COUNTERSIGN_SLACK_USERS: the Slack user mapping file. */
+  slackUsersFile?: string;
   /** COUNTERSIGN_DEBUG set */
   debug: boolean;
   /** Development settings (devEnvSchema): the dev server, the scripted model, … */

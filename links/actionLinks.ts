@@ -54,11 +54,26 @@ export interface LinkSettings {
   maxTtlSeconds?: number;
 }
 
-/** Approve, reject and view links for one waiting call. */
-export function actionLinks(s: LinkSettings, call: { workflowId: string; callId: string; arguments: string; expiresAt?: string }, nowMs = Date.now()): Record<LinkAction, string> {
+type LinkedCall = { workflowId: string; callId: string; arguments: string; expiresAt?: string };
+
+/** A fresh token (its own single-use id) for one action on one waiting call, expiring with the call. */
+function tokenFor(s: LinkSettings, call: LinkedCall, act: LinkAction, nowMs: number): string {
   const max = Math.floor(nowMs / 1000) + (s.maxTtlSeconds ?? DEFAULT_LINK_TTL_SECONDS);
   const exp = call.expiresAt ? Math.min(max, Math.floor(Date.parse(call.expiresAt) / 1000)) : max;
+  return mintLinkToken(s.secret, { wf: call.workflowId, call: call.callId, act, args: argsDigest(call.arguments), exp, id: randomUUID() });
+}
+
+/** Approve, reject and view links for one waiting call. */
+export function actionLinks(s: LinkSettings, call: LinkedCall, nowMs = Date.now()): Record<LinkAction, string> {
   const base = s.publicUrl.replace(/\/+$/, '');
-  const link = (act: LinkAction) => `${base}/links/${mintLinkToken(s.secret, { wf: call.workflowId, call: call.callId, act, args: argsDigest(call.arguments), exp, id: randomUUID() })}`;
+  const link = (act: LinkAction) => `${base}/links/${tokenFor(s, call, act, nowMs)}`;
   return { approve: link('approve'), reject: link('reject'), view: link('view') };
+}
+
+/**
+ * The `value`s of Slack's interactive Approve / Reject buttons: link tokens of their own (ids apart from the
+ * links'), which Slack posts back to `countersign serve` at /slack/actions.
+ */
+export function buttonTokens(s: LinkSettings, call: LinkedCall, nowMs = Date.now()): { approve: string; reject: string } {
+  return { approve: tokenFor(s, call, 'approve', nowMs), reject: tokenFor(s, call, 'reject', nowMs) };
 }

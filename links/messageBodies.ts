@@ -17,7 +17,12 @@ export interface CallForPeople {
 const slackEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-export function slackMessage(c: CallForPeople, links: Record<LinkAction, string>): { text: string; blocks: unknown[] } {
+/**
+ * With `buttons` (tokens from actionLinks.ts buttonTokens), Approve / Reject are interactive buttons that Slack posts
+ * to `countersign serve` (/slack/actions); a context line keeps the confirmation-page links for workspaces whose
+ * app takes no interactivity. Without, Approve… / Reject… are link buttons.
+ */
+export function slackMessage(c: CallForPeople, links: Record<LinkAction, string>, buttons?: { approve: string; reject: string }): { text: string; blocks: unknown[] } {
   const title = `${c.agent} asks to run ${summarizeCall(c.toolName, c.arguments)}`;
   return {
     text: cut(title, 300),
@@ -26,16 +31,37 @@ export function slackMessage(c: CallForPeople, links: Record<LinkAction, string>
       ...(c.preview ? [{ type: 'section', text: { type: 'mrkdwn', text: cut(`*Impact:* ${slackEscape(c.preview.summary)}`, 2900) } }] : []),
       { type: 'section', text: { type: 'mrkdwn', text: cut(`\`\`\`${slackEscape(prettyArguments(c.arguments))}\`\`\``, 2900) } },
       ...(c.expiresAt ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: `Expires ${slackEscape(c.expiresAt)}` }] }] : []),
+      ...actionBlocks(links, buttons),
+    ],
+  };
+}
+
+// Slack allows a button value of at most 2000 characters: longer tokens (very long run ids) stay links.
+function actionBlocks(links: Record<LinkAction, string>, buttons?: { approve: string; reject: string }): unknown[] {
+  const view = { type: 'button', text: { type: 'plain_text', text: 'View run' }, url: links.view, action_id: 'view' };
+  if (!buttons || buttons.approve.length > 2000 || buttons.reject.length > 2000)
+    return [
       {
         type: 'actions',
         elements: [
           { type: 'button', style: 'primary', text: { type: 'plain_text', text: 'Approve…' }, url: links.approve, action_id: 'approve' },
           { type: 'button', style: 'danger', text: { type: 'plain_text', text: 'Reject…' }, url: links.reject, action_id: 'reject' },
-          { type: 'button', text: { type: 'plain_text', text: 'View run' }, url: links.view, action_id: 'view' },
+          view,
         ],
       },
-    ],
-  };
+    ];
+  return [
+    {
+      type: 'actions',
+      block_id: 'countersign_actions',
+      elements: [
+        { type: 'button', style: 'primary', text: { type: 'plain_text', text: 'Approve' }, value: buttons.approve, action_id: 'countersign_approve' },
+        { type: 'button', style: 'danger', text: { type: 'plain_text', text: 'Reject' }, value: buttons.reject, action_id: 'countersign_reject' },
+        view,
+      ],
+    },
+    { type: 'context', block_id: 'countersign_links', elements: [{ type: 'mrkdwn', text: `Or on a confirmation page: <${links.approve}|Approve…> · <${links.reject}|Reject…>` }] },
+  ];
 }
 
 export function emailMessage(c: CallForPeople, links: Record<LinkAction, string>): { subject: string; text: string; html: string } {

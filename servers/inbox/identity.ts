@@ -16,7 +16,7 @@ export interface Identity {
   via: 'header' | 'token';
 }
 
-const NAME = /^[\w.@-]{1,200}$/;
+export const APPROVER_NAME = /^[\w.@-]{1,200}$/;
 
 /** `ann:tok1,bob:tok2` → entries; one line naming what is wrong. */
 export function parseServeTokens(spec: string | undefined): IdentitySettings['tokens'] {
@@ -25,7 +25,7 @@ export function parseServeTokens(spec: string | undefined): IdentitySettings['to
     const at = entry.indexOf(':');
     const approver = entry.slice(0, at).trim();
     const token = entry.slice(at + 1).trim();
-    if (at < 1 || !NAME.test(approver)) throw new Error(`COUNTERSIGN_SERVE_TOKENS: "${entry.slice(0, 40)}" must be approver:token, e.g. ann:$(openssl rand -hex 24)`);
+    if (at < 1 || !APPROVER_NAME.test(approver)) throw new Error(`COUNTERSIGN_SERVE_TOKENS: "${entry.slice(0, 40)}" must be approver:token, e.g. ann:$(openssl rand -hex 24)`);
     if (token.length < 16) throw new Error(`COUNTERSIGN_SERVE_TOKENS: the token of ${approver} is shorter than 16 characters`);
     return { approver, token };
   });
@@ -43,5 +43,5 @@ export function identify(headers: IncomingHttpHeaders, s: IdentitySettings): Ide
   if (!s.approverHeader) return undefined;
   const value = headers[s.approverHeader];
   const name = Array.isArray(value) ? undefined : value?.trim();
-  return name && NAME.test(name) ? { approver: name, via: 'header' } : undefined;
+  return name && APPROVER_NAME.test(name) ? { approver: name, via: 'header' } : undefined;
 }

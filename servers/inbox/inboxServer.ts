@@ -1,7 +1,8 @@
 // `countersign serve`: the approvals inbox. Fastify with bounded bodies (413), a strict content security policy
 // (helmet), CSRF tokens on every browser form (@fastify/csrf-protection), and an identity on every request from a
 // trusted source (identity.ts): unauthenticated requests get 401 and change nothing. Routes: the pages
-// (inboxRoutes.ts), the JSON API (apiRoutes.ts) and one-click links (linkRoutes.ts).
+// (inboxRoutes.ts), the JSON API (apiRoutes.ts), one-click links (linkRoutes.ts) and, with a Slack signing secret,
+// Slack's buttons (slackActions.ts: Slack's signature stands in for the identity there).
 import { randomBytes } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
@@ -17,6 +18,7 @@ import { messagePage } from './pages';
 import { addApiRoutes } from './apiRoutes';
 import { addInboxRoutes } from './inboxRoutes';
 import { addLinkRoutes } from './linkRoutes';
+import { SLACK_ACTIONS_PATH, type SlackOptions, addSlackRoutes, slackSettingsOf } from './slackActions';
 
 export interface InboxOptions {
   /** Reads runs and sends decisions (its task queue is where new runs would go; decisions go to any run). */
@@ -31,6 +33,8 @@ export interface InboxOptions {
   keysDir?: string;
   /** COUNTERSIGN_LINK_SECRET: one-click links minted by the workers are checked with it. */
   linkSecret?: string;
+  /** Slack's interactive buttons at POST /slack/actions (COUNTERSIGN_SLACK_SIGNING_SECRET, COUNTERSIGN_SLACK_USERS). */
+  slack?: SlackOptions;
   /** Largest request body (default 256 KiB): more gets 413. */
   bodyLimitBytes?: number;
 }
@@ -54,6 +58,7 @@ export async function startInbox(o: InboxOptions): Promise<{ url: string; close(
   const host = o.host ?? '127.0.0.1';
   const identity: IdentitySettings = { approverHeader: o.approverHeader?.toLowerCase(), tokens: o.tokens ?? [] };
   checkBind(host, Boolean(identity.approverHeader || identity.tokens.length), 'countersign serve');
+  const slack = slackSettingsOf(o.slack, o.linkSecret);
   if (!identity.approverHeader && !identity.tokens.length) throw new Error('countersign serve needs an identity source: --approver-header (set by your reverse proxy) or COUNTERSIGN_SERVE_TOKENS=ann:<token>,…');
 
   // Link tokens travel in the path (up to 2 KB).
@@ -70,7 +75,7 @@ export async function startInbox(o: InboxOptions): Promise<{ url: string; close(
 
   app.decorateRequest('identity', null as unknown as Identity);
   app.addHook('onRequest', async (req, reply) => {
-    if (req.url.startsWith('/assets/')) return;
+    if (req.url.startsWith('/assets/') || (slack && req.routeOptions.url === SLACK_ACTIONS_PATH)) return;
     const who = identify(req.headers, identity);
     if (!who) {
       reply.code(401).header('www-authenticate', 'Bearer');
@@ -100,6 +105,7 @@ export async function startInbox(o: InboxOptions): Promise<{ url: string; close(
   addInboxRoutes(app, ctx);
   addApiRoutes(app, ctx);
   addLinkRoutes(app, ctx);
+  if (slack) await addSlackRoutes(app, ctx, slack, o.bodyLimitBytes ?? 256 * 1024);
 
   const address = await app.listen({ port: o.port ?? 8234, host });
   return { url: address.replace('[::1]', 'localhost'), close: () => app.close() };
