@@ -11,7 +11,7 @@ import { startPayloadSweeper } from '../../worker/payloadSweeper';
 import { eventually, newId } from '../support/fixtures';
 import { BODY_BYTES, gcNamespace, pastRetention, pausedRun, stillWhole } from '../support/gcRuns';
 import { type Harness, startHarness } from '../support/harness';
-import { type S3Server, startS3Server } from '../support/s3Server';
+import { type S3Server, s3StorageOn, startS3Server } from '../support/s3Server';
 
 jest.setTimeout(300_000);
 
@@ -20,9 +20,7 @@ let h: Harness;
 let storage: PayloadStorageSettings;
 beforeAll(async () => {
   s3 = await startS3Server();
-  process.env.AWS_ACCESS_KEY_ID = s3.credentials.accessKeyId;
-  process.env.AWS_SECRET_ACCESS_KEY = s3.credentials.secretAccessKey;
-  storage = { kind: 's3', bucket: s3.bucket, endpoint: s3.endpoint, region: 'us-east-1', thresholdBytes: 256 * 1024 };
+  storage = s3StorageOn(s3);
   const connection = await Connection.connect({ address: process.env.COUNTERSIGN_TEST_ADDRESS });
   const namespace = await gcNamespace(new Client({ connection }));
   await connection.close();

@@ -11,7 +11,7 @@ import { Runner } from '../../client';
 import type { PayloadStorageSettings } from '../../temporal.config';
 import { newId, outboxOf } from '../support/fixtures';
 import { type Harness, startHarness } from '../support/harness';
-import { type S3Server, startS3Server } from '../support/s3Server';
+import { type S3Server, s3StorageOn, startS3Server } from '../support/s3Server';
 import { projectRoot } from '../support/toolchain';
 
 jest.setTimeout(300_000);
@@ -22,10 +22,7 @@ let runner: Runner;
 let settings: PayloadStorageSettings;
 beforeAll(async () => {
   s3 = await startS3Server();
-  // The AWS SDK reads credentials from the environment, as it would on a cluster.
-  process.env.AWS_ACCESS_KEY_ID = s3.credentials.accessKeyId;
-  process.env.AWS_SECRET_ACCESS_KEY = s3.credentials.secretAccessKey;
-  settings = { kind: 's3', bucket: s3.bucket, endpoint: s3.endpoint, region: 'us-east-1', thresholdBytes: 256 * 1024 };
+  settings = s3StorageOn(s3);
   h = await startHarness({ payloadStorage: settings });
   runner = new Runner(h.client, { taskQueue: h.taskQueue });
 });

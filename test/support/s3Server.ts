@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { freePort } from './processes';
 import { binaryPath } from './toolchain';
+import type { PayloadStorageSettings } from '../../temporal.config';
 
 export interface S3Server {
   endpoint: string;
@@ -63,4 +64,11 @@ export async function startS3Server(bucket = 'countersign-payloads'): Promise<S3
     }
   }
   return { endpoint, bucket, credentials, client, close };
+}
+
+/** The payload storage settings of workers and clients on this server; the AWS SDK reads the credentials from the environment, as on a cluster. */
+export function s3StorageOn(s3: S3Server): PayloadStorageSettings {
+  process.env.AWS_ACCESS_KEY_ID = s3.credentials.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY = s3.credentials.secretAccessKey;
+  return { kind: 's3', bucket: s3.bucket, endpoint: s3.endpoint, region: 'us-east-1', thresholdBytes: 256 * 1024 };
 }
