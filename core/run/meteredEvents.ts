@@ -3,6 +3,7 @@
 // Pure: workflows/runMetrics.ts emits what it yields through the workflow's replay-safe metric meter.
 import type { AuditDecision } from '../../contract/runViews';
 import type { BookState } from '../approvals/approvalBook';
+import { entriesAfter } from '../approvals/auditLog';
 
 export const METRIC_NAMES = {
   approvalsRequested: 'countersign_approvals_requested_total',
@@ -59,8 +60,7 @@ export class ApprovalMeter {
     }
     const seq = b.auditSeq ?? 0;
     if (seq === this.auditSeq) return { requested, decided };
-    for (const entry of b.audit) {
-      if ((entry.seq ?? 0) <= this.auditSeq) continue;
+    for (const entry of entriesAfter(b.audit, this.auditSeq)) {
       const outcome = approvalOutcome(entry.decision);
       const call = outcome && b.calls.find((c) => c.callId === entry.callId);
       if (!call || (call.kind ?? 'approval') !== 'approval') continue;

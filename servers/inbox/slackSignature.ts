@@ -1,8 +1,9 @@
 // Slack's request signing, as Slack documents it: `X-Slack-Signature: v0=<hex HMAC-SHA256>` over
 // `v0:{X-Slack-Request-Timestamp}:{raw body}` with the app's signing secret. A timestamp more than 5 minutes from
 // now is refused (a captured request cannot be replayed later), and the comparison takes constant time.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { sameSecret } from '../../links/sameSecret';
 
 /** How far the request's timestamp may be from the server's clock. */
 export const SLACK_MAX_SKEW_SECONDS = 5 * 60;
@@ -19,7 +20,5 @@ export function slackRequestProblem(signingSecret: string, headers: IncomingHttp
   if (typeof timestamp !== 'string' || !/^\d{1,12}$/.test(timestamp)) return 'not a Slack request: X-Slack-Request-Timestamp is missing or not a number';
   if (Math.abs(nowSeconds - Number(timestamp)) > SLACK_MAX_SKEW_SECONDS) return 'refused: the request timestamp is more than 5 minutes from now (a replayed request, or a clock off)';
   if (typeof signature !== 'string' || !/^v0=[0-9a-f]{64}$/.test(signature)) return 'not a Slack request: X-Slack-Signature is missing or malformed';
-  // Both are 67 ASCII characters here, so timingSafeEqual's equal-length rule holds and the length says nothing.
-  const expected = Buffer.from(slackSignature(signingSecret, timestamp, rawBody));
-  return timingSafeEqual(Buffer.from(signature), expected) ? undefined : 'not a Slack request: the signature does not match (another signing secret, or a changed body)';
+  return sameSecret(signature, slackSignature(signingSecret, timestamp, rawBody)) ? undefined : 'not a Slack request: the signature does not match (another signing secret, or a changed body)';
 }
