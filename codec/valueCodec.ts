@@ -39,8 +39,12 @@ export interface ValuesEnvelope {
 }
 
 const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
-const text = (b: Uint8Array | null | undefined) => Buffer.from(b ?? []).toString('utf8');
-const encodingOf = (p: Payload) => text(p.metadata?.encoding);
+/** A payload field's bytes as text. */
+export const payloadText = (b: Uint8Array | null | undefined) => Buffer.from(b ?? []).toString('utf8');
+
+/** What a `json/countersign-values` payload holds: the reference to its stored envelope (or, written inline, the envelope). */
+export const valuesPayloadOf = (payload: Payload) => JSON.parse(payloadText(payload.data)) as ValuesEnvelope | { envelope: Record<string, string>; bytes?: number };
+const encodingOf = (p: Payload) => payloadText(p.metadata?.encoding);
 
 /**
  * Where a payload's values are stored: under its namespace (the prefix Temporal's S3 driver gives its objects), shared
@@ -111,7 +115,7 @@ export class LargeValueCodec implements PayloadCodec {
 
   private async encodeOne(payload: Payload, target: StorageDriverStoreContext): Promise<Payload> {
     if ((payload.data?.length ?? 0) < this.thresholdBytes || encodingOf(payload) !== 'json/plain') return payload;
-    const { skeleton, found } = splitValues(JSON.parse(text(payload.data)));
+    const { skeleton, found } = splitValues(JSON.parse(payloadText(payload.data)));
     if (found.size === 0) return payload; // Temporal's external storage takes it whole, as before
     const values = await Promise.all([...found].map(async ([value, paths]) => ({ ref: await this.storeValue(value, target), bytes: Buffer.byteLength(value, 'utf8'), paths })));
     const envelope: ValuesEnvelope = { value: skeleton, values };
@@ -123,8 +127,8 @@ export class LargeValueCodec implements PayloadCodec {
 
   private async decodeOne(payload: Payload): Promise<Payload> {
     if (encodingOf(payload) !== VALUES_ENCODING) return payload;
-    const read = JSON.parse(text(payload.data)) as ValuesEnvelope | { envelope: Record<string, string> };
-    const envelope = 'envelope' in read ? (JSON.parse(text((await this.get(read.envelope, VALUES_ENCODING)).data)) as ValuesEnvelope) : read;
+    const read = valuesPayloadOf(payload);
+    const envelope = 'envelope' in read ? (JSON.parse(payloadText((await this.get(read.envelope, VALUES_ENCODING)).data)) as ValuesEnvelope) : read;
     const values = await Promise.all(envelope.values.map(async (v) => ({ value: await this.loadValue(v), paths: v.paths })));
     return { metadata: { ...payload.metadata, encoding: utf8('json/plain') }, data: utf8(JSON.stringify(joinValues(envelope.value, values))) };
   }
@@ -163,7 +167,7 @@ export class LargeValueCodec implements PayloadCodec {
       this.values.set(key, cached);
       return cached;
     }
-    const value = text((await this.get(v.ref, VALUE_ENCODING)).data);
+    const value = payloadText((await this.get(v.ref, VALUE_ENCODING)).data);
     if (Buffer.byteLength(value, 'utf8') !== v.bytes) throw new Error(`stored value ${key} holds ${Buffer.byteLength(value, 'utf8')} bytes, its reference says ${v.bytes}`);
     return this.remember(key, value);
   }

@@ -9,11 +9,10 @@
 //   known to be unreferenced and the sweep refuses.
 import { type Payload, type StorageDriver, StorageDriverClaim } from '@temporalio/common';
 import { ENCRYPTED_ENCODING, type EncryptionCodec, EncryptionKeyError } from '../codec/encryptionCodec';
-import { VALUES_ENCODING, type ValuesEnvelope } from '../codec/valueCodec';
+import { VALUES_ENCODING, payloadText, valuesPayloadOf } from '../codec/valueCodec';
 import type { StoreObjects } from './storeObjects';
 
 const REFERENCE_TYPE = 'temporal.api.sdk.v1.ExternalStorageReference';
-const text = (b: Uint8Array | null | undefined) => Buffer.from(b ?? []).toString('utf8');
 
 /** A reason the sweep cannot tell what is unreferenced; nothing is deleted. */
 export class GcRefused extends Error {
@@ -43,20 +42,20 @@ export class StoreReferences {
   }
 
   private async markPayload(payload: Payload): Promise<void> {
-    const encoding = text(payload.metadata?.encoding);
-    if (encoding === 'json/protobuf' && text(payload.metadata?.messageType) === REFERENCE_TYPE) {
-      const ref = JSON.parse(text(payload.data)) as { driverName?: string; claimData?: Record<string, string> };
+    const encoding = payloadText(payload.metadata?.encoding);
+    if (encoding === 'json/protobuf' && payloadText(payload.metadata?.messageType) === REFERENCE_TYPE) {
+      const ref = JSON.parse(payloadText(payload.data)) as { driverName?: string; claimData?: Record<string, string> };
       if (ref.driverName !== this.driver.name || !ref.claimData) return void this.foreign++;
       return this.follow(ref.claimData);
     }
     if (encoding === ENCRYPTED_ENCODING) return this.markPayload(await this.decrypt(payload));
     if (encoding === VALUES_ENCODING) {
-      const read = JSON.parse(text(payload.data)) as ValuesEnvelope | { envelope: Record<string, string> };
+      const read = valuesPayloadOf(payload);
       if ('envelope' in read) return this.followRef(read.envelope);
       for (const v of read.values) this.markRef(v.ref);
       return this.scan(read.value);
     }
-    if (encoding === 'json/plain') return this.scan(JSON.parse(text(payload.data)));
+    if (encoding === 'json/plain') return this.scan(JSON.parse(payloadText(payload.data)));
   }
 
   private async decrypt(payload: Payload): Promise<Payload> {
