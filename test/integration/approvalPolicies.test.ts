@@ -2,21 +2,17 @@
 // (a duplicate and the requester refused, one rejection rejects), extensions from the CLI, and calls still waiting
 // when a run is cancelled, fails or is terminated (audited cancelled; gone from the pending list and the search
 // attributes).
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { WorkflowFailedError } from '@temporalio/client';
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool } from '../../agents';
 import { recordOnce } from '../../agents/demo/outbox';
 import { DecisionRejectedError, Runner } from '../../client';
 import type { AuditEntry } from '../../contract/runViews';
+import { cliEnv, countersign } from '../support/countersignCli';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
-import { projectRoot } from '../support/toolchain';
 
 jest.setTimeout(300_000);
-const exec = promisify(execFile);
 
 const payout = defineTool({
   name: 'approve_payout',
@@ -43,8 +39,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const env = () => ({ ...process.env, TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS, TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml', COUNTERSIGN_TASK_QUEUE: h.taskQueue, NO_COLOR: '1' });
-const cli = async (...args: string[]) => (await exec(process.execPath, [join(projectRoot, 'bin/countersign.js'), ...args], { env: env(), cwd: projectRoot })).stdout;
+const cli = async (...args: string[]) => (await countersign(args, cliEnv({ COUNTERSIGN_TASK_QUEUE: h.taskQueue }))).stdout;
 
 async function paused(options: { runTimeout?: string } = {}): Promise<string> {
   const workflowId = newId('payout');

@@ -2,22 +2,18 @@
 // wherever a person decides: the pendingApprovals query, `countersign show --json` and `show`, the inbox card, and
 // the approval_requested notification's Slack Block Kit and email bodies. A preview that throws or takes too long
 // shows `preview failed: …`, and the person is asked all the same.
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
 import { Runner } from '../../client';
 import { pendingApprovalsQuery } from '../../contract/messages';
 import { startInbox } from '../../servers/inbox/inboxServer';
+import { cliEnv, countersign } from '../support/countersignCli';
 import { eventually, newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { freePort } from '../support/processes';
-import { projectRoot } from '../support/toolchain';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 
 jest.setTimeout(120_000);
-const run = promisify(execFile);
 const SECRET = 'preview-test-link-secret-0123456789abcdef';
 
 const fragile = defineAgent({
@@ -55,8 +51,7 @@ afterAll(async () => {
   await hook?.close();
 });
 
-const cliEnv = () => ({ ...process.env, TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS, TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml', COUNTERSIGN_TASK_QUEUE: h.taskQueue, NO_COLOR: '1' });
-const cli = async (...args: string[]) => (await run(process.execPath, [join(projectRoot, 'bin/countersign.js'), ...args], { env: cliEnv(), cwd: projectRoot })).stdout;
+const cli = async (...args: string[]) => (await countersign(args, cliEnv({ COUNTERSIGN_TASK_QUEUE: h.taskQueue }))).stdout;
 const IMPACT = 'deletes record DR-42 from the database; this cannot be undone';
 
 test('the demo delete_record: its preview is in the query, show --json, show, the inbox, and the Block Kit and email bodies', async () => {

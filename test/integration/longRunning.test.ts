@@ -2,13 +2,12 @@
 // each onTimeout policy, reminders and escalation through the notify activity and a real webhook, the run deadline.
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
 import { deleteRecord, sendEmail } from '../../agents/demo/emailAssistant';
 import { decideUpdate, type RunInput } from '../../contract/messages';
 import { type RunResult } from '../../contract/runViews';
-import { eventually, newId, outboxOf } from '../support/fixtures';
+import { addRunSearchAttributes, eventually, newId, outboxOf } from '../support/fixtures';
 import { quietRuntime, startHarness, type Harness } from '../support/harness';
 import { binaryPath } from '../support/toolchain';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
@@ -39,10 +38,7 @@ beforeAll(async () => {
   quietRuntime();
   env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: binaryPath('temporal-test-server') } } });
   // The test server knows no custom search attributes until they are added, like any cluster.
-  await env.connection.operatorService.addSearchAttributes({
-    namespace: 'default',
-    searchAttributes: { HitlStatus: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD, HitlAgent: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD, HitlPendingTools: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST, HitlPendingSince: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DATETIME },
-  });
+  await addRunSearchAttributes(env.connection, 'default');
   hook = await startWebhookReceiver();
   h = await startHarness({ env, webhookUrl: hook.url, registry: new AgentRegistry([...demoAgents, patientAgent, expiringAgent]) });
 });

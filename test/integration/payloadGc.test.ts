@@ -3,21 +3,18 @@
 // namespace of their own with a file store of their own: three pass retention (deleted as retention deletes them),
 // three completed runs stay inside it, two stay open, waiting for an approval. The store shrinks to what the five
 // need; each still reads its conversation, answers its queries and replays; the open ones then finish.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { approveUntilDone } from '../../bench/growth';
 import { folderBytes, storeFiles } from '../../bench/storeBreakdown';
-import { Client, Connection } from '@temporalio/client';
 import { type AgentRunResult, Runner } from '../../client';
 import type { PayloadGcReport } from '../../storage/payloadGc';
 import type { PayloadStorageSettings } from '../../temporal.config';
+import { cliEnv, countersign } from '../support/countersignCli';
 import { newId } from '../support/fixtures';
 import { BODY_BYTES, gcNamespace, pastRetention, pausedRun, stillWhole } from '../support/gcRuns';
 import { type Harness, startHarness } from '../support/harness';
-import { projectRoot } from '../support/toolchain';
 
 jest.setTimeout(600_000);
 
@@ -36,17 +33,15 @@ const bodyFiles = () => [...storeFiles(storeDir)].filter((f) => statSync(join(st
 const snapshotOfStore = () => [...storeFiles(storeDir)].sort().map((f) => `${f} ${statSync(join(storeDir, f)).size}`);
 
 async function gc(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS, TEMPORAL_NAMESPACE: namespace, COUNTERSIGN_PAYLOAD_STORAGE: 'file', COUNTERSIGN_PAYLOAD_DIR: storeDir };
-  return promisify(execFile)(process.execPath, [join(projectRoot, 'bin/countersign.js'), 'storage', 'gc', ...args], { cwd: projectRoot, env, maxBuffer: 16 * 1024 * 1024 }).then(
+  const env = cliEnv({ TEMPORAL_NAMESPACE: namespace, COUNTERSIGN_PAYLOAD_STORAGE: 'file', COUNTERSIGN_PAYLOAD_DIR: storeDir });
+  return countersign(['storage', 'gc', ...args], env).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),
   );
 }
 
 beforeAll(async () => {
-  const connection = await Connection.connect({ address: process.env.COUNTERSIGN_TEST_ADDRESS });
-  namespace = await gcNamespace(new Client({ connection }));
-  await connection.close();
+  namespace = await gcNamespace();
   h = await startHarness({ payloadStorage: storage, namespace });
   runner = new Runner(h.client, { taskQueue: h.taskQueue });
   for (let i = 0; i < 8; i++) {

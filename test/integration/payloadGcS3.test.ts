@@ -3,7 +3,6 @@
 // completes and passes retention, the other waits for an approval. The sweeps delete the first one's objects and
 // nothing of the second, which still reads, answers, replays and then finishes.
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { Client, Connection } from '@temporalio/client';
 import { approveUntilDone } from '../../bench/growth';
 import { Runner } from '../../client';
 import type { PayloadStorageSettings } from '../../temporal.config';
@@ -21,9 +20,7 @@ let storage: PayloadStorageSettings;
 beforeAll(async () => {
   s3 = await startS3Server();
   storage = s3StorageOn(s3);
-  const connection = await Connection.connect({ address: process.env.COUNTERSIGN_TEST_ADDRESS });
-  const namespace = await gcNamespace(new Client({ connection }));
-  await connection.close();
+  const namespace = await gcNamespace();
   h = await startHarness({ payloadStorage: storage, namespace });
 });
 afterAll(async () => {

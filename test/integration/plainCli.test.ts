@@ -3,7 +3,6 @@
 // codec-server` (--codec-endpoint, --codec-auth for its token) it prints the argument itself.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Runner } from '../../client';
 import { approveUntilDone } from '../../bench/growth';
@@ -12,6 +11,8 @@ import { newId } from '../support/fixtures';
 import { startHarness, testPayloadStorage, type Harness } from '../support/harness';
 import { freePort, spawnProcess, type Spawned } from '../support/processes';
 import { binaryPath, projectRoot } from '../support/toolchain';
+import { CLI_PATH } from '../support/countersignCli';
+import { loadDevConfig } from '../../temporal.config';
 
 jest.setTimeout(300_000);
 const execute = promisify(execFile);
@@ -23,7 +24,7 @@ const { dir, thresholdBytes } = testPayloadStorage as { dir: string; thresholdBy
 /** The bundled `temporal` binary against the test dev server, with no profile of the machine's. */
 async function temporal(...args: string[]): Promise<string> {
   const env = { ...process.env, TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml', NO_COLOR: '1' };
-  const { stdout } = await execute(binaryPath('temporal'), [...args, '--address', process.env.COUNTERSIGN_TEST_ADDRESS!], { env, maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await execute(binaryPath('temporal'), [...args, '--address', loadDevConfig().test.address!], { env, maxBuffer: 64 * 1024 * 1024 });
   return stdout;
 }
 const encodingOf = (p: { metadata: { encoding: string } }) => Buffer.from(p.metadata.encoding, 'base64').toString();
@@ -41,7 +42,7 @@ describe.each([
     // The codec server as an operator runs it: a child process with the worker's storage settings (and keys).
     const port = await freePort();
     const env = { ...process.env, COUNTERSIGN_PAYLOAD_STORAGE: 'file', COUNTERSIGN_PAYLOAD_DIR: dir, COUNTERSIGN_PAYLOAD_THRESHOLD_BYTES: String(thresholdBytes), COUNTERSIGN_CODEC_TOKEN: TOKEN, COUNTERSIGN_ENCRYPTION_KEYS: keys ?? '', NO_COLOR: '1' };
-    codec = spawnProcess(process.execPath, [join(projectRoot, 'bin/countersign.js'), 'codec-server', '--port', String(port)], { cwd: projectRoot, env });
+    codec = spawnProcess(process.execPath, [CLI_PATH, 'codec-server', '--port', String(port)], { cwd: projectRoot, env });
     await codec.waitFor(/codec server at .*bearer token required/);
     codecArgs = ['--codec-endpoint', `http://127.0.0.1:${port}`, '--codec-auth', `Bearer ${TOKEN}`];
   });

@@ -2,20 +2,17 @@
 // (`countersign show`, the real CLI), nothing runs or changes before approval, an approved call runs exactly once,
 // a path outside the root is refused before anyone is asked. Plus onApproval on the shell tool and on an MCP
 // server, and an MCP requireApproval predicate that throws (fails closed: a person decides).
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { AgentRegistry, applyPatchTool, defineAgent, shellTool } from '../../agents';
 import { Runner } from '../../client';
 import { demoStdioServer, readLedger } from '../../devtools/demoMcpServer';
+import { cliEnv, countersign } from '../support/countersignCli';
 import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
-import { projectRoot } from '../support/toolchain';
 
 jest.setTimeout(300_000);
-const run = promisify(execFile);
 
 // The tools' root is a folder inside `dir`, so `../escape.txt` would land in `dir`, where the test can look.
 const dir = mkdtempSync(join(tmpdir(), 'countersign-shell-patch-'));
@@ -63,17 +60,15 @@ const strictDba = defineAgent({
 
 let h: Harness;
 let runner: Runner;
-let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   h = await startHarness({ registry: new AgentRegistry([coder, echoer, dba, strictDba]) });
   runner = new Runner(h.client, { taskQueue: h.taskQueue });
-  env = { ...process.env, TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS, TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml', COUNTERSIGN_TASK_QUEUE: h.taskQueue, NO_COLOR: '1' };
 });
 afterAll(async () => h?.close());
 
 /** `countersign show <id>` as a person runs it: the real CLI in a child process. */
 async function show(workflowId: string): Promise<string[]> {
-  const { stdout } = await run(process.execPath, [join(projectRoot, 'bin/countersign.js'), 'show', workflowId], { env, cwd: projectRoot });
+  const { stdout } = await countersign(['show', workflowId], cliEnv({ COUNTERSIGN_TASK_QUEUE: h.taskQueue }));
   return stdout.split('\n');
 }
 

@@ -2,20 +2,17 @@
 // not idempotent) never runs the command again on its own: the call becomes `uncertain`, shown by the CLI and the
 // Web UI's details; a person answers, through the CLI (done: the model gets their result) or the update (retry:
 // it runs once more), and the run goes on. Each command leaves a line in a log, so the test counts executions.
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from '@temporalio/client';
 import { Runner } from '../../client';
+import { cliEnv, countersign } from '../support/countersignCli';
 import { eventually, newId } from '../support/fixtures';
 import { spawnTs, type Spawned } from '../support/processes';
-import { projectRoot } from '../support/toolchain';
 import { useWorkerProcesses } from '../support/workerProcesses';
 
 jest.setTimeout(300_000);
-const run = promisify(execFile);
 const wp = useWorkerProcesses();
 const dir = mkdtempSync(join(tmpdir(), 'countersign-uncertain-'));
 const taskQueue = newId('uncertain');
@@ -37,8 +34,7 @@ afterAll(async () => {
   await worker?.exited;
 });
 
-const cliEnv = () => wp.env(taskQueue, { NO_COLOR: '1', TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml' });
-const cli = async (...args: string[]) => (await run(process.execPath, [join(projectRoot, 'bin/countersign.js'), ...args], { env: cliEnv(), cwd: projectRoot })).stdout;
+const cli = async (...args: string[]) => (await countersign(args, cliEnv({ COUNTERSIGN_TASK_QUEUE: taskQueue }))).stdout;
 const finalOutput = async (id: string) => ((await new Client({ connection: wp.connection }).workflow.getHandle(id).result()) as { finalOutput: string }).finalOutput;
 const logOf = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
 

@@ -1,7 +1,9 @@
 // Small helpers shared by the integration tests.
 import { randomUUID } from 'node:crypto';
-import type { WorkflowHandle } from '@temporalio/client';
+import type { Connection, WorkflowHandle } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { readOutbox } from '../../agents/demo/outbox';
+import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../../contract/searchAttributes';
 
 export const newId = (prefix: string) => `${prefix}-${randomUUID()}`;
 
@@ -38,4 +40,11 @@ export async function historyText(handle: WorkflowHandle): Promise<string> {
   };
   walk(raw);
   return parts.join('\n');
+}
+
+/** Registers the runs' search attributes in a namespace, as an operator does on a cluster (`npm start`'s dev server has them). */
+export async function addRunSearchAttributes(connection: Pick<Connection, 'operatorService'>, namespace: string): Promise<void> {
+  const indexed = (type: string) => temporal.api.enums.v1.IndexedValueType[`INDEXED_VALUE_TYPE_${type}` as keyof typeof temporal.api.enums.v1.IndexedValueType];
+  const searchAttributes = Object.fromEntries([HitlStatus, HitlAgent, HitlPendingTools, HitlPendingSince].map((k) => [k.name, indexed(k.type)]));
+  await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
 }

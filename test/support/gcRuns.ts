@@ -2,29 +2,29 @@
 // 1 hour, and Countersign's search attributes), runs with a distinct 300 KB argument each, and "past retention"
 // emulated the way retention ends a run: DeleteWorkflowExecution (its history and visibility record go).
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@temporalio/client';
+import { type Client, Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
-import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import type { Runner } from '../../client';
 import { dataConverterOf, openPayloadStorage } from '../../storage/payloadStorage';
 import { loadDevConfig, type PayloadStorageSettings } from '../../temporal.config';
-import { eventually } from './fixtures';
+import { addRunSearchAttributes, eventually } from './fixtures';
 import type { Harness } from './harness';
 
-const { IndexedValueType } = temporal.api.enums.v1;
 export const BODY_BYTES = 300_000;
 export const bodyOf = (tag: string) => `${tag}\n${`Report ${tag}: all the figures. `.repeat(Math.ceil(BODY_BYTES / 20))}`.slice(0, BODY_BYTES);
 
 /** A fresh namespace: retention 1 hour, the search attributes the workflow upserts; usable when this returns. */
-export async function gcNamespace(client: Client): Promise<string> {
+export async function gcNamespace(): Promise<string> {
   const namespace = `gc-${randomUUID().slice(0, 8)}`;
-  await client.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1h') });
-  await eventually(() => client.workflowService.describeNamespace({ namespace }).then(() => true, () => undefined));
-  await client.connection.operatorService.addSearchAttributes({
-    namespace,
-    searchAttributes: { HitlStatus: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD, HitlAgent: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD, HitlPendingTools: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST, HitlPendingSince: IndexedValueType.INDEXED_VALUE_TYPE_DATETIME },
-  });
+  const connection = await Connection.connect({ address: loadDevConfig().test.address });
+  try {
+    await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1h') });
+    await eventually(() => connection.workflowService.describeNamespace({ namespace }).then(() => true, () => undefined));
+    await addRunSearchAttributes(connection, namespace);
+  } finally {
+    await connection.close();
+  }
   return namespace;
 }
 

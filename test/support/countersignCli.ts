@@ -1,0 +1,19 @@
+// The `countersign` CLI as a person runs it against the tests' shared dev server: a child process of
+// bin/countersign.js with the server's address, no profile of the machine's, and plain output.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { loadDevConfig } from '../../temporal.config';
+import { projectRoot } from './toolchain';
+
+export const CLI_PATH = join(projectRoot, 'bin/countersign.js');
+
+/** A CLI process's environment: the shared test server, no profile, no colour; then `extra` (task queue, storage …). */
+export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { ...process.env, TEMPORAL_ADDRESS: loadDevConfig().test.address, TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml', NO_COLOR: '1', ...extra };
+}
+
+/** `countersign <args>`: its output; a non-zero exit rejects with an error that carries `code`, `stdout` and `stderr`. */
+export function countersign(args: string[], env: NodeJS.ProcessEnv = cliEnv(), maxBuffer = 16 * 1024 * 1024): Promise<{ stdout: string; stderr: string }> {
+  return promisify(execFile)(process.execPath, [CLI_PATH, ...args], { env, cwd: projectRoot, maxBuffer });
+}
