@@ -2,6 +2,8 @@
 // relative times. JSON output bypasses all of this.
 import { quorumText } from '../core/approvals/decisionText';
 import { shorten, summarizeCall } from '../core/approvals/callSummary';
+import { argumentText, argumentView } from '../core/approvals/argumentView';
+import { relativeTime } from '../core/relativeTime';
 import type { ConversationItem } from '../contract/items';
 import type { RunEvent } from '../contract/runEvents';
 import type { AuditEntry, PendingApproval } from '../contract/runViews';
@@ -19,10 +21,7 @@ export const green = paint(32);
 export const yellow = paint(33);
 
 export function ago(iso: string | undefined, now = Date.now()): string {
-  if (!iso) return '-';
-  const s = Math.round((now - Date.parse(iso)) / 1000);
-  const span = (n: number) => (n < 60 ? `${n}s` : n < 3600 ? `${Math.floor(n / 60)}m` : n < 86400 ? `${Math.floor(n / 3600)}h` : `${Math.floor(n / 86400)}d`);
-  return s >= 0 ? `${span(s)} ago` : `in ${span(-s)}`;
+  return iso ? relativeTime(iso, now, { compact: true }) : '-';
 }
 
 /** A plain-text table; the column named `flexible` shrinks so the table fits the terminal. */
@@ -54,41 +53,14 @@ export function pendingTable(pending: PendingApproval[], withRun?: (p: PendingAp
   return table(headers, rows, 'ARGUMENTS');
 }
 
-// Control characters and invisible or direction-changing Unicode could make what a person reads differ from what
-// runs (a \r or an escape sequence hiding part of a command); JSON output escaped them, so this must too.
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const DECEPTIVE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
-const visible = (s: string) => s.replace(DECEPTIVE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const diffLine = (l: string) => (l.startsWith('+') ? green(l) : l.startsWith('-') ? red(l) : l);
-
-/**
- * A pending call's arguments as a person should read them: `commands` (a string array) as `$ cmd` lines, `operations`
- * (file edits) as a header per operation and its diff as written; whatever else as indented JSON.
- */
+/** A pending call's arguments as a person should read them (core/approvals/argumentView.ts): edit headers in bold, diffs in colour. */
 export function argumentLines(argumentsJson: string): string[] {
-  let args: unknown;
-  try {
-    args = JSON.parse(argumentsJson);
-  } catch {
-    return [visible(argumentsJson)];
-  }
-  if (!isRecord(args)) return JSON.stringify(args, null, 2).split('\n');
-  const lines: string[] = [];
-  const { commands, operations } = args;
-  const shownCommands = Array.isArray(commands) && commands.every((c) => typeof c === 'string');
-  if (shownCommands) for (const c of commands as string[]) lines.push(...visible(c).split('\n').map((l, i) => `${i ? '>' : '$'} ${l}`));
-  const shownOperations = Array.isArray(operations) && operations.every((o) => isRecord(o) && typeof o.type === 'string' && typeof o.path === 'string');
-  if (shownOperations)
-    for (const op of operations as Array<{ type: string; path: string; diff?: unknown }>) {
-      lines.push(bold(`${visible(op.type)} ${visible(op.path)}`));
-      // A CRLF file's diff ends its lines with \r: harmless before the newline, so not shown as \u000d.
-      if (typeof op.diff === 'string' && op.diff !== '') lines.push(...op.diff.replace(/\n$/, '').split('\n').map((l) => diffLine(visible(l.replace(/\r$/, '')))));
-      else if (op.diff !== undefined && op.diff !== '') lines.push(JSON.stringify(op.diff));
-    }
-  const rest = Object.entries(args).filter(([k]) => !(k === 'commands' && shownCommands) && !(k === 'operations' && shownOperations));
-  if (rest.length) lines.push(...JSON.stringify(Object.fromEntries(rest), null, 2).split('\n'));
-  return lines;
+  const view = argumentView(argumentsJson);
+  const { files, ...rest } = view;
+  const edits = (files ?? []).flatMap((f) => [bold(`${f.operation} ${f.path}`), ...f.diff.map((d) => (d.mark === '+' ? green(`+${d.text}`) : d.mark === '-' ? red(`-${d.text}`) : d.text))]);
+  const others = argumentText(rest);
+  const commands = (view.commands ?? []).reduce((n, c) => n + c.split('\n').length, 0);
+  return [...others.slice(0, commands), ...edits, ...others.slice(commands)];
 }
 
 /** A run's final output as printed: an outputType's JSON pretty-printed, text as it is. */

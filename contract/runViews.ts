@@ -73,6 +73,10 @@ export interface PendingApproval {
   uncertainBecause?: string;
   /** What the call would change, in the tool's words (its `preview`, computed when the call was planned). */
   preview?: CallPreview;
+  /** What the run was asked: its first user message, shortened (at most 300 characters). */
+  request?: string;
+  /** The assistant's words in the turn that made the call, just before it, shortened (at most 500 characters). */
+  assistantSaid?: string;
 }
 
 /** A tool's impact preview: a line, maybe more; `failed` when the preview threw or timed out (summary says why). */

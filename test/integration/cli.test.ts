@@ -71,7 +71,7 @@ test('start, show, pending, approve, result, audit: a whole approval from the co
   expect(shown.code).toBe(0);
   expect(shown.stdout).toContain('Status    AwaitingApproval');
   expect(shown.stdout).toContain(callId);
-  expect(shown.stdout).toContain('"to": "alice@example.com"');
+  expect(shown.stdout).toContain('to: alice@example.com');
   expect(shown.stdout).toMatch(/expires in (59m|1h)/);
 
   // Across the namespace, from the search attributes (visibility lags: poll).
