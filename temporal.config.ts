@@ -9,6 +9,7 @@ import { msToNumber } from '@temporalio/common/lib/time';
 import { z } from 'zod';
 import { DEFAULT_TASK_QUEUE } from './contract/messages';
 import { GRANTS_WORKFLOW_ID } from './contract/grantMessages';
+import { REVIEWS_WORKFLOW_ID } from './contract/reviewMessages';
 import { type ConfigOverrides, ConfigError, configOf, devConfigOf, parseEnv, withOverrides } from './config/loadConfig';
 import type { CountersignConfig, DevConfig } from './config/settings';
 
@@ -107,6 +108,7 @@ export const productEnvSchema = z.object({
   COUNTERSIGN_LINK_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -base64 32)').optional().describe('HMAC key of one-click links, the same on the workers and on `countersign serve`. Secret'),
   COUNTERSIGN_LINK_TTL: z.coerce.number({ error: 'must be a number of seconds such as 604800' }).int().positive('must be a positive number of seconds').default(7 * 24 * 3600).describe('the longest a one-click link lives, in seconds (never beyond its call\'s expiry)'),
   COUNTERSIGN_GRANTS_WORKFLOW_ID: z.string().min(1).default(GRANTS_WORKFLOW_ID).describe('the workflow id of the standing grants; workers and clients must agree (another set of grants in the same namespace)'),
+  COUNTERSIGN_REVIEWS_WORKFLOW_ID: z.string().min(1).default(REVIEWS_WORKFLOW_ID).describe("the workflow id of the reviews of audit-only calls, for the CLI, the inbox and the client library (another set of reviews in the same namespace)"),
   COUNTERSIGN_SESSION_MAX_ITEMS: z.coerce.number({ error: SESSION_ITEMS }).int(SESSION_ITEMS).min(1, SESSION_ITEMS).max(MAX_SESSION_MAX_ITEMS, SESSION_ITEMS).default(DEFAULT_SESSION_MAX_ITEMS).describe("the history a session's next run starts with, at most, in items"),
   COUNTERSIGN_CODEC_TOKEN: z.string().min(1).optional().describe('the bearer token `countersign codec-server` requires (it binds beyond loopback only with one). Secret'),
   COUNTERSIGN_SERVE_TOKENS: z.string().min(1).optional().describe('`approver:token,…`: bearer tokens `countersign serve` accepts (16+ characters each) and the approvers they stand for. Secret'),

@@ -90,10 +90,12 @@ export function parseArguments(tool: Tool, raw: string, partial = false, strict 
   return { ok: false, problem: `${issue.path.join('.') || 'arguments'}: ${issue.message}` };
 }
 
-async function needsApproval(agent: Agent, tool: Tool, params: Record<string, unknown>, call: CallBase, req: PlanningContext): Promise<boolean> {
-  if (typeof tool.needsApproval !== 'function') return tool.needsApproval === true;
+/** true, false, or 'audit' (run at once, then review): anything else a predicate answers is false, as before. */
+async function needsApproval(agent: Agent, tool: Tool, params: Record<string, unknown>, call: CallBase, req: PlanningContext): Promise<boolean | 'audit'> {
+  if (typeof tool.needsApproval !== 'function') return tool.needsApproval === true || tool.needsApproval === 'audit' ? tool.needsApproval : false;
   try {
-    return (await tool.needsApproval({ runId: req.runId, agentName: agent.name, callId: call.callId, context: req.context }, params, call.callId)) === true;
+    const answer = await tool.needsApproval({ runId: req.runId, agentName: agent.name, callId: call.callId, context: req.context }, params, call.callId);
+    return answer === true || answer === 'audit' ? answer : false;
   } catch (err) {
     // Fail closed: a predicate that cannot decide asks a person.
     log.warn('needsApproval predicate threw; approval required', { tool: tool.name, callId: call.callId, error: String(err) });
@@ -204,7 +206,9 @@ export async function planCall(agent: Agent, tools: readonly Tool[], call: Funct
     ...(tool.handoffTo ? { handoffTo: tool.handoffTo } : {}),
     ...(tool.subAgent ? { subAgent: tool.subAgent, ...(tool.shareAlwaysRules ? { shareAlwaysRules: true } : {}) } : {}),
   };
-  if (!(await needsApproval(agent, tool, parsed.params, base, req))) return { ...base, ...once, disposition: 'run', ...(tool.audit ? { audit: true } : {}), ...handoff };
+  const needs = await needsApproval(agent, tool, parsed.params, base, req);
+  if (needs === 'audit') return { ...base, ...once, disposition: 'run', audit: true, review: true, ...handoff };
+  if (!needs) return { ...base, ...once, disposition: 'run', ...(tool.audit ? { audit: true } : {}), ...handoff };
   const auto = (await autoDecision(agent, tool, parsed.params, base, req)) ?? (await grantDecision(agent, tool, parsed.params, base, req));
   return { ...base, ...once, ...(auto ? { auto } : await previewed()), disposition: 'approval', rejectionText, wait: await waitTerms(agent, tool, 'approval', base, req), ...handoff };
 }

@@ -17,7 +17,8 @@ export interface ToolContext {
   sensitive: Record<string, unknown>;
 }
 
-export type ApprovalPredicate<P> = (ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>, params: P, callId: string) => boolean | Promise<boolean>;
+/** true: a person decides first; false: it runs; 'audit': it runs at once and waits in the review queue. */
+export type ApprovalPredicate<P> = (ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>, params: P, callId: string) => boolean | 'audit' | Promise<boolean | 'audit'>;
 
 /** What `onApproval` decides in code: approve, reject (with the model's message), or undefined to ask a person. */
 export type AutoDecision = { approve: true; reason?: string } | { approve: false; message?: string; reason?: string } | undefined;
@@ -29,8 +30,11 @@ export interface ToolConfig<S extends z.ZodObject> extends ApprovalPolicy {
   name: string;
   description: string;
   parameters: S;
-  /** true, false (default), or a predicate evaluated in an activity; a predicate that throws means "needs approval". */
-  needsApproval?: boolean | ApprovalPredicate<z.infer<S>>;
+  /**
+   * true, false (default), 'audit', or a predicate evaluated in an activity answering one of them; a predicate that
+   * throws means "needs approval". 'audit': the call runs at once and waits in the review queue (`countersign review`).
+   */
+  needsApproval?: boolean | 'audit' | ApprovalPredicate<z.infer<S>>;
   /** For a call that needs approval: decide it in code first (auto_approved / auto_rejected in the audit). */
   onApproval?: OnApproval<z.infer<S>>;
   /**
@@ -102,7 +106,8 @@ export function defineTool<S extends z.ZodObject>(config: ToolConfig<S>): Tool<S
 }
 
 /** The approval rule as recorded in the snapshot: predicates cannot be serialised, only their existence. */
-export function approvalPolicyOf(tool: Tool): 'never' | 'always' | 'predicate' {
+export function approvalPolicyOf(tool: Tool): 'never' | 'always' | 'predicate' | 'audit' {
   if (typeof tool.needsApproval === 'function') return 'predicate';
+  if (tool.needsApproval === 'audit') return 'audit';
   return tool.needsApproval ? 'always' : 'never';
 }

@@ -20,12 +20,12 @@ interface ApprovalsOptions {
 const report = () => lazy.approvalsReport();
 
 const colourOf = (s: ApprovalStatus) =>
-  s === 'pending' ? yellow : s.endsWith('approved') || s === 'granted' || s === 'input_provided' || s === 'result_provided' || s === 'timed_out' ? green : s === 'cancelled' ? dim : red;
+  s === 'pending' || s === 'unreviewed' ? yellow : s === 'reviewed' ? green : s.endsWith('approved') || s === 'granted' || s === 'input_provided' || s === 'result_provided' || s === 'timed_out' ? green : s === 'cancelled' ? dim : red;
 
-/** `approved  send_email (call c1) in run-123 by ann, bob at 2026-…` */
+/** `approved  send_email (call c1) in run-123 by ann, bob at 2026-…`; a review: `flagged  refund (call c1) in run-9 by ann at 2026-…: "too large"` */
 export function approvalLine(r: ApprovalRecord, width: number): string {
   const who = r.approvers.length ? ` by ${r.approvers.join(', ')}` : '';
-  const when = r.decidedAt ? ` at ${r.decidedAt}` : r.requestedAt ? ` requested ${r.requestedAt}` : '';
+  const when = r.reviewedAt ? ` at ${r.reviewedAt}${r.note ? `: ${JSON.stringify(r.note)}` : ''}` : r.decidedAt ? ` at ${r.decidedAt}` : r.requestedAt ? ` requested ${r.requestedAt}` : '';
   const notes = [...(r.verified ? ['signed'] : []), ...(r.path ? [r.path] : [])];
   return `${colourOf(r.status)(r.status.padEnd(width))}  ${r.toolName} (call ${r.callId}) in ${r.workflowId}${who}${when}${notes.length ? dim(` [${notes.join('; ')}]`) : ''}`;
 }
@@ -33,7 +33,7 @@ export function approvalLine(r: ApprovalRecord, width: number): string {
 export function addApprovalsCommand(program: Command, connect: Connect): void {
   program
     .command('approvals')
-    .description('approvals across runs, open and closed: what each call came to and who decided it (from each run\'s audit log)')
+    .description('approvals across runs, open and closed: what each call came to and who decided it (from each run\'s audit log); audit-only calls as unreviewed, reviewed or flagged')
     .addOption(new Option('--status <status>', 'only calls with this outcome').choices(APPROVAL_STATUSES))
     .option('--agent <name>', 'only this agent\'s calls')
     .option('--tool <name>', 'only this tool')

@@ -99,6 +99,7 @@ addApprovalsCommand(program, connect);
 addKeyCommands(program);
 addStorageCommands(program, connect);
 (require('./grantCommands') as typeof import('./grantCommands')).addGrantCommands(program, connect);
+(require('./reviewCommand') as typeof import('./reviewCommand')).addReviewCommand(program, connect);
 
 program
   .command('codec-server')

@@ -14,4 +14,5 @@ export const lazy = {
   identity: () => require('../servers/inbox/identity') as typeof import('../servers/inbox/identity'),
   slack: () => require('../servers/inbox/slackActions') as typeof import('../servers/inbox/slackActions'),
   grants: () => require('../client/grants/grantsClient') as typeof import('../client/grants/grantsClient'),
+  reviews: () => require('../client/approvals/reviews') as typeof import('../client/approvals/reviews'),
 };

@@ -120,6 +120,8 @@ export interface AuditEntry {
   via: 'signal' | 'update' | 'rule' | 'timer' | 'onApproval' | 'grant' | 'run';
   /** For `granted`: the standing grant that approved the call. */
   grantId?: string;
+  /** For `audited`: an audit-only call (`needsApproval: 'audit'`): it ran at once and waits for a review (contract/reviewMessages.ts). */
+  review?: true;
   /** For `ignored`: why the decision changed nothing. */
   ignoredBecause?: string;
   /** For `timed_out`: what the timeout did (the onTimeout policy). */

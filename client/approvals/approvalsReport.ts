@@ -1,14 +1,18 @@
 // Approvals across runs, open and closed: runs found by Temporal visibility, then each run's own audit log (and
-// what it still waits for) read through its queries. No second database: the runs are the record.
+// what it still waits for) read through its queries, and audit-only calls joined with their reviews (the reviews
+// workflow). No second database: the runs, and the reviews workflow, are the record.
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { WorkflowExecutionInfo } from '@temporalio/client';
 import { type ApprovalFilter, type ApprovalRecord, approvalRecords, filterRecords, recordTime } from '../../core/approvals/approvalHistory';
+import { isReviewable, reviewRecords } from '../../core/approvals/reviewQueue';
+import type { Review } from '../../contract/reviewMessages';
 import { durationMs } from '../../contract/approvalPolicy';
 import { WORKFLOW_TYPE, pendingApprovalsQuery } from '../../contract/messages';
 import { type AuditEntry, type PendingApproval } from '../../contract/runViews';
 import { HitlAgent } from '../../contract/searchAttributes';
 import { CountersignError } from '../errors';
 import { auditOf } from '../run/runReads';
+import { listReviews } from './reviews';
 import { QUERY_NAME, checkQueryValues, forEachLimited } from '../visibility';
 
 export interface ApprovalsQuery extends Omit<ApprovalFilter, 'sinceIso'> {
@@ -16,6 +20,8 @@ export interface ApprovalsQuery extends Omit<ApprovalFilter, 'sinceIso'> {
   since?: string;
   /** Only runs on this task queue (e.g. one deployment's, or a test's). */
   taskQueue?: string;
+  /** The reviews of audit-only calls to join (default COUNTERSIGN_REVIEWS_WORKFLOW_ID, else `countersign-reviews`). */
+  reviewsWorkflowId?: string;
 }
 
 /** Runs read at once: enough to hide latency, few enough not to crowd the workers that answer the queries. */
@@ -50,7 +56,10 @@ export async function approvalsAcross(client: Client, f: ApprovalsQuery = {}): P
 
   const runs = await newestExecutions(client, clauses.join(' AND '));
   const records: ApprovalRecord[] = [];
-  await forEachLimited(runs, IN_FLIGHT, async (run) => void records.push(...filterRecords(await recordsOf(client, run), { ...f, sinceIso: since })));
+  // The reviews are read once, and only when some run has an audit-only call.
+  let reviews: Promise<Review[]> | undefined;
+  const reviewsOnce = () => (reviews ??= listReviews(client, { workflowId: f.reviewsWorkflowId }));
+  await forEachLimited(runs, IN_FLIGHT, async (run) => void records.push(...filterRecords(await recordsOf(client, run, reviewsOnce), { ...f, sinceIso: since })));
   return records.sort((a, b) => (recordTime(a) ?? '').localeCompare(recordTime(b) ?? '') || a.workflowId.localeCompare(b.workflowId) || a.callId.localeCompare(b.callId));
 }
 
@@ -68,14 +77,16 @@ async function newestExecutions(client: Client, query: string): Promise<Workflow
 }
 
 /** One run's records; none for a run deleted since the listing. */
-async function recordsOf(client: Client, run: WorkflowExecutionInfo): Promise<ApprovalRecord[]> {
+async function recordsOf(client: Client, run: WorkflowExecutionInfo, reviews: () => Promise<Review[]>): Promise<ApprovalRecord[]> {
   const status = run.status.name;
   try {
     const audit: AuditEntry[] = [];
     for await (const entry of auditOf(client, run.workflowId)) audit.push(entry);
     // A completed run waits for nothing; any other closed one may have been cut off while calls waited.
     const pending: PendingApproval[] = status === 'COMPLETED' ? [] : await client.workflow.getHandle(run.workflowId).query(pendingApprovalsQuery);
-    return approvalRecords({ workflowId: run.workflowId, agent: run.typedSearchAttributes.get(HitlAgent) ?? '-', running: status === 'RUNNING' }, audit, pending);
+    const about = { workflowId: run.workflowId, agent: run.typedSearchAttributes.get(HitlAgent) ?? '-', running: status === 'RUNNING' };
+    const reviewed = audit.some(isReviewable) ? reviewRecords(about, audit, await reviews()) : [];
+    return [...approvalRecords(about, audit, pending), ...reviewed];
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return [];
     throw new CountersignError(`could not read the audit of run ${run.workflowId}: ${reason(err)} (queries on runs need a worker on task queue ${run.taskQueue})`);

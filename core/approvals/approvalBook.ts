@@ -249,8 +249,8 @@ export class ApprovalBook {
   }
 
   /** An audit-kind call ran without waiting: recorded for later review. */
-  recordAudited(call: { callId: string; toolName: string; arguments: string }, now: string): void {
-    this.log({ callId: call.callId, toolName: call.toolName, arguments: call.arguments, decision: 'audited', requestedAt: now, decidedAt: now, via: 'rule' });
+  recordAudited(call: { callId: string; toolName: string; arguments: string; review?: true }, now: string): void {
+    this.log({ callId: call.callId, toolName: call.toolName, arguments: call.arguments, decision: 'audited', requestedAt: now, decidedAt: now, via: 'rule', ...(call.review ? { review: true as const } : {}) });
   }
 
   /** A signal that could not be applied: logged in the audit as ignored, nothing else changes. */

@@ -2,8 +2,9 @@
 // run's audit log and what it still waits for. Pure: the client reads the runs (client/approvals/approvalsReport.ts), this
 // says what each call came to, and filters. No Temporal imports.
 import type { AuditEntry, PendingApproval } from '../../contract/runViews';
+import { REVIEW_STATUSES } from './reviewQueue';
 
-export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'expired', 'cancelled', 'auto_approved', 'auto_rejected', 'granted', 'timed_out', 'input_provided', 'result_provided'] as const;
+export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'expired', 'cancelled', 'auto_approved', 'auto_rejected', 'granted', 'timed_out', 'input_provided', 'result_provided', ...REVIEW_STATUSES] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 export interface ApprovalRecord {
@@ -19,6 +20,9 @@ export interface ApprovalRecord {
   /** Every approval that decided it carried a verified signed token (absent: none was signed). */
   verified?: boolean;
   path?: string;
+  /** An audit-only call's review (core/approvals/reviewQueue.ts): when, and the reviewer's note; `approvers` names the reviewer. */
+  reviewedAt?: string;
+  note?: string;
 }
 
 export interface ApprovalFilter {

@@ -69,7 +69,7 @@ export interface WaitTerms {
 /** A tool call as the workflow should treat it. */
 export type PlannedCall =
   | (CallBase & { disposition: 'error'; output: string })
-  | (CallBase & { disposition: 'run'; audit?: boolean } & Special)
+  | (CallBase & { disposition: 'run'; audit?: boolean; review?: true } & Special)
   | (CallBase & { disposition: 'approval' | 'external'; rejectionText: string; wait: WaitTerms; auto?: AutoDecision } & Special)
   | (CallBase & { disposition: 'input'; fields: string[]; rejectionText: string; wait: WaitTerms });
 

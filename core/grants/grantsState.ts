@@ -193,6 +193,7 @@ export function grantRefusal(agent: AgentSnapshot, toolName: string): string | u
   if (!tool) return `agent ${agent.name} has no tool ${toolName} (it has: ${agent.tools.map((t) => t.name).join(', ') || 'none'})`;
   if (tool.external || tool.userInput?.length) return `tool ${toolName} waits for ${tool.external ? 'an external result' : 'input'}, not an approval: there is nothing to grant`;
   if (tool.approval === 'never') return `tool ${toolName} never needs approval: there is nothing to grant`;
+  if (tool.approval === 'audit') return `tool ${toolName} runs without waiting and is reviewed afterwards (audit-only): there is nothing to grant`;
   return notGrantable(toolName, effectivePolicy(agent.policy, tool.policy));
 }
 

@@ -8,8 +8,8 @@ export interface ToolSnapshot {
   description: string;
   /** JSON schema of the arguments. */
   parameters: Record<string, unknown>;
-  /** 'predicate' = decided per call by the tool's needsApproval function (in an activity, failing closed). */
-  approval: 'never' | 'always' | 'predicate';
+  /** 'predicate' = decided per call by the tool's needsApproval function (in an activity, failing closed); 'audit' = runs, then reviewed. */
+  approval: 'never' | 'always' | 'predicate' | 'audit';
   /** Timeout, reminders, escalation for this tool's approvals (wins over the agent's). */
   policy?: ApprovalPolicy;
   /** Fields a person must fill in before the call runs (kind `input`). */

@@ -1,0 +1,34 @@
+// `countersignReviews`: the reviews of audit-only calls in a namespace. A reviewer often looks at a call after its run
+// has ended, and a closed run takes no update: so the reviews live here, in one long-lived workflow (id
+// `countersign-reviews`), one update at a time. The rules are in core/approvals/reviewsState.ts; here they meet
+// workflow time, the validator and continue-as-new. Whether the call is an audit-only call of that run is checked by
+// the client library against the run's audit before it sends (client/approvals/reviews.ts): a workflow cannot read another.
+import { ApplicationFailure, allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { addReview, carryReviews, checkReview, emptyReviews, listReviews } from '../core/approvals/reviewsState';
+import { type ReviewRequest, type ReviewsCarry, type ReviewsState, REVIEWS_CONTINUE_AS_NEW_AFTER_EVENTS, reviewRequestSchema, reviewUpdate, reviewsQuery } from '../contract/reviewMessages';
+import { describeZodError } from '../contract/zodErrors';
+
+/** A refusal: final for this request, and an ApplicationFailure (anything else would fail the workflow task, not the update). */
+const refuse = (message: string) => ApplicationFailure.create({ type: 'ReviewRefused', message, nonRetryable: true });
+
+/** The request, valid and not a second review of its call; else a refusal. */
+function accepted(state: ReviewsState, raw: unknown): ReviewRequest {
+  const parsed = reviewRequestSchema.safeParse(raw);
+  if (!parsed.success) throw refuse(`invalid review request: ${describeZodError(parsed.error)}`);
+  const problem = checkReview(state, parsed.data);
+  if (problem) throw refuse(problem);
+  return parsed.data;
+}
+
+export async function countersignReviews(carry?: ReviewsCarry): Promise<void> {
+  const state: ReviewsState = carry?.state ?? emptyReviews();
+  const limit = carry?.continueAsNewAfterEvents ?? REVIEWS_CONTINUE_AS_NEW_AFTER_EVENTS;
+
+  setHandler(reviewUpdate, (raw) => addReview(state, accepted(state, raw), Date.now()), { validator: (raw) => void accepted(state, raw) });
+  setHandler(reviewsQuery, (q) => listReviews(state, q?.workflowId));
+
+  // Nothing else to do but stay: continue as new when the history grows, carrying the reviews kept.
+  await condition(() => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= limit);
+  await condition(allHandlersFinished);
+  await continueAsNew<typeof countersignReviews>({ state: carryReviews(state), ...(carry?.continueAsNewAfterEvents ? { continueAsNewAfterEvents: limit } : {}) });
+}
