@@ -5,6 +5,7 @@
 // only says whether the turn is answered.
 import type { AgentRunState } from '../core/run/agentRunState';
 import { bookingFor } from '../core/approvals/plannedCall';
+import { type CallContext, callContext } from '../core/approvals/callContext';
 import type { ConversationItem } from '../contract/items';
 import type { PlannedCall } from '../core/approvals/plannedCall';
 import { ActivityFailure, ApplicationFailure, isCancellation, patched, TimeoutFailure } from '@temporalio/workflow';
@@ -37,7 +38,7 @@ export class TurnCalls {
     const requestedAt = now();
     for (const c of calls) {
       if (c.disposition === 'error' || c.disposition === 'run' || s.book.call(c.callId)) continue;
-      const booking = bookingFor(c, { agentName: s.agentRef().name, mcpServer: s.mcpTool(c.toolName).mcpTool?.mcpServer }, requestedAt);
+      const booking = { ...bookingFor(c, { agentName: s.agentRef().name, mcpServer: s.mcpTool(c.toolName).mcpTool?.mcpServer }, requestedAt), ...this.context(c.callId) };
       const booked = s.book.request(booking, requestedAt, c.disposition === 'approval' ? c.auto : undefined);
       if (booked.state === 'pending') notifier.about('approval_requested', booked);
     }
@@ -94,11 +95,16 @@ export class TurnCalls {
     } catch (err) {
       const because = mayHaveRun(err);
       if (because === undefined) throw err;
-      const call = this.state.book.markUncertain(c, this.state.agentRef().name, because, this.parts.now());
+      const call = this.state.book.markUncertain({ ...c, ...this.context(c.callId) }, this.state.agentRef().name, because, this.parts.now());
       this.parts.publish();
       this.parts.notifier.about('approval_requested', call, { kind: 'uncertain', uncertainBecause: call.uncertainBecause });
       return this.decided(c);
     }
+  }
+
+  /** The approver's context for a call: the run's request and the assistant's words before it (data, no command). */
+  private context(callId: string): CallContext {
+    return callContext(this.state.input.input, this.state.items, callId);
   }
 
   /** What the model gets for a call: its output, or for a hosted MCP approval request, the approval response. */

@@ -58,8 +58,8 @@ export interface BookState {
 }
 
 /** What a waiting call shows readers (copies: the book's state stays its own). */
-function asPending({ callId, kind, fields, toolName, arguments: args, agentName, requestedAt, expiresAt, approvers, mcpServer, quorum, signedDecisions, excludedApprover, uncertainBecause, preview }: BookCall): PendingApproval {
-  const optional = { fields, expiresAt, approvers, mcpServer, signedDecisions, excludedApprover, uncertainBecause, preview, quorum: quorum && { needed: quorum.needed, approvedBy: [...quorum.approvedBy] } };
+function asPending({ callId, kind, fields, toolName, arguments: args, agentName, requestedAt, expiresAt, approvers, mcpServer, quorum, signedDecisions, excludedApprover, uncertainBecause, preview, request, assistantSaid }: BookCall): PendingApproval {
+  const optional = { fields, expiresAt, approvers, mcpServer, signedDecisions, excludedApprover, uncertainBecause, preview, request, assistantSaid, quorum: quorum && { needed: quorum.needed, approvedBy: [...quorum.approvedBy] } };
   return { callId, kind: kind ?? 'approval', toolName, arguments: args, agentName, requestedAt, ...definedFields(optional) };
 }
 
@@ -239,7 +239,7 @@ export class ApprovalBook {
   }
 
   /** A call that is not idempotent may or may not have run: it waits for a person again (see uncertainCalls.ts). */
-  markUncertain(call: { callId: string; toolName: string; arguments: string }, agentName: string, because: string, now: string): BookCall {
+  markUncertain(call: Pick<BookCall, 'callId' | 'toolName' | 'arguments' | 'request' | 'assistantSaid'>, agentName: string, because: string, now: string): BookCall {
     const i = this.s.calls.findIndex((c) => c.callId === call.callId);
     const entry = uncertainEntry(call, agentName, because, now, i >= 0 ? this.s.calls[i] : undefined);
     if (i >= 0) this.s.calls[i] = entry;

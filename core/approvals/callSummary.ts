@@ -3,7 +3,8 @@
 
 export function shorten(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ');
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  // Never half a surrogate pair: the cut would leave a character that is not one.
+  return flat.length > max ? `${flat.slice(0, max - 1).replace(/[\ud800-\udbff]$/, '')}…` : flat;
 }
 
 /** The tool and its first argument (name and value), shortened. */

@@ -5,9 +5,10 @@
 import type { Decision } from '../../contract/messages';
 import type { UncertainAnswer } from '../../contract/runViews';
 import type { BookCall } from './approvalBook';
+import { type CallContext, contextFields } from './callContext';
 
 /** The book entry of a call that may or may not have run: pending again, with no expiry, quorum or signature to wait for. */
-export function uncertainEntry(call: { callId: string; toolName: string; arguments: string }, agentName: string, because: string, now: string, was?: BookCall): BookCall {
+export function uncertainEntry(call: { callId: string; toolName: string; arguments: string } & CallContext, agentName: string, because: string, now: string, was?: BookCall): BookCall {
   return {
     callId: call.callId,
     kind: 'uncertain',
@@ -22,6 +23,7 @@ export function uncertainEntry(call: { callId: string; toolName: string; argumen
     ...(was?.approvers ? { approvers: was.approvers } : {}),
     ...(was?.mcpServer ? { mcpServer: was.mcpServer } : {}),
     ...(was?.editedArguments ? { editedArguments: was.editedArguments } : {}),
+    ...contextFields({ ...call, ...(was ? contextFields(was) : {}) }),
   };
 }
 

@@ -1,0 +1,79 @@
+// The approver's context on every waiting call, outside the inbox: the run's request and the assistant's words
+// before the call reach the pendingApprovals query, `countersign show` (and --json), the approval_requested
+// notification's Slack Block Kit and email bodies, and the Web UI's details; a sub-run's call keeps its own.
+import { z } from 'zod';
+import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
+import { Runner } from '../../client';
+import { pendingApprovalsQuery } from '../../contract/messages';
+import type { PendingApproval } from '../../contract/runViews';
+import { cliEnv, countersign } from '../support/countersignCli';
+import { eventually, newId } from '../support/fixtures';
+import { startHarness, type Harness } from '../support/harness';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
+
+jest.setTimeout(120_000);
+const SECRET = 'context-test-link-secret-0123456789abcdef';
+const REQUEST = 'Send Alice the Q3 report';
+const SAID = 'I will email Alice the report.';
+
+const lookup = defineAgent({
+  name: 'ctx-lookup',
+  instructions: 'test',
+  tools: [defineTool({ name: 'read_file', description: 'Read a file', parameters: z.object({ path: z.string() }), needsApproval: true, execute: ({ path }) => `contents of ${path}` })],
+});
+const boss = defineAgent({ name: 'ctx-boss', instructions: 'test', tools: [lookup.asTool({ toolName: 'ask_lookup', toolDescription: 'Ask the lookup agent' })] });
+
+let h: Harness;
+let runner: Runner;
+let hook: WebhookReceiver;
+beforeAll(async () => {
+  hook = await startWebhookReceiver();
+  h = await startHarness({ registry: new AgentRegistry([...demoAgents, lookup, boss]), webhookUrl: hook.url, links: { publicUrl: 'http://127.0.0.1:9', secret: SECRET } });
+  runner = new Runner(h.client, { taskQueue: h.taskQueue });
+});
+afterAll(async () => {
+  await h?.close();
+  await hook?.close();
+});
+
+const cli = async (...args: string[]) => (await countersign(args, cliEnv({ COUNTERSIGN_TASK_QUEUE: h.taskQueue }))).stdout;
+const email = { to: 'alice@example.com', subject: 'Q3 report', body: 'Attached.' };
+
+async function emailRun(request: string): Promise<string> {
+  const id = newId('context');
+  h.model.script(id, [{ text: SAID, toolCalls: [{ name: 'send_email', arguments: email, callId: 'e1' }] }, { text: 'sent' }]);
+  await runner.run('email-assistant', request, { workflowId: id });
+  return id;
+}
+
+test("the request and the assistant's words are on the pending call: the query, the runner and show --json", async () => {
+  const id = await emailRun(REQUEST);
+  const [pending] = await h.client.workflow.getHandle(id).query(pendingApprovalsQuery);
+  expect(pending).toMatchObject({ callId: 'e1', request: REQUEST, assistantSaid: SAID });
+  expect((await runner.pending(id)).map((p) => [p.request, p.assistantSaid])).toEqual([[REQUEST, SAID]]);
+  const shown = JSON.parse(await cli('show', id, '--json')) as { pending: PendingApproval[] };
+  expect(shown.pending.map((p) => [p.callId, p.request, p.assistantSaid])).toEqual([['e1', REQUEST, SAID]]);
+  // Visibility trails the run: poll until the listing has it.
+  const listed = await eventually(async () => {
+    const rows = (JSON.parse(await cli('pending', '--json')) as Array<PendingApproval & { workflowId: string }>).filter((p) => p.workflowId === id);
+    return rows.length ? rows : undefined;
+  });
+  expect(listed.map((p) => [p.request, p.assistantSaid])).toEqual([[REQUEST, SAID]]);
+});
+
+test('a long request is shortened to 300 characters, ending in …', async () => {
+  const long = `Please ${'really '.repeat(80)}send Alice the report`;
+  const id = await emailRun(long);
+  const [pending] = await h.client.workflow.getHandle(id).query(pendingApprovalsQuery);
+  expect(pending!.request).toHaveLength(300);
+  expect(pending!.request).toBe(`${long.slice(0, 299)}…`);
+});
+
+test("a sub-run's call reaches the parent with the sub-run's own request and words", async () => {
+  const top = newId('context-sub');
+  h.model.script(top, [{ text: 'Asking lookup.', toolCalls: [{ name: 'ask_lookup', arguments: { input: 'Read the Q3 file' }, callId: 's1' }] }, { text: 'done' }]);
+  h.model.script(`${top}/s1`, [{ text: 'Reading it now.', toolCalls: [{ name: 'read_file', arguments: { path: 'q3.txt' }, callId: 'r1' }] }, { text: 'read' }]);
+  await runner.run('ctx-boss', 'Summarise Q3', { workflowId: top });
+  const [pending] = await h.client.workflow.getHandle(top).query(pendingApprovalsQuery);
+  expect(pending).toMatchObject({ callId: 'r1', path: 'ask_lookup > read_file', request: 'Read the Q3 file', assistantSaid: 'Reading it now.' });
+});
