@@ -48,9 +48,8 @@ async function callTrail(client: Client, workflowId: string, callId: string): Pr
 /** Why this call cannot be reviewed, from its audit entries, or undefined (with its tool's name). */
 export function notReviewable(workflowId: string, callId: string, trail: AuditEntry[]): string | undefined {
   if (trail.some(isReviewable)) return undefined;
-  if (trail.length === 0) return `run ${workflowId} has no audited call ${callId}: see its calls with: countersign approvals --status unreviewed`;
-  const last = trail[trail.length - 1]!;
-  return `call ${callId} of run ${workflowId} is not an audit-only call (it was ${last.decision}): only calls of tools with needsApproval 'audit' are reviewed`;
+  const why = trail.length ? `its audit says ${trail[trail.length - 1]!.decision}` : 'it is not in its audit';
+  return `call ${callId} of run ${workflowId} is not an audit-only call (${why}): only calls of tools with needsApproval 'audit' are reviewed (see them with: countersign approvals --status unreviewed)`;
 }
 
 /** Records a review of an audit-only call; the reviews workflow is started on `taskQueue` (a worker's) if it is not running yet. */
