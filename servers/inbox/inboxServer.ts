@@ -17,6 +17,7 @@ import { type Identity, type IdentitySettings, identify } from './identity';
 import { messagePage } from './pages';
 import { addApiRoutes } from './apiRoutes';
 import { addInboxRoutes } from './inboxRoutes';
+import { addReviewRoutes } from './reviewRoutes';
 import { addLinkRoutes } from './linkRoutes';
 import { SLACK_ACTIONS_PATH, type SlackOptions, addSlackRoutes, slackSettingsOf } from './slackActions';
 
@@ -103,6 +104,7 @@ export async function startInbox(o: InboxOptions): Promise<{ url: string; close(
   app.get('/assets/inbox.css', (_req, reply) => reply.type('text/css').header('cache-control', 'no-cache').send(INBOX_CSS));
   app.get('/assets/run.js', (_req, reply) => reply.type('text/javascript').header('cache-control', 'no-cache').send(RUN_JS));
   addInboxRoutes(app, ctx);
+  addReviewRoutes(app, ctx);
   addApiRoutes(app, ctx);
   addLinkRoutes(app, ctx);
   if (slack) await addSlackRoutes(app, ctx, slack, o.bodyLimitBytes ?? 256 * 1024);

@@ -3,14 +3,21 @@
 // has ended, `countersign review --flag "why"` records the review in the reviews workflow (the run takes no update
 // any more), `approvals --status flagged` shows the reviewer and the note, and `--status unreviewed` no longer lists
 // it; a second review and a review of a call that is not audit-only are refused in one line and change nothing.
+// The inbox's review page (`countersign serve`) in real Chromium: a call flagged with a note, as the proxy's approver.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool } from '../../agents';
 import { Runner, listReviews, reviewCall } from '../../client';
 import { cliEnv, countersign } from '../support/countersignCli';
 import { eventually, newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
+import { freePort } from '../support/processes';
+import { startInbox } from '../../servers/inbox/inboxServer';
 
 jest.setTimeout(300_000);
+const CHROMIUM = process.env.COUNTERSIGN_CHROMIUM_PATH || ['/usr/bin/chromium', ...(process.env.PATH ?? '').split(':').map((d) => join(d, 'chromium'))].find((p) => existsSync(p)) || '/usr/bin/chromium';
 
 const ran: string[] = [];
 const counted = (name: string) => (args: unknown, ctx: { callId: string }) => (ran.push(`${name}:${ctx.callId}`), `${name} ${JSON.stringify(args)}`);
@@ -109,4 +116,32 @@ test('audit-only calls run without waiting, wait in the review queue, and are re
   await linesOf(id, 'unreviewed', 0);
   expect((await linesOf(id, 'reviewed', 1))[0]).toMatch(new RegExp(`^reviewed\\s+refund \\(call c1\\) in ${id} by bob at \\S+$`));
   expect(ran).toHaveLength(4);
+});
+
+test('the inbox review page: "Flag" with a note records the proxy\'s approver; a post without the CSRF token is refused', async () => {
+  const id = newId('audit-inbox');
+  h.model.script(id, [{ toolCalls: [{ name: 'refund', arguments: { amount: 70 }, callId: 'r1' }] }, { text: 'done' }]);
+  expect((await runner.run('audit-shop', 'go', { workflowId: id })).finalOutput).toBe('done');
+  const inbox = await startInbox({ runner, port: await freePort(), approverHeader: 'X-Forwarded-User' });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  try {
+    const form = new URLSearchParams({ workflowId: id, callId: 'r1', action: 'ok' });
+    const noCsrf = await fetch(`${inbox.url}/reviews`, { method: 'POST', body: form, headers: { 'x-forwarded-user': 'cy' } });
+    expect(noCsrf.status).toBe(403);
+    expect(await noCsrf.text()).toContain('CSRF check failed');
+
+    const page = await (await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-User': 'cy' } })).newPage();
+    const card = page.locator(`article.review[data-run="${id}"][data-call="r1"]`);
+    // Visibility trails the run: reload until the call shows.
+    await eventually(async () => (await page.goto(`${inbox.url}/reviews`), (await card.count()) === 1 ? true : undefined), 60_000);
+    expect(await card.locator('pre.args').textContent()).toContain('"amount": 70');
+    await card.locator('form.flag input[name=note]').fill('refund without an order');
+    await card.locator('form.flag button').click();
+    await page.locator('p.notice', { hasText: 'Reviewed: flagged refund (call r1)' }).waitFor();
+    expect(await card.count()).toBe(0);
+    expect(await listReviews(h.client, { runWorkflowId: id })).toEqual([{ workflowId: id, callId: 'r1', toolName: 'refund', verdict: 'flagged', note: 'refund without an order', reviewer: 'cy', reviewedAt: expect.any(String) }]);
+  } finally {
+    await browser.close();
+    await inbox.close();
+  }
 });

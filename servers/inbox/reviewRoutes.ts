@@ -1,0 +1,49 @@
+// GET /reviews: the review queue of the inbox's task queue (audit-only calls not yet reviewed, read by the same reader
+// as `countersign approvals --status unreviewed`); POST /reviews: "Looks fine" or "Flag" with a note, recorded in the
+// reviews workflow as the signed-in approver (client/approvals/reviews.ts). A refusal comes back inline (422).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { approvalsAcross } from '../../client/approvals/approvalsReport';
+import { reviewCall } from '../../client/approvals/reviews';
+import { CountersignError } from '../../client/errors';
+import { auditOf } from '../../client/run/runReads';
+import { isReviewable } from '../../core/approvals/reviewQueue';
+import type { InboxContext } from './inboxServer';
+import { type QueuedCall, type ReviewFormError, reviewPage } from './reviewPages';
+
+const field = (body: Record<string, unknown>, name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
+
+/** The unreviewed calls, oldest first, with their arguments from each run's audit. */
+async function queue(ctx: InboxContext): Promise<QueuedCall[]> {
+  const records = await approvalsAcross(ctx.runner.client, { status: 'unreviewed', taskQueue: ctx.runner.taskQueue });
+  const argsByRun = new Map<string, Map<string, string | undefined>>();
+  for (const workflowId of new Set(records.map((r) => r.workflowId))) {
+    const args = new Map<string, string | undefined>();
+    for await (const e of auditOf(ctx.runner.client, workflowId)) if (isReviewable(e)) args.set(e.callId, e.arguments);
+    argsByRun.set(workflowId, args);
+  }
+  return records.map((r) => ({ ...r, arguments: argsByRun.get(r.workflowId)?.get(r.callId) }));
+}
+
+export function addReviewRoutes(app: FastifyInstance, ctx: InboxContext): void {
+  async function page(req: FastifyRequest, reply: FastifyReply, extra: { error?: ReviewFormError; notice?: string } = {}) {
+    return reply.type('text/html').send(reviewPage(await queue(ctx), { csrf: reply.generateCsrf(), approver: req.identity.approver, ...extra }));
+  }
+
+  app.get<{ Querystring: { done?: string } }>('/reviews', (req, reply) => page(req, reply, typeof req.query.done === 'string' ? { notice: `Reviewed: ${req.query.done.slice(0, 300)}` } : {}));
+
+  app.post<{ Body: Record<string, unknown> }>('/reviews', async (req, reply) => {
+    await ctx.guardCsrf(req, reply);
+    const body = req.body ?? {};
+    const [workflowId, callId, action, note] = [field(body, 'workflowId'), field(body, 'callId'), field(body, 'action'), field(body, 'note')];
+    try {
+      if (action !== 'ok' && action !== 'flag') throw new CountersignError('the form says neither "Looks fine" nor "Flag": reload the page and try again');
+      if (action === 'flag' && !note.trim()) throw new CountersignError('a flag needs a note saying why: write one and flag again');
+      const review = await reviewCall(ctx.runner.client, ctx.runner.taskQueue, { workflowId, callId, verdict: action === 'ok' ? 'reviewed' : 'flagged', ...(action === 'flag' ? { note } : {}), reviewer: req.identity.approver });
+      return reply.redirect(`/reviews?done=${encodeURIComponent(`${review.verdict} ${review.toolName ?? ''} (call ${callId})`)}`, 303);
+    } catch (err) {
+      if (!(err instanceof CountersignError)) throw err;
+      reply.code(422);
+      return page(req, reply, { error: { workflowId, callId, message: err.message, ...(note ? { note } : {}) } });
+    }
+  });
+}
