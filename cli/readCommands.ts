@@ -3,8 +3,9 @@
 import type { Command } from 'commander';
 import type { RunResult, RunView } from '../contract/runViews';
 import { quorumText } from '../core/approvals/decisionText';
+import { relativeTime } from '../core/relativeTime';
 import { type Connect } from './cliConnection';
-import { argumentLines, auditTable, bold, ago, itemLine, pendingTable, print, printJson, red, eventLine, finalOutputText } from './terminalOutput';
+import { argumentLines, auditTable, bold, ago, dim, itemLine, pendingTable, print, printJson, red, eventLine, finalOutputText } from './terminalOutput';
 import { CountersignError } from '../client/errors';
 import type { PendingApproval } from '../contract/runViews';
 
@@ -44,9 +45,14 @@ export function addReadCommands(program: Command, connect: Connect): void {
       if (s.problem) lines.push(`${bold('Problem')}   ${red(s.problem)}`);
       if (s.pending.length) {
         lines.push('', bold('Pending'));
+        const now = Date.now();
         for (const p of s.pending) {
-          lines.push(`  ${p.callId}  ${p.toolName}${p.mcpServer ? ` (MCP ${p.mcpServer})` : ''}  requested ${ago(p.requestedAt)}${p.expiresAt ? `, expires ${ago(p.expiresAt)}` : ''}${p.approvers ? `, approvers: ${p.approvers.join(', ')}` : ''}${p.quorum ? `, ${quorumText(p.quorum)}` : ''}${p.signedDecisions ? ', signed decisions only' : ''}`);
+          const times = `asked ${relativeTime(p.requestedAt, now)}${p.expiresAt ? `, expires ${relativeTime(p.expiresAt, now)}` : ''}`;
+          lines.push(`  ${p.callId}  ${p.path ?? p.toolName}${p.mcpServer ? ` (MCP ${p.mcpServer})` : ''}${p.agentName !== s.agent.name ? ` (agent ${p.agentName})` : ''}  ${times}${p.approvers ? `, approvers: ${p.approvers.join(', ')}` : ''}${p.quorum ? `, ${quorumText(p.quorum)}` : ''}${p.signedDecisions ? ', signed decisions only' : ''}`);
+          if (p.request) lines.push(`    ${dim('request:')} ${p.request}`);
+          if (p.assistantSaid) lines.push(`    ${dim('assistant:')} ${p.assistantSaid}`);
           if (p.preview) lines.push(`    ${p.preview.failed ? red(p.preview.summary) : `impact: ${p.preview.summary}`}`, ...(p.preview.details ?? '').split('\n').filter(Boolean).map((l) => `      ${l}`));
+          if (p.stale) lines.push(`    ${red(`approved, but what it acts on changed before it ran (was ${JSON.stringify(p.stale.was)}, now ${JSON.stringify(p.stale.now)}): it did not run; decide again`)}`);
           if (p.kind === 'uncertain') lines.push(`    ${red(`may or may not have run: ${p.uncertainBecause ?? 'its attempt did not finish'}`)}; answer with countersign resolve ${workflowId} ${p.callId} --retry | --done <result> | --failed <error>`);
           lines.push(...argumentLines(p.arguments).map((l) => `    ${l}`));
         }

@@ -61,6 +61,13 @@ test("the request and the assistant's words are on the pending call: the query, 
   expect(listed.map((p) => [p.request, p.assistantSaid])).toEqual([[REQUEST, SAID]]);
 });
 
+test('show prints when the call was asked, when it expires, the request and the assistant\'s words', async () => {
+  const id = await emailRun(REQUEST);
+  const out = await cli('show', id);
+  expect(out).toMatch(/ {2}e1 {2}send_email {2}asked (just now|\d+ min ago)\n/);
+  expect(out).toContain(`    request: ${REQUEST}\n    assistant: ${SAID}\n    to: alice@example.com`);
+});
+
 test('a long request is shortened to 300 characters, ending in …', async () => {
   const long = `Please ${'really '.repeat(80)}send Alice the report`;
   const id = await emailRun(long);

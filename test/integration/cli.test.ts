@@ -72,7 +72,7 @@ test('start, show, pending, approve, result, audit: a whole approval from the co
   expect(shown.stdout).toContain('Status    AwaitingApproval');
   expect(shown.stdout).toContain(callId);
   expect(shown.stdout).toContain('to: alice@example.com');
-  expect(shown.stdout).toMatch(/expires in (59m|1h)/);
+  expect(shown.stdout).toMatch(/asked (just now|\d+s ago|1 min ago), expires in (59 min|1 h)/);
 
   // Across the namespace, from the search attributes (visibility lags: poll).
   const listed = await eventually(async () => {
