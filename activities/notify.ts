@@ -32,6 +32,11 @@ export interface Notification {
   uncertainBecause?: string;
   /** What the call would change, as its tool's preview said (`preview failed: …` when it could not). */
   preview?: CallPreview;
+  /** The run's request and the assistant's words before the call (shortened, as in PendingApproval); never logged. */
+  request?: string;
+  assistantSaid?: string;
+  /** For a call that needs several approvers: how many, and who has approved so far. */
+  quorum?: { needed: number; approvedBy: string[] };
   /** For approval_timed_out: what the timeout did. */
   onTimeout?: string;
   /** For approval_expiring: how long before expiry this is. */
@@ -61,7 +66,7 @@ export interface Notification {
 export function createNotifyActivities(options: { webhookUrl?: string; timeoutMs?: number; links?: LinkSettings }) {
   return {
     async notify(raw: Notification): Promise<void> {
-      log.info(`${raw.event}: ${raw.toolName} (call ${raw.callId}) in ${raw.workflowId}`, { ...raw, arguments: undefined });
+      log.info(`${raw.event}: ${raw.toolName} (call ${raw.callId}) in ${raw.workflowId}`, { ...raw, arguments: undefined, request: undefined, assistantSaid: undefined });
       if (!options.webhookUrl) return;
       const n = options.links && raw.event === 'approval_requested' && raw.kind !== 'uncertain' ? withLinks(raw, options.links) : raw;
       let res: Response;

@@ -17,3 +17,6 @@ export function relativeTime(iso: string, now: number, o: { compact?: boolean } 
   const span = `${Math.floor(n / unit.seconds)}${o.compact ? unit.short : unit.word}`;
   return seconds >= 0 ? `${span} ago` : `in ${span}`;
 }
+
+/** An absolute time to the minute, for text read later (a message, the Web UI): "2026-11-22 10:31 UTC". */
+export const utcMinute = (iso: string): string => `${iso.slice(0, 16).replace('T', ' ')} UTC`;

@@ -1,7 +1,14 @@
 // Ready-made messages for a waiting call: a Slack Block Kit body (POST it to chat.postMessage or an incoming
-// webhook as is) and an email (subject, text, HTML). Every value from the run is escaped for its medium.
-import { prettyArguments, summarizeCall } from '../core/approvals/callSummary';
-import { escapeHtml } from './html';
+// webhook as is) and an email (subject, text, HTML). Besides the call, they carry what the approver needs to
+// decide: the run's request, the assistant's words before the call, the arguments laid out for people, quorum
+// progress, and when it was asked and expires (relative to when the message is built, with the absolute time,
+// since a message is read later). Every value from the run is escaped for its medium.
+import { type ArgumentView, argumentText, argumentView } from '../core/approvals/argumentView';
+import { summarizeCall } from '../core/approvals/callSummary';
+import { quorumText } from '../core/approvals/decisionText';
+import { relativeTime, utcMinute } from '../core/relativeTime';
+import { cut, emailArgumentHtml, slackArgumentTexts, slackEscape } from './argumentMarkup';
+import { escapeHtml, html } from './html';
 import type { LinkAction } from './actionLinks';
 
 export interface CallForPeople {
@@ -10,27 +17,47 @@ export interface CallForPeople {
   callId: string;
   toolName: string;
   arguments: string;
+  requestedAt?: string;
   expiresAt?: string;
   preview?: { summary: string; details?: string };
+  /** The run's request and the assistant's words before the call (PendingApproval's, already shortened). */
+  request?: string;
+  assistantSaid?: string;
+  quorum?: { needed: number; approvedBy: string[] };
 }
 
-const slackEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+// Slack: a section's text holds at most 3000 characters and a message at most 50 blocks (this one has at most 10).
+const SECTION_MAX = 2900;
+
+/** "Asked 3 min ago (2026-11-25 10:00 UTC)", "Expires in 2 h (…)", quorum progress: the lines a message shows. */
+function whenLines(c: CallForPeople, now: number): string[] {
+  return [
+    ...(c.requestedAt ? [`Asked ${relativeTime(c.requestedAt, now)} (${utcMinute(c.requestedAt)})`] : []),
+    ...(c.expiresAt ? [`Expires ${relativeTime(c.expiresAt, now)} (${utcMinute(c.expiresAt)})`] : []),
+    ...(c.quorum ? [quorumText(c.quorum)] : []),
+  ];
+}
+
+const said = (c: CallForPeople) => [...(c.request ? [['Request', c.request]] : []), ...(c.assistantSaid ? [['Assistant', c.assistantSaid]] : [])] as Array<[string, string]>;
+// verbatim: Slack neither links URLs nor parses @channel-style mentions in text that came from a run.
+const mrkdwn = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', text, verbatim: true } });
 
 /**
  * With `buttons` (tokens from actionLinks.ts buttonTokens), Approve / Reject are interactive buttons that Slack posts
  * to `countersign serve` (/slack/actions); a context line keeps the confirmation-page links for workspaces whose
  * app takes no interactivity. Without, Approve… / Reject… are link buttons.
  */
-export function slackMessage(c: CallForPeople, links: Record<LinkAction, string>, buttons?: { approve: string; reject: string }): { text: string; blocks: unknown[] } {
+export function slackMessage(c: CallForPeople, links: Record<LinkAction, string>, buttons?: { approve: string; reject: string }, now = Date.now()): { text: string; blocks: unknown[] } {
   const title = `${c.agent} asks to run ${summarizeCall(c.toolName, c.arguments)}`;
+  const when = whenLines(c, now);
   return {
     text: cut(title, 300),
     blocks: [
       { type: 'section', text: { type: 'mrkdwn', text: cut(`*${slackEscape(c.toolName)}* waits for approval (agent ${slackEscape(c.agent)}, run \`${slackEscape(c.workflowId)}\`)`, 2900) } },
+      ...said(c).map(([label, text]) => mrkdwn(cut(`*${label}:* ${slackEscape(text)}`, SECTION_MAX))),
       ...(c.preview ? [{ type: 'section', text: { type: 'mrkdwn', text: cut(`*Impact:* ${slackEscape(c.preview.summary)}`, 2900) } }] : []),
-      { type: 'section', text: { type: 'mrkdwn', text: cut(`\`\`\`${slackEscape(prettyArguments(c.arguments))}\`\`\``, 2900) } },
-      ...(c.expiresAt ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: `Expires ${slackEscape(c.expiresAt)}` }] }] : []),
+      ...slackArgumentTexts(argumentView(c.arguments), SECTION_MAX).map(mrkdwn),
+      ...(when.length ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: slackEscape(when.join(' · ')), verbatim: true }] }] : []),
       ...actionBlocks(links, buttons),
     ],
   };
@@ -64,16 +91,33 @@ function actionBlocks(links: Record<LinkAction, string>, buttons?: { approve: st
   ];
 }
 
-export function emailMessage(c: CallForPeople, links: Record<LinkAction, string>): { subject: string; text: string; html: string } {
+export function emailMessage(c: CallForPeople, links: Record<LinkAction, string>, now = Date.now()): { subject: string; text: string; html: string } {
   const subject = cut(`Approval needed: ${c.toolName} (${c.agent})`, 200);
-  const lines = [`${c.agent} asks to run ${c.toolName} in run ${c.workflowId}:`, '', ...(c.preview ? [`Impact: ${c.preview.summary}`, ''] : []), prettyArguments(c.arguments), '', ...(c.expiresAt ? [`Expires ${c.expiresAt}.`, ''] : []), `Approve: ${links.approve}`, `Reject: ${links.reject}`, `View: ${links.view}`, '', 'Each link opens a confirmation page first; nothing is decided until you confirm.'];
-  const html = [
+  const view: ArgumentView = argumentView(c.arguments);
+  const when = whenLines(c, now);
+  const context = said(c);
+  const lines = [
+    `${c.agent} asks to run ${c.toolName} in run ${c.workflowId}:`,
+    '',
+    ...(context.length ? [...context.map(([label, text]) => `${label}: ${text}`), ''] : []),
+    ...(c.preview ? [`Impact: ${c.preview.summary}`, ''] : []),
+    ...argumentText(view),
+    '',
+    ...(when.length ? [`${when.join('. ')}.`, ''] : []),
+    `Approve: ${links.approve}`,
+    `Reject: ${links.reject}`,
+    `View: ${links.view}`,
+    '',
+    'Each link opens a confirmation page first; nothing is decided until you confirm.',
+  ];
+  const body = [
     `<p>${escapeHtml(c.agent)} asks to run <b>${escapeHtml(c.toolName)}</b> in run <code>${escapeHtml(c.workflowId)}</code>:</p>`,
+    ...context.map(([label, text]) => html`<p><b>${label}:</b> ${text}</p>`.text),
     ...(c.preview ? [`<p><b>Impact:</b> ${escapeHtml(c.preview.summary)}</p>`] : []),
-    `<pre>${escapeHtml(prettyArguments(c.arguments))}</pre>`,
-    ...(c.expiresAt ? [`<p>Expires ${escapeHtml(c.expiresAt)}.</p>`] : []),
+    emailArgumentHtml(view).text,
+    ...(when.length ? [`<p>${when.map(escapeHtml).join('<br>')}</p>`] : []),
     `<p><a href="${escapeHtml(links.approve)}">Approve…</a> · <a href="${escapeHtml(links.reject)}">Reject…</a> · <a href="${escapeHtml(links.view)}">View run</a></p>`,
     '<p>Each link opens a confirmation page first; nothing is decided until you confirm.</p>',
   ].join('\n');
-  return { subject, text: lines.join('\n'), html };
+  return { subject, text: lines.join('\n'), html: body };
 }

@@ -31,12 +31,15 @@ export class Notifier {
       requestedAt: call.requestedAt,
       ...(call.expiresAt ? { expiresAt: call.expiresAt } : {}),
       ...(call.preview ? { preview: call.preview } : {}),
+      ...(call.request ? { request: call.request } : {}),
+      ...(call.assistantSaid ? { assistantSaid: call.assistantSaid } : {}),
+      ...(call.quorum ? { quorum: { needed: call.quorum.needed, approvedBy: [...call.quorum.approvedBy] } } : {}),
       ...extra,
     };
     // Without a webhook the activity would only log: log here instead, and spare the run three history events
     // and a workflow task per notification.
     if (this.webhook() !== true) {
-      log.info(`${event}: ${call.toolName} (call ${call.callId}) in ${this.workflowId}`, { ...n, arguments: undefined });
+      log.info(`${event}: ${call.toolName} (call ${call.callId}) in ${this.workflowId}`, { ...n, arguments: undefined, request: undefined, assistantSaid: undefined });
       return;
     }
     this.send(n, `${event}: ${call.toolName}`);

@@ -39,10 +39,10 @@ afterAll(async () => {
 const cli = async (...args: string[]) => (await countersign(args, cliEnv({ COUNTERSIGN_TASK_QUEUE: h.taskQueue }))).stdout;
 const email = { to: 'alice@example.com', subject: 'Q3 report', body: 'Attached.' };
 
-async function emailRun(request: string): Promise<string> {
+async function emailRun(request: string, o: { approvalTimeout?: string } = {}): Promise<string> {
   const id = newId('context');
   h.model.script(id, [{ text: SAID, toolCalls: [{ name: 'send_email', arguments: email, callId: 'e1' }] }, { text: 'sent' }]);
-  await runner.run('email-assistant', request, { workflowId: id });
+  await runner.run('email-assistant', request, { workflowId: id, ...o });
   return id;
 }
 
@@ -66,6 +66,18 @@ test('show prints when the call was asked, when it expires, the request and the 
   const out = await cli('show', id);
   expect(out).toMatch(/ {2}e1 {2}send_email {2}asked (just now|\d+ min ago)\n/);
   expect(out).toContain(`    request: ${REQUEST}\n    assistant: ${SAID}\n    to: alice@example.com`);
+});
+
+test("the approval_requested webhook and its Slack and email bodies carry the request, the words, the fields and the expiry", async () => {
+  const id = await emailRun(REQUEST, { approvalTimeout: '2h' });
+  const n = await eventually(() => hook.received.find((r) => r.workflowId === id && r.event === 'approval_requested'));
+  expect(n).toMatchObject({ callId: 'e1', request: REQUEST, assistantSaid: SAID });
+  const slack = JSON.stringify(n.slack!.blocks);
+  for (const part of [`*Request:* ${REQUEST}`, `*Assistant:* ${SAID}`, '*to:* alice@example.com', 'Expires in ']) expect(slack).toContain(part);
+  expect(slack).toMatch(/Asked (just now|1 min ago) \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\) · Expires in (2 h|1 h) \(/);
+  expect(n.email!.text).toContain(`Request: ${REQUEST}\nAssistant: ${SAID}\n\nto: alice@example.com\nsubject: Q3 report\nbody: Attached.`);
+  expect(n.email!.text).toMatch(/Asked (just now|1 min ago) \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)\. Expires in (2 h|1 h) \(/);
+  expect(n.email!.html).toContain(`<p><b>Request:</b> ${REQUEST}</p>`);
 });
 
 test('a long request is shortened to 300 characters, ending in …', async () => {
