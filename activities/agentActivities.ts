@@ -16,6 +16,7 @@ import type { AgentSnapshot, ToolSnapshot } from '../core/run/agentSnapshot';
 import type { Tool } from '../agents/defineTool';
 import type { AgentRef, CallBase, PlannedCall } from '../core/approvals/plannedCall';
 import { formatError, parseArguments, planCall, planHostedApproval } from './callPlanning';
+import { changedSince } from './callFingerprint';
 import { freezeMcpTools, mcpTool } from './mcp/mcpTools';
 import type { TranscriptHead } from '../core/run/runCarry';
 import { createModelActivities } from './model/modelTurn';
@@ -60,11 +61,15 @@ export interface RunToolRequest {
   context: Record<string, unknown>;
   /** For an MCP tool: the tool as the run froze it (server, schema). */
   mcpTool?: ToolSnapshot;
+  /** The fingerprint the call's decision was given for: the tool runs only if its target still has it. */
+  fingerprint?: string;
 }
 
 export interface RunToolResult {
   output: string;
   ok: boolean;
+  /** The target changed since the decision: the tool did not run. */
+  stale?: { was: string; now: string };
 }
 
 function agentOf(registry: AgentRegistry, ref: AgentRef): Agent {
@@ -182,9 +187,13 @@ export function createAgentActivities(deps: AgentActivityDeps) {
             : `arguments no longer valid: ${(parsed as { problem: string }).problem}`;
         throw ApplicationFailure.create({ type: 'ToolUnavailable', message: why, nonRetryable: true });
       }
+      // The decision was given for the target as it was: if it changed, nothing runs and people decide again.
+      const shared = { runId: req.runId, agentName: agent.name, callId: req.callId, context: req.context };
+      const stale = req.fingerprint !== undefined && tool.fingerprint ? await changedSince(tool, parsed.params, shared, req.fingerprint) : undefined;
+      if (stale) return { output: '', ok: false, stale };
       // Resolved here, per call, and never returned: sensitive context stays out of history.
       const sensitive = agent.sensitiveContext ? await agent.sensitiveContext({ runId: req.runId, agentName: agent.name, context: req.context }) : {};
-      const ctx = { runId: req.runId, agentName: agent.name, callId: req.callId, idempotencyKey: `${req.runId}:${req.callId}`, context: req.context, sensitive };
+      const ctx = { ...shared, idempotencyKey: `${req.runId}:${req.callId}`, sensitive };
       const stopBeating = beatWhileRunning();
       try {
         const result = await tool.execute!(parsed.params, ctx);

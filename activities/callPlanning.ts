@@ -15,6 +15,7 @@ import type { AutoDecision, CallBase, PlannedCall, Special, WaitTerms } from '..
 import { expiryText } from '../core/approvals/decisionText';
 import { definedFields } from '../core/definedFields';
 import { previewOf } from './callPreview';
+import { fingerprintOf } from './callFingerprint';
 
 export const DEFAULT_REJECTION = 'Tool execution was not approved.';
 
@@ -197,11 +198,14 @@ export async function planCall(agent: Agent, tools: readonly Tool[], call: Funct
   const rejectionText = await formatError(agent, 'approval_rejected', base, DEFAULT_REJECTION, req.context);
   if (tool.external) return { ...base, disposition: 'external', rejectionText, wait: await waitTerms(agent, tool, 'external', base, req) };
   const once = tool.idempotent === false ? { idempotent: false as const } : {};
+  const toolCtx = { runId: req.runId, agentName: agent.name, callId: call.callId, context: req.context };
   const previewed = async () => {
-    const preview = await previewOf(tool, parsed.params, { runId: req.runId, agentName: agent.name, callId: call.callId, context: req.context });
+    const preview = await previewOf(tool, parsed.params, toolCtx);
     return preview ? { preview } : {};
   };
-  if (tool.userInput?.length) return { ...base, ...once, ...(await previewed()), disposition: 'input', fields: [...tool.userInput], rejectionText, wait: await waitTerms(agent, tool, 'input', base, req) };
+  // A call a person decides carries the state it is decided for; the tool activity checks it again before it runs.
+  const guarded = async () => (!tool.fingerprint ? {} : { fingerprint: (await fingerprintOf(tool, parsed.params, toolCtx)).fingerprint, ...(tool.onStale === 'reject' ? { onStale: 'reject' as const } : {}) });
+  if (tool.userInput?.length) return { ...base, ...once, ...(await guarded()), ...(await previewed()), disposition: 'input', fields: [...tool.userInput], rejectionText, wait: await waitTerms(agent, tool, 'input', base, req) };
   const handoff: Special = {
     ...(tool.handoffTo ? { handoffTo: tool.handoffTo } : {}),
     ...(tool.subAgent ? { subAgent: tool.subAgent, ...(tool.shareAlwaysRules ? { shareAlwaysRules: true } : {}) } : {}),
@@ -210,6 +214,6 @@ export async function planCall(agent: Agent, tools: readonly Tool[], call: Funct
   if (needs === 'audit') return { ...base, ...once, disposition: 'run', audit: true, review: true, ...handoff };
   if (!needs) return { ...base, ...once, disposition: 'run', ...(tool.audit ? { audit: true } : {}), ...handoff };
   const auto = (await autoDecision(agent, tool, parsed.params, base, req)) ?? (await grantDecision(agent, tool, parsed.params, base, req));
-  return { ...base, ...once, ...(auto ? { auto } : await previewed()), disposition: 'approval', rejectionText, wait: await waitTerms(agent, tool, 'approval', base, req), ...handoff };
+  return { ...base, ...once, ...(await guarded()), ...(auto ? { auto } : await previewed()), disposition: 'approval', rejectionText, wait: await waitTerms(agent, tool, 'approval', base, req), ...handoff };
 }
 

@@ -10,3 +10,16 @@ export async function withDeadlineSignal<T>(timeoutMs: number, fn: (signal: Abor
     clearTimeout(timer);
   }
 }
+
+/** The tool's own code (a preview, a fingerprint), given `timeoutMs` to answer: a late answer is an error saying so. */
+export async function withinTime<T>(timeoutMs: number, fn: () => T | Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, fail) => {
+    timer = setTimeout(() => fail(new Error(`it took longer than ${timeoutMs / 1000}s`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(fn), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

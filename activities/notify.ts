@@ -37,6 +37,10 @@ export interface Notification {
   assistantSaid?: string;
   /** For a call that needs several approvers: how many, and who has approved so far. */
   quorum?: { needed: number; approvedBy: string[] };
+  /** The tool's fingerprint of the call's target: links and buttons bind it, so they cannot decide a changed target. */
+  fingerprint?: string;
+  /** For approval_requested of a call approved before its target changed: it did not run, and waits again. */
+  stale?: { was: string; now: string };
   /** For approval_timed_out: what the timeout did. */
   onTimeout?: string;
   /** For approval_expiring: how long before expiry this is. */

@@ -43,6 +43,14 @@ export interface ToolConfig<S extends z.ZodObject> extends ApprovalPolicy {
    * asked all the same. Read-only: it must not change anything itself.
    */
   preview?: (params: z.infer<S>, ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>) => string | { summary: string; details?: string } | Promise<string | { summary: string; details?: string }>;
+  /**
+   * The state of what the call acts on ("balance 120.00", a record's version), taken when the call is planned and
+   * again in the tool activity just before `execute`: when they differ the call does not run, and people decide
+   * again on the new state (audited `stale`). Signed tokens and links bind it. Shown to approvers: no secrets.
+   */
+  fingerprint?: (params: z.infer<S>, ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>) => string | Promise<string>;
+  /** With fingerprint: 'ask' (default) asks people again; 'reject' rejects the call, and the model is told it did not run. */
+  onStale?: 'ask' | 'reject';
   /** Runs in the tool activity. Return a string (or JSON-able value) for the model. Not needed for `external` tools. */
   execute?: (params: z.infer<S>, ctx: ToolContext) => unknown | Promise<unknown>;
   /**

@@ -107,6 +107,8 @@ export const decisionSchema = shareAcrossRuns('messages.decisionSchema', () => z
   by: durationSchema.optional(),
   /** Set by `countersign serve` for a decision made through a one-click link: each link decides once. */
   linkId: z.string().min(1).max(100).optional(),
+  /** Decide only while the call's fingerprint (PendingApproval.fingerprint) is still this: what the person saw. */
+  fingerprint: z.string().max(500).optional(),
 })
   .refine((d) => d.editedArguments === undefined || d.decision === 'approve', { message: 'only an approval can carry editedArguments', path: ['editedArguments'] })
   .refine((d) => (d.values !== undefined) === (d.decision === 'input'), { message: 'an "input" decision carries values, and only it does', path: ['values'] })

@@ -73,6 +73,13 @@ export interface PendingApproval {
   uncertainBecause?: string;
   /** What the call would change, in the tool's words (its `preview`, computed when the call was planned). */
   preview?: CallPreview;
+  /**
+   * The tool's fingerprint of what the call acts on, when it was planned (or last found changed): decisions apply to
+   * this state only; signed tokens and links carry its digest (`fp`). Shown to approvers, so it holds no secrets.
+   */
+  fingerprint?: string;
+  /** The call was approved, but what it acts on changed before it ran: it did not run, and waits for a decision again. */
+  stale?: { was: string; now: string };
   /** What the run was asked: its first user message, shortened (at most 300 characters). */
   request?: string;
   /** The assistant's words in the turn that made the call, just before it, shortened (at most 500 characters). */
@@ -102,7 +109,8 @@ export interface ChildReport {
  * `uncertain`: a tool that is not idempotent may or may not have run (its attempt died or timed out); a person's
  * answer follows (`retry`, `done`, `failed`, or `rejected`).
  */
-export type AuditDecision = DecisionOutcome | 'timed_out' | 'expired' | 'cancelled' | 'ignored' | 'audited' | 'uncertain';
+/** `stale`: an approved call's target changed before it ran (its fingerprint differs): it did not run. */
+export type AuditDecision = DecisionOutcome | 'timed_out' | 'expired' | 'cancelled' | 'ignored' | 'audited' | 'uncertain' | 'stale';
 
 export interface AuditEntry {
   /** Position in the run's audit log (1, 2, …): page with `auditLog({ after: seq })`. */
@@ -140,6 +148,8 @@ export interface AuditEntry {
   expiresAt?: string;
   /** For a call that needs a quorum: approvals needed, and who has approved so far (this entry included). */
   quorum?: { needed: number; approvedBy: string[] };
+  /** For `stale`: the fingerprint the decision was given for, and the one found just before the call would have run. */
+  stale?: { was: string; now: string };
 }
 
 export interface Handoff {

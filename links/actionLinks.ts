@@ -14,6 +14,8 @@ const claimsSchema = z.strictObject({
   call: z.string().min(1),
   act: z.enum(['approve', 'reject', 'view']),
   args: z.string(),
+  /** For a call whose tool fingerprints its target: the fingerprint's digest (a link cannot decide a changed target). */
+  fp: z.string().optional(),
   exp: z.number().int(),
   id: z.string().min(1).max(100),
 });
@@ -54,13 +56,21 @@ export interface LinkSettings {
   maxTtlSeconds?: number;
 }
 
-type LinkedCall = { workflowId: string; callId: string; arguments: string; expiresAt?: string };
+type LinkedCall = { workflowId: string; callId: string; arguments: string; expiresAt?: string; fingerprint?: string };
 
 /** A fresh token (its own single-use id) for one action on one waiting call, expiring with the call. */
 function tokenFor(s: LinkSettings, call: LinkedCall, act: LinkAction, nowMs: number): string {
   const max = Math.floor(nowMs / 1000) + (s.maxTtlSeconds ?? DEFAULT_LINK_TTL_SECONDS);
   const exp = call.expiresAt ? Math.min(max, Math.floor(Date.parse(call.expiresAt) / 1000)) : max;
-  return mintLinkToken(s.secret, { wf: call.workflowId, call: call.callId, act, args: argsDigest(call.arguments), exp, id: randomUUID() });
+  const fp = call.fingerprint !== undefined ? { fp: argsDigest(call.fingerprint) } : {};
+  return mintLinkToken(s.secret, { wf: call.workflowId, call: call.callId, act, args: argsDigest(call.arguments), ...fp, exp, id: randomUUID() });
+}
+
+/** Why a link or button made for a call cannot decide it as it waits now (other arguments, a changed target), if so. */
+export function linkMismatch(claims: LinkClaims, call: { arguments: string; fingerprint?: string }): 'arguments' | 'target' | undefined {
+  if (argsDigest(call.arguments) !== claims.args) return 'arguments';
+  if (claims.fp !== (call.fingerprint !== undefined ? argsDigest(call.fingerprint) : undefined)) return 'target';
+  return undefined;
 }
 
 /** Approve, reject and view links for one waiting call. */

@@ -74,4 +74,16 @@ const onceAgent = defineAgent({
   ],
 });
 
-export const historyRegistry = () => new AgentRegistry([...demoAgents, kindsAgent, guardedAgent, hostedAgent, triage, identity, helper, vaultAgent, forecaster, onceAgent]);
+// Tools that fingerprint the ledger they act on: the recording changes it between the request and the approval.
+export const ledger = { version: 1 };
+const onLedger = { parameters: z.object({ amount: z.number() }), needsApproval: true, fingerprint: () => `ledger v${ledger.version}` } as const;
+const staleAgent = defineAgent({
+  name: 'ledger-assistant',
+  instructions: 'test',
+  tools: [
+    defineTool({ name: 'pay', description: 'Pay an amount', ...onLedger, execute: ({ amount }) => `paid ${amount}` }),
+    defineTool({ name: 'refund', description: 'Refund an amount', ...onLedger, onStale: 'reject', execute: ({ amount }) => `refunded ${amount}` }),
+  ],
+});
+
+export const historyRegistry = () => new AgentRegistry([...demoAgents, kindsAgent, guardedAgent, hostedAgent, triage, identity, helper, vaultAgent, forecaster, onceAgent, staleAgent]);

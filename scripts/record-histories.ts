@@ -22,7 +22,7 @@ import { binaryPath, projectRoot } from '../test/support/toolchain';
 import { startWebhookReceiver } from '../test/support/webhookReceiver';
 import { signDecision } from '../client/signing/decisionSigning';
 import { grant, revokeGrant } from '../client/grants/grantsClient';
-import { historyRegistry, signingKey } from './historyAgents';
+import { historyRegistry, ledger, signingKey } from './historyAgents';
 
 type Scenario = (h: Harness, runner: Runner, workflowId: string) => Promise<void>;
 
@@ -227,6 +227,17 @@ const scenarios: Record<string, Scenario> = {
     await runner.decide(id, [{ callId: 'u1', decision: 'retry', approver: 'ann' }]);
     await handle.signal(provideResultSignal, { callId: 'u2', result: 'charged 5 (seen in the ledger)', approver: 'ann' });
     await handle.result();
+  },
+  // Tools with a fingerprint (behind patch countersign-stale-approvals): the ledger changes after the request, so
+  // the approved pay waits again (approved a second time, it runs) and the approved refund is rejected (onStale).
+  'stale-approvals': async (h, runner, id) => {
+    h.model.script(id, [{ toolCalls: [{ name: 'pay', arguments: { amount: 5 }, callId: 'p1' }, { name: 'refund', arguments: { amount: 3 }, callId: 'r1' }] }, { text: 'done' }]);
+    await runner.run('ledger-assistant', 'settle up', { workflowId: id });
+    ledger.version += 1;
+    await runner.decide(id, [{ callId: 'p1', decision: 'approve', approver: 'ann' }, { callId: 'r1', decision: 'approve', approver: 'ann' }]);
+    await eventually(async () => ((await runner.pending(id)).some((p) => p.stale) ? true : undefined));
+    await runner.decide(id, [{ callId: 'p1', decision: 'approve', approver: 'ann' }]);
+    await h.client.workflow.getHandle(id).result();
   },
   'run-deadline': async (h, runner, id) => {
     h.model.script(id, [{ toolCalls: [email(1)] }]);

@@ -34,6 +34,7 @@ export class Notifier {
       ...(call.request ? { request: call.request } : {}),
       ...(call.assistantSaid ? { assistantSaid: call.assistantSaid } : {}),
       ...(call.quorum ? { quorum: { needed: call.quorum.needed, approvedBy: [...call.quorum.approvedBy] } } : {}),
+      ...(call.fingerprint !== undefined ? { fingerprint: call.fingerprint } : {}),
       ...extra,
     };
     // Without a webhook the activity would only log: log here instead, and spare the run three history events

@@ -4,4 +4,6 @@
 export const PATCHES = {
   /** Tools with `idempotent: false`: one attempt; one that may have run makes the call `uncertain`. */
   uncertainCalls: 'countersign-uncertain-calls',
+  /** Tools with a `fingerprint`: an approved call whose target changed does not run; it waits for a decision again. */
+  staleApprovals: 'countersign-stale-approvals',
 } as const;

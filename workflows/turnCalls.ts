@@ -11,6 +11,7 @@ import type { PlannedCall } from '../core/approvals/plannedCall';
 import { ActivityFailure, ApplicationFailure, isCancellation, patched, TimeoutFailure } from '@temporalio/workflow';
 import { onceToolOptions, runTool, toolOptions, withAgent, withTimeout } from './activityProxies';
 import { PATCHES } from './patches';
+import { staleRejection } from '../core/approvals/staleCalls';
 import type { ApprovalTimers } from './approvalTimers';
 import type { Handoffs } from './handoffs';
 import type { Notifier } from './notifier';
@@ -89,10 +90,12 @@ export class TurnCalls {
 
   /** Runs the call. A tool that is not idempotent gets one attempt; if it may have run, a person says what came of it. */
   private async run(c: Exclude<PlannedCall, { disposition: 'error' }>): Promise<string> {
-    if (c.idempotent !== false || !patched(PATCHES.uncertainCalls)) return this.execute(c);
+    const once = c.idempotent === false && patched(PATCHES.uncertainCalls);
     try {
-      return await this.execute(c, true);
+      return await this.execute(c, once);
     } catch (err) {
+      if (err instanceof TargetChanged) return this.again(c, err.stale);
+      if (!once) throw err;
       const because = mayHaveRun(err);
       if (because === undefined) throw err;
       const call = this.state.book.markUncertain({ ...c, ...this.context(c.callId) }, this.state.agentRef().name, because, this.parts.now());
@@ -105,6 +108,15 @@ export class TurnCalls {
   /** The approver's context for a call: the run's request and the assistant's words before it (data, no command). */
   private context(callId: string): CallContext {
     return callContext(this.state.input.input, this.state.items, callId);
+  }
+
+  /** What the approved call acts on changed before it ran: people decide again (or the tool's onStale rejects it). */
+  private async again(c: Exclude<PlannedCall, { disposition: 'error' }>, stale: { was: string; now: string }): Promise<string> {
+    patched(PATCHES.staleApprovals); // only runs that met a stale call reach here, so this marks them and no older one
+    const call = this.state.book.markStale(c.callId, stale, this.parts.now(), c.onStale === 'reject' ? staleRejection(c.toolName, stale) : undefined);
+    this.parts.publish();
+    if (call.state === 'pending') this.parts.notifier.about('approval_requested', call, { stale });
+    return this.decided(c);
   }
 
   /** What the model gets for a call: its output, or for a hosted MCP approval request, the approval response. */
@@ -124,12 +136,15 @@ export class TurnCalls {
     const options = withTimeout(toolOptions, s.input.toolTimeout);
     s.executionStarted();
     try {
-      const edited = s.book.call(call.callId)?.editedArguments;
+      const booked = s.book.call(call.callId);
+      const edited = booked?.editedArguments;
+      const fingerprint = booked?.fingerprint;
       const result = await countToolCall(s.agentRef().name, call.toolName, withAgent(s, this.parts.publish, () =>
         runTool.executeWithOptions({ ...(once ? onceToolOptions(options) : options), summary: call.toolName }, [
-          { runId: this.workflowId, agent: s.agentRef(), callId: call.callId, toolName: call.toolName, arguments: edited ?? call.arguments, context: s.input.context ?? {}, ...s.mcpTool(call.toolName) },
+          { runId: this.workflowId, agent: s.agentRef(), callId: call.callId, toolName: call.toolName, arguments: edited ?? call.arguments, context: s.input.context ?? {}, ...s.mcpTool(call.toolName), ...(fingerprint !== undefined ? { fingerprint } : {}) },
         ]),
       ));
+      if (result.stale) throw new TargetChanged(result.stale);
       // The model asked for other arguments; it must know what actually ran.
       if (!edited) return result.output;
       const note = call.disposition === 'input' ? `A person filled in ${call.fields.join(', ')}; the call ran with ${edited}.` : `A reviewer changed the arguments of this call before it ran; it ran with ${edited}.`;
@@ -137,6 +152,13 @@ export class TurnCalls {
     } finally {
       s.executionEnded();
     }
+  }
+}
+
+/** The tool activity found the call's target changed since its decision, and did not run it. */
+class TargetChanged extends Error {
+  constructor(readonly stale: { was: string; now: string }) {
+    super('the call\'s target changed since its decision');
   }
 }
 

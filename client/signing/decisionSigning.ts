@@ -52,13 +52,14 @@ export function readPrivateKey(file: string): ApproverPrivateKey {
  * The decision with its token: over run `wf`, the decision's call and the arguments it approves (the edited ones when
  * it edits), by the key's approver. The one way the CLI, RunState and the inbox sign.
  */
-export function withToken(key: ApproverPrivateKey, wf: string, d: Decision & { decision: 'approve' | 'reject' }, call: { arguments: string }, ttlSeconds?: number): Decision {
-  return { ...d, approver: key.kid, token: signDecision(key, { wf, call: d.callId, decision: d.decision, arguments: signedArguments(d, call), ...(ttlSeconds ? { ttlSeconds } : {}) }) };
+export function withToken(key: ApproverPrivateKey, wf: string, d: Decision & { decision: 'approve' | 'reject' }, call: { arguments: string; fingerprint?: string }, ttlSeconds?: number): Decision {
+  const fingerprint = call.fingerprint !== undefined ? { fingerprint: call.fingerprint } : {};
+  return { ...d, approver: key.kid, token: signDecision(key, { wf, call: d.callId, decision: d.decision, arguments: signedArguments(d, call), ...fingerprint, ...(ttlSeconds ? { ttlSeconds } : {}) }) };
 }
 
 export function signDecision(
   key: ApproverPrivateKey | string,
-  claims: { wf: string; call: string; decision: 'approve' | 'reject'; arguments: string; ttlSeconds?: number; now?: number; jti?: string },
+  claims: { wf: string; call: string; decision: 'approve' | 'reject'; arguments: string; fingerprint?: string; ttlSeconds?: number; now?: number; jti?: string },
 ): string {
   const jwk = typeof key === 'string' ? readPrivateKey(key) : key;
   const ttl = claims.ttlSeconds ?? DEFAULT_TTL_SECONDS;
@@ -70,6 +71,7 @@ export function signDecision(
     call: claims.call,
     decision: claims.decision,
     args: argsDigest(claims.arguments),
+    ...(claims.fingerprint !== undefined ? { fp: argsDigest(claims.fingerprint) } : {}),
     iat,
     exp: iat + ttl,
     jti: claims.jti ?? randomUUID(),

@@ -10,7 +10,8 @@ import { expiryText } from './decisionText';
 import type { Decision } from '../../contract/messages';
 import type { AppliedDecision, AuditEntry, PendingApproval, PendingKind } from '../../contract/runViews';
 import { definedFields } from '../definedFields';
-import { uncertainAnswer, uncertainEntry, uncertainOutput } from './uncertainCalls';
+import { markUncertain, uncertainAnswer, uncertainOutput } from './uncertainCalls';
+import { markStale, type Stale } from './staleCalls';
 
 export interface BookCall extends Omit<PendingApproval, 'kind'> {
   /** Absent: 'approval'. */
@@ -58,8 +59,8 @@ export interface BookState {
 }
 
 /** What a waiting call shows readers (copies: the book's state stays its own). */
-function asPending({ callId, kind, fields, toolName, arguments: args, agentName, requestedAt, expiresAt, approvers, mcpServer, quorum, signedDecisions, excludedApprover, uncertainBecause, preview, request, assistantSaid }: BookCall): PendingApproval {
-  const optional = { fields, expiresAt, approvers, mcpServer, signedDecisions, excludedApprover, uncertainBecause, preview, request, assistantSaid, quorum: quorum && { needed: quorum.needed, approvedBy: [...quorum.approvedBy] } };
+function asPending({ callId, kind, fields, toolName, arguments: args, agentName, requestedAt, expiresAt, approvers, mcpServer, quorum, signedDecisions, excludedApprover, uncertainBecause, preview, request, assistantSaid, fingerprint, stale }: BookCall): PendingApproval {
+  const optional = { fields, expiresAt, approvers, mcpServer, signedDecisions, excludedApprover, uncertainBecause, preview, request, assistantSaid, fingerprint, stale, quorum: quorum && { needed: quorum.needed, approvedBy: [...quorum.approvedBy] } };
   return { callId, kind: kind ?? 'approval', toolName, arguments: args, agentName, requestedAt, ...definedFields(optional) };
 }
 
@@ -240,12 +241,12 @@ export class ApprovalBook {
 
   /** A call that is not idempotent may or may not have run: it waits for a person again (see uncertainCalls.ts). */
   markUncertain(call: Pick<BookCall, 'callId' | 'toolName' | 'arguments' | 'request' | 'assistantSaid'>, agentName: string, because: string, now: string): BookCall {
-    const i = this.s.calls.findIndex((c) => c.callId === call.callId);
-    const entry = uncertainEntry(call, agentName, because, now, i >= 0 ? this.s.calls[i] : undefined);
-    if (i >= 0) this.s.calls[i] = entry;
-    else this.s.calls.push(entry);
-    this.log({ ...this.about(entry), decision: 'uncertain', reason: entry.uncertainBecause, requestedAt: now, decidedAt: now, via: 'run' });
-    return entry;
+    return markUncertain(this.s, call, agentName, because, now);
+  }
+
+  /** An approved call's target changed before it ran (see staleCalls.ts): pending again, or rejected with `reject`. */
+  markStale(callId: string, stale: Stale, now: string, reject?: string): BookCall {
+    return markStale(this.s, this.call(callId)!, stale, now, reject);
   }
 
   /** An audit-kind call ran without waiting: recorded for later review. */

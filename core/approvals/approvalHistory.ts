@@ -75,6 +75,7 @@ export function approvalRecords(run: { workflowId: string; agent: string; runnin
     if (!trail) trails.set(entry.callId, (trail = { first: entry, deciders: [] }));
     if (entry.decision === 'approval_counted') trail.deciders.push(entry);
     else if (TERMINAL[entry.decision]) trail.terminal = entry;
+    else if (entry.decision === 'stale') Object.assign(trail, { terminal: undefined, deciders: [] }); // decided again, on the new state
   }
 
   const records: ApprovalRecord[] = [];

@@ -22,7 +22,7 @@ export interface SignedBy {
 export type BookDecision = Decision & { signed?: SignedBy };
 
 /** What a decision claims: which call, what decision, who, and how. */
-export type DecisionClaim = Pick<BookDecision, 'callId' | 'approver' | 'always' | 'editedArguments' | 'by' | 'signed'> & { decision?: Decision['decision'] };
+export type DecisionClaim = Pick<BookDecision, 'callId' | 'approver' | 'always' | 'editedArguments' | 'by' | 'signed' | 'fingerprint'> & { decision?: Decision['decision'] };
 
 /** What the checks read of a call: what pendingApprovals shows, plus (in the book) its state and extension bound. */
 export type CheckedCall = Omit<PendingApproval, 'kind'> & { kind?: PendingKind; state?: CallState; maxExtensionMs?: number; extendedMs?: number };
@@ -42,6 +42,8 @@ export function checkDecision(call: CheckedCall | undefined, d: DecisionClaim, b
   const which = `call ${d.callId} (${call.toolName})`;
   if (call.state !== undefined && call.state !== 'pending') return `${which} is already decided: ${call.state}`;
   if (batch.filter((b) => b.callId === d.callId).length > 1) return `call ${d.callId} appears twice in one decide request`;
+  if (d.fingerprint !== undefined && d.fingerprint !== call.fingerprint)
+    return `what ${which} acts on changed since this decision was made (fingerprint ${JSON.stringify(call.fingerprint ?? null)} now): look at it again and decide anew`;
   const kind = call.kind ?? 'approval';
   if (d.decision && !FITS[kind].includes(d.decision)) {
     const hint = {

@@ -19,6 +19,10 @@ export interface CallBase {
   idempotent?: false;
   /** For a call a person decides: what it would change, as the tool's preview said when it was planned. */
   preview?: CallPreview;
+  /** For a call a person decides: the tool's fingerprint of its target when planned, checked again before it runs. */
+  fingerprint?: string;
+  /** With fingerprint: a changed target rejects the call instead of asking again. */
+  onStale?: 'reject';
 }
 
 /** Calls the workflow carries out itself instead of running an activity: handoffs and sub-agents. */
@@ -101,6 +105,7 @@ export function bookingFor(c: WaitingCall, where: { agentName: string; mcpServer
     ...(w.signedDecisions ? { signedDecisions: true as const } : {}),
     ...(w.excludedApprover !== undefined ? { excludedApprover: w.excludedApprover } : {}),
     ...(c.preview ? { preview: c.preview } : {}),
+    ...(c.fingerprint !== undefined ? { fingerprint: c.fingerprint } : {}),
   };
   return booking;
 }

@@ -4,7 +4,8 @@
 // the error). Pure: the approval book applies these; the workflow decides when a call is uncertain.
 import type { Decision } from '../../contract/messages';
 import type { UncertainAnswer } from '../../contract/runViews';
-import type { BookCall } from './approvalBook';
+import type { BookCall, BookState } from './approvalBook';
+import { appendEntry } from './auditLog';
 import { type CallContext, contextFields } from './callContext';
 
 /** The book entry of a call that may or may not have run: pending again, with no expiry, quorum or signature to wait for. */
@@ -25,6 +26,16 @@ export function uncertainEntry(call: { callId: string; toolName: string; argumen
     ...(was?.editedArguments ? { editedArguments: was.editedArguments } : {}),
     ...contextFields({ ...call, ...(was ? contextFields(was) : {}) }),
   };
+}
+
+/** The call waits for a person again as `uncertain` (replacing its book entry, if it had one), audited `uncertain`. */
+export function markUncertain(book: BookState, call: Pick<BookCall, 'callId' | 'toolName' | 'arguments' | 'request' | 'assistantSaid'>, agentName: string, because: string, now: string): BookCall {
+  const i = book.calls.findIndex((c) => c.callId === call.callId);
+  const entry = uncertainEntry(call, agentName, because, now, i >= 0 ? book.calls[i] : undefined);
+  if (i >= 0) book.calls[i] = entry;
+  else book.calls.push(entry);
+  appendEntry(book, { callId: entry.callId, toolName: entry.toolName, arguments: entry.arguments, agentName: entry.agentName, decision: 'uncertain', reason: entry.uncertainBecause, requestedAt: now, decidedAt: now, via: 'run' });
+  return entry;
 }
 
 /** What a decision says about an uncertain call: `approve` is a retry, `result` is done or failed; `reject` is none. */

@@ -16,6 +16,8 @@ export interface DecisionClaims {
   decision: 'approve' | 'reject';
   /** argsDigest of the call's arguments text. */
   args: string;
+  /** argsDigest of the call's fingerprint, for a call whose tool fingerprints its target (PendingApproval.fingerprint). */
+  fp?: string;
   /** Seconds since the epoch. */
   iat: number;
   exp: number;
@@ -86,6 +88,7 @@ const claimsSchema = shareAcrossRuns('decisionToken.claimsSchema', () =>
     call: text('the call id'),
     decision: z.enum(['approve', 'reject'], { error: 'must be "approve" or "reject"' }),
     args: z.string({ error: 'must be a string (the arguments digest)' }).regex(/^[A-Za-z0-9_-]{43}$/, 'must be base64url of a SHA-256 digest (43 characters)'),
+    fp: z.string({ error: 'must be a string (the fingerprint digest)' }).regex(/^[A-Za-z0-9_-]{43}$/, 'must be base64url of a SHA-256 digest (43 characters)').optional(),
     iat: seconds(),
     exp: seconds(),
     jti: text('a unique token id'),
@@ -151,7 +154,7 @@ function isoSeconds(s: number): string {
  */
 export function checkDecisionClaims(
   t: DecodedToken,
-  expected: { wf: string; call: string; decision: 'approve' | 'reject'; arguments: string; nowSeconds: number; jtiUsed: (jti: string) => boolean },
+  expected: { wf: string; call: string; decision: 'approve' | 'reject'; arguments: string; fingerprint?: string; nowSeconds: number; jtiUsed: (jti: string) => boolean },
 ): string | undefined {
   const c = t.claims;
   if (c.sub !== t.kid) return `token sub ${quote(c.sub)} does not match its key id ${quote(t.kid)}`;
@@ -160,6 +163,8 @@ export function checkDecisionClaims(
   if (c.decision !== expected.decision) return `token says ${quote(c.decision)}, the decision is ${quote(expected.decision)}`;
   if (c.args !== argsDigest(expected.arguments))
     return "token args do not match the call's arguments (sign the arguments exactly as pendingApprovals shows them, or the edited arguments when editing)";
+  if (expected.fingerprint !== undefined && c.fp !== argsDigest(expected.fingerprint))
+    return "token fp does not match the call's fingerprint: what the call acts on changed since it was signed (sign it again for the fingerprint pendingApprovals shows)";
   if (c.exp <= expected.nowSeconds) return expiredText(c.exp);
   if (c.iat > expected.nowSeconds + IAT_LEEWAY_SECONDS) return 'token iat is in the future';
   if (expected.jtiUsed(c.jti)) return usedText(c.jti);

@@ -2,8 +2,7 @@
 // fetch links); the POST from that page decides, as the signed-in approver, once. A used, expired, tampered or
 // stale link (the call was decided, or its arguments are not the ones the link was made for) says so and changes nothing.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { argsDigest } from '../../core/signing/decisionToken';
-import { type LinkClaims, readLinkToken } from '../../links/actionLinks';
+import { type LinkClaims, linkMismatch, readLinkToken } from '../../links/actionLinks';
 import { CountersignError } from '../../client/errors';
 import { DecisionProblem } from './deciding';
 import { type InboxCall, linkPage, messagePage } from './pages';
@@ -25,7 +24,9 @@ export function addLinkRoutes(app: FastifyInstance, ctx: InboxContext): void {
     const pending = await ctx.runner.pending(claims.wf).catch(() => []);
     const call = pending.find((p) => p.callId === claims.call);
     if (!call) return void refuse(req, reply, 410, `Call ${claims.call} no longer waits for a decision (it was decided, or its run ended).`);
-    if (argsDigest(call.arguments) !== claims.args) return void refuse(req, reply, 409, `Call ${claims.call} now has other arguments than this link was made for: open it from the inbox.`);
+    const mismatch = linkMismatch(claims, call);
+    if (mismatch === 'arguments') return void refuse(req, reply, 409, `Call ${claims.call} now has other arguments than this link was made for: open it from the inbox.`);
+    if (mismatch === 'target') return void refuse(req, reply, 409, `What call ${claims.call} acts on changed after this link was made: open it from the inbox and decide on what it acts on now.`);
     return { claims, call: { ...call, workflowId: claims.wf } };
   }
 
@@ -43,8 +44,9 @@ export function addLinkRoutes(app: FastifyInstance, ctx: InboxContext): void {
     const { claims } = opened;
     if (!opened.call) return reply.redirect(`/runs/${encodeURIComponent(claims.wf)}`, 303);
     const message = typeof req.body?.message === 'string' && req.body.message ? { message: req.body.message } : {};
+    const seen = opened.call.fingerprint !== undefined ? { fingerprint: opened.call.fingerprint } : {}; // the run refuses it if the target changed meanwhile
     try {
-      const result = await ctx.decider.decide(claims.wf, [{ callId: claims.call, decision: claims.act as 'approve' | 'reject', linkId: claims.id, ...message }], req.identity.approver);
+      const result = await ctx.decider.decide(claims.wf, [{ callId: claims.call, decision: claims.act as 'approve' | 'reject', linkId: claims.id, ...message, ...seen }], req.identity.approver);
       const a = result.applied[0]!;
       return reply.type('text/html').send(messagePage('Done', `${a.outcome} ${a.toolName} (call ${a.callId}) as ${req.identity.approver}.`, req.identity.approver));
     } catch (err) {

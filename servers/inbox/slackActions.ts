@@ -7,8 +7,7 @@
 // documents for block_actions.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { argsDigest } from '../../core/signing/decisionToken';
-import { readLinkToken } from '../../links/actionLinks';
+import { linkMismatch, readLinkToken } from '../../links/actionLinks';
 import { CountersignError } from '../../client/errors';
 import { DecisionProblem } from './deciding';
 import type { InboxContext } from './inboxServer';
@@ -100,8 +99,11 @@ async function answer(ctx: InboxContext, slack: SlackSettings, payload: SlackPay
     const pending = await ctx.runner.pending(claims.wf).catch(() => []);
     const call = pending.find((p) => p.callId === claims.call);
     if (!call) return refusal(`call ${claims.call} no longer waits for a decision (it was decided, or its run ended).`);
-    if (argsDigest(call.arguments) !== claims.args) return refusal(`call ${claims.call} now has other arguments than this message was made for: open it from the inbox.`);
-    const a = (await ctx.decider.decide(claims.wf, [{ callId: claims.call, decision: act, linkId: claims.id }], approver)).applied[0]!;
+    const mismatch = linkMismatch(claims, call);
+    if (mismatch === 'arguments') return refusal(`call ${claims.call} now has other arguments than this message was made for: open it from the inbox.`);
+    if (mismatch === 'target') return refusal(`what call ${claims.call} acts on changed after this message was made: open it from the inbox.`);
+    const seen = call.fingerprint !== undefined ? { fingerprint: call.fingerprint } : {}; // the run refuses it if the target changed meanwhile
+    const a = (await ctx.decider.decide(claims.wf, [{ callId: claims.call, decision: act, linkId: claims.id, ...seen }], approver)).applied[0]!;
     const counted = a.outcome === 'approval_counted';
     const said = counted ? `approval by ${approver} counted (${a.quorum?.approvedBy.length ?? 1} of ${a.quorum?.needed ?? '?'})` : `${act === 'approve' ? 'approved' : 'rejected'} by ${approver}`;
     // The used button goes; on a counted approval the confirmation-page links stay for the other approvers.
