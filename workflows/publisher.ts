@@ -2,8 +2,7 @@
 // for a sub-run, a report to its parent run of what it waits for. Each is sent only when it changed.
 import { getExternalWorkflowHandle, log, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { AgentRunState } from '../core/run/agentRunState';
-import { summarizeCall } from '../core/approvals/callSummary';
-import { quorumText } from '../core/approvals/decisionText';
+import { pendingDetails } from '../core/approvals/pendingDetails';
 import { rootCause } from '../core/run/failures';
 import { childStateSignal } from '../contract/messages';
 import { type ChildReport } from '../contract/runViews';
@@ -27,8 +26,6 @@ function publishedAtStart(agent: string): string {
   const fresh = sa.get(HitlStatus) === 'Running' && sa.get(HitlAgent) === agent && !sa.get(HitlPendingTools)?.length && !sa.get(HitlPendingSince);
   return fresh ? publicationKey('Running', agent, undefined, []) : '';
 }
-
-const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 export class Publisher {
   /** The search attributes last sent, as a key; a fresh start by the client library already carries the first ones. */
@@ -64,7 +61,7 @@ export class Publisher {
       upsertSearchAttributes(searchAttributeUpdates({ status: s.status(), agent: s.agentRef().name, pending }));
     }
     const details = pending.length
-      ? `Awaiting approval: ${pending.map((p) => `${p.path ? `${p.path.slice(0, p.path.lastIndexOf(' > ') + 3)}` : ''}${summarizeCall(p.toolName, p.arguments)}${p.kind === 'uncertain' ? ' may or may not have run' : ''} (call ${p.callId}, ${p.kind === 'uncertain' ? 'since' : 'requested'} ${when(p.requestedAt)}${p.expiresAt ? `, expires ${when(p.expiresAt)}` : ''}${p.quorum ? `, ${quorumText(p.quorum)}` : ''})`).join('; ')}`
+      ? pendingDetails(pending)
       : `${s.status()}: ${s.agentRef().name}, turn ${s.turn}`;
     const shown = s.problem ? `${details}\nProblem: ${s.problem}` : details;
     if (shown === this.details) return;

@@ -80,6 +80,13 @@ test("the approval_requested webhook and its Slack and email bodies carry the re
   expect(n.email!.html).toContain(`<p><b>Request:</b> ${REQUEST}</p>`);
 });
 
+test("the Web UI's details name the request and the assistant's words", async () => {
+  const id = await emailRun(REQUEST);
+  const meta = await h.client.workflow.getHandle(id).query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+  expect(meta.currentDetails).toMatch(/^Awaiting approval: send\\_email to alice@example\.com \(call e1, requested \d{4}-\d\d-\d\d \d\d:\d\d UTC\) — /);
+  expect(meta.currentDetails).toContain(`request: “${REQUEST}”, assistant: “${SAID}”`);
+});
+
 test('a long request is shortened to 300 characters, ending in …', async () => {
   const long = `Please ${'really '.repeat(80)}send Alice the report`;
   const id = await emailRun(long);

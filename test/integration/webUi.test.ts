@@ -41,6 +41,8 @@ test('a paused run says what it waits for, in the Web UI', async () => {
     });
     expect(await details.isVisible()).toBe(true);
     expect(await details.textContent()).toMatch(new RegExp(`Awaiting approval: send_email to alice@example\\.com \\(call ${callId}, requested \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\)`));
+    // …with what the run was asked, rendered as written (the details are markdown).
+    expect(await details.textContent()).toContain(' — request: “Send an email to alice@example.com about the meeting tomorrow”');
     await page.frameLocator('iframe[src*="email-assistant"]').getByText('email-assistant: Send an email to alice@example.com about the meeting tomorrow').waitFor(); // the run's summary
     await page.screenshot({ path: join(projectRoot, 'test/artifacts/webui-paused-run.png'), fullPage: true });
 
