@@ -1,8 +1,9 @@
 // `countersign serve`: the approvals inbox. Fastify with bounded bodies (413), a strict content security policy
 // (helmet), CSRF tokens on every browser form (@fastify/csrf-protection), and an identity on every request from a
 // trusted source (identity.ts): unauthenticated requests get 401 and change nothing. Routes: the pages
-// (inboxRoutes.ts), the JSON API (apiRoutes.ts), one-click links (linkRoutes.ts) and, with a Slack signing secret,
-// Slack's buttons (slackActions.ts: Slack's signature stands in for the identity there).
+// (inboxRoutes.ts), the history of decided calls (historyRoutes.ts), the JSON API (apiRoutes.ts), one-click links
+// (linkRoutes.ts) and, with a Slack signing secret, Slack's buttons (slackActions.ts: Slack's signature stands in
+// for the identity there).
 import { randomBytes } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
@@ -16,6 +17,7 @@ import { Decider } from './deciding';
 import { type Identity, type IdentitySettings, identify } from './identity';
 import { messagePage } from './pages';
 import { addApiRoutes } from './apiRoutes';
+import { addHistoryRoutes } from './historyRoutes';
 import { addInboxRoutes } from './inboxRoutes';
 import { addReviewRoutes } from './reviewRoutes';
 import { addLinkRoutes } from './linkRoutes';
@@ -105,6 +107,7 @@ export async function startInbox(o: InboxOptions): Promise<{ url: string; close(
   app.get('/assets/run.js', (_req, reply) => reply.type('text/javascript').header('cache-control', 'no-cache').send(RUN_JS));
   addInboxRoutes(app, ctx);
   addReviewRoutes(app, ctx);
+  addHistoryRoutes(app, ctx);
   addApiRoutes(app, ctx);
   addLinkRoutes(app, ctx);
   if (slack) await addSlackRoutes(app, ctx, slack, o.bodyLimitBytes ?? 256 * 1024);

@@ -2,6 +2,7 @@
 // Escaped by construction (html.ts); forms post back with a CSRF token; no inline script or style (the CSP forbids it).
 import { prettyArguments } from '../../core/approvals/callSummary';
 import { quorumText } from '../../core/approvals/decisionText';
+import { argumentsMarkup, callContext, callTimes, quorumProgress } from './callDetails';
 import type { ConversationItem } from '../../contract/items';
 import type { AuditEntry, PendingApproval, RunSnapshot } from '../../contract/runViews';
 import { html, type Markup } from '../../links/html';
@@ -21,7 +22,7 @@ export function layout(title: string, body: Markup, o: { approver?: string; scri
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Countersign</title><link rel="stylesheet" href="/assets/inbox.css">${o.script ? html`<script src="${o.script}" defer></script>` : ''}</head>
-<body><header><a href="/" class="brand">Countersign</a><span class="who">${o.approver ? html`signed in as <b>${o.approver}</b>` : ''}</span></header>
+<body><header><a href="/" class="brand">Countersign</a><nav><a href="/">Pending</a> <a href="/history">History</a></nav><span class="who">${o.approver ? html`signed in as <b>${o.approver}</b>` : ''}</span></header>
 <main>${body}</main></body></html>`.text;
 }
 
@@ -54,10 +55,11 @@ ${c.quorum ? '' : html`<details${error?.editedArguments !== undefined ? html` op
 export function callCard(c: InboxCall, csrf: string, error?: FormError): Markup {
   return html`<article class="call" id="call-${c.callId}" data-call="${c.callId}">
 <h2>${c.path ?? c.toolName} <small>${c.kind}</small></h2>
-<p class="meta">agent <b>${c.agentName}</b> · run <a href="${runPath(c.workflowId)}">${c.workflowId}</a> · call ${c.callId} · waiting since ${c.requestedAt}${c.expiresAt ? html` · expires ${c.expiresAt}` : ''}</p>
-${c.quorum ? html`<p class="quorum">${quorumText(c.quorum)}</p>` : ''}${c.signedDecisions ? html`<p class="signed">Signed decisions only</p>` : ''}
+<p class="meta">agent <b>${c.agentName}</b> · run <a href="${runPath(c.workflowId)}">${c.workflowId}</a> · call ${c.callId} · ${callTimes(c)}</p>
+${c.quorum ? quorumProgress(c.quorum) : ''}${c.signedDecisions ? html`<p class="signed">Signed decisions only</p>` : ''}
+${callContext(c)}
 ${c.preview ? html`<div class="preview${c.preview.failed ? ' failed' : ''}"><p><b>Impact</b> ${c.preview.summary}</p>${c.preview.details ? html`<pre>${c.preview.details}</pre>` : ''}</div>` : ''}
-<pre class="arguments">${prettyArguments(c.arguments)}</pre>
+${argumentsMarkup(c.arguments)}
 ${error ? html`<p class="error" role="alert">${error.message}</p>` : ''}
 ${callForms(c, csrf, error)}</article>`;
 }
@@ -96,7 +98,7 @@ export function linkPage(o: { csrf: string; approver: string; action: 'approve' 
   const c = o.call;
   const body = html`<h1>${o.action === 'approve' ? 'Approve' : 'Reject'} ${c.path ?? c.toolName}?</h1>
 <p class="meta">agent <b>${c.agentName}</b> · run <a href="${runPath(c.workflowId)}">${c.workflowId}</a> · call ${c.callId}${c.quorum ? html` · ${quorumText(c.quorum)}` : ''}</p>
-<pre class="arguments">${prettyArguments(c.arguments)}</pre>
+${argumentsMarkup(c.arguments)}
 <form method="post" action="/links/${o.token}" class="confirm"><input type="hidden" name="_csrf" value="${o.csrf}">
 ${o.action === 'reject' ? html`<input name="message" placeholder="Message for the agent (optional)" maxlength="10000">` : ''}
 <button class="${o.action === 'approve' ? 'primary' : 'danger'}">${o.action === 'approve' ? 'Approve' : 'Reject'} as ${o.approver}</button></form>`;

@@ -1,0 +1,56 @@
+// GET /history: decided calls across the runs of the inbox's task queue, read by the same reader as
+// `countersign approvals` (client/approvals/approvalsReport.ts). Filters are checked before anything is read: a bad
+// one gets its one-line error on the page (400) and no query runs.
+import type { FastifyInstance } from 'fastify';
+import { APPROVAL_STATUSES, type ApprovalStatus } from '../../core/approvals/approvalHistory';
+import { durationMs } from '../../contract/approvalPolicy';
+import { approvalsAcross } from '../../client/approvals/approvalsReport';
+import { QUERY_NAME } from '../../client/visibility';
+import { type HistoryFilter, historyPage } from './historyPage';
+import type { InboxContext } from './inboxServer';
+
+/** Every outcome but `pending`: the history holds calls that no longer wait. */
+export const DECIDED_STATUSES = APPROVAL_STATUSES.filter((s) => s !== 'pending');
+
+const positiveDuration = (s: string) => {
+  try {
+    return durationMs(s) > 0;
+  } catch {
+    return false;
+  }
+};
+
+/** The filter's one-line problem, or undefined when every value is usable. */
+export function historyFilterProblem(f: HistoryFilter): string | undefined {
+  if (f.status && !(DECIDED_STATUSES as readonly string[]).includes(f.status)) return `outcome ${JSON.stringify(f.status)} is not one of ${DECIDED_STATUSES.join(', ')}: pick one from the list`;
+  for (const key of ['agent', 'tool'] as const) {
+    const v = f[key];
+    if (v && !(v.length <= 200 && QUERY_NAME.test(v))) return `${key} ${JSON.stringify(v.slice(0, 200))} is not a plain name: use letters, digits and _ . @ - only`;
+  }
+  if (f.approver && f.approver.length > 200) return 'approver is longer than 200 characters: shorten it';
+  if (f.since && !positiveDuration(f.since)) return `since ${JSON.stringify(f.since.slice(0, 200))} is not a duration: use one such as 30m, 24h or 7d`;
+  return undefined;
+}
+
+/** The query string's filters: empty fields (a GET form sends them) are unset; a repeated one is a problem. */
+function filterOf(query: Record<string, unknown>): HistoryFilter | string {
+  const f: HistoryFilter = {};
+  for (const key of ['status', 'agent', 'tool', 'approver', 'since'] as const) {
+    const v = query[key];
+    if (Array.isArray(v)) return `${key} is given more than once: give it once`;
+    if (typeof v === 'string' && v.trim()) f[key] = v.trim();
+  }
+  return f;
+}
+
+export function addHistoryRoutes(app: FastifyInstance, ctx: InboxContext): void {
+  app.get<{ Querystring: Record<string, unknown> }>('/history', async (req, reply) => {
+    const parsed = filterOf(req.query ?? {});
+    const filter = typeof parsed === 'string' ? {} : parsed;
+    const problem = typeof parsed === 'string' ? parsed : historyFilterProblem(parsed);
+    const page = { approver: req.identity.approver, filter, statuses: DECIDED_STATUSES };
+    if (problem) return reply.code(400).type('text/html').send(historyPage({ ...page, error: problem }));
+    const records = await approvalsAcross(ctx.runner.client, { ...filter, status: filter.status as ApprovalStatus | undefined, taskQueue: ctx.runner.taskQueue });
+    return reply.type('text/html').send(historyPage({ ...page, records: records.filter((r) => r.status !== 'pending') }));
+  });
+}
