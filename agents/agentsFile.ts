@@ -36,6 +36,7 @@ const mcpServerSchema = strict({
   headers: strings.optional(),
   requireApproval: requireApprovalSchema.optional(),
   tools: z.array(name).optional(),
+  preview: strict({ tool: name }).optional(),
   timeoutMs: z.number({ error: 'must be a number of milliseconds' }).int('must be a whole number of milliseconds').positive('must be more than 0').optional(),
   ...approvalPolicyFields.shape,
 }).superRefine((s, ctx) => {

@@ -24,6 +24,11 @@ export type McpServerSpec = McpServerConfig &
     tools?: string[];
     /** One tools/call's limit (default 60 s); a server that does not answer is retried like any activity. */
     timeoutMs?: number;
+    /**
+     * Impact previews for its gated calls: this read-only tool of the same server is called with `{ tool, arguments }`
+     * when a call is planned; its text is the preview (first line the summary, the rest details).
+     */
+    preview?: { tool: string };
   };
 
 const toolList = z.strictObject({ toolNames: z.array(z.string().min(1)) });
@@ -47,6 +52,8 @@ export function checkMcpServers(agent: string, servers: McpServerSpec[]): void {
     if (hasCommand === hasUrl) throw new Error(`${where}: give either command (stdio) or url (Streamable HTTP)`);
     const ra = requireApprovalSchema.safeParse(s.requireApproval ?? 'always');
     if (!ra.success) throw new Error(`${where}: requireApproval ${ra.error.issues[0]!.message}`);
+    if (s.preview !== undefined && !(typeof s.preview === 'object' && typeof s.preview?.tool === 'string' && s.preview.tool))
+      throw new Error(`${where}: preview must be { tool: "<a read-only tool of this server>" }`);
     const rule = s.requireApproval;
     if (rule && typeof rule === 'object') {
       const both = (rule.always?.toolNames ?? []).filter((t) => rule.never?.toolNames.includes(t));

@@ -1,5 +1,6 @@
 // Countersign's own small MCP server, for tests and the README's example: a pretend database with a read-only
-// tool (list_tables), a destructive one (drop_table) and one that always fails (fail_always). It speaks stdio
+// tool (list_tables), a destructive one (drop_table), one that always fails (fail_always) and one that says what
+// another tool's call would do, for approvers' impact previews (describe_call). It speaks stdio
 // (`tsx devtools/demoMcpServer.ts --stdio`) and Streamable HTTP (`--http --port N`, or startMcpHttpServer in-process).
 // Every tools/call is appended to a JSON-lines ledger, so tests count what really reached the server; a tools file
 // read at every request hides tools mid-run, as a server whose tool set changes under a running agent would.
@@ -81,6 +82,18 @@ const TOOLS: Record<string, DemoTool> = {
       if (!tables.delete(table)) return text(`no such table: ${table}`, true);
       const structuredContent = { dropped: table, remaining: [...tables] };
       return { content: [{ type: 'text', text: `dropped table ${table}` }], structuredContent };
+    },
+  },
+  describe_call: {
+    description: 'Say what a call of another tool would change, without changing anything.',
+    input: z.object({ tool: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}) }),
+    annotations: { readOnlyHint: true },
+    run: (args, tables) => {
+      const { tool, arguments: a } = args as { tool: string; arguments: Record<string, unknown> };
+      if (tool !== 'drop_table') return text(`${tool} changes nothing in the database`);
+      const table = String(a.table);
+      if (!tables.has(table)) return text(`no such table: ${table}; dropping it would fail`);
+      return text(`drops table ${table} and every row in it; ${tables.size - 1} tables remain; this cannot be undone`);
     },
   },
   fail_always: {

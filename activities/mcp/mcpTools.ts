@@ -66,6 +66,7 @@ export function mcpTool(agent: Agent, snapshot: ToolSnapshot): Tool {
     policy: snapshot.policy ?? {},
     needsApproval: typeof rule === 'function' ? (ctx, params) => rule(ctx, name, params as Record<string, unknown>) : snapshot.approval === 'always',
     ...(spec.onApproval ? { onApproval: spec.onApproval } : {}),
+    ...(spec.preview ? { preview: (params, ctx) => previewByServer(spec, spec.preview!.tool, name, params as Record<string, unknown>, ctx.runId, ctx.callId) } : {}),
     execute: async (params, ctx) => {
       let result;
       try {
@@ -80,3 +81,12 @@ export function mcpTool(agent: Agent, snapshot: ToolSnapshot): Tool {
     },
   } as Tool;
 }
+
+/** A gated call's impact preview from the server itself: its read-only preview tool, asked about the call. */
+async function previewByServer(spec: McpServerSpec, previewTool: string, tool: string, args: Record<string, unknown>, runId: string, callId: string): Promise<{ summary: string; details?: string }> {
+  const result = await callMcpTool(connectionOf(spec), previewTool, { tool, arguments: args }, `${runId}:${callId}:preview`, { timeoutMs: spec.timeoutMs });
+  if (result.isError) throw new Error(`${previewTool} answered an error: ${result.output}`);
+  const [summary = '', ...rest] = result.output.split('\n');
+  return { summary, ...(rest.length ? { details: rest.join('\n') } : {}) };
+}
+

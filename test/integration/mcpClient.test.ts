@@ -43,7 +43,7 @@ describe.each(['stdio', 'http'] as const)('MCP client over %s', (transport) => {
 
   test('lists every tool, across tools/list pages, with descriptions and input schemas', async () => {
     const tools = await listMcpTools(f.server);
-    expect(tools.map((t) => t.name).sort()).toEqual(['drop_table', 'fail_always', 'list_tables']); // pages of two
+    expect(tools.map((t) => t.name).sort()).toEqual(['describe_call', 'drop_table', 'fail_always', 'list_tables']); // pages of two
     const drop = tools.find((t) => t.name === 'drop_table')!;
     expect(drop.description).toMatch(/Drop a table/);
     expect(drop.inputSchema).toMatchObject({ type: 'object', properties: { table: { type: 'string' } }, required: ['table'] });
@@ -72,13 +72,13 @@ describe.each(['stdio', 'http'] as const)('MCP client over %s', (transport) => {
 
   test('hiding a tool through the tools file changes the listing mid-run; calling it is an isError result', async () => {
     hide(f, ['drop_table']);
-    expect((await listMcpTools(f.server)).map((t) => t.name).sort()).toEqual(['fail_always', 'list_tables']);
+    expect((await listMcpTools(f.server)).map((t) => t.name).sort()).toEqual(['describe_call', 'fail_always', 'list_tables']);
     const hidden = await callMcpTool(f.server, 'drop_table', { table: 'orders' }, 'key-hidden');
     expect(hidden).toEqual({ output: 'MCP error -32602: unknown tool: drop_table', isError: true }); // a JSON-RPC error
     expect(await callMcpTool(f.server, 'no_such_tool', {}, 'key-unknown')).toEqual({ output: 'MCP error -32602: unknown tool: no_such_tool', isError: true });
 
     hide(f, []);
-    expect((await listMcpTools(f.server)).map((t) => t.name).sort()).toEqual(['drop_table', 'fail_always', 'list_tables']);
+    expect((await listMcpTools(f.server)).map((t) => t.name).sort()).toEqual(['describe_call', 'drop_table', 'fail_always', 'list_tables']);
     expect(await callMcpTool(f.server, 'drop_table', { table: 'orders' }, 'key-shown')).toEqual({ output: 'dropped table orders', isError: false });
     // Every call reached the server, hidden or not.
     expect(ledgerLines(f.ledger).map((l) => `${l.tool}:${l.idempotencyKey}`)).toEqual(['drop_table:key-hidden', 'no_such_tool:key-unknown', 'drop_table:key-shown']);

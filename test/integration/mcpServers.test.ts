@@ -109,7 +109,7 @@ test('the listing is frozen at run start: a tool the server drops mid-run is sti
   });
   expect(next.status).toBe('AwaitingApproval');
   const offered = h.model.requests.filter((r) => r.runId === id).map((r) => r.tools.sort().join(','));
-  expect(offered).toEqual(['drop_table,fail_always,list_tables', 'drop_table,fail_always,list_tables', 'drop_table,fail_always,list_tables']);
+  expect(offered).toEqual(['describe_call,drop_table,fail_always,list_tables', 'describe_call,drop_table,fail_always,list_tables', 'describe_call,drop_table,fail_always,list_tables']);
   expect(lastTurn.items.find((i) => i.type === 'function_call_output' && i.callId === 'l1')).toMatchObject({ output: expect.stringContaining('unknown tool: list_tables') });
   writeFileSync(wh.toolsFile, JSON.stringify({ hide: [] }));
 });
