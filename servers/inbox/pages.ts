@@ -66,7 +66,7 @@ ${callForms(c, csrf, error)}</article>`;
 
 export function inboxPage(calls: InboxCall[], o: { csrf: string; approver: string; filter: { agent?: string; tool?: string }; error?: FormError; notice?: string }): string {
   const body = html`<h1>Waiting for a person <small>${calls.length}</small></h1>
-<form method="get" action="/" class="filter"><input name="agent" placeholder="agent" value="${o.filter.agent ?? ''}"><input name="tool" placeholder="tool" value="${o.filter.tool ?? ''}"><button>Filter</button></form>
+<form method="get" action="/" class="filter"><input name="agent" placeholder="agent" aria-label="agent" value="${o.filter.agent ?? ''}"><input name="tool" placeholder="tool" aria-label="tool" value="${o.filter.tool ?? ''}"><button>Filter</button></form>
 ${o.notice ? html`<p class="notice" role="status">${o.notice}</p>` : ''}
 ${calls.length ? calls.map((c) => callCard(c, o.csrf, o.error?.callId === c.callId ? o.error : undefined)) : html`<p class="empty">Nothing waits for a decision.</p>`}`;
   return layout('Inbox', body, { approver: o.approver });
