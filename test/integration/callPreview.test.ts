@@ -6,12 +6,11 @@ import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
 import { Runner } from '../../client';
 import { pendingApprovalsQuery } from '../../contract/messages';
-import { startInbox } from '../../servers/inbox/inboxServer';
 import { cliEnv, countersign } from '../support/countersignCli';
 import { eventually, newId } from '../support/fixtures';
-import { startHarness, type Harness } from '../support/harness';
-import { freePort } from '../support/processes';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
+import type { Harness } from '../support/harness';
+import { startLinkedDesk, type LinkedDesk } from '../support/linkedDesk';
+import type { WebhookReceiver } from '../support/webhookReceiver';
 
 jest.setTimeout(120_000);
 const SECRET = 'preview-test-link-secret-0123456789abcdef';
@@ -34,22 +33,16 @@ const fragile = defineAgent({
   ],
 });
 
+let desk: LinkedDesk;
 let h: Harness;
 let runner: Runner;
 let hook: WebhookReceiver;
-let inbox: { url: string; close(): Promise<void> };
+let inbox: LinkedDesk['inbox'];
 beforeAll(async () => {
-  const port = await freePort();
-  hook = await startWebhookReceiver();
-  h = await startHarness({ registry: new AgentRegistry([...demoAgents, fragile]), webhookUrl: hook.url, links: { publicUrl: `http://127.0.0.1:${port}`, secret: SECRET } });
-  runner = new Runner(h.client, { taskQueue: h.taskQueue });
-  inbox = await startInbox({ runner, port, approverHeader: 'X-Forwarded-User', linkSecret: SECRET });
+  desk = await startLinkedDesk({ registry: new AgentRegistry([...demoAgents, fragile]), linkSecret: SECRET });
+  ({ h, runner, hook, inbox } = desk);
 });
-afterAll(async () => {
-  await inbox?.close();
-  await h?.close();
-  await hook?.close();
-});
+afterAll(() => desk?.close());
 
 const cli = async (...args: string[]) => (await countersign(args, cliEnv({ COUNTERSIGN_TASK_QUEUE: h.taskQueue }))).stdout;
 const IMPACT = 'deletes record DR-42 from the database; this cannot be undone';

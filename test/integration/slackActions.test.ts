@@ -11,12 +11,13 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
 import { Runner } from '../../client';
-import { startInbox } from '../../servers/inbox/inboxServer';
 import { slackSignature } from '../../servers/inbox/slackSignature';
 import { eventually, newId, outboxOf } from '../support/fixtures';
-import { startHarness, type Harness } from '../support/harness';
+import { startInbox } from '../../servers/inbox/inboxServer';
+import type { Harness } from '../support/harness';
+import { startLinkedDesk, type LinkedDesk } from '../support/linkedDesk';
 import { freePort } from '../support/processes';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
+import type { WebhookReceiver } from '../support/webhookReceiver';
 
 jest.setTimeout(300_000);
 const LINK_SECRET = 'test-link-secret-0123456789abcdef0123456789';
@@ -29,25 +30,21 @@ const treasurer = defineAgent({
 });
 
 type Answer = { replace_original?: boolean; response_type?: string; text: string; blocks?: Array<{ type: string; block_id?: string; elements?: Array<{ text?: string }> }> };
+let desk: LinkedDesk;
 let h: Harness;
 let runner: Runner;
 let hook: WebhookReceiver;
-let inbox: { url: string; close(): Promise<void> };
+let inbox: LinkedDesk['inbox'];
 let slackSide: { url: string; answers: Map<string, Answer>; close(): void };
 beforeAll(async () => {
-  const port = await freePort();
-  hook = await startWebhookReceiver();
   slackSide = await startResponseUrls();
   const dir = mkdtempSync(join(tmpdir(), 'slack-users-'));
   writeFileSync(join(dir, 'users.json'), JSON.stringify({ U0ANN: 'ann', U0BOB: 'bob' }));
-  h = await startHarness({ registry: new AgentRegistry([...demoAgents, treasurer]), webhookUrl: hook.url, links: { publicUrl: `http://127.0.0.1:${port}`, secret: LINK_SECRET } });
-  runner = new Runner(h.client, { taskQueue: h.taskQueue });
-  inbox = await startInbox({ runner, port, approverHeader: 'X-Forwarded-User', linkSecret: LINK_SECRET, slack: { signingSecret: SIGNING_SECRET, usersFile: join(dir, 'users.json') } });
+  desk = await startLinkedDesk({ registry: new AgentRegistry([...demoAgents, treasurer]), linkSecret: LINK_SECRET, inbox: { slack: { signingSecret: SIGNING_SECRET, usersFile: join(dir, 'users.json') } } });
+  ({ h, runner, hook, inbox } = desk);
 });
 afterAll(async () => {
-  await inbox?.close();
-  await h?.close();
-  await hook?.close();
+  await desk?.close();
   slackSide?.close();
 });
 

@@ -7,12 +7,11 @@ import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
 import { Runner } from '../../client';
 import { withToken, type ApproverPrivateKey } from '../../client/signing/decisionSigning';
-import { startInbox } from '../../servers/inbox/inboxServer';
 import { cliEnv, countersign } from '../support/countersignCli';
 import { eventually, newId } from '../support/fixtures';
-import { startHarness, type Harness } from '../support/harness';
-import { freePort } from '../support/processes';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
+import type { Harness } from '../support/harness';
+import { startLinkedDesk, type LinkedDesk } from '../support/linkedDesk';
+import type { WebhookReceiver } from '../support/webhookReceiver';
 
 jest.setTimeout(180_000);
 const SECRET = 'stale-test-link-secret-0123456789abcdef';
@@ -35,22 +34,16 @@ const { privateKey } = generateKeyPairSync('ed25519');
 const jwk = privateKey.export({ format: 'jwk' }) as { x: string; d: string };
 const annKey: ApproverPrivateKey = { kty: 'OKP', crv: 'Ed25519', x: jwk.x, d: jwk.d, kid: 'ann' };
 
+let desk: LinkedDesk;
 let h: Harness;
 let runner: Runner;
 let hook: WebhookReceiver;
-let inbox: { url: string; close(): Promise<void> };
+let inbox: LinkedDesk['inbox'];
 beforeAll(async () => {
-  const port = await freePort();
-  hook = await startWebhookReceiver();
-  h = await startHarness({ registry: new AgentRegistry([...demoAgents, treasurer]), webhookUrl: hook.url, links: { publicUrl: `http://127.0.0.1:${port}`, secret: SECRET }, approverKeys: [{ kid: 'ann', x: jwk.x }] });
-  runner = new Runner(h.client, { taskQueue: h.taskQueue });
-  inbox = await startInbox({ runner, port, approverHeader: 'X-Forwarded-User', linkSecret: SECRET });
+  desk = await startLinkedDesk({ registry: new AgentRegistry([...demoAgents, treasurer]), linkSecret: SECRET, harness: { approverKeys: [{ kid: 'ann', x: jwk.x }] } });
+  ({ h, runner, hook, inbox } = desk);
 });
-afterAll(async () => {
-  await inbox?.close();
-  await h?.close();
-  await hook?.close();
-});
+afterAll(() => desk?.close());
 
 const linkPath = (url: string) => new URL(url).pathname;
 const openLink = async (url: string) => {
