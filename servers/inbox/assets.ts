@@ -17,6 +17,7 @@ button{padding:.35rem .9rem;border-radius:6px;border:1px solid #99a;background:#
 button.primary{background:#176d3d;color:#fff;border-color:#176d3d}
 button.danger{background:#a61b1b;color:#fff;border-color:#a61b1b}
 .error{color:#a61b1b;font-weight:600}
+.stale{color:#a61b1b;font-weight:600}
 .notice{color:#176d3d}
 .quorum,.signed{font-weight:600;color:#6b4b00}
 table.audit{border-collapse:collapse;width:100%;font-size:.85rem}

@@ -18,8 +18,9 @@ export function decisionFromForm(body: Record<string, unknown>): Decision {
   const callId = text('callId');
   if (!callId) throw new DecisionProblem('the form names no call');
   const action = text('action');
-  if (action === 'approve') return { callId, decision: 'approve' };
-  if (action === 'reject') return { callId, decision: 'reject', ...(text('message') ? { message: text('message')! } : {}) };
+  const seen = text('fingerprint') !== undefined ? { fingerprint: text('fingerprint')! } : {};
+  if (action === 'approve') return { callId, decision: 'approve', ...seen };
+  if (action === 'reject') return { callId, decision: 'reject', ...(text('message') ? { message: text('message')! } : {}), ...seen };
   if (action === 'edit') {
     let edited: unknown;
     try {
@@ -28,7 +29,7 @@ export function decisionFromForm(body: Record<string, unknown>): Decision {
       throw new DecisionProblem(`the edited arguments are not valid JSON: ${(err as Error).message}`);
     }
     if (!edited || typeof edited !== 'object' || Array.isArray(edited)) throw new DecisionProblem('the edited arguments must be a JSON object');
-    return { callId, decision: 'approve', editedArguments: edited as Record<string, unknown> };
+    return { callId, decision: 'approve', editedArguments: edited as Record<string, unknown>, ...seen };
   }
   if (action === 'input') {
     const values = Object.fromEntries(

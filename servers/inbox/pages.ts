@@ -22,13 +22,15 @@ export function layout(title: string, body: Markup, o: { approver?: string; scri
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Countersign</title><link rel="stylesheet" href="/assets/inbox.css">${o.script ? html`<script src="${o.script}" defer></script>` : ''}</head>
-<body><header><a href="/" class="brand">Countersign</a><nav><a href="/">Pending</a> <a href="/history">History</a></nav><span class="who">${o.approver ? html`signed in as <b>${o.approver}</b>` : ''}</span></header>
+<body><header><a href="/" class="brand">Countersign</a><nav><a href="/">Pending</a> <a href="/reviews">Review</a> <a href="/history">History</a></nav><span class="who">${o.approver ? html`signed in as <b>${o.approver}</b>` : ''}</span></header>
 <main>${body}</main></body></html>`.text;
 }
 
 function callForms(c: InboxCall, csrf: string, error?: FormError): Markup {
   const action = `${runPath(c.workflowId)}/decide`;
-  const hidden = html`<input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="callId" value="${c.callId}">`;
+  // The fingerprint the person saw: the run refuses the decision if what the call acts on changed since.
+  const seen = c.fingerprint !== undefined ? html`<input type="hidden" name="fingerprint" value="${c.fingerprint}">` : '';
+  const hidden = html`<input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="callId" value="${c.callId}">${seen}`;
   const reject = html`<form method="post" action="${action}" class="reject">${hidden}<input type="hidden" name="action" value="reject">
 <input name="message" placeholder="Message for the agent (optional)" aria-label="Rejection message" maxlength="10000"><button class="danger">Reject</button></form>`;
   if (c.kind === 'input')
@@ -58,6 +60,7 @@ export function callCard(c: InboxCall, csrf: string, error?: FormError): Markup 
 <p class="meta">agent <b>${c.agentName}</b> · run <a href="${runPath(c.workflowId)}">${c.workflowId}</a> · call ${c.callId} · ${callTimes(c)}</p>
 ${c.quorum ? quorumProgress(c.quorum) : ''}${c.signedDecisions ? html`<p class="signed">Signed decisions only</p>` : ''}
 ${callContext(c)}
+${c.stale ? html`<p class="stale" role="note">Approved before what it acts on changed (it was <code>${c.stale.was}</code>, now <code>${c.stale.now}</code>): it did not run. Decide again.</p>` : ''}
 ${c.preview ? html`<div class="preview${c.preview.failed ? ' failed' : ''}"><p><b>Impact</b> ${c.preview.summary}</p>${c.preview.details ? html`<pre>${c.preview.details}</pre>` : ''}</div>` : ''}
 ${argumentsMarkup(c.arguments)}
 ${error ? html`<p class="error" role="alert">${error.message}</p>` : ''}

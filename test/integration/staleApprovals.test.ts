@@ -72,6 +72,11 @@ test('the target changes after the request: the approved call does not run, wait
   expect((await runner.audit(id))[1]).toMatchObject({ stale: { was: 'balance 120', now: 'balance 40' }, via: 'run' });
   expect((await countersign(['show', id], cliEnv({ COUNTERSIGN_TASK_QUEUE: h.taskQueue }))).stdout).toContain('approved, but what it acts on changed before it ran (was "balance 120", now "balance 40"): it did not run; decide again');
 
+  // The inbox card says so, and its forms carry the fingerprint the person sees (the run refuses them once it changed).
+  const page = await (await fetch(`${inbox.url}/`, { headers: { 'X-Forwarded-User': 'ann' } })).text();
+  expect(page).toContain('Approved before what it acts on changed (it was <code>balance 120</code>, now <code>balance 40</code>): it did not run. Decide again.');
+  expect(page).toContain('<input type="hidden" name="fingerprint" value="balance 40">');
+
   // Made for the old state: the first notification's link, and the token signed then, change nothing.
   expect(await openLink(first.links!.approve)).toMatchObject({ status: 409, text: expect.stringContaining('What call t1 acts on changed after this link was made: open it from the inbox and decide on what it acts on now.') });
   await expect(runner.decide(id, [oldToken])).rejects.toThrow("decision for call t1 refused: token fp does not match the call's fingerprint: what the call acts on changed since it was signed (sign it again for the fingerprint pendingApprovals shows)");
