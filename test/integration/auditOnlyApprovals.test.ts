@@ -56,10 +56,11 @@ async function refused(...args: string[]): Promise<{ stderr: string; code: numbe
   if (!err) throw new Error(`countersign ${args.join(' ')} succeeded`);
   return { stderr: err.stderr, code: err.code };
 }
-/** The approvals report's lines for one run (visibility trails the run: polled until `want` lines show). */
+/** The approvals report's lines for one run (visibility trails the run: polled until `want` lines show). Only this
+ * suite's task queue: other suites leave runs open whose workers are gone, and a run that answers no query stops the report. */
 async function linesOf(id: string, status: string, want: number): Promise<string[]> {
   return eventually(async () => {
-    const lines = (await cli('approvals', '--status', status)).split('\n').filter((l) => l.includes(id));
+    const lines = (await cli('--task-queue', h.taskQueue, 'approvals', '--status', status)).split('\n').filter((l) => l.includes(id));
     return lines.length === want ? lines : undefined;
   }, 60_000);
 }
@@ -96,7 +97,7 @@ test('audit-only calls run without waiting, wait in the review queue, and are re
   const flagged = await linesOf(id, 'flagged', 1);
   expect(flagged[0]).toMatch(new RegExp(`^flagged\\s+discount \\(call c2\\) in ${id} by ann at \\S+: "discount over 100 without a ticket"$`));
   expect((await linesOf(id, 'unreviewed', 1))[0]).toContain('(call c1)');
-  const json = JSON.parse(await cli('approvals', '--status', 'flagged', '--json')) as Array<Record<string, unknown>>;
+  const json = JSON.parse(await cli('--task-queue', h.taskQueue, 'approvals', '--status', 'flagged', '--json')) as Array<Record<string, unknown>>;
   expect(json.filter((r) => r.workflowId === id)).toEqual([expect.objectContaining({ callId: 'c2', toolName: 'discount', status: 'flagged', approvers: ['ann'], note: 'discount over 100 without a ticket', reviewedAt: expect.any(String) })]);
 
   // Refused in one line, nothing recorded: a second review, calls that are not audit-only, bad flags.

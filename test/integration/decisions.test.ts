@@ -108,7 +108,7 @@ describe('signals, the update and queries, as admin scripts send them', () => {
     expect(pending).toHaveLength(2);
     const send = pending.find((p) => p.toolName === 'send_email')!;
     const del = pending.find((p) => p.toolName === 'delete_record')!;
-    expect(pending[0]).toEqual({ callId: expect.any(String), kind: 'approval', toolName: expect.any(String), arguments: expect.any(String), agentName: 'email-assistant', requestedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(pending[0]).toEqual({ callId: expect.any(String), kind: 'approval', toolName: expect.any(String), arguments: expect.any(String), agentName: 'email-assistant', requestedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), request: 'Send the report to alice and delete the draft record DR-9' });
 
     await handle.signal(approveSignal, { callId: 'no-such-call', approver: 'eve' });
     await handle.signal(approveSignal, { callId: 42 } as never);
