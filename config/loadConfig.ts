@@ -55,6 +55,7 @@ export function devConfigOf(e: DevEnv): DevConfig {
       ...(e.COUNTERSIGN_TEST_UI ? { ui: e.COUNTERSIGN_TEST_UI } : {}),
       ...(e.COUNTERSIGN_TEST_BUNDLE ? { bundle: e.COUNTERSIGN_TEST_BUNDLE } : {}),
       faultsFull: e.COUNTERSIGN_FAULTS_FULL === '1',
+      ...(e.COUNTERSIGN_CHROMIUM_PATH ? { chromium: e.COUNTERSIGN_CHROMIUM_PATH } : {}),
     },
   };
 }

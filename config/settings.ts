@@ -97,6 +97,6 @@ export interface DevConfig {
   scriptedModelPort: number;
   /** The demo MCP server: COUNTERSIGN_MCP_LEDGER, COUNTERSIGN_MCP_TOOLS_FILE, COUNTERSIGN_MCP_HIDE. */
   demoMcp: { ledger?: string; toolsFile?: string; hide: string[] };
-  /** Set by the tests' globalSetup (COUNTERSIGN_TEST_ADDRESS, _UI, _BUNDLE); COUNTERSIGN_FAULTS_FULL=1. */
-  test: { address?: string; ui?: string; bundle?: string; faultsFull: boolean };
+  /** Set by the tests' globalSetup (COUNTERSIGN_TEST_ADDRESS, _UI, _BUNDLE); COUNTERSIGN_FAULTS_FULL=1; COUNTERSIGN_CHROMIUM_PATH. */
+  test: { address?: string; ui?: string; bundle?: string; faultsFull: boolean; chromium?: string };
 }

@@ -4,20 +4,17 @@
 // any more), `approvals --status flagged` shows the reviewer and the note, and `--status unreviewed` no longer lists
 // it; a second review and a review of a call that is not audit-only are refused in one line and change nothing.
 // The inbox's review page (`countersign serve`) in real Chromium: a call flagged with a note, as the proxy's approver.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool } from '../../agents';
 import { Runner, listReviews, reviewCall } from '../../client';
 import { cliEnv, countersign } from '../support/countersignCli';
+import { launchChromium } from '../support/chromium';
 import { eventually, newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { freePort } from '../support/processes';
 import { startInbox } from '../../servers/inbox/inboxServer';
 
 jest.setTimeout(300_000);
-const CHROMIUM = process.env.COUNTERSIGN_CHROMIUM_PATH || ['/usr/bin/chromium', ...(process.env.PATH ?? '').split(':').map((d) => join(d, 'chromium'))].find((p) => existsSync(p)) || '/usr/bin/chromium';
 
 const ran: string[] = [];
 const counted = (name: string) => (args: unknown, ctx: { callId: string }) => (ran.push(`${name}:${ctx.callId}`), `${name} ${JSON.stringify(args)}`);
@@ -124,7 +121,7 @@ test('the inbox review page: "Flag" with a note records the proxy\'s approver; a
   h.model.script(id, [{ toolCalls: [{ name: 'refund', arguments: { amount: 70 }, callId: 'r1' }] }, { text: 'done' }]);
   expect((await runner.run('audit-shop', 'go', { workflowId: id })).finalOutput).toBe('done');
   const inbox = await startInbox({ runner, port: await freePort(), approverHeader: 'X-Forwarded-User' });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  const browser = await launchChromium();
   try {
     const form = new URLSearchParams({ workflowId: id, callId: 'r1', action: 'ok' });
     const noCsrf = await fetch(`${inbox.url}/reviews`, { method: 'POST', body: form, headers: { 'x-forwarded-user': 'cy' } });

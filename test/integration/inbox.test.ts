@@ -2,14 +2,15 @@
 // with a message, edit with an invalid then a valid value, a nested call, live updates; unauthenticated and
 // CSRF-less requests refused; the JSON API; one-click links (a GET changes nothing, the POST decides once; used,
 // expired, tampered and swapped links refused). Screenshots go to test/artifacts/ for the README.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
 import { Runner } from '../../client';
 import { startInbox } from '../../servers/inbox/inboxServer';
 import { mintLinkToken, readLinkToken } from '../../links/actionLinks';
+import { launchChromium } from '../support/chromium';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { freePort } from '../support/processes';
@@ -17,7 +18,6 @@ import { projectRoot } from '../support/toolchain';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 
 jest.setTimeout(300_000);
-const CHROMIUM = process.env.COUNTERSIGN_CHROMIUM_PATH || ['/usr/bin/chromium', ...(process.env.PATH ?? '').split(':').map((d) => join(d, 'chromium'))].find((p) => existsSync(p)) || '/usr/bin/chromium';
 const SECRET = 'test-link-secret-0123456789abcdef0123456789';
 const BOT_TOKEN = 'bot-token-0123456789abcdef';
 
@@ -39,13 +39,12 @@ let hook: WebhookReceiver;
 let inbox: { url: string; close(): Promise<void> };
 let browser: Browser;
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium, or set COUNTERSIGN_CHROMIUM_PATH`);
   const port = await freePort();
   hook = await startWebhookReceiver();
   h = await startHarness({ registry: new AgentRegistry([...demoAgents, identity, helper, treasurer]), webhookUrl: hook.url, links: { publicUrl: `http://127.0.0.1:${port}`, secret: SECRET } });
   runner = new Runner(h.client, { taskQueue: h.taskQueue });
   inbox = await startInbox({ runner, port, approverHeader: 'X-Forwarded-User', tokens: [{ approver: 'bot', token: BOT_TOKEN }], linkSecret: SECRET });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -3,21 +3,21 @@
 // preview and the arguments for people (a marked diff, `$` lines, a key/value table); the history view lists
 // decided calls and each filter narrows it; a phone-sized screen has no sideways scrolling; a call is approved with
 // the keyboard alone. The screenshots go to test/artifacts/ (inbox-desk.png, inbox-phone.png; docs/ keeps copies).
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { z } from 'zod';
 import { AgentRegistry, applyPatchTool, defineAgent, defineTool, shellTool } from '../../agents';
 import { Runner } from '../../client';
 import { startInbox } from '../../servers/inbox/inboxServer';
+import { launchChromium } from '../support/chromium';
 import { eventually, newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { freePort } from '../support/processes';
 import { projectRoot } from '../support/toolchain';
 
 jest.setTimeout(300_000);
-const CHROMIUM = process.env.COUNTERSIGN_CHROMIUM_PATH || ['/usr/bin/chromium', ...(process.env.PATH ?? '').split(':').map((d) => join(d, 'chromium'))].find((p) => existsSync(p)) || '/usr/bin/chromium';
 const ARTIFACTS = join(projectRoot, 'test/artifacts');
 
 const work = mkdtempSync(join(tmpdir(), 'countersign-desk-'));
@@ -47,12 +47,11 @@ let browser: Browser;
 let desk: string;
 let deskStarted: number;
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium, or set COUNTERSIGN_CHROMIUM_PATH`);
   const port = await freePort();
   h = await startHarness({ registry: new AgentRegistry([releaser, histDeployer, histCleaner]) });
   runner = new Runner(h.client, { taskQueue: h.taskQueue });
   inbox = await startInbox({ runner, port, approverHeader: 'X-Forwarded-User' });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await launchChromium();
   // The card's run starts first: by the last test it has waited over a minute, so its card says "asked 1 min ago".
   desk = newId('desk');
   h.model.script(desk, [

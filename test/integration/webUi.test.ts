@@ -1,16 +1,16 @@
 // The Temporal Web UI shows a paused run's waiting state in words. Headless Debian Chromium, driven by
 // playwright-core; the screenshot is kept in test/artifacts/ for people to look at.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { Runner } from '../../client';
+import { launchChromium } from '../support/chromium';
 import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { projectRoot } from '../support/toolchain';
+import { loadDevConfig } from '../../temporal.config';
 
 jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
-// Where scripts/test-prerequisites.mjs (npm test's pretest) looks, in the same order.
-const CHROMIUM = process.env.COUNTERSIGN_CHROMIUM_PATH || ['/usr/bin/chromium', ...(process.env.PATH ?? '').split(':').map((d) => join(d, 'chromium'))].find((p) => existsSync(p)) || '/usr/bin/chromium';
+const webUi = () => loadDevConfig().test.ui; // the shared dev server's, from the globalSetup
 
 /** The path the README links (after the Web UI's address). */
 const AWAITING_APPROVAL_VIEW = 'namespaces/default/workflows?query=HitlStatus%3D%22AwaitingApproval%22';
@@ -20,15 +20,14 @@ beforeAll(async () => (h = await startHarness()));
 afterAll(async () => h?.close());
 
 test('a paused run says what it waits for, in the Web UI', async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium, or set COUNTERSIGN_CHROMIUM_PATH (npm test's pretest installs it where it can)`);
   const runner = new Runner(h.client, { taskQueue: h.taskQueue });
   const paused = await runner.run('email-assistant', 'Send an email to alice@example.com about the meeting tomorrow', { workflowId: newId('webui') });
   const callId = paused.interruptions[0]!.callId;
 
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${process.env.COUNTERSIGN_TEST_UI}/namespaces/default/workflows/${paused.workflowId}`);
+    await page.goto(`${webUi()}/namespaces/default/workflows/${paused.workflowId}`);
     // The run's "current details" live under the User Metadata tab; activity summaries show on the timeline.
     await page.getByText('model turn 1').first().waitFor({ timeout: 30_000 });
     await page.getByRole('tab', { name: 'User Metadata' }).click();
@@ -49,7 +48,7 @@ test('a paused run says what it waits for, in the Web UI', async () => {
     // The README's link to the runs waiting for people: this run is listed, a finished one of the same test is not.
     const done = await runner.run('weather-assistant', "What's the weather in Paris?", { workflowId: newId('webui-done') });
     expect(done.status).toBe('Completed');
-    await page.goto(`${process.env.COUNTERSIGN_TEST_UI}/${AWAITING_APPROVAL_VIEW}`);
+    await page.goto(`${webUi()}/${AWAITING_APPROVAL_VIEW}`);
     await page.getByText(paused.workflowId).first().waitFor({ timeout: 30_000 });
     expect(await page.getByText(done.workflowId).count()).toBe(0);
     await page.screenshot({ path: join(projectRoot, 'test/artifacts/webui-awaiting-approval.png'), fullPage: true });
