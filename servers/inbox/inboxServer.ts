@@ -40,6 +40,8 @@ export interface InboxOptions {
   slack?: SlackOptions;
   /** Largest request body (default 256 KiB): more gets 413. */
   bodyLimitBytes?: number;
+  /** The reviews of audit-only calls the review queue reads and records into (default COUNTERSIGN_REVIEWS_WORKFLOW_ID). */
+  reviewsWorkflowId?: string;
 }
 
 declare module 'fastify' {
@@ -53,6 +55,7 @@ export interface InboxContext {
   runner: Runner;
   decider: Decider;
   linkSecret?: string;
+  reviewsWorkflowId?: string;
   /** Browser forms carry a CSRF token; bearer-token requests (not ambient credentials) need none. */
   guardCsrf: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 }
@@ -100,6 +103,7 @@ export async function startInbox(o: InboxOptions): Promise<{ url: string; close(
     runner,
     decider: new Decider(runner, o.keysDir),
     ...(o.linkSecret ? { linkSecret: o.linkSecret } : {}),
+    ...(o.reviewsWorkflowId ? { reviewsWorkflowId: o.reviewsWorkflowId } : {}),
     guardCsrf: (req, reply) =>
       req.identity.via === 'token' ? Promise.resolve() : new Promise<void>((resolve, reject) => app.csrfProtection(req, reply, (err?: Error) => (err ? reject(err) : resolve()))),
   };

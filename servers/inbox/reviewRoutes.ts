@@ -14,7 +14,7 @@ const field = (body: Record<string, unknown>, name: string) => (typeof body[name
 
 /** The unreviewed calls, oldest first, with their arguments from each run's audit. */
 async function queue(ctx: InboxContext): Promise<QueuedCall[]> {
-  const records = await approvalsAcross(ctx.runner.client, { status: 'unreviewed', taskQueue: ctx.runner.taskQueue });
+  const records = await approvalsAcross(ctx.runner.client, { status: 'unreviewed', taskQueue: ctx.runner.taskQueue, reviewsWorkflowId: ctx.reviewsWorkflowId });
   const argsByRun = new Map<string, Map<string, string | undefined>>();
   for (const workflowId of new Set(records.map((r) => r.workflowId))) {
     const args = new Map<string, string | undefined>();
@@ -38,7 +38,7 @@ export function addReviewRoutes(app: FastifyInstance, ctx: InboxContext): void {
     try {
       if (action !== 'ok' && action !== 'flag') throw new CountersignError('the form says neither "Looks fine" nor "Flag": reload the page and try again');
       if (action === 'flag' && !note.trim()) throw new CountersignError('a flag needs a note saying why: write one and flag again');
-      const review = await reviewCall(ctx.runner.client, ctx.runner.taskQueue, { workflowId, callId, verdict: action === 'ok' ? 'reviewed' : 'flagged', ...(action === 'flag' ? { note } : {}), reviewer: req.identity.approver });
+      const review = await reviewCall(ctx.runner.client, ctx.runner.taskQueue, { workflowId, callId, verdict: action === 'ok' ? 'reviewed' : 'flagged', ...(action === 'flag' ? { note } : {}), reviewer: req.identity.approver }, { workflowId: ctx.reviewsWorkflowId });
       return reply.redirect(`/reviews?done=${encodeURIComponent(`${review.verdict} ${review.toolName ?? ''} (call ${callId})`)}`, 303);
     } catch (err) {
       if (!(err instanceof CountersignError)) throw err;

@@ -30,9 +30,10 @@ const shop = defineAgent({
   ],
 });
 
-// Reviews of their own: a unique reviews workflow, named to the library and the CLI by COUNTERSIGN_REVIEWS_WORKFLOW_ID.
+// Reviews of their own: a unique reviews workflow, named to the library and the inbox by their option, to the CLI by
+// COUNTERSIGN_REVIEWS_WORKFLOW_ID.
 const reviewsId = newId('reviews');
-process.env.COUNTERSIGN_REVIEWS_WORKFLOW_ID = reviewsId;
+const reviews = { workflowId: reviewsId };
 
 let h: Harness;
 let runner: Runner;
@@ -98,7 +99,7 @@ test('audit-only calls run without waiting, wait in the review queue, and are re
   expect(json.filter((r) => r.workflowId === id)).toEqual([expect.objectContaining({ callId: 'c2', toolName: 'discount', status: 'flagged', approvers: ['ann'], note: 'discount over 100 without a ticket', reviewedAt: expect.any(String) })]);
 
   // Refused in one line, nothing recorded: a second review, calls that are not audit-only, bad flags.
-  const first = (await listReviews(h.client, { runWorkflowId: id }))[0]!;
+  const first = (await listReviews(h.client, { ...reviews, runWorkflowId: id }))[0]!;
   expect(await refused('review', id, 'c2', '--ok', '--as', 'bob')).toEqual({ code: 1, stderr: `countersign: call c2 of run ${id} was already flagged by ann at ${first.reviewedAt}: a review is final\n` });
   expect(await refused('review', id, 'c4', '--ok')).toEqual({ code: 1, stderr: `countersign: call c4 of run ${id} is not an audit-only call (its audit says audited): only calls of tools with needsApproval 'audit' are reviewed (see them with: countersign approvals --status unreviewed)\n` });
   expect(await refused('review', id, 'c3', '--flag', 'why')).toEqual({ code: 1, stderr: `countersign: call c3 of run ${id} is not an audit-only call (it is not in its audit): only calls of tools with needsApproval 'audit' are reviewed (see them with: countersign approvals --status unreviewed)\n` });
@@ -106,11 +107,11 @@ test('audit-only calls run without waiting, wait in the review queue, and are re
   expect(await refused('review', id, 'c1')).toEqual({ code: 1, stderr: 'countersign: say what the review found: --ok, or --flag "why"\n' });
   expect(await refused('review', id, 'c1', '--flag', ' ')).toEqual({ code: 1, stderr: 'countersign: --flag needs a note saying why, e.g. --flag "refund larger than the order"\n' });
   expect(await refused('review', newId('no-such-run'), 'c1', '--ok')).toMatchObject({ code: 1, stderr: expect.stringMatching(/^countersign: no run with workflow id no-such-run-\S+\n$/) });
-  expect(await listReviews(h.client, { runWorkflowId: id })).toEqual([first]);
+  expect(await listReviews(h.client, { ...reviews, runWorkflowId: id })).toEqual([first]);
   expect(first).toEqual({ workflowId: id, callId: 'c2', toolName: 'discount', verdict: 'flagged', note: 'discount over 100 without a ticket', reviewer: 'ann', reviewedAt: expect.any(String) });
 
   // The library: the other call looks fine; then nothing of this run is unreviewed.
-  expect(await reviewCall(h.client, h.taskQueue, { workflowId: id, callId: 'c1', verdict: 'reviewed', reviewer: 'bob' })).toMatchObject({ callId: 'c1', toolName: 'refund', verdict: 'reviewed', reviewer: 'bob' });
+  expect(await reviewCall(h.client, h.taskQueue, { workflowId: id, callId: 'c1', verdict: 'reviewed', reviewer: 'bob' }, reviews)).toMatchObject({ callId: 'c1', toolName: 'refund', verdict: 'reviewed', reviewer: 'bob' });
   await linesOf(id, 'unreviewed', 0);
   expect((await linesOf(id, 'reviewed', 1))[0]).toMatch(new RegExp(`^reviewed\\s+refund \\(call c1\\) in ${id} by bob at \\S+$`));
   expect(ran).toHaveLength(4);
@@ -120,7 +121,7 @@ test('the inbox review page: "Flag" with a note records the proxy\'s approver; a
   const id = newId('audit-inbox');
   h.model.script(id, [{ toolCalls: [{ name: 'refund', arguments: { amount: 70 }, callId: 'r1' }] }, { text: 'done' }]);
   expect((await runner.run('audit-shop', 'go', { workflowId: id })).finalOutput).toBe('done');
-  const inbox = await startInbox({ runner, port: await freePort(), approverHeader: 'X-Forwarded-User' });
+  const inbox = await startInbox({ runner, port: await freePort(), approverHeader: 'X-Forwarded-User', reviewsWorkflowId: reviewsId });
   const browser = await launchChromium();
   try {
     const form = new URLSearchParams({ workflowId: id, callId: 'r1', action: 'ok' });
@@ -137,7 +138,7 @@ test('the inbox review page: "Flag" with a note records the proxy\'s approver; a
     await card.locator('form.flag button').click();
     await page.locator('p.notice', { hasText: 'Reviewed: flagged refund (call r1)' }).waitFor();
     expect(await card.count()).toBe(0);
-    expect(await listReviews(h.client, { runWorkflowId: id })).toEqual([{ workflowId: id, callId: 'r1', toolName: 'refund', verdict: 'flagged', note: 'refund without an order', reviewer: 'cy', reviewedAt: expect.any(String) }]);
+    expect(await listReviews(h.client, { ...reviews, runWorkflowId: id })).toEqual([{ workflowId: id, callId: 'r1', toolName: 'refund', verdict: 'flagged', note: 'refund without an order', reviewer: 'cy', reviewedAt: expect.any(String) }]);
   } finally {
     await browser.close();
     await inbox.close();
