@@ -2,7 +2,7 @@
 // relative times. JSON output bypasses all of this.
 import { quorumText } from '../core/approvals/decisionText';
 import { shorten, summarizeCall } from '../core/approvals/callSummary';
-import { argumentText, argumentView } from '../core/approvals/argumentView';
+import { type DiffLine, argumentText, argumentView, diffLineText } from '../core/approvals/argumentView';
 import { relativeTime } from '../core/relativeTime';
 import type { ConversationItem } from '../contract/items';
 import type { RunEvent } from '../contract/runEvents';
@@ -55,12 +55,10 @@ export function pendingTable(pending: PendingApproval[], withRun?: (p: PendingAp
 
 /** A pending call's arguments as a person should read them (core/approvals/argumentView.ts): edit headers in bold, diffs in colour. */
 export function argumentLines(argumentsJson: string): string[] {
-  const view = argumentView(argumentsJson);
-  const { files, ...rest } = view;
-  const edits = (files ?? []).flatMap((f) => [bold(`${f.operation} ${f.path}`), ...f.diff.map((d) => (d.mark === '+' ? green(`+${d.text}`) : d.mark === '-' ? red(`-${d.text}`) : d.text))]);
-  const others = argumentText(rest);
-  const commands = (view.commands ?? []).reduce((n, c) => n + c.split('\n').length, 0);
-  return [...others.slice(0, commands), ...edits, ...others.slice(commands)];
+  const { commands, files, ...rest } = argumentView(argumentsJson);
+  const paint = (d: DiffLine) => (d.mark === '+' ? green : d.mark === '-' ? red : (t: string) => t)(diffLineText(d));
+  const edits = (files ?? []).flatMap((f) => [bold(`${f.operation} ${f.path}`), ...f.diff.map(paint)]);
+  return [...argumentText({ commands }), ...edits, ...argumentText(rest)];
 }
 
 /** A run's final output as printed: an outputType's JSON pretty-printed, text as it is. */

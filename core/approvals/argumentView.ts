@@ -57,11 +57,17 @@ function diffLines(diff: unknown): DiffLine[] {
   });
 }
 
+/** A command as the lines a terminal shows: `$ first line`, then `> continued`. */
+export const commandLines = (command: string): string[] => command.split('\n').map((l, i) => `${i ? '>' : '$'} ${l}`);
+
+/** A diff line as written: added and removed lines with their `+` / `-`, headers and context as they are. */
+export const diffLineText = (d: DiffLine): string => (d.mark === '+' || d.mark === '-' ? `${d.mark}${d.text}` : d.text);
+
 /** The view as plain-text lines (the CLI, email text): `$ cmd`, `> continued`, an edit's header and diff, `key: value`. */
 export function argumentText(view: ArgumentView): string[] {
   const lines: string[] = [];
-  for (const c of view.commands ?? []) lines.push(...c.split('\n').map((l, i) => `${i ? '>' : '$'} ${l}`));
-  for (const f of view.files ?? []) lines.push(`${f.operation} ${f.path}`, ...f.diff.map((d) => (d.mark === ' ' || d.mark === '@' ? d.text : `${d.mark}${d.text}`)));
+  for (const c of view.commands ?? []) lines.push(...commandLines(c));
+  for (const f of view.files ?? []) lines.push(`${f.operation} ${f.path}`, ...f.diff.map(diffLineText));
   for (const { key, value } of view.fields ?? []) {
     const [first, ...more] = value.split('\n');
     lines.push(`${key}: ${first}`, ...more.map((l) => `  ${l}`));

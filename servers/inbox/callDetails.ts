@@ -2,7 +2,7 @@
 // words relative to now, the exact time in the <time> element), quorum progress, what the run was asked and what the
 // assistant said just before the call, and the arguments laid out for people (core/approvals/argumentView.ts):
 // `$` lines for commands, a marked diff for file edits, a key/value table for the rest. Escaped by html.ts.
-import { type ArgumentView, type DiffLine, argumentView } from '../../core/approvals/argumentView';
+import { type ArgumentView, type DiffLine, argumentView, commandLines, diffLineText } from '../../core/approvals/argumentView';
 import { prettyArguments } from '../../core/approvals/callSummary';
 import { quorumText } from '../../core/approvals/decisionText';
 import { relativeTime } from '../../core/relativeTime';
@@ -32,11 +32,11 @@ export function callContext(c: Pick<PendingApproval, 'request' | 'assistantSaid'
 }
 
 const DIFF_CLASS: Record<DiffLine['mark'], string> = { '+': 'added', '-': 'removed', '@': 'hunk', ' ': 'context' };
-const diffLine = (d: DiffLine) => html`<span class="${DIFF_CLASS[d.mark]}">${d.mark === '+' || d.mark === '-' ? d.mark : ''}${d.text}</span>`;
+const diffLine = (d: DiffLine) => html`<span class="${DIFF_CLASS[d.mark]}">${diffLineText(d)}</span>`;
 
 function viewMarkup(v: ArgumentView): Markup {
   const commands = v.commands?.length
-    ? html`<pre class="commands">${v.commands.map((c) => html`<span class="command">${c.split('\n').map((l, i) => `${i ? '>' : '$'} ${l}`).join('\n')}</span>`)}</pre>`
+    ? html`<pre class="commands">${v.commands.map((c) => html`<span class="command">${commandLines(c).join('\n')}</span>`)}</pre>`
     : '';
   const files = (v.files ?? []).map(
     (f) => html`<div class="file"><p class="file-op"><b>${f.operation}</b> <code>${f.path}</code></p>${f.diff.length ? html`<pre class="diff">${f.diff.map(diffLine)}</pre>` : ''}</div>`,
