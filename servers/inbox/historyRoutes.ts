@@ -3,8 +3,7 @@
 // one gets its one-line error on the page (400) and no query runs.
 import type { FastifyInstance } from 'fastify';
 import { APPROVAL_STATUSES, type ApprovalStatus } from '../../core/approvals/approvalHistory';
-import { durationMs } from '../../contract/approvalPolicy';
-import { approvalsAcross } from '../../client/approvals/approvalsReport';
+import { approvalsAcross, sinceIso } from '../../client/approvals/approvalsReport';
 import { QUERY_NAME } from '../../client/visibility';
 import { type HistoryFilter, historyPage } from './historyPage';
 import type { InboxContext } from './inboxServer';
@@ -12,9 +11,10 @@ import type { InboxContext } from './inboxServer';
 /** Every outcome but `pending`: the history holds calls that no longer wait. */
 export const DECIDED_STATUSES = APPROVAL_STATUSES.filter((s) => s !== 'pending');
 
-const positiveDuration = (s: string) => {
+/** Whether the reader takes it as its `since` (a positive duration). */
+const readableSince = (s: string) => {
   try {
-    return durationMs(s) > 0;
+    return Boolean(sinceIso(s));
   } catch {
     return false;
   }
@@ -28,7 +28,7 @@ export function historyFilterProblem(f: HistoryFilter): string | undefined {
     if (v && !(v.length <= 200 && QUERY_NAME.test(v))) return `${key} ${JSON.stringify(v.slice(0, 200))} is not a plain name: use letters, digits and _ . @ - only`;
   }
   if (f.approver && f.approver.length > 200) return 'approver is longer than 200 characters: shorten it';
-  if (f.since && !positiveDuration(f.since)) return `since ${JSON.stringify(f.since.slice(0, 200))} is not a duration: use one such as 30m, 24h or 7d`;
+  if (f.since && !readableSince(f.since)) return `since ${JSON.stringify(f.since.slice(0, 200))} is not a duration: use one such as 30m, 24h or 7d`;
   return undefined;
 }
 
