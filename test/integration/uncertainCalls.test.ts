@@ -20,7 +20,7 @@ let worker: Spawned | undefined;
 let runner: Runner;
 
 async function startWorker(): Promise<Spawned> {
-  const w = spawnTs('worker/main.ts', [], wp.env(taskQueue, { COUNTERSIGN_AGENTS_MODULE: 'test/support/shellAgents.ts', COUNTERSIGN_TEST_SHELL_DIR: dir }));
+  const w = spawnTs('worker/main.ts', [], wp.env(taskQueue, { COUNTERSIGN_AGENTS_MODULE: 'test/support/shellAgents.ts' }));
   await w.waitFor(/worker polling task queue/, 120_000);
   return w;
 }

@@ -1,7 +1,9 @@
 import { rmSync } from 'node:fs';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { loadDevConfig } from '../../temporal.config';
 
 export default async function globalTeardown(): Promise<void> {
   await (globalThis as { __countersignEnv?: TestWorkflowEnvironment }).__countersignEnv?.teardown();
-  if (process.env.COUNTERSIGN_TEST_BUNDLE) rmSync(process.env.COUNTERSIGN_TEST_BUNDLE, { force: true });
+  const { bundle } = loadDevConfig().test;
+  if (bundle) rmSync(bundle, { force: true });
 }
