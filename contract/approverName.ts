@@ -1,0 +1,26 @@
+// One person, one name. Every intake (CLI --as, signals, the decide update, the inbox, links, Slack, decision
+// tokens' sub, grants, reviews) checks an approver's name with approverNameProblem and compares names only through
+// canonicalApprover, so "Ann", " ann" and an NFD spelling are the same person to quorum, excludeRequester, approver
+// lists, grants and reviews alike. The audit keeps the spelling as written; only comparisons use the canonical form.
+export const MAX_APPROVER_NAME = 200;
+
+// Control characters (C0, DEL, C1) and format characters (bidirectional overrides, zero-width joiners, BOM): a name
+// holding one could look like another person's on a screen.
+const HIDDEN = /[\p{Cc}\p{Cf}]/u;
+
+/** Why this is not an approver's name (undefined: it is one). One line, naming the rule. */
+export function approverNameProblem(name: string): string | undefined {
+  const trimmed = name.normalize('NFC').trim();
+  if (!trimmed) return 'an approver name must not be empty';
+  if (HIDDEN.test(trimmed)) return `approver name ${JSON.stringify(trimmed.slice(0, 40))} holds a control or invisible formatting character: use plain text`;
+  if (trimmed.length > MAX_APPROVER_NAME) return `an approver name is at most ${MAX_APPROVER_NAME} characters (this one has ${trimmed.length})`;
+  return undefined;
+}
+
+/** The form names are compared in: Unicode NFC, surrounding whitespace removed, lower case. */
+export function canonicalApprover(name: string): string {
+  return name.normalize('NFC').trim().toLowerCase().normalize('NFC');
+}
+
+/** Whether two spellings name the same approver. */
+export const sameApprover = (a: string, b: string): boolean => canonicalApprover(a) === canonicalApprover(b);
