@@ -24,3 +24,17 @@ export function canonicalApprover(name: string): string {
 
 /** Whether two spellings name the same approver. */
 export const sameApprover = (a: string, b: string): boolean => canonicalApprover(a) === canonicalApprover(b);
+
+/**
+ * How a check compares and admits names. `canonicalNames` is the rule; the run's decision handlers hand the checks a
+ * rule that falls back to names as written for histories recorded before it (workflows/approverNames.ts).
+ */
+export interface NameRule {
+  same(a: string, b: string): boolean;
+  problem(name: string): string | undefined;
+}
+
+export const canonicalNames: NameRule = { same: sameApprover, problem: approverNameProblem };
+
+/** Whether `name` is one of `names` (an approvers list, who approved so far) under `rule`. */
+export const amongApprovers = (names: readonly string[], name: string, rule: NameRule = canonicalNames): boolean => names.some((n) => rule.same(n, name));

@@ -3,7 +3,8 @@
 // decisionIntake.ts), its token's claims read once (core/signing/signedDecisions.ts), routed to this run's book or
 // to the sub-run that holds the call, and — where it carries a token, edited arguments or input values — checked in
 // activities before the book's rules are asked again and it applies. Signals cannot answer, so a refused one is
-// audited as `ignored`; the update refuses with an ApplicationFailure and changes nothing.
+// audited as `ignored`; the update refuses with an ApplicationFailure and changes nothing. Approver names are
+// admitted and compared by one rule (contract/approverName.ts; runNames keeps older histories replaying).
 import { ApplicationFailure, condition, log } from '@temporalio/workflow';
 import type { AgentRunState } from '../core/run/agentRunState';
 import { DecisionError } from '../core/approvals/approvalBook';
@@ -12,6 +13,8 @@ import type { BookDecision } from '../core/approvals/decisionRules';
 import { readToken, stillAuthorized } from '../core/signing/signedDecisions';
 import { addInputPayloadSchema, type Decision } from '../contract/messages';
 import { describeZodError } from '../contract/zodErrors';
+import { canonicalNames, type NameRule } from '../contract/approverName';
+import { runNames } from './approverNames';
 import { type AppliedDecision, type DecideResult } from '../contract/runViews';
 import { validateArguments, verifyDecisionTokens } from './activityProxies';
 import type { Publisher } from './publisher';
@@ -49,13 +52,11 @@ export class DecisionDesk {
     if ('problem' in taken) this.ignore(taken.problem, d);
   }
 
-  /** The update's validator: refuses a malformed or inapplicable request before it enters history. */
+  /** The update's validator: refuses a malformed or inapplicable request before it enters history (no marker: canonicalNames). */
   validate(payload: unknown): void {
     const parsed = parseDecide(payload);
     if ('problem' in parsed) throw refuse(parsed.problem);
-    const read = this.read(parsed.payload.decisions);
-    if ('problem' in read) throw refuse(read.problem);
-    const routed = routeBatch(this.state, read.decisions);
+    const routed = this.route(parsed.payload.decisions, canonicalNames);
     if ('problem' in routed) throw refuse(routed.problem);
   }
 
@@ -85,9 +86,7 @@ export class DecisionDesk {
    * input values after their checks. A batch applies whole or not at all.
    */
   private take(decisions: Decision[], via: Via): Taken | Promise<Taken> {
-    const read = this.read(decisions);
-    if ('problem' in read) return read;
-    const routed = routeBatch(this.state, read.decisions);
+    const routed = this.route(decisions, runNames);
     if ('problem' in routed) return routed;
     const finish = (local: BookDecision[]): Taken => {
       const applied = local.length ? this.apply(local, via) : [];
@@ -96,6 +95,12 @@ export class DecisionDesk {
     };
     if (!routed.local.some((d) => needsValidation(d) || d.signed)) return finish(routed.local);
     return this.checked(routed.local, decisions).then((checked) => ('problem' in checked ? checked : finish(checked.decisions)));
+  }
+
+  /** The check the validator and the handlers share: tokens read, then each decision routed (or the batch refused). */
+  private route(decisions: Decision[], names: NameRule): ReturnType<typeof routeBatch<BookDecision>> {
+    const read = this.read(decisions);
+    return 'problem' in read ? read : routeBatch(this.state, read.decisions, names);
   }
 
   private knows(callId: string): boolean {
@@ -108,7 +113,7 @@ export class DecisionDesk {
   }
 
   private apply(decisions: BookDecision[], via: Via): AppliedDecision[] {
-    const applied = this.state.book.decide(decisions, this.now(), via);
+    const applied = this.state.book.decide(decisions, this.now(), via, runNames);
     for (const a of applied) log.info('decision applied', { callId: a.callId, tool: a.toolName, outcome: a.outcome, approver: a.approver, via, ...(a.verified ? { verified: true } : {}) });
     this.publisher.publish();
     return applied;
@@ -157,7 +162,7 @@ export class DecisionDesk {
       if ('problem' in validated) return validated;
       const ctx = this.tokenContext();
       for (const d of validated.decisions) {
-        const why = this.state.book.check(d, batch) ?? stillAuthorized(d, ctx);
+        const why = this.state.book.check(d, batch, runNames) ?? stillAuthorized(d, ctx);
         if (why) return { problem: why };
       }
       return validated;

@@ -6,4 +6,6 @@ export const PATCHES = {
   uncertainCalls: 'countersign-uncertain-calls',
   /** Tools with a `fingerprint`: an approved call whose target changed does not run; it waits for a decision again. */
   staleApprovals: 'countersign-stale-approvals',
+  /** Approver names compared canonically (NFC, trimmed, any case) and refused when empty, hidden or over-long (approverNames.ts). */
+  canonicalApprovers: 'countersign-canonical-approvers',
 } as const;

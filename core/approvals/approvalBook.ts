@@ -5,6 +5,7 @@
 import { type OnTimeout, addDuration, durationMs } from '../../contract/approvalPolicy';
 import { appendEntry, appendIgnored, entriesAfter } from './auditLog';
 import { type BookDecision, type CallState, type DecisionClaim, checkDecision } from './decisionRules';
+import type { NameRule } from '../../contract/approverName';
 import type { AutoDecision } from './plannedCall';
 import { expiryText } from './decisionText';
 import type { Decision } from '../../contract/messages';
@@ -144,20 +145,20 @@ export class ApprovalBook {
     return this.s.sticky[ruleKey(call.agentName, call.toolName, call.mcpServer)];
   }
 
-  /** Why this decision cannot be applied, or undefined if it can. Never changes anything. */
-  check(d: DecisionClaim & { linkId?: string }, batch: ReadonlyArray<Pick<Decision, 'callId'>> = []): string | undefined {
+  /** Why this decision cannot be applied, or undefined if it can (names admitted and compared by `names`). Never changes anything. */
+  check(d: DecisionClaim & { linkId?: string }, batch: ReadonlyArray<Pick<Decision, 'callId'>> = [], names?: NameRule): string | undefined {
     if (d.linkId !== undefined && this.jtiUsed(`link:${d.linkId}`)) return 'this link was already used: open the approval from the inbox instead';
-    return checkDecision(this.call(d.callId), d, batch);
+    return checkDecision(this.call(d.callId), d, batch, names);
   }
 
   /**
    * Apply a batch atomically: every decision is checked first; if any fails, nothing changes and a
    * DecisionError says why. Exact decisions are applied first, then sticky rules from this batch decide
-   * the remaining pending calls of their tool (an exact decision always beats a sticky one).
+   * the remaining pending calls of their tool (an exact decision always beats a sticky one). `names`: as check's.
    */
-  decide(decisions: BookDecision[], now: string, via: 'signal' | 'update'): AppliedDecision[] {
+  decide(decisions: BookDecision[], now: string, via: 'signal' | 'update', names?: NameRule): AppliedDecision[] {
     for (const d of decisions) {
-      const problem = this.check(d, decisions);
+      const problem = this.check(d, decisions, names);
       if (problem) throw new DecisionError(problem);
     }
     const applied: AppliedDecision[] = [];

@@ -4,6 +4,7 @@
 import type { AgentRunState } from '../run/agentRunState';
 import { type DecidePayload, type Decision, approvePayloadSchema, decidePayloadSchema, provideInputPayloadSchema, extendPayloadSchema, provideResultPayloadSchema, rejectPayloadSchema } from '../../contract/messages';
 import { describeZodError } from '../../contract/zodErrors';
+import { canonicalNames, type NameRule } from '../../contract/approverName';
 import { checkDecision } from './decisionRules';
 import type { BookDecision } from './decisionRules';
 
@@ -51,21 +52,21 @@ export type Route = { to: 'book' } | { to: 'child'; childId: string };
 
 /**
  * The one check. Why the decision cannot apply (against this run's book, or against what the sub-run holding the
- * call last reported), or where it goes. Never changes anything.
+ * call last reported), or where it goes; approver names admitted and compared by `names`. Never changes anything.
  */
-export function routeDecision(state: AgentRunState, d: BookDecision, batch: Decision[] = []): { problem: string } | Route {
+export function routeDecision(state: AgentRunState, d: BookDecision, batch: Decision[] = [], names: NameRule = canonicalNames): { problem: string } | Route {
   const owner = state.book.call(d.callId) ? undefined : state.childOwning(d.callId);
-  const problem = owner ? checkDecision(owner[1].pending.find((p) => p.callId === d.callId), d, batch) : state.book.check(d, batch);
+  const problem = owner ? checkDecision(owner[1].pending.find((p) => p.callId === d.callId), d, batch, names) : state.book.check(d, batch, names);
   if (problem) return { problem };
   return owner ? { to: 'child', childId: owner[0] } : { to: 'book' };
 }
 
 /** Checks a whole batch; the first problem refuses all of it. Decisions are split by where they go. */
-export function routeBatch<D extends BookDecision>(state: AgentRunState, decisions: D[]): { problem: string } | { local: D[]; forward: Array<{ childId: string; decision: D }> } {
+export function routeBatch<D extends BookDecision>(state: AgentRunState, decisions: D[], names: NameRule = canonicalNames): { problem: string } | { local: D[]; forward: Array<{ childId: string; decision: D }> } {
   const local: D[] = [];
   const forward: Array<{ childId: string; decision: D }> = [];
   for (const d of decisions) {
-    const route = routeDecision(state, d, decisions);
+    const route = routeDecision(state, d, decisions, names);
     if ('problem' in route) return route;
     if (route.to === 'book') local.push(d);
     else forward.push({ childId: route.childId, decision: d });

@@ -1,8 +1,10 @@
 // Whether a decision may apply to a call: the call waits, the decision fits its kind, the approver may decide it,
 // a signed call got a verified token, a quorum call an approver who has not approved yet (and not its requester),
 // an extension stays within its bound. Pure: the approval book uses it, and a parent run checks a sub-run's call
-// with it before passing a decision on.
+// with it before passing a decision on. Names are admitted and compared by one NameRule (contract/approverName.ts):
+// "ANN", " ann" and an NFD spelling are ann to approver lists, excludeRequester and quorum alike.
 import { durationMs } from '../../contract/approvalPolicy';
+import { amongApprovers, canonicalNames, type NameRule } from '../../contract/approverName';
 import { formatMs, quorumText } from './decisionText';
 import type { Decision } from '../../contract/messages';
 import type { PendingApproval, PendingKind } from '../../contract/runViews';
@@ -37,7 +39,9 @@ const FITS: Record<PendingKind, string[]> = {
 const WAITS_FOR: Record<PendingKind, string> = { approval: 'approval', input: 'input', external: 'an external result', uncertain: 'word on whether it ran' };
 
 /** Why this decision cannot be applied to this call (undefined: it can). Never changes anything. */
-export function checkDecision(call: CheckedCall | undefined, d: DecisionClaim, batch: ReadonlyArray<Pick<Decision, 'callId'>> = []): string | undefined {
+export function checkDecision(call: CheckedCall | undefined, d: DecisionClaim, batch: ReadonlyArray<Pick<Decision, 'callId'>> = [], names: NameRule = canonicalNames): string | undefined {
+  const nameProblem = d.approver === undefined ? undefined : names.problem(d.approver);
+  if (nameProblem) return nameProblem;
   if (!call) return `unknown call id ${d.callId}: it is not a pending approval of this run`;
   const which = `call ${d.callId} (${call.toolName})`;
   if (call.state !== undefined && call.state !== 'pending') return `${which} is already decided: ${call.state}`;
@@ -55,18 +59,18 @@ export function checkDecision(call: CheckedCall | undefined, d: DecisionClaim, b
     return `${which} waits for ${WAITS_FOR[kind]}, not "${d.decision}": ${hint}`;
   }
   if (kind === 'uncertain' && d.editedArguments !== undefined) return `${which} may or may not have run: a retry runs it as it was approved, without edited arguments`;
-  if (call.approvers && !(d.approver && call.approvers.includes(d.approver)))
+  if (call.approvers && !(d.approver && amongApprovers(call.approvers, d.approver, names)))
     return `approver ${d.approver ? `"${d.approver}"` : '(none given)'} may not decide ${call.toolName} (call ${d.callId}); allowed: ${call.approvers.join(', ')}`;
   if (d.decision === 'extend') return checkExtension(call, which, d.by);
   const yesNo = d.decision === 'approve' || d.decision === 'reject';
   if (yesNo && call.signedDecisions && !d.signed) return `${which} needs a signed decision: send a token signed with your approver key (countersign ${d.decision} … --key <file>)`;
   if (d.always && (call.signedDecisions || call.quorum)) return `${which} needs ${call.quorum ? `${call.quorum.needed} approvals` : 'a signed decision'} for every call, so "always" cannot decide later calls: decide it without always`;
   if (d.decision !== 'approve') return undefined;
-  if (call.excludedApprover !== undefined && d.approver === call.excludedApprover) return `${d.approver} requested this run and may not approve its own call ${d.callId} (${call.toolName}): another approver must`;
+  if (call.excludedApprover !== undefined && d.approver !== undefined && names.same(d.approver, call.excludedApprover)) return `${d.approver} requested this run and may not approve its own call ${d.callId} (${call.toolName}): another approver must`;
   if (!call.quorum) return undefined;
   const { needed, approvedBy } = call.quorum;
   if (!d.approver) return `${which} needs ${needed} approvals from named approvers: say who approves`;
-  if (approvedBy.includes(d.approver)) return `${d.approver} has already approved ${which} (${quorumText(call.quorum)}): another approver must`;
+  if (amongApprovers(approvedBy, d.approver, names)) return `${d.approver} has already approved ${which} (${quorumText(call.quorum)}): another approver must`;
   if (d.editedArguments !== undefined) return `${which} needs ${needed} approvals of the same arguments: approve it as is, or reject it`;
   return undefined;
 }

@@ -5,6 +5,7 @@ import { ApprovalBook, DecisionError } from '../../core/approvals/approvalBook';
 import { readToken } from '../../core/signing/signedDecisions';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { argsDigest } from '../../core/signing/decisionToken';
+import type { NameRule } from '../../contract/approverName';
 
 const T0 = '2026-11-22T10:00:00.000Z';
 const T1 = '2026-11-22T10:05:00.000Z';
@@ -126,4 +127,59 @@ test('readToken: the decision becomes the token’s (approver = sub) once its cl
   expect(readToken({ callId: 'c1', decision: 'reject', token }, call, ctx)).toEqual({ problem: 'decision for call c1 refused: token says "approve", the decision is "reject"' });
   expect(readToken({ callId: 'c1', decision: 'approve', token }, call, { ...ctx, wf: 'run-2' })).toMatchObject({ problem: expect.stringContaining('token is for run "run-1", not "run-2"') });
   expect(readToken({ callId: 'c1', decision: 'approve', token, editedArguments: { amount: 1 } }, call, ctx)).toMatchObject({ problem: expect.stringContaining('token args do not match') });
+});
+
+describe('one person, one vote: names compared in their canonical form (NFC, trimmed, any case)', () => {
+  // Other spellings of a first approver: case, surrounding space, and an NFD spelling of an accented name.
+  const SPELLINGS: Array<[string, string]> = [
+    ['ann', 'ANN'],
+    ['ann', ' ann'],
+    ['ann', 'Ann '],
+    ['am\u00e9lie', 'Ame\u0301lie'],
+  ];
+
+  test.each(SPELLINGS)('%j then %j cannot complete a quorum of 2', (first, again) => {
+    const b = book({ quorum: { needed: 2, approvedBy: [] } });
+    b.decide([{ callId: 'c1', decision: 'approve', approver: first }], T1, 'update');
+    expect(() => b.decide([{ callId: 'c1', decision: 'approve', approver: again }], T1, 'update')).toThrow(`${again} has already approved call c1 (wire) (1 of 2 approvals (${first})): another approver must`);
+    expect(b.call('c1')).toMatchObject({ state: 'pending', quorum: { needed: 2, approvedBy: [first] } });
+    expect(b.state.audit).toHaveLength(1);
+  });
+
+  test.each(SPELLINGS)('a run requested by %j: %j may not approve its call, but may reject it', (requester, spelling) => {
+    const b = book({ excludedApprover: requester });
+    expect(b.check({ callId: 'c1', decision: 'approve', approver: spelling })).toBe(`${spelling} requested this run and may not approve its own call c1 (wire): another approver must`);
+    expect(b.check({ callId: 'c1', decision: 'reject', approver: spelling })).toBeUndefined();
+  });
+
+  test('an approvers list takes every spelling of a listed name; the audit keeps the name as written', () => {
+    const b = new ApprovalBook();
+    const spellings = SPELLINGS.map(([, s]) => s);
+    spellings.forEach((_, i) => b.request({ callId: `c${i}`, toolName: 'wire', ...base, approvers: ['ann', 'am\u00e9lie'] }, T0));
+    expect(b.decide(spellings.map((approver, i) => ({ callId: `c${i}`, decision: 'approve', approver })), T1, 'update').map((a) => a.outcome)).toEqual(['approved', 'approved', 'approved', 'approved']);
+    expect(b.state.audit.map((a) => a.approver)).toEqual(spellings);
+    expect(b.check({ callId: 'c9', decision: 'approve', approver: 'anne' })).toBe('unknown call id c9: it is not a pending approval of this run');
+    b.request({ callId: 'c9', toolName: 'wire', ...base, approvers: ['ann'] }, T0);
+    expect(b.check({ callId: 'c9', decision: 'approve', approver: 'anne' })).toBe('approver "anne" may not decide wire (call c9); allowed: ann');
+  });
+
+  test.each([
+    ['  ', 'an approver name must not be empty'],
+    ['ann\u0007', 'approver name "ann\\u0007" holds a control or invisible formatting character: use plain text'],
+    ['\u202eann', 'approver name "\u202eann" holds a control or invisible formatting character: use plain text'],
+    ['x'.repeat(201), 'an approver name is at most 200 characters (this one has 201)'],
+  ])('the name %j is refused in one line, whatever the decision', (approver, problem) => {
+    const b = book();
+    for (const decision of ['approve', 'reject'] as const) expect(b.check({ callId: 'c1', decision, approver })).toBe(problem);
+    expect(() => b.decide([{ callId: 'c1', decision: 'approve', approver }], T1, 'update')).toThrow(problem);
+    expect(b.call('c1')!.state).toBe('pending');
+  });
+
+  test('a run recorded before the rule replays with names as written (the rule is the checks’ parameter)', () => {
+    const asWritten: NameRule = { same: (a, b) => a === b, problem: () => undefined };
+    const b = book({ quorum: { needed: 2, approvedBy: [] } });
+    b.decide([{ callId: 'c1', decision: 'approve', approver: 'ann' }], T1, 'update', asWritten);
+    expect(b.check({ callId: 'c1', decision: 'approve', approver: 'ANN' })).toMatch(/^ANN has already approved/);
+    expect(b.decide([{ callId: 'c1', decision: 'approve', approver: 'ANN' }], T1, 'update', asWritten)).toMatchObject([{ outcome: 'approved', quorum: { approvedBy: ['ann', 'ANN'] } }]);
+  });
 });

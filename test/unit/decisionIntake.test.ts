@@ -61,6 +61,24 @@ test("decisions for a sub-run's calls route to it, checked against what it repor
   expect(signalFor({ callId: 'n1', decision: 'input', values: { name: 'ann' }, approver: 'bob' })).toEqual({ name: 'provideInput', payload: { callId: 'n1', approver: 'bob', values: { name: 'ann' } } });
 });
 
+test("one rule for names on every path: this run's book, a sub-run's call, and the update's validator", () => {
+  const s = runWith('c1');
+  s.book.request({ callId: 'q1', toolName: 'payout', arguments: '{}', agentName: 'email-assistant', requestedAt: T0, rejectionText: 'no', quorum: { needed: 2, approvedBy: ['ann'] }, excludedApprover: 'cy' }, T0);
+  s.childStarted('run/x1', { callId: 'x1', toolName: 'check_identity' });
+  s.applyChildReport({ childWorkflowId: 'run/x1', waiting: true, pending: [{ callId: 'n1', toolName: 'ask', arguments: '{}', agentName: 'identity', requestedAt: T0, quorum: { needed: 2, approvedBy: ['ann'] }, approvers: ['ann', 'bob'] }] });
+  for (const spelling of ['ANN', ' ann', 'Ann ']) {
+    expect(routeDecision(s, { callId: 'q1', decision: 'approve', approver: spelling })).toEqual({ problem: `${spelling} has already approved call q1 (payout) (1 of 2 approvals (ann)): another approver must` });
+    expect(routeDecision(s, { callId: 'n1', decision: 'approve', approver: spelling })).toEqual({ problem: `${spelling} has already approved call n1 (ask) (1 of 2 approvals (ann)): another approver must` });
+  }
+  expect(routeDecision(s, { callId: 'q1', decision: 'approve', approver: 'CY' })).toEqual({ problem: 'CY requested this run and may not approve its own call q1 (payout): another approver must' });
+  expect(routeDecision(s, { callId: 'n1', decision: 'approve', approver: 'BOB ' })).toEqual({ to: 'child', childId: 'run/x1' });
+  expect(routeBatch(s, [{ callId: 'c1', decision: 'approve', approver: 'bob' }, { callId: 'n1', decision: 'reject', approver: 'bob\u0007' }])).toEqual({ problem: 'approver name "bob\\u0007" holds a control or invisible formatting character: use plain text' });
+  const desk = new DecisionDesk(s, { publish() {}, refuse() {} } as unknown as Publisher, {} as SubRuns, () => T0, 'wf-1');
+  expect(() => desk.validate({ decisions: [{ callId: 'q1', decision: 'approve', approver: 'Ann ' }] })).toThrow('Ann  has already approved call q1 (payout) (1 of 2 approvals (ann)): another approver must');
+  expect(() => desk.validate({ decisions: [{ callId: 'c1', decision: 'approve', approver: ' ' }] })).toThrow('an approver name must not be empty');
+  expect(s.book.call('q1')!.quorum).toEqual({ needed: 2, approvedBy: ['ann'] }); // nothing changed
+});
+
 test('edits and input values are validated first; input values complete the model arguments', () => {
   expect(needsValidation({ callId: 'c1', decision: 'approve' })).toBe(false);
   expect(needsValidation({ callId: 'c1', decision: 'approve', editedArguments: { to: 'x' } })).toBe(true);
