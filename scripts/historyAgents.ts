@@ -86,4 +86,13 @@ const staleAgent = defineAgent({
   ],
 });
 
-export const historyRegistry = () => new AgentRegistry([...demoAgents, kindsAgent, guardedAgent, hostedAgent, triage, identity, helper, vaultAgent, forecaster, onceAgent, staleAgent]);
+// Who may decide, by name (behind patch countersign-canonical-approvers): an approvers list, a quorum, and the requester excluded.
+const boardAgent = defineAgent({
+  name: 'board',
+  instructions: 'test',
+  tools: [
+    defineTool({ name: 'grant_budget', description: 'Grant a budget', parameters: z.object({ amount: z.number() }), needsApproval: true, quorum: 2, approvers: ['ann', 'bob', 'cy'], excludeRequester: true, execute: ({ amount }) => `granted ${amount}` }),
+  ],
+});
+
+export const historyRegistry = () => new AgentRegistry([...demoAgents, kindsAgent, guardedAgent, hostedAgent, triage, identity, helper, vaultAgent, forecaster, onceAgent, staleAgent, boardAgent]);

@@ -239,6 +239,21 @@ const scenarios: Record<string, Scenario> = {
     await runner.decide(id, [{ callId: 'p1', decision: 'approve', approver: 'ann' }]);
     await h.client.workflow.getHandle(id).result();
   },
+  // Names compared canonically (behind patch countersign-canonical-approvers): "ANN" cannot count again after "ann",
+  // "Cy " requested the run, a name with a control character is no name (three signals, audited ignored), the
+  // update's validator refuses "Ann " (nothing in history), and "BOB" is bob to the approvers list and completes it.
+  'canonical-approvers': async (h, runner, id) => {
+    h.model.script(id, [{ toolCalls: [{ name: 'grant_budget', arguments: { amount: 9 }, callId: 'b1' }] }, { text: 'done' }]);
+    await runner.run('board', 'fund it', { workflowId: id, context: { requestedBy: 'cy' } });
+    await runner.decide(id, [{ callId: 'b1', decision: 'approve', approver: 'ann' }]);
+    const handle = h.client.workflow.getHandle(id);
+    for (const approver of ['ANN', 'Cy ', 'ann\u0007']) await handle.signal(approveSignal, { callId: 'b1', approver });
+    await eventually(async () => ((await runner.describe(id)).audit.filter((a) => a.decision === 'ignored').length === 3 ? true : undefined));
+    const refused = await runner.decide(id, [{ callId: 'b1', decision: 'approve', approver: 'Ann ' }]).then(() => 'accepted', (e: Error) => e.message);
+    if (!refused.startsWith('Ann  has already approved')) throw new Error(`"Ann " was not refused: ${refused}`);
+    await runner.decide(id, [{ callId: 'b1', decision: 'approve', approver: 'BOB' }]);
+    await handle.result();
+  },
   'run-deadline': async (h, runner, id) => {
     h.model.script(id, [{ toolCalls: [email(1)] }]);
     await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'go', runTimeout: '2s' }] });
