@@ -11,11 +11,14 @@ import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { checkBind } from '../httpGuards';
+import { type LogStream, newRequestId } from '../internalErrors';
 import type { Runner } from '../../client/run/runner';
 import { INBOX_CSS, RUN_JS } from './assets';
 import { Decider } from './deciding';
 import { type Identity, type IdentitySettings, identify } from './identity';
 import { messagePage } from './pages';
+import { replyToErrors } from './errorReplies';
+import { scopeRunRoutes } from './runScope';
 import { addApiRoutes } from './apiRoutes';
 import { addHistoryRoutes } from './historyRoutes';
 import { addInboxRoutes } from './inboxRoutes';
@@ -24,7 +27,7 @@ import { addLinkRoutes } from './linkRoutes';
 import { SLACK_ACTIONS_PATH, type SlackOptions, addSlackRoutes, slackSettingsOf } from './slackActions';
 
 export interface InboxOptions {
-  /** Reads runs and sends decisions (its task queue is where new runs would go; decisions go to any run). */
+  /** Reads runs and sends decisions: only runs on its task queue (runScope.ts); another queue's run is answered as unknown. */
   runner: Runner;
   port?: number;
   host?: string;
@@ -42,6 +45,8 @@ export interface InboxOptions {
   bodyLimitBytes?: number;
   /** The reviews of audit-only calls the review queue reads and records into (default COUNTERSIGN_REVIEWS_WORKFLOW_ID). */
   reviewsWorkflowId?: string;
+  /** Where internal errors are logged, one JSON line each with the request id the client was given (default stderr). */
+  log?: LogStream;
 }
 
 declare module 'fastify' {
@@ -68,7 +73,8 @@ export async function startInbox(o: InboxOptions): Promise<{ url: string; close(
   if (!identity.approverHeader && !identity.tokens.length) throw new Error('countersign serve needs an identity source: --approver-header (set by your reverse proxy) or COUNTERSIGN_SERVE_TOKENS=ann:<token>,…');
 
   // Link tokens travel in the path (up to 2 KB).
-  const app = Fastify({ bodyLimit: o.bodyLimitBytes ?? 256 * 1024, logger: false, routerOptions: { maxParamLength: 2048 } });
+  // Fastify's request ids name internal errors to the client; their details go to the log under that id (errorReplies.ts).
+  const app = Fastify({ bodyLimit: o.bodyLimitBytes ?? 256 * 1024, genReqId: newRequestId, logger: { level: 'error', stream: o.log ?? process.stderr }, routerOptions: { maxParamLength: 2048 } });
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -89,14 +95,7 @@ export async function startInbox(o: InboxOptions): Promise<{ url: string; close(
     }
     req.identity = who;
   });
-  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
-    const status = err.statusCode ?? 500;
-    // The rest of an oversized body is never read: close the connection rather than leave the client uploading.
-    if (status === 413) reply.header('connection', 'close');
-    const message = err.code === 'FST_CSRF_INVALID_TOKEN' || err.code === 'FST_CSRF_MISSING_SECRET' ? 'the form is stale or did not come from this site (CSRF check failed): reload the page and try again' : status === 413 ? 'the request is too large' : err.message;
-    if (req.url.startsWith('/api/')) return reply.code(status).send({ error: message });
-    return reply.code(status).type('text/html').send(messagePage(status === 403 ? 'Refused' : 'Error', message, req.identity?.approver));
-  });
+  replyToErrors(app);
 
   const runner = o.runner;
   const ctx: InboxContext = {
@@ -109,6 +108,7 @@ export async function startInbox(o: InboxOptions): Promise<{ url: string; close(
   };
   app.get('/assets/inbox.css', (_req, reply) => reply.type('text/css').header('cache-control', 'no-cache').send(INBOX_CSS));
   app.get('/assets/run.js', (_req, reply) => reply.type('text/javascript').header('cache-control', 'no-cache').send(RUN_JS));
+  scopeRunRoutes(app, runner);
   addInboxRoutes(app, ctx);
   addReviewRoutes(app, ctx);
   addHistoryRoutes(app, ctx);
