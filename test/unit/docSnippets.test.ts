@@ -1,8 +1,8 @@
 // Every TypeScript block (```ts / ```typescript) in README.md, CONTRIBUTING.md and docs/*.md type-checks against
 // the repository's sources, as a reader would paste it. The rule (CONTRIBUTING.md, "Code in the docs"):
 //   - each block is its own ES module (ES2022: top-level await works), compiled as strictly as the project;
-//   - package imports resolve to the sources: 'countersign' → agents/index.ts, 'countersign/worker' →
-//     worker/index.ts, 'countersign/client' → entries/client.ts, 'countersign/servers' → servers/index.ts;
+//   - package imports resolve to the sources as in a clone (tsconfig.json's paths: 'countersign' → agents/index.ts,
+//     'countersign/worker' → worker/index.ts, 'countersign/client' → entries/client.ts, …);
 //   - a block whose first line is `// continues` is appended to the block before it in the same file;
 //   - what a block uses but does not define, it declares (`declare const payments: Payments;`).
 // One TypeScript program holds every block (and the negative control below), so the check costs one compile.
@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { type FencedBlock, readDocs, REPO } from '../support/docBlocks';
+import { sourceEntryPoints } from '../support/entryPoints';
 
 const CONTINUES = /^\s*\/\/\s*continues\b/;
 
@@ -41,13 +42,6 @@ export function snippetsOf(blocks: FencedBlock[]): Snippet[] {
   return out;
 }
 
-const ENTRY_POINTS: Record<string, string> = {
-  countersign: 'agents/index.ts',
-  'countersign/worker': 'worker/index.ts',
-  'countersign/client': 'entries/client.ts',
-  'countersign/servers': 'servers/index.ts',
-};
-
 function compilerOptions(): ts.CompilerOptions {
   const config = ts.readConfigFile(join(REPO, 'tsconfig.json'), (f) => ts.sys.readFile(f));
   const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, REPO);
@@ -61,7 +55,7 @@ function compilerOptions(): ts.CompilerOptions {
     types: ['node'],
     typeRoots: [join(REPO, 'node_modules/@types')],
     paths: {
-      ...Object.fromEntries(Object.entries(ENTRY_POINTS).map(([name, file]) => [name, [join(REPO, file)]])),
+      ...Object.fromEntries(Object.entries(sourceEntryPoints()).map(([name, file]) => [name, [file]])),
       // Everything else from the project's node_modules, as an installed consumer would find it.
       '*': [join(REPO, 'node_modules/*'), join(REPO, 'node_modules/@types/*')],
     },
