@@ -1,12 +1,15 @@
 // `countersign codec-server`: the remote codec the Temporal Web UI (and `temporal --codec-endpoint`) calls to show
 // payloads in the clear to people allowed to see them: large payloads fetched back from the payload store, then
 // decrypted. POST /decode and /encode with the proto-JSON payload list; CORS for the UI's origin; an optional
-// bearer token (COUNTERSIGN_CODEC_TOKEN); bounded bodies; no public address without the token (httpGuards.ts).
+// bearer token (COUNTERSIGN_CODEC_TOKEN); bounded bodies; no public address without the token (httpGuards.ts). A
+// payload that cannot be decoded or encoded, and any internal error, gets one line with a request id: the details
+// (which may name the payload store's directory or a key id) go to the log only (internalErrors.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ExternalStorage, Payload, PayloadCodec } from '@temporalio/common';
 import { ExternalStorageRunner } from '@temporalio/common/lib/internal-non-workflow';
 import { BodyTooLarge, DEFAULT_BODY_LIMIT, checkBind, corsHeaders, readBody } from './httpGuards';
+import { type LogStream, errorLogLine, internalErrorMessage, newRequestId } from './internalErrors';
 import { sameSecret } from '../links/sameSecret';
 
 interface JsonPayload {
@@ -36,6 +39,8 @@ export interface CodecServerOptions {
   token?: string;
   /** Largest request body (default DEFAULT_BODY_LIMIT, 8 MiB): more gets 413 and is never buffered. */
   bodyLimitBytes?: number;
+  /** Where failures are logged, one JSON line each with the request id the client was given (default stderr). */
+  log?: LogStream;
 }
 
 /**
@@ -49,6 +54,13 @@ export async function startCodecServer(o: CodecServerOptions): Promise<{ url: st
   checkBind(o.host ?? '127.0.0.1', Boolean(o.token), 'the codec server', 'set COUNTERSIGN_CODEC_TOKEN, or bind to 127.0.0.1');
   const limit = o.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
   if (!Number.isSafeInteger(limit) || limit <= 0) throw new Error(`the body limit must be a positive whole number of bytes, not ${o.bodyLimitBytes}`);
+  const log = o.log ?? process.stderr;
+  /** Logs the details under a new request id; the client's one line names only the id. */
+  const logged = (err: unknown, msg: string): string => {
+    const id = newRequestId();
+    log.write(errorLogLine(id, msg, err));
+    return id;
+  };
   const send = (res: ServerResponse, status: number, body?: unknown) => {
     res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' });
     res.end(body === undefined ? undefined : JSON.stringify(body));
@@ -110,12 +122,16 @@ export async function startCodecServer(o: CodecServerOptions): Promise<{ url: st
       const out = path === '/decode' ? await decode(payloads) : await encode(payloads);
       send(res, 200, { payloads: out.map(toJson) });
     } catch (err) {
-      send(res, 400, { error: (err as Error).message });
+      const what = path === '/decode' ? 'decoded' : 'encoded';
+      send(res, 400, { error: `the payloads could not be ${what} (request ${logged(err, `payloads could not be ${what}`)})` });
     }
   }
   // Codec requests are small: 30 s, not Node's 5 minutes, for a body trickled in slowly to hold a socket.
   const server = createServer({ requestTimeout: 30_000 }, (req, res) =>
-    void handle(req, res).catch((err: Error) => (res.headersSent || req.socket.destroyed ? res.destroy() : send(res, 500, { error: err.message }))),
+    void handle(req, res).catch((err: unknown) => {
+      const id = logged(err, 'internal error');
+      return res.headersSent || req.socket.destroyed ? res.destroy() : send(res, 500, { error: internalErrorMessage(id) });
+    }),
   );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,8 +1,10 @@
 // `countersign codec-server` as operators run it (a child process): oversized bodies get 413 while its memory stays
-// flat, the bearer token is checked, a wildcard origin gets no credentials, and it will not listen beyond loopback
-// without a token.
+// flat, the bearer token is checked, a wildcard origin gets no credentials, it will not listen beyond loopback
+// without a token, and a payload it cannot decode gets one line with a request id (the details only in its log).
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, spawnProcess, type Spawned } from '../support/processes';
 import { projectRoot } from '../support/toolchain';
@@ -105,10 +107,42 @@ test('no start on a non-loopback address without a token; with one it starts', a
   const open = codec(['--host', '0.0.0.0', '--port', String(await freePort())]);
   children.push(open);
   expect(await open.exited).toBe(1);
-  expect(open.output().trim()).toBe('countersign: the codec server will not listen on 0.0.0.0 without a token or identity header: set COUNTERSIGN_CODEC_TOKEN, or bind to 127.0.0.1');
+  expect(open.output().trim()).toBe('countersign: the codec server will not listen on 0.0.0.0 without authentication it can verify: set COUNTERSIGN_CODEC_TOKEN, or bind to 127.0.0.1');
   const guarded = await started(['--host', '0.0.0.0'], { COUNTERSIGN_CODEC_TOKEN: TOKEN });
   expect(guarded.s.output()).toContain('bearer token required');
   expect((await fetch(`${guarded.url}/encode`, { method: 'POST', body: payloads })).status).toBe(401); // reached on loopback
   guarded.s.kill('SIGKILL'); // listening on every interface: no longer than needed
   await guarded.s.exited;
 });
+
+test('a reference it cannot resolve gets one line with a request id; the payload directory is only in its log', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'codec-store-'));
+  const { url, s } = await started([], { COUNTERSIGN_PAYLOAD_STORAGE: 'file', COUNTERSIGN_PAYLOAD_DIR: dir });
+  const key = 'ab'.repeat(32); // a well-formed key the store does not hold
+  const reference = {
+    metadata: { encoding: Buffer.from('json/protobuf').toString('base64'), messageType: Buffer.from('temporal.api.sdk.v1.ExternalStorageReference').toString('base64') },
+    data: Buffer.from(JSON.stringify({ driverName: 'file', claimData: { key } })).toString('base64'),
+  };
+  const res = await fetch(`${url}/decode`, { method: 'POST', body: JSON.stringify({ payloads: [reference] }) });
+  const body = await res.text();
+  expect(res.status).toBe(400);
+  const { error } = JSON.parse(body) as { error: string };
+  expect(error).toMatch(/^the payloads could not be decoded \(request [0-9a-f]{12}\)$/);
+  expect(body).not.toContain(dir);
+  expect(body).not.toContain(key);
+  const requestId = /request ([0-9a-f]{12})/.exec(error)![1]!;
+  // The log line under that id says what went wrong and where.
+  const logged = await eventuallyLine(s, requestId);
+  expect(logged).toMatchObject({ level: 50, reqId: requestId, msg: 'payloads could not be decoded' });
+  expect(logged.err.message).toContain(`payload ${key} is not in ${dir}`);
+  // The user's own mistakes keep their words.
+  const notJson = await fetch(`${url}/decode`, { method: 'POST', body: 'nope' });
+  expect([notJson.status, await notJson.json()]).toEqual([400, { error: 'body must be JSON: {"payloads": [{"metadata": {...}, "data": "base64"}]}' }]);
+});
+
+/** The codec server's JSON log line for a request id (it may reach the pipe just after the answer). */
+async function eventuallyLine(s: Spawned, requestId: string): Promise<{ level: number; reqId: string; msg: string; err: { message: string } }> {
+  await s.waitFor(new RegExp(`"reqId":"${requestId}"`), 10_000);
+  const line = s.output().split('\n').find((l) => l.includes(`"reqId":"${requestId}"`))!;
+  return JSON.parse(line) as { level: number; reqId: string; msg: string; err: { message: string } };
+}
