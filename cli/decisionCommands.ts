@@ -8,7 +8,8 @@ import { type Connect } from './cliConnection';
 import { lazy } from './lazyLoads';
 import { dim, green, print, printJson, red } from './terminalOutput';
 import { CountersignError } from '../client/errors';
-import { defaultApprover } from '../client/approvals/approver';
+import { decidingAs } from '../client/approvals/approver';
+import { sameApprover } from '../contract/approverName';
 import { quorumText } from '../core/approvals/decisionText';
 
 export function addDecisionCommands(program: Command, connect: Connect): void {
@@ -32,7 +33,7 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
       if (!editedArguments || typeof editedArguments !== 'object' || Array.isArray(editedArguments)) throw new CountersignError('--edit must be a JSON object of arguments');
     }
     const key = o.key !== undefined ? lazy.decisionSigning().readPrivateKey(o.key) : undefined;
-    if (key && o.as !== undefined && o.as !== key.kid) throw new CountersignError(`--as ${o.as} contradicts --key: a signed decision is by the key's approver (${key.kid}); drop --as`);
+    if (key && o.as !== undefined && !sameApprover(o.as, key.kid)) throw new CountersignError(`--as ${o.as} contradicts --key: a signed decision is by the key's approver (${key.kid}); drop --as`);
     const { runner } = await connect();
     // Signing needs each call's arguments exactly as the run shows them.
     const pending = o.all || key ? await runner.pending(workflowId) : [];
@@ -68,9 +69,9 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
     if (result.stillPending.length) print(dim(`still pending: ${result.stillPending.join(', ')}`));
   }
 
-  /** The approver for a decision: --as, else the OS user. */
+  /** The approver for a decision: --as, else the OS user (a name the rule refuses is refused before anything is sent). */
   const asApprover = (as?: string) => {
-    const approver = as ?? defaultApprover();
+    const approver = decidingAs(as);
     return approver ? { approver } : {};
   };
 

@@ -6,7 +6,7 @@ import { type Connect } from './cliConnection';
 import { lazy } from './lazyLoads';
 import { print, printJson } from './terminalOutput';
 import { CountersignError } from '../client/errors';
-import { defaultApprover } from '../client/approvals/approver';
+import { decidingAs } from '../client/approvals/approver';
 
 interface ReviewOptions {
   ok?: boolean;
@@ -36,7 +36,7 @@ export function addReviewCommand(program: Command, connect: Connect): void {
     .option('--json', 'machine-readable output')
     .action(async (workflowId: string, callId: string, o: ReviewOptions) => {
       const { verdict, note } = verdictOf(o);
-      const reviewer = o.as ?? defaultApprover();
+      const reviewer = decidingAs(o.as);
       if (!reviewer) throw new CountersignError('name the reviewer with --as (the OS user is unknown)');
       const { client, runner } = await connect();
       const review = await lazy.reviews().reviewCall(client, runner.taskQueue, { workflowId, callId, verdict, ...(note !== undefined ? { note } : {}), reviewer });

@@ -7,6 +7,7 @@ import { ApplicationFailure, allHandlersFinished, condition, continueAsNew, setH
 import { addReview, carryReviews, checkReview, emptyReviews, listReviews } from '../core/approvals/reviewsState';
 import { type ReviewRequest, type ReviewsCarry, type ReviewsState, REVIEWS_CONTINUE_AS_NEW_AFTER_EVENTS, reviewRequestSchema, reviewUpdate, reviewsQuery } from '../contract/reviewMessages';
 import { describeZodError } from '../contract/zodErrors';
+import { approverNameProblem } from '../contract/approverName';
 
 /** A refusal: final for this request, and an ApplicationFailure (anything else would fail the workflow task, not the update). */
 const refuse = (message: string) => ApplicationFailure.create({ type: 'ReviewRefused', message, nonRetryable: true });
@@ -20,11 +21,20 @@ function accepted(state: ReviewsState, raw: unknown): ReviewRequest {
   return parsed.data;
 }
 
+/**
+ * The validator's check: accepted, by a reviewer the name rule admits. The name is checked here only: a validator
+ * leaves no history (reviews recorded before the rule replay unchanged), and no new review reaches the handler past it.
+ */
+function admitted(state: ReviewsState, raw: unknown): void {
+  const problem = approverNameProblem(accepted(state, raw).reviewer);
+  if (problem) throw refuse(`invalid review request: reviewer: ${problem}`);
+}
+
 export async function countersignReviews(carry?: ReviewsCarry): Promise<void> {
   const state: ReviewsState = carry?.state ?? emptyReviews();
   const limit = carry?.continueAsNewAfterEvents ?? REVIEWS_CONTINUE_AS_NEW_AFTER_EVENTS;
 
-  setHandler(reviewUpdate, (raw) => addReview(state, accepted(state, raw), Date.now()), { validator: (raw) => void accepted(state, raw) });
+  setHandler(reviewUpdate, (raw) => addReview(state, accepted(state, raw), Date.now()), { validator: (raw) => admitted(state, raw) });
   setHandler(reviewsQuery, (q) => listReviews(state, q?.workflowId));
 
   // Nothing else to do but stay: continue as new when the history grows, carrying the reviews kept.

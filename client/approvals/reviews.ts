@@ -8,6 +8,7 @@ import { rootCause } from '../../core/run/failures';
 import { REVIEWS_WORKFLOW_TYPE, type Review, type ReviewVerdict, reviewRequestSchema, reviewUpdate, reviewsQuery } from '../../contract/reviewMessages';
 import type { AuditEntry } from '../../contract/runViews';
 import { describeZodError } from '../../contract/zodErrors';
+import { approverNameProblem } from '../../contract/approverName';
 import { setting } from '../../temporal.config';
 import { CountersignError } from '../errors';
 import { auditOf, workflowStatus } from '../run/runReads';
@@ -56,6 +57,8 @@ export function notReviewable(workflowId: string, callId: string, trail: AuditEn
 export async function reviewCall(client: Client, taskQueue: string, request: ReviewCallRequest, options?: ReviewsOptions): Promise<Review> {
   const parsed = reviewRequestSchema.safeParse(request);
   if (!parsed.success) throw new CountersignError(`invalid review: ${describeZodError(parsed.error)}`);
+  const nameProblem = approverNameProblem(parsed.data.reviewer);
+  if (nameProblem) throw new CountersignError(`invalid review: reviewer: ${nameProblem}`);
   const trail = await callTrail(client, request.workflowId, request.callId);
   const problem = notReviewable(request.workflowId, request.callId, trail);
   if (problem) throw new CountersignError(problem);

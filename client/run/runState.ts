@@ -7,6 +7,7 @@ import { describeZodError } from '../../contract/zodErrors';
 import { type PendingApproval, type RunView } from '../../contract/runViews';
 import { RunStateError } from '../errors';
 import { defaultApprover } from '../approvals/approver';
+import { approverNameProblem } from '../../contract/approverName';
 import { type ApproverPrivateKey, readPrivateKey, withToken } from '../signing/decisionSigning';
 
 export const RUN_STATE_SCHEMA_VERSION = 1;
@@ -253,6 +254,8 @@ export class RunState {
   private record(d: Decision): this {
     const parsed = decisionSchema.safeParse(d);
     if (!parsed.success) throw new RunStateError(`invalid decision: ${describeZodError(parsed.error)}`);
+    const nameProblem = d.approver === undefined ? undefined : approverNameProblem(d.approver);
+    if (nameProblem) throw new RunStateError(nameProblem);
     const earlier = this.data.decisions.find((x) => x.callId === d.callId);
     if (earlier) throw new RunStateError(`call ${d.callId} is already decided in this state (${earlier.decision})`);
     this.data.decisions.push(parsed.data);

@@ -3,6 +3,7 @@
 // says what each call came to, and filters. No Temporal imports.
 import type { AuditEntry, PendingApproval } from '../../contract/runViews';
 import { REVIEW_STATUSES } from './reviewQueue';
+import { amongApprovers, sameApprover } from '../../contract/approverName';
 
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'expired', 'cancelled', 'auto_approved', 'auto_rejected', 'granted', 'timed_out', 'input_provided', 'result_provided', ...REVIEW_STATUSES] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
@@ -54,7 +55,9 @@ function statusOf(entry: AuditEntry): ApprovalStatus {
   return TERMINAL[entry.decision]!;
 }
 
-const uniqueApprovers = (entries: AuditEntry[]) => [...new Set(entries.map((e) => e.approver).filter((a): a is string => !!a))];
+/** Each person once (names compared canonically), in the spelling first seen. */
+const uniqueNames = (names: Array<string | undefined>): string[] => names.filter((a, i): a is string => !!a && !names.slice(0, i).some((b) => b !== undefined && sameApprover(a, b)));
+const uniqueApprovers = (entries: AuditEntry[]) => uniqueNames(entries.map((e) => e.approver));
 
 interface CallTrail {
   first: AuditEntry;
@@ -108,7 +111,7 @@ export function approvalRecords(run: { workflowId: string; agent: string; runnin
       toolName: p.toolName,
       status: run.running ? 'pending' : 'cancelled',
       // The quorum the run reports is the newest word on who approved so far; the audit's counted entries agree.
-      approvers: [...new Set([...uniqueApprovers(counted), ...(p.quorum?.approvedBy ?? [])])],
+      approvers: uniqueNames([...uniqueApprovers(counted), ...(p.quorum?.approvedBy ?? [])]),
       requestedAt: p.requestedAt,
       ...(counted.some((e) => e.verified !== undefined) ? { verified: counted.every((e) => e.verified === true) } : {}),
       ...(p.path ? { path: p.path } : {}),
@@ -126,7 +129,7 @@ export function filterRecords(records: ApprovalRecord[], f: ApprovalFilter): App
     if (f.status && r.status !== f.status) return false;
     if (f.agent && r.agent !== f.agent) return false;
     if (f.tool && r.toolName !== f.tool) return false;
-    if (f.approver && !r.approvers.includes(f.approver)) return false;
+    if (f.approver && !amongApprovers(r.approvers, f.approver)) return false;
     if (since !== undefined) {
       const at = recordTime(r);
       if (at === undefined || Date.parse(at) < since) return false;

@@ -1,7 +1,7 @@
 // Who may approve and what is left when a run ends, against the real dev server: a quorum of distinct approvers
-// (a duplicate and the requester refused, one rejection rejects), extensions from the CLI, and calls still waiting
-// when a run is cancelled, fails or is terminated (audited cancelled; gone from the pending list and the search
-// attributes).
+// (a duplicate and the requester refused, also when spelled otherwise: one person, one vote; one rejection rejects),
+// extensions from the CLI, and calls still waiting when a run is cancelled, fails or is terminated (audited
+// cancelled; gone from the pending list and the search attributes).
 import { WorkflowFailedError } from '@temporalio/client';
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool } from '../../agents';
@@ -20,7 +20,7 @@ const payout = defineTool({
   parameters: z.object({ amount: z.number() }),
   needsApproval: true,
   quorum: 2,
-  approvers: ['ann', 'bob', 'cy'],
+  approvers: ['ann', 'bob', 'cy', 'am\u00e9lie'],
   excludeRequester: true,
   approvalTimeout: '7d',
   maxExtension: '2d',
@@ -41,10 +41,10 @@ afterAll(async () => h?.close());
 
 const cli = async (...args: string[]) => (await countersign(args, cliEnv({ COUNTERSIGN_TASK_QUEUE: h.taskQueue }))).stdout;
 
-async function paused(options: { runTimeout?: string } = {}): Promise<string> {
+async function paused(options: { runTimeout?: string } = {}, requestedBy = 'cy'): Promise<string> {
   const workflowId = newId('payout');
   h.model.script(workflowId, [{ toolCalls: [{ name: 'approve_payout', arguments: { amount: 500 }, callId: 'p1' }] }, { text: 'done' }]);
-  const run = await runner.run('treasurer', 'pay', { workflowId, context: { requestedBy: 'cy' }, ...options });
+  const run = await runner.run('treasurer', 'pay', { workflowId, context: { requestedBy }, ...options });
   expect(run.interruptions.map((i) => i.callId)).toEqual(['p1']);
   return workflowId;
 }
@@ -75,6 +75,62 @@ test('quorum of 2: the first approval counts, a duplicate and the requester are 
     ['approval_counted', 'ann'],
     ['approved', 'bob'],
   ]);
+});
+
+describe('one person, one vote: names are compared canonically (NFC, trimmed, any case)', () => {
+  const failing = (args: string[]) => countersign(args, cliEnv({ COUNTERSIGN_TASK_QUEUE: h.taskQueue })).then(() => ({ code: 0, stderr: 'accepted' }), (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }));
+  const already = (who: string, by: string) => `${who} has already approved call p1 (approve_payout) (1 of 2 approvals (${by})): another approver must`;
+  const requester = (who: string) => `${who} requested this run and may not approve its own call p1 (approve_payout): another approver must`;
+
+  test('ANN (CLI), " ann" (update) and "Ann " (signal) cannot complete a quorum ann started; BOB, listed as bob, completes it', async () => {
+    const workflowId = await paused();
+    await cli('approve', workflowId, 'p1', '--as', 'ann');
+    // Each is ann to the approvers list, so the refusal is the quorum's.
+    expect(await failing(['approve', workflowId, 'p1', '--as', 'ANN'])).toEqual({ code: 1, stderr: `countersign: ${already('ANN', 'ann')}\n` });
+    expect((await refusal(workflowId, ' ann')).message).toBe(already(' ann', 'ann'));
+    await h.client.workflow.getHandle(workflowId).signal('approve', { callId: 'p1', approver: 'Ann ' });
+    await eventually(async () => ((await auditOf(workflowId)).some((a) => a.decision === 'ignored') ? true : undefined));
+    expect(await paidBy(workflowId)).toHaveLength(0);
+    expect((await runner.pending(workflowId))[0]!.quorum).toEqual({ needed: 2, approvedBy: ['ann'] });
+
+    expect(await cli('approve', workflowId, 'p1', '--as', 'BOB')).toContain('approved approve_payout (call p1) as BOB (2 of 2 approvals (ann, BOB))');
+    await eventually(async () => ((await runner.describe(workflowId)).status === 'Completed' ? true : undefined));
+    expect(await paidBy(workflowId)).toHaveLength(1);
+    expect((await auditOf(workflowId)).map((a) => [a.decision, a.approver, a.ignoredBecause])).toEqual([
+      ['approval_counted', 'ann', undefined],
+      ['ignored', 'Ann ', already('Ann ', 'ann')],
+      ['approved', 'BOB', undefined],
+    ]);
+  });
+
+  test('a run requested by ann: ANN, " ann" and "Ann " may not approve it; an NFD amélie cannot complete a quorum amélie started', async () => {
+    const workflowId = await paused({}, 'ann');
+    for (const spelling of ['ANN', ' ann', 'Ann ']) expect((await refusal(workflowId, spelling)).message).toBe(requester(spelling));
+    expect(await failing(['approve', workflowId, 'p1', '--as', 'Ann '])).toEqual({ code: 1, stderr: `countersign: ${requester('Ann ')}\n` });
+    await runner.decide(workflowId, [{ callId: 'p1', decision: 'approve', approver: 'am\u00e9lie' }]);
+    expect((await refusal(workflowId, 'Ame\u0301lie')).message).toBe(already('Ame\u0301lie', 'am\u00e9lie'));
+    expect((await runner.decide(workflowId, [{ callId: 'p1', decision: 'approve', approver: ' Cy' }])).applied).toMatchObject([{ outcome: 'approved', approver: ' Cy', quorum: { approvedBy: ['am\u00e9lie', ' Cy'] } }]);
+    await eventually(async () => ((await runner.describe(workflowId)).status === 'Completed' ? true : undefined));
+    expect(await paidBy(workflowId)).toHaveLength(1);
+  });
+
+  test('an NFD spelling of a requester is the requester; empty, control-character and over-long names are refused in one line', async () => {
+    const workflowId = await paused({}, 'am\u00e9lie');
+    expect((await refusal(workflowId, 'AME\u0301LIE ')).message).toBe(requester('AME\u0301LIE '));
+    const hidden = 'approver name "ann\\u0007" holds a control or invisible formatting character: use plain text';
+    const long = 'x'.repeat(201);
+    for (const [as, line, wire = line] of [[' ', 'an approver name must not be empty'], ['ann\u0007', hidden], [long, 'an approver name is at most 200 characters (this one has 201)', 'invalid decide request: decisions.0.approver: at most 200 characters']] as const) {
+      expect(await failing(['approve', workflowId, 'p1', '--as', as])).toEqual({ code: 1, stderr: `countersign: ${line}\n` }); // refused before sending
+      expect((await refusal(workflowId, as)).message).toBe(wire); // and by the run, when a client sends it anyway
+    }
+    expect(await failing(['approve', workflowId, 'p1', '--as', '\u202eann'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^countersign: approver name .* holds a control or invisible formatting character: use plain text\n$/) });
+    const state = (await runner.nextPause(workflowId)).toState(); // the library's RunState refuses them too
+    expect(() => state.approve('p1', { approver: ' ' })).toThrow('an approver name must not be empty');
+    await h.client.workflow.getHandle(workflowId).signal('approve', { callId: 'p1', approver: 'ann\u0007' });
+    await eventually(async () => ((await auditOf(workflowId)).some((a) => a.decision === 'ignored' && a.ignoredBecause === hidden) ? true : undefined));
+    expect((await runner.pending(workflowId))[0]!.quorum).toEqual({ needed: 2, approvedBy: [] });
+    await h.client.workflow.getHandle(workflowId).terminate('test done');
+  });
 });
 
 test('quorum: one rejection rejects the call whatever approvals it had, and it never runs', async () => {

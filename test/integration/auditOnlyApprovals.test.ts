@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool } from '../../agents';
 import { Runner, listReviews, reviewCall } from '../../client';
+import { reviewUpdate } from '../../contract/reviewMessages';
 import { cliEnv, countersign } from '../support/countersignCli';
 import { launchChromium } from '../support/chromium';
 import { eventually, newId } from '../support/fixtures';
@@ -107,6 +108,15 @@ test('audit-only calls run without waiting, wait in the review queue, and are re
   expect(await refused('review', id, 'c1')).toEqual({ code: 1, stderr: 'countersign: say what the review found: --ok, or --flag "why"\n' });
   expect(await refused('review', id, 'c1', '--flag', ' ')).toEqual({ code: 1, stderr: 'countersign: --flag needs a note saying why, e.g. --flag "refund larger than the order"\n' });
   expect(await refused('review', newId('no-such-run'), 'c1', '--ok')).toMatchObject({ code: 1, stderr: expect.stringMatching(/^countersign: no run with workflow id no-such-run-\S+\n$/) });
+  // A reviewer's name passes the one name rule: refused before sending (CLI, library) and by the workflow's validator.
+  expect(await refused('review', id, 'c1', '--ok', '--as', ' ')).toEqual({ code: 1, stderr: 'countersign: an approver name must not be empty\n' });
+  expect(await refused('review', id, 'c1', '--ok', '--as', 'x'.repeat(201))).toEqual({ code: 1, stderr: 'countersign: an approver name is at most 200 characters (this one has 201)\n' });
+  const hidden = 'approver name "bob\\u001b[2K" holds a control or invisible formatting character: use plain text';
+  await expect(reviewCall(h.client, h.taskQueue, { workflowId: id, callId: 'c1', verdict: 'reviewed', reviewer: 'bob\u001b[2K' }, reviews)).rejects.toThrow(`invalid review: reviewer: ${hidden}`);
+  const direct = { workflowId: id, callId: 'c1', verdict: 'reviewed' as const, reviewer: 'bob\u001b[2K' };
+  await expect(h.client.workflow.getHandle(reviewsId).executeUpdate(reviewUpdate, { args: [direct] })).rejects.toMatchObject({ cause: { message: `invalid review request: reviewer: ${hidden}` } });
+  // Reviews compare names canonically: ANN finds ann's flag.
+  expect((await cli('--task-queue', h.taskQueue, 'approvals', '--status', 'flagged', '--approver', ' ANN')).split('\n').filter((l) => l.includes(id))).toEqual([flagged[0]]);
   expect(await listReviews(h.client, { ...reviews, runWorkflowId: id })).toEqual([first]);
   expect(first).toEqual({ workflowId: id, callId: 'c2', toolName: 'discount', verdict: 'flagged', note: 'discount over 100 without a ticket', reviewer: 'ann', reviewedAt: expect.any(String) });
 

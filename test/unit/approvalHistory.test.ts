@@ -98,6 +98,14 @@ test('quorum: counted approvals and the final approval are the approvers, in ord
   ]);
 });
 
+test('approvers are people: each once (names compared canonically), in the spelling first seen', () => {
+  // A run recorded before names were compared canonically could count " Ann" after ann: one person.
+  const audit = [entry('q', 'approval_counted', { approver: 'ann' }), entry('q', 'approved', { approver: ' Ann' })];
+  expect(approvalRecords(running, audit, []).map((r) => r.approvers)).toEqual([['ann']]);
+  const pending = [waiting('p', { quorum: { needed: 3, approvedBy: ['Ame\u0301lie', 'bob'] } })];
+  expect(approvalRecords(running, [entry('p', 'approval_counted', { approver: 'am\u00e9lie' })], pending).map((r) => r.approvers)).toEqual([['am\u00e9lie', 'bob']]);
+});
+
 test('a pending call of a running run is pending (with the approvals counted so far)', () => {
   const audit = [entry('q', 'approval_counted', { approver: 'ann', toolName: 'delete_record' })];
   const pending = [waiting('q', { quorum: { needed: 2, approvedBy: ['ann'] } }), waiting('w', { agentName: 'other-agent', expiresAt: '2026-01-02T00:00:00.000Z' })];
@@ -135,6 +143,7 @@ describe('filterRecords', () => {
     expect(ids({ tool: 'send_email' })).toEqual(['a', 'c', 'd']);
     expect(ids({ approver: 'bob' })).toEqual(['a', 'b']);
     expect(ids({ approver: 'ann', tool: 'delete_record' })).toEqual([]);
+    expect(ids({ approver: ' BOB' })).toEqual(['a', 'b']); // any spelling of the name (reviews' reviewers too)
   });
 
   test('since compares the decision time, else the request time; a record with neither is left out', () => {

@@ -65,7 +65,7 @@ test("one rule for names on every path: this run's book, a sub-run's call, and t
   const s = runWith('c1');
   s.book.request({ callId: 'q1', toolName: 'payout', arguments: '{}', agentName: 'email-assistant', requestedAt: T0, rejectionText: 'no', quorum: { needed: 2, approvedBy: ['ann'] }, excludedApprover: 'cy' }, T0);
   s.childStarted('run/x1', { callId: 'x1', toolName: 'check_identity' });
-  s.applyChildReport({ childWorkflowId: 'run/x1', waiting: true, pending: [{ callId: 'n1', toolName: 'ask', arguments: '{}', agentName: 'identity', requestedAt: T0, quorum: { needed: 2, approvedBy: ['ann'] }, approvers: ['ann', 'bob'] }] });
+  s.applyChildReport({ childWorkflowId: 'run/x1', waiting: true, pending: [{ callId: 'n1', kind: 'approval', toolName: 'ask', arguments: '{}', agentName: 'identity', requestedAt: T0, quorum: { needed: 2, approvedBy: ['ann'] }, approvers: ['ann', 'bob'] }] });
   for (const spelling of ['ANN', ' ann', 'Ann ']) {
     expect(routeDecision(s, { callId: 'q1', decision: 'approve', approver: spelling })).toEqual({ problem: `${spelling} has already approved call q1 (payout) (1 of 2 approvals (ann)): another approver must` });
     expect(routeDecision(s, { callId: 'n1', decision: 'approve', approver: spelling })).toEqual({ problem: `${spelling} has already approved call n1 (ask) (1 of 2 approvals (ann)): another approver must` });
