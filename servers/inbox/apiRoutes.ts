@@ -18,14 +18,8 @@ export function addApiRoutes(app: FastifyInstance, ctx: InboxContext): void {
     return ctx.runner.pending({ ...(req.query.agent ? { agent: req.query.agent } : {}), ...(req.query.tool ? { tool: req.query.tool } : {}), taskQueue: ctx.runner.taskQueue });
   });
 
-  app.get<{ Params: { id: string } }>('/api/runs/:id', async (req, reply) => {
-    try {
-      return await ctx.runner.describe(req.params.id);
-    } catch (err) {
-      if (err instanceof RunNotFoundError) return reply.code(404).send({ error: err.message });
-      throw err;
-    }
-  });
+  // An unknown run (or another queue's: runScope.ts) is a 404 from the error handler (errorReplies.ts).
+  app.get<{ Params: { id: string } }>('/api/runs/:id', (req) => ctx.runner.describe(req.params.id));
 
   app.post<{ Params: { id: string }; Body: unknown }>('/api/runs/:id/decisions', async (req, reply) => {
     await ctx.guardCsrf(req, reply);
@@ -34,7 +28,7 @@ export function addApiRoutes(app: FastifyInstance, ctx: InboxContext): void {
     try {
       return await ctx.decider.decide(req.params.id, parsed.data.decisions, req.identity.approver);
     } catch (err) {
-      if (err instanceof RunNotFoundError) return reply.code(404).send({ error: err.message });
+      if (err instanceof RunNotFoundError) throw err;
       if (err instanceof DecisionProblem || err instanceof CountersignError) return reply.code(422).send({ error: err.message });
       throw err;
     }

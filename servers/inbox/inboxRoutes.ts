@@ -2,10 +2,11 @@
 // the form posts that decide; a refused decision comes back inline, next to its call, with what was typed.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { eventsQuery } from '../../contract/messages';
-import { CountersignError, RunNotFoundError } from '../../client/errors';
+import { CountersignError } from '../../client/errors';
 import { DecisionProblem, decisionFromForm } from './deciding';
-import { type FormError, inboxPage, messagePage, runPage } from './pages';
+import { type FormError, inboxPage, runPage } from './pages';
 import type { InboxContext } from './inboxServer';
+import { statusLineOf, withStatusLine } from './statusLines';
 import { QUERY_NAME } from '../../client/visibility';
 
 type RunParams = { Params: { id: string } };
@@ -22,16 +23,13 @@ export function addInboxRoutes(app: FastifyInstance, ctx: InboxContext): void {
     return reply.type('text/html').send(runPage(workflowId, snapshot, { csrf: reply.generateCsrf(), approver: req.identity.approver, eventsAfter: events.last, ...(error ? { error } : {}) }));
   }
 
-  app.get<{ Querystring: { agent?: string; tool?: string; done?: string } }>('/', (req, reply) => inbox(req, reply, { agent: req.query.agent, tool: req.query.tool }, req.query.done ? { notice: `Decided: ${req.query.done}` } : {}));
-
-  app.get<RunParams>('/runs/:id', async (req, reply) => {
-    try {
-      return await run(req, reply, req.params.id);
-    } catch (err) {
-      if (err instanceof RunNotFoundError) return reply.code(404).type('text/html').send(messagePage('No such run', err.message, req.identity.approver));
-      throw err;
-    }
+  app.get<{ Querystring: { agent?: string; tool?: string; done?: string } }>('/', (req, reply) => {
+    const notice = statusLineOf(req, req.query.done);
+    return inbox(req, reply, { agent: req.query.agent, tool: req.query.tool }, notice ? { notice } : {});
   });
+
+  // An unknown run (or another queue's: runScope.ts) is a 404 from the error handler (errorReplies.ts).
+  app.get<RunParams>('/runs/:id', (req, reply) => run(req, reply, req.params.id));
 
   app.post<RunParams & { Body: Record<string, unknown> }>('/runs/:id/decide', async (req, reply) => {
     await ctx.guardCsrf(req, reply);
@@ -42,7 +40,7 @@ export function addInboxRoutes(app: FastifyInstance, ctx: InboxContext): void {
       const d = decisionFromForm(body);
       const result = await ctx.decider.decide(workflowId, [d], req.identity.approver);
       const done = result.applied.map((a) => `${a.outcome} ${a.toolName} (call ${a.callId})`).join(', ');
-      return reply.redirect(back === 'run' ? `/runs/${encodeURIComponent(workflowId)}` : `/?done=${encodeURIComponent(done)}`, 303);
+      return reply.redirect(back === 'run' ? `/runs/${encodeURIComponent(workflowId)}` : withStatusLine(reply, '/', `Decided: ${done}`), 303);
     } catch (err) {
       if (!(err instanceof DecisionProblem || err instanceof CountersignError)) throw err;
       const error: FormError = { callId: String(body.callId ?? ''), message: err.message, ...(typeof body.editedArguments === 'string' ? { editedArguments: body.editedArguments } : {}) };

@@ -3,10 +3,11 @@
 // stale link (the call was decided, or its arguments are not the ones the link was made for) says so and changes nothing.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type LinkClaims, linkMismatch, readLinkToken } from '../../links/actionLinks';
-import { CountersignError } from '../../client/errors';
+import { CountersignError, RunNotFoundError } from '../../client/errors';
 import { DecisionProblem } from './deciding';
 import { type InboxCall, linkPage, messagePage } from './pages';
 import type { InboxContext } from './inboxServer';
+import { ownRun } from './runScope';
 
 type LinkRoute = { Params: { token: string }; Body: Record<string, unknown> };
 
@@ -20,6 +21,12 @@ export function addLinkRoutes(app: FastifyInstance, ctx: InboxContext): void {
     const read = readLinkToken(ctx.linkSecret, req.params.token);
     if ('problem' in read) return void refuse(req, reply, 410, read.problem);
     const { claims } = read;
+    try {
+      await ownRun(ctx.runner, claims.wf); // a run of another task queue is refused as an unknown one
+    } catch (err) {
+      if (err instanceof RunNotFoundError) return void refuse(req, reply, 404, err.message);
+      throw err;
+    }
     if (claims.act === 'view') return { claims };
     const pending = await ctx.runner.pending(claims.wf).catch(() => []);
     const call = pending.find((p) => p.callId === claims.call);

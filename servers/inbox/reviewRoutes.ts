@@ -4,10 +4,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { approvalsAcross } from '../../client/approvals/approvalsReport';
 import { reviewCall } from '../../client/approvals/reviews';
-import { CountersignError } from '../../client/errors';
+import { CountersignError, RunNotFoundError } from '../../client/errors';
 import { auditOf } from '../../client/run/runReads';
 import { isReviewable } from '../../core/approvals/reviewQueue';
 import type { InboxContext } from './inboxServer';
+import { ownRun } from './runScope';
+import { statusLineOf, withStatusLine } from './statusLines';
 import { type QueuedCall, type ReviewFormError, reviewPage } from './reviewPages';
 
 const field = (body: Record<string, unknown>, name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
@@ -29,7 +31,10 @@ export function addReviewRoutes(app: FastifyInstance, ctx: InboxContext): void {
     return reply.type('text/html').send(reviewPage(await queue(ctx), { csrf: reply.generateCsrf(), approver: req.identity.approver, ...extra }));
   }
 
-  app.get<{ Querystring: { done?: string } }>('/reviews', (req, reply) => page(req, reply, typeof req.query.done === 'string' ? { notice: `Reviewed: ${req.query.done.slice(0, 300)}` } : {}));
+  app.get<{ Querystring: { done?: string } }>('/reviews', (req, reply) => {
+    const notice = statusLineOf(req, req.query.done);
+    return page(req, reply, notice ? { notice } : {});
+  });
 
   app.post<{ Body: Record<string, unknown> }>('/reviews', async (req, reply) => {
     await ctx.guardCsrf(req, reply);
@@ -38,11 +43,12 @@ export function addReviewRoutes(app: FastifyInstance, ctx: InboxContext): void {
     try {
       if (action !== 'ok' && action !== 'flag') throw new CountersignError('the form says neither "Looks fine" nor "Flag": reload the page and try again');
       if (action === 'flag' && !note.trim()) throw new CountersignError('a flag needs a note saying why: write one and flag again');
+      if (workflowId) await ownRun(ctx.runner, workflowId); // another queue's run is refused as an unknown one
       const review = await reviewCall(ctx.runner.client, ctx.runner.taskQueue, { workflowId, callId, verdict: action === 'ok' ? 'reviewed' : 'flagged', ...(action === 'flag' ? { note } : {}), reviewer: req.identity.approver }, { workflowId: ctx.reviewsWorkflowId });
-      return reply.redirect(`/reviews?done=${encodeURIComponent(`${review.verdict} ${review.toolName ?? ''} (call ${callId})`)}`, 303);
+      return reply.redirect(withStatusLine(reply, '/reviews', `Reviewed: ${review.verdict} ${review.toolName ?? ''} (call ${callId})`), 303);
     } catch (err) {
       if (!(err instanceof CountersignError)) throw err;
-      reply.code(422);
+      reply.code(err instanceof RunNotFoundError ? 404 : 422);
       return page(req, reply, { error: { workflowId, callId, message: err.message, ...(note ? { note } : {}) } });
     }
   });

@@ -5,12 +5,14 @@
 // update, signed with the approver's key if the server holds one). Slack gets its acknowledgment at once; the
 // answer (the message updated, or a refusal only the clicker sees) goes to the payload's response_url, as Slack
 // documents for block_actions.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { linkMismatch, readLinkToken } from '../../links/actionLinks';
 import { CountersignError } from '../../client/errors';
+import { internalErrorMessage } from '../internalErrors';
 import { DecisionProblem } from './deciding';
 import type { InboxContext } from './inboxServer';
+import { ownRun } from './runScope';
 import { slackRequestProblem } from './slackSignature';
 import { readSlackUsers } from './slackUsers';
 
@@ -73,7 +75,7 @@ export async function addSlackRoutes(app: FastifyInstance, ctx: InboxContext, sl
       const action = payload.type === 'block_actions' ? payload.actions?.find((a) => a.action_id in ACTIONS) : undefined;
       // Anything else (the View run link button, other interactions) needs only the acknowledgment.
       if (!action) return reply.code(200).send();
-      const work: Promise<void> = answer(ctx, slack, payload, action)
+      const work: Promise<void> = answer(ctx, slack, payload, action, req)
         .then((message) => respond(payload.response_url, message))
         .catch(() => undefined)
         .finally(() => inFlight.delete(work));
@@ -86,7 +88,7 @@ export async function addSlackRoutes(app: FastifyInstance, ctx: InboxContext, sl
 const refusal = (why: string): SlackAnswer => ({ response_type: 'ephemeral', replace_original: false, text: `Nothing was decided: ${why}` });
 
 /** Decides what the button says as the mapped approver; the answer for Slack either way. */
-async function answer(ctx: InboxContext, slack: SlackSettings, payload: SlackPayload, action: { action_id: string; value?: string }): Promise<SlackAnswer> {
+async function answer(ctx: InboxContext, slack: SlackSettings, payload: SlackPayload, action: { action_id: string; value?: string }, req: FastifyRequest): Promise<SlackAnswer> {
   const userId = payload.user?.id ?? '';
   const approver = slack.users.get(userId);
   if (!approver) return refusal(`Slack user ${userId.slice(0, 40) || '(none)'} is not mapped to an approver (COUNTERSIGN_SLACK_USERS).`);
@@ -96,6 +98,7 @@ async function answer(ctx: InboxContext, slack: SlackSettings, payload: SlackPay
   const act = ACTIONS[action.action_id]!;
   if (claims.act !== act) return refusal(`this button's value is for ${claims.act}, not ${act}.`);
   try {
+    await ownRun(ctx.runner, claims.wf); // a run of another task queue is refused as an unknown one
     const pending = await ctx.runner.pending(claims.wf).catch(() => []);
     const call = pending.find((p) => p.callId === claims.call);
     if (!call) return refusal(`call ${claims.call} no longer waits for a decision (it was decided, or its run ended).`);
@@ -114,7 +117,8 @@ async function answer(ctx: InboxContext, slack: SlackSettings, payload: SlackPay
     return { replace_original: true, text: `${a.toolName} (call ${a.callId}): ${said}`, blocks: [...kept, { type: 'context', elements: [{ type: 'mrkdwn', text: `*${said}*` }] }] };
   } catch (err) {
     if (err instanceof DecisionProblem || err instanceof CountersignError) return refusal(err.message);
-    return refusal(`the decision could not be sent (${(err as Error).message.split('\n')[0]}): try again, or decide from the inbox.`);
+    req.log.error({ err }, 'internal error'); // the details stay in the server's log, under the id the clicker sees
+    return refusal(`the decision could not be sent (${internalErrorMessage(req.id)}): try again, or decide from the inbox.`);
   }
 }
 

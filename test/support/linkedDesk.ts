@@ -17,7 +17,7 @@ export interface LinkedDesk {
 }
 
 /** Signed-in people name themselves in X-Forwarded-User, as behind a reverse proxy. */
-export async function startLinkedDesk(o: { registry: AgentRegistry; linkSecret: string; harness?: Omit<HarnessOptions, 'registry' | 'webhookUrl' | 'links'>; inbox?: Pick<InboxOptions, 'slack'> }): Promise<LinkedDesk> {
+export async function startLinkedDesk(o: { registry: AgentRegistry; linkSecret: string; harness?: Omit<HarnessOptions, 'registry' | 'webhookUrl' | 'links'>; inbox?: Pick<InboxOptions, 'slack' | 'log'> }): Promise<LinkedDesk> {
   const port = await freePort();
   const hook = await startWebhookReceiver();
   const h = await startHarness({ ...o.harness, registry: o.registry, webhookUrl: hook.url, links: { publicUrl: `http://127.0.0.1:${port}`, secret: o.linkSecret } });
