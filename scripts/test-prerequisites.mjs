@@ -5,7 +5,7 @@
 // Chromium is looked up as COUNTERSIGN_CHROMIUM_PATH (if set, only there), else /usr/bin/chromium, else `chromium` on
 // PATH. Found: exits 0 without a word. Missing: as root with apt-get, installs Debian's `chromium` package (one
 // progress line) and checks that it runs `--version`; otherwise prints one line saying what to install and exits 1.
-// COUNTERSIGN_SKIP_PREREQUISITES=1 skips all of this. No dependencies; Node >= 20.
+// COUNTERSIGN_SKIP_PREREQUISITES=1 skips all of this. No dependencies; Node >= 22.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
