@@ -33,10 +33,14 @@ const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\]|::ffff:127\.\d{1,
 /** True for addresses only this machine can reach: 127.0.0.0/8, ::1, localhost. */
 export const isLoopback = (host: string): boolean => LOOPBACK.test(host);
 
-/** A service that anyone on the network could reach must authenticate: refuse to start otherwise (one line). */
-export function checkBind(host: string, authConfigured: boolean, what: string, hint = 'set a token or an identity header, or bind to 127.0.0.1'): void {
-  if (isLoopback(host) || authConfigured) return;
-  throw new Error(`${what} will not listen on ${host} without a token or identity header: ${hint}`);
+/**
+ * A service that anyone on the network could reach must authenticate: refuse to start otherwise (one line).
+ * `authenticated` counts only what the server verifies itself (a token, a signed assertion), never a header a
+ * client could send.
+ */
+export function checkBind(host: string, authenticated: boolean, what: string, hint = 'set a token, or bind to 127.0.0.1'): void {
+  if (isLoopback(host) || authenticated) return;
+  throw new Error(`${what} will not listen on ${host} without authentication it can verify: ${hint}`);
 }
 
 /**

@@ -66,7 +66,8 @@ export class Decider {
   ) {}
 
   private keyFile(approver: string): string | undefined {
-    if (!this.keysDir) return undefined;
+    // A name is a file name here only when it cannot leave the folder (a verified email is fine; `../x` never).
+    if (!this.keysDir || /[/\\]|^\./.test(approver)) return undefined;
     const file = join(this.keysDir, `${approver}.private.jwk`);
     return existsSync(file) ? file : undefined;
   }

@@ -1,19 +1,29 @@
-// Who is deciding, from a source the server trusts, never from a form field: a header the user's reverse proxy
-// sets after its own login (`--approver-header X-Forwarded-User`), or a bearer token mapped to an approver
-// (COUNTERSIGN_SERVE_TOKENS=ann:<token>,bob:<token>). Anything else is unauthenticated.
+// Who is deciding, from a source the server trusts, never from a form field. Verified sources: a bearer token mapped
+// to an approver (COUNTERSIGN_SERVE_TOKENS=ann:<token>,bob:<token>), a verifying proxy's signed assertion
+// (--approver-jwt-header with --approver-jwks, jwtIdentity.ts), or the session `npm start`'s one-time link minted
+// (localSignIn.ts, loopback only). Unverified: a bare header a proxy on this host sets (`--approver-header
+// X-Forwarded-User`), trusted on loopback only and never with server-held keys (startInbox refuses both).
+// Anything else is unauthenticated.
 import type { IncomingHttpHeaders } from 'node:http';
 import { sameSecret } from '../../links/sameSecret';
+import type { JwtIdentity } from './jwtIdentity';
+import type { LocalSignIn } from './localSignIn';
 
 export interface IdentitySettings {
   /** Lower-case header name set by the reverse proxy, e.g. x-forwarded-user. */
   approverHeader?: string;
   tokens: Array<{ approver: string; token: string }>;
+  jwt?: JwtIdentity;
+  signIn?: LocalSignIn;
 }
 
 export interface Identity {
   approver: string;
-  /** `token`: a bearer token (scripts; not ambient, so no CSRF check); `header`: the proxy's (browsers). */
-  via: 'header' | 'token';
+  /**
+   * `token`: a bearer token (scripts; not ambient, so no CSRF check); `jwt`: a verifying proxy's assertion;
+   * `session`: npm start's sign-in link; `header`: a same-host proxy's bare header (browsers, with CSRF checks).
+   */
+  via: 'header' | 'token' | 'jwt' | 'session';
 }
 
 export const APPROVER_NAME = /^[\w.@-]{1,200}$/;
@@ -31,7 +41,16 @@ export function parseServeTokens(spec: string | undefined): IdentitySettings['to
   });
 }
 
-export function identify(headers: IncomingHttpHeaders, s: IdentitySettings): Identity | undefined {
+/** Whether any source the server can verify is configured (a bare header is not one). */
+export const hasVerifiedSource = (s: IdentitySettings): boolean => s.tokens.length > 0 || Boolean(s.jwt || s.signIn);
+
+const single = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? undefined : value?.trim() || undefined);
+
+/**
+ * The request's identity, a problem to tell the caller (a presented credential that failed), or undefined (none
+ * presented). A presented bearer token or assertion that fails is final: no weaker source is tried after it.
+ */
+export async function identify(headers: IncomingHttpHeaders, session: string | undefined, s: IdentitySettings): Promise<Identity | { problem: string } | undefined> {
   const auth = headers.authorization;
   if (typeof auth === 'string' && auth.startsWith('Bearer ')) {
     const given = auth.slice('Bearer '.length).trim();
@@ -40,8 +59,14 @@ export function identify(headers: IncomingHttpHeaders, s: IdentitySettings): Ide
     for (const t of s.tokens) if (sameSecret(given, t.token)) found ??= t.approver;
     return found ? { approver: found, via: 'token' } : undefined;
   }
+  const assertion = s.jwt && single(headers[s.jwt.header]);
+  if (s.jwt && assertion) {
+    const verdict = await s.jwt.verify(assertion);
+    return 'approver' in verdict ? { approver: verdict.approver, via: 'jwt' } : verdict;
+  }
+  const signedIn = s.signIn?.approverOf(session);
+  if (signedIn) return { approver: signedIn, via: 'session' };
   if (!s.approverHeader) return undefined;
-  const value = headers[s.approverHeader];
-  const name = Array.isArray(value) ? undefined : value?.trim();
+  const name = single(headers[s.approverHeader]);
   return name && APPROVER_NAME.test(name) ? { approver: name, via: 'header' } : undefined;
 }

@@ -1,6 +1,7 @@
 // `countersign serve`: the approvals inbox. Fastify with bounded bodies (413), a strict content security policy
-// (helmet), CSRF tokens on every browser form (@fastify/csrf-protection), and an identity on every request from a
-// trusted source (identity.ts): unauthenticated requests get 401 and change nothing. Routes: the pages
+// (helmet), CSRF tokens on every browser form bound to the signed-in approver (@fastify/csrf-protection), and an
+// identity on every request from a trusted source (identity.ts, inboxIdentity.ts): unauthenticated requests get 401
+// and change nothing. Routes: the pages
 // (inboxRoutes.ts), the history of decided calls (historyRoutes.ts), the JSON API (apiRoutes.ts), one-click links
 // (linkRoutes.ts) and, with a Slack signing secret, Slack's buttons (slackActions.ts: Slack's signature stands in
 // for the identity there).
@@ -10,12 +11,15 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
-import { checkBind } from '../httpGuards';
 import { type LogStream, newRequestId } from '../internalErrors';
 import type { Runner } from '../../client/run/runner';
 import { INBOX_CSS, RUN_JS } from './assets';
 import { Decider } from './deciding';
-import { type Identity, type IdentitySettings, identify } from './identity';
+import { type Identity, identify } from './identity';
+import { identitySettingsFor } from './inboxIdentity';
+import type { JwtIdentityOptions } from './jwtIdentity';
+import { type LocalSignInOptions, SESSION_COOKIE, SIGN_IN_PATH, addSignInRoute } from './localSignIn';
+import { canonicalApprover } from '../../contract/approverName';
 import { messagePage } from './pages';
 import { replyToErrors } from './errorReplies';
 import { scopeRunRoutes } from './runScope';
@@ -31,11 +35,15 @@ export interface InboxOptions {
   runner: Runner;
   port?: number;
   host?: string;
-  /** Header the reverse proxy sets to the signed-in approver (e.g. X-Forwarded-User). */
+  /** Header a reverse proxy on this host sets to the signed-in approver (e.g. X-Forwarded-User): loopback only, never with keysDir. */
   approverHeader?: string;
   /** Bearer tokens and the approvers they stand for (COUNTERSIGN_SERVE_TOKENS). */
-  tokens?: IdentitySettings['tokens'];
-  /** Approvers' private keys (`<approver>.private.jwk`) the server signs their decisions with. */
+  tokens?: Array<{ approver: string; token: string }>;
+  /** A verifying proxy's signed identity assertion (Google IAP, Cloudflare Access, Pomerium, oauth2-proxy). */
+  approverJwt?: JwtIdentityOptions;
+  /** A one-time sign-in link for the local user (npm start): loopback only; the result's signInUrl. */
+  localSignIn?: LocalSignInOptions;
+  /** Approvers' private keys (`<approver>.private.jwk`) the server signs their decisions with: only with a verified identity source. */
   keysDir?: string;
   /** COUNTERSIGN_LINK_SECRET: one-click links minted by the workers are checked with it. */
   linkSecret?: string;
@@ -65,12 +73,13 @@ export interface InboxContext {
   guardCsrf: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 }
 
-export async function startInbox(o: InboxOptions): Promise<{ url: string; close(): Promise<void> }> {
+/** CSRF tokens are minted for, and checked against, this: a token minted for one approver fails for another. */
+const csrfUser = (who: Identity | null): string => (who ? canonicalApprover(who.approver) : '');
+
+export async function startInbox(o: InboxOptions): Promise<{ url: string; signInUrl?: string; close(): Promise<void> }> {
   const host = o.host ?? '127.0.0.1';
-  const identity: IdentitySettings = { approverHeader: o.approverHeader?.toLowerCase(), tokens: o.tokens ?? [] };
-  checkBind(host, Boolean(identity.approverHeader || identity.tokens.length), 'countersign serve');
+  const identity = identitySettingsFor(host, o);
   const slack = slackSettingsOf(o.slack, o.linkSecret);
-  if (!identity.approverHeader && !identity.tokens.length) throw new Error('countersign serve needs an identity source: --approver-header (set by your reverse proxy) or COUNTERSIGN_SERVE_TOKENS=ann:<token>,…');
 
   // Link tokens travel in the path (up to 2 KB).
   // Fastify's request ids name internal errors to the client; their details go to the log under that id (errorReplies.ts).
@@ -82,18 +91,27 @@ export async function startInbox(o: InboxOptions): Promise<{ url: string; close(
     },
   });
   await app.register(cookie, { secret: randomBytes(32).toString('hex') });
-  await app.register(csrf, { sessionPlugin: '@fastify/cookie', cookieOpts: { signed: true, httpOnly: true, sameSite: 'strict', path: '/' } });
+  await app.register(csrf, {
+    sessionPlugin: '@fastify/cookie',
+    cookieOpts: { signed: true, httpOnly: true, sameSite: 'strict', path: '/' },
+    csrfOpts: { hmacKey: randomBytes(32).toString('hex'), userInfo: true },
+    getUserInfo: (req) => csrfUser(req.identity),
+  });
   await app.register(formbody, { bodyLimit: o.bodyLimitBytes ?? 256 * 1024 });
 
   app.decorateRequest('identity', null as unknown as Identity);
   app.addHook('onRequest', async (req, reply) => {
-    if (req.url.startsWith('/assets/') || (slack && req.routeOptions.url === SLACK_ACTIONS_PATH)) return;
-    const who = identify(req.headers, identity);
-    if (!who) {
+    if (req.url.startsWith('/assets/') || (slack && req.routeOptions.url === SLACK_ACTIONS_PATH) || req.routeOptions.url === SIGN_IN_PATH) return;
+    const who = await identify(req.headers, req.cookies[SESSION_COOKIE], identity);
+    if (!who || 'problem' in who) {
       reply.code(401).header('www-authenticate', 'Bearer');
-      return req.url.startsWith('/api/') ? reply.send({ error: 'not signed in: send Authorization: Bearer <token> (or come through the proxy that sets the approver header)' }) : reply.type('text/html').send(messagePage('Not signed in', 'Sign in through your organisation’s proxy, or use a bearer token.'));
+      const why = who?.problem ?? (identity.signIn ? 'open the one-time sign-in link npm start printed (start it again for a new one)' : 'send Authorization: Bearer <token>, or come through the proxy that signs you in');
+      return req.url.startsWith('/api/') ? reply.send({ error: `not signed in: ${why}` }) : reply.type('text/html').send(messagePage('Not signed in', `Not signed in: ${why}.`));
     }
     req.identity = who;
+    // Every form on every page gets a token bound to this approver: no route can mint an unbound one.
+    const mint = reply.generateCsrf.bind(reply);
+    reply.generateCsrf = (opts) => mint({ ...opts, userInfo: csrfUser(who) });
   });
   replyToErrors(app);
 
@@ -115,7 +133,9 @@ export async function startInbox(o: InboxOptions): Promise<{ url: string; close(
   addApiRoutes(app, ctx);
   addLinkRoutes(app, ctx);
   if (slack) await addSlackRoutes(app, ctx, slack, o.bodyLimitBytes ?? 256 * 1024);
+  if (identity.signIn) addSignInRoute(app, identity.signIn);
 
   const address = await app.listen({ port: o.port ?? 8234, host });
-  return { url: address.replace('[::1]', 'localhost'), close: () => app.close() };
+  const url = address.replace('[::1]', 'localhost');
+  return { url, ...(identity.signIn ? { signInUrl: `${url}/sign-in/${identity.signIn.mintLink()}` } : {}), close: () => app.close() };
 }

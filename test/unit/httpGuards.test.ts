@@ -29,9 +29,9 @@ test('checkBind: loopback always; anything else only with authentication, in one
   }
   for (const host of ['0.0.0.0', '::', '10.0.0.1', '128.0.0.1', 'localhost.example.com', 'example.com']) expect(isLoopback(host)).toBe(false);
   expect(() => checkBind('0.0.0.0', false, 'the codec server', 'set COUNTERSIGN_CODEC_TOKEN, or bind to 127.0.0.1')).toThrow(
-    /^the codec server will not listen on 0\.0\.0\.0 without a token or identity header: set COUNTERSIGN_CODEC_TOKEN, or bind to 127\.0\.0\.1$/,
+    /^the codec server will not listen on 0\.0\.0\.0 without authentication it can verify: set COUNTERSIGN_CODEC_TOKEN, or bind to 127\.0\.0\.1$/,
   );
-  expect(() => checkBind('::', false, 'countersign serve')).toThrow('countersign serve will not listen on :: without a token or identity header: set a token');
+  expect(() => checkBind('::', false, 'x')).toThrow('x will not listen on :: without authentication it can verify: set a token, or bind to 127.0.0.1');
   expect(() => checkBind('0.0.0.0', true, 'x')).not.toThrow();
 });
 

@@ -1,0 +1,36 @@
+// Which identity sources an inbox may trust where it listens, decided once at start (each refusal one line saying
+// what to set). A bare header is anyone's to send, so it is trusted only on loopback (a proxy on this host) and
+// never where the server signs with approvers' keys; the sign-in link is for this machine only; beyond loopback
+// only verified identities (bearer tokens, a verifying proxy's signed assertion) are accepted.
+import { checkBind, isLoopback } from '../httpGuards';
+import { type IdentitySettings, hasVerifiedSource } from './identity';
+import { type JwtIdentityOptions, jwtIdentity } from './jwtIdentity';
+import { LocalSignIn, type LocalSignInOptions } from './localSignIn';
+
+export interface IdentitySources {
+  approverHeader?: string;
+  tokens?: IdentitySettings['tokens'];
+  approverJwt?: JwtIdentityOptions;
+  localSignIn?: LocalSignInOptions;
+  keysDir?: string;
+}
+
+const VERIFIED = 'COUNTERSIGN_SERVE_TOKENS=ann:<token>,… or --approver-jwt-header with --approver-jwks';
+
+export function identitySettingsFor(host: string, o: IdentitySources): IdentitySettings {
+  if (o.localSignIn && !isLoopback(host)) throw new Error(`countersign serve offers the one-time sign-in link on loopback only, not on ${host}: bind to 127.0.0.1`);
+  if (o.approverHeader && !isLoopback(host))
+    throw new Error(`countersign serve trusts --approver-header only on loopback (a proxy on this host), not on ${host} where any client could send it: set ${VERIFIED}`);
+  const s: IdentitySettings = {
+    ...(o.approverHeader ? { approverHeader: o.approverHeader.toLowerCase() } : {}),
+    tokens: o.tokens ?? [],
+    ...(o.approverJwt ? { jwt: jwtIdentity(o.approverJwt) } : {}),
+    ...(o.localSignIn ? { signIn: new LocalSignIn(o.localSignIn.approver, o.localSignIn.ttlMs) } : {}),
+  };
+  checkBind(host, hasVerifiedSource(s), 'countersign serve', `set ${VERIFIED}, or bind to 127.0.0.1`);
+  if (o.keysDir && (s.approverHeader || !hasVerifiedSource(s)))
+    throw new Error(`countersign serve --keys-dir signs decisions with approvers' keys, so it needs an identity that cannot be spoofed: set ${VERIFIED}, and no --approver-header`);
+  if (!s.approverHeader && !hasVerifiedSource(s))
+    throw new Error(`countersign serve needs an identity source: ${VERIFIED} (a verifying proxy), or --approver-header (a proxy on this host)`);
+  return s;
+}

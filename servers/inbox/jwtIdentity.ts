@@ -1,0 +1,101 @@
+// Signed identity assertions from a verifying proxy (Google IAP's x-goog-iap-jwt-assertion, Cloudflare Access's
+// Cf-Access-Jwt-Assertion, Pomerium, oauth2-proxy): a JWT on every request, verified with jose against the proxy's
+// key set. Only ES256, RS256 and EdDSA are accepted (so `alg: none` and shared-secret HS* tokens never are); the
+// token must carry an expiry, and its audience and issuer must be the configured ones when those are set.
+import { readFileSync } from 'node:fs';
+import { createLocalJWKSet, createRemoteJWKSet, type JSONWebKeySet, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import { approverNameProblem } from '../../contract/approverName';
+
+export const JWT_ALGORITHMS = ['ES256', 'RS256', 'EdDSA'];
+
+export interface JwtIdentityOptions {
+  /** The header the proxy puts its assertion in, e.g. Cf-Access-Jwt-Assertion. */
+  header: string;
+  /** The proxy's public key set: a JWKS file, or an https URL it is fetched (and refreshed) from. */
+  jwks: string;
+  /** The claim naming the approver (default: email). */
+  claim?: string;
+  /** The audience the assertion must be for (IAP: /projects/…/backendServices/…; Cloudflare Access: the app's AUD tag). */
+  audience?: string;
+  /** The issuer the assertion must come from (IAP: https://cloud.google.com/iap; Cloudflare: https://<team>.cloudflareaccess.com). */
+  issuer?: string;
+}
+
+export type JwtVerdict = { approver: string } | { problem: string };
+
+export interface JwtIdentity {
+  /** Lower-case header name. */
+  header: string;
+  verify(token: string): Promise<JwtVerdict>;
+}
+
+/** The key set behind `source`: an https URL (fetched by jose, cached, refreshed on an unknown kid) or a JWKS file. */
+export function keySetOf(source: string): JWTVerifyGetKey {
+  if (/^https:\/\//i.test(source)) return createRemoteJWKSet(new URL(source));
+  if (/^[a-z][\w+.-]*:\/\//i.test(source)) throw new Error(`--approver-jwks ${source}: give a JWKS file or an https URL`);
+  let set: JSONWebKeySet;
+  try {
+    set = JSON.parse(readFileSync(source, 'utf8')) as JSONWebKeySet;
+  } catch (err) {
+    throw new Error(`--approver-jwks ${source}: cannot read a key set (${(err as Error).message.split('\n')[0]}): give a JWKS file or an https URL`);
+  }
+  if (!set || !Array.isArray(set.keys) || !set.keys.length) throw new Error(`--approver-jwks ${source}: the file holds no keys (a JWKS is {"keys": [...]})`);
+  return createLocalJWKSet(set);
+}
+
+/** Why jose refused a token, in words (its error codes are stable: jose's errors module). */
+function refusal(err: unknown): string {
+  const e = err as { code?: string; claim?: string; reason?: string };
+  switch (e.code) {
+    case 'ERR_JWT_EXPIRED':
+      return 'it has expired';
+    case 'ERR_JWT_CLAIM_VALIDATION_FAILED':
+      if (e.reason === 'missing') return `it has no "${e.claim}" claim`;
+      if (e.claim === 'aud') return 'it is for another audience';
+      if (e.claim === 'iss') return 'it comes from another issuer';
+      if (e.claim === 'nbf') return 'it is not valid yet';
+      return `its "${e.claim}" claim is invalid`;
+    case 'ERR_JOSE_ALG_NOT_ALLOWED':
+      return `its algorithm is not one of ${JWT_ALGORITHMS.join(', ')}`;
+    case 'ERR_JWKS_NO_MATCHING_KEY':
+      return 'it is signed by a key the key set does not hold';
+    case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
+      return 'its signature does not verify';
+    case 'ERR_JWS_INVALID':
+    case 'ERR_JWT_INVALID':
+      return 'it is not a well-formed signed JWT';
+    default:
+      return 'it could not be verified';
+  }
+}
+
+/** A verifier for one proxy's assertions; a bad key set or a missing option is one line, at start. */
+export function jwtIdentity(o: JwtIdentityOptions): JwtIdentity {
+  if (!o.header?.trim()) throw new Error('--approver-jwt-header: name the header your proxy puts its signed assertion in, e.g. Cf-Access-Jwt-Assertion');
+  if (!o.jwks?.trim()) throw new Error(`--approver-jwt-header ${o.header} needs --approver-jwks <file or https URL>: the proxy's public keys`);
+  const keys = keySetOf(o.jwks);
+  const claim = o.claim ?? 'email';
+  const header = o.header.trim().toLowerCase();
+  const refused = (why: string) => ({ problem: `the identity assertion in ${o.header} was refused: ${why}` });
+  return {
+    header,
+    async verify(token) {
+      let payload: Record<string, unknown>;
+      try {
+        ({ payload } = await jwtVerify(token, keys, {
+          algorithms: JWT_ALGORITHMS,
+          requiredClaims: ['exp'],
+          clockTolerance: 30, // the proxy's clock and ours
+          ...(o.audience ? { audience: o.audience } : {}),
+          ...(o.issuer ? { issuer: o.issuer } : {}),
+        }));
+      } catch (err) {
+        return refused(refusal(err));
+      }
+      const name = payload[claim];
+      if (typeof name !== 'string') return refused(`it has no "${claim}" claim naming the approver`);
+      const problem = approverNameProblem(name);
+      return problem ? refused(`its "${claim}" claim: ${problem}`) : { approver: name.normalize('NFC').trim() };
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// The one-time sign-in link `npm start` prints: opening it signs this browser in as the local user with a session
+// cookie the server minted. The link's token works once and only for a few minutes, and the whole thing exists on a
+// loopback bind only (startInbox refuses it elsewhere, and the route refuses any caller that is not this machine):
+// whoever can open it could already act as the local user.
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { isLoopback } from '../httpGuards';
+import { messagePage } from './pages';
+
+export const SESSION_COOKIE = 'countersign_session';
+export const SIGN_IN_PATH = '/sign-in/:token';
+/** Long enough to read the banner and click; short enough that a link left in a scrollback is dead. */
+export const SIGN_IN_TTL_MS = 15 * 60_000;
+
+export interface LocalSignInOptions {
+  /** Who the link signs in (npm start: the local user's name). */
+  approver: string;
+  ttlMs?: number;
+}
+
+/** Unguessable link tokens and session ids (256 bits each): a map lookup by one reveals nothing usable. */
+const secret = () => randomBytes(32).toString('base64url');
+
+export class LocalSignIn {
+  private readonly links = new Map<string, number>();
+  private readonly sessions = new Set<string>();
+
+  constructor(
+    readonly approver: string,
+    private readonly ttlMs = SIGN_IN_TTL_MS,
+  ) {}
+
+  /** A new link token, good once, until the TTL passes. */
+  mintLink(): string {
+    const token = secret();
+    this.links.set(token, Date.now() + this.ttlMs);
+    return token;
+  }
+
+  /** A session id for a good token (now used up), or undefined for a used, expired or unknown one. */
+  redeem(token: string): string | undefined {
+    const expires = this.links.get(token);
+    this.links.delete(token);
+    if (expires === undefined || Date.now() > expires) return undefined;
+    const session = secret();
+    this.sessions.add(session);
+    return session;
+  }
+
+  /** The approver a session cookie stands for, if this server minted it. */
+  approverOf(session: string | undefined): string | undefined {
+    return session && this.sessions.has(session) ? this.approver : undefined;
+  }
+}
+
+/** GET /sign-in/<token>: the session cookie, then the inbox; a used or expired link says so and signs in no one. */
+export function addSignInRoute(app: FastifyInstance, signIn: LocalSignIn): void {
+  app.get<{ Params: { token: string } }>(SIGN_IN_PATH, (req, reply) => {
+    reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+    const session = isLoopback(req.socket.remoteAddress ?? '') ? signIn.redeem(req.params.token) : undefined;
+    if (!session) return reply.code(401).type('text/html').send(messagePage('This sign-in link cannot be used', 'It was used already or has expired: stop npm start and start it again for a new one.'));
+    reply.setCookie(SESSION_COOKIE, session, { httpOnly: true, sameSite: 'strict', path: '/' });
+    return reply.redirect('/', 303);
+  });
+}
