@@ -4,20 +4,18 @@
 // approver, the message updated through response_url. Refused, changing nothing: a bad signature, a changed body,
 // a timestamp 6 minutes old, an unmapped user, a replayed action, an action on a decided call.
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
 import { Runner } from '../../client';
-import { slackSignature } from '../../servers/inbox/slackSignature';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startInbox } from '../../servers/inbox/inboxServer';
 import type { Harness } from '../support/harness';
 import { startLinkedDesk, type LinkedDesk } from '../support/linkedDesk';
 import { freePort } from '../support/processes';
 import type { WebhookReceiver } from '../support/webhookReceiver';
+import { type SlackSide, slackClick, startResponseUrls } from '../support/slackClicks';
 
 jest.setTimeout(300_000);
 const LINK_SECRET = 'test-link-secret-0123456789abcdef0123456789';
@@ -29,13 +27,12 @@ const treasurer = defineAgent({
   tools: [defineTool({ name: 'approve_payout', description: 'Pay out', parameters: z.object({ amount: z.number() }), needsApproval: true, quorum: 2, execute: ({ amount }) => `paid ${amount}` })],
 });
 
-type Answer = { replace_original?: boolean; response_type?: string; text: string; blocks?: Array<{ type: string; block_id?: string; elements?: Array<{ text?: string }> }> };
 let desk: LinkedDesk;
 let h: Harness;
 let runner: Runner;
 let hook: WebhookReceiver;
 let inbox: LinkedDesk['inbox'];
-let slackSide: { url: string; answers: Map<string, Answer>; close(): void };
+let slackSide: SlackSide;
 beforeAll(async () => {
   slackSide = await startResponseUrls();
   const dir = mkdtempSync(join(tmpdir(), 'slack-users-'));
@@ -47,21 +44,6 @@ afterAll(async () => {
   await desk?.close();
   slackSide?.close();
 });
-
-/** Stands in for Slack's response_url: records what the server answers, per URL. */
-async function startResponseUrls(): Promise<{ url: string; answers: Map<string, Answer>; close(): void }> {
-  const answers = new Map<string, Answer>();
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      answers.set(req.url!, JSON.parse(body) as Answer);
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, answers, close: () => server.close() };
-}
 
 const mail = (callId: string) => ({ toolCalls: [{ name: 'send_email', arguments: { to: 'alice@example.com', subject: 'Hi', body: 'b' }, callId }] });
 async function paused(agent: string, turn: unknown): Promise<string> {
@@ -80,14 +62,8 @@ function buttonValue(message: { blocks: Array<Record<string, unknown>> }, action
 
 let clicks = 0;
 /** A button click as Slack sends it: the form body, its timestamp and v0 signature. */
-function click(message: { blocks: unknown[] }, actionId: string, value: string, user: string, o: { ageSeconds?: number; secret?: string } = {}) {
-  const responseUrl = `${slackSide.url}/actions/${++clicks}`;
-  const payload = { type: 'block_actions', user: { id: user, username: user.toLowerCase() }, team: { id: 'T0TEAM' }, response_url: responseUrl, trigger_id: '1.2.3', message: { type: 'message', text: 'x', blocks: message.blocks }, actions: [{ type: 'button', action_id: actionId, block_id: 'countersign_actions', value, action_ts: '1.0' }] };
-  const body = `payload=${encodeURIComponent(JSON.stringify(payload))}`;
-  const timestamp = String(Math.floor(Date.now() / 1000) - (o.ageSeconds ?? 0));
-  const headers = { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-request-timestamp': timestamp, 'x-slack-signature': slackSignature(o.secret ?? SIGNING_SECRET, timestamp, body) };
-  return { responseUrl, body, headers, path: new URL(responseUrl).pathname };
-}
+const click = (message: { blocks: unknown[] }, actionId: string, value: string, user: string, o: { ageSeconds?: number; secret?: string } = {}) =>
+  slackClick({ secret: o.secret ?? SIGNING_SECRET, responseUrl: `${slackSide.url}/actions/${++clicks}`, blocks: message.blocks, actionId, value, user, ...(o.ageSeconds ? { ageSeconds: o.ageSeconds } : {}) });
 const post = async (r: { body: string; headers: Record<string, string> }) => {
   const res = await fetch(`${inbox.url}/slack/actions`, { method: 'POST', headers: r.headers, body: r.body });
   return { status: res.status, text: await res.text() };
