@@ -6,6 +6,7 @@ import { readToken } from '../../core/signing/signedDecisions';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { argsDigest } from '../../core/signing/decisionToken';
 import type { NameRule } from '../../contract/approverName';
+import type { BookDecision } from '../../core/approvals/decisionRules';
 
 const T0 = '2026-11-22T10:00:00.000Z';
 const T1 = '2026-11-22T10:05:00.000Z';
@@ -173,6 +174,19 @@ describe('one person, one vote: names compared in their canonical form (NFC, tri
     for (const decision of ['approve', 'reject'] as const) expect(b.check({ callId: 'c1', decision, approver })).toBe(problem);
     expect(() => b.decide([{ callId: 'c1', decision: 'approve', approver }], T1, 'update')).toThrow(problem);
     expect(b.call('c1')!.state).toBe('pending');
+  });
+
+  test("a signed decision's sub is its approver: a key named ANN cannot add a second approval to ann's quorum", () => {
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const now = Math.floor(Date.parse(T1) / 1000);
+    const input = `${enc({ alg: 'EdDSA', kid: 'ANN' })}.${enc({ sub: 'ANN', wf: 'run-1', call: 'c1', decision: 'approve', args: argsDigest('{"amount":10}'), iat: now, exp: now + 60, jti: 'j2' })}`;
+    const token = `${input}.${sign(null, Buffer.from(input), privateKey).toString('base64url')}`;
+    const b = book({ quorum: { needed: 2, approvedBy: [] }, approvers: ['ann', 'bob'] });
+    b.decide([{ callId: 'c1', decision: 'approve', approver: 'ann' }], T1, 'update');
+    const read = readToken({ callId: 'c1', decision: 'approve', approver: 'bob', token }, b.call('c1'), { wf: 'run-1', nowSeconds: now, jtiUsed: () => false });
+    expect(read).toMatchObject({ decision: { approver: 'ANN', signed: { kid: 'ANN' } } });
+    expect(b.check((read as { decision: BookDecision }).decision)).toBe('ANN has already approved call c1 (wire) (1 of 2 approvals (ann)): another approver must');
   });
 
   test('a run recorded before the rule replays with names as written (the rule is the checks’ parameter)', () => {
