@@ -125,6 +125,7 @@ export const devEnvSchema = z.object({
   COUNTERSIGN_DEV_DB: z.string().min(1).default('.temporal/dev.db').describe("the dev server's SQLite file (its state survives restarts)"),
   COUNTERSIGN_UI_PORT: port(String(DEFAULT_UI_PORT), 1).default(DEFAULT_UI_PORT).describe("the dev server's Web UI port"),
   COUNTERSIGN_SCRIPTED_MODEL_PORT: port('4000').default(0).describe('the port of the scripted demo model a worker starts when no model is configured; 0: any free port'),
+  COUNTERSIGN_INBOX_PORT: port('8234').default(8234).describe("the port of `npm start`'s approvals inbox on 127.0.0.1 (its banner prints a one-time sign-in link); 0: any free port"),
   COUNTERSIGN_MCP_LEDGER: z.string().min(1).optional().describe('the demo MCP server: a JSON-lines file every tools/call is appended to'),
   COUNTERSIGN_MCP_TOOLS_FILE: z.string().min(1).optional().describe('the demo MCP server: a JSON file `{ "hide": [...] }` read at every request'),
   COUNTERSIGN_MCP_HIDE: z.string().optional().describe('the demo MCP server: tools it hides, comma-separated'),

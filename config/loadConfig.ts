@@ -45,6 +45,7 @@ export function devConfigOf(e: DevEnv): DevConfig {
   return {
     devServer: { address: e.COUNTERSIGN_DEV_ADDRESS, dbFile: e.COUNTERSIGN_DEV_DB, uiPort: e.COUNTERSIGN_UI_PORT },
     scriptedModelPort: e.COUNTERSIGN_SCRIPTED_MODEL_PORT,
+    inboxPort: e.COUNTERSIGN_INBOX_PORT,
     demoMcp: {
       ...(e.COUNTERSIGN_MCP_LEDGER ? { ledger: e.COUNTERSIGN_MCP_LEDGER } : {}),
       ...(e.COUNTERSIGN_MCP_TOOLS_FILE ? { toolsFile: e.COUNTERSIGN_MCP_TOOLS_FILE } : {}),

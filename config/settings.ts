@@ -95,6 +95,8 @@ export interface DevConfig {
   devServer: { address: string; dbFile: string; uiPort: number };
   /** COUNTERSIGN_SCRIPTED_MODEL_PORT (0: any free port). */
   scriptedModelPort: number;
+  /** COUNTERSIGN_INBOX_PORT: `npm start`'s approvals inbox on 127.0.0.1 (0: any free port). */
+  inboxPort: number;
   /** The demo MCP server: COUNTERSIGN_MCP_LEDGER, COUNTERSIGN_MCP_TOOLS_FILE, COUNTERSIGN_MCP_HIDE. */
   demoMcp: { ledger?: string; toolsFile?: string; hide: string[] };
   /** Set by the tests' globalSetup (COUNTERSIGN_TEST_ADDRESS, _UI, _BUNDLE); COUNTERSIGN_FAULTS_FULL=1; COUNTERSIGN_CHROMIUM_PATH. */

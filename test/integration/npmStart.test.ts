@@ -1,20 +1,24 @@
-// `npm start` end to end: it launches a dev server with SQLite persistence and the Web UI, the scripted model and
-// the worker; a run started by a client completes; Ctrl-C stops it all; a second start finds the earlier run. However
-// it ends (closed terminal, closed stdout, SIGKILL), the dev server it started must not stay behind.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+// `npm start` end to end: it launches a dev server with SQLite persistence and the Web UI, the scripted model, the
+// worker and the approvals inbox on loopback; a run started by a client completes; the banner's one-time link signs
+// Chromium in and shows the waiting call; Ctrl-C stops it all; a second start finds the earlier run. However it ends
+// (closed terminal, closed stdout, SIGKILL), the dev server it started must not stay behind.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import type { RunResult } from '../../contract/runViews';
+import type { PendingApproval, RunResult, RunSnapshot } from '../../contract/runViews';
+import { launchChromium } from '../support/chromium';
 import { freePort, spawnTs, type Spawned } from '../support/processes';
+import { projectRoot } from '../support/toolchain';
 
 jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
 const afterCleanup: Array<() => void> = [];
 afterAll(() => afterCleanup.forEach((f) => f()));
 
 function startEnv(dir: string, port: number, uiPort: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, COUNTERSIGN_DEV_ADDRESS: `127.0.0.1:${port}`, COUNTERSIGN_UI_PORT: String(uiPort), COUNTERSIGN_DEV_DB: join(dir, 'dev.db'), COUNTERSIGN_DEMO_OUTBOX: join(dir, 'outbox.jsonl'), TEMPORAL_CONFIG_FILE: join(dir, 'none.toml') };
+  const env: NodeJS.ProcessEnv = { ...process.env, COUNTERSIGN_DEV_ADDRESS: `127.0.0.1:${port}`, COUNTERSIGN_UI_PORT: String(uiPort), COUNTERSIGN_DEV_DB: join(dir, 'dev.db'), COUNTERSIGN_DEMO_OUTBOX: join(dir, 'outbox.jsonl'), TEMPORAL_CONFIG_FILE: join(dir, 'none.toml'), COUNTERSIGN_INBOX_PORT: '0' };
   for (const k of ['TEMPORAL_ADDRESS', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'COUNTERSIGN_TEST_ADDRESS']) delete env[k];
   return env;
 }
@@ -101,6 +105,7 @@ test('npm start brings up server, UI and worker; state survives a restart', asyn
   expect(first.output()).toContain('scripted demo model — set OPENAI_API_KEY for a real model');
   expect(first.output()).toContain('Agents: email-assistant, weather-assistant, greeter.'); // the demo agents and COUNTERSIGN_AGENTS_MODULE's
   expect(first.output()).toContain(`Runs waiting for people: http://localhost:${uiPort}/namespaces/default/workflows?query=HitlStatus%3D%22AwaitingApproval%22`);
+  expect(first.output()).toMatch(/^Approvals inbox: http:\/\/127\.0\.0\.1:\d+\/sign-in\/[\w-]{43} \(signs this browser in as \S+; the link works once, within 15 minutes\)$/m);
   const ui = await fetch(`http://localhost:${uiPort}/`);
   expect(ui.status).toBe(200);
 
@@ -125,6 +130,51 @@ test('npm start brings up server, UI and worker; state survives a restart', asyn
   } finally {
     second.kill('SIGINT');
     expect(await second.exited).toBe(0);
+  }
+});
+
+const signInUrlOf = (output: string) => /^Approvals inbox: (http:\/\/127\.0\.0\.1:\d+)(\/sign-in\/[\w-]+) /m.exec(output)!;
+
+test('the banner’s sign-in link opens the inbox in Chromium as the local user, once; the waiting call is there', async () => {
+  const { run, port } = await startRunning();
+  const [, base, path] = signInUrlOf(run.output());
+  const connection = await Connection.connect({ address: `127.0.0.1:${port}` });
+  const browser = await launchChromium();
+  try {
+    // Before the link: nothing to see.
+    const anonymous = await fetch(`${base}/`);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.text()).toContain('Not signed in: open the one-time sign-in link npm start printed (start it again for a new one).');
+    const handle = await new Client({ connection }).workflow.start('agentRun', {
+      taskQueue: 'countersign',
+      workflowId: 'start-signin-1',
+      args: [{ agent: 'email-assistant', input: 'Send the report to alice and delete the draft record DR-42' }],
+    });
+    let pending: PendingApproval[] = [];
+    await eventually(async () => (pending = await handle.query<PendingApproval[]>('pendingApprovals')).length > 0, 90_000);
+    const page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage();
+    await page.goto(`${base}${path}`);
+    expect(new URL(page.url()).pathname).toBe('/');
+    await expect(page.locator('header .who').textContent()).resolves.toBe(`signed in as ${userInfo().username}`);
+    const card = page.locator(`article#call-${pending[0]!.callId}`);
+    await expect(card.locator('h2').textContent()).resolves.toContain(pending[0]!.toolName);
+    mkdirSync(join(projectRoot, 'test/artifacts'), { recursive: true });
+    await page.screenshot({ path: join(projectRoot, 'test/artifacts/inbox-signin.png'), fullPage: true });
+    // The session decides like any signed-in approver (its form's CSRF token is bound to it).
+    await card.getByRole('button', { name: 'Approve', exact: true }).click();
+    await page.getByText(`Decided: approved ${pending[0]!.toolName} (call ${pending[0]!.callId})`).waitFor();
+    expect((await handle.query<RunSnapshot>('runState')).audit).toContainEqual(expect.objectContaining({ callId: pending[0]!.callId, decision: 'approved', approver: userInfo().username }));
+    // The link worked once: a second browser gets nothing from it.
+    const again = await (await browser.newContext()).newPage();
+    const second = await again.goto(`${base}${path}`);
+    expect(second?.status()).toBe(401);
+    await expect(again.locator('p.message').textContent()).resolves.toBe('It was used already or has expired: stop npm start and start it again for a new one.');
+    expect((await again.goto(`${base}/`))?.status()).toBe(401);
+  } finally {
+    await browser.close();
+    await connection.close();
+    run.kill('SIGINT');
+    await within(run.exited, 60_000, 'exiting after SIGINT');
   }
 });
 

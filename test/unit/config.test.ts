@@ -94,6 +94,7 @@ describe('loadConfig', () => {
     expect(loadDevConfig({})).toEqual({
       devServer: { address: 'localhost:7233', dbFile: '.temporal/dev.db', uiPort: 8233 },
       scriptedModelPort: 0,
+      inboxPort: 8234,
       demoMcp: { hide: [] },
       test: { faultsFull: false },
     });
@@ -101,6 +102,8 @@ describe('loadConfig', () => {
     expect(d.demoMcp).toEqual({ ledger: '/tmp/l', hide: ['drop_table', 'fail_always'] });
     expect(d.test).toEqual({ address: '127.0.0.1:1', faultsFull: true });
     expect(() => loadDevConfig({ COUNTERSIGN_SCRIPTED_MODEL_PORT: 'any' })).toThrow(new ConfigError('COUNTERSIGN_SCRIPTED_MODEL_PORT: must be a port number such as 4000'));
+    expect(loadDevConfig({ COUNTERSIGN_INBOX_PORT: '0' }).inboxPort).toBe(0);
+    expect(() => loadDevConfig({ COUNTERSIGN_INBOX_PORT: 'any' })).toThrow(new ConfigError('COUNTERSIGN_INBOX_PORT: must be a port number such as 8234'));
   });
 
   test('setting: one variable, checked, with its declared default', () => {
