@@ -23,7 +23,7 @@ import { createModelActivities } from './model/modelTurn';
 import type { DeltaRelay } from './model/deltaRelay';
 import type { TranscriptStore } from './model/transcript';
 import { createNotifyActivities } from './notify';
-import { type ApproverKey, verifyDecisionSignatures } from './approverKeys';
+import { type ApproverKey, type SignatureCheck, verifyDecisionSignatures, verifyGrantSignature } from './approverKeys';
 import type { LinkSettings } from '../links/actionLinks';
 
 export interface ModelTurnRequest {
@@ -132,13 +132,23 @@ export function createAgentActivities(deps: AgentActivityDeps) {
     async describeAgent(ref: { name: string; version?: string }): Promise<AgentSnapshot> {
       const agent = agentOf(deps.registry, { name: ref.name, version: ref.version as string });
       // The run notifies (schedules the notify activity) only when the worker that describes its agent has a webhook.
-      const snapshot: AgentSnapshot = { ...agent.snapshot(), webhook: Boolean(deps.webhookUrl), ...(deps.localModelCalls ? { modelCalls: 'local' as const } : {}) };
+      const snapshot: AgentSnapshot = {
+        ...agent.snapshot(),
+        webhook: Boolean(deps.webhookUrl),
+        ...(deps.localModelCalls ? { modelCalls: 'local' as const } : {}),
+        ...(deps.requireSignedDecisions ? { requireSignedDecisions: true as const } : {}),
+      };
       return agent.mcpServers.length ? { ...snapshot, tools: [...snapshot.tools, ...(await freezeMcpTools(agent))] } : snapshot;
     },
 
     /** Signed decisions' signatures, checked against this worker's approver keys (the run checks the claims). */
     async verifyDecisionTokens(tokens: string[]): Promise<ReturnType<typeof verifyDecisionSignatures>> {
       return verifyDecisionSignatures(deps.approverKeys ?? [], tokens);
+    },
+
+    /** A signed grant's signature, checked against this worker's approver keys (the grants workflow checks the claims). */
+    async verifyGrantToken(token: string): Promise<SignatureCheck> {
+      return verifyGrantSignature(deps.approverKeys ?? [], token);
     },
 
     async modelTurn(req: ModelTurnRequest): Promise<ModelTurnResult> {
@@ -157,7 +167,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         ...(agent.outputSchema ? { outputSchema: agent.outputSchema } : {}),
       });
       const outputProblem = finalOutputProblem(agent, turn.items);
-      const planning = { ...req, requireSignedDecisions: deps.requireSignedDecisions === true, ...(deps.grantsWorkflowId ? { grantsWorkflowId: deps.grantsWorkflowId } : {}) };
+      const planning = { ...req, requireSignedDecisions: deps.requireSignedDecisions === true, approverKeys: deps.approverKeys ?? [], ...(deps.grantsWorkflowId ? { grantsWorkflowId: deps.grantsWorkflowId } : {}) };
       const planned = turn.items.flatMap((i) =>
         i.type === 'function_call' ? [planCall(agent, tools, i, planning)] : i.type === 'mcp_approval_request' ? [planHostedApproval(agent, i, planning)] : [],
       );

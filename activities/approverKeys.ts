@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { base64urlDecode, decodeDecisionToken, quote } from '../core/signing/decisionToken';
+import { decodeGrantToken } from '../core/signing/grantToken';
 
 export interface ApproverKey {
   kid: string;
@@ -84,20 +85,31 @@ function keyObject(k: ApproverKey): KeyObject {
   return key;
 }
 
+export type SignatureCheck = { ok: true; kid: string } | { ok: false; problem: string };
+
+/** Whether the key named by the token's kid signed its bytes (a decoded token of either kind). */
+function checkSignature(keys: ApproverKey[], decoded: { kid: string; signingInput: string; signature: string }): SignatureCheck {
+  const approver = keys.find((k) => k.kid === decoded.kid);
+  if (!approver) return { ok: false, problem: `unknown key id ${quote(decoded.kid)}: not in the worker's approver keys (COUNTERSIGN_APPROVER_KEYS)` };
+  let valid = false;
+  try {
+    valid = verify(null, Buffer.from(decoded.signingInput), keyObject(approver), Buffer.from(decoded.signature, 'base64url'));
+  } catch {
+    valid = false; // an unusable key or signature is no valid signature
+  }
+  return valid ? { ok: true, kid: decoded.kid } : { ok: false, problem: `bad signature: the token was not signed by key ${quote(decoded.kid)}` };
+}
+
 /** For each token, in order: whose key signed it, or why it is refused (malformed, unknown kid, bad signature). */
-export function verifyDecisionSignatures(keys: ApproverKey[], tokens: string[]): Array<{ ok: true; kid: string } | { ok: false; problem: string }> {
-  const byKid = new Map(keys.map((k) => [k.kid, k]));
+export function verifyDecisionSignatures(keys: ApproverKey[], tokens: string[]): SignatureCheck[] {
   return tokens.map((token) => {
     const decoded = decodeDecisionToken(token);
-    if ('problem' in decoded) return { ok: false as const, problem: decoded.problem };
-    const approver = byKid.get(decoded.kid);
-    if (!approver) return { ok: false as const, problem: `unknown key id ${quote(decoded.kid)}: not in the worker's approver keys (COUNTERSIGN_APPROVER_KEYS)` };
-    let valid = false;
-    try {
-      valid = verify(null, Buffer.from(decoded.signingInput), keyObject(approver), Buffer.from(decoded.signature, 'base64url'));
-    } catch {
-      valid = false; // an unusable key or signature is no valid signature
-    }
-    return valid ? { ok: true as const, kid: decoded.kid } : { ok: false as const, problem: `bad signature: the token was not signed by key ${quote(decoded.kid)}` };
+    return 'problem' in decoded ? { ok: false as const, problem: decoded.problem } : checkSignature(keys, decoded);
   });
+}
+
+/** A signed grant's token: whose key signed it, or why it is refused. Its claims are the grants workflow's to check. */
+export function verifyGrantSignature(keys: ApproverKey[], token: string): SignatureCheck {
+  const decoded = decodeGrantToken(token);
+  return 'problem' in decoded ? { ok: false, problem: decoded.problem } : checkSignature(keys, decoded);
 }

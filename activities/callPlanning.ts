@@ -5,8 +5,11 @@
 import { Context, log } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { z } from 'zod';
-import { notGrantable } from '../core/grants/grantsState';
-import { GRANTS_WORKFLOW_ID, useGrantUpdate } from '../contract/grantMessages';
+import { notGrantable, signatureNeeded } from '../core/grants/grantsState';
+import { GRANTS_WORKFLOW_ID, type UseGrantResult, useGrantUpdate } from '../contract/grantMessages';
+import { checkGrantUse, decodeGrantToken } from '../core/signing/grantToken';
+import type { SignedBy } from '../core/approvals/decisionRules';
+import { type ApproverKey, verifyGrantSignature } from './approverKeys';
 import type { Agent, ToolErrorKind } from '../agents/defineAgent';
 import type { Tool } from '../agents/defineTool';
 import type { FunctionCallItem } from '../contract/items';
@@ -29,6 +32,8 @@ export interface PlanningContext {
   requireSignedDecisions?: boolean;
   /** COUNTERSIGN_GRANTS_WORKFLOW_ID on this worker: the standing grants to ask (default `countersign-grants`). */
   grantsWorkflowId?: string;
+  /** COUNTERSIGN_APPROVER_KEYS on this worker: a signed grant's token is checked against them when it is used. */
+  approverKeys?: ApproverKey[];
 }
 
 /**
@@ -135,6 +140,20 @@ async function autoDecision(agent: Agent, tool: Tool, params: Record<string, unk
 const GRANT_CHECK_TIMEOUT_MS = 10_000;
 
 /**
+ * Who signed the grant a call used, checked again here (signature and claims) for a tool that needs signed decisions
+ * or a quorum: a grant that reached the grants workflow another way (a crafted start input) approves nothing.
+ */
+function grantSigner(keys: ApproverKey[], granted: NonNullable<UseGrantResult>, call: { agent: string; tool: string; arguments: string }): SignedBy | string {
+  if (granted.token === undefined) return 'the grant is not signed';
+  const verdict = verifyGrantSignature(keys, granted.token);
+  if (!verdict.ok) return verdict.problem;
+  const decoded = decodeGrantToken(granted.token);
+  if ('problem' in decoded) return decoded.problem;
+  const problem = checkGrantUse(decoded, { ...call, grantedBy: granted.grantedBy, nowSeconds: Math.floor(Date.now() / 1000) });
+  return problem ?? { kid: decoded.kid, jti: decoded.claims.jti, exp: decoded.claims.exp };
+}
+
+/**
  * A standing grant for a gated call that onApproval left undecided, or undefined: a person decides. The policy is
  * the agent's and the tool's (a run's input cannot widen it); the grants workflow skips grants by people who may not
  * approve the call, and takes a use only from a grant that applies (once per call, however often this activity retries).
@@ -153,7 +172,9 @@ async function grantDecision(agent: Agent, tool: Tool, params: Record<string, un
   // The run (workflow id and run id: a reused workflow id is another run) and the call: the same on every retry.
   const callKey = `${info.workflowExecution?.workflowId ?? req.runId}:${info.workflowExecution?.runId ?? ''}:${call.callId}`;
   const requestedBy = req.context.requestedBy;
+  const signed = signatureNeeded(tool.name, policy, req.requireSignedDecisions) !== undefined;
   const request = {
+    ...(signed ? { signedOnly: true as const } : {}),
     agent: agent.name,
     tool: tool.name,
     arguments: JSON.stringify(params), // what would run, as the tool's schema reads the model's arguments
@@ -165,8 +186,13 @@ async function grantDecision(agent: Agent, tool: Tool, params: Record<string, un
     const handle = client.workflow.getHandle(req.grantsWorkflowId ?? GRANTS_WORKFLOW_ID);
     const granted = await client.withDeadline(Date.now() + GRANT_CHECK_TIMEOUT_MS, () => handle.executeUpdate(useGrantUpdate, { args: [request], updateId: `use:${callKey}` }));
     if (!granted) return undefined;
+    const signer = signed ? grantSigner(req.approverKeys ?? [], granted, request) : undefined;
+    if (typeof signer === 'string') {
+      log.warn('a signed grant did not check out; a person decides', { tool: tool.name, callId: call.callId, grantId: granted.grantId, problem: signer });
+      return undefined;
+    }
     log.info('call approved by a standing grant', { tool: tool.name, callId: call.callId, grantId: granted.grantId, grantedBy: granted.grantedBy });
-    return { decision: 'approve', reason: `standing grant ${granted.grantId}`, grantId: granted.grantId, grantedBy: granted.grantedBy };
+    return { decision: 'approve', reason: `standing grant ${granted.grantId}`, grantId: granted.grantId, grantedBy: granted.grantedBy, ...(signer ? { signed: signer } : {}) };
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return undefined; // nobody has granted anything yet: no grants workflow
     log.warn('standing grants could not be checked; a person decides', { tool: tool.name, callId: call.callId, error: err instanceof Error ? err.message : String(err) });

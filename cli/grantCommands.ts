@@ -7,6 +7,7 @@ import { lazy } from './lazyLoads';
 import { ago, dim, print, printJson, table } from './terminalOutput';
 import { CountersignError } from '../client/errors';
 import { defaultApprover } from '../client/approvals/approver';
+import { sameApprover } from '../contract/approverName';
 
 /** The approver named with --as, else the OS user; a grant must name one. */
 function approverOf(as: string | undefined): string {
@@ -35,10 +36,14 @@ export function addGrantCommands(program: Command, connect: Connect): void {
     .requiredOption('--where <json>', 'argument constraints: exact JSON values, "*" globs, {"max": n} / {"min": n}; {} for any call')
     .requiredOption('--for <duration>', 'how long it holds, e.g. 1h, 7d')
     .option('--uses <n>', 'calls it may approve in all (default: any number until it expires)')
-    .option('--as <name>', 'approver who grants it (default: your OS user)')
+    .option('--as <name>', 'approver who grants it (default: your OS user; with --key: the key\'s approver)')
+    .option('--key <file>', 'sign the grant with this approver private key (<approver>.private.jwk): needed for a tool that needs signed decisions or a quorum')
     .option('--json', 'machine-readable output')
-    .action(async (agent: string, tool: string, o: { where: string; for: string; uses?: string; as?: string; json?: boolean }) => {
-      const request = { agent, tool, where: parseWhere(o.where), for: o.for, ...(o.uses !== undefined ? { uses: parseUses(o.uses) } : {}), grantedBy: approverOf(o.as) };
+    .action(async (agent: string, tool: string, o: { where: string; for: string; uses?: string; as?: string; key?: string; json?: boolean }) => {
+      const key = o.key !== undefined ? lazy.decisionSigning().readPrivateKey(o.key) : undefined;
+      if (key && o.as !== undefined && !sameApprover(o.as, key.kid)) throw new CountersignError(`--as ${o.as} contradicts --key: a signed grant is by the key's approver (${key.kid}); drop --as`);
+      const grantedBy = key ? key.kid : approverOf(o.as);
+      const request = { agent, tool, where: parseWhere(o.where), for: o.for, ...(o.uses !== undefined ? { uses: parseUses(o.uses) } : {}), grantedBy, ...(key ? { signWith: key } : {}) };
       const { grant, grantProblem } = lazy.grants();
       const problem = grantProblem(request);
       if (problem) throw new CountersignError(problem);
@@ -58,7 +63,7 @@ export function addGrantCommands(program: Command, connect: Connect): void {
       const grants = await lazy.grants().listGrants(client, { workflowId: config?.grantsWorkflowId });
       if (o.json) return printJson(grants);
       if (grants.length === 0) return print('No active grants.');
-      const rows = grants.map((g) => [g.id, g.agent, g.tool, JSON.stringify(g.where), `${g.expiresAt} (${ago(g.expiresAt)})`, g.usesLeft === null ? 'any' : String(g.usesLeft), g.grantedBy]);
+      const rows = grants.map((g) => [g.id, g.agent, g.tool, JSON.stringify(g.where), `${g.expiresAt} (${ago(g.expiresAt)})`, g.usesLeft === null ? 'any' : String(g.usesLeft), `${g.grantedBy}${g.signedBy ? ' (signed)' : ''}`]);
       print(table(['ID', 'AGENT', 'TOOL', 'WHERE', 'EXPIRES', 'USES LEFT', 'BY'], rows, 'WHERE'));
       print(dim(`${grants.length} active grant${grants.length === 1 ? '' : 's'}; revoke one with: countersign revoke <id>`));
     });

@@ -8,7 +8,9 @@ import { shareAcrossRuns } from './sharedModules';
 
 // ── Payloads ─────────────────────────────────────────────────────────────────────────────────────────────────
 const MAX_WHERE_CHARS = 1000;
-const MAX_GRANT_MS = 366 * 24 * 3600_000;
+/** The longest a grant holds, on every path (a request's `for`, a signed token's expiry, a start input's grants). */
+export const MAX_GRANT_MS = 366 * 24 * 3600_000;
+export const MAX_GRANT_USES = 1_000_000;
 
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const has = (o: object, k: string) => Object.hasOwn(o, k);
@@ -49,8 +51,13 @@ export const addGrantRequestSchema = shareAcrossRuns('grants.addGrantRequestSche
   /** How long it holds, from when the workflow records it: "30m", "1h", "7d" (at most a year). */
   for: durationSchema.refine((d) => !(durationMs(d) > MAX_GRANT_MS), { message: 'at most 366d', when: (p) => p.issues.length === 0 }),
   /** Calls it may approve in all; absent: any number until it expires. */
-  uses: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1_000_000).optional(),
+  uses: z.number().int('must be a whole number').min(1, 'must be at least 1').max(MAX_GRANT_USES).optional(),
   grantedBy: name,
+  /**
+   * A signed grant (client/signing/grantSigning.ts): a compact JWS by `grantedBy`'s approver key over this grant. Required
+   * for a tool that needs signed decisions or a quorum; checked by the grants workflow against the worker's approver keys.
+   */
+  token: z.string().min(1).max(4096).optional(),
 }));
 export type AddGrantRequest = z.infer<typeof addGrantRequestSchema>;
 
@@ -70,9 +77,12 @@ export const useGrantRequestSchema = shareAcrossRuns('grants.useGrantRequestSche
   callKey: z.string().min(1).max(1000),
   approvers: z.array(name).max(1000).optional(),
   notBy: name.optional(),
+  /** The tool needs signed decisions or a quorum: only signed grants apply (the planner checks their token again). */
+  signedOnly: z.literal(true).optional(),
 }));
 export type UseGrantRequest = z.infer<typeof useGrantRequestSchema>;
-export type UseGrantResult = { grantId: string; grantedBy: string } | null;
+/** The grant a call used; a signed grant's `token` too, so the planner checks its signature itself. */
+export type UseGrantResult = { grantId: string; grantedBy: string; token?: string } | null;
 
 export interface Grant {
   id: string;
@@ -89,17 +99,56 @@ export interface Grant {
   exhaustedAt?: string;
   revokedAt?: string;
   revokedBy?: string;
+  /** A signed grant: its token, and the key (`kid`, the approver) and token id (`jti`) the grants workflow checked. */
+  token?: string;
+  signed?: { kid: string; jti: string };
 }
 
 /** What `grants` lists: an active grant and its uses left (null: no limit). */
-export type GrantView = Pick<Grant, 'id' | 'agent' | 'tool' | 'where' | 'grantedBy' | 'grantedAt' | 'expiresAt'> & { usesLeft: number | null };
+export type GrantView = Pick<Grant, 'id' | 'agent' | 'tool' | 'where' | 'grantedBy' | 'grantedAt' | 'expiresAt'> & { usesLeft: number | null; signedBy?: string };
 
 export interface GrantsState {
   grants: Grant[];
   /** callKey → the grant that call used: an activity retry gets the same answer and takes no second use. */
   used: Record<string, { grantId: string; grantedBy: string; at: string }>;
+  /** Signed grants' token ids → when the token expires (ISO-8601): a token makes one grant, even after it is revoked. */
+  jtis?: Record<string, string>;
 }
 
+const instant = () => z.iso.datetime({ offset: true, error: 'must be an ISO-8601 time' });
+const grantSchema = shareAcrossRuns('grants.grantSchema', () => z.strictObject({
+  id: name,
+  agent: name,
+  tool: name,
+  where: whereSchema,
+  grantedBy: name,
+  grantedAt: instant(),
+  expiresAt: instant(),
+  uses: z.number().int().min(1).max(MAX_GRANT_USES).optional(),
+  used: z.number().int().min(0),
+  exhaustedAt: instant().optional(),
+  revokedAt: instant().optional(),
+  revokedBy: name.optional(),
+  token: z.string().min(1).max(4096).optional(),
+  signed: z.strictObject({ kid: name, jti: z.string().min(1).max(1000) }).optional(),
+}));
+
+/**
+ * The workflow's start input, as anyone who can start a workflow may craft it: checked like every update (the
+ * workflow then caps expiries at MAX_GRANT_MS and uses at MAX_GRANT_USES, core/grants/grantsState.ts capGrants).
+ */
+export const grantsCarrySchema = shareAcrossRuns('grants.grantsCarrySchema', () =>
+  z.strictObject({
+    state: z
+      .strictObject({
+        grants: z.array(grantSchema).max(10_000),
+        used: z.record(z.string().max(1000), z.strictObject({ grantId: name, grantedBy: name, at: instant() })),
+        jtis: z.record(z.string().max(1000), instant()).optional(),
+      })
+      .optional(),
+    continueAsNewAfterEvents: z.number().int().min(20, 'must be at least 20').max(100_000).optional(),
+  }).optional(),
+);
 
 // ── Definitions ──────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -118,6 +167,8 @@ export interface AddGrantResult {
   grantId: string;
   expiresAt: string;
   warning?: string;
+  /** A signed grant: the approver whose key signed it. */
+  signedBy?: string;
 }
 
 /** The workflow's input: nothing when the first grant starts it; a continued-as-new run gets what the last one held. */

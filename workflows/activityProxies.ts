@@ -28,7 +28,7 @@ export const notifyOptions: ActivityOptions = {
 export const { modelTurn, runTool, notify } = proxyActivities<AgentActivities>(modelOptions);
 /** Fast mode's model call: a local activity (same timeouts and retries; no task-queue round trip, one marker). */
 export const { modelTurn: localModelTurn } = proxyLocalActivities<AgentActivities>(modelOptions);
-export const { describeAgent, validateArguments, verifyDecisionTokens } = proxyLocalActivities<AgentActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
+export const { describeAgent, validateArguments, verifyDecisionTokens, verifyGrantToken } = proxyLocalActivities<AgentActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
 
 /** The run's own limits on one model call and one tool execution, where it sets them. */
 export const withTimeout = (options: ActivityOptions, timeout: string | undefined): ActivityOptions =>

@@ -9,6 +9,9 @@ import { describeZodError } from '../../contract/zodErrors';
 import { type AddGrantResult, GRANTS_WORKFLOW_TYPE, addGrantUpdate, grantsQuery, revokeGrantUpdate } from '../../contract/grantMessages';
 import { setting } from '../../temporal.config';
 import { CountersignError } from '../errors';
+import { sameApprover } from '../../contract/approverName';
+import { type ApproverPrivateKey, readPrivateKey } from '../signing/decisionSigning';
+import { signGrant } from '../signing/grantSigning';
 
 export type { AddGrantResult, GrantView, Where };
 
@@ -23,6 +26,13 @@ export interface GrantRequest {
   uses?: number;
   /** The approver who grants it: calls it approves are audited with this name. */
   grantedBy: string;
+  /**
+   * Sign the grant with this approver's private key (a JWK, or its file): needed for a tool that needs signed decisions
+   * or a quorum. `grantedBy` must name the key's approver.
+   */
+  signWith?: ApproverPrivateKey | string;
+  /** A grant token made already (signGrant); signWith makes one. */
+  token?: string;
 }
 
 export interface GrantsOptions {
@@ -41,7 +51,8 @@ function explained(err: unknown): Error {
 
 /** What is wrong with a grant request, as one line naming the CLI's options (`--where amount: …`), or undefined. */
 export function grantProblem(request: GrantRequest): string | undefined {
-  const parsed = addGrantRequestSchema.safeParse(request);
+  const { signWith: _key, ...wire } = request;
+  const parsed = addGrantRequestSchema.safeParse(wire);
   if (parsed.success) return undefined;
   const issue = parsed.error.issues[0]!;
   const [field = '', ...rest] = issue.path.map(String);
@@ -50,8 +61,17 @@ export function grantProblem(request: GrantRequest): string | undefined {
 }
 
 /** Makes a grant; the grants workflow is started on `taskQueue` (a worker's) if it is not running yet. */
+/** The request as sent: with signWith, its token by that key (whose approver must be the one it names). */
+function signed(request: GrantRequest): Omit<GrantRequest, 'signWith'> {
+  const { signWith, ...wire } = request;
+  if (!signWith) return wire;
+  const key = typeof signWith === 'string' ? readPrivateKey(signWith) : signWith;
+  if (!sameApprover(key.kid, request.grantedBy)) throw new CountersignError(`the key is ${key.kid}'s, but the grant names ${request.grantedBy}: sign with your own key, or leave --as out`);
+  return { ...wire, grantedBy: key.kid, token: signGrant(key, wire) };
+}
+
 export async function grant(client: Client, taskQueue: string, request: GrantRequest, options?: GrantsOptions): Promise<AddGrantResult> {
-  const parsed = addGrantRequestSchema.safeParse(request);
+  const parsed = addGrantRequestSchema.safeParse(signed(request));
   if (!parsed.success) throw new CountersignError(`invalid grant: ${describeZodError(parsed.error)}`);
   const startWorkflowOperation = new WithStartWorkflowOperation(GRANTS_WORKFLOW_TYPE, {
     workflowId: workflowIdOf(options),

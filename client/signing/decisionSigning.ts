@@ -76,6 +76,11 @@ export function signDecision(
     exp: iat + ttl,
     jti: claims.jti ?? randomUUID(),
   };
+  return compactJws(jwk, payload);
+}
+
+/** A compact JWS (EdDSA, the key's kid in the header) over these claims: what decision and grant tokens are. */
+export function compactJws(jwk: ApproverPrivateKey, payload: object): string {
   const part = (value: object) => base64urlEncode(new TextEncoder().encode(JSON.stringify(value)));
   const signingInput = `${part({ alg: 'EdDSA', kid: jwk.kid, typ: 'JWT' })}.${part(payload)}`;
   let privateKey;

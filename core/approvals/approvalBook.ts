@@ -269,7 +269,7 @@ export class ApprovalBook {
     now: string,
     via: 'signal' | 'update' | 'rule' | 'onApproval' | 'grant',
   ): AppliedDecision {
-    if (via === 'grant') d = { reason: d.reason, approver: d.grantedBy, grantId: d.grantId }; // a grant's author approved it
+    if (via === 'grant') d = { reason: d.reason, approver: d.grantedBy, grantId: d.grantId, ...(d.signed ? { signed: d.signed } : {}) }; // a grant's author (its signer) approved it
     const auto = via === 'rule' || via === 'onApproval';
     const answer = call.kind === 'uncertain' ? uncertainAnswer(decision, d.error) : undefined;
     call.state = decision === 'reject' ? 'rejected' : decision === 'result' || answer === 'done' || answer === 'failed' ? 'resolved' : 'approved';

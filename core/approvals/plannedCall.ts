@@ -3,6 +3,7 @@
 // downstream looks at a policy again. Plain data, shared by the activities and the workflow.
 import { type OnTimeout, addDuration, durationMs } from '../../contract/approvalPolicy';
 import type { BookCall } from './approvalBook';
+import type { SignedBy } from './decisionRules';
 import type { CallPreview } from '../../contract/runViews';
 import { definedFields } from '../definedFields';
 
@@ -43,6 +44,8 @@ export interface AutoDecision {
   /** A standing grant approved it (audited `granted`, via `grant`): its id, and who granted it (the approver). */
   grantId?: string;
   grantedBy?: string;
+  /** A signed grant (a tool that needs signed decisions or a quorum): whose key signed it, as the planner checked it. */
+  signed?: SignedBy;
 }
 
 /**

@@ -4,7 +4,8 @@
 // entries. No Temporal imports: the workflow wires it to updates; unit tests drive it directly.
 import type { AgentSnapshot } from '../run/agentSnapshot';
 import { type ApprovalPolicy, durationMs, effectivePolicy } from '../../contract/approvalPolicy';
-import { type AddGrantRequest, type Grant, type GrantsState, type GrantView, type RevokeGrantRequest, type UseGrantRequest, type UseGrantResult, type Where, isRange, isRecord } from '../../contract/grantMessages';
+import { type AddGrantRequest, type Grant, type GrantsState, type GrantView, MAX_GRANT_MS, type RevokeGrantRequest, type UseGrantRequest, type UseGrantResult, type Where, isRange, isRecord } from '../../contract/grantMessages';
+import { amongApprovers, sameApprover } from '../../contract/approverName';
 
 /** Ended grants are kept this long (revoke can still say why it is too late), then dropped. */
 export const GRANT_RETENTION_MS = 24 * 3600_000;
@@ -80,7 +81,7 @@ export function matchesWhere(where: Where, argumentsJson: string): boolean {
 export function activeGrants(s: GrantsState, nowMs: number): GrantView[] {
   return s.grants
     .filter((g) => grantStatus(g, nowMs) === 'active')
-    .map((g) => ({ id: g.id, agent: g.agent, tool: g.tool, where: g.where, grantedBy: g.grantedBy, grantedAt: g.grantedAt, expiresAt: g.expiresAt, usesLeft: g.uses === undefined ? null : g.uses - g.used }));
+    .map((g) => ({ id: g.id, agent: g.agent, tool: g.tool, where: g.where, grantedBy: g.grantedBy, grantedAt: g.grantedAt, expiresAt: g.expiresAt, usesLeft: g.uses === undefined ? null : g.uses - g.used, ...(g.signed ? { signedBy: g.signed.kid } : {}) }));
 }
 
 /** Why a grant cannot be added now (before it enters history), or undefined. */
@@ -90,20 +91,34 @@ export function checkAdd(s: GrantsState, id: string, nowMs: number): string | un
   return undefined;
 }
 
-export function addGrant(s: GrantsState, req: AddGrantRequest, id: string, nowMs: number): Grant {
+/** What the grants workflow checked of a signed grant: the key that signed it, the token's id and its expiry (seconds). */
+export interface GrantSignature {
+  kid: string;
+  jti: string;
+  exp: number;
+}
+
+/** A signed token makes one grant: its id is remembered until the token expires. */
+export const jtiUsed = (s: GrantsState, jti: string): boolean => Object.hasOwn(s.jtis ?? {}, jti);
+
+/** A grant ends at its duration, a signed one at its token's expiry: never later than MAX_GRANT_MS from now. */
+export function addGrant(s: GrantsState, req: AddGrantRequest, id: string, nowMs: number, signature?: GrantSignature): Grant {
   const problem = checkAdd(s, id, nowMs);
   if (problem) throw new GrantError(problem);
+  const ends = Math.min(signature ? signature.exp * 1000 : nowMs + durationMs(req.for), nowMs + MAX_GRANT_MS);
   const grant: Grant = {
     id,
     agent: req.agent,
     tool: req.tool,
     where: req.where,
-    grantedBy: req.grantedBy,
+    grantedBy: signature ? signature.kid : req.grantedBy, // a signed grant's approver is its key's, as for decisions
     grantedAt: new Date(nowMs).toISOString(),
-    expiresAt: new Date(nowMs + durationMs(req.for)).toISOString(),
+    expiresAt: new Date(ends).toISOString(),
     ...(req.uses !== undefined ? { uses: req.uses } : {}),
     used: 0,
+    ...(signature && req.token ? { token: req.token, signed: { kid: signature.kid, jti: signature.jti } } : {}),
   };
+  if (signature) s.jtis = { ...s.jtis, [signature.jti]: new Date(signature.exp * 1000).toISOString() };
   s.grants.push(grant);
   return grant;
 }
@@ -129,14 +144,16 @@ export function revokeGrant(s: GrantsState, req: RevokeGrantRequest, nowMs: numb
 /** The first active grant that matches the call and whose grantor may approve it takes one use; null if none. */
 export function useGrant(s: GrantsState, req: UseGrantRequest, nowMs: number): UseGrantResult {
   const known = s.used[req.callKey];
-  if (known) return { grantId: known.grantId, grantedBy: known.grantedBy };
+  const token = known && s.grants.find((x) => x.id === known.grantId)?.token;
+  if (known) return { grantId: known.grantId, grantedBy: known.grantedBy, ...(token !== undefined ? { token } : {}) };
   const g = s.grants.find(
     (x) =>
       x.agent === req.agent &&
       x.tool === req.tool &&
       grantStatus(x, nowMs) === 'active' &&
-      (!req.approvers || req.approvers.includes(x.grantedBy)) &&
-      req.notBy !== x.grantedBy &&
+      (!req.signedOnly || x.token !== undefined) &&
+      (!req.approvers || amongApprovers(req.approvers, x.grantedBy)) &&
+      !(req.notBy !== undefined && sameApprover(req.notBy, x.grantedBy)) &&
       matchesWhere(x.where, req.arguments),
   );
   if (!g) return null;
@@ -144,7 +161,7 @@ export function useGrant(s: GrantsState, req: UseGrantRequest, nowMs: number): U
   g.used += 1;
   if (g.uses !== undefined && g.used >= g.uses) g.exhaustedAt = at;
   s.used[req.callKey] = { grantId: g.id, grantedBy: g.grantedBy, at };
-  return { grantId: g.id, grantedBy: g.grantedBy };
+  return { grantId: g.id, grantedBy: g.grantedBy, ...(g.token !== undefined ? { token: g.token } : {}) };
 }
 
 /** When a grant stopped applying, if it has. */
@@ -165,11 +182,23 @@ export function pruneGrants(s: GrantsState, nowMs: number): void {
   keys.forEach(([key, u], i) => {
     if (i < excess || nowMs - Date.parse(u.at) >= CALL_KEY_RETENTION_MS) delete s.used[key];
   });
+  if (s.jtis) s.jtis = Object.fromEntries(Object.entries(s.jtis).filter(([, exp]) => Date.parse(exp) > nowMs));
+}
+
+/**
+ * A start input's grants held to the limits a request has: none ends later than MAX_GRANT_MS after it was granted,
+ * nor after now (a crafted input may say anything), and no token id is remembered longer.
+ */
+export function capGrants(s: GrantsState, nowMs: number): GrantsState {
+  const cap = (iso: string, from: number) => new Date(Math.min(Date.parse(iso), from + MAX_GRANT_MS, nowMs + MAX_GRANT_MS)).toISOString();
+  const grants = s.grants.map((g) => ({ ...g, expiresAt: cap(g.expiresAt, Date.parse(g.grantedAt)) }));
+  const jtis = s.jtis && Object.fromEntries(Object.entries(s.jtis).map(([jti, exp]) => [jti, cap(exp, nowMs)]));
+  return { grants, used: s.used, ...(jtis ? { jtis } : {}) };
 }
 
 /** What a continued-as-new workflow starts with: the active grants and the call keys still remembered. */
 export function carryGrants(s: GrantsState, nowMs: number): GrantsState {
-  const next: GrantsState = { grants: s.grants.filter((g) => grantStatus(g, nowMs) === 'active'), used: { ...s.used } };
+  const next: GrantsState = { grants: s.grants.filter((g) => grantStatus(g, nowMs) === 'active'), used: { ...s.used }, ...(s.jtis ? { jtis: { ...s.jtis } } : {}) };
   pruneGrants(next, nowMs);
   return next;
 }
@@ -194,12 +223,27 @@ export function grantRefusal(agent: AgentSnapshot, toolName: string): string | u
   if (tool.external || tool.userInput?.length) return `tool ${toolName} waits for ${tool.external ? 'an external result' : 'input'}, not an approval: there is nothing to grant`;
   if (tool.approval === 'never') return `tool ${toolName} never needs approval: there is nothing to grant`;
   if (tool.approval === 'audit') return `tool ${toolName} runs without waiting and is reviewed afterwards (audit-only): there is nothing to grant`;
-  return notGrantable(toolName, effectivePolicy(agent.policy, tool.policy));
+  return notGrantable(toolName, effectivePolicy(agent.policy, tool.policy), agent.requireSignedDecisions);
+}
+
+/**
+ * Why a grant of this tool must be signed by an approver key (the tool needs signed decisions or a quorum: a grant
+ * stands in for those decisions), or undefined. The same rule for the grants workflow and the planner.
+ */
+export function signatureNeeded(toolName: string, policy: ApprovalPolicy, workerRequiresSigned = false): string | undefined {
+  if ((policy.quorum ?? 1) > 1) return `tool ${toolName} needs ${policy.quorum} approvals per call (quorum)`;
+  if (policy.signedDecisions || workerRequiresSigned) return `tool ${toolName} needs signed decisions`;
+  return undefined;
+}
+
+/** signatureNeeded for a tool of an agent as describeAgent sees it now. */
+export function grantSignatureNeeded(agent: AgentSnapshot, toolName: string): string | undefined {
+  return signatureNeeded(toolName, effectivePolicy(agent.policy, agent.tools.find((t) => t.name === toolName)?.policy), agent.requireSignedDecisions);
 }
 
 /** A grant the tool's approver list leaves out is kept but never applies: say so when it is made. */
 export function grantWarning(agent: AgentSnapshot, toolName: string, grantedBy: string): string | undefined {
   const { approvers } = effectivePolicy(agent.policy, agent.tools.find((t) => t.name === toolName)?.policy);
-  if (!approvers || approvers.includes(grantedBy)) return undefined;
+  if (!approvers || amongApprovers(approvers, grantedBy)) return undefined;
   return `${grantedBy} is not among the approvers of ${toolName} (${approvers.join(', ')}): this grant applies to none of its calls`;
 }

@@ -42,6 +42,8 @@ export interface AgentSnapshot {
    * before it was always set (they replay what they did then).
    */
   webhook?: boolean;
+  /** The worker that described it requires signed decisions for every approval (COUNTERSIGN_REQUIRE_SIGNED_DECISIONS): grants must be signed too. */
+  requireSignedDecisions?: true;
   /** 'local': the run calls the model in local activities (fast mode, set by the worker that described it). */
   modelCalls?: 'local';
   /** The agent's model settings when the run started (a run's own `modelSettings` win over them). */
