@@ -4,6 +4,7 @@ import { type Command, Option } from 'commander';
 import { APPROVAL_STATUSES, type ApprovalRecord, type ApprovalStatus } from '../core/approvals/approvalHistory';
 import { type Connect } from './cliConnection';
 import { lazy } from './lazyLoads';
+import { visible } from '../core/visibleText';
 import { dim, green, print, printJson, red, yellow } from './terminalOutput';
 
 interface ApprovalsOptions {
@@ -27,7 +28,8 @@ export function approvalLine(r: ApprovalRecord, width: number): string {
   const who = r.approvers.length ? ` by ${r.approvers.join(', ')}` : '';
   const when = r.reviewedAt ? ` at ${r.reviewedAt}${r.note ? `: ${JSON.stringify(r.note)}` : ''}` : r.decidedAt ? ` at ${r.decidedAt}` : r.requestedAt ? ` requested ${r.requestedAt}` : '';
   const notes = [...(r.verified ? ['signed'] : []), ...(r.path ? [r.path] : [])];
-  return `${colourOf(r.status)(r.status.padEnd(width))}  ${r.toolName} (call ${r.callId}) in ${r.workflowId}${who}${when}${notes.length ? dim(` [${notes.join('; ')}]`) : ''}`;
+  const shown = (text: string) => visible(text, { oneLine: true }); // a run's words (tool, note, path) shown, never obeyed
+  return `${colourOf(r.status)(r.status.padEnd(width))}  ${shown(`${r.toolName} (call ${r.callId}) in ${r.workflowId}${who}${when}`)}${notes.length ? dim(` [${shown(notes.join('; '))}]`) : ''}`;
 }
 
 export function addApprovalsCommand(program: Command, connect: Connect): void {

@@ -1,9 +1,12 @@
 // Terminal output for the CLI: tables that fit the window, colour only on a TTY (and never with NO_COLOR),
-// relative times. JSON output bypasses all of this.
+// relative times. Text from a run reaches the terminal only through visible() (core/visibleText.ts): its fields are
+// escaped where they are laid out, and print() escapes whatever else it writes but for this file's own colours, so no
+// command can pass an escape sequence or a bidirectional override through. JSON output bypasses all of this.
 import { quorumText } from '../core/approvals/decisionText';
 import { shorten, summarizeCall } from '../core/approvals/callSummary';
 import { type DiffLine, argumentText, argumentView, diffLineText } from '../core/approvals/argumentView';
 import { relativeTime } from '../core/relativeTime';
+import { visible } from '../core/visibleText';
 import type { ConversationItem } from '../contract/items';
 import type { RunEvent } from '../contract/runEvents';
 import type { AuditEntry, PendingApproval } from '../contract/runViews';
@@ -19,6 +22,18 @@ export const dim = paint(2);
 export const red = paint(31);
 export const green = paint(32);
 export const yellow = paint(33);
+/** The escape sequences paint() writes: the only ones print() lets through, and only while colour is on. */
+// eslint-disable-next-line no-control-regex -- our own escape sequences are the point
+const OWN_COLOURS = /(\u001b\[(?:0|1|2|31|32|33)m)/;
+
+/** Text as the terminal gets it: every hidden character shown (newlines and tabs stay), but for our own colours. */
+export function terminalText(text: string, colours = colourOn()): string {
+  if (!colours) return visible(text);
+  return text
+    .split(OWN_COLOURS)
+    .map((part, i) => (i % 2 ? part : visible(part)))
+    .join('');
+}
 
 export function ago(iso: string | undefined, now = Date.now()): string {
   return iso ? relativeTime(iso, now, { compact: true }) : '-';
@@ -41,15 +56,27 @@ export function table(headers: string[], rows: string[][], flexible?: string): s
 
 // ── What the commands print ──────────────────────────────────────────────────────────────────────────────
 export const print = (text: string): void => {
-  process.stdout.write(`${text}\n`);
+  process.stdout.write(`${terminalText(text)}\n`);
 };
-export const printJson = (value: unknown) => print(JSON.stringify(value, null, 2));
+/** JSON as it is (JSON.stringify escapes control characters itself): `--json` output is plain JSON. */
+export const printJson = (value: unknown, { oneLine = false } = {}) => {
+  process.stdout.write(`${oneLine ? JSON.stringify(value) : JSON.stringify(value, null, 2)}\n`);
+};
+/** A one-line message on stderr, `countersign: …` (an error, a warning): a run's words in it shown, on one line. */
+export const printProblem = (message: string): void => {
+  process.stderr.write(`countersign: ${visible(message, { oneLine: true })}\n`);
+};
+/** A run's text for a line of its own: hidden characters shown, newlines too. */
+export const shownLine = (text: string) => visible(text, { oneLine: true });
+/** A run's text shortened for a line: hidden characters shown first, so the cut never hides one. */
+const short = (text: string, max: number) => shorten(visible(text), max);
+const callText = (toolName: string, argumentsJson: string, max: number) => visible(summarizeCall(toolName, argumentsJson, max));
 
 export function pendingTable(pending: PendingApproval[], withRun?: (p: PendingApproval) => string[]): string {
   const headers = [...(withRun ? ['WORKFLOW ID', 'AGENT'] : []), 'CALL ID', 'KIND', 'TOOL', 'ARGUMENTS', 'WAITING SINCE', 'EXPIRES'];
   const kind = (p: PendingApproval) =>
     p.kind === 'input' ? `input: ${(p.fields ?? []).join(',')}` : p.kind === 'uncertain' ? 'uncertain: may or may not have run' : p.quorum ? `approval: ${quorumText(p.quorum)}` : (p.kind ?? 'approval');
-  const rows = pending.map((p) => [...(withRun ? withRun(p) : []), p.callId, kind(p), p.toolName, p.arguments, ago(p.requestedAt), p.expiresAt ? ago(p.expiresAt) : '-']);
+  const rows = pending.map((p) => [...(withRun ? withRun(p) : []), p.callId, kind(p), p.toolName, p.arguments, ago(p.requestedAt), p.expiresAt ? ago(p.expiresAt) : '-'].map((c) => shownLine(c)));
   return table(headers, rows, 'ARGUMENTS');
 }
 
@@ -64,11 +91,11 @@ export function argumentLines(argumentsJson: string): string[] {
 /** A run's final output as printed: an outputType's JSON pretty-printed, text as it is. */
 export function finalOutputText(view: { finalOutput?: string; structuredOutput?: true }): string {
   if (view.finalOutput === undefined) return '';
-  if (!view.structuredOutput) return view.finalOutput;
+  if (!view.structuredOutput) return visible(view.finalOutput);
   try {
-    return JSON.stringify(JSON.parse(view.finalOutput), null, 2);
+    return visible(JSON.stringify(JSON.parse(view.finalOutput), null, 2));
   } catch {
-    return view.finalOutput; // an answer that failed its type never completes; print what there is
+    return visible(view.finalOutput); // an answer that failed its type never completes; print what there is
   }
 }
 
@@ -95,47 +122,47 @@ export function auditLine(a: AuditEntry): string[] {
             : (a.message ?? a.reason ?? '');
   const colour = a.decision.endsWith('approved') || a.decision === 'approval_counted' || a.decision === 'extended' || a.decision === 'granted' ? green : a.decision === 'ignored' ? dim : red;
   const approver = a.approver ? `${a.approver}${a.verified ? ' (signed)' : ''}` : '-';
-  return [a.decidedAt, a.callId, a.toolName ?? '-', colour(a.decision), approver, a.via, note];
+  return [...[a.decidedAt, a.callId, a.toolName ?? '-'].map((c) => shownLine(c)), colour(shownLine(a.decision)), ...[approver, a.via, note].map((c) => shownLine(c))];
 }
 export const auditTable = (audit: AuditEntry[]) => table(['DECIDED AT', 'CALL ID', 'TOOL', 'DECISION', 'APPROVER', 'VIA', 'REASON / MESSAGE'], audit.map(auditLine), 'REASON / MESSAGE');
 
+/** One conversation item, for `countersign conversation`. */
 export function itemLine(item: ConversationItem): string {
-  if (item.type === 'message') return `${bold(item.role)}: ${item.content}`;
-  if (item.type === 'function_call') return `${yellow('→')} ${summarizeCall(item.name, item.arguments, 100)} ${dim(`(call ${item.callId})`)}`;
-  if (item.type === 'mcp_approval_request') return `${yellow('→')} ${item.serverLabel}: ${summarizeCall(item.name, item.arguments, 100)} ${dim(`(hosted MCP, asks approval ${item.id})`)}`;
-  if (item.type === 'mcp_approval_response') return `${item.approve ? green('←') : red('←')} ${item.approvalRequestId}: ${item.approve ? 'approved' : `rejected${item.reason ? `: ${item.reason}` : ''}`}`;
-  if (item.type === 'provider_item') return dim(`(${String(item.item.type)}${item.item.name ? ` ${String(item.item.name)}` : ''}${item.item.output ? `: ${String(item.item.output)}` : ''})`);
-  return `${green('←')} ${item.callId}: ${item.output}`;
+  if (item.type === 'message') return `${bold(shownLine(item.role))}: ${visible(item.content)}`;
+  if (item.type === 'function_call') return `${yellow('→')} ${callText(item.name, item.arguments, 100)} ${dim(`(call ${shownLine(item.callId)})`)}`;
+  if (item.type === 'mcp_approval_request') return `${yellow('→')} ${shownLine(item.serverLabel)}: ${callText(item.name, item.arguments, 100)} ${dim(`(hosted MCP, asks approval ${shownLine(item.id)})`)}`;
+  if (item.type === 'mcp_approval_response') return `${item.approve ? green('←') : red('←')} ${shownLine(item.approvalRequestId)}: ${item.approve ? 'approved' : `rejected${item.reason ? `: ${visible(item.reason)}` : ''}`}`;
+  if (item.type === 'provider_item') return dim(`(${shownLine(String(item.item.type))}${item.item.name ? ` ${shownLine(String(item.item.name))}` : ''}${item.item.output ? `: ${visible(String(item.item.output))}` : ''})`);
+  return `${green('←')} ${shownLine(item.callId)}: ${visible(item.output)}`;
 }
-
 
 /** One line per run event, for `countersign watch`. */
 export function eventLine(e: RunEvent): string {
-  const head = `${dim(`${e.at.slice(11, 19)} #${e.seq}`)} ${e.path ? dim(`${e.path}: `) : ''}`;
+  const head = `${dim(`${e.at.slice(11, 19)} #${e.seq}`)} ${e.path ? dim(`${shownLine(e.path)}: `) : ''}`;
   switch (e.type) {
     case 'run_started':
-      return `${head}${bold('run started')} ${e.agentName}: ${shorten(e.input, 100)}`;
+      return `${head}${bold('run started')} ${shownLine(e.agentName)}: ${short(e.input, 100)}`;
     case 'turn_started':
       return `${head}${dim(`turn ${e.turn}`)}`;
     case 'model_text_delta':
-      return `${head}${dim('…')} ${e.delta}`;
+      return `${head}${dim('…')} ${visible(e.delta)}`;
     case 'tool_called':
-      return `${head}${yellow('→')} ${summarizeCall(e.toolName, e.arguments, 100)} ${dim(`(call ${e.callId}${e.needsPerson ? ', needs a person' : ''})`)}`;
+      return `${head}${yellow('→')} ${callText(e.toolName, e.arguments, 100)} ${dim(`(call ${shownLine(e.callId)}${e.needsPerson ? ', needs a person' : ''})`)}`;
     case 'approval_requested':
-      return `${head}${yellow('waiting')} ${summarizeCall(e.pending.toolName, e.pending.arguments, 80)} ${dim(`(call ${e.callId}, ${e.pending.kind})`)}`;
+      return `${head}${yellow('waiting')} ${callText(e.pending.toolName, e.pending.arguments, 80)} ${dim(`(call ${shownLine(e.callId)}, ${e.pending.kind})`)}`;
     case 'decision':
-      return `${head}${e.outcome.endsWith('approved') ? green(e.outcome) : e.outcome.endsWith('rejected') ? red(e.outcome) : e.outcome} ${e.callId}${e.approver ? ` by ${e.approver}` : ''} ${dim(`via ${e.via}`)}${e.message ? `: ${e.message}` : ''}`;
+      return `${head}${e.outcome.endsWith('approved') ? green(e.outcome) : e.outcome.endsWith('rejected') ? red(e.outcome) : e.outcome} ${shownLine(e.callId)}${e.approver ? ` by ${shownLine(e.approver)}` : ''} ${dim(`via ${shownLine(e.via)}`)}${e.message ? `: ${visible(e.message)}` : ''}`;
     case 'tool_output':
-      return `${head}${green('←')} ${e.callId}: ${shorten(e.output, 120)}`;
+      return `${head}${green('←')} ${shownLine(e.callId)}: ${short(e.output, 120)}`;
     case 'handoff':
-      return `${head}handoff ${e.from} → ${e.to}`;
+      return `${head}handoff ${shownLine(e.from)} → ${shownLine(e.to)}`;
     case 'message_output':
-      return `${head}${bold(e.agentName)}: ${e.text}`;
+      return `${head}${bold(shownLine(e.agentName))}: ${visible(e.text)}`;
     case 'run_paused':
-      return `${head}${yellow('paused')}, waiting for a person: ${e.pending.join(', ')}`;
+      return `${head}${yellow('paused')}, waiting for a person: ${shownLine(e.pending.join(', '))}`;
     case 'run_completed':
-      return `${head}${green('completed')}: ${e.finalOutput}`;
+      return `${head}${green('completed')}: ${visible(e.finalOutput)}`;
     case 'run_failed':
-      return `${head}${red('failed')} (${e.errorType ?? 'error'}): ${e.error}`;
+      return `${head}${red('failed')} (${shownLine(e.errorType ?? 'error')}): ${visible(e.error)}`;
   }
 }

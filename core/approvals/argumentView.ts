@@ -1,7 +1,8 @@
 // A call's arguments laid out for a person, the same in every place they decide (the CLI, the inbox, the
 // notifications): shell commands as the lines that run, file edits as diffs, other objects as a key/value table.
-// Control characters and invisible or direction-changing Unicode are made visible: otherwise what a person reads
-// could differ from what runs (a \r or an escape sequence hiding part of a command). Pure.
+// Control characters and invisible or direction-changing Unicode are made visible (core/visibleText.ts): otherwise what
+// a person reads could differ from what runs (a \r or an escape sequence hiding part of a command). Pure.
+import { visible } from '../visibleText';
 
 export interface DiffLine {
   /** `+` added, `-` removed, `@` a header (`@@ …`, `--- a/…`, `+++ b/…`), ` ` context. */
@@ -20,11 +21,6 @@ export interface ArgumentView {
   raw?: string;
 }
 
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const DECEPTIVE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
-
-/** The text with every deceptive character shown as its \uXXXX escape (newlines and tabs stay). */
-export const visible = (s: string): string => s.replace(DECEPTIVE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -39,7 +35,7 @@ export function argumentView(argumentsJson: string): ArgumentView {
   const view: ArgumentView = {};
   const { commands, operations } = args;
   const shownCommands = Array.isArray(commands) && commands.length > 0 && commands.every((c) => typeof c === 'string');
-  if (shownCommands) view.commands = (commands as string[]).map(visible);
+  if (shownCommands) view.commands = (commands as string[]).map((c) => visible(c));
   const shownOperations = Array.isArray(operations) && operations.length > 0 && operations.every((o) => isRecord(o) && typeof o.type === 'string' && typeof o.path === 'string');
   if (shownOperations) view.files = (operations as Array<{ type: string; path: string; diff?: unknown }>).map((op) => ({ operation: visible(op.type), path: visible(op.path), diff: diffLines(op.diff) }));
   const rest = Object.entries(args).filter(([k]) => !(k === 'commands' && shownCommands) && !(k === 'operations' && shownOperations));

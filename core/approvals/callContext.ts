@@ -1,9 +1,9 @@
 // What an approver needs around a waiting call besides its arguments: what the run was asked (its request) and what
 // the assistant said in the turn that made the call, just before it. Taken from the run's input and the items the
 // workflow already holds (nothing is loaded), shortened once when the call is booked, so a book of many calls never
-// holds the conversation twice. Deceptive characters are shown (see argumentView.ts): people read these. Pure.
+// holds the conversation twice. Deceptive characters are shown (core/visibleText.ts): people read these. Pure.
 import type { ConversationItem } from '../../contract/items';
-import { visible } from './argumentView';
+import { visible } from '../visibleText';
 import { shorten } from './callSummary';
 
 export const REQUEST_MAX = 300;
