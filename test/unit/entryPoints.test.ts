@@ -26,7 +26,8 @@ function importedNames(modules: string[], dir: string): Record<string, { seen: n
       `const out: Record<string, unknown> = {};`,
       `for (const [name, ns] of all) {`,
       `  const values = Object.keys(require(name)).filter((k) => k !== '__esModule');`,
-      `  out[name] = { seen: Object.keys(ns).filter((k) => k !== 'default').length, missing: values.filter((k) => !(k in ns)) };`,
+      // Node 23+ adds a 'module.exports' name beside 'default'; neither is one of the module's own.
+      `  out[name] = { seen: Object.keys(ns).filter((k) => k !== 'default' && k !== 'module.exports').length, missing: values.filter((k) => !(k in ns)) };`,
       `}`,
       `console.log(JSON.stringify(out));`,
     ].join('\n'),
