@@ -8,11 +8,18 @@ export const MAX_APPROVER_NAME = 200;
 // holding one could look like another person's on a screen.
 const HIDDEN = /[\p{Cc}\p{Cf}]/u;
 
+/** The name quoted with its hidden characters spelled out (\u202e), so the refusal itself cannot reorder or erase text. */
+const shown = (name: string): string =>
+  JSON.stringify(name).replace(/[\p{Cc}\p{Cf}]/gu, (c) => {
+    const hex = c.codePointAt(0)!.toString(16);
+    return hex.length > 4 ? `\\u{${hex}}` : `\\u${hex.padStart(4, '0')}`;
+  });
+
 /** Why this is not an approver's name (undefined: it is one). One line, naming the rule. */
 export function approverNameProblem(name: string): string | undefined {
   const trimmed = name.normalize('NFC').trim();
   if (!trimmed) return 'an approver name must not be empty';
-  if (HIDDEN.test(trimmed)) return `approver name ${JSON.stringify(trimmed.slice(0, 40))} holds a control or invisible formatting character: use plain text`;
+  if (HIDDEN.test(trimmed)) return `approver name ${shown(trimmed.slice(0, 40))} holds a control or invisible formatting character: use plain text`;
   if (trimmed.length > MAX_APPROVER_NAME) return `an approver name is at most ${MAX_APPROVER_NAME} characters (this one has ${trimmed.length})`;
   return undefined;
 }

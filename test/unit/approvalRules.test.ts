@@ -167,7 +167,7 @@ describe('one person, one vote: names compared in their canonical form (NFC, tri
   test.each([
     ['  ', 'an approver name must not be empty'],
     ['ann\u0007', 'approver name "ann\\u0007" holds a control or invisible formatting character: use plain text'],
-    ['\u202eann', 'approver name "\u202eann" holds a control or invisible formatting character: use plain text'],
+    ['\u202eann', 'approver name "\\u202eann" holds a control or invisible formatting character: use plain text'],
     ['x'.repeat(201), 'an approver name is at most 200 characters (this one has 201)'],
   ])('the name %j is refused in one line, whatever the decision', (approver, problem) => {
     const b = book();
