@@ -151,6 +151,26 @@ test('unauthenticated requests get 401 and change nothing; a post without the CS
   expect(csp).toContain("script-src 'self'");
 });
 
+test('a CSRF token is bound to the approver it was minted for: mallory’s token (with her cookie) fails for ann', async () => {
+  const workflowId = await pausedMail('i7');
+  const formOf = async (who: string) => {
+    const page = await fetch(`${inbox.url}/runs/${workflowId}`, { headers: { 'x-forwarded-user': who } });
+    return { csrf: /name="_csrf" value="([^"]+)"/.exec(await page.text())![1]!, cookie: page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') };
+  };
+  const post = (who: string, f: { csrf: string; cookie: string }) =>
+    fetch(`${inbox.url}/runs/${workflowId}/decide`, { method: 'POST', body: new URLSearchParams({ _csrf: f.csrf, callId: 'i7', action: 'approve' }), headers: { 'x-forwarded-user': who, cookie: f.cookie }, redirect: 'manual' });
+  const mallorys = await formOf('mallory');
+  const crossed = await post('ann', mallorys);
+  expect(crossed.status).toBe(403);
+  expect(await crossed.text()).toContain('the form is stale or did not come from this site (CSRF check failed): reload the page and try again');
+  expect((await runner.pending(workflowId)).map((p) => p.callId)).toEqual(['i7']);
+  // Her own token, with the same cookie, works for her: the binding, not the cookie, refused ann's.
+  const own = await post('mallory', mallorys);
+  expect(own.status).toBe(303);
+  await completed(workflowId);
+  expect((await runner.describe(workflowId)).audit).toEqual([expect.objectContaining({ callId: 'i7', decision: 'approved', approver: 'mallory' })]);
+});
+
 test('the JSON API: the approver is the token’s, a claimed other approver is refused, the decide refusals come back as 422', async () => {
   const workflowId = await pausedMail('i6');
   const api = (path: string, init: RequestInit = {}) => fetch(`${inbox.url}${path}`, { ...init, headers: { authorization: `Bearer ${BOT_TOKEN}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });

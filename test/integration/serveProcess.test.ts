@@ -1,6 +1,11 @@
 // `countersign serve` as an operator runs it: a child process. Oversized bodies get 413 while its memory stays flat;
-// it refuses to listen beyond loopback without an identity source; without any identity source it does not start.
+// it refuses to listen beyond loopback without a verified identity source (a bare header is not one); without any
+// identity source it does not start; a spoofable header never sits beside server-held keys; a verifying proxy's
+// signed assertions (a JWKS file made here with jose) are checked on every request.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type CryptoKey, SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { freePort, spawnProcess, type Spawned } from '../support/processes';
 import { projectRoot } from '../support/toolchain';
 
@@ -48,7 +53,15 @@ test('refuses a non-loopback address without an identity source, and any address
   const open = serve(['--host', '0.0.0.0', '--port', String(await freePort())], { COUNTERSIGN_SERVE_TOKENS: '' });
   running.push(open);
   expect(await open.exited).toBe(1);
-  expect(open.output()).toMatch(/^countersign: countersign serve will not listen on 0\.0\.0\.0 without/m);
+  expect(open.output().trim()).toBe(
+    'countersign: countersign serve will not listen on 0.0.0.0 without authentication it can verify: set COUNTERSIGN_SERVE_TOKENS=ann:<token>,… or --approver-jwt-header with --approver-jwks, or bind to 127.0.0.1',
+  );
+  const headerOnly = serve(['--host', '0.0.0.0', '--port', String(await freePort()), '--approver-header', 'X-Forwarded-User'], { COUNTERSIGN_SERVE_TOKENS: '' });
+  running.push(headerOnly);
+  expect(await headerOnly.exited).toBe(1);
+  expect(headerOnly.output().trim()).toBe(
+    'countersign: countersign serve trusts --approver-header only on loopback (a proxy on this host), not on 0.0.0.0 where any client could send it: set COUNTERSIGN_SERVE_TOKENS=ann:<token>,… or --approver-jwt-header with --approver-jwks',
+  );
   const none = serve(['--port', String(await freePort())], { COUNTERSIGN_SERVE_TOKENS: '' });
   running.push(none);
   expect(await none.exited).toBe(1);
@@ -57,4 +70,64 @@ test('refuses a non-loopback address without an identity source, and any address
   running.push(badTokens);
   expect(await badTokens.exited).toBe(1);
   expect(badTokens.output()).toContain('COUNTERSIGN_SERVE_TOKENS: "ann" must be approver:token');
+});
+
+test('the spoofed-header attack: --approver-header with --keys-dir does not start, with or without bearer tokens', async () => {
+  const keys = mkdtempSync(join(tmpdir(), 'countersign-serve-keys-'));
+  const line = "countersign: countersign serve --keys-dir signs decisions with approvers' keys, so it needs an identity that cannot be spoofed: set COUNTERSIGN_SERVE_TOKENS=ann:<token>,… or --approver-jwt-header with --approver-jwks, and no --approver-header";
+  for (const tokens of ['', `ops:${TOKEN}`]) {
+    const s = serve(['--port', String(await freePort()), '--approver-header', 'X-Forwarded-User', '--keys-dir', keys], { COUNTERSIGN_SERVE_TOKENS: tokens });
+    running.push(s);
+    expect(await s.exited).toBe(1);
+    expect(s.output().trim()).toBe(line);
+  }
+  const noIdentity = serve(['--port', String(await freePort()), '--keys-dir', keys], { COUNTERSIGN_SERVE_TOKENS: '' });
+  running.push(noIdentity);
+  expect(await noIdentity.exited).toBe(1);
+  expect(noIdentity.output().trim()).toBe(line);
+});
+
+test('a verifying proxy’s JWT assertions: a good one signs in its email, and expired, wrong audience, wrong issuer, alg none, unknown key and tampered ones get 401', async () => {
+  const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+  const stranger = await generateKeyPair('ES256', { extractable: true });
+  const dir = mkdtempSync(join(tmpdir(), 'countersign-serve-jwks-'));
+  writeFileSync(join(dir, 'jwks.json'), JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'proxy-1', alg: 'ES256' }] }));
+  const [AUD, ISS] = ['countersign-inbox', 'https://team.cloudflareaccess.com'];
+  const port = await freePort();
+  const args = ['--port', String(port), '--approver-jwt-header', 'Cf-Access-Jwt-Assertion', '--approver-jwks', join(dir, 'jwks.json'), '--approver-audience', AUD, '--approver-issuer', ISS, '--keys-dir', dir];
+  const s = serve(args, { COUNTERSIGN_SERVE_TOKENS: '' });
+  running.push(s);
+  await s.waitFor(/approvals inbox at/);
+  expect(s.output()).toContain(`approvals inbox at http://127.0.0.1:${port} (identity: signed assertion in Cf-Access-Jwt-Assertion (claim email))`);
+
+  const now = Math.floor(Date.now() / 1000);
+  const jwt = (o: { exp?: number; aud?: string; iss?: string; key?: CryptoKey; kid?: string; email?: string } = {}) =>
+    new SignJWT({ email: o.email ?? 'ann@example.com' })
+      .setProtectedHeader({ alg: 'ES256', kid: o.kid ?? 'proxy-1' })
+      .setExpirationTime(o.exp ?? now + 300)
+      .setAudience(o.aud ?? AUD)
+      .setIssuer(o.iss ?? ISS)
+      .sign(o.key ?? privateKey);
+  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const pending = (assertion: string) => fetch(`http://127.0.0.1:${port}/api/pending`, { headers: { 'cf-access-jwt-assertion': assertion } });
+  const good = await fetch(`http://127.0.0.1:${port}/`, { headers: { 'cf-access-jwt-assertion': await jwt() } });
+  expect(good.status).toBe(200);
+  expect(await good.text()).toContain('signed in as <b>ann@example.com</b>');
+  expect((await pending(await jwt())).status).toBe(200);
+  const [head, , sig] = (await jwt()).split('.');
+  const refusals: Array<[string, string]> = [
+    [await jwt({ exp: now - 3600 }), 'it has expired'],
+    [await jwt({ aud: 'another-app' }), 'it is for another audience'],
+    [await jwt({ iss: 'https://evil.example' }), 'it comes from another issuer'],
+    [`${b64({ alg: 'none' })}.${b64({ email: 'ann@example.com', aud: AUD, iss: ISS, exp: now + 300 })}.`, 'its algorithm is not one of ES256, RS256, EdDSA'],
+    [await jwt({ key: stranger.privateKey, kid: 'proxy-9' }), 'it is signed by a key the key set does not hold'],
+    [`${head}.${b64({ email: 'mallory@example.com', aud: AUD, iss: ISS, exp: now + 300 })}.${sig}`, 'its signature does not verify'],
+  ];
+  for (const [assertion, why] of refusals) {
+    const r = await pending(assertion);
+    expect(r.status).toBe(401);
+    expect(await r.json()).toEqual({ error: `not signed in: the identity assertion in Cf-Access-Jwt-Assertion was refused: ${why}` });
+  }
+  // No assertion at all: a bearer-less, header-less request is not signed in either.
+  expect((await fetch(`http://127.0.0.1:${port}/api/pending`)).status).toBe(401);
 });

@@ -280,3 +280,30 @@ test('the inbox signs for approvers whose keys it holds, and says it cannot for 
     await inbox.close();
   }
 });
+
+test('a spoofed identity header on a loopback header-only inbox never makes a signed decision: the server holds no key, so nothing runs', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'countersign-inbox-keys-'));
+  writeFileSync(join(dir, 'ann.private.jwk'), JSON.stringify({ ...ann.jwk, kid: 'ann' }));
+  // The attack of issue 31: the header with the keys is refused outright ...
+  await expect(startInbox({ runner, port: 0, approverHeader: 'X-Forwarded-User', keysDir: dir })).rejects.toThrow(
+    "countersign serve --keys-dir signs decisions with approvers' keys, so it needs an identity that cannot be spoofed: set COUNTERSIGN_SERVE_TOKENS=ann:<token>,… or --approver-jwt-header with --approver-jwks, and no --approver-header",
+  );
+  // ... and without the keys, anyone who reaches the port and names ann gets the form, but not a signed decision.
+  const inbox = await startInbox({ runner, port: 0, approverHeader: 'X-Forwarded-User' });
+  try {
+    const { workflowId } = await paused();
+    const spoofed = { 'x-forwarded-user': 'ann' };
+    const page = await fetch(`${inbox.url}/runs/${workflowId}`, { headers: spoofed });
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+    const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const form = new URLSearchParams({ _csrf: csrf, callId: 'w1', action: 'approve' });
+    const posted = await fetch(`${inbox.url}/runs/${workflowId}/decide`, { method: 'POST', body: form, headers: { ...spoofed, cookie }, redirect: 'manual' });
+    expect(posted.status).toBe(422);
+    expect(await posted.text()).toContain('call w1 (wire_money) needs a signed decision and this server holds no key for ann: sign it yourself with countersign approve --key &lt;file&gt;');
+    expect((await runner.pending(workflowId)).map((p) => p.callId)).toEqual(['w1']);
+    expect(await auditOf(workflowId)).toEqual([]);
+    expect(await wiredBy(workflowId)).toHaveLength(0);
+  } finally {
+    await inbox.close();
+  }
+});
