@@ -95,4 +95,11 @@ const boardAgent = defineAgent({
   ],
 });
 
-export const historyRegistry = () => new AgentRegistry([...demoAgents, kindsAgent, guardedAgent, hostedAgent, triage, identity, helper, vaultAgent, forecaster, onceAgent, staleAgent, boardAgent]);
+// A signed tool that may be granted: its grants must be signed (the grants workflow verifies them in a local activity).
+const grantVault = defineAgent({
+  name: 'grant-vault',
+  instructions: 'test',
+  tools: [defineTool({ name: 'release_funds', description: 'Release funds', parameters: z.object({ amount: z.number() }), needsApproval: true, signedDecisions: true, grantable: true, execute: ({ amount }) => `released ${amount}` })],
+});
+
+export const historyRegistry = () => new AgentRegistry([...demoAgents, kindsAgent, guardedAgent, hostedAgent, triage, identity, helper, vaultAgent, forecaster, onceAgent, staleAgent, boardAgent, grantVault]);

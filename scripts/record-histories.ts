@@ -22,6 +22,7 @@ import { binaryPath, projectRoot } from '../test/support/toolchain';
 import { startWebhookReceiver } from '../test/support/webhookReceiver';
 import { signDecision } from '../client/signing/decisionSigning';
 import { grant, revokeGrant } from '../client/grants/grantsClient';
+import { useGrantUpdate } from '../contract/grantMessages';
 import { historyRegistry, ledger, signingKey } from './historyAgents';
 
 type Scenario = (h: Harness, runner: Runner, workflowId: string) => Promise<void>;
@@ -168,6 +169,18 @@ const scenarios: Record<string, Scenario> = {
     await revokeGrant(h.client, grantId, 'ann', GRANTS);
   },
   'granted-call-grants': async () => undefined,
+  // A grants workflow of its own with a signed grant: an unsigned one refused (release_funds needs signed decisions), a
+  // signed one verified by the local activity and recorded, a use as a worker asks it (signed grants only), a revoke.
+  'signed-grant': async (h, _runner, id) => {
+    const own = { workflowId: id };
+    const request = { agent: 'grant-vault', tool: 'release_funds', where: { amount: { max: 10 } }, for: '1h', uses: 2, grantedBy: 'ann' };
+    const unsigned = await grant(h.client, h.taskQueue, request, own).then(() => 'accepted', (e: Error) => e.message);
+    if (!unsigned.includes('sign the grant with an approver key')) throw new Error(`the unsigned grant was not refused: ${unsigned}`);
+    const { grantId } = await grant(h.client, h.taskQueue, { ...request, signWith: signingKey }, own);
+    const used = await h.client.workflow.getHandle(id).executeUpdate(useGrantUpdate, { args: [{ agent: 'grant-vault', tool: 'release_funds', arguments: '{"amount":5}', callKey: 'k1', signedOnly: true }] });
+    if (used?.grantId !== grantId || !used.token) throw new Error(`the signed grant was not used: ${JSON.stringify(used)}`);
+    await revokeGrant(h.client, grantId, 'ann', own);
+  },
   // No webhook on the worker: the run logs its notifications itself and schedules no notify activity.
   'quiet-notifications': async (_h, _runner, id) => {
     const quiet = await startHarness();

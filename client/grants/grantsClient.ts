@@ -66,7 +66,7 @@ function signed(request: GrantRequest): Omit<GrantRequest, 'signWith'> {
   const { signWith, ...wire } = request;
   if (!signWith) return wire;
   const key = typeof signWith === 'string' ? readPrivateKey(signWith) : signWith;
-  if (!sameApprover(key.kid, request.grantedBy)) throw new CountersignError(`the key is ${key.kid}'s, but the grant names ${request.grantedBy}: sign with your own key, or leave --as out`);
+  if (!sameApprover(key.kid, request.grantedBy)) throw new CountersignError(`grantedBy ${request.grantedBy} contradicts signWith: a signed grant is by the key's approver (${key.kid})`);
   return { ...wire, grantedBy: key.kid, token: signGrant(key, wire) };
 }
 
