@@ -97,6 +97,10 @@ test("an inbox answers another queue's run as an unknown one on its pages, API, 
   expect(await (await fetch(`${desk.inbox.url}/api/runs/${workflowId}`, { headers: viaProxy })).json()).toMatchObject({ pending: [expect.objectContaining({ callId: 'x1' })] });
   expect((await clickAt(desk.inbox.url, token)).text).toBe('send_email (call x1): approved by ann');
   expect(await desk.runner.audit(workflowId)).toEqual([expect.objectContaining({ callId: 'x1', decision: 'approved', approver: 'ann' })]);
+  // The decided call is in its own inbox's history, never in the other's.
+  await eventually(async () => ((await (await fetch(`${desk.inbox.url}/history`, { headers: viaProxy })).text()).includes(workflowId) ? true : undefined));
+  const otherHistory = await fetch(`${other.url}/history`, { headers: ann });
+  expect([otherHistory.status, (await otherHistory.text()).includes(workflowId)]).toEqual([200, false]);
 });
 
 test('an internal error gets one line with a request id; its details are in the server log under that id, not in the body', async () => {
