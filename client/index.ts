@@ -21,4 +21,5 @@ export type { ApprovalRecord, ApprovalStatus } from '../core/approvals/approvalH
 export { signDecision, readPrivateKey, generateApproverKey, type ApproverPrivateKey } from './signing/decisionSigning';
 export type { Signing } from './run/runState';
 export { grant, listGrants, revokeGrant, type GrantRequest, type GrantsOptions } from './grants/grantsClient';
+export { signGrant, type GrantToSign } from './signing/grantSigning';
 export { reviewCall, listReviews, type ReviewCallRequest, type ReviewsOptions, type Review, type ReviewVerdict } from './approvals/reviews';

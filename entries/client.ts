@@ -7,7 +7,7 @@ export type * from '../client';
 export {
   Runner, AgentRunResult, StreamedRunResult, LiveSession, followEvents, RunState, RUN_STATE_SCHEMA_VERSION, connectClient,
   describeSession, followModelDeltas, describeZodError, approvalsAcross, signDecision, readPrivateKey, generateApproverKey,
-  grant, listGrants, revokeGrant, reviewCall, listReviews,
+  grant, listGrants, revokeGrant, signGrant, reviewCall, listReviews,
   CountersignError, RunNotFoundError, RunFinishedError, DecisionRejectedError, RunStateError, RunFailedError, OutputTypeError,
   SessionError, SessionBusyError,
   WORKFLOW_TYPE, DEFAULT_TASK_QUEUE, runInputSchema, approvePayloadSchema, rejectPayloadSchema, provideInputPayloadSchema,

@@ -8,7 +8,9 @@ import { type ApproverPrivateKey, signDecision } from '../../client/signing/deci
 import { signGrant } from '../../client/signing/grantSigning';
 import { type AddGrantRequest, MAX_GRANT_MS, grantsCarrySchema } from '../../contract/grantMessages';
 import { ApprovalBook } from '../../core/approvals/approvalBook';
-import { activeGrants, addGrant, capGrants, carryGrants, emptyGrants, jtiUsed, pruneGrants, signatureNeeded, useGrant } from '../../core/grants/grantsState';
+import { activeGrants, addGrant, capGrants, carryGrants, emptyGrants, grantRefusal, grantSignatureNeeded, jtiUsed, pruneGrants, signatureNeeded, useGrant } from '../../core/grants/grantsState';
+import type { AgentSnapshot } from '../../core/run/agentSnapshot';
+import type { ApprovalPolicy } from '../../contract/approvalPolicy';
 import { type DecodedGrantToken, GRANT_TOKEN_FRESH_SECONDS, checkGrantClaims, checkGrantUse, decodeGrantToken } from '../../core/signing/grantToken';
 
 function keyOf(kid: string): ApproverPrivateKey {
@@ -82,6 +84,15 @@ test('which grants must be signed: a quorum, signed decisions (the tool\'s or th
   expect(signatureNeeded('t', { signedDecisions: true })).toBe('tool t needs signed decisions');
   expect(signatureNeeded('t', {}, true)).toBe('tool t needs signed decisions');
   expect(signatureNeeded('t', { quorum: 1 })).toBeUndefined();
+  // As the grants workflow sees it: the worker's setting comes with the agent's description.
+  const snapshot = (more: Partial<AgentSnapshot> = {}, policy: ApprovalPolicy = {}): AgentSnapshot => ({
+    name: 'vault', version: '1', instructions: '', tools: [{ name: 'wire_funds', description: '', parameters: {}, approval: 'always', policy }], ...more,
+  });
+  expect(grantSignatureNeeded(snapshot(), 'wire_funds')).toBeUndefined();
+  expect(grantSignatureNeeded(snapshot({ requireSignedDecisions: true }), 'wire_funds')).toBe('tool wire_funds needs signed decisions');
+  expect(grantSignatureNeeded(snapshot({ policy: { quorum: 3 } }, { grantable: true }), 'wire_funds')).toBe('tool wire_funds needs 3 approvals per call (quorum)');
+  expect(grantRefusal(snapshot({ requireSignedDecisions: true }), 'wire_funds')).toBe('tool wire_funds needs signed decisions: it cannot be granted unless its policy says grantable: true');
+  expect(grantRefusal(snapshot({ requireSignedDecisions: true }, { grantable: true }), 'wire_funds')).toBeUndefined();
 });
 
 test("a signed grant is its key's, ends with its token, makes one grant only; signed-only uses skip unsigned grants", () => {
