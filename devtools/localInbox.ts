@@ -29,7 +29,7 @@ export async function startLocalInbox(config: CountersignConfig): Promise<{ line
     return {
       line: `Approvals inbox: ${inbox.signInUrl} (signs this browser in as ${approver}; the link works once, within ${SIGN_IN_TTL_MS / 60_000} minutes)`,
       close: async () => {
-        await inbox.close();
+        await inbox.close(); // after its live streams ended: they read through this client
         await client.connection.close();
       },
     };

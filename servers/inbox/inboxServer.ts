@@ -73,6 +73,8 @@ export interface InboxContext {
   guardCsrf: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 }
 
+const CLOSE_GRACE_MS = 2_000;
+
 /** CSRF tokens are minted for, and checked against, this: a token minted for one approver fails for another. */
 const csrfUser = (who: Identity | null): string => (who ? canonicalApprover(who.approver) : '');
 
@@ -137,5 +139,10 @@ export async function startInbox(o: InboxOptions): Promise<{ url: string; signIn
 
   const address = await app.listen({ port: o.port ?? 8234, host });
   const url = address.replace('[::1]', 'localhost');
-  return { url, ...(identity.signIn ? { signInUrl: `${url}/sign-in/${identity.signIn.mintLink()}` } : {}), close: () => app.close() };
+  // An open run page holds a live event stream: closing waits for it a moment, then ends every connection.
+  const close = async () => {
+    const force = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS).unref();
+    await app.close().finally(() => clearTimeout(force));
+  };
+  return { url, ...(identity.signIn ? { signInUrl: `${url}/sign-in/${identity.signIn.mintLink()}` } : {}), close };
 }

@@ -171,6 +171,22 @@ test('a CSRF token is bound to the approver it was minted for: mallory’s token
   expect((await runner.describe(workflowId)).audit).toEqual([expect.objectContaining({ callId: 'i7', decision: 'approved', approver: 'mallory' })]);
 });
 
+test('closing the inbox ends an open run page’s live event stream rather than waiting for it', async () => {
+  const workflowId = await pausedMail('i8');
+  const other = await startInbox({ runner, port: 0, tokens: [{ approver: 'bot', token: BOT_TOKEN }] });
+  const stream = await fetch(`${other.url}/api/runs/${workflowId}/events?after=0`, { headers: { authorization: `Bearer ${BOT_TOKEN}` } });
+  expect(stream.headers.get('content-type')).toBe('text/event-stream');
+  const reader = stream.body!.getReader();
+  expect(new TextDecoder().decode((await reader.read()).value)).toContain('"type":"run_started"'); // the stream is live
+  const started = Date.now();
+  await other.close();
+  expect(Date.now() - started).toBeLessThan(10_000); // 2 s of grace, then every connection is ended
+  const drain = async () => {
+    for (let r = await reader.read(); !r.done; r = await reader.read());
+  };
+  await expect(drain()).rejects.toThrow('terminated'); // ended by the server, not by the run
+});
+
 test('the JSON API: the approver is the token’s, a claimed other approver is refused, the decide refusals come back as 422', async () => {
   const workflowId = await pausedMail('i6');
   const api = (path: string, init: RequestInit = {}) => fetch(`${inbox.url}${path}`, { ...init, headers: { authorization: `Bearer ${BOT_TOKEN}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
