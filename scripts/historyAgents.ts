@@ -86,12 +86,15 @@ const staleAgent = defineAgent({
   ],
 });
 
-// Who may decide, by name (behind patch countersign-canonical-approvers): an approvers list, a quorum, and the requester excluded.
+// Who may decide, by name (behind patch countersign-canonical-approvers): a quorum with the requester excluded, with
+// and without an approvers list.
+const budget = { parameters: z.object({ amount: z.number() }), needsApproval: true, quorum: 2, excludeRequester: true, execute: ({ amount }: { amount: number }) => `granted ${amount}` } as const;
 const boardAgent = defineAgent({
   name: 'board',
   instructions: 'test',
   tools: [
-    defineTool({ name: 'grant_budget', description: 'Grant a budget', parameters: z.object({ amount: z.number() }), needsApproval: true, quorum: 2, approvers: ['ann', 'bob', 'cy'], excludeRequester: true, execute: ({ amount }) => `granted ${amount}` }),
+    defineTool({ name: 'grant_budget', description: 'Grant a budget', ...budget, approvers: ['ann', 'bob', 'cy'] }),
+    defineTool({ name: 'open_budget', description: 'Open a budget', ...budget }),
   ],
 });
 

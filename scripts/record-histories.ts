@@ -267,6 +267,24 @@ const scenarios: Record<string, Scenario> = {
     await runner.decide(id, [{ callId: 'b1', decision: 'approve', approver: 'BOB' }]);
     await handle.result();
   },
+  // Recorded on the code before patch countersign-canonical-approvers (f9443c0), which compared names as written: "ANN"
+  // completed ann's quorum, "Cy " approved a run cy requested, a control-character name counted, and the approvers
+  // list refused "Bob ". Today's code refuses those decisions, so this scenario cannot be recorded again: its file is
+  // the proof that runs decided so replay as they were.
+  'names-as-written': async (h, runner, id) => {
+    const call = (name: string, callId: string) => ({ name, arguments: { amount: 9 }, callId });
+    h.model.script(id, [{ toolCalls: [call('open_budget', 'o1'), call('open_budget', 'o2'), call('grant_budget', 'g1')] }, { text: 'done' }]);
+    await runner.run('board', 'fund it', { workflowId: id, context: { requestedBy: 'cy' } });
+    const handle = h.client.workflow.getHandle(id);
+    await runner.decide(id, [{ callId: 'o1', decision: 'approve', approver: 'ann' }]);
+    await handle.signal(approveSignal, { callId: 'o1', approver: 'ANN' });
+    await runner.decide(id, [{ callId: 'o2', decision: 'approve', approver: 'Cy ' }]);
+    await runner.decide(id, [{ callId: 'o2', decision: 'approve', approver: 'ann\u0007' }]);
+    await handle.signal(approveSignal, { callId: 'g1', approver: 'Bob ' });
+    await runner.decide(id, [{ callId: 'g1', decision: 'approve', approver: 'bob' }]);
+    await runner.decide(id, [{ callId: 'g1', decision: 'approve', approver: 'ann' }]);
+    await handle.result();
+  },
   'run-deadline': async (h, runner, id) => {
     h.model.script(id, [{ toolCalls: [email(1)] }]);
     await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'go', runTimeout: '2s' }] });

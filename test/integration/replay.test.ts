@@ -19,7 +19,7 @@ beforeAll(() => quietRuntime());
 test('the corpus covers paused, completed, timed-out, continued-as-new and failed runs', () => {
   const names = corpus.map((c) => c.file.replace(/\.json$/, ''));
   expect(names.length).toBeGreaterThanOrEqual(6);
-  for (const kind of ['paused-at-approval', 'approved-and-rejected', 'timed-out-with-reminders', 'continued-as-new.run1', 'failed-max-turns', 'run-deadline', 'transcript-continued-as-new.run2', 'nested-refused-decision', 'on-approval', 'hosted-mcp', 'signed-and-quorum', 'cancelled-while-waiting', 'granted-call', 'granted-call-grants', 'quiet-notifications', 'fast-mode', 'decision-in-booking-task', 'typed-output-retry', 'canonical-approvers', 'signed-grant']) expect(names).toContain(kind);
+  for (const kind of ['paused-at-approval', 'approved-and-rejected', 'timed-out-with-reminders', 'continued-as-new.run1', 'failed-max-turns', 'run-deadline', 'transcript-continued-as-new.run2', 'nested-refused-decision', 'on-approval', 'hosted-mcp', 'signed-and-quorum', 'cancelled-while-waiting', 'granted-call', 'granted-call-grants', 'quiet-notifications', 'fast-mode', 'decision-in-booking-task', 'typed-output-retry', 'canonical-approvers', 'signed-grant', 'names-as-written']) expect(names).toContain(kind);
 });
 
 test('every recorded history replays against the current workflow code', async () => {
