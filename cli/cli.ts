@@ -3,7 +3,7 @@
 // Only commander and the presenters load at start (`countersign --help` stays fast); the Temporal client, the
 // configuration and the payload store load when a command needs them.
 import { Command, Option } from 'commander';
-import { describeOutcome, dim, finalOutputText, print, printJson } from './terminalOutput';
+import { describeOutcome, dim, finalOutputText, print, printJson, printProblem } from './terminalOutput';
 import { CountersignError } from '../client/errors';
 import { type Connect } from './cliConnection';
 import { addDecisionCommands } from './decisionCommands';
@@ -17,6 +17,8 @@ import type { CountersignConfig } from '../temporal.config';
 import { lazy } from './lazyLoads';
 import { jsonObjectOption } from './jsonOptions';
 
+/** `start --wait`: how long a worker that is starting up (npm start, a deploy) has to show up on the queue. */
+const WORKER_GRACE_MS = 2_000;
 const MODEL_SETTINGS_EXAMPLE = `'{"toolChoice":"required","temperature":0.2}'`;
 
 interface GlobalOptions {
@@ -69,7 +71,7 @@ program
   .option('--wait', 'wait for the first pause or the end')
   .option('--json', 'machine-readable output')
   .action(async (agent: string, input: string, o) => {
-    const { runner } = await connect();
+    const { client, runner } = await connect();
     const options: RunOptions = {
       workflowId: o.workflowId,
       approvalTimeout: o.approvalTimeout,
@@ -83,11 +85,17 @@ program
       session: o.session,
       sessionRules: o.sessionRules,
     };
+    const workflowId = await runner.startOnly(agent, input, options);
+    // A run on a queue no worker polls would wait without a word: say so (with --wait, exit 1 rather than hang).
+    const absent = await lazy.workerPresence().noWorker(client, runner.taskQueue, workflowId, o.wait ? WORKER_GRACE_MS : 0);
     if (!o.wait) {
-      const workflowId = await runner.startOnly(agent, input, options);
-      return o.json ? printJson({ workflowId }) : print(workflowId);
+      if (o.json) printJson({ workflowId });
+      else print(workflowId);
+      if (absent) printProblem(absent.message);
+      return;
     }
-    const result = await runner.run(agent, input, options);
+    if (absent) throw absent;
+    const result = await runner.nextPause(workflowId);
     if (o.json) return printJson({ workflowId: result.workflowId, status: result.status, interruptions: result.interruptions, finalOutput: result.finalOutput, ...(result.snapshot.structuredOutput && result.finalOutput ? { output: JSON.parse(result.finalOutput) as unknown } : {}) });
     print(result.interruptions.length ? describeOutcome(result) : `${dim(`run ${result.workflowId} completed:`)}\n${finalOutputText(result.snapshot)}`);
   });
@@ -163,7 +171,7 @@ export async function main(argv = process.argv): Promise<void> {
     await program.parseAsync(argv);
   } catch (err) {
     const message = err instanceof CountersignError || (err as Error)?.name === 'ConfigError' ? (err as Error).message : err instanceof Error ? err.message.split('\n')[0] : String(err);
-    process.stderr.write(`countersign: ${message}\n`);
+    printProblem(message ?? String(err)); // an error may carry a run's words (its failure, a tool's output): shown, never obeyed
     if (debugOn()) console.error(err);
     process.exitCode = 1;
   } finally {

@@ -6,6 +6,7 @@ export const lazy = {
   connect: () => require('../client/clientConnection') as typeof import('../client/clientConnection'),
   runner: () => require('../client/run/runner') as typeof import('../client/run/runner'),
   runReads: () => require('../client/run/runReads') as typeof import('../client/run/runReads'),
+  workerPresence: () => require('../client/run/workerPresence') as typeof import('../client/run/workerPresence'),
   payloadStorage: () => require('../storage/payloadStorage') as typeof import('../storage/payloadStorage'),
   codecServer: () => require('../servers/codecServer') as typeof import('../servers/codecServer'),
   decisionSigning: () => require('../client/signing/decisionSigning') as typeof import('../client/signing/decisionSigning'),

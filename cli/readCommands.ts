@@ -5,8 +5,10 @@ import type { RunResult, RunView } from '../contract/runViews';
 import { quorumText } from '../core/approvals/decisionText';
 import { relativeTime } from '../core/relativeTime';
 import { type Connect } from './cliConnection';
-import { argumentLines, auditTable, bold, ago, dim, itemLine, pendingTable, print, printJson, red, eventLine, finalOutputText } from './terminalOutput';
+import { argumentLines, auditTable, bold, ago, dim, itemLine, pendingTable, print, printJson, printProblem, red, eventLine, finalOutputText, shownLine } from './terminalOutput';
 import { CountersignError } from '../client/errors';
+import { visible } from '../core/visibleText';
+import { lazy } from './lazyLoads';
 import type { PendingApproval } from '../contract/runViews';
 
 export function addReadCommands(program: Command, connect: Connect): void {
@@ -20,8 +22,9 @@ export function addReadCommands(program: Command, connect: Connect): void {
     .action(async (o: { agent?: string; tool?: string; json?: boolean }) => {
       for (const [flag, value] of [['--agent', o.agent], ['--tool', o.tool]] as const)
         if (value !== undefined && !/^[\w.@-]+$/.test(value)) throw new CountersignError(`${flag} must be a plain name (letters, digits, _ . @ -), got ${JSON.stringify(value)}`);
-      const { runner } = await connect();
-      const rows = await runner.pending({ agent: o.agent, tool: o.tool });
+      const { client, runner } = await connect();
+      const [rows, absent] = await Promise.all([runner.pending({ agent: o.agent, tool: o.tool }), lazy.workerPresence().noWorker(client, runner.taskQueue)]);
+      if (absent) printProblem(absent.message); // its runs cannot answer, so their calls are missing below
       if (o.json) return printJson(rows);
       if (rows.length === 0) return print('No approvals are pending.');
       print(pendingTable(rows, (p) => [(p as PendingApproval & { workflowId: string }).workflowId, p.agentName]));
@@ -39,27 +42,28 @@ export function addReadCommands(program: Command, connect: Connect): void {
       if (o.json) return printJson(s);
       const lines = [
         `${bold('Run')}       ${workflowId}`,
-        `${bold('Agent')}     ${s.agent.name}@${s.agent.version}`,
+        // A run that failed before its agent was described (an unknown agent) has no version: no stray `@`.
+        `${bold('Agent')}     ${shownLine(s.agent.name)}${s.agent.version ? `@${shownLine(s.agent.version)}` : ''}`,
         `${bold('Status')}    ${s.status}  (turn ${s.turn}/${s.maxTurns}, started ${ago(s.startedAt)}${s.continuedAsNew ? `, continued as new ${s.continuedAsNew}×` : ''})`,
       ];
-      if (s.problem) lines.push(`${bold('Problem')}   ${red(s.problem)}`);
+      if (s.problem) lines.push(`${bold('Problem')}   ${red(shownLine(s.problem))}`);
       if (s.pending.length) {
         lines.push('', bold('Pending'));
         const now = Date.now();
         for (const p of s.pending) {
           const times = `asked ${relativeTime(p.requestedAt, now)}${p.expiresAt ? `, expires ${relativeTime(p.expiresAt, now)}` : ''}`;
-          lines.push(`  ${p.callId}  ${p.path ?? p.toolName}${p.mcpServer ? ` (MCP ${p.mcpServer})` : ''}${p.agentName !== s.agent.name ? ` (agent ${p.agentName})` : ''}  ${times}${p.approvers ? `, approvers: ${p.approvers.join(', ')}` : ''}${p.quorum ? `, ${quorumText(p.quorum)}` : ''}${p.signedDecisions ? ', signed decisions only' : ''}`);
-          if (p.request) lines.push(`    ${dim('request:')} ${p.request}`);
-          if (p.assistantSaid) lines.push(`    ${dim('assistant:')} ${p.assistantSaid}`);
-          if (p.preview) lines.push(`    ${p.preview.failed ? red(p.preview.summary) : `impact: ${p.preview.summary}`}`, ...(p.preview.details ?? '').split('\n').filter(Boolean).map((l) => `      ${l}`));
-          if (p.stale) lines.push(`    ${red(`approved, but what it acts on changed before it ran (was ${JSON.stringify(p.stale.was)}, now ${JSON.stringify(p.stale.now)}): it did not run; decide again`)}`);
-          if (p.kind === 'uncertain') lines.push(`    ${red(`may or may not have run: ${p.uncertainBecause ?? 'its attempt did not finish'}`)}; answer with countersign resolve ${workflowId} ${p.callId} --retry | --done <result> | --failed <error>`);
+          lines.push(shownLine(`  ${p.callId}  ${p.path ?? p.toolName}${p.mcpServer ? ` (MCP ${p.mcpServer})` : ''}${p.agentName !== s.agent.name ? ` (agent ${p.agentName})` : ''}  ${times}${p.approvers ? `, approvers: ${p.approvers.join(', ')}` : ''}${p.quorum ? `, ${quorumText(p.quorum)}` : ''}${p.signedDecisions ? ', signed decisions only' : ''}`));
+          if (p.request) lines.push(`    ${dim('request:')} ${shownLine(p.request)}`);
+          if (p.assistantSaid) lines.push(`    ${dim('assistant:')} ${shownLine(p.assistantSaid)}`);
+          if (p.preview) lines.push(`    ${p.preview.failed ? red(shownLine(p.preview.summary)) : `impact: ${shownLine(p.preview.summary)}`}`, ...(p.preview.details ?? '').split('\n').filter(Boolean).map((l) => `      ${shownLine(l)}`));
+          if (p.stale) lines.push(`    ${red(shownLine(`approved, but what it acts on changed before it ran (was ${JSON.stringify(p.stale.was)}, now ${JSON.stringify(p.stale.now)}): it did not run; decide again`))}`);
+          if (p.kind === 'uncertain') lines.push(`    ${red(shownLine(`may or may not have run: ${p.uncertainBecause ?? 'its attempt did not finish'}`))}; answer with countersign resolve ${workflowId} ${p.callId} --retry | --done <result> | --failed <error>`);
           lines.push(...argumentLines(p.arguments).map((l) => `    ${l}`));
         }
       }
       if (s.audit.length) lines.push('', bold(s.auditFrom ? `Decisions (newest ${s.audit.length}; all: countersign audit ${workflowId})` : 'Decisions'), auditTable(s.audit));
       if (s.finalOutput !== undefined) lines.push('', bold('Final output'), finalOutputText(s));
-      if (s.error) lines.push('', red(`Failed (${s.errorType ?? 'error'}): ${s.error}`));
+      if (s.error) lines.push('', red(visible(`Failed (${s.errorType ?? 'error'}): ${s.error}`)));
       print(lines.join('\n'));
     });
 
@@ -72,10 +76,16 @@ export function addReadCommands(program: Command, connect: Connect): void {
     .option('--json', 'the whole result as JSON')
     .action(async (workflowId: string, o: { wait?: boolean; json?: boolean }) => {
       const { client, runner } = await connect();
-      const s = await runner.describe(workflowId);
-      let final: RunView = s;
-      if (s.status !== 'Completed' && s.status !== 'Failed') {
-        if (!o.wait) throw new CountersignError(`run ${workflowId} is still running (${s.status}${s.pending.length ? `, ${s.pending.length} pending` : ''}); pass --wait to wait for it`);
+      // With --wait, a run no worker serves yet is waited for all the same (the line says what it waits for).
+      const s = await runner.describe(workflowId).catch((err: unknown) => {
+        if (!(o.wait && err instanceof lazy.workerPresence().NoWorkerError)) throw err;
+        printProblem(`waiting: ${err.message}`);
+        return undefined;
+      });
+      let final: RunView;
+      if (s?.status === 'Completed' || s?.status === 'Failed') final = s;
+      else {
+        if (!o.wait) throw new CountersignError(`run ${workflowId} is still running (${s?.status}${s?.pending.length ? `, ${s.pending.length} pending` : ''}); pass --wait to wait for it`);
         final = await client.workflow
           .getHandle(workflowId)
           .result()
@@ -110,7 +120,10 @@ export function addReadCommands(program: Command, connect: Connect): void {
     .action(async (workflowId: string, o: { after: number; json?: boolean }) => {
       const { runner } = await connect();
       await runner.describe(workflowId); // a clear error for an unknown run
-      for await (const item of runner.conversation(workflowId, { after: o.after })) print(o.json ? JSON.stringify(item) : itemLine(item));
+      for await (const item of runner.conversation(workflowId, { after: o.after })) {
+        if (o.json) printJson(item, { oneLine: true });
+        else print(itemLine(item));
+      }
     });
 
   program
@@ -125,7 +138,8 @@ export function addReadCommands(program: Command, connect: Connect): void {
       const { runner } = await connect();
       await runner.describe(workflowId); // a clear error for an unknown run
       for await (const e of runner.stream(workflowId, { after: o.after, deltas: !!o.deltas })) {
-        print(o.json ? JSON.stringify(e) : eventLine(e));
+        if (o.json) printJson(e, { oneLine: true });
+        else print(eventLine(e));
         if (e.type === 'run_failed') throw new CountersignError(`run ${workflowId} failed (${e.errorType ?? 'error'}): ${e.error}`);
       }
     });

@@ -1,34 +1,40 @@
 // Reading runs: one run's state, its conversation and audit in pages, and every call waiting for a person across
 // the namespace. Everything the CLI shows comes from here. A run nobody knows is a RunNotFoundError; a closed run
-// answers from its result, or (for its conversation and audit) from a worker replaying its history.
+// answers from its result, or (for its conversation and audit) from a worker replaying its history; a run no worker
+// can answer for is a NoWorkerError naming its task queue (client/run/workerPresence.ts).
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { ConversationItem } from '../../contract/items';
 import { auditLogQuery, conversationQuery, pendingApprovalsQuery, runStateQuery } from '../../contract/messages';
 import { type AuditEntry, type PendingApproval, type RunResult, type RunSnapshot } from '../../contract/runViews';
 import { RunNotFoundError } from '../errors';
 import { QUERY_NAME, checkQueryValues, forEachLimited } from '../visibility';
+import { type RunPlace, askRun } from './workerPresence';
 
 /** A pending call with the run it belongs to. */
 export type PendingCall = PendingApproval & { workflowId: string };
 
-/** The run's Temporal status (RUNNING, COMPLETED, FAILED, …), or a RunNotFoundError. */
-export async function workflowStatus(client: Client, workflowId: string): Promise<string> {
+/** The run's task queue and Temporal status (RUNNING, COMPLETED, FAILED, …), or a RunNotFoundError. */
+export async function runPlace(client: Client, workflowId: string): Promise<RunPlace> {
   try {
-    return (await client.workflow.getHandle(workflowId).describe()).status.name;
+    const { taskQueue, status } = await client.workflow.getHandle(workflowId).describe();
+    return { taskQueue, status: status.name };
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) throw new RunNotFoundError(`no run with workflow id ${workflowId}`);
     throw err;
   }
 }
 
+/** The run's Temporal status (RUNNING, COMPLETED, FAILED, …), or a RunNotFoundError. */
+export const workflowStatus = async (client: Client, workflowId: string): Promise<string> => (await runPlace(client, workflowId)).status;
+
 /**
  * Where a run stands, with the newest items and audit entries. A completed run answers from its result; the whole
  * conversation and audit of a long run come from `conversationOf` / `auditOf` (for a closed run, a worker replays it).
  */
 export async function describeRun(client: Client, workflowId: string): Promise<RunSnapshot> {
-  const status = await workflowStatus(client, workflowId);
+  const place = await runPlace(client, workflowId);
   const handle = client.workflow.getHandle(workflowId);
-  if (status !== 'COMPLETED') return handle.query(runStateQuery);
+  if (place.status !== 'COMPLETED') return askRun(client, workflowId, () => handle.query(runStateQuery), place);
   const result = (await handle.result()) as RunResult;
   // Results of runs from before the compact view: the whole conversation and audit, no cursor or windows.
   return { ...result, cursor: result.cursor ?? { items: result.items.length, audit: result.audit.length }, itemsFrom: result.itemsFrom ?? 0, auditFrom: result.auditFrom ?? 0 };
@@ -38,7 +44,7 @@ export async function describeRun(client: Client, workflowId: string): Promise<R
 export async function* conversationOf(client: Client, workflowId: string, after = 0): AsyncGenerator<ConversationItem> {
   const handle = client.workflow.getHandle(workflowId);
   for (let next = after; ; ) {
-    const page = await handle.query(conversationQuery, { after: next, limit: 1000 });
+    const page = await askRun(client, workflowId, () => handle.query(conversationQuery, { after: next, limit: 1000 }));
     yield* page.items;
     if (page.items.length === 0 || page.next >= page.total) return;
     next = page.next;
@@ -49,7 +55,7 @@ export async function* conversationOf(client: Client, workflowId: string, after 
 export async function* auditOf(client: Client, workflowId: string, after = 0): AsyncGenerator<AuditEntry> {
   const handle = client.workflow.getHandle(workflowId);
   for (let next = after; ; ) {
-    const page = await handle.query(auditLogQuery, { after: next, limit: 1000 });
+    const page = await askRun(client, workflowId, () => handle.query(auditLogQuery, { after: next, limit: 1000 }));
     yield* page.entries;
     if (page.entries.length === 0 || page.next === next) return;
     next = page.next;
@@ -58,8 +64,8 @@ export async function* auditOf(client: Client, workflowId: string, after = 0): A
 
 /** What one run waits for (nested calls of sub-runs included, with their path). */
 export async function pendingOf(client: Client, workflowId: string): Promise<PendingApproval[]> {
-  await workflowStatus(client, workflowId);
-  return client.workflow.getHandle(workflowId).query(pendingApprovalsQuery);
+  const place = await runPlace(client, workflowId);
+  return askRun(client, workflowId, () => client.workflow.getHandle(workflowId).query(pendingApprovalsQuery), place);
 }
 
 /** Runs asked at once, and how long each may take to answer (a run whose worker is gone cannot: it is skipped). */

@@ -69,6 +69,8 @@ export interface HarnessOptions {
   grantsWorkflowId?: string;
   /** The namespace the client and worker use (default `default`); it must exist, with the search attributes. */
   namespace?: string;
+  /** false: no worker polls the task queue until restartWorker() (a queue no worker serves yet). */
+  workerAtStart?: boolean;
   /** Traces: the worker gets the tracing interceptors (pass a bundle that holds them in workerOptions.workflowBundle). */
   tracing?: Tracing;
 }
@@ -118,8 +120,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       ...(opts.tracing ? { tracing: opts.tracing } : {}),
     });
 
-  let worker = await build();
-  let running = worker.run();
+  let worker = opts.workerAtStart === false ? undefined : await build();
+  let running = worker?.run() ?? Promise.resolve();
 
   const h: Harness = {
     client,
@@ -127,10 +129,11 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     model,
     outbox,
     get worker() {
+      if (!worker) throw new Error('no worker yet: started with workerAtStart false, call restartWorker()');
       return worker;
     },
     async stopWorker() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      if (worker?.getState() === 'RUNNING') worker.shutdown();
       await running;
     },
     async restartWorker(nextRegistry, next = {}) {

@@ -1,7 +1,7 @@
 // The one rule for a run's text on a screen (core/visibleText.ts) and the CLI's print path over it: escape sequences,
 // control characters and direction-changing Unicode are shown as escapes, never passed to the terminal.
 import { visible } from '../../core/visibleText';
-import { terminalText } from '../../cli/terminalOutput';
+import { auditLine, eventLine, itemLine, terminalText } from '../../cli/terminalOutput';
 
 const ESC = '\u001b';
 
@@ -32,4 +32,13 @@ test("print's text: without colour every escape is shown; with colour only the C
   expect(terminalText(`${ESC}[32mcompleted${ESC}[0m: ${fromRun}`, true)).toBe(`${ESC}[32mcompleted${ESC}[0m: \\u001b[2K\\u001b[1Aok\\u202e`);
   expect(terminalText(`${ESC}[32mcompleted${ESC}[0m`, false)).toBe('\\u001b[32mcompleted\\u001b[0m');
   expect(terminalText(`${ESC}[35m${ESC}[8mhidden${ESC}[0m`, true)).toBe(`\\u001b[35m\\u001b[8mhidden${ESC}[0m`);
+});
+
+test("watch's deltas, a conversation's items and an audit row show a run's escapes (colour or not)", () => {
+  const at = '2026-11-26T05:00:00.000Z';
+  expect(eventLine({ seq: 7, at, agentName: 'a', type: 'model_text_delta', turn: 1, delta: `${ESC}[2K${ESC}]8;;https://x.example/${ESC}\\go\u202e` })).toBe('05:00:00 #7 … \\u001b[2K\\u001b]8;;https://x.example/\\u001b\\go\\u202e');
+  expect(itemLine({ type: 'function_call_output', callId: 'c1', output: `done${ESC}[1A\u202e` })).toBe('← c1: done\\u001b[1A\\u202e');
+  expect(itemLine({ type: 'message', role: 'assistant', content: `two\nlines${ESC}[2K` })).toBe('assistant: two\nlines\\u001b[2K');
+  const row = auditLine({ seq: 1, callId: 'c1', toolName: 'take_note', decision: 'rejected', approver: 'ann', via: 'update', decidedAt: at, message: `no${ESC}[8m\u202e` } as Parameters<typeof auditLine>[0]);
+  expect(row.at(-1)).toBe('no\\u001b[8m\\u202e');
 });

@@ -1,0 +1,112 @@
+// Whether a worker serves a task queue: its workflow pollers as the server last saw them (DescribeTaskQueue). A run
+// on a queue no worker polls waits without a word, and a query to it fails with only "Failed to query Workflow"; the
+// CLI (start, show, pending, result) and the inbox say instead, in the one line of NoWorkerError, which queue has no
+// worker and how to start one.
+import type { Client } from '@temporalio/client';
+import { optionalTsToMs } from '@temporalio/common/lib/time';
+import { temporal } from '@temporalio/proto';
+import { CountersignError } from '../errors';
+
+/**
+ * A poll this recent means a worker: a live worker keeps a long poll open on its queue, renewed at least every
+ * minute or so, and the server keeps a gone worker's last poll for minutes (so "a poller is listed" is not enough).
+ */
+export const RECENT_POLL_MS = 2 * 60_000;
+
+/** No worker has polled the run's task queue lately: the run waits until one does. */
+export class NoWorkerError extends CountersignError {
+  override name = 'NoWorkerError';
+  constructor(
+    readonly taskQueue: string,
+    readonly workflowId?: string,
+    readonly closed?: string,
+  ) {
+    super(noWorkerLine(taskQueue, workflowId, closed));
+  }
+}
+
+/**
+ * The one line: which queue, what it means for the run, how to start a worker, how to wait for the run. `closed`: the
+ * run has ended (e.g. `failed`), and reading it needs a worker to replay its history.
+ */
+export function noWorkerLine(taskQueue: string, workflowId?: string, closed?: string): string {
+  const start = `start one on that queue (COUNTERSIGN_TASK_QUEUE=${taskQueue} npm run worker, or startWorker({ taskQueue: '${taskQueue}' }))`;
+  const none = `no worker has polled task queue "${taskQueue}" in the last ${RECENT_POLL_MS / 60_000} minutes`;
+  if (!workflowId) return `${none}, so its runs wait: ${start}`;
+  if (closed) return `${none}, and reading run ${workflowId} (${closed}) takes one to replay it: ${start}`;
+  return `${none}, so run ${workflowId} is started and waits: ${start}; countersign result ${workflowId} --wait waits for it once a worker comes`;
+}
+
+/**
+ * Whether any worker polled the queue for workflow tasks within RECENT_POLL_MS. Undefined when the server would not
+ * say (an older server, no permission): then nobody is told there is no worker.
+ */
+export async function workerPolls(client: Client, taskQueue: string, now = Date.now()): Promise<boolean | undefined> {
+  try {
+    const { pollers } = await client.workflowService.describeTaskQueue({
+      namespace: client.options.namespace,
+      taskQueue: { name: taskQueue, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+      taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+    });
+    return pollers.some((p) => (optionalTsToMs(p.lastAccessTime) ?? 0) >= now - RECENT_POLL_MS);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A NoWorkerError when no worker polled the queue lately (waiting up to `graceMs` for one that is starting), else undefined. */
+export async function noWorker(client: Client, taskQueue: string, workflowId?: string, graceMs = 0): Promise<NoWorkerError | undefined> {
+  const deadline = Date.now() + graceMs;
+  for (;;) {
+    if ((await workerPolls(client, taskQueue)) !== false) return undefined;
+    if (Date.now() >= deadline) return new NoWorkerError(taskQueue, workflowId);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/**
+ * A query's failure explained: when no worker polls the run's queue, the NoWorkerError that says so (a query on a
+ * queue without pollers fails with only "Failed to query Workflow"); otherwise the failure as it was.
+ */
+export async function explainQueryFailure(client: Client, workflowId: string, err: unknown): Promise<unknown> {
+  if (err instanceof CountersignError) return err;
+  try {
+    const { taskQueue, status } = await client.workflow.getHandle(workflowId).describe();
+    if ((await workerPolls(client, taskQueue)) !== false) return err;
+    return new NoWorkerError(taskQueue, workflowId, closedName(status.name));
+  } catch {
+    return err;
+  }
+}
+
+/** A run's task queue and Temporal status, as describe() gives them. */
+export interface RunPlace {
+  taskQueue: string;
+  status: string;
+}
+
+/**
+ * A query to a run. A query to a run whose queue no worker polls waits out its whole timeout (half a minute) and then
+ * fails with only "Failed to query Workflow": with the run's place known, the queue's pollers are asked alongside,
+ * and no recent poller is a NoWorkerError at once; a query that fails otherwise is explained afterwards.
+ */
+export async function askRun<T>(client: Client, workflowId: string, query: () => Promise<T>, place?: RunPlace): Promise<T> {
+  const cancel = new AbortController();
+  const asked = client.withAbortSignal(cancel.signal, query);
+  try {
+    if (!place) return await asked;
+    const absent = workerPolls(client, place.taskQueue).then((polls) => {
+      if (polls === false) throw new NoWorkerError(place.taskQueue, workflowId, closedName(place.status));
+      return asked;
+    });
+    return await Promise.race([asked, absent]);
+  } catch (err) {
+    if (err instanceof NoWorkerError) {
+      asked.catch(() => undefined); // the query lost the race: it is called off, its failure is no news
+      cancel.abort();
+    }
+    throw await explainQueryFailure(client, workflowId, err);
+  }
+}
+
+const closedName = (status: string) => (status === 'RUNNING' ? undefined : status.toLowerCase());

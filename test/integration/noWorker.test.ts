@@ -1,0 +1,67 @@
+// No silent hangs: a run on a task queue no worker polls. `start --wait` says so in one line and exits 1 within 10 s
+// (the run stays started); `show`, `result` and `pending` say the same instead of "Failed to query Workflow"; once a
+// worker comes, `result --wait` gets the run's answer.
+import { noWorkerLine } from '../../client/run/workerPresence';
+import { newId } from '../support/fixtures';
+import { startHarness, type Harness } from '../support/harness';
+import { cliEnv, countersign } from '../support/countersignCli';
+
+jest.setTimeout(300_000); // child processes are slow on a loaded machine
+
+let h: Harness;
+let env: NodeJS.ProcessEnv;
+beforeAll(async () => {
+  h = await startHarness({ workerAtStart: false });
+  env = cliEnv({ COUNTERSIGN_TASK_QUEUE: h.taskQueue });
+});
+afterAll(async () => h?.close());
+
+const cli = async (...args: string[]) => {
+  try {
+    return { code: 0, ...(await countersign(args, env)) };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+};
+
+test('start --wait on a queue no worker polls: one line, exit 1 within 10 s; show, result, pending say it too; a worker then finishes the run', async () => {
+  const id = newId('idle');
+  h.model.script(id, [{ text: 'all done' }]);
+  const line = `countersign: ${noWorkerLine(h.taskQueue, id)}\n`;
+  expect(line).toBe(
+    `countersign: no worker has polled task queue "${h.taskQueue}" in the last 2 minutes, so run ${id} is started and waits: start one on that queue (COUNTERSIGN_TASK_QUEUE=${h.taskQueue} npm run worker, or startWorker({ taskQueue: '${h.taskQueue}' })); countersign result ${id} --wait waits for it once a worker comes\n`,
+  );
+
+  const began = Date.now();
+  const started = await cli('start', 'email-assistant', 'hello', '--workflow-id', id, '--wait');
+  const took = Date.now() - began;
+  expect({ code: started.code, stdout: started.stdout, stderr: started.stderr }).toEqual({ code: 1, stdout: '', stderr: line });
+  expect(took).toBeLessThan(10_000);
+  expect((await h.client.workflow.getHandle(id).describe()).status.name).toBe('RUNNING'); // the run stays started
+
+  // Each says the same line at once (a query would wait out its timeout and say only "Failed to query Workflow").
+  for (const command of ['show', 'result', 'conversation']) {
+    const r = await cli(command, id);
+    expect({ command, code: r.code, stderr: r.stderr }).toEqual({ command, code: 1, stderr: line });
+  }
+  const pending = await cli('pending');
+  expect(pending.code).toBe(0);
+  expect(pending.stderr).toBe(`countersign: no worker has polled task queue "${h.taskQueue}" in the last 2 minutes, so its runs wait: start one on that queue (COUNTERSIGN_TASK_QUEUE=${h.taskQueue} npm run worker, or startWorker({ taskQueue: '${h.taskQueue}' }))\n`);
+
+  // Without --wait: the id on stdout, the line on stderr, exit 0.
+  const other = newId('idle-nowait');
+  h.model.script(other, [{ text: 'second' }]);
+  const startedOnly = await cli('start', 'email-assistant', 'hello', '--workflow-id', other);
+  expect(startedOnly).toEqual({ code: 0, stdout: `${other}\n`, stderr: `countersign: ${noWorkerLine(h.taskQueue, other)}\n` });
+
+  // result --wait waits for the worker that comes, then prints the answer.
+  const waiting = cli('result', id, '--wait');
+  await new Promise((r) => setTimeout(r, 3_000));
+  await h.restartWorker();
+  expect(await waiting).toEqual({ code: 0, stdout: 'all done\n', stderr: `countersign: waiting: ${noWorkerLine(h.taskQueue, id)}\n` });
+  expect(await cli('result', other, '--wait')).toEqual({ code: 0, stdout: 'second\n', stderr: '' });
+  const shown = await cli('show', id);
+  expect(shown.code).toBe(0);
+  expect(shown.stdout).toMatch(/^Status {4}Completed/m);
+});
