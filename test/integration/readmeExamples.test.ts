@@ -7,9 +7,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@temporalio/client';
 import { Runner } from '../../client';
-import { type FencedBlock, readDocs } from '../support/docBlocks';
 import { newId } from '../support/fixtures';
+import { gcNamespace } from '../support/gcRuns';
 import { spawnProcess, spawnTs, type Spawned } from '../support/processes';
+import { readmeExamples } from '../support/readmeBlocks';
 import { projectRoot } from '../support/toolchain';
 import { useWorkerProcesses } from '../support/workerProcesses';
 
@@ -17,18 +18,6 @@ jest.setTimeout(300_000); // child processes compile TypeScript through tsx; slo
 
 const workers = useWorkerProcesses();
 const TSX = join(projectRoot, 'node_modules/tsx/dist/cli.mjs'); // what `npx tsx` runs
-const readme = readDocs().find((d) => d.file === 'README.md')!;
-
-/** The README's TypeScript blocks, each with the `.mts` name the prose after it says to save it as. */
-function examples(): Array<{ file: string; block: FencedBlock }> {
-  const ts = readme.blocks.filter((b) => b.lang === 'ts');
-  return ts.map((block) => {
-    const after = readme.prose.filter((p) => p.line > block.line + block.lines.length).slice(0, 3).map((p) => p.text).join(' ');
-    const named = /Save it as `([\w-]+\.mts)`/.exec(after);
-    if (!named) throw new Error(`README.md:${block.line}: the block is not followed by "Save it as \`<name>.mts\`"`);
-    return { file: named[1]!, block };
-  });
-}
 
 let dir: string;
 const children: Spawned[] = [];
@@ -44,8 +33,7 @@ afterAll(async () => {
 
 /** Saves an example as the README names it and runs `npx tsx <file>` from the clone's root. */
 function runExample(file: string, env: NodeJS.ProcessEnv): Spawned {
-  const { block } = examples().find((e) => e.file === file)!;
-  writeFileSync(join(dir, file), `${block.lines.join('\n')}\n`);
+  writeFileSync(join(dir, file), readmeExamples().find((e) => e.file === file)!.text);
   const child = spawnProcess(process.execPath, [TSX, join(dir, file)], { cwd: projectRoot, env: { ...env, TEMPORAL_CONFIG_FILE: join(dir, 'none.toml'), COUNTERSIGN_PAYLOAD_DIR: join(dir, 'payloads') } });
   children.push(child);
   return child;
@@ -58,16 +46,18 @@ async function whileRunning<T>(child: Spawned, work: Promise<T>): Promise<T> {
 }
 
 test('the README has two TypeScript examples, each named as an ES module file', () => {
-  expect(examples().map((e) => e.file)).toEqual(['approve.mts', 'refunds.mts']);
-  expect(examples().map((e) => e.block.lines.find((l) => l.startsWith('import ') && l.includes("'countersign")))).toEqual([
+  expect(readmeExamples().map((e) => e.file)).toEqual(['approve.mts', 'refunds.mts']);
+  expect(readmeExamples().map((e) => e.text.split('\n').find((l) => l.startsWith('import ') && l.includes("'countersign")))).toEqual([
     "import { Runner } from 'countersign/client';",
     "import { defineAgent, defineTool } from 'countersign';",
   ]);
 });
 
 test('refunds.mts serves its agent: a refund above 50 waits for a person, is approved and runs once', async () => {
-  const worker = runExample('refunds.mts', workers.env('unused', {})); // the example names its own task queue
-  const runner = new Runner(new Client({ connection: workers.connection }), { taskQueue: 'refunds' });
+  // The example names its task queue ('refunds'); a namespace of its own keeps it apart from other tests' workers.
+  const namespace = await gcNamespace();
+  const worker = runExample('refunds.mts', workers.env('unused', { TEMPORAL_NAMESPACE: namespace }));
+  const runner = new Runner(new Client({ connection: workers.connection, namespace }), { taskQueue: 'refunds' });
   const workflowId = newId('readme-refund');
   const paused = await whileRunning(worker, runner.run('refunds', 'Refund 80 EUR on order A-17', { workflowId }));
   expect(paused.interruptions.map((i) => [i.toolName, JSON.parse(i.arguments)])).toEqual([['issue_refund', { orderId: 'A-17', amount: 80 }]]);

@@ -1,13 +1,16 @@
 // The npm package as a service uses it: packed (prepack builds dist/), installed from the tarball into projects
 // outside this repository, used from CommonJS, ESM and TypeScript; the countersign bin runs compiled JavaScript;
-// and examples/refund-desk (its own package.json) type-checks and takes one run from paused to approved to completed.
+// examples/refund-desk (its own package.json) type-checks and takes one run from paused to approved to completed;
+// and the README's two TypeScript examples run as written in the new project.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startScriptedModel, type ScriptedModel } from '../../devtools/scriptedModel';
 import { eventually, newId } from '../support/fixtures';
+import { gcNamespace } from '../support/gcRuns';
 import { npmInstall, packProject, pinned, run } from '../support/packageInstall';
 import { freePort, type Spawned, spawnProcess } from '../support/processes';
+import { readmeExamples } from '../support/readmeBlocks';
 import { projectRoot } from '../support/toolchain';
 
 jest.setTimeout(600_000); // packing builds the package; installs and child processes are slow on a loaded 2-core machine
@@ -69,6 +72,32 @@ test('the countersign bin runs the compiled CLI in a consumer project', async ()
   const pending = await run(bin, ['pending', '--agent', 'nobody-here', '--json'], { cwd: consumer, env: serviceEnv('unused') });
   expect(pending.stderr).toBe('');
   expect(JSON.parse(pending.stdout)).toEqual([]);
+});
+
+test("the README's examples in a new project: refunds.mts serves its agent for the CLI, approve.mts decides", async () => {
+  for (const { file, text } of readmeExamples()) writeFileSync(join(consumer, file), text);
+  const tsx = join(consumer, 'node_modules/tsx/dist/cli.mjs'); // `npx tsx`: tsx comes with the package
+  const cli = join(consumer, 'node_modules/.bin/countersign');
+  // refunds.mts names its task queue ('refunds'); a namespace of its own keeps it apart from other tests' workers.
+  const env = serviceEnv('unused', { TEMPORAL_NAMESPACE: await gcNamespace() });
+  const refunds = spawnProcess(process.execPath, [tsx, 'refunds.mts'], { cwd: consumer, env });
+  children.push(refunds);
+  // The commands the README gives it, from the consumer's own bin.
+  const started = await run(cli, ['start', 'refunds', 'Refund 80 EUR on order A-17', '--task-queue', 'refunds', '--workflow-id', 'readme-1', '--wait'], { cwd: consumer, env });
+  expect({ code: started.code, out: started.stdout + started.stderr + refunds.output() }).toMatchObject({ code: 0, out: expect.stringMatching(/approval +issue_refund +\{"orderId":"A-17","amount":80\}/) });
+  expect((await run(cli, ['approve', 'readme-1', '--all', '--as', 'ann'], { cwd: consumer, env })).code).toBe(0);
+  const result = await run(cli, ['result', 'readme-1', '--wait'], { cwd: consumer, env });
+  expect(result.stdout.trim()).toMatch(/^issue_refund: Refunded 80 EUR on order A-17 \(key readme-1:call_\w+\)$/);
+  refunds.kill('SIGINT');
+  expect(await refunds.exited).toBe(0);
+
+  // approve.mts against a worker with the demo agents (the package's compiled worker), on a task queue of its own.
+  const queue = serviceEnv(newId('readme-client'));
+  const worker = spawnProcess(process.execPath, [join(consumer, 'node_modules/countersign/dist/worker/main.js')], { cwd: consumer, env: queue });
+  children.push(worker);
+  const approve = await run(process.execPath, [tsx, 'approve.mts'], { cwd: consumer, env: queue });
+  expect({ code: approve.code, stderr: approve.stderr }).toEqual({ code: 0, stderr: '' });
+  expect(approve.stdout.trim().split('\n').slice(-2)).toEqual(["send_email: Email sent to alice@example.com with subject 'Report'", 'delete_record: Deletion requires manager approval']);
 });
 
 test('examples/refund-desk: installed from the tarball, type-checked, one run paused → approved → completed', async () => {
