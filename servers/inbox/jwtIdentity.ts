@@ -3,7 +3,7 @@
 // key set. Only ES256, RS256 and EdDSA are accepted (so `alg: none` and shared-secret HS* tokens never are); the
 // token must carry an expiry, and its audience and issuer must be the configured ones when those are set.
 import { readFileSync } from 'node:fs';
-import { createLocalJWKSet, createRemoteJWKSet, type JSONWebKeySet, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import type { JSONWebKeySet, JWTVerifyGetKey } from 'jose';
 import { approverNameProblem } from '../../contract/approverName';
 
 export const JWT_ALGORITHMS = ['ES256', 'RS256', 'EdDSA'];
@@ -29,9 +29,25 @@ export interface JwtIdentity {
   verify(token: string): Promise<JwtVerdict>;
 }
 
-/** The key set behind `source`: an https URL (fetched by jose, cached, refreshed on an unknown kid) or a JWKS file. */
-export function keySetOf(source: string): JWTVerifyGetKey {
-  if (/^https:\/\//i.test(source)) return createRemoteJWKSet(new URL(source));
+type Jose = typeof import('jose');
+// jose ships ES modules only. Node 22.12+ (and jest, which transforms it) load it with require(); an earlier Node 22
+// needs a real import() (written so that tsc leaves it one). Loaded only where assertions are configured.
+const realImport = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<Jose>;
+let jose: Promise<Jose> | undefined;
+function loadJose(): Promise<Jose> {
+  return (jose ??= (async () => {
+    try {
+      return require('jose') as Jose;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ERR_REQUIRE_ESM') throw err;
+      return realImport('jose');
+    }
+  })());
+}
+
+/** The key set behind `source`, checked now: an https URL (fetched by jose, cached, refreshed on an unknown kid) or a JWKS file. */
+export function keySetOf(source: string): () => Promise<JWTVerifyGetKey> {
+  if (/^https:\/\//i.test(source)) return async () => (await loadJose()).createRemoteJWKSet(new URL(source));
   if (/^[a-z][\w+.-]*:\/\//i.test(source)) throw new Error(`--approver-jwks ${source}: give a JWKS file or an https URL`);
   let set: JSONWebKeySet;
   try {
@@ -40,7 +56,7 @@ export function keySetOf(source: string): JWTVerifyGetKey {
     throw new Error(`--approver-jwks ${source}: cannot read a key set (${(err as Error).message.split('\n')[0]}): give a JWKS file or an https URL`);
   }
   if (!set || !Array.isArray(set.keys) || !set.keys.length) throw new Error(`--approver-jwks ${source}: the file holds no keys (a JWKS is {"keys": [...]})`);
-  return createLocalJWKSet(set);
+  return async () => (await loadJose()).createLocalJWKSet(set);
 }
 
 /** Why jose refused a token, in words (its error codes are stable: jose's errors module). */
@@ -73,7 +89,8 @@ function refusal(err: unknown): string {
 export function jwtIdentity(o: JwtIdentityOptions): JwtIdentity {
   if (!o.header?.trim()) throw new Error('--approver-jwt-header: name the header your proxy puts its signed assertion in, e.g. Cf-Access-Jwt-Assertion');
   if (!o.jwks?.trim()) throw new Error(`--approver-jwt-header ${o.header} needs --approver-jwks <file or https URL>: the proxy's public keys`);
-  const keys = keySetOf(o.jwks);
+  const keySet = keySetOf(o.jwks);
+  let keys: Promise<JWTVerifyGetKey> | undefined; // one key set (and its cache of fetched keys) for every request
   const claim = o.claim ?? 'email';
   const header = o.header.trim().toLowerCase();
   const refused = (why: string) => ({ problem: `the identity assertion in ${o.header} was refused: ${why}` });
@@ -82,7 +99,8 @@ export function jwtIdentity(o: JwtIdentityOptions): JwtIdentity {
     async verify(token) {
       let payload: Record<string, unknown>;
       try {
-        ({ payload } = await jwtVerify(token, keys, {
+        const { jwtVerify } = await loadJose();
+        ({ payload } = await jwtVerify(token, await (keys ??= keySet()), {
           algorithms: JWT_ALGORITHMS,
           requiredClaims: ['exp'],
           clockTolerance: 30, // the proxy's clock and ours
