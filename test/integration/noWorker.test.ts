@@ -1,7 +1,9 @@
 // No silent hangs: a run on a task queue no worker polls. `start --wait` says so in one line and exits 1 within 10 s
 // (the run stays started); `show`, `result` and `pending` say the same instead of "Failed to query Workflow"; once a
 // worker comes, `result --wait` gets the run's answer.
+import { Runner } from '../../client';
 import { noWorkerLine } from '../../client/run/workerPresence';
+import { startInbox } from '../../servers/inbox/inboxServer';
 import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { cliEnv, countersign } from '../support/countersignCli';
@@ -44,6 +46,17 @@ test('start --wait on a queue no worker polls: one line, exit 1 within 10 s; sho
   for (const command of ['show', 'result', 'conversation']) {
     const r = await cli(command, id);
     expect({ command, code: r.code, stderr: r.stderr }).toEqual({ command, code: 1, stderr: line });
+  }
+  // The inbox's run page and its API say it too.
+  const inbox = await startInbox({ runner: new Runner(h.client, { taskQueue: h.taskQueue }), port: 0, tokens: [{ approver: 'ann', token: 'ann-token-0123456789abcdef' }] });
+  try {
+    const headers = { authorization: 'Bearer ann-token-0123456789abcdef' };
+    const api = await fetch(`${inbox.url}/api/runs/${id}`, { headers });
+    expect(await api.json()).toEqual({ error: noWorkerLine(h.taskQueue, id) });
+    const page = await (await fetch(`${inbox.url}/runs/${id}`, { headers })).text();
+    expect(page).toContain(`no worker has polled task queue &quot;${h.taskQueue}&quot; in the last 2 minutes, so run ${id} is started and waits`);
+  } finally {
+    await inbox.close();
   }
   const pending = await cli('pending');
   expect(pending.code).toBe(0);
