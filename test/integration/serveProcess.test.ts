@@ -72,7 +72,7 @@ test('refuses a non-loopback address without an identity source, and any address
   expect(badTokens.output()).toContain('COUNTERSIGN_SERVE_TOKENS: "ann" must be approver:token');
 });
 
-test('the spoofed-header attack: --approver-header with --keys-dir does not start, with or without bearer tokens', async () => {
+test('the spoofed-header attack: --approver-header with --keys-dir does not start, with or without bearer tokens; nor --keys-dir without identity, nor --approver-jwks without its header', async () => {
   const keys = mkdtempSync(join(tmpdir(), 'countersign-serve-keys-'));
   const line = "countersign: countersign serve --keys-dir signs decisions with approvers' keys, so it needs an identity that cannot be spoofed: set COUNTERSIGN_SERVE_TOKENS=ann:<token>,… or --approver-jwt-header with --approver-jwks, and no --approver-header";
   for (const tokens of ['', `ops:${TOKEN}`]) {
@@ -81,6 +81,10 @@ test('the spoofed-header attack: --approver-header with --keys-dir does not star
     expect(await s.exited).toBe(1);
     expect(s.output().trim()).toBe(line);
   }
+  const keysOnly = serve(['--port', String(await freePort()), '--approver-jwks', join(keys, 'jwks.json')], { COUNTERSIGN_SERVE_TOKENS: '' });
+  running.push(keysOnly);
+  expect(await keysOnly.exited).toBe(1);
+  expect(keysOnly.output().trim()).toBe('countersign: --approver-jwks needs --approver-jwt-header <name>: the header your proxy puts its signed assertion in');
   const noIdentity = serve(['--port', String(await freePort()), '--keys-dir', keys], { COUNTERSIGN_SERVE_TOKENS: '' });
   running.push(noIdentity);
   expect(await noIdentity.exited).toBe(1);
