@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Decision } from '../../contract/messages';
 import type { DecideResult, PendingApproval } from '../../contract/runViews';
+import { sameApprover } from '../../contract/approverName';
 import { readPrivateKey, withToken } from '../../client/signing/decisionSigning';
 import type { Runner } from '../../client/run/runner';
 
@@ -77,7 +78,7 @@ export class Decider {
     let pending: PendingApproval[] | undefined;
     const out: Decision[] = [];
     for (const d of decisions) {
-      if (d.approver !== undefined && d.approver !== approver) throw new DecisionProblem(`the approver comes from your identity (${approver}), not from the request: leave approver out`);
+      if (d.approver !== undefined && !sameApprover(d.approver, approver)) throw new DecisionProblem(`the approver comes from your identity (${approver}), not from the request: leave approver out`);
       if (d.token !== undefined) throw new DecisionProblem('send decisions without a token: the server signs them with your key if it holds one');
       const mine: Decision = { ...d, approver };
       if (mine.decision !== 'approve' && mine.decision !== 'reject') {
