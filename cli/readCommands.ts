@@ -106,6 +106,7 @@ export function addReadCommands(program: Command, connect: Connect): void {
     .option('--json', 'machine-readable output')
     .action(async (workflowId: string, o: { json?: boolean }) => {
       const { runner } = await connect();
+      await runner.describe(workflowId); // a clear error for an unknown run, or one no worker can answer for
       const audit = await runner.audit(workflowId);
       if (o.json) return printJson(audit);
       print(audit.length ? auditTable(audit) : 'No decisions yet.');

@@ -43,7 +43,7 @@ test('start --wait on a queue no worker polls: one line, exit 1 within 10 s; sho
   expect((await h.client.workflow.getHandle(id).describe()).status.name).toBe('RUNNING'); // the run stays started
 
   // Each says the same line at once (a query would wait out its timeout and say only "Failed to query Workflow").
-  for (const command of ['show', 'result', 'conversation']) {
+  for (const command of ['show', 'result', 'conversation', 'audit', 'watch']) {
     const r = await cli(command, id);
     expect({ command, code: r.code, stderr: r.stderr }).toEqual({ command, code: 1, stderr: line });
   }
