@@ -6,7 +6,7 @@ import { quorumText } from '../core/approvals/decisionText';
 import { relativeTime } from '../core/relativeTime';
 import { type Connect } from './cliConnection';
 import { argumentLines, auditTable, bold, ago, dim, itemLine, pendingTable, print, printJson, printProblem, red, eventLine, finalOutputText, shownLine } from './terminalOutput';
-import { CountersignError } from '../client/errors';
+import { CountersignError, NoWorkerError } from '../client/errors';
 import { visible } from '../core/visibleText';
 import { lazy } from './lazyLoads';
 import type { PendingApproval } from '../contract/runViews';
@@ -78,7 +78,7 @@ export function addReadCommands(program: Command, connect: Connect): void {
       const { client, runner } = await connect();
       // With --wait, a run no worker serves yet is waited for all the same (the line says what it waits for).
       const s = await runner.describe(workflowId).catch((err: unknown) => {
-        if (!(o.wait && err instanceof lazy.workerPresence().NoWorkerError)) throw err;
+        if (!(o.wait && err instanceof NoWorkerError)) throw err;
         printProblem(`waiting: ${err.message}`);
         return undefined;
       });

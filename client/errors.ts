@@ -32,3 +32,13 @@ export class RunFailedError extends CountersignError {
 export class OutputTypeError extends CountersignError {
   override name = 'OutputTypeError';
 }
+/** No worker has polled the run's task queue lately, so the run cannot answer (client/run/workerPresence.ts). */
+export class NoWorkerError extends CountersignError {
+  override name = 'NoWorkerError';
+  constructor(
+    message: string,
+    readonly taskQueue: string,
+  ) {
+    super(message);
+  }
+}

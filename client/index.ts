@@ -4,6 +4,7 @@ export type { PendingCall } from './run/runReads';
 export { StreamedRunResult } from './run/runStream';
 export { LiveSession, type ToolApprovalRequired } from './run/live';
 export { followEvents, type FollowOptions } from './run/eventFollowing';
+export { workerPolls, RECENT_POLL_MS } from './run/workerPresence';
 export { RunState, RUN_STATE_SCHEMA_VERSION, type Interruption, type ApproveOptions, type RejectOptions } from './run/runState';
 export * from './errors';
 export { connectClient } from './clientConnection';

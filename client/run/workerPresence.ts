@@ -5,7 +5,7 @@
 import type { Client } from '@temporalio/client';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
-import { CountersignError } from '../errors';
+import { CountersignError, NoWorkerError } from '../errors';
 
 /**
  * A poll this recent means a worker: a live worker keeps a long poll open on its queue, renewed at least every
@@ -13,17 +13,8 @@ import { CountersignError } from '../errors';
  */
 export const RECENT_POLL_MS = 2 * 60_000;
 
-/** No worker has polled the run's task queue lately: the run waits until one does. */
-export class NoWorkerError extends CountersignError {
-  override name = 'NoWorkerError';
-  constructor(
-    readonly taskQueue: string,
-    readonly workflowId?: string,
-    readonly closed?: string,
-  ) {
-    super(noWorkerLine(taskQueue, workflowId, closed));
-  }
-}
+/** The NoWorkerError for a queue (and a run on it, `closed` when it has ended), with its one line. */
+export const noWorkerError = (taskQueue: string, workflowId?: string, closed?: string) => new NoWorkerError(noWorkerLine(taskQueue, workflowId, closed), taskQueue);
 
 /**
  * The one line: which queue, what it means for the run, how to start a worker, how to wait for the run. `closed`: the
@@ -59,7 +50,7 @@ export async function noWorker(client: Client, taskQueue: string, workflowId?: s
   const deadline = Date.now() + graceMs;
   for (;;) {
     if ((await workerPolls(client, taskQueue)) !== false) return undefined;
-    if (Date.now() >= deadline) return new NoWorkerError(taskQueue, workflowId);
+    if (Date.now() >= deadline) return noWorkerError(taskQueue, workflowId);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
@@ -76,7 +67,7 @@ export async function explainQueryFailure(client: Client, workflowId: string, er
   try {
     const { taskQueue, status } = await client.workflow.getHandle(workflowId).describe();
     if ((await workerPolls(client, taskQueue)) !== false) return err;
-    return new NoWorkerError(taskQueue, workflowId, closedName(status.name));
+    return noWorkerError(taskQueue, workflowId, closedName(status.name));
   } catch {
     return err;
   }
@@ -95,7 +86,7 @@ export interface RunPlace {
  * (Asked first, not alongside: a query left running when the answer is known would outlive the connection.)
  */
 export async function askRun<T>(client: Client, workflowId: string, query: () => Promise<T>, place?: RunPlace): Promise<T> {
-  if (place && (await workerPolls(client, place.taskQueue)) === false) throw new NoWorkerError(place.taskQueue, workflowId, closedName(place.status));
+  if (place && (await workerPolls(client, place.taskQueue)) === false) throw noWorkerError(place.taskQueue, workflowId, closedName(place.status));
   try {
     return await query();
   } catch (err) {
