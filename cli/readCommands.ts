@@ -22,9 +22,10 @@ export function addReadCommands(program: Command, connect: Connect): void {
     .action(async (o: { agent?: string; tool?: string; json?: boolean }) => {
       for (const [flag, value] of [['--agent', o.agent], ['--tool', o.tool]] as const)
         if (value !== undefined && !/^[\w.@-]+$/.test(value)) throw new CountersignError(`${flag} must be a plain name (letters, digits, _ . @ -), got ${JSON.stringify(value)}`);
-      const { client, runner } = await connect();
-      const [rows, absent] = await Promise.all([runner.pending({ agent: o.agent, tool: o.tool }), lazy.workerPresence().noWorker(client, runner.taskQueue)]);
-      if (absent) printProblem(absent.message); // its runs cannot answer, so their calls are missing below
+      const { client } = await connect();
+      const { calls: rows, unserved } = await lazy.runReads().pendingListing(client, { agent: o.agent, tool: o.tool });
+      // Runs on a queue no worker polls cannot answer: their calls are missing below, and the line says why.
+      for (const u of unserved) printProblem(`${u.workflowIds.length} waiting run(s) not shown (${u.workflowIds.slice(0, 3).join(', ')}${u.workflowIds.length > 3 ? ', …' : ''}): ${lazy.workerPresence().noWorkerLine(u.taskQueue)}`);
       if (o.json) return printJson(rows);
       if (rows.length === 0) return print('No approvals are pending.');
       print(pendingTable(rows, (p) => [(p as PendingApproval & { workflowId: string }).workflowId, p.agentName]));

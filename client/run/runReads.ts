@@ -8,7 +8,7 @@ import { auditLogQuery, conversationQuery, pendingApprovalsQuery, runStateQuery 
 import { type AuditEntry, type PendingApproval, type RunResult, type RunSnapshot } from '../../contract/runViews';
 import { RunNotFoundError } from '../errors';
 import { QUERY_NAME, checkQueryValues, forEachLimited } from '../visibility';
-import { type RunPlace, askRun } from './workerPresence';
+import { type RunPlace, askRun, workerPolls } from './workerPresence';
 
 /** A pending call with the run it belongs to. */
 export type PendingCall = PendingApproval & { workflowId: string };
@@ -72,11 +72,23 @@ export async function pendingOf(client: Client, workflowId: string): Promise<Pen
 const PENDING_READERS = 8;
 const PENDING_QUERY_MS = 5_000;
 
+/** What pendingListing found: the calls, and the queues whose runs could not answer because no worker polls them. */
+export interface PendingListing {
+  calls: PendingCall[];
+  /** Each task queue no worker polled lately, with its listed runs (not asked: they could not answer). */
+  unserved: Array<{ taskQueue: string; workflowIds: string[] }>;
+}
+
 /**
  * Every call waiting for a person in the namespace (or on one task queue), oldest first: runs found by HitlStatus,
  * then each run asked, several at a time.
  */
 export async function pendingCalls(client: Client, filter: { agent?: string; tool?: string; taskQueue?: string } = {}): Promise<PendingCall[]> {
+  return (await pendingListing(client, filter)).calls;
+}
+
+/** pendingCalls, and which listed runs sit on a queue no worker polls (the CLI says so, rather than leave them out in silence). */
+export async function pendingListing(client: Client, filter: { agent?: string; tool?: string; taskQueue?: string } = {}): Promise<PendingListing> {
   checkQueryValues([
     ['agent', filter.agent, QUERY_NAME],
     ['tool', filter.tool, QUERY_NAME],
@@ -90,15 +102,20 @@ export async function pendingCalls(client: Client, filter: { agent?: string; too
     ...(filter.tool ? [`HitlPendingTools = '${filter.tool}'`] : []),
     ...(filter.taskQueue ? [`TaskQueue = '${filter.taskQueue}'`] : []),
   ];
-  const runs: string[] = [];
-  for await (const run of client.workflow.list({ query: clauses.join(' AND ') })) if (!run.parentExecution) runs.push(run.workflowId); // a sub-run's calls are listed (with their path) by the run that started it
+  const byQueue = new Map<string, string[]>();
+  for await (const run of client.workflow.list({ query: clauses.join(' AND ') }))
+    if (!run.parentExecution) byQueue.set(run.taskQueue, [...(byQueue.get(run.taskQueue) ?? []), run.workflowId]); // a sub-run's calls are listed (with their path) by the run that started it
+  // A queue no worker polls is not asked: each of its runs would only wait out the deadline.
+  const unserved: PendingListing['unserved'] = [];
+  for (const [taskQueue, workflowIds] of byQueue) if ((await workerPolls(client, taskQueue)) === false) unserved.push({ taskQueue, workflowIds });
+  const runs = [...byQueue].filter(([q]) => !unserved.some((u) => u.taskQueue === q)).flatMap(([, ids]) => ids);
   const rows: PendingCall[] = [];
   const ask = async (workflowId: string) => {
     const pending = await client
       .withDeadline(Date.now() + PENDING_QUERY_MS, () => client.workflow.getHandle(workflowId).query(pendingApprovalsQuery))
-      .catch(() => [] as PendingApproval[]); // decided or closed since the listing, or no worker to answer
+      .catch(() => [] as PendingApproval[]); // decided or closed since the listing, or its worker just gone
     for (const p of pending) if (!filter.tool || p.toolName === filter.tool) rows.push({ workflowId, ...p });
   };
   await forEachLimited(runs, PENDING_READERS, ask);
-  return rows.sort((a, b) => a.requestedAt.localeCompare(b.requestedAt));
+  return { calls: rows.sort((a, b) => a.requestedAt.localeCompare(b.requestedAt)), unserved };
 }

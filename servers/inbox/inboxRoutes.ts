@@ -8,14 +8,18 @@ import { type FormError, inboxPage, runPage } from './pages';
 import type { InboxContext } from './inboxServer';
 import { statusLineOf, withStatusLine } from './statusLines';
 import { QUERY_NAME } from '../../client/visibility';
+import { pendingListing } from '../../client/run/runReads';
+import { noWorkerLine } from '../../client/run/workerPresence';
 
 type RunParams = { Params: { id: string } };
 
 export function addInboxRoutes(app: FastifyInstance, ctx: InboxContext): void {
   async function inbox(req: FastifyRequest, reply: FastifyReply, filter: { agent?: string; tool?: string }, extra: { error?: FormError; notice?: string } = {}) {
     const clean = Object.fromEntries(Object.entries(filter).filter(([, v]) => typeof v === 'string' && v.length <= 200 && QUERY_NAME.test(v)));
-    const calls = await ctx.runner.pending({ ...clean, taskQueue: ctx.runner.taskQueue });
-    return reply.type('text/html').send(inboxPage(calls, { csrf: reply.generateCsrf(), approver: req.identity.approver, filter: clean, ...extra }));
+    const { calls, unserved } = await pendingListing(ctx.runner.client, { ...clean, taskQueue: ctx.runner.taskQueue });
+    // Runs no worker can answer for are missing from the list: say why (workerPresence.ts), beside any status line.
+    const notice = [extra.notice, ...unserved.map((u) => `${u.workflowIds.length} waiting run(s) not shown: ${noWorkerLine(u.taskQueue)}`)].filter(Boolean).join(' · ');
+    return reply.type('text/html').send(inboxPage(calls, { csrf: reply.generateCsrf(), approver: req.identity.approver, filter: clean, ...extra, ...(notice ? { notice } : {}) }));
   }
 
   async function run(req: FastifyRequest, reply: FastifyReply, workflowId: string, error?: FormError) {
