@@ -5,7 +5,8 @@ import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { base64urlDecode, decodeDecisionToken, quote } from '../core/signing/decisionToken';
+import { decodeDecisionToken } from '../core/signing/decisionToken';
+import { base64urlDecode, quote } from '../core/signing/compactJws';
 import { decodeGrantToken } from '../core/signing/grantToken';
 
 export interface ApproverKey {

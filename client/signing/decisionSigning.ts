@@ -4,7 +4,8 @@ import { createPrivateKey, generateKeyPairSync, randomUUID, sign } from 'node:cr
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { argsDigest, base64urlDecode, base64urlEncode, type DecisionClaims } from '../../core/signing/decisionToken';
+import { argsDigest, type DecisionClaims } from '../../core/signing/decisionToken';
+import { base64urlDecode, base64urlEncode } from '../../core/signing/compactJws';
 import { signedArguments } from '../../core/approvals/decisionText';
 import type { Decision } from '../../contract/messages';
 import { CountersignError } from '../errors';

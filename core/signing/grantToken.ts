@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { durationMs, durationSchema } from '../../contract/approvalPolicy';
 import { sameApprover } from '../../contract/approverName';
-import { base64urlDecode, IAT_LEEWAY_SECONDS, MAX_TOKEN_LENGTH, quote } from './decisionToken';
+import { IAT_LEEWAY_SECONDS } from './decisionToken';
+import { decodeCompactJws, quote, type DecodedJws } from './compactJws';
 import { shareAcrossRuns } from '../../contract/sharedModules';
 import { matchesWhere, sameJson } from '../grants/grantsState';
 
@@ -27,12 +28,7 @@ export interface GrantClaims {
   jti: string;
 }
 
-export interface DecodedGrantToken {
-  kid: string;
-  claims: GrantClaims;
-  signingInput: string;
-  signature: string;
-}
+export type DecodedGrantToken = DecodedJws<GrantClaims>;
 
 /** A signed grant must reach the grants workflow within this long of being signed (sign it again otherwise). */
 export const GRANT_TOKEN_FRESH_SECONDS = 900;
@@ -55,40 +51,8 @@ const grantClaimsSchema = shareAcrossRuns('grantToken.claimsSchema', () =>
   }),
 );
 
-function jsonPart(part: string): Record<string, unknown> | undefined {
-  const bytes = base64urlDecode(part);
-  if (!bytes) return undefined;
-  try {
-    const value: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The token's key id, claims and signed bytes; or the first structural problem (the signature is not checked here). */
-export function decodeGrantToken(token: unknown): DecodedGrantToken | { problem: string } {
-  if (typeof token !== 'string') return { problem: 'grant token must be a string (a compact JWS)' };
-  if (token.length > MAX_TOKEN_LENGTH) return { problem: `grant token is longer than ${MAX_TOKEN_LENGTH} characters` };
-  const parts = token.split('.');
-  if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]+$/.test(p))) return { problem: 'grant token is not a compact JWS (header.payload.signature)' };
-  const [headerPart, payloadPart, signature] = parts as [string, string, string];
-  const header = jsonPart(headerPart);
-  if (!header) return { problem: 'grant token header is not base64url-encoded JSON object' };
-  if (header.alg !== 'EdDSA') return { problem: `grant token header alg must be "EdDSA", got ${header.alg === undefined ? 'none' : quote(header.alg, 20)}` };
-  if (typeof header.kid !== 'string' || header.kid === '') return { problem: "grant token header kid must be a non-empty string (the approver's key id)" };
-  if (header.crit !== undefined) return { problem: 'grant token header crit is not supported' };
-  const payload = jsonPart(payloadPart);
-  if (!payload) return { problem: 'grant token payload is not base64url-encoded JSON object' };
-  const parsed = grantClaimsSchema.safeParse(payload);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const claim = issue.path.map(String).join('.');
-    return { problem: `grant token payload: ${claim} ${payload[issue.path[0] as string] === undefined ? 'is missing' : issue.message}` };
-  }
-  if (base64urlDecode(signature)?.length !== 64) return { problem: 'grant token signature must be 64 bytes (an Ed25519 signature)' };
-  return { kid: header.kid, claims: parsed.data as GrantClaims, signingInput: `${headerPart}.${payloadPart}`, signature };
-}
+export const decodeGrantToken = (token: unknown): DecodedGrantToken | { problem: string } => decodeCompactJws(token, 'grant token', grantClaimsSchema) as DecodedGrantToken | { problem: string };
 
 /** What a signed grant request says: the grant as sent beside its token. */
 export interface GrantTerms {

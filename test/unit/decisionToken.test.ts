@@ -4,7 +4,8 @@
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { argsDigest, base64urlDecode, base64urlEncode, checkDecisionClaims, decodeDecisionToken, type DecodedToken } from '../../core/signing/decisionToken';
+import { argsDigest, checkDecisionClaims, decodeDecisionToken, type DecodedToken } from '../../core/signing/decisionToken';
+import { base64urlDecode, base64urlEncode } from '../../core/signing/compactJws';
 
 const NOW = 1_800_000_000;
 const ARGS = '{"to":"bob@example.com","subject":"Grüße ✓"}';
@@ -140,7 +141,8 @@ describe('base64url and argsDigest', () => {
 describe('in the workflow sandbox', () => {
   test('the module imports only zod, @noble/hashes and the sandbox-safe shared modules', () => {
     const imports = (file: string) => [...readFileSync(join(__dirname, '../..', file), 'utf8').matchAll(/^import\s[^;]*?from\s+'([^']+)'/gm)].map((m) => m[1]);
-    expect(imports('core/signing/decisionToken.ts')).toEqual(['@noble/hashes/sha256', 'zod', '../../contract/sharedModules']);
+    expect(imports('core/signing/decisionToken.ts')).toEqual(['@noble/hashes/sha256', 'zod', '../../contract/sharedModules', './compactJws']);
+    expect(imports('core/signing/compactJws.ts')).toEqual(['zod']);
     expect(imports('contract/sharedModules.ts')).toEqual(['zod']);
   });
 
