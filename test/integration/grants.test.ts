@@ -3,9 +3,6 @@
 // stops applying; the tool's policy is never widened (quorum refused at grant time, approvers and the requester
 // left out at use time); `useGrant` takes one use per call key; the grants workflow continues as new with its
 // grants; and the CLI commands end to end.
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool } from '../../agents';
@@ -13,12 +10,11 @@ import { CountersignError, Runner } from '../../client';
 import { grant, listGrants, revokeGrant } from '../../client/grants/grantsClient';
 import type { AgentRunResult } from '../../client/run/runner';
 import { GRANTS_WORKFLOW_TYPE, type GrantView, useGrantUpdate } from '../../contract/grantMessages';
+import { countersignExit, cliEnv } from '../support/countersignCli';
 import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
-import { projectRoot } from '../support/toolchain';
 
 jest.setTimeout(300_000);
-const exec = promisify(execFile);
 
 const ran: string[] = [];
 const tool = (name: string, parameters: z.ZodObject, more: Record<string, unknown> = {}) =>
@@ -191,16 +187,7 @@ test('without a grants workflow no grants apply; one that does not answer costs 
 });
 
 describe('the CLI', () => {
-  const env = () => ({ ...process.env, TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS, TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml', COUNTERSIGN_TASK_QUEUE: h.taskQueue, NO_COLOR: '1' });
-  async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    try {
-      const { stdout, stderr } = await exec(process.execPath, [join(projectRoot, 'bin/countersign.js'), ...args], { env: env(), cwd: projectRoot });
-      return { code: 0, stdout, stderr };
-    } catch (err) {
-      const e = err as { code: number; stdout: string; stderr: string };
-      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-    }
-  }
+  const cli = (...args: string[]) => countersignExit(args, cliEnv({ COUNTERSIGN_TASK_QUEUE: h.taskQueue }));
   const listed = async () => JSON.parse((await cli('grants', '--json')).stdout) as GrantView[];
 
   test('grant, grants --json, revoke: exit codes and one-line errors; bad input creates nothing', async () => {

@@ -3,12 +3,10 @@
 // --key is accepted and a later call runs under it, audited with its signer; a key outside the worker's set, a signer
 // the tool does not allow, a tampered token and a replayed one are refused; a grants workflow started with a crafted
 // input has its grants capped at 366 days, a malformed one fails, and a forged grant approves nothing on a signed tool.
-import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { WorkflowFailedError } from '@temporalio/client';
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool } from '../../agents';
@@ -17,12 +15,11 @@ import { grant, listGrants } from '../../client/grants/grantsClient';
 import type { ApproverPrivateKey } from '../../client/signing/decisionSigning';
 import { signGrant } from '../../client/signing/grantSigning';
 import { GRANTS_WORKFLOW_TYPE, type GrantView, addGrantUpdate, grantsQuery } from '../../contract/grantMessages';
+import { countersignExit, cliEnv } from '../support/countersignCli';
 import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
-import { projectRoot } from '../support/toolchain';
 
 jest.setTimeout(300_000);
-const exec = promisify(execFile);
 
 function keyOf(kid: string): ApproverPrivateKey {
   const { privateKey } = generateKeyPairSync('ed25519');
@@ -74,16 +71,7 @@ async function runWith(tool: string, to: string): Promise<{ workflowId: string; 
   return { workflowId, waiting };
 }
 
-const env = () => ({ ...process.env, TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS, TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml', COUNTERSIGN_TASK_QUEUE: h.taskQueue, NO_COLOR: '1' });
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [join(projectRoot, 'bin/countersign.js'), ...args], { env: env(), cwd: projectRoot });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (...args: string[]) => countersignExit(args, cliEnv({ COUNTERSIGN_TASK_QUEUE: h.taskQueue }));
 
 test('CLI: an unsigned grant on a signed tool exits 1 with one line; --key signs it, a later call runs as granted, audited with its signer', async () => {
   const unsigned = await cli('grant', 'grant-vault', 'wire_funds', '--where', '{}', '--for', '1h', '--as', 'ann');

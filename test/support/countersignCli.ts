@@ -17,3 +17,13 @@ export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 export function countersign(args: string[], env: NodeJS.ProcessEnv = cliEnv(), maxBuffer = 16 * 1024 * 1024): Promise<{ stdout: string; stderr: string }> {
   return promisify(execFile)(process.execPath, [CLI_PATH, ...args], { env, cwd: projectRoot, maxBuffer });
 }
+
+/** `countersign <args>` whatever its exit: the code with both outputs, for tests that assert refusals too. */
+export async function countersignExit(args: string[], env: NodeJS.ProcessEnv = cliEnv()): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    return { code: 0, ...(await countersign(args, env)) };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
