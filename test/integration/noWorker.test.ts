@@ -8,7 +8,7 @@ import { WORKFLOW_TYPE } from '../../contract/messages';
 import { HitlStatus } from '../../contract/searchAttributes';
 import { eventually, newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
-import { cliEnv, countersign } from '../support/countersignCli';
+import { cliEnv, countersignExit } from '../support/countersignCli';
 
 jest.setTimeout(300_000); // child processes are slow on a loaded machine
 
@@ -20,14 +20,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const cli = async (...args: string[]) => {
-  try {
-    return { code: 0, ...(await countersign(args, env)) };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-};
+const cli = (...args: string[]) => countersignExit(args, env);
 
 test('start --wait on a queue no worker polls: one line, exit 1 within 10 s; show, result, pending say it too; a worker then finishes the run', async () => {
   const id = newId('idle');

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool } from '../../agents';
 import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
-import { cliEnv, countersign } from '../support/countersignCli';
+import { cliEnv, countersignExit } from '../support/countersignCli';
 
 jest.setTimeout(300_000); // child processes are slow on a loaded machine
 
@@ -28,14 +28,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const cli = async (...args: string[]) => {
-  try {
-    return { code: 0, ...(await countersign(args, env)) };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-};
+const cli = (...args: string[]) => countersignExit(args, env);
 
 /** Nothing a terminal would act on: no ESC, no other control character but newlines, no bidirectional override. */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
