@@ -4,7 +4,7 @@
 // internal: the client gets one generic line with the request id, and the details go to the server's log under the
 // same id (fastify's request id and its logger).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CountersignError, RunNotFoundError } from '../../client/errors';
+import { CountersignError, NoWorkerError, RunNotFoundError } from '../../client/errors';
 import { internalErrorMessage } from '../internalErrors';
 import { messagePage } from './pages';
 
@@ -13,6 +13,8 @@ const CSRF_CODES = new Set(['FST_CSRF_INVALID_TOKEN', 'FST_CSRF_MISSING_SECRET']
 /** The status and the words a client gets for `err` (logged first when it is internal). */
 function clientAnswer(err: FastifyError, req: FastifyRequest): { status: number; title: string; message: string } {
   if (err instanceof RunNotFoundError) return { status: 404, title: 'No such run', message: err.message };
+  // Nothing is wrong with the inbox or the request: the run's queue has no worker now (client/run/workerPresence.ts).
+  if (err instanceof NoWorkerError) return { status: 503, title: 'No worker', message: err.message };
   const status = err.statusCode ?? 500;
   if (CSRF_CODES.has(err.code)) return { status, title: 'Refused', message: 'the form is stale or did not come from this site (CSRF check failed): reload the page and try again' };
   if (status === 413) return { status, title: 'Error', message: 'the request is too large' };

@@ -60,8 +60,10 @@ test('start --wait on a queue no worker polls: one line, exit 1 within 10 s; sho
   try {
     const headers = { authorization: 'Bearer ann-token-0123456789abcdef' };
     const api = await fetch(`${inbox.url}/api/runs/${id}`, { headers });
-    expect(await api.json()).toEqual({ error: noWorkerLine(h.taskQueue, id) });
-    const page = await (await fetch(`${inbox.url}/runs/${id}`, { headers })).text();
+    expect({ status: api.status, body: await api.json() }).toEqual({ status: 503, body: { error: noWorkerLine(h.taskQueue, id) } });
+    const pageReply = await fetch(`${inbox.url}/runs/${id}`, { headers });
+    expect(pageReply.status).toBe(503);
+    const page = await pageReply.text();
     expect(page).toContain(`no worker has polled task queue &quot;${h.taskQueue}&quot; in the last 2 minutes, so run ${id} is started and waits`);
     const list = await (await fetch(`${inbox.url}/`, { headers })).text(); // the listed run is missing, and the inbox says why
     expect(list).toContain(`1 waiting run(s) not shown: no worker has polled task queue &quot;${h.taskQueue}&quot; in the last 2 minutes, so its runs wait`);
