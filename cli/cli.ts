@@ -17,8 +17,11 @@ import type { CountersignConfig } from '../temporal.config';
 import { lazy } from './lazyLoads';
 import { jsonObjectOption } from './jsonOptions';
 
-/** `start --wait`: how long a worker that is starting up (npm start, a deploy) has to show up on the queue. */
-const WORKER_GRACE_MS = 2_000;
+/**
+ * `start --wait`: until this long after the command began, a worker that is starting up (npm start, a deploy) may
+ * still show up on the queue; counted from the process's start, so a slow start-up never pushes the answer past 10 s.
+ */
+const WORKER_GRACE_UNTIL_MS = 8_000;
 const MODEL_SETTINGS_EXAMPLE = `'{"toolChoice":"required","temperature":0.2}'`;
 
 interface GlobalOptions {
@@ -87,7 +90,7 @@ program
     };
     const workflowId = await runner.startOnly(agent, input, options);
     // A run on a queue no worker polls would wait without a word: say so (with --wait, exit 1 rather than hang).
-    const absent = await lazy.workerPresence().noWorker(client, runner.taskQueue, workflowId, o.wait ? WORKER_GRACE_MS : 0);
+    const absent = await lazy.workerPresence().noWorker(client, runner.taskQueue, workflowId, o.wait ? Math.max(1_000, WORKER_GRACE_UNTIL_MS - process.uptime() * 1000) : 0);
     if (!o.wait) {
       if (o.json) printJson({ workflowId });
       else print(workflowId);

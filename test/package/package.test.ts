@@ -5,6 +5,8 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { workerPolls } from '../../client/run/workerPresence';
 import { startScriptedModel, type ScriptedModel } from '../../devtools/scriptedModel';
 import { eventually, newId } from '../support/fixtures';
 import { gcNamespace } from '../support/gcRuns';
@@ -33,6 +35,16 @@ afterAll(async () => {
   for (const c of children) c.kill('SIGKILL');
   await model?.close();
 });
+
+/** Until a worker polls `taskQueue` in `namespace`. */
+async function workerUp(namespace: string, taskQueue: string): Promise<void> {
+  const connection = await Connection.connect({ address: process.env.COUNTERSIGN_TEST_ADDRESS });
+  try {
+    await eventually(async () => ((await workerPolls(new Client({ connection, namespace }), taskQueue)) ? true : undefined), 120_000);
+  } finally {
+    await connection.close();
+  }
+}
 
 /** What a service's process sees: the shared test server, the scripted model, a payload folder of its own. */
 function serviceEnv(taskQueue: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
@@ -79,9 +91,11 @@ test("the README's examples in a new project: refunds.mts serves its agent for t
   const tsx = join(consumer, 'node_modules/tsx/dist/cli.mjs'); // `npx tsx`: tsx comes with the package
   const cli = join(consumer, 'node_modules/.bin/countersign');
   // refunds.mts names its task queue ('refunds'); a namespace of its own keeps it apart from other tests' workers.
-  const env = serviceEnv('unused', { TEMPORAL_NAMESPACE: await gcNamespace() });
+  const namespace = await gcNamespace();
+  const env = serviceEnv('unused', { TEMPORAL_NAMESPACE: namespace });
   const refunds = spawnProcess(process.execPath, [tsx, 'refunds.mts'], { cwd: consumer, env });
   children.push(refunds);
+  await workerUp(namespace, 'refunds'); // as a person waits for the worker they started (start --wait gives one a few seconds only)
   // The commands the README gives it, from the consumer's own bin.
   const started = await run(cli, ['start', 'refunds', 'Refund 80 EUR on order A-17', '--task-queue', 'refunds', '--workflow-id', 'readme-1', '--wait'], { cwd: consumer, env });
   expect({ code: started.code, out: started.stdout + started.stderr + refunds.output() }).toMatchObject({ code: 0, out: expect.stringMatching(/approval +issue_refund +\{"orderId":"A-17","amount":80\}/) });
