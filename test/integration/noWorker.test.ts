@@ -5,7 +5,7 @@ import { Runner } from '../../client';
 import { noWorkerLine } from '../../client/run/workerPresence';
 import { startInbox } from '../../servers/inbox/inboxServer';
 import { WORKFLOW_TYPE } from '../../contract/messages';
-import { HitlStatus } from '../../contract/searchAttributes';
+import { HitlAgent, HitlStatus } from '../../contract/searchAttributes';
 import { eventually, newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { cliEnv, countersignExit } from '../support/countersignCli';
@@ -43,11 +43,13 @@ test('start --wait on a queue no worker polls: one line, exit 1 within 10 s; sho
     expect({ command, code: r.code, stderr: r.stderr }).toEqual({ command, code: 1, stderr: line });
   }
   // pending: a run listed as waiting for a person (its search attribute says so) on this queue cannot answer; the
-  // line says why it is missing rather than leaving it out in silence.
+  // line says why it is missing rather than leaving it out in silence. Listed under an agent name of its own, so runs
+  // other suites leave in the shared namespace stay out of the listing.
   const listed = newId('idle-listed');
-  await h.client.workflow.start(WORKFLOW_TYPE, { workflowId: listed, taskQueue: h.taskQueue, args: [{ agent: 'email-assistant', input: 'hello' }], typedSearchAttributes: [{ key: HitlStatus, value: 'AwaitingApproval' }] });
+  const agent = listed.replace(/-/g, '_');
+  await h.client.workflow.start(WORKFLOW_TYPE, { workflowId: listed, taskQueue: h.taskQueue, args: [{ agent: 'email-assistant', input: 'hello' }], typedSearchAttributes: [{ key: HitlStatus, value: 'AwaitingApproval' }, { key: HitlAgent, value: agent }] });
   const pending = await eventually(async () => {
-    const r = await cli('pending');
+    const r = await cli('pending', '--agent', agent);
     return r.stderr ? r : undefined; // visibility lags: poll
   });
   expect(pending).toEqual({

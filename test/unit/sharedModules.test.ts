@@ -12,7 +12,7 @@ import { projectRoot } from '../support/toolchain';
 /** What the workflow bundle holds of this project: the layers workflow code may import (docs/architecture.md). */
 const WORKFLOW_GRAPH = ['workflows', 'core', 'contract'];
 /** Module-level collections that are constants, filled once when the module is evaluated, or shared on purpose. */
-const SHARED_ON_PURPOSE = new Set(['core/signing/decisionToken.ts:VALUE', 'contract/sharedModules.ts:built']);
+const SHARED_ON_PURPOSE = new Set(['core/signing/compactJws.ts:VALUE', 'contract/sharedModules.ts:built']);
 
 const tsFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
