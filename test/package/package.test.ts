@@ -102,8 +102,10 @@ test("the README's examples in a new project: refunds.mts serves its agent for t
   expect((await run(cli, ['approve', 'readme-1', '--all', '--as', 'ann'], { cwd: consumer, env })).code).toBe(0);
   const result = await run(cli, ['result', 'readme-1', '--wait'], { cwd: consumer, env });
   expect(result.stdout.trim()).toMatch(/^issue_refund: Refunded 80 EUR on order A-17 \(key readme-1:call_\w+\)$/);
+  // Ctrl-C stops it: the worker shuts down (0), or, when the signal lands while tsx relays it, ends as a Ctrl-C'd
+  // process does (130, seen once under load); never keeps serving.
   refunds.kill('SIGINT');
-  expect(await refunds.exited).toBe(0);
+  expect([0, 130]).toContain(await refunds.exited);
 
   // approve.mts against a worker with the demo agents (the package's compiled worker), on a task queue of its own.
   const queue = serviceEnv(newId('readme-client'));
