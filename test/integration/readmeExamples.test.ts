@@ -68,8 +68,9 @@ test('refunds.mts serves its agent: a refund above 50 waits for a person, is app
   // The demo model's final answer quotes each tool result: the refund ran, with its idempotency key.
   expect(done.finalOutput).toBe(`issue_refund: Refunded 80 EUR on order A-17 (key ${workflowId}:${callId})`);
   expect(worker.child.exitCode).toBeNull(); // still serving, until Ctrl-C
+  // Ctrl-C stops it: 0 on Node 20, 130 (ended as a Ctrl-C'd process, through tsx's relay) on Node 22; never serving on.
   worker.kill('SIGINT');
-  expect(await worker.exited).toBe(0);
+  expect([0, 130]).toContain(await worker.exited);
 });
 
 test('approve.mts approves the email, rejects the deletion and prints the final answer', async () => {
