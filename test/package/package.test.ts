@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { workerPolls } from '../../client/run/workerPresence';
 import { startScriptedModel, type ScriptedModel } from '../../devtools/scriptedModel';
+import { loadDevConfig } from '../../temporal.config';
 import { eventually, newId } from '../support/fixtures';
 import { gcNamespace } from '../support/gcRuns';
 import { npmInstall, packProject, pinned, run } from '../support/packageInstall';
@@ -38,7 +39,7 @@ afterAll(async () => {
 
 /** Until a worker polls `taskQueue` in `namespace`. */
 async function workerUp(namespace: string, taskQueue: string): Promise<void> {
-  const connection = await Connection.connect({ address: process.env.COUNTERSIGN_TEST_ADDRESS });
+  const connection = await Connection.connect({ address: loadDevConfig().test.address });
   try {
     await eventually(async () => ((await workerPolls(new Client({ connection, namespace }), taskQueue)) ? true : undefined), 120_000);
   } finally {
