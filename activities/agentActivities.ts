@@ -91,12 +91,20 @@ function ownerOf(workflowId: string): SerializationContext | undefined {
 }
 
 /** What the model turn sends: the stored transcript and the request's items, stored together as the new transcript. */
-async function conversationOf(req: ModelTurnRequest, transcripts: TranscriptStore | undefined): Promise<{ items: ConversationItem[]; transcript?: TranscriptHead }> {
+async function conversationOf(
+  req: ModelTurnRequest,
+  transcripts: TranscriptStore | undefined,
+): Promise<{ items: ConversationItem[]; transcript?: TranscriptHead }> {
   if (transcripts) {
     const { head, all } = await transcripts.append(req.transcript, req.items, ownerOf(req.runId));
     return { items: all, transcript: head };
   }
-  if (req.transcript) throw ApplicationFailure.create({ type: 'PayloadStorageMissing', message: 'this run keeps its transcript in payload storage, and this worker has COUNTERSIGN_PAYLOAD_STORAGE=off: configure the store its runs use' });
+  if (req.transcript)
+    throw ApplicationFailure.create({
+      type: 'PayloadStorageMissing',
+      message:
+        'this run keeps its transcript in payload storage, and this worker has COUNTERSIGN_PAYLOAD_STORAGE=off: configure the store its runs use',
+    });
   return { items: req.items };
 }
 
@@ -138,7 +146,9 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         ...(deps.localModelCalls ? { modelCalls: 'local' as const } : {}),
         ...(deps.requireSignedDecisions ? { requireSignedDecisions: true as const } : {}),
       };
-      return agent.mcpServers.length ? { ...snapshot, tools: [...snapshot.tools, ...(await freezeMcpTools(agent))] } : snapshot;
+      return agent.mcpServers.length
+        ? { ...snapshot, tools: [...snapshot.tools, ...(await freezeMcpTools(agent))] }
+        : snapshot;
     },
 
     /** Signed decisions' signatures, checked against this worker's approver keys (the run checks the claims). */
@@ -167,20 +177,42 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         ...(agent.outputSchema ? { outputSchema: agent.outputSchema } : {}),
       });
       const outputProblem = finalOutputProblem(agent, turn.items);
-      const planning = { ...req, requireSignedDecisions: deps.requireSignedDecisions === true, approverKeys: deps.approverKeys ?? [], ...(deps.grantsWorkflowId ? { grantsWorkflowId: deps.grantsWorkflowId } : {}) };
+      const planning = {
+        ...req,
+        requireSignedDecisions: deps.requireSignedDecisions === true,
+        approverKeys: deps.approverKeys ?? [],
+        ...(deps.grantsWorkflowId ? { grantsWorkflowId: deps.grantsWorkflowId } : {}),
+      };
       const planned = turn.items.flatMap((i) =>
-        i.type === 'function_call' ? [planCall(agent, tools, i, planning)] : i.type === 'mcp_approval_request' ? [planHostedApproval(agent, i, planning)] : [],
+        i.type === 'function_call'
+          ? [planCall(agent, tools, i, planning)]
+          : i.type === 'mcp_approval_request'
+            ? [planHostedApproval(agent, i, planning)]
+            : [],
       );
-      return { ...turn, calls: await Promise.all(planned), ...(conversation.transcript ? { transcript: conversation.transcript } : {}), ...(outputProblem ? { outputProblem } : {}) };
+      return {
+        ...turn,
+        calls: await Promise.all(planned),
+        ...(conversation.transcript ? { transcript: conversation.transcript } : {}),
+        ...(outputProblem ? { outputProblem } : {}),
+      };
     },
 
     /** A reviewer's edited arguments, checked against the tool's schema: normalised JSON, or what is wrong. */
-    async validateArguments(req: { agent: AgentRef; toolName: string; arguments: string; mcpTool?: ToolSnapshot }): Promise<{ ok: true; arguments: string } | { ok: false; problem: string }> {
+    async validateArguments(req: {
+      agent: AgentRef;
+      toolName: string;
+      arguments: string;
+      mcpTool?: ToolSnapshot;
+    }): Promise<{ ok: true; arguments: string } | { ok: false; problem: string }> {
       const agent = agentOf(deps.registry, req.agent);
       const tool = req.mcpTool ? mcpTool(agent, req.mcpTool) : agent.tool(req.toolName);
-      if (!tool) return { ok: false, problem: `tool ${req.toolName} is not on agent ${req.agent.name}@${req.agent.version}` };
+      if (!tool)
+        return { ok: false, problem: `tool ${req.toolName} is not on agent ${req.agent.name}@${req.agent.version}` };
       const parsed = parseArguments(tool, req.arguments, false, true);
-      return parsed.ok ? { ok: true, arguments: JSON.stringify(parsed.params) } : { ok: false, problem: parsed.problem };
+      return parsed.ok
+        ? { ok: true, arguments: JSON.stringify(parsed.params) }
+        : { ok: false, problem: parsed.problem };
     },
 
     async runTool(req: RunToolRequest): Promise<RunToolResult> {
@@ -199,10 +231,15 @@ export function createAgentActivities(deps: AgentActivityDeps) {
       }
       // The decision was given for the target as it was: if it changed, nothing runs and people decide again.
       const shared = { runId: req.runId, agentName: agent.name, callId: req.callId, context: req.context };
-      const stale = req.fingerprint !== undefined && tool.fingerprint ? await changedSince(tool, parsed.params, shared, req.fingerprint) : undefined;
+      const stale =
+        req.fingerprint !== undefined && tool.fingerprint
+          ? await changedSince(tool, parsed.params, shared, req.fingerprint)
+          : undefined;
       if (stale) return { output: '', ok: false, stale };
       // Resolved here, per call, and never returned: sensitive context stays out of history.
-      const sensitive = agent.sensitiveContext ? await agent.sensitiveContext({ runId: req.runId, agentName: agent.name, context: req.context }) : {};
+      const sensitive = agent.sensitiveContext
+        ? await agent.sensitiveContext({ runId: req.runId, agentName: agent.name, context: req.context })
+        : {};
       const ctx = { ...shared, idempotencyKey: `${req.runId}:${req.callId}`, sensitive };
       const stopBeating = beatWhileRunning();
       try {
@@ -213,7 +250,16 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         if (err instanceof ApplicationFailure && !err.nonRetryable) throw err;
         const message = err instanceof Error ? err.message : String(err);
         log.warn('tool failed', { tool: req.toolName, callId: req.callId, error: message });
-        return { output: await formatError(agent, 'tool_failed', base, `An error occurred while running the tool ${req.toolName}: ${message}`, req.context), ok: false };
+        return {
+          output: await formatError(
+            agent,
+            'tool_failed',
+            base,
+            `An error occurred while running the tool ${req.toolName}: ${message}`,
+            req.context,
+          ),
+          ok: false,
+        };
       } finally {
         stopBeating();
       }

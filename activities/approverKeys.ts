@@ -19,10 +19,14 @@ const keySchema = z.looseObject({
   kty: z.literal('OKP', { error: 'must be "OKP" (only Ed25519 keys are accepted)' }),
   crv: z.literal('Ed25519', { error: 'must be "Ed25519"' }),
   x: z.string({ error: 'must be a string (the base64url public key)' }),
-  kid: z.string({ error: 'is required: the approver name, matching the sub of their tokens' }).min(1, 'must not be empty'),
+  kid: z
+    .string({ error: 'is required: the approver name, matching the sub of their tokens' })
+    .min(1, 'must not be empty'),
   alg: z.literal('EdDSA', { error: 'must be "EdDSA" when given' }).optional(),
 });
-const keySetSchema = z.looseObject({ keys: z.array(z.unknown(), { error: 'must be an array of keys ({"keys":[…]})' }) });
+const keySetSchema = z.looseObject({
+  keys: z.array(z.unknown(), { error: 'must be an array of keys ({"keys":[…]})' }),
+});
 
 const GENERATE_HINT = 'make one with: countersign keys generate <approver>';
 
@@ -41,7 +45,9 @@ export function loadApproverKeys(file: string): ApproverKey[] {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw fail(`invalid JSON (${(err as Error).message.split('\n')[0]}); it must be a JWKS such as {"keys":[{"kty":"OKP","crv":"Ed25519","x":"…","kid":"ann"}]}`);
+    throw fail(
+      `invalid JSON (${(err as Error).message.split('\n')[0]}); it must be a JWKS such as {"keys":[{"kty":"OKP","crv":"Ed25519","x":"…","kid":"ann"}]}`,
+    );
   }
   const set = keySetSchema.safeParse(data);
   if (!set.success) throw fail(`keys ${set.error.issues[0]!.message}`);
@@ -50,7 +56,9 @@ export function loadApproverKeys(file: string): ApproverKey[] {
   // Checked before anything else: a private key on a worker is a leak whatever else is wrong with the file.
   const withPrivate = set.data.keys.findIndex((k) => typeof k === 'object' && k !== null && 'd' in k);
   if (withPrivate >= 0)
-    throw fail(`keys[${withPrivate}] holds a private key (d); the worker needs public keys only: remove "d" (use the approvers.jwks.json that countersign keys generate writes) and keep the private key with its approver`);
+    throw fail(
+      `keys[${withPrivate}] holds a private key (d); the worker needs public keys only: remove "d" (use the approvers.jwks.json that countersign keys generate writes) and keep the private key with its approver`,
+    );
 
   const keys: ApproverKey[] = [];
   const seen = new Map<string, number>();
@@ -58,7 +66,9 @@ export function loadApproverKeys(file: string): ApproverKey[] {
     const parsed = keySchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw fail(issue.path.length ? `keys[${i}].${issue.path.join('.')} ${issue.message}` : `keys[${i}] must be a JWK object`);
+      throw fail(
+        issue.path.length ? `keys[${i}].${issue.path.join('.')} ${issue.message}` : `keys[${i}] must be a JWK object`,
+      );
     }
     const { kid, x } = parsed.data;
     const at = `keys[${i}] (kid ${quote(kid)})`;
@@ -89,16 +99,30 @@ function keyObject(k: ApproverKey): KeyObject {
 export type SignatureCheck = { ok: true; kid: string } | { ok: false; problem: string };
 
 /** Whether the key named by the token's kid signed its bytes (a decoded token of either kind). */
-function checkSignature(keys: ApproverKey[], decoded: { kid: string; signingInput: string; signature: string }): SignatureCheck {
+function checkSignature(
+  keys: ApproverKey[],
+  decoded: { kid: string; signingInput: string; signature: string },
+): SignatureCheck {
   const approver = keys.find((k) => k.kid === decoded.kid);
-  if (!approver) return { ok: false, problem: `unknown key id ${quote(decoded.kid)}: not in the worker's approver keys (COUNTERSIGN_APPROVER_KEYS)` };
+  if (!approver)
+    return {
+      ok: false,
+      problem: `unknown key id ${quote(decoded.kid)}: not in the worker's approver keys (COUNTERSIGN_APPROVER_KEYS)`,
+    };
   let valid = false;
   try {
-    valid = verify(null, Buffer.from(decoded.signingInput), keyObject(approver), Buffer.from(decoded.signature, 'base64url'));
+    valid = verify(
+      null,
+      Buffer.from(decoded.signingInput),
+      keyObject(approver),
+      Buffer.from(decoded.signature, 'base64url'),
+    );
   } catch {
     valid = false; // an unusable key or signature is no valid signature
   }
-  return valid ? { ok: true, kid: decoded.kid } : { ok: false, problem: `bad signature: the token was not signed by key ${quote(decoded.kid)}` };
+  return valid
+    ? { ok: true, kid: decoded.kid }
+    : { ok: false, problem: `bad signature: the token was not signed by key ${quote(decoded.kid)}` };
 }
 
 /** For each token, in order: whose key signed it, or why it is refused (malformed, unknown kid, bad signature). */

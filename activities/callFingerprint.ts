@@ -8,18 +8,34 @@ import { withinTime } from './deadline';
 export const FINGERPRINT_TIMEOUT_MS = 5_000;
 const MAX_FINGERPRINT_CHARS = 500;
 
-export async function fingerprintOf(tool: Tool, params: Record<string, unknown>, ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>, timeoutMs = FINGERPRINT_TIMEOUT_MS): Promise<{ fingerprint: string; failed?: true }> {
+export async function fingerprintOf(
+  tool: Tool,
+  params: Record<string, unknown>,
+  ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>,
+  timeoutMs = FINGERPRINT_TIMEOUT_MS,
+): Promise<{ fingerprint: string; failed?: true }> {
   try {
     const fingerprint = await withinTime(timeoutMs, () => tool.fingerprint!(params, ctx));
     if (typeof fingerprint !== 'string') throw new Error('it returned no string');
     return { fingerprint: fingerprint.slice(0, MAX_FINGERPRINT_CHARS) };
   } catch (err) {
-    return { fingerprint: `fingerprint failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, MAX_FINGERPRINT_CHARS), failed: true };
+    return {
+      fingerprint: `fingerprint failed: ${err instanceof Error ? err.message : String(err)}`.slice(
+        0,
+        MAX_FINGERPRINT_CHARS,
+      ),
+      failed: true,
+    };
   }
 }
 
 /** Just before the call runs: the state it would now act on, when that is not the state its decision was given for. */
-export async function changedSince(tool: Tool, params: Record<string, unknown>, ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>, was: string): Promise<{ was: string; now: string } | undefined> {
+export async function changedSince(
+  tool: Tool,
+  params: Record<string, unknown>,
+  ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>,
+  was: string,
+): Promise<{ was: string; now: string } | undefined> {
   const now = await fingerprintOf(tool, params, ctx);
   return now.failed || now.fingerprint !== was ? { was, now: now.fingerprint } : undefined;
 }

@@ -8,7 +8,13 @@ import { type LinkAction, type LinkSettings, actionLinks, buttonTokens } from '.
 import { emailMessage, slackMessage } from '../links/messageBodies';
 import { withDeadlineSignal } from './deadline';
 
-export type NotificationEvent = 'approval_requested' | 'approval_reminder' | 'approval_expiring' | 'approval_escalated' | 'approval_timed_out' | 'approval_decided';
+export type NotificationEvent =
+  | 'approval_requested'
+  | 'approval_reminder'
+  | 'approval_expiring'
+  | 'approval_escalated'
+  | 'approval_timed_out'
+  | 'approval_decided';
 
 export interface Notification {
   event: NotificationEvent;
@@ -70,18 +76,38 @@ export interface Notification {
 export function createNotifyActivities(options: { webhookUrl?: string; timeoutMs?: number; links?: LinkSettings }) {
   return {
     async notify(raw: Notification): Promise<void> {
-      log.info(`${raw.event}: ${raw.toolName} (call ${raw.callId}) in ${raw.workflowId}`, { ...raw, arguments: undefined, request: undefined, assistantSaid: undefined });
+      log.info(`${raw.event}: ${raw.toolName} (call ${raw.callId}) in ${raw.workflowId}`, {
+        ...raw,
+        arguments: undefined,
+        request: undefined,
+        assistantSaid: undefined,
+      });
       if (!options.webhookUrl) return;
-      const n = options.links && raw.event === 'approval_requested' && raw.kind !== 'uncertain' ? withLinks(raw, options.links) : raw;
+      const n =
+        options.links && raw.event === 'approval_requested' && raw.kind !== 'uncertain'
+          ? withLinks(raw, options.links)
+          : raw;
       let res: Response;
       try {
         res = await withDeadlineSignal(options.timeoutMs ?? 10_000, (signal) =>
-          fetch(options.webhookUrl!, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'countersign' }, body: JSON.stringify(n), signal }),
+          fetch(options.webhookUrl!, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'user-agent': 'countersign' },
+            body: JSON.stringify(n),
+            signal,
+          }),
         );
       } catch (err) {
-        throw ApplicationFailure.create({ type: 'WebhookUnreachable', message: `webhook ${options.webhookUrl} unreachable: ${(err as Error).message}` });
+        throw ApplicationFailure.create({
+          type: 'WebhookUnreachable',
+          message: `webhook ${options.webhookUrl} unreachable: ${(err as Error).message}`,
+        });
       }
-      if (!res.ok) throw ApplicationFailure.create({ type: 'WebhookFailed', message: `webhook ${options.webhookUrl} answered ${res.status}` });
+      if (!res.ok)
+        throw ApplicationFailure.create({
+          type: 'WebhookFailed',
+          message: `webhook ${options.webhookUrl} answered ${res.status}`,
+        });
     },
   };
 }

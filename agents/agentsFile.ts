@@ -14,16 +14,21 @@ import { definedFields } from '../core/definedFields';
 /** An object whose unknown keys are errors (a typo must not silently drop a setting), listing the keys it knows. */
 function strict<S extends z.ZodRawShape>(shape: S) {
   const known = Object.keys(shape).join(', ');
-  return z.strictObject(shape, { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown field (known: ${known})` : undefined) });
+  return z.strictObject(shape, {
+    error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown field (known: ${known})` : undefined),
+  });
 }
 
 const name = z.string().min(1);
 const strings = z.record(z.string(), z.string());
 const toolList = strict({ toolNames: z.array(name) });
 // The RequireApproval of agents/mcpServers.ts without the predicate form (a file holds no code).
-const requireApprovalSchema = z.union([z.enum(['always', 'never']), z.boolean(), strict({ always: toolList.optional(), never: toolList.optional() })], {
-  error: 'must be "always", "never", true, false or { always, never }',
-});
+const requireApprovalSchema = z.union(
+  [z.enum(['always', 'never']), z.boolean(), strict({ always: toolList.optional(), never: toolList.optional() })],
+  {
+    error: 'must be "always", "never", true, false or { always, never }',
+  },
+);
 
 const mcpServerSchema = strict({
   name,
@@ -37,14 +42,27 @@ const mcpServerSchema = strict({
   requireApproval: requireApprovalSchema.optional(),
   tools: z.array(name).optional(),
   preview: strict({ tool: name }).optional(),
-  timeoutMs: z.number({ error: 'must be a number of milliseconds' }).int('must be a whole number of milliseconds').positive('must be more than 0').optional(),
+  timeoutMs: z
+    .number({ error: 'must be a number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .positive('must be more than 0')
+    .optional(),
   ...approvalPolicyFields.shape,
 }).superRefine((s, ctx) => {
   const stdio = s.command !== undefined;
-  if (stdio && s.url !== undefined) ctx.addIssue({ code: 'custom', message: 'give either command (stdio) or url (Streamable HTTP), not both' });
-  else if (!stdio && s.url === undefined) ctx.addIssue({ code: 'custom', message: 'give command (stdio) or url (Streamable HTTP)' });
-  const misplaced = stdio ? (['headers'] as const).filter((k) => s[k] !== undefined) : (['args', 'env', 'cwd'] as const).filter((k) => s[k] !== undefined);
-  for (const k of misplaced) ctx.addIssue({ code: 'custom', path: [k], message: stdio ? 'only for a Streamable HTTP server (url)' : 'only for a stdio server (command)' });
+  if (stdio && s.url !== undefined)
+    ctx.addIssue({ code: 'custom', message: 'give either command (stdio) or url (Streamable HTTP), not both' });
+  else if (!stdio && s.url === undefined)
+    ctx.addIssue({ code: 'custom', message: 'give command (stdio) or url (Streamable HTTP)' });
+  const misplaced = stdio
+    ? (['headers'] as const).filter((k) => s[k] !== undefined)
+    : (['args', 'env', 'cwd'] as const).filter((k) => s[k] !== undefined);
+  for (const k of misplaced)
+    ctx.addIssue({
+      code: 'custom',
+      path: [k],
+      message: stdio ? 'only for a Streamable HTTP server (url)' : 'only for a stdio server (command)',
+    });
 });
 
 const agentSchema = strict({
@@ -89,11 +107,21 @@ export function loadAgentsFile(path: string, cwd = process.cwd()): Agent[] {
   const seen = new Map<string, number>();
   parsed.data.agents.forEach((a, i) => {
     const key = `${a.name}@${a.version}`;
-    if (seen.has(key)) throw fail(`agents[${i}]: agents[${seen.get(key)}] is already agent "${a.name}" version ${a.version}; give this one another name or version`);
+    if (seen.has(key))
+      throw fail(
+        `agents[${i}]: agents[${seen.get(key)}] is already agent "${a.name}" version ${a.version}; give this one another name or version`,
+      );
     seen.set(key, i);
     const { mcpServers, handoffs, ...rest } = a;
     try {
-      agents.push(defineAgent({ ...definedFields(rest), tools: [], ...(handoffs ? { handoffs } : {}), mcpServers: mcpServers.map((s) => serverSpec(s, folder)) }));
+      agents.push(
+        defineAgent({
+          ...definedFields(rest),
+          tools: [],
+          ...(handoffs ? { handoffs } : {}),
+          mcpServers: mcpServers.map((s) => serverSpec(s, folder)),
+        }),
+      );
     } catch (err) {
       // defineAgent's refusals (two servers of one name, a tool both always and never approved, …) start "agent <name>: ".
       throw fail(`agents[${i}]: ${oneLine((err as Error).message).replace(`agent ${a.name}: `, '')}`);
@@ -108,15 +136,26 @@ function serverSpec(s: z.infer<typeof mcpServerSchema>, folder: string): McpServ
   return s.command !== undefined ? { ...spec, cwd: resolve(folder, s.cwd ?? '.') } : spec;
 }
 
-
 /** Messages for the issues every field shares; the schema's own messages win. */
 function defaultMessage(iss: z.core.$ZodRawIssue): string | undefined {
-  if (iss.code === 'invalid_type') return iss.input === undefined ? `is required (${noun(iss.expected)})` : `must be ${noun(iss.expected)}, not ${noun(kindOf(iss.input))}`;
-  if (iss.code === 'too_small' && (iss.origin === 'string' || iss.origin === 'array') && Number(iss.minimum) === 1) return 'must not be empty';
+  if (iss.code === 'invalid_type')
+    return iss.input === undefined
+      ? `is required (${noun(iss.expected)})`
+      : `must be ${noun(iss.expected)}, not ${noun(kindOf(iss.input))}`;
+  if (iss.code === 'too_small' && (iss.origin === 'string' || iss.origin === 'array') && Number(iss.minimum) === 1)
+    return 'must not be empty';
   return undefined;
 }
 
-const NOUNS: Record<string, string> = { string: 'a string', number: 'a number', boolean: 'true or false', array: 'an array', object: 'an object', record: 'an object', null: 'null' };
+const NOUNS: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  boolean: 'true or false',
+  array: 'an array',
+  object: 'an object',
+  record: 'an object',
+  null: 'null',
+};
 const noun = (kind: string) => NOUNS[kind] ?? kind;
 const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
@@ -127,7 +166,10 @@ const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array'
 function innermost(issue: z.core.$ZodIssue): { path: PropertyKey[]; message: string } {
   if (issue.code === 'unrecognized_keys') return { path: [...issue.path, issue.keys[0]!], message: issue.message };
   if (issue.code === 'invalid_union') {
-    const deepest = issue.errors.map((e) => e[0]).filter((e) => e && e.path.length > 0).sort((a, b) => b!.path.length - a!.path.length)[0];
+    const deepest = issue.errors
+      .map((e) => e[0])
+      .filter((e) => e && e.path.length > 0)
+      .sort((a, b) => b!.path.length - a!.path.length)[0];
     if (deepest) {
       const inner = innermost(deepest);
       return { path: [...issue.path, ...inner.path], message: inner.message };
@@ -139,7 +181,13 @@ function innermost(issue: z.core.$ZodIssue): { path: PropertyKey[]; message: str
 /** agents[0].mcpServers[1].env["X-Y"] */
 export function jsonPath(path: PropertyKey[]): string {
   return path
-    .map((k, i) => (typeof k === 'number' ? `[${k}]` : /^[A-Za-z_$][\w$]*$/.test(String(k)) ? `${i ? '.' : ''}${String(k)}` : `[${JSON.stringify(String(k))}]`))
+    .map((k, i) =>
+      typeof k === 'number'
+        ? `[${k}]`
+        : /^[A-Za-z_$][\w$]*$/.test(String(k))
+          ? `${i ? '.' : ''}${String(k)}`
+          : `[${JSON.stringify(String(k))}]`,
+    )
     .join('');
 }
 

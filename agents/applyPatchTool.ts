@@ -53,7 +53,9 @@ export function pathProblem(root: string, path: string): string | undefined {
   } catch {
     return 'goes through a broken symbolic link';
   }
-  return real === realRoot || within(realRoot, real) ? undefined : 'goes through a symbolic link that leads outside the root';
+  return real === realRoot || within(realRoot, real)
+    ? undefined
+    : 'goes through a symbolic link that leads outside the root';
 }
 
 type Parsed = { patch: StructuredPatch } | { problem: string };
@@ -63,11 +65,13 @@ function creationPatch(diff: string): Parsed {
   const lines = diff.replace(/\n$/, '').split('\n');
   if (diff !== '' && !lines.some((l) => l.startsWith('@@'))) {
     const bad = lines.findIndex((l) => !l.startsWith('+') && !l.startsWith('\\'));
-    if (bad >= 0) return { problem: `line ${bad + 1} does not start with '+': give the new file as a diff against an empty file` };
+    if (bad >= 0)
+      return { problem: `line ${bad + 1} does not start with '+': give the new file as a diff against an empty file` };
     diff = `@@ -0,0 +1,${lines.filter((l) => l.startsWith('+')).length} @@\n${diff}`;
   }
   const parsed = parseOne(diff, diff === ''); // '' is an empty file
-  if ('patch' in parsed && parsed.patch.hunks.some((h) => h.oldLines !== 0)) return { problem: 'a create_file diff must be against an empty file (@@ -0,0 +1,N @@)' };
+  if ('patch' in parsed && parsed.patch.hunks.some((h) => h.oldLines !== 0))
+    return { problem: 'a create_file diff must be against an empty file (@@ -0,0 +1,N @@)' };
   return parsed;
 }
 
@@ -80,13 +84,15 @@ function parseOne(diff: string, emptyOk = false): Parsed {
   }
   if (patches.length !== 1) return { problem: `the diff must cover one file, it covers ${patches.length}` };
   const patch = patches[0]!;
-  if (!emptyOk && patch.hunks.length === 0) return { problem: 'the diff has no hunks: give a unified diff with @@ -l,s +l,s @@ lines' };
+  if (!emptyOk && patch.hunks.length === 0)
+    return { problem: 'the diff has no hunks: give a unified diff with @@ -l,s +l,s @@ lines' };
   if (patch.hunks.some((h) => !Number.isInteger(h.oldStart) || !Number.isInteger(h.newStart)))
     return { problem: 'every hunk header must give line numbers: @@ -l,s +l,s @@' };
   return { patch };
 }
 
-const parseDiff = (type: string, diff: string | undefined): Parsed => (type === 'create_file' ? creationPatch(diff ?? '') : parseOne(diff ?? ''));
+const parseDiff = (type: string, diff: string | undefined): Parsed =>
+  type === 'create_file' ? creationPatch(diff ?? '') : parseOne(diff ?? '');
 
 function operationSchema(root: string) {
   return z
@@ -100,21 +106,29 @@ function operationSchema(root: string) {
           const problem = pathProblem(root, path);
           if (problem) ctx.addIssue({ code: 'custom', message: `path ${JSON.stringify(path)} ${problem}` });
         }),
-      diff: z.string().optional().describe("create_file: the new content, every line prefixed with '+'; update_file: a unified diff; delete_file: none"),
+      diff: z
+        .string()
+        .optional()
+        .describe(
+          "create_file: the new content, every line prefixed with '+'; update_file: a unified diff; delete_file: none",
+        ),
     })
     .superRefine((op, ctx) => {
       if (op.type === 'delete_file') {
         if (op.diff) ctx.addIssue({ code: 'custom', path: ['diff'], message: 'delete_file takes no diff' });
         return;
       }
-      if (op.diff === undefined) return void ctx.addIssue({ code: 'custom', path: ['diff'], message: `${op.type} needs a diff` });
+      if (op.diff === undefined)
+        return void ctx.addIssue({ code: 'custom', path: ['diff'], message: `${op.type} needs a diff` });
       const parsed = parseDiff(op.type, op.diff);
       if ('problem' in parsed) ctx.addIssue({ code: 'custom', path: ['diff'], message: parsed.problem });
     });
 }
 
 function parametersFor(root: string) {
-  return z.object({ operations: z.array(operationSchema(root)).min(1).describe('Applied together: all of them or none') });
+  return z.object({
+    operations: z.array(operationSchema(root)).min(1).describe('Applied together: all of them or none'),
+  });
 }
 export type ApplyPatchParameters = z.infer<ReturnType<typeof parametersFor>>;
 type Parameters = ReturnType<typeof parametersFor>;
@@ -135,7 +149,9 @@ export interface ApplyPatchToolOptions extends ApprovalPolicy {
 
 /** The file's text, or null when it does not exist. */
 async function current(path: string): Promise<string | null> {
-  const info = await lstat(path).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : Promise.reject(err)));
+  const info = await lstat(path).catch((err: NodeJS.ErrnoException) =>
+    err.code === 'ENOENT' ? null : Promise.reject(err),
+  );
   if (!info) return null;
   if (info.isDirectory()) throw new Error('it is a directory');
   return readFile(path, 'utf8');
@@ -143,7 +159,9 @@ async function current(path: string): Promise<string | null> {
 
 /** Which hunk fails, for the model: jsdiff only says that the patch as a whole does not apply. */
 function failingHunk(source: string, patch: StructuredPatch): string {
-  const i = patch.hunks.findIndex((_, n) => applyPatch(source, { ...patch, hunks: patch.hunks.slice(0, n + 1) }) === false);
+  const i = patch.hunks.findIndex(
+    (_, n) => applyPatch(source, { ...patch, hunks: patch.hunks.slice(0, n + 1) }) === false,
+  );
   const h = patch.hunks[Math.max(i, 0)]!;
   return `hunk ${Math.max(i, 0) + 1} (@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@) does not match the file: its context and removed lines are not there`;
 }
@@ -206,7 +224,15 @@ async function applyAll(root: string, operations: ApplyPatchParameters['operatio
 }
 
 export function applyPatchTool(options: ApplyPatchToolOptions): Tool<Parameters> {
-  const { name = 'apply_patch', root, needsApproval = true, onApproval, idempotent = false, description, ...policy } = options;
+  const {
+    name = 'apply_patch',
+    root,
+    needsApproval = true,
+    onApproval,
+    idempotent = false,
+    description,
+    ...policy
+  } = options;
   if (!root) throw new Error(`tool ${name}: root is required`);
   const dir = resolve(root);
   return defineTool({

@@ -44,7 +44,11 @@ export interface AgentConfig extends ApprovalPolicy {
    * call from the run's plain context and handed to tools as `ctx.sensitive`. Never returned to the workflow,
    * so it never enters history.
    */
-  sensitiveContext?: (run: { runId: string; agentName: string; context: Record<string, unknown> }) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  sensitiveContext?: (run: {
+    runId: string;
+    agentName: string;
+    context: Record<string, unknown>;
+  }) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /**
    * Agents this one may hand the conversation to (by registered name). Each becomes a tool
    * `transfer_to_<name>`; the run continues in the same workflow under that agent, with its own tools and policies.
@@ -62,14 +66,16 @@ export interface AgentConfig extends ApprovalPolicy {
 
 /** The JSON schema the model is asked to answer with: an object (what both model APIs take for structured output). */
 function outputSchemaOf(agent: string, outputType: z.ZodObject): Record<string, unknown> {
-  if (!(outputType instanceof z.ZodObject)) throw new Error(`agent ${agent}: outputType must be a zod object schema, e.g. z.object({ answer: z.string() })`);
+  if (!(outputType instanceof z.ZodObject))
+    throw new Error(`agent ${agent}: outputType must be a zod object schema, e.g. z.object({ answer: z.string() })`);
   const { $schema: _drop, ...schema } = z.toJSONSchema(outputType, { target: 'draft-7' }) as Record<string, unknown>;
   return schema;
 }
 
 /** The tool the model calls to hand off to `agent`. */
 export function handoffTool(spec: string | { agent: string; description?: string; needsApproval?: boolean }): Tool {
-  const { agent, description, needsApproval } = typeof spec === 'string' ? { agent: spec, description: undefined, needsApproval: false } : spec;
+  const { agent, description, needsApproval } =
+    typeof spec === 'string' ? { agent: spec, description: undefined, needsApproval: false } : spec;
   return defineTool({
     name: `transfer_to_${agent.replace(/[^a-zA-Z0-9_]/g, '_')}`.slice(0, 64),
     description: description ?? `Hand the conversation to the ${agent} agent, which continues it with its own tools.`,
@@ -97,7 +103,12 @@ export interface Agent extends Required<Pick<AgentConfig, 'name' | 'version' | '
    * inside surface on the parent run and are decided through it. The parent's always-rules stay out unless
    * `shareAlwaysRules`.
    */
-  asTool(options: { toolName: string; toolDescription: string; needsApproval?: boolean; shareAlwaysRules?: boolean }): Tool;
+  asTool(options: {
+    toolName: string;
+    toolDescription: string;
+    needsApproval?: boolean;
+    shareAlwaysRules?: boolean;
+  }): Tool;
 }
 
 export function defineAgent(input: AgentConfig): Agent {
@@ -112,7 +123,10 @@ export function defineAgent(input: AgentConfig): Agent {
   const version = config.version ?? '1';
   const byName = new Map(config.tools.map((t) => [t.name, t as Tool]));
   const policy = policyOf(`agent ${config.name}`, config);
-  const checked = config.modelSettings === undefined ? undefined : checkModelSettings(`agent ${config.name}`, config.modelSettings, [...names]);
+  const checked =
+    config.modelSettings === undefined
+      ? undefined
+      : checkModelSettings(`agent ${config.name}`, config.modelSettings, [...names]);
   if (checked && 'problem' in checked) throw new Error(checked.problem);
   const modelSettings = checked?.settings;
   const outputSchema = config.outputType ? outputSchemaOf(config.name, config.outputType) : undefined;

@@ -18,13 +18,21 @@ export interface ToolContext {
 }
 
 /** true: a person decides first; false: it runs; 'audit': it runs at once and waits in the review queue. */
-export type ApprovalPredicate<P> = (ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>, params: P, callId: string) => boolean | 'audit' | Promise<boolean | 'audit'>;
+export type ApprovalPredicate<P> = (
+  ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>,
+  params: P,
+  callId: string,
+) => boolean | 'audit' | Promise<boolean | 'audit'>;
 
 /** What `onApproval` decides in code: approve, reject (with the model's message), or undefined to ask a person. */
-export type AutoDecision = { approve: true; reason?: string } | { approve: false; message?: string; reason?: string } | undefined;
+export type AutoDecision =
+  { approve: true; reason?: string } | { approve: false; message?: string; reason?: string } | undefined;
 
 /** Decides a gated call in code, in an activity; a throw means "ask a person" (fails closed). */
-export type OnApproval<P> = (ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>, call: { toolName: string; callId: string; arguments: P }) => AutoDecision | Promise<AutoDecision>;
+export type OnApproval<P> = (
+  ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>,
+  call: { toolName: string; callId: string; arguments: P },
+) => AutoDecision | Promise<AutoDecision>;
 
 export interface ToolConfig<S extends z.ZodObject> extends ApprovalPolicy {
   name: string;
@@ -42,13 +50,19 @@ export interface ToolConfig<S extends z.ZodObject> extends ApprovalPolicy {
    * when the call is planned, within 5 s; a throw or a timeout shows `preview failed: <reason>` and the person is
    * asked all the same. Read-only: it must not change anything itself.
    */
-  preview?: (params: z.infer<S>, ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>) => string | { summary: string; details?: string } | Promise<string | { summary: string; details?: string }>;
+  preview?: (
+    params: z.infer<S>,
+    ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>,
+  ) => string | { summary: string; details?: string } | Promise<string | { summary: string; details?: string }>;
   /**
    * The state of what the call acts on ("balance 120.00", a record's version), taken when the call is planned and
    * again in the tool activity just before `execute`: when they differ the call does not run, and people decide
    * again on the new state (audited `stale`). Signed tokens and links bind it. Shown to approvers: no secrets.
    */
-  fingerprint?: (params: z.infer<S>, ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>) => string | Promise<string>;
+  fingerprint?: (
+    params: z.infer<S>,
+    ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>,
+  ) => string | Promise<string>;
   /** With fingerprint: 'ask' (default) asks people again; 'reject' rejects the call, and the model is told it did not run. */
   onStale?: 'ask' | 'reject';
   /** Runs in the tool activity. Return a string (or JSON-able value) for the model. Not needed for `external` tools. */
@@ -89,8 +103,34 @@ export interface Tool<S extends z.ZodObject = z.ZodObject> extends Omit<ToolConf
 
 /** The approval-policy fields of a tool or agent config, validated; a bad one throws at definition time. */
 export function policyOf(owner: string, config: ApprovalPolicy): ApprovalPolicy {
-  const { approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, approvers, quorum, excludeRequester, signedDecisions, maxExtension, remindBeforeExpiry, grantable } = config;
-  const parsed = approvalPolicySchema.safeParse({ approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, approvers, quorum, excludeRequester, signedDecisions, maxExtension, remindBeforeExpiry, grantable });
+  const {
+    approvalTimeout,
+    onTimeout,
+    remindEvery,
+    escalateAfter,
+    escalateTo,
+    approvers,
+    quorum,
+    excludeRequester,
+    signedDecisions,
+    maxExtension,
+    remindBeforeExpiry,
+    grantable,
+  } = config;
+  const parsed = approvalPolicySchema.safeParse({
+    approvalTimeout,
+    onTimeout,
+    remindEvery,
+    escalateAfter,
+    escalateTo,
+    approvers,
+    quorum,
+    excludeRequester,
+    signedDecisions,
+    maxExtension,
+    remindBeforeExpiry,
+    grantable,
+  });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new Error(`${owner}: ${issue.path.join('.')} ${issue.message}`);
@@ -101,16 +141,30 @@ export function policyOf(owner: string, config: ApprovalPolicy): ApprovalPolicy 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export function defineTool<S extends z.ZodObject>(config: ToolConfig<S>): Tool<S> {
-  if (!TOOL_NAME.test(config.name)) throw new Error(`tool name "${config.name}" must match ${TOOL_NAME} (the model APIs require it)`);
-  if (!config.external && !config.handoffTo && !config.subAgent && !config.execute) throw new Error(`tool ${config.name}: give it an execute function, or mark it external`);
-  const userInput = config.userInput === true ? (Object.keys(config.parameters.shape) as Array<keyof z.infer<S> & string>) : config.userInput;
+  if (!TOOL_NAME.test(config.name))
+    throw new Error(`tool name "${config.name}" must match ${TOOL_NAME} (the model APIs require it)`);
+  if (!config.external && !config.handoffTo && !config.subAgent && !config.execute)
+    throw new Error(`tool ${config.name}: give it an execute function, or mark it external`);
+  const userInput =
+    config.userInput === true
+      ? (Object.keys(config.parameters.shape) as Array<keyof z.infer<S> & string>)
+      : config.userInput;
   for (const field of userInput ?? [])
-    if (!(field in config.parameters.shape)) throw new Error(`tool ${config.name}: userInput field "${field}" is not one of its parameters`);
+    if (!(field in config.parameters.shape))
+      throw new Error(`tool ${config.name}: userInput field "${field}" is not one of its parameters`);
   if (config.resultTimeout !== undefined && !durationSchema.safeParse(config.resultTimeout).success)
     throw new Error(`tool ${config.name}: resultTimeout must be a duration such as "30s", "15m", "24h" or "7d"`);
-  const { $schema: _drop, ...jsonSchema } = z.toJSONSchema(config.parameters, { target: 'draft-7' }) as Record<string, unknown>;
+  const { $schema: _drop, ...jsonSchema } = z.toJSONSchema(config.parameters, { target: 'draft-7' }) as Record<
+    string,
+    unknown
+  >;
   const { userInput: _asGiven, ...rest } = config;
-  return Object.freeze({ ...rest, ...(userInput ? { userInput } : {}), jsonSchema, policy: policyOf(`tool ${config.name}`, config) });
+  return Object.freeze({
+    ...rest,
+    ...(userInput ? { userInput } : {}),
+    jsonSchema,
+    policy: policyOf(`tool ${config.name}`, config),
+  });
 }
 
 /** The approval rule as recorded in the snapshot: predicates cannot be serialised, only their existence. */

@@ -19,7 +19,9 @@ const toolNames = z.strictObject({ toolNames: z.array(z.string().min(1)) });
 const hostedMcpSchema = z.strictObject({
   serverLabel: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be letters, digits, _ or - (the API requires it)'),
   serverUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
-  requireApproval: z.union([z.enum(['always', 'never']), z.strictObject({ always: toolNames.optional(), never: toolNames.optional() })]).optional(),
+  requireApproval: z
+    .union([z.enum(['always', 'never']), z.strictObject({ always: toolNames.optional(), never: toolNames.optional() })])
+    .optional(),
   headers: z.record(z.string(), z.string()).optional(),
   allowedTools: z.array(z.string().min(1)).optional(),
   serverDescription: z.string().optional(),
@@ -32,9 +34,12 @@ export function checkHostedMcp(agent: string, servers: HostedMcpServer[]): void 
     const parsed = hostedMcpSchema.safeParse(s);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new Error(`agent ${agent}: hostedMcp[${i}]${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issue.message}`);
+      throw new Error(
+        `agent ${agent}: hostedMcp[${i}]${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issue.message}`,
+      );
     }
-    if (labels.has(s.serverLabel)) throw new Error(`agent ${agent}: two hosted MCP servers are labelled "${s.serverLabel}"`);
+    if (labels.has(s.serverLabel))
+      throw new Error(`agent ${agent}: two hosted MCP servers are labelled "${s.serverLabel}"`);
     labels.add(s.serverLabel);
   }
 }
@@ -47,7 +52,13 @@ export function hostedMcpTool(s: HostedMcpServer): Record<string, unknown> {
     type: 'mcp',
     server_label: s.serverLabel,
     server_url: s.serverUrl,
-    require_approval: typeof rule === 'string' ? rule : { ...(rule.always ? { always: filter(rule.always) } : {}), ...(rule.never ? { never: filter(rule.never) } : {}) },
+    require_approval:
+      typeof rule === 'string'
+        ? rule
+        : {
+            ...(rule.always ? { always: filter(rule.always) } : {}),
+            ...(rule.never ? { never: filter(rule.never) } : {}),
+          },
     ...(s.headers ? { headers: s.headers } : {}),
     ...(s.allowedTools ? { allowed_tools: s.allowedTools } : {}),
     ...(s.serverDescription ? { server_description: s.serverDescription } : {}),

@@ -12,7 +12,11 @@ export type RequireApproval =
   | 'never'
   | boolean
   | { always?: { toolNames: string[] }; never?: { toolNames: string[] } }
-  | ((ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>, toolName: string, args: Record<string, unknown>) => boolean | Promise<boolean>);
+  | ((
+      ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>,
+      toolName: string,
+      args: Record<string, unknown>,
+    ) => boolean | Promise<boolean>);
 
 export type McpServerSpec = McpServerConfig &
   ApprovalPolicy & {
@@ -36,7 +40,10 @@ const requireApprovalSchema = z.union([
   z.enum(['always', 'never']),
   z.boolean(),
   z.strictObject({ always: toolList.optional(), never: toolList.optional() }),
-  z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', 'must be "always", "never", true, false, { always, never } or a function'),
+  z.custom<(...args: never[]) => unknown>(
+    (v) => typeof v === 'function',
+    'must be "always", "never", true, false, { always, never } or a function',
+  ),
 ]);
 
 /** A server definition's problems, as one line naming the agent and the server; nothing when it is fine. */
@@ -52,7 +59,10 @@ export function checkMcpServers(agent: string, servers: McpServerSpec[]): void {
     if (hasCommand === hasUrl) throw new Error(`${where}: give either command (stdio) or url (Streamable HTTP)`);
     const ra = requireApprovalSchema.safeParse(s.requireApproval ?? 'always');
     if (!ra.success) throw new Error(`${where}: requireApproval ${ra.error.issues[0]!.message}`);
-    if (s.preview !== undefined && !(typeof s.preview === 'object' && typeof s.preview?.tool === 'string' && s.preview.tool))
+    if (
+      s.preview !== undefined &&
+      !(typeof s.preview === 'object' && typeof s.preview?.tool === 'string' && s.preview.tool)
+    )
       throw new Error(`${where}: preview must be { tool: "<a read-only tool of this server>" }`);
     const rule = s.requireApproval;
     if (rule && typeof rule === 'object') {
@@ -63,7 +73,10 @@ export function checkMcpServers(agent: string, servers: McpServerSpec[]): void {
 }
 
 /** How a server's tool is gated, as recorded in the snapshot. */
-export function mcpApproval(spec: Pick<McpServerSpec, 'requireApproval'>, toolName: string): 'always' | 'never' | 'predicate' {
+export function mcpApproval(
+  spec: Pick<McpServerSpec, 'requireApproval'>,
+  toolName: string,
+): 'always' | 'never' | 'predicate' {
   const rule = spec.requireApproval ?? 'always';
   if (typeof rule === 'function') return 'predicate';
   if (rule === 'always' || rule === true) return 'always';
@@ -75,6 +88,13 @@ export function mcpApproval(spec: Pick<McpServerSpec, 'requireApproval'>, toolNa
 
 /** Only the connection (what mcpClient needs), never the approval code. */
 export function connectionOf(spec: McpServerSpec): McpServerConfig {
-  if ('command' in spec) return { name: spec.name, command: spec.command, ...(spec.args ? { args: spec.args } : {}), ...(spec.env ? { env: spec.env } : {}), ...(spec.cwd ? { cwd: spec.cwd } : {}) };
+  if ('command' in spec)
+    return {
+      name: spec.name,
+      command: spec.command,
+      ...(spec.args ? { args: spec.args } : {}),
+      ...(spec.env ? { env: spec.env } : {}),
+      ...(spec.cwd ? { cwd: spec.cwd } : {}),
+    };
   return { name: spec.name, url: spec.url, ...(spec.headers ? { headers: spec.headers } : {}) };
 }

@@ -14,7 +14,8 @@ export class AgentRegistry {
 
   register(agent: Agent): this {
     const versions = this.byName.get(agent.name) ?? new Map<string, Agent>();
-    if (versions.has(agent.version)) throw new Error(`agent ${agent.name} version ${agent.version} is registered twice`);
+    if (versions.has(agent.version))
+      throw new Error(`agent ${agent.name} version ${agent.version} is registered twice`);
     versions.set(agent.version, agent);
     this.byName.set(agent.name, versions);
     return this;
@@ -23,10 +24,16 @@ export class AgentRegistry {
   /** The agent at `version`, or the most recently registered version when none is given. */
   get(name: string, version?: string): Agent {
     const versions = this.byName.get(name);
-    if (!versions) throw new AgentNotFoundError(`no agent named "${name}" on this worker (known: ${this.names().join(', ') || 'none'})`);
+    if (!versions)
+      throw new AgentNotFoundError(
+        `no agent named "${name}" on this worker (known: ${this.names().join(', ') || 'none'})`,
+      );
     if (version === undefined) return [...versions.values()].at(-1)!;
     const agent = versions.get(version);
-    if (!agent) throw new AgentNotFoundError(`agent "${name}" version ${version} is not on this worker (it has ${[...versions.keys()].join(', ')})`);
+    if (!agent)
+      throw new AgentNotFoundError(
+        `agent "${name}" version ${version} is not on this worker (it has ${[...versions.keys()].join(', ')})`,
+      );
     return agent;
   }
 

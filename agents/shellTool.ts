@@ -21,7 +21,9 @@ const parameters = z.object({
   commands: z
     .array(z.string().min(1))
     .min(1)
-    .describe('Shell commands, run in order with /bin/sh -c in the working directory; the first that fails stops the rest'),
+    .describe(
+      'Shell commands, run in order with /bin/sh -c in the working directory; the first that fails stops the rest',
+    ),
 });
 export type ShellParameters = z.infer<typeof parameters>;
 
@@ -77,18 +79,21 @@ function runOne(command: string, cwd: string, env: NodeJS.ProcessEnv, budgetMs: 
     const stdout = capture(child.stdout);
     const stderr = capture(child.stderr);
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-      setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-      }, PIPE_GRACE_MS).unref();
-    }, Math.max(0, budgetMs));
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+        setTimeout(() => {
+          child.stdout.destroy();
+          child.stderr.destroy();
+        }, PIPE_GRACE_MS).unref();
+      },
+      Math.max(0, budgetMs),
+    );
     child.on('error', (err) => {
       clearTimeout(timer);
       fail(err);
@@ -102,7 +107,10 @@ function runOne(command: string, cwd: string, env: NodeJS.ProcessEnv, budgetMs: 
 
 function streamText(label: string, c: Captured): string {
   if (c.total === 0) return `${label}: (empty)`;
-  const note = c.total > c.text.length ? `\n[${label} truncated: showing the first ${c.text.length} of ${c.total} characters]` : '';
+  const note =
+    c.total > c.text.length
+      ? `\n[${label} truncated: showing the first ${c.text.length} of ${c.total} characters]`
+      : '';
   return `${label}:\n${c.text.replace(/\n$/, '')}${note}`;
 }
 
@@ -115,15 +123,29 @@ function report(ran: Ran[], total: number, timeout: string): string {
         : `exit code: ${r.code}`;
     return [`$ ${r.command}`, status, streamText('stdout', r.stdout), streamText('stderr', r.stderr)].join('\n');
   });
-  if (ran.length < total) parts.push(`(stopped: ${total - ran.length} later command${total - ran.length === 1 ? '' : 's'} not run)`);
+  if (ran.length < total)
+    parts.push(`(stopped: ${total - ran.length} later command${total - ran.length === 1 ? '' : 's'} not run)`);
   const text = parts.join('\n\n');
-  return text.length > MAX_OUTPUT_CHARS ? `${text.slice(0, MAX_OUTPUT_CHARS)}\n[output truncated: showing the first ${MAX_OUTPUT_CHARS} of ${text.length} characters]` : text;
+  return text.length > MAX_OUTPUT_CHARS
+    ? `${text.slice(0, MAX_OUTPUT_CHARS)}\n[output truncated: showing the first ${MAX_OUTPUT_CHARS} of ${text.length} characters]`
+    : text;
 }
 
 export function shellTool(options: ShellToolOptions): Tool<typeof parameters> {
-  const { name = 'shell', cwd, needsApproval = true, onApproval, idempotent = false, timeout = '30s', env, description, ...policy } = options;
+  const {
+    name = 'shell',
+    cwd,
+    needsApproval = true,
+    onApproval,
+    idempotent = false,
+    timeout = '30s',
+    env,
+    description,
+    ...policy
+  } = options;
   if (!cwd) throw new Error(`tool ${name}: cwd is required`);
-  if (!durationSchema.safeParse(timeout).success) throw new Error(`tool ${name}: timeout must be a duration such as "30s" or "5m", got ${JSON.stringify(timeout)}`);
+  if (!durationSchema.safeParse(timeout).success)
+    throw new Error(`tool ${name}: timeout must be a duration such as "30s" or "5m", got ${JSON.stringify(timeout)}`);
   const dir = resolve(cwd);
   const limitMs = durationMs(timeout);
   return defineTool({

@@ -31,18 +31,28 @@ const dir = join(projectRoot, 'bench/alternatives');
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: projectRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} failed (exit ${code}):\n${err.slice(-3000)}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} failed (exit ${code}):\n${err.slice(-3000)}`)),
+    );
   });
 }
 
 async function installAlternatives(log: (line: string) => void): Promise<void> {
-  if (existsSync(join(dir, 'node_modules/@temporalio/openai-agents')) && existsSync(join(dir, 'node_modules/@openai/agents'))) return;
+  if (
+    existsSync(join(dir, 'node_modules/@temporalio/openai-agents')) &&
+    existsSync(join(dir, 'node_modules/@openai/agents'))
+  )
+    return;
   log('installing the alternatives (bench/alternatives: @temporalio/openai-agents, @openai/agents)…');
   await run('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund']);
 }
@@ -59,13 +69,19 @@ export async function countersignRun(runner: Runner, workflowId: string): Promis
   const state = result.toState();
   for (const interruption of state.getInterruptions()) state.approve(interruption);
   result = await runner.run('email-assistant', state);
-  if (!result.finalOutput?.includes('Email sent to alice@example.com')) throw new Error(`unexpected final output: ${result.finalOutput}`);
+  if (!result.finalOutput?.includes('Email sent to alice@example.com'))
+    throw new Error(`unexpected final output: ${result.finalOutput}`);
   return result.snapshot.turn;
 }
 
 /** The agent floor through the same motions: start and wait for the pause (one update-with-start), approve, result. */
 export async function floorAgentRun(client: Client, taskQueue: string, workflowId: string): Promise<number> {
-  const startWorkflowOperation = new WithStartWorkflowOperation('floorAgentApproval', { taskQueue, workflowId, args: [workflowId], workflowIdConflictPolicy: 'FAIL' });
+  const startWorkflowOperation = new WithStartWorkflowOperation('floorAgentApproval', {
+    taskQueue,
+    workflowId,
+    args: [workflowId],
+    workflowIdConflictPolicy: 'FAIL',
+  });
   await client.workflow.executeUpdateWithStart(floorPaused, { startWorkflowOperation });
   const handle = await startWorkflowOperation.workflowHandle();
   await handle.signal(floorApprove);
@@ -79,7 +95,10 @@ type Loop = () => (i: number) => Promise<number>;
  * Each system's run, taken in turn within every iteration (not one system's runs after another's), so that the
  * server's drift over the minutes of a bench weighs on all of them alike. Milliseconds per run and turns per run.
  */
-async function interleaved(iterations: number, loops: Record<string, Loop>): Promise<Record<string, { runMs: P; turnsPerRun: number }>> {
+async function interleaved(
+  iterations: number,
+  loops: Record<string, Loop>,
+): Promise<Record<string, { runMs: P; turnsPerRun: number }>> {
   const runs = Object.fromEntries(Object.entries(loops).map(([name, make]) => [name, make()]));
   const ms: Record<string, number[]> = Object.fromEntries(Object.keys(loops).map((k) => [k, []]));
   const turns: Record<string, number> = Object.fromEntries(Object.keys(loops).map((k) => [k, 0]));
@@ -90,20 +109,46 @@ async function interleaved(iterations: number, loops: Record<string, Loop>): Pro
       ms[name]!.push(performance.now() - t0);
     }
   }
-  return Object.fromEntries(Object.keys(loops).map((k) => [k, { runMs: p50p99(ms[k]!), turnsPerRun: turns[k]! / iterations }]));
+  return Object.fromEntries(
+    Object.keys(loops).map((k) => [k, { runMs: p50p99(ms[k]!), turnsPerRun: turns[k]! / iterations }]),
+  );
 }
 
-export async function measureAlternatives(o: { client: Client; taskQueue: string; fastTaskQueue: string; address: string; modelBaseURL: string; iterations: number; log: (line: string) => void }): Promise<AlternativesResult> {
+export async function measureAlternatives(o: {
+  client: Client;
+  taskQueue: string;
+  fastTaskQueue: string;
+  address: string;
+  modelBaseURL: string;
+  iterations: number;
+  log: (line: string) => void;
+}): Promise<AlternativesResult> {
   await installAlternatives(o.log);
-  const env = { TEMPORAL_ADDRESS: o.address, OPENAI_BASE_URL: o.modelBaseURL, BENCH_ITERATIONS: String(o.iterations), COUNTERSIGN_DEMO_OUTBOX: join(projectRoot, '.temporal/bench-outbox.jsonl') };
+  const env = {
+    TEMPORAL_ADDRESS: o.address,
+    OPENAI_BASE_URL: o.modelBaseURL,
+    BENCH_ITERATIONS: String(o.iterations),
+    COUNTERSIGN_DEMO_OUTBOX: join(projectRoot, '.temporal/bench-outbox.jsonl'),
+  };
   o.log('alternatives: Countersign (default and fast mode) and the agent floor, interleaved…');
   const stamp = Date.now();
   const measured = await interleaved(o.iterations, {
-    countersign: () => ((runner) => (i: number) => countersignRun(runner, `bench-turns-${stamp}-${i}`))(new Runner(o.client, { taskQueue: o.taskQueue })),
-    countersignFast: () => ((runner) => (i: number) => countersignRun(runner, `bench-turns-fast-${stamp}-${i}`))(new Runner(o.client, { taskQueue: o.fastTaskQueue })),
+    countersign: () =>
+      (
+        (runner) => (i: number) =>
+          countersignRun(runner, `bench-turns-${stamp}-${i}`)
+      )(new Runner(o.client, { taskQueue: o.taskQueue })),
+    countersignFast: () =>
+      (
+        (runner) => (i: number) =>
+          countersignRun(runner, `bench-turns-fast-${stamp}-${i}`)
+      )(new Runner(o.client, { taskQueue: o.fastTaskQueue })),
     floorAgent: () => (i: number) => floorAgentRun(o.client, o.taskQueue, `bench-floor-turns-${stamp}-${i}`),
   });
-  const { countersign, countersignFast, floorAgent } = measured as Record<'countersign' | 'countersignFast' | 'floorAgent', { runMs: P; turnsPerRun: number }>;
+  const { countersign, countersignFast, floorAgent } = measured as Record<
+    'countersign' | 'countersignFast' | 'floorAgent',
+    { runMs: P; turnsPerRun: number }
+  >;
   o.log('alternatives: @openai/agents in-process…');
   const inProcess = (await driver('inProcess.ts', env)) as AlternativesResult['inProcess'];
   o.log('alternatives: @temporalio/openai-agents…');

@@ -8,8 +8,20 @@ import { binaryPath } from '../test/support/toolchain';
 
 export const startBenchServer = () =>
   TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: binaryPath('temporal') }, searchAttributes: [HitlStatus, HitlPendingTools, HitlAgent, HitlPendingSince], ui: false, extraArgs: [...EAGER_ACTIVITIES] },
+    server: {
+      executable: { type: 'existing-path', path: binaryPath('temporal') },
+      searchAttributes: [HitlStatus, HitlPendingTools, HitlAgent, HitlPendingSince],
+      ui: false,
+      extraArgs: [...EAGER_ACTIVITIES],
+    },
   });
 
 /** The endpoint of the scripted model at `baseURL`, as the bench's Countersign workers call it. */
-export const benchModel = (baseURL: string) => ({ baseURL, apiKey: 'k', model: 'scripted', api: 'responses', requestTimeoutMs: 10_000 }) as const satisfies ModelEndpoint;
+export const benchModel = (baseURL: string) =>
+  ({
+    baseURL,
+    apiKey: 'k',
+    model: 'scripted',
+    api: 'responses',
+    requestTimeoutMs: 10_000,
+  }) as const satisfies ModelEndpoint;

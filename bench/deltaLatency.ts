@@ -16,9 +16,14 @@ export interface DeltaLatencyResult {
   anyDeltaMs: { p50: number; p95: number };
 }
 
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? NaN;
+const quantile = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? NaN;
 
-export async function measureDeltaLatency(o: { startServer: () => Promise<TestWorkflowEnvironment>; runs: number; log: (line: string) => void }): Promise<DeltaLatencyResult> {
+export async function measureDeltaLatency(o: {
+  startServer: () => Promise<TestWorkflowEnvironment>;
+  runs: number;
+  log: (line: string) => void;
+}): Promise<DeltaLatencyResult> {
   const env = await o.startServer();
   const bundlePath = join(projectRoot, '.temporal/bench-delta-bundle.js');
   mkdirSync(join(projectRoot, '.temporal'), { recursive: true });
@@ -50,5 +55,9 @@ export async function measureDeltaLatency(o: { startServer: () => Promise<TestWo
     await h.close();
     await env.teardown();
   }
-  return { runs: first.length, firstDeltaMs: { p50: quantile(first, 0.5), p95: quantile(first, 0.95), max: Math.max(...first) }, anyDeltaMs: { p50: quantile(all, 0.5), p95: quantile(all, 0.95) } };
+  return {
+    runs: first.length,
+    firstDeltaMs: { p50: quantile(first, 0.5), p95: quantile(first, 0.95), max: Math.max(...first) },
+    anyDeltaMs: { p50: quantile(all, 0.5), p95: quantile(all, 0.95) },
+  };
 }

@@ -9,7 +9,10 @@ export function floorActivities(modelBaseURL: string): FloorActivities {
   return {
     floorTool: async () => 'done',
     floorModel: async (runId) => {
-      const r = await openai.responses.create({ model: 'scripted', input: 'Send the report to alice' }, { headers: { [RUN_ID_HEADER]: runId } });
+      const r = await openai.responses.create(
+        { model: 'scripted', input: 'Send the report to alice' },
+        { headers: { [RUN_ID_HEADER]: runId } },
+      );
       return r.output_text;
     },
   };

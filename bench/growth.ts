@@ -74,23 +74,41 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const turnsScript = (turns: number): ScriptStep[] => [
   ...Array.from({ length: turns }, (_, i) =>
     i % APPROVE_EVERY === APPROVE_EVERY - 1
-      ? { toolCalls: [{ name: 'send_email', arguments: { to: 'bob@example.com', subject: `Update ${i}`, body: `Turn ${i}` }, callId: `mail-${i}` }] }
+      ? {
+          toolCalls: [
+            {
+              name: 'send_email',
+              arguments: { to: 'bob@example.com', subject: `Update ${i}`, body: `Turn ${i}` },
+              callId: `mail-${i}`,
+            },
+          ],
+        }
       : { toolCalls: [{ name: 'lookup_contact', arguments: { name: 'bob' }, callId: `look-${i}` }] },
   ),
   { text: `Done after ${turns} turns.` },
 ];
 
-const newsletter = (n: number, bytes: number) => `Newsletter ${n}\n${'All the news that fits. '.repeat(Math.ceil(bytes / 24))}`.slice(0, bytes);
+const newsletter = (n: number, bytes: number) =>
+  `Newsletter ${n}\n${'All the news that fits. '.repeat(Math.ceil(bytes / 24))}`.slice(0, bytes);
 /** Alice's 12 newsletters, one `send_email` a turn (callIds news-1…news-12), each body `bytes` long; then an answer. */
 export const newsletterScript = (bytes: number): ScriptStep[] => [
   ...Array.from({ length: NEWSLETTERS }, (_, i) => ({
-    toolCalls: [{ name: 'send_email', arguments: { to: 'alice@example.com', subject: `Newsletter ${i + 1}`, body: newsletter(i + 1, bytes) }, callId: `news-${i + 1}` }],
+    toolCalls: [
+      {
+        name: 'send_email',
+        arguments: { to: 'alice@example.com', subject: `Newsletter ${i + 1}`, body: newsletter(i + 1, bytes) },
+        callId: `news-${i + 1}`,
+      },
+    ],
   })),
   { text: `All ${NEWSLETTERS} newsletters are sent.` },
 ];
 
 /** Approves whatever the run waits for until it ends. */
-export async function approveUntilDone(runner: Runner, result: AgentRunResult): Promise<AgentRunResult & { approvals: number }> {
+export async function approveUntilDone(
+  runner: Runner,
+  result: AgentRunResult,
+): Promise<AgentRunResult & { approvals: number }> {
   let approvals = 0;
   while (result.interruptions.length) {
     const state = result.toState();
@@ -109,7 +127,8 @@ async function approveFloor(handle: WorkflowHandle, timeoutMs: number): Promise<
   const deadline = Date.now() + timeoutMs;
   let sent = 0;
   while (!ended) {
-    if (Date.now() > deadline) throw new Error(`floor run ${handle.workflowId} did not end within ${timeoutMs / 1000} s`);
+    if (Date.now() > deadline)
+      throw new Error(`floor run ${handle.workflowId} did not end within ${timeoutMs / 1000} s`);
     if ((await handle.query(floorAsked)) > sent) {
       await handle.signal(floorApprove);
       sent++;
@@ -135,18 +154,41 @@ export async function measureGrowth(ctx: GrowthContext): Promise<GrowthResult> {
       workflowBundle: ctx.workflowBundle,
     });
     // The floor as in the other sections: the same bundle, its own activities, no payload storage.
-    const floor = await Worker.create({ connection: env.nativeConnection, taskQueue: floorQueue, workflowBundle: ctx.workflowBundle, activities: floorActivities(ctx.model.baseURL) });
+    const floor = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue: floorQueue,
+      workflowBundle: ctx.workflowBundle,
+      activities: floorActivities(ctx.model.baseURL),
+    });
     // Offloaded payloads are read back through the same storage the worker writes to.
-    const client = new Client({ connection: env.connection, dataConverter: dataConverterOf(openPayloadStorage(payloadStorage)) });
+    const client = new Client({
+      connection: env.connection,
+      dataConverter: dataConverterOf(openPayloadStorage(payloadStorage)),
+    });
     const runner = new Runner(client, { taskQueue });
 
-    const row = async (system: GrowthRow['system'], turns: number, workflowId: string, run: () => Promise<unknown>): Promise<GrowthRow> => {
+    const row = async (
+      system: GrowthRow['system'],
+      turns: number,
+      workflowId: string,
+      run: () => Promise<unknown>,
+    ): Promise<GrowthRow> => {
       const before = folderBytes(dir);
       const started = performance.now();
       await run();
       const ms = performance.now() - started;
       const f = await historyFigures(client, workflowId);
-      return { system, turns, runs: f.runs, events: f.events, bytes: f.bytes, bytesPerTurn: f.bytes / turns, largestPayload: f.largestPayload, storeBytes: folderBytes(dir) - before, ms };
+      return {
+        system,
+        turns,
+        runs: f.runs,
+        events: f.events,
+        bytes: f.bytes,
+        bytesPerTurn: f.bytes / turns,
+        largestPayload: f.largestPayload,
+        storeBytes: folderBytes(dir) - before,
+        ms,
+      };
     };
 
     const rows: GrowthRow[] = [];
@@ -159,21 +201,33 @@ export async function measureGrowth(ctx: GrowthContext): Promise<GrowthResult> {
           ctx.model.script(csId, turnsScript(turns));
           rows.push(
             await row('countersign', turns, csId, async () => {
-              const done = await approveUntilDone(runner, await runner.run('email-assistant', 'Work through the backlog', { workflowId: csId, maxTurns: turns + 1 }));
+              const done = await approveUntilDone(
+                runner,
+                await runner.run('email-assistant', 'Work through the backlog', {
+                  workflowId: csId,
+                  maxTurns: turns + 1,
+                }),
+              );
               if (done.status !== 'Completed') throw new Error(`Countersign's ${turns}-turn run ended ${done.status}`);
             }),
           );
           const floorId = `growth-floor-${turns}-${Date.now()}`;
           rows.push(
             await row('floorAgent', turns, floorId, async () => {
-              const handle = await client.workflow.start('floorAgentTurns', { taskQueue: floorQueue, workflowId: floorId, args: [floorId, turns, APPROVE_EVERY] });
+              const handle = await client.workflow.start('floorAgentTurns', {
+                taskQueue: floorQueue,
+                workflowId: floorId,
+                args: [floorId, turns, APPROVE_EVERY],
+              });
               await approveFloor(handle, 10 * 60_000);
             }),
           );
         }
         ctx.log('growth: 12 newsletters of 280 KB…');
         newsletters = await sendNewsletters(runner, ctx.model, dir);
-        ctx.log(`growth: the newsletters' payload store bytes by kind:\n${renderBreakdown(new Map(Object.entries(newsletters.storeByKind ?? {})))}`);
+        ctx.log(
+          `growth: the newsletters' payload store bytes by kind:\n${renderBreakdown(new Map(Object.entries(newsletters.storeByKind ?? {})))}`,
+        );
       }),
     );
     return { approveEvery: APPROVE_EVERY, thresholdBytes: 256 * 1024, turns: rows, newsletters: newsletters! };
@@ -194,7 +248,11 @@ async function sendNewsletters(runner: Runner, model: ScriptedModel, dir: string
   let completed = false;
   let error: string | undefined;
   try {
-    const first = await runner.run('email-assistant', 'Send alice the 12 newsletters, one after another', { workflowId, continueAsNewAfterEvents: 40, maxTurns: NEWSLETTERS + 1 });
+    const first = await runner.run('email-assistant', 'Send alice the 12 newsletters, one after another', {
+      workflowId,
+      continueAsNewAfterEvents: 40,
+      maxTurns: NEWSLETTERS + 1,
+    });
     const done = await approveUntilDone(runner, first);
     completed = done.status === 'Completed' && done.approvals === NEWSLETTERS;
   } catch (err) {
@@ -202,5 +260,16 @@ async function sendNewsletters(runner: Runner, model: ScriptedModel, dir: string
   }
   const ms = performance.now() - started;
   const f = await historyFigures(runner.client, workflowId);
-  return { completed, ...(error ? { error } : {}), ms, runs: f.runs, events: f.events, bytes: f.bytes, largestPayload: f.largestPayload, storeBytes: folderBytes(dir) - before, contentBytes: NEWSLETTERS * bodyBytes, storeByKind: Object.fromEntries(storeBreakdown(dir, filesBefore)) };
+  return {
+    completed,
+    ...(error ? { error } : {}),
+    ms,
+    runs: f.runs,
+    events: f.events,
+    bytes: f.bytes,
+    largestPayload: f.largestPayload,
+    storeBytes: folderBytes(dir) - before,
+    contentBytes: NEWSLETTERS * bodyBytes,
+    storeByKind: Object.fromEntries(storeBreakdown(dir, filesBefore)),
+  };
 }

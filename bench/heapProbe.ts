@@ -37,22 +37,44 @@ async function main() {
   try {
     for (const system of ['countersign', 'floorAgent'] as const) {
       const taskQueue = `heap-${system}`;
-      const bundle = await buildWorkflowBundle({ workflowsPath: system === 'countersign' ? require.resolve('../workflows') : require.resolve('./floorWorkflow'), quiet: true });
-      const activities = system === 'countersign'
-        ? createAgentActivities({ registry: defaultRegistry(), model: benchModel(model.baseURL) })
-        : floorActivities(model.baseURL);
-      const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities, maxCachedWorkflows: cache, debugMode: true });
+      const bundle = await buildWorkflowBundle({
+        workflowsPath: system === 'countersign' ? require.resolve('../workflows') : require.resolve('./floorWorkflow'),
+        quiet: true,
+      });
+      const activities =
+        system === 'countersign'
+          ? createAgentActivities({ registry: defaultRegistry(), model: benchModel(model.baseURL) })
+          : floorActivities(model.baseURL);
+      const worker = await Worker.create({
+        connection: env.nativeConnection,
+        taskQueue,
+        workflowBundle: bundle,
+        activities,
+        maxCachedWorkflows: cache,
+        debugMode: true,
+      });
       await worker.runUntil(async () => {
         const runner = new Runner(env.client, { taskQueue });
         const id = (i: number) => `${taskQueue}-${i}`;
         // One run first: the bundle's shared modules and the worker's own structures are in the baseline.
         const start = async (i: number) => {
-          model.script(id(i), [{ toolCalls: [{ name: 'send_email', arguments: { to: 'b@example.com', subject: 'S', body: 'b' }, callId: 'c1' }] }, { text: 'done' }]);
-          if (system === 'countersign') await runner.startOnly('email-assistant', 'Send the report to b', { workflowId: id(i) });
+          model.script(id(i), [
+            {
+              toolCalls: [
+                { name: 'send_email', arguments: { to: 'b@example.com', subject: 'S', body: 'b' }, callId: 'c1' },
+              ],
+            },
+            { text: 'done' },
+          ]);
+          if (system === 'countersign')
+            await runner.startOnly('email-assistant', 'Send the report to b', { workflowId: id(i) });
           else await env.client.workflow.start('floorAgentApproval', { taskQueue, workflowId: id(i), args: [id(i)] });
         };
         const waiting = async (n: number) => {
-          const q = system === 'countersign' ? `TaskQueue="${taskQueue}" AND HitlStatus="AwaitingApproval"` : `TaskQueue="${taskQueue}"`;
+          const q =
+            system === 'countersign'
+              ? `TaskQueue="${taskQueue}" AND HitlStatus="AwaitingApproval"`
+              : `TaskQueue="${taskQueue}"`;
           for (;;) {
             if ((await env.client.workflow.count(q)).count >= n) break;
             await sleep(500);
@@ -68,7 +90,9 @@ async function main() {
         const after = heapMb();
         const file = writeHeapSnapshot(join(dir, `${system}-${runs}.heapsnapshot`));
         const per = cache >= runs ? 'per cached run' : `per run (${cache} cached)`;
-        console.log(`[heap] ${system}: ${runs} runs waiting, heap ${base.toFixed(1)} → ${after.toFixed(1)} MB: ${(((after - base) * 1024) / runs).toFixed(0)} KB ${per}; snapshot ${file}`);
+        console.log(
+          `[heap] ${system}: ${runs} runs waiting, heap ${base.toFixed(1)} → ${after.toFixed(1)} MB: ${(((after - base) * 1024) / runs).toFixed(0)} KB ${per}; snapshot ${file}`,
+        );
       });
     }
   } finally {

@@ -25,7 +25,12 @@ function kinds(path: string, sign: number, byKind: Map<string, { bytes: number; 
     const name = snap.strings[snap.nodes[i + fName!]!]!;
     const bytes = snap.nodes[i + fSize!]!;
     total += bytes;
-    const kind = type === 'object' || type === 'closure' ? `${type} ${name.slice(0, 60)}` : type === 'string' || type === 'concatenated string' || type === 'sliced string' ? 'strings' : type;
+    const kind =
+      type === 'object' || type === 'closure'
+        ? `${type} ${name.slice(0, 60)}`
+        : type === 'string' || type === 'concatenated string' || type === 'sliced string'
+          ? 'strings'
+          : type;
     const k = byKind.get(kind) ?? { bytes: 0, count: 0 };
     k.bytes += sign * bytes;
     k.count += sign;
@@ -37,8 +42,12 @@ const byKind = new Map<string, { bytes: number; count: number }>();
 const total = kinds(file, 1, byKind) - (baseFile ? kinds(baseFile, -1, byKind) : 0);
 const runs = Number(runsArg ?? 0);
 const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
-console.log(`${file}${baseFile ? ` over ${baseFile}` : ''}: ${mb(total)} MB of heap objects${runs ? `, ${((total / runs) / 1024).toFixed(0)} KB per cached run if all were theirs` : ''}`);
+console.log(
+  `${file}${baseFile ? ` over ${baseFile}` : ''}: ${mb(total)} MB of heap objects${runs ? `, ${(total / runs / 1024).toFixed(0)} KB per cached run if all were theirs` : ''}`,
+);
 console.log('| kind | MB | count |' + (runs ? ' KB per run |' : ''));
 console.log('| --- | ---: | ---: |' + (runs ? ' ---: |' : ''));
 for (const [kind, k] of [...byKind.entries()].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 40))
-  console.log(`| ${kind.replace(/\|/g, '\\|')} | ${mb(k.bytes)} | ${k.count} |${runs ? ` ${(k.bytes / runs / 1024).toFixed(1)} |` : ''}`);
+  console.log(
+    `| ${kind.replace(/\|/g, '\\|')} | ${mb(k.bytes)} | ${k.count} |${runs ? ` ${(k.bytes / runs / 1024).toFixed(1)} |` : ''}`,
+  );

@@ -15,17 +15,23 @@ export type Event = {
 export const num = (x: unknown) => Number(String(x));
 export const eventMs = (e: Event) => num(e.eventTime!.seconds) * 1000 + (e.eventTime!.nanos ?? 0) / 1e6;
 
-export const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+export const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 export const p50p99 = (xs: number[]) => ({ p50: pct(xs, 50), p99: pct(xs, 99) });
 
 const firstSignal = (events: Event[]) => events.find((e) => e.workflowExecutionSignaledEventAttributes)!;
-const scheduledAfter = (events: Event[], after: Event, type: string) => events.find((e) => num(e.eventId) > num(after.eventId) && e.activityTaskScheduledEventAttributes?.activityType?.name === type)!;
+const scheduledAfter = (events: Event[], after: Event, type: string) =>
+  events.find(
+    (e) => num(e.eventId) > num(after.eventId) && e.activityTaskScheduledEventAttributes?.activityType?.name === type,
+  )!;
 
 /** Time from the (first) signal to the start of the first activity of `type` scheduled after it. */
 export function sinceSignal(events: Event[], type: string): number {
   const signal = firstSignal(events);
   const scheduled = scheduledAfter(events, signal, type);
-  const started = events.find((e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled.eventId))!;
+  const started = events.find(
+    (e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled.eventId),
+  )!;
   return eventMs(started) - eventMs(signal);
 }
 
@@ -33,7 +39,9 @@ export function sinceSignal(events: Event[], type: string): number {
 export function cycleEvents(events: Event[], type: string): number {
   const signal = firstSignal(events);
   const scheduled = scheduledAfter(events, signal, type);
-  const completed = events.find((e) => e.activityTaskCompletedEventAttributes && num(e.eventId) > num(scheduled.eventId))!;
+  const completed = events.find(
+    (e) => e.activityTaskCompletedEventAttributes && num(e.eventId) > num(scheduled.eventId),
+  )!;
   return num(completed.eventId) - num(signal.eventId) + 1;
 }
 
@@ -56,7 +64,8 @@ export async function historyFigures(client: Client, workflowId: string): Promis
     if (Array.isArray(v)) v.forEach(walk);
     else if (v && typeof v === 'object' && !(v instanceof Uint8Array)) {
       const p = v as { data?: unknown; metadata?: unknown };
-      if (p.metadata && p.data instanceof Uint8Array) figures.largestPayload = Math.max(figures.largestPayload, p.data.length);
+      if (p.metadata && p.data instanceof Uint8Array)
+        figures.largestPayload = Math.max(figures.largestPayload, p.data.length);
       Object.values(v).forEach(walk);
     }
   };
@@ -70,7 +79,11 @@ export async function historyFigures(client: Client, workflowId: string): Promis
     walk(events);
     for (const e of events) {
       const a = e.activityTaskScheduledEventAttributes;
-      if (a?.activityType?.name === 'modelTurn') figures.largestModelInput = Math.max(figures.largestModelInput, ...(a.input?.payloads ?? []).map((p) => p.data?.length ?? 0));
+      if (a?.activityType?.name === 'modelTurn')
+        figures.largestModelInput = Math.max(
+          figures.largestModelInput,
+          ...(a.input?.payloads ?? []).map((p) => p.data?.length ?? 0),
+        );
     }
     runId = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
   } while (runId);

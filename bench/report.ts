@@ -33,7 +33,11 @@ function roundTrip(r: RoundTripResult): string[] {
     `| decision → next model call starts, p50 / p99 (ms) | ${f1(t.countersignToNextModelCall.p50)} / ${f1(t.countersignToNextModelCall.p99)} | — | — |`,
     `| history events, decision → approved tool completed | ${h.countersignCycle} | ${h.floorCycle} | +${h.countersignCycle - h.floorCycle} |`,
     `| history events, whole run (2 model turns, 1 approval) | ${h.countersignRun} | ${h.floorRun} | — |`,
-    ...(h.floorAgentRun !== undefined ? [`| agent floor: history events, whole run / decision → tool completed | ${h.floorAgentRun} / ${h.floorAgentCycle} | — | — |`] : []),
+    ...(h.floorAgentRun !== undefined
+      ? [
+          `| agent floor: history events, whole run / decision → tool completed | ${h.floorAgentRun} / ${h.floorAgentCycle} | — | — |`,
+        ]
+      : []),
   ];
 }
 
@@ -91,12 +95,25 @@ function alternatives(a: AlternativesResult, r: RoundTripResult | undefined): st
     '| --- | ---: | ---: | ---: |',
     `| whole run, p50 / p99 (ms) | ${f1(a.countersign.runMs.p50)} / ${f1(a.countersign.runMs.p99)} | ${f1(a.inProcess.runMs.p50)} / ${f1(a.inProcess.runMs.p99)} | — |`,
     `| per model turn, p50 (ms) | ${f1(perTurn(a.countersign))} | ${f1(perTurn(a.inProcess))} | +${f1(perTurn(a.countersign) - perTurn(a.inProcess))} |`,
-    ...(a.countersignFast ? [`| per model turn in fast mode, p50 (ms) | ${f1(perTurn(a.countersignFast))} | ${f1(perTurn(a.inProcess))} | +${f1(perTurn(a.countersignFast) - perTurn(a.inProcess))} |`] : []),
-    ...(a.floorAgent ? [`| per model turn, the agent floor (durable, no approval book), p50 (ms) | ${f1(perTurn(a.floorAgent))} | ${f1(perTurn(a.inProcess))} | +${f1(perTurn(a.floorAgent) - perTurn(a.inProcess))} |`] : []),
+    ...(a.countersignFast
+      ? [
+          `| per model turn in fast mode, p50 (ms) | ${f1(perTurn(a.countersignFast))} | ${f1(perTurn(a.inProcess))} | +${f1(perTurn(a.countersignFast) - perTurn(a.inProcess))} |`,
+        ]
+      : []),
+    ...(a.floorAgent
+      ? [
+          `| per model turn, the agent floor (durable, no approval book), p50 (ms) | ${f1(perTurn(a.floorAgent))} | ${f1(perTurn(a.inProcess))} | +${f1(perTurn(a.floorAgent) - perTurn(a.inProcess))} |`,
+        ]
+      : []),
   ];
 }
 
-const kb = (bytes: number) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(2)} MB` : bytes >= 1e3 ? `${(bytes / 1e3).toFixed(1)} KB` : `${Math.round(bytes)} B`);
+const kb = (bytes: number) =>
+  bytes >= 1e6
+    ? `${(bytes / 1e6).toFixed(2)} MB`
+    : bytes >= 1e3
+      ? `${(bytes / 1e3).toFixed(1)} KB`
+      : `${Math.round(bytes)} B`;
 
 function growth(g: GrowthResult): string[] {
   const n = g.newsletters;
@@ -130,7 +147,9 @@ function deltas(d: DeltaLatencyResult): string[] {
 }
 
 export function renderResults(r: BenchResults): string {
-  const parts = [`Benchmarks on ${r.machine}; local dev server (in-memory SQLite, eager activity dispatch on); scripted model on loopback.`];
+  const parts = [
+    `Benchmarks on ${r.machine}; local dev server (in-memory SQLite, eager activity dispatch on); scripted model on loopback.`,
+  ];
   const goals = renderTargets(r);
   if (goals.length) parts.push(goals.join('\n'));
   if (r.workerStart) parts.push(workerStart(r.workerStart).join('\n'));

@@ -11,27 +11,53 @@ import { floorApprove, floorAsked } from './floorWorkflow';
 export interface RoundTripResult {
   iterations: number;
   roundTripMs: { countersignToTool: P; countersignToNextModelCall: P; floorToTool: P };
-  historyEvents: { countersignCycle: number; floorCycle: number; countersignRun: number; floorRun: number; floorAgentRun?: number; floorAgentCycle?: number };
+  historyEvents: {
+    countersignCycle: number;
+    floorCycle: number;
+    countersignRun: number;
+    floorRun: number;
+    floorAgentRun?: number;
+    floorAgentCycle?: number;
+  };
 }
 type P = { p50: number; p99: number };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function measureRoundTrip(client: Client, taskQueue: string, model: ScriptedModel, iterations: number): Promise<RoundTripResult> {
+export async function measureRoundTrip(
+  client: Client,
+  taskQueue: string,
+  model: ScriptedModel,
+  iterations: number,
+): Promise<RoundTripResult> {
   const runner = new Runner(client, { taskQueue });
   const cs = { tool: [] as number[], nextModel: [] as number[], events: [] as number[], cycle: [] as number[] };
   const floor = { tool: [] as number[], events: [] as number[], cycle: [] as number[] };
   const agentFloor = { events: [] as number[], cycle: [] as number[] };
   for (let i = 0; i < iterations; i++) {
     const id = `bench-cs-${Date.now()}-${i}`;
-    model.script(id, [{ toolCalls: [{ name: 'send_email', arguments: { to: 'b@example.com', subject: 'S', body: 'b' }, callId: 'c1' }] }, { text: 'done' }]);
+    model.script(id, [
+      {
+        toolCalls: [{ name: 'send_email', arguments: { to: 'b@example.com', subject: 'S', body: 'b' }, callId: 'c1' }],
+      },
+      { text: 'done' },
+    ]);
     await runner.startOnly('email-assistant', 'bench', { workflowId: id });
     const handle = client.workflow.getHandle(id);
     // Decide a run that waits quietly, as a person's decision finds it: paused, nothing in flight. Read through
     // describe (its search attributes), not a query: a query that reaches a run during its first workflow task
     // makes the worker complete that task early, and the history then has one workflow task more than a run
     // nobody queried (34 events instead of 31), which is the bench's doing, not the run's.
-    while ((await handle.describe().then((d) => d.typedSearchAttributes.get(HitlStatus) !== 'AwaitingApproval' || (d.raw.pendingActivities?.length ?? 0) > 0))) await sleep(5);
+    while (
+      await handle
+        .describe()
+        .then(
+          (d) =>
+            d.typedSearchAttributes.get(HitlStatus) !== 'AwaitingApproval' ||
+            (d.raw.pendingActivities?.length ?? 0) > 0,
+        )
+    )
+      await sleep(5);
     await handle.signal(approveSignal, { callId: 'c1' });
     await handle.result();
     const events = (await handle.fetchHistory()).events as Event[];
@@ -40,7 +66,10 @@ export async function measureRoundTrip(client: Client, taskQueue: string, model:
     cs.events.push(events.length);
     cs.cycle.push(cycleEvents(events, 'runTool'));
 
-    const fh = await client.workflow.start('floorApproval', { taskQueue, workflowId: `bench-floor-${Date.now()}-${i}` });
+    const fh = await client.workflow.start('floorApproval', {
+      taskQueue,
+      workflowId: `bench-floor-${Date.now()}-${i}`,
+    });
     await fh.signal(floorApprove);
     await fh.result();
     const fevents = (await fh.fetchHistory()).events as Event[];
@@ -61,7 +90,11 @@ export async function measureRoundTrip(client: Client, taskQueue: string, model:
   }
   return {
     iterations,
-    roundTripMs: { countersignToTool: p50p99(cs.tool), countersignToNextModelCall: p50p99(cs.nextModel), floorToTool: p50p99(floor.tool) },
+    roundTripMs: {
+      countersignToTool: p50p99(cs.tool),
+      countersignToNextModelCall: p50p99(cs.nextModel),
+      floorToTool: p50p99(floor.tool),
+    },
     historyEvents: {
       countersignCycle: p50p99(cs.cycle).p50,
       floorCycle: p50p99(floor.cycle).p50,

@@ -50,8 +50,13 @@ function sectionsFromArgs(args: string[]): Section[] {
 async function main() {
   const sections = sectionsFromArgs(process.argv.slice(2));
   const dir = join(projectRoot, 'bench/results');
-  const previous: BenchResults = existsSync(join(dir, 'latest.json')) ? JSON.parse(readFileSync(join(dir, 'latest.json'), 'utf8')) : {};
-  const results: BenchResults = { ...previous, machine: `${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, ${cpus()[0]?.model ?? 'cpu'}` };
+  const previous: BenchResults = existsSync(join(dir, 'latest.json'))
+    ? JSON.parse(readFileSync(join(dir, 'latest.json'), 'utf8'))
+    : {};
+  const results: BenchResults = {
+    ...previous,
+    machine: `${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, ${cpus()[0]?.model ?? 'cpu'}`,
+  };
 
   quietRuntime();
   // The compiled worker (start and scale sections) is built once, now: every measurement runs the same code.
@@ -71,7 +76,8 @@ async function main() {
   const model = await startScriptedModel();
   const modelSettings = benchModel(model.baseURL);
   let bundle: Promise<{ code: string }> | undefined;
-  const benchBundle = () => (bundle ??= buildWorkflowBundle({ workflowsPath: require.resolve('./benchWorkflows'), quiet: true }));
+  const benchBundle = () =>
+    (bundle ??= buildWorkflowBundle({ workflowsPath: require.resolve('./benchWorkflows'), quiet: true }));
   process.env.COUNTERSIGN_DEMO_OUTBOX = join(projectRoot, '.temporal/bench-outbox.jsonl');
   // A failed measurement must not leave a dev server behind (it would slow everything after it), and no server
   // idles beside the scale section's.
@@ -80,7 +86,13 @@ async function main() {
     if (sections.includes('start')) {
       const server = await startServer();
       try {
-        results.workerStart = await measureWorkerStart({ address: server.address, modelBaseURL: model.baseURL, compiledWorker: compiled(), runs: Number(process.env.BENCH_START_RUNS ?? 5), log });
+        results.workerStart = await measureWorkerStart({
+          address: server.address,
+          modelBaseURL: model.baseURL,
+          compiledWorker: compiled(),
+          runs: Number(process.env.BENCH_START_RUNS ?? 5),
+          log,
+        });
         save();
       } finally {
         await server.teardown();
@@ -108,12 +120,26 @@ async function main() {
               log('round trip…');
               results.roundTrip = await measureRoundTrip(shared.client, taskQueue, model, iterations);
               log('replay cost…');
-              results.replayCost = await measureReplayCost({ client: shared.client, taskQueue, model, bundle: await benchBundle(), replays: Number(process.env.BENCH_REPLAYS ?? 300) });
+              results.replayCost = await measureReplayCost({
+                client: shared.client,
+                taskQueue,
+                model,
+                bundle: await benchBundle(),
+                replays: Number(process.env.BENCH_REPLAYS ?? 300),
+              });
               save();
             }
             if (sections.includes('alternatives')) {
               log('alternatives…');
-              results.alternatives = await measureAlternatives({ client: shared.client, taskQueue, fastTaskQueue, address: shared.address, modelBaseURL: model.baseURL, iterations: Number(process.env.BENCH_ALT_ITERATIONS ?? 50), log });
+              results.alternatives = await measureAlternatives({
+                client: shared.client,
+                taskQueue,
+                fastTaskQueue,
+                address: shared.address,
+                modelBaseURL: model.baseURL,
+                iterations: Number(process.env.BENCH_ALT_ITERATIONS ?? 50),
+                log,
+              });
               save();
             }
           }),
@@ -125,17 +151,44 @@ async function main() {
     if (sections.includes('scale')) {
       log('scale…');
       const systems = process.env.BENCH_SCALE_SYSTEMS?.split(',') as System[] | undefined;
-      const scale = await measureScale({ startServer, model, runs: Number(process.env.BENCH_SCALE_RUNS ?? 10_000), cache: Number(process.env.BENCH_CACHE ?? 250), compiledWorker: compiled(), log }, systems);
-      if (scale.countersign && scale.floorAgent) results.scale = { countersign: scale.countersign, floorAgent: scale.floorAgent, ...(scale.floor ? { floor: scale.floor } : {}), ...(scale.countersign2 ? { countersign2: scale.countersign2 } : {}) };
+      const scale = await measureScale(
+        {
+          startServer,
+          model,
+          runs: Number(process.env.BENCH_SCALE_RUNS ?? 10_000),
+          cache: Number(process.env.BENCH_CACHE ?? 250),
+          compiledWorker: compiled(),
+          log,
+        },
+        systems,
+      );
+      if (scale.countersign && scale.floorAgent)
+        results.scale = {
+          countersign: scale.countersign,
+          floorAgent: scale.floorAgent,
+          ...(scale.floor ? { floor: scale.floor } : {}),
+          ...(scale.countersign2 ? { countersign2: scale.countersign2 } : {}),
+        };
       else log(`a subset of systems (${systems?.join(', ')}) is not written to the results`);
     }
     if (sections.includes('growth')) {
       const turns = (process.env.BENCH_GROWTH_TURNS ?? '10,100,500').split(',').map(Number);
-      results.growth = await measureGrowth({ startServer, workflowBundle: await benchBundle(), model, modelSettings, turns, log });
+      results.growth = await measureGrowth({
+        startServer,
+        workflowBundle: await benchBundle(),
+        model,
+        modelSettings,
+        turns,
+        log,
+      });
     }
     if (sections.includes('deltas')) {
       log('model text deltas…');
-      results.deltas = await measureDeltaLatency({ startServer, runs: Number(process.env.BENCH_DELTA_RUNS ?? 20), log });
+      results.deltas = await measureDeltaLatency({
+        startServer,
+        runs: Number(process.env.BENCH_DELTA_RUNS ?? 20),
+        log,
+      });
     }
   } finally {
     await model.close();

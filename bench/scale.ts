@@ -49,9 +49,11 @@ const CONCURRENCY = 64;
 
 async function pool(n: number, fn: (i: number) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < n) await fn(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) await fn(next++);
+    }),
+  );
 }
 
 /** VmRSS and VmHWM (peak) of a process, in MB. */
@@ -87,8 +89,14 @@ export function serverPid(address: string): number {
  */
 function startWorker(entry: string, env: NodeJS.ProcessEnv, ready: RegExp): Promise<ChildProcess> {
   const nodeArgs = process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const args = entry.endsWith('.js') ? [...nodeArgs, entry] : [...nodeArgs, '--require', 'tsx/cjs', join(projectRoot, entry)];
-  const child = spawn(process.execPath, args, { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = entry.endsWith('.js')
+    ? [...nodeArgs, entry]
+    : [...nodeArgs, '--require', 'tsx/cjs', join(projectRoot, entry)];
+  const child = spawn(process.execPath, args, {
+    cwd: projectRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   return new Promise((resolve, reject) => {
     const onData = (d: Buffer) => {
@@ -126,7 +134,8 @@ async function settledRss(rss: () => number): Promise<number> {
 async function until(what: string, check: () => Promise<boolean>, timeoutMs: number, everyMs = 250): Promise<void> {
   const t0 = Date.now();
   while (!(await check())) {
-    if (Date.now() - t0 > timeoutMs) throw new Error(`scale: timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`);
+    if (Date.now() - t0 > timeoutMs)
+      throw new Error(`scale: timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`);
     await sleep(everyMs);
   }
 }
@@ -136,8 +145,16 @@ const count = async (client: Client, query: string) => (await client.workflow.co
 /** No workflow or activity task waits in the queue, three checks in a row. */
 async function queueDrained(client: Client, taskQueue: string): Promise<boolean> {
   for (let i = 0; i < 3; i++) {
-    for (const taskQueueType of [temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW, temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY]) {
-      const r = await client.workflowService.describeTaskQueue({ namespace: client.options.namespace, taskQueue: { name: taskQueue }, taskQueueType, reportStats: true });
+    for (const taskQueueType of [
+      temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+      temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+    ]) {
+      const r = await client.workflowService.describeTaskQueue({
+        namespace: client.options.namespace,
+        taskQueue: { name: taskQueue },
+        taskQueueType,
+        reportStats: true,
+      });
       if (Number(String(r.stats?.approximateBacklogCount ?? 0)) > 0) return false;
     }
     await sleep(500);
@@ -153,9 +170,18 @@ async function heapSnapshots(workers: ChildProcess[], label: string, log: (line:
   const dir = process.env.BENCH_HEAP_SNAPSHOT!;
   const before = new Set(readdirSync(dir));
   for (const w of workers) w.kill('SIGUSR2');
-  await until('heap snapshots', async () => readdirSync(dir).filter((f) => !before.has(f) && f.endsWith('.heapsnapshot')).length >= workers.length, 10 * 60_000, 1000);
+  await until(
+    'heap snapshots',
+    async () => readdirSync(dir).filter((f) => !before.has(f) && f.endsWith('.heapsnapshot')).length >= workers.length,
+    10 * 60_000,
+    1000,
+  );
   await sleep(5000); // the file is complete when the worker is done writing it
-  log(`${label}: heap snapshots in ${dir}: ${readdirSync(dir).filter((f) => !before.has(f)).join(', ')}`);
+  log(
+    `${label}: heap snapshots in ${dir}: ${readdirSync(dir)
+      .filter((f) => !before.has(f))
+      .join(', ')}`,
+  );
 }
 
 async function measure(ctx: ScaleContext, system: System): Promise<ScaleResult> {
@@ -171,18 +197,41 @@ async function measureOn(ctx: ScaleContext, system: System, client: Client, addr
   const { model, runs } = ctx;
   const taskQueue = `scale-${system}-${Date.now()}`;
   const runner = new Runner(client, { taskQueue });
-  const env = { TEMPORAL_ADDRESS: address, TEMPORAL_CONFIG_FILE: '/nonexistent/bench.toml', OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'bench', COUNTERSIGN_MODEL: 'scripted', COUNTERSIGN_MAX_CACHED_WORKFLOWS: String(ctx.cache) };
+  const env = {
+    TEMPORAL_ADDRESS: address,
+    TEMPORAL_CONFIG_FILE: '/nonexistent/bench.toml',
+    OPENAI_BASE_URL: model.baseURL,
+    OPENAI_API_KEY: 'bench',
+    COUNTERSIGN_MODEL: 'scripted',
+    COUNTERSIGN_MAX_CACHED_WORKFLOWS: String(ctx.cache),
+  };
   const countersign = system === 'countersign' || system === 'countersign2';
-  const csEnv = { ...env, COUNTERSIGN_TASK_QUEUE: taskQueue, COUNTERSIGN_DEMO_OUTBOX: join(projectRoot, '.temporal/bench-scale-outbox.jsonl') };
+  const csEnv = {
+    ...env,
+    COUNTERSIGN_TASK_QUEUE: taskQueue,
+    COUNTERSIGN_DEMO_OUTBOX: join(projectRoot, '.temporal/bench-scale-outbox.jsonl'),
+  };
   const workers = countersign
-    ? await Promise.all(Array.from({ length: system === 'countersign2' ? 2 : 1 }, () => startWorker(process.env.BENCH_WORKER === 'sources' ? 'worker/main.ts' : ctx.compiledWorker, csEnv, /worker polling task queue/)))
+    ? await Promise.all(
+        Array.from({ length: system === 'countersign2' ? 2 : 1 }, () =>
+          startWorker(
+            process.env.BENCH_WORKER === 'sources' ? 'worker/main.ts' : ctx.compiledWorker,
+            csEnv,
+            /worker polling task queue/,
+          ),
+        ),
+      )
     : [await startWorker('bench/floorWorker.ts', { ...env, BENCH_TASK_QUEUE: taskQueue }, /floor worker polling/)];
   // Memory and CPU of all the system's worker processes together.
   const rss = () => workers.reduce((sum, w) => sum + memoryOf(w.pid!).rss, 0);
   const cpu = () => workers.reduce((sum, w) => sum + cpuSecondsOf(w.pid!), 0);
   let peak = 0;
   const sampler = setInterval(() => {
-    if (workers.every((w) => w.exitCode === null)) peak = Math.max(peak, workers.reduce((sum, w) => sum + memoryOf(w.pid!).peak, 0));
+    if (workers.every((w) => w.exitCode === null))
+      peak = Math.max(
+        peak,
+        workers.reduce((sum, w) => sum + memoryOf(w.pid!).peak, 0),
+      );
   }, 1000);
   try {
     await sleep(5000);
@@ -190,11 +239,29 @@ async function measureOn(ctx: ScaleContext, system: System, client: Client, addr
     const id = (i: number) => `${taskQueue}-${i}`;
     const t0 = Date.now();
     await pool(runs, async (i) => {
-      model.script(id(i), [{ toolCalls: [{ name: 'send_email', arguments: { to: 'b@example.com', subject: 'S', body: 'b' }, callId: 'c1' }] }, { text: 'done' }]);
+      model.script(id(i), [
+        {
+          toolCalls: [
+            { name: 'send_email', arguments: { to: 'b@example.com', subject: 'S', body: 'b' }, callId: 'c1' },
+          ],
+        },
+        { text: 'done' },
+      ]);
       if (countersign) await runner.startOnly('email-assistant', 'Send the report to b', { workflowId: id(i) });
-      else await client.workflow.start(system === 'floor' ? 'floorApproval' : 'floorAgentApproval', { taskQueue, workflowId: id(i), args: system === 'floor' ? [] : [id(i)] });
+      else
+        await client.workflow.start(system === 'floor' ? 'floorApproval' : 'floorAgentApproval', {
+          taskQueue,
+          workflowId: id(i),
+          args: system === 'floor' ? [] : [id(i)],
+        });
     });
-    if (countersign) await until(`${runs} runs to pause`, async () => (await count(client, `TaskQueue="${taskQueue}" AND HitlStatus="AwaitingApproval"`)) === runs, 30 * 60_000, 1000);
+    if (countersign)
+      await until(
+        `${runs} runs to pause`,
+        async () => (await count(client, `TaskQueue="${taskQueue}" AND HitlStatus="AwaitingApproval"`)) === runs,
+        30 * 60_000,
+        1000,
+      );
     else await until(`${runs} floor runs to pause`, () => queueDrained(client, taskQueue), 30 * 60_000, 1000);
     const pauseSeconds = (Date.now() - t0) / 1000;
     ctx.log(`${system}: ${runs} runs paused in ${pauseSeconds.toFixed(1)} s`);
@@ -205,22 +272,46 @@ async function measureOn(ctx: ScaleContext, system: System, client: Client, addr
     const server = serverPid(address);
     const cpu0 = { worker: cpu(), server: cpuSecondsOf(server) };
     const t1 = Date.now();
-    await pool(runs, (i) => (countersign ? client.workflow.getHandle(id(i)).signal(approveSignal, { callId: 'c1' }) : client.workflow.getHandle(id(i)).signal(floorApprove)));
-    await until(`${runs} runs to complete`, async () => (await count(client, `TaskQueue="${taskQueue}" AND ExecutionStatus="Running"`)) === 0, 30 * 60_000);
+    await pool(runs, (i) =>
+      countersign
+        ? client.workflow.getHandle(id(i)).signal(approveSignal, { callId: 'c1' })
+        : client.workflow.getHandle(id(i)).signal(floorApprove),
+    );
+    await until(
+      `${runs} runs to complete`,
+      async () => (await count(client, `TaskQueue="${taskQueue}" AND ExecutionStatus="Running"`)) === 0,
+      30 * 60_000,
+    );
     const approveSeconds = (Date.now() - t1) / 1000;
     const workerCpuPer1000 = ((cpu() - cpu0.worker) * 1000) / runs;
     const serverCpuPer1000 = ((cpuSecondsOf(server) - cpu0.server) * 1000) / runs;
     const completed = await count(client, `TaskQueue="${taskQueue}" AND ExecutionStatus="Completed"`);
     if (completed !== runs) throw new Error(`scale: ${system}: ${completed} of ${runs} runs completed`);
-    ctx.log(`${system}: ${runs} runs approved and completed in ${approveSeconds.toFixed(1)} s; worker ${idleRssMb.toFixed(0)} MB idle, ${waitingRssMb.toFixed(0)} MB while waiting; CPU s per 1000 approvals: worker ${workerCpuPer1000.toFixed(1)}, server ${serverCpuPer1000.toFixed(1)}`);
-    return { runs, cache: ctx.cache, pauseSeconds, idleRssMb, waitingRssMb, peakRssMb: peak, approveSeconds, workerCpuPer1000, serverCpuPer1000, completedPerSecond: runs / approveSeconds };
+    ctx.log(
+      `${system}: ${runs} runs approved and completed in ${approveSeconds.toFixed(1)} s; worker ${idleRssMb.toFixed(0)} MB idle, ${waitingRssMb.toFixed(0)} MB while waiting; CPU s per 1000 approvals: worker ${workerCpuPer1000.toFixed(1)}, server ${serverCpuPer1000.toFixed(1)}`,
+    );
+    return {
+      runs,
+      cache: ctx.cache,
+      pauseSeconds,
+      idleRssMb,
+      waitingRssMb,
+      peakRssMb: peak,
+      approveSeconds,
+      workerCpuPer1000,
+      serverCpuPer1000,
+      completedPerSecond: runs / approveSeconds,
+    };
   } finally {
     clearInterval(sampler);
     await Promise.all(workers.map(stopWorker));
   }
 }
 
-export async function measureScale(ctx: ScaleContext, systems: System[] = ['countersign', 'countersign2', 'floorAgent']): Promise<Partial<Record<System, ScaleResult>>> {
+export async function measureScale(
+  ctx: ScaleContext,
+  systems: System[] = ['countersign', 'countersign2', 'floorAgent'],
+): Promise<Partial<Record<System, ScaleResult>>> {
   const out: Partial<Record<System, ScaleResult>> = {};
   for (const system of systems) out[system] = await measure(ctx, system);
   return out;

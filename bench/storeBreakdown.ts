@@ -14,16 +14,19 @@ export interface KindFigures {
 }
 
 /** The files under a folder (relative paths), to tell later which a run added. */
-export const storeFiles = (dir: string): Set<string> => new Set((readdirSync(dir, { recursive: true }) as string[]).filter((f) => statSync(join(dir, f)).isFile()));
+export const storeFiles = (dir: string): Set<string> =>
+  new Set((readdirSync(dir, { recursive: true }) as string[]).filter((f) => statSync(join(dir, f)).isFile()));
 
 /** Bytes under a folder (the file store is content-addressed: what grows is what was written). */
-export const folderBytes = (dir: string): number => [...storeFiles(dir)].reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+export const folderBytes = (dir: string): number =>
+  [...storeFiles(dir)].reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
 
 const has = (v: Record<string, unknown>, ...keys: string[]) => keys.every((k) => k in v);
 
 /** A stored value's kind, by its shape. */
 export function kindOf(value: unknown): string {
-  if (Array.isArray(value)) return value.every((v) => v && typeof v === 'object' && 'callId' in v) ? 'pending approvals (query)' : 'array';
+  if (Array.isArray(value))
+    return value.every((v) => v && typeof v === 'object' && 'callId' in v) ? 'pending approvals (query)' : 'array';
   if (!value || typeof value !== 'object') return typeof value;
   const v = value as Record<string, unknown>;
   if (has(v, 'depth', 'items')) return 'transcript segment';
@@ -54,7 +57,10 @@ export function storeBreakdown(dir: string, before: Set<string> = new Set()): Ma
     else if (encoding === VALUES_ENCODING) {
       const d = json() as ValuesEnvelope | { envelope: unknown };
       // An envelope, or (written by the transcript store, which stores what the codecs give it) a reference to one.
-      kind = 'envelope' in d ? 'transcript segment: the reference to its envelope' : `${kindOf(d.value)}, its large values by reference`;
+      kind =
+        'envelope' in d
+          ? 'transcript segment: the reference to its envelope'
+          : `${kindOf(d.value)}, its large values by reference`;
     } else if (encoding === VALUE_ENCODING) kind = 'large value (one per distinct string)';
     else if (encoding === 'binary/encrypted') kind = 'encrypted';
     const k = out.get(kind) ?? { files: 0, bytes: 0 };
@@ -69,7 +75,9 @@ export function renderBreakdown(kinds: Map<string, KindFigures>): string {
   return [
     '| kind | payloads | bytes | share |',
     '| --- | ---: | ---: | ---: |',
-    ...[...kinds.entries()].map(([kind, k]) => `| ${kind} | ${k.files} | ${mb(k.bytes)} | ${((100 * k.bytes) / (total || 1)).toFixed(0)}% |`),
+    ...[...kinds.entries()].map(
+      ([kind, k]) => `| ${kind} | ${k.files} | ${mb(k.bytes)} | ${((100 * k.bytes) / (total || 1)).toFixed(0)}% |`,
+    ),
     `| all | ${[...kinds.values()].reduce((s, k) => s + k.files, 0)} | ${mb(total)} | |`,
   ].join('\n');
 }

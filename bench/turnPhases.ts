@@ -16,7 +16,13 @@ import { floorActivities } from './floorActivities';
 import { eventMs as ms, pct } from './history';
 
 type Event = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
-const PHASES = ['workflow task waits for a worker', 'worker runs the workflow task', 'activity waits to start', 'activity runs (model or tool)', 'client calls and the server between events'] as const;
+const PHASES = [
+  'workflow task waits for a worker',
+  'worker runs the workflow task',
+  'activity waits to start',
+  'activity runs (model or tool)',
+  'client calls and the server between events',
+] as const;
 type Phase = (typeof PHASES)[number];
 
 /** A run's history cut into phases (ms); what no interval covers is the client's and the server's. */
@@ -24,10 +30,18 @@ export function turnPhases(events: Event[]): Record<Phase, number> {
   const out = Object.fromEntries(PHASES.map((p) => [p, 0])) as Record<Phase, number>;
   const byId = new Map(events.map((e) => [Number(e.eventId), e]));
   for (const e of events) {
-    if (e.workflowTaskStartedEventAttributes) out['workflow task waits for a worker'] += ms(e) - ms(byId.get(Number(e.workflowTaskStartedEventAttributes.scheduledEventId))!);
-    if (e.workflowTaskCompletedEventAttributes) out['worker runs the workflow task'] += ms(e) - ms(byId.get(Number(e.workflowTaskCompletedEventAttributes.startedEventId))!);
-    if (e.activityTaskStartedEventAttributes) out['activity waits to start'] += ms(e) - ms(byId.get(Number(e.activityTaskStartedEventAttributes.scheduledEventId))!);
-    if (e.activityTaskCompletedEventAttributes) out['activity runs (model or tool)'] += ms(e) - ms(byId.get(Number(e.activityTaskCompletedEventAttributes.startedEventId))!);
+    if (e.workflowTaskStartedEventAttributes)
+      out['workflow task waits for a worker'] +=
+        ms(e) - ms(byId.get(Number(e.workflowTaskStartedEventAttributes.scheduledEventId))!);
+    if (e.workflowTaskCompletedEventAttributes)
+      out['worker runs the workflow task'] +=
+        ms(e) - ms(byId.get(Number(e.workflowTaskCompletedEventAttributes.startedEventId))!);
+    if (e.activityTaskStartedEventAttributes)
+      out['activity waits to start'] +=
+        ms(e) - ms(byId.get(Number(e.activityTaskStartedEventAttributes.scheduledEventId))!);
+    if (e.activityTaskCompletedEventAttributes)
+      out['activity runs (model or tool)'] +=
+        ms(e) - ms(byId.get(Number(e.activityTaskCompletedEventAttributes.startedEventId))!);
   }
   const covered = PHASES.slice(0, 4).reduce((sum, p) => sum + out[p], 0);
   out['client calls and the server between events'] = Math.max(0, ms(events.at(-1)!) - ms(events[0]!) - covered);
@@ -41,7 +55,9 @@ export function bytesByKind(events: Event[]): Map<string, number> {
   for (const e of events) {
     const a = e.activityTaskScheduledEventAttributes;
     if (a) scheduled.set(String(e.eventId), a.activityType?.name ?? '?');
-    const of = e.activityTaskStartedEventAttributes?.scheduledEventId ?? e.activityTaskCompletedEventAttributes?.scheduledEventId;
+    const of =
+      e.activityTaskStartedEventAttributes?.scheduledEventId ??
+      e.activityTaskCompletedEventAttributes?.scheduledEventId;
     const activity = a ? scheduled.get(String(e.eventId)) : of !== undefined ? scheduled.get(String(of)) : undefined;
     const type = temporal.api.enums.v1.EventType[Number(e.eventType)]?.replace('EVENT_TYPE_', '').toLowerCase() ?? '?';
     const kind = activity ? `${type} (${activity})` : type;
@@ -62,7 +78,10 @@ async function main() {
       connection: env.nativeConnection,
       taskQueue,
       workflowBundle: bundle,
-      activities: { ...createAgentActivities({ registry: defaultRegistry(), model: benchModel(model.baseURL), localModelCalls }), ...floorActivities(model.baseURL) },
+      activities: {
+        ...createAgentActivities({ registry: defaultRegistry(), model: benchModel(model.baseURL), localModelCalls }),
+        ...floorActivities(model.baseURL),
+      },
     });
   const [worker, fast] = [await workerOn('phases', false), await workerOn('phases-fast', true)];
   const client: Client = env.client;
@@ -84,11 +103,18 @@ async function main() {
     const rows: string[] = [];
     const bytes: string[] = [];
     for (const [system, list] of Object.entries(ids)) {
-      const histories = await Promise.all(list.map(async (id) => (await client.workflow.getHandle(id).fetchHistory()).events as Event[]));
+      const histories = await Promise.all(
+        list.map(async (id) => (await client.workflow.getHandle(id).fetchHistory()).events as Event[]),
+      );
       const phases = histories.map(turnPhases);
       rows.push(`| ${system} | ${PHASES.map((p) => (median(phases.map((x) => x[p])) / 2).toFixed(1)).join(' | ')} |`);
       const kinds = bytesByKind(histories[0]!);
-      bytes.push(`${system}: ${[...kinds].sort((a, b) => b[1] - a[1]).map(([k, b]) => `${k} ${b}`).join(', ')}; all ${[...kinds.values()].reduce((x, y) => x + y, 0)} bytes`);
+      bytes.push(
+        `${system}: ${[...kinds]
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, b]) => `${k} ${b}`)
+          .join(', ')}; all ${[...kinds.values()].reduce((x, y) => x + y, 0)} bytes`,
+      );
     }
     console.log(`Per model turn (two a run), median of ${runs} runs, ms:\n`);
     console.log(`| system | ${PHASES.join(' | ')} |`);

@@ -12,7 +12,11 @@ export interface WorkerStartResult {
 
 function timeToPolling(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, args, { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: projectRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let polling: number | undefined;
   return new Promise((resolve, reject) => {
@@ -24,21 +28,44 @@ function timeToPolling(args: string[], env: NodeJS.ProcessEnv): Promise<number> 
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.once('exit', (code) => (polling !== undefined ? resolve(polling) : reject(new Error(`the worker exited (${code}) before polling:\n${out.slice(-3000)}`))));
+    child.once('exit', (code) =>
+      polling !== undefined
+        ? resolve(polling)
+        : reject(new Error(`the worker exited (${code}) before polling:\n${out.slice(-3000)}`)),
+    );
   });
 }
 
-const summary = (xs: number[]) => ({ p50: [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!, max: Math.max(...xs), runs: xs.length });
+const summary = (xs: number[]) => ({
+  p50: [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!,
+  max: Math.max(...xs),
+  runs: xs.length,
+});
 
-export async function measureWorkerStart(o: { address: string; modelBaseURL: string; compiledWorker: string; runs: number; log: (line: string) => void }): Promise<WorkerStartResult> {
+export async function measureWorkerStart(o: {
+  address: string;
+  modelBaseURL: string;
+  compiledWorker: string;
+  runs: number;
+  log: (line: string) => void;
+}): Promise<WorkerStartResult> {
   const main = o.compiledWorker;
-  const env = { TEMPORAL_ADDRESS: o.address, TEMPORAL_CONFIG_FILE: '/nonexistent/bench.toml', OPENAI_BASE_URL: o.modelBaseURL, OPENAI_API_KEY: 'bench', COUNTERSIGN_TASK_QUEUE: 'bench-start' };
+  const env = {
+    TEMPORAL_ADDRESS: o.address,
+    TEMPORAL_CONFIG_FILE: '/nonexistent/bench.toml',
+    OPENAI_BASE_URL: o.modelBaseURL,
+    OPENAI_API_KEY: 'bench',
+    COUNTERSIGN_TASK_QUEUE: 'bench-start',
+  };
   const compiled: number[] = [];
   const sources: number[] = [];
   await timeToPolling([main], env); // the first start also warms the file cache: not counted
   for (let i = 0; i < o.runs; i++) compiled.push(await timeToPolling([main], env));
-  for (let i = 0; i < Math.min(3, o.runs); i++) sources.push(await timeToPolling(['--import', 'tsx', join(projectRoot, 'worker/main.ts')], env));
+  for (let i = 0; i < Math.min(3, o.runs); i++)
+    sources.push(await timeToPolling(['--import', 'tsx', join(projectRoot, 'worker/main.ts')], env));
   const result = { compiledMs: summary(compiled), sourcesMs: summary(sources) };
-  o.log(`worker start: compiled p50 ${result.compiledMs.p50.toFixed(0)} ms (max ${result.compiledMs.max.toFixed(0)}), from sources p50 ${result.sourcesMs.p50.toFixed(0)} ms`);
+  o.log(
+    `worker start: compiled p50 ${result.compiledMs.p50.toFixed(0)} ms (max ${result.compiledMs.max.toFixed(0)}), from sources p50 ${result.sourcesMs.p50.toFixed(0)} ms`,
+  );
   return result;
 }

@@ -41,7 +41,9 @@ const program = new Command('countersign')
 let loaded: CountersignConfig | undefined;
 function config(): CountersignConfig {
   const g = program.opts<GlobalOptions>();
-  return (loaded ??= lazy.config().loadConfig(undefined, { address: g.address, namespace: g.namespace, taskQueue: g.taskQueue }));
+  return (loaded ??= lazy
+    .config()
+    .loadConfig(undefined, { address: g.address, namespace: g.namespace, taskQueue: g.taskQueue }));
 }
 
 let cached: Awaited<ReturnType<Connect>> | undefined;
@@ -50,7 +52,11 @@ const connect: Connect = async () => {
   const [{ connectClient }, { Runner }] = [lazy.connect(), lazy.runner()];
   const c = config();
   const client = await connectClient(c);
-  cached = { client, config: c, runner: new Runner(client, { taskQueue: c.taskQueue, sessionMaxItems: c.sessionMaxItems }) };
+  cached = {
+    client,
+    config: c,
+    runner: new Runner(client, { taskQueue: c.taskQueue, sessionMaxItems: c.sessionMaxItems }),
+  };
   return cached;
 };
 
@@ -68,7 +74,10 @@ program
   .option('--escalate-to <who>', 'escalation target named in the notification')
   .option('--run-timeout <duration>', 'whole-run deadline')
   .option('--max-turns <n>', 'model turns before the run fails', (v) => Number(v))
-  .option('--model-settings <json>', `the model's settings for this run, over the agent's, e.g. ${MODEL_SETTINGS_EXAMPLE}`)
+  .option(
+    '--model-settings <json>',
+    `the model's settings for this run, over the agent's, e.g. ${MODEL_SETTINGS_EXAMPLE}`,
+  )
   .option('--session <id>', "continue this session: run session-<id>-<n>, starting with the session's conversation")
   .option('--session-rules', "with --session: keep the previous run's always-rules")
   .option('--wait', 'wait for the first pause or the end')
@@ -84,13 +93,22 @@ program
       escalateTo: o.escalateTo,
       runTimeout: o.runTimeout,
       maxTurns: o.maxTurns,
-      ...(o.modelSettings ? { modelSettings: jsonObjectOption('--model-settings', o.modelSettings, MODEL_SETTINGS_EXAMPLE) } : {}),
+      ...(o.modelSettings
+        ? { modelSettings: jsonObjectOption('--model-settings', o.modelSettings, MODEL_SETTINGS_EXAMPLE) }
+        : {}),
       session: o.session,
       sessionRules: o.sessionRules,
     };
     const workflowId = await runner.startOnly(agent, input, options);
     // A run on a queue no worker polls would wait without a word: say so (with --wait, exit 1 rather than hang).
-    const absent = await lazy.workerPresence().noWorker(client, runner.taskQueue, workflowId, o.wait ? Math.max(1_000, WORKER_GRACE_UNTIL_MS - process.uptime() * 1000) : 0);
+    const absent = await lazy
+      .workerPresence()
+      .noWorker(
+        client,
+        runner.taskQueue,
+        workflowId,
+        o.wait ? Math.max(1_000, WORKER_GRACE_UNTIL_MS - process.uptime() * 1000) : 0,
+      );
     if (!o.wait) {
       if (o.json) printJson({ workflowId });
       else print(workflowId);
@@ -99,8 +117,21 @@ program
     }
     if (absent) throw absent;
     const result = await runner.nextPause(workflowId);
-    if (o.json) return printJson({ workflowId: result.workflowId, status: result.status, interruptions: result.interruptions, finalOutput: result.finalOutput, ...(result.snapshot.structuredOutput && result.finalOutput ? { output: JSON.parse(result.finalOutput) as unknown } : {}) });
-    print(result.interruptions.length ? describeOutcome(result) : `${dim(`run ${result.workflowId} completed:`)}\n${finalOutputText(result.snapshot)}`);
+    if (o.json)
+      return printJson({
+        workflowId: result.workflowId,
+        status: result.status,
+        interruptions: result.interruptions,
+        finalOutput: result.finalOutput,
+        ...(result.snapshot.structuredOutput && result.finalOutput
+          ? { output: JSON.parse(result.finalOutput) as unknown }
+          : {}),
+      });
+    print(
+      result.interruptions.length
+        ? describeOutcome(result)
+        : `${dim(`run ${result.workflowId} completed:`)}\n${finalOutputText(result.snapshot)}`,
+    );
   });
 
 addReadCommands(program, connect);
@@ -114,51 +145,122 @@ addStorageCommands(program, connect);
 
 program
   .command('codec-server')
-  .description('serve the payload codec to the Temporal Web UI: offloaded payloads fetched back, encrypted ones decrypted (optional COUNTERSIGN_CODEC_TOKEN)')
+  .description(
+    'serve the payload codec to the Temporal Web UI: offloaded payloads fetched back, encrypted ones decrypted (optional COUNTERSIGN_CODEC_TOKEN)',
+  )
   .option('--port <n>', 'port', (v) => Number(v), 8888)
   .option('--host <ip>', 'address to listen on', '127.0.0.1')
-  .option('--origin <url...>', "Web UI origins allowed by CORS ('*': any origin, without credentials)", ['http://localhost:8233'])
+  .option('--origin <url...>', "Web UI origins allowed by CORS ('*': any origin, without credentials)", [
+    'http://localhost:8233',
+  ])
   .option('--max-body <bytes>', 'largest request body; more gets 413 (default 8 MiB)', (v) => Number(v))
   .action(async (o: { port: number; host: string; origin: string[]; maxBody?: number }) => {
     const [{ openPayloadStorage }, { startCodecServer }] = [lazy.payloadStorage(), lazy.codecServer()];
     const { payloadStorage, encryptionKeys, codecToken } = config();
     const storage = openPayloadStorage(payloadStorage, encryptionKeys);
-    if (!storage.codecs.length && !storage.externalStorage) throw new CountersignError('nothing to decode: set COUNTERSIGN_ENCRYPTION_KEYS (keyId:base64key,…) or turn payload storage on');
-    const server = await startCodecServer({ codecs: storage.codecs, externalStorage: storage.externalStorage, port: o.port, host: o.host, origins: o.origin, token: codecToken, bodyLimitBytes: o.maxBody });
-    print(`codec server at ${server.url} (CORS: ${o.origin.join(', ')}${codecToken ? '; bearer token required' : ''}); in the Web UI, set the codec endpoint to this URL`);
+    if (!storage.codecs.length && !storage.externalStorage)
+      throw new CountersignError(
+        'nothing to decode: set COUNTERSIGN_ENCRYPTION_KEYS (keyId:base64key,…) or turn payload storage on',
+      );
+    const server = await startCodecServer({
+      codecs: storage.codecs,
+      externalStorage: storage.externalStorage,
+      port: o.port,
+      host: o.host,
+      origins: o.origin,
+      token: codecToken,
+      bodyLimitBytes: o.maxBody,
+    });
+    print(
+      `codec server at ${server.url} (CORS: ${o.origin.join(', ')}${codecToken ? '; bearer token required' : ''}); in the Web UI, set the codec endpoint to this URL`,
+    );
     await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
     await server.close();
   });
 
 program
   .command('serve')
-  .description('the approvals inbox in the browser, its JSON API and one-click links (identity from COUNTERSIGN_SERVE_TOKENS, a verifying proxy\'s JWT, or a same-host proxy\'s header)')
+  .description(
+    "the approvals inbox in the browser, its JSON API and one-click links (identity from COUNTERSIGN_SERVE_TOKENS, a verifying proxy's JWT, or a same-host proxy's header)",
+  )
   .option('--port <n>', 'port', (v) => Number(v), 8234)
-  .option('--host <ip>', 'address to listen on (not loopback: only with bearer tokens or a verifying proxy\'s JWT)', '127.0.0.1')
-  .option('--approver-jwt-header <name>', "header holding your verifying proxy's signed identity assertion, e.g. Cf-Access-Jwt-Assertion, x-goog-iap-jwt-assertion")
+  .option(
+    '--host <ip>',
+    "address to listen on (not loopback: only with bearer tokens or a verifying proxy's JWT)",
+    '127.0.0.1',
+  )
+  .option(
+    '--approver-jwt-header <name>',
+    "header holding your verifying proxy's signed identity assertion, e.g. Cf-Access-Jwt-Assertion, x-goog-iap-jwt-assertion",
+  )
   .option('--approver-jwks <file-or-url>', "the proxy's public keys: a JWKS file or an https URL")
   .option('--approver-claim <claim>', 'the assertion claim naming the approver', 'email')
   .option('--approver-audience <aud>', 'the audience the assertion must be for')
   .option('--approver-issuer <iss>', 'the issuer the assertion must come from')
-  .option('--approver-header <name>', 'header a reverse proxy on this host sets to the signed-in approver, e.g. X-Forwarded-User (loopback only; not with --keys-dir)')
-  .option('--keys-dir <dir>', "approvers' private keys (<approver>.private.jwk) to sign their decisions with (needs bearer tokens or --approver-jwt-header)")
-  .action(async (o: { port: number; host: string; approverHeader?: string; keysDir?: string; approverJwtHeader?: string; approverJwks?: string; approverClaim: string; approverAudience?: string; approverIssuer?: string }) => {
-    const { serveTokens, linkSecret, slackSigningSecret, slackUsersFile } = config(); // a link secret shorter than 32 characters is a ConfigError
-    const tokens = lazy.identity().parseServeTokens(serveTokens);
-    const slack = { signingSecret: slackSigningSecret, usersFile: slackUsersFile };
-    lazy.slack().slackSettingsOf(slack, linkSecret); // a bad user mapping stops here, before connecting
-    if (o.approverJwks && !o.approverJwtHeader) throw new CountersignError('--approver-jwks needs --approver-jwt-header <name>: the header your proxy puts its signed assertion in');
-    const jwt = o.approverJwtHeader ? { header: o.approverJwtHeader, jwks: o.approverJwks ?? '', claim: o.approverClaim, audience: o.approverAudience, issuer: o.approverIssuer } : undefined;
-    const { runner } = await connect();
-    const server = await lazy.inbox().startInbox({ runner, port: o.port, host: o.host, approverHeader: o.approverHeader, tokens, approverJwt: jwt, keysDir: o.keysDir, linkSecret, slack });
-    const sources = [jwt ? `signed assertion in ${jwt.header} (claim ${jwt.claim})` : '', o.approverHeader ? `header ${o.approverHeader}` : '', tokens.length ? `${tokens.length} bearer token(s)` : ''];
-    print(`approvals inbox at ${server.url} (identity: ${sources.filter(Boolean).join(', ')}${linkSecret ? '; one-click links on' : ''}${slackSigningSecret ? '; Slack buttons at POST /slack/actions' : ''})`);
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', () => resolve());
-      process.once('SIGTERM', () => resolve());
-    });
-    await server.close();
-  });
+  .option(
+    '--approver-header <name>',
+    'header a reverse proxy on this host sets to the signed-in approver, e.g. X-Forwarded-User (loopback only; not with --keys-dir)',
+  )
+  .option(
+    '--keys-dir <dir>',
+    "approvers' private keys (<approver>.private.jwk) to sign their decisions with (needs bearer tokens or --approver-jwt-header)",
+  )
+  .action(
+    async (o: {
+      port: number;
+      host: string;
+      approverHeader?: string;
+      keysDir?: string;
+      approverJwtHeader?: string;
+      approverJwks?: string;
+      approverClaim: string;
+      approverAudience?: string;
+      approverIssuer?: string;
+    }) => {
+      const { serveTokens, linkSecret, slackSigningSecret, slackUsersFile } = config(); // a link secret shorter than 32 characters is a ConfigError
+      const tokens = lazy.identity().parseServeTokens(serveTokens);
+      const slack = { signingSecret: slackSigningSecret, usersFile: slackUsersFile };
+      lazy.slack().slackSettingsOf(slack, linkSecret); // a bad user mapping stops here, before connecting
+      if (o.approverJwks && !o.approverJwtHeader)
+        throw new CountersignError(
+          '--approver-jwks needs --approver-jwt-header <name>: the header your proxy puts its signed assertion in',
+        );
+      const jwt = o.approverJwtHeader
+        ? {
+            header: o.approverJwtHeader,
+            jwks: o.approverJwks ?? '',
+            claim: o.approverClaim,
+            audience: o.approverAudience,
+            issuer: o.approverIssuer,
+          }
+        : undefined;
+      const { runner } = await connect();
+      const server = await lazy.inbox().startInbox({
+        runner,
+        port: o.port,
+        host: o.host,
+        approverHeader: o.approverHeader,
+        tokens,
+        approverJwt: jwt,
+        keysDir: o.keysDir,
+        linkSecret,
+        slack,
+      });
+      const sources = [
+        jwt ? `signed assertion in ${jwt.header} (claim ${jwt.claim})` : '',
+        o.approverHeader ? `header ${o.approverHeader}` : '',
+        tokens.length ? `${tokens.length} bearer token(s)` : '',
+      ];
+      print(
+        `approvals inbox at ${server.url} (identity: ${sources.filter(Boolean).join(', ')}${linkSecret ? '; one-click links on' : ''}${slackSigningSecret ? '; Slack buttons at POST /slack/actions' : ''})`,
+      );
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
+      });
+      await server.close();
+    },
+  );
 
 /** COUNTERSIGN_DEBUG: from the loaded configuration, or read alone when the failure came before (or from) loading it. */
 function debugOn(): boolean {
@@ -173,7 +275,12 @@ export async function main(argv = process.argv): Promise<void> {
   try {
     await program.parseAsync(argv);
   } catch (err) {
-    const message = err instanceof CountersignError || (err as Error)?.name === 'ConfigError' ? (err as Error).message : err instanceof Error ? err.message.split('\n')[0] : String(err);
+    const message =
+      err instanceof CountersignError || (err as Error)?.name === 'ConfigError'
+        ? (err as Error).message
+        : err instanceof Error
+          ? err.message.split('\n')[0]
+          : String(err);
     printProblem(message ?? String(err)); // an error may carry a run's words (its failure, a tool's output): shown, never obeyed
     if (debugOn()) console.error(err);
     process.exitCode = 1;

@@ -18,9 +18,19 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
     kind: 'approve' | 'reject',
     workflowId: string,
     callId: string | undefined,
-    o: { all?: boolean; always?: boolean; as?: string; reason?: string; message?: string; edit?: string; key?: string; json?: boolean },
+    o: {
+      all?: boolean;
+      always?: boolean;
+      as?: string;
+      reason?: string;
+      message?: string;
+      edit?: string;
+      key?: string;
+      json?: boolean;
+    },
   ) {
-    if (!callId && !o.all) throw new CountersignError(`name a call id or pass --all (see: countersign show ${workflowId})`);
+    if (!callId && !o.all)
+      throw new CountersignError(`name a call id or pass --all (see: countersign show ${workflowId})`);
     if (callId && o.all) throw new CountersignError('pass a call id or --all, not both');
     if (o.edit !== undefined && !callId) throw new CountersignError('--edit applies to one call: name its call id');
     let editedArguments: Record<string, unknown> | undefined;
@@ -30,10 +40,14 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
       } catch {
         throw new CountersignError(`--edit must be a JSON object of arguments, e.g. '{"to":"bob@example.com"}'`);
       }
-      if (!editedArguments || typeof editedArguments !== 'object' || Array.isArray(editedArguments)) throw new CountersignError('--edit must be a JSON object of arguments');
+      if (!editedArguments || typeof editedArguments !== 'object' || Array.isArray(editedArguments))
+        throw new CountersignError('--edit must be a JSON object of arguments');
     }
     const key = o.key !== undefined ? lazy.decisionSigning().readPrivateKey(o.key) : undefined;
-    if (key && o.as !== undefined && !sameApprover(o.as, key.kid)) throw new CountersignError(`--as ${o.as} contradicts --key: a signed decision is by the key's approver (${key.kid}); drop --as`);
+    if (key && o.as !== undefined && !sameApprover(o.as, key.kid))
+      throw new CountersignError(
+        `--as ${o.as} contradicts --key: a signed decision is by the key's approver (${key.kid}); drop --as`,
+      );
     const { runner } = await connect();
     // Signing needs each call's arguments exactly as the run shows them.
     const pending = o.all || key ? await runner.pending(workflowId) : [];
@@ -51,7 +65,10 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
       };
       if (!key) return d;
       const call = pending.find((p) => p.callId === id);
-      if (!call) throw new CountersignError(`call ${id} is not pending in run ${workflowId} (see: countersign show ${workflowId})`);
+      if (!call)
+        throw new CountersignError(
+          `call ${id} is not pending in run ${workflowId} (see: countersign show ${workflowId})`,
+        );
       return lazy.decisionSigning().withToken(key, workflowId, { ...d, decision: kind }, call);
     });
     await send(workflowId, decisions, o.json);
@@ -64,7 +81,9 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
     if (json) return printJson(result);
     for (const a of result.applied) {
       const detail = a.quorum ? ` (${quorumText(a.quorum)})` : a.expiresAt ? ` (now expires ${a.expiresAt})` : '';
-      print(`${a.outcome === 'rejected' || a.outcome === 'auto_rejected' ? red(a.outcome) : green(a.outcome)} ${a.toolName} (call ${a.callId})${a.approver ? ` as ${a.approver}` : ''}${a.verified ? ' (signed)' : ''}${detail}`);
+      print(
+        `${a.outcome === 'rejected' || a.outcome === 'auto_rejected' ? red(a.outcome) : green(a.outcome)} ${a.toolName} (call ${a.callId})${a.approver ? ` as ${a.approver}` : ''}${a.verified ? ' (signed)' : ''}${detail}`,
+      );
     }
     if (result.stillPending.length) print(dim(`still pending: ${result.stillPending.join(', ')}`));
   }
@@ -125,11 +144,18 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
     .option('--error <text>', 'the call failed: what went wrong')
     .option('--as <name>', 'who delivers it (default: your OS user)')
     .option('--json', 'machine-readable output')
-    .action(async (workflowId: string, callId: string, o: { result?: string; error?: string; as?: string; json?: boolean }) => {
-      if ((o.result === undefined) === (o.error === undefined)) throw new CountersignError('pass exactly one of --result or --error');
-      const outcome = o.error !== undefined ? { error: o.error } : { result: o.result as string };
-      await send(workflowId, [{ callId, decision: 'result', ...outcome, ...asApprover(o.as) }], o.json);
-    });
+    .action(
+      async (
+        workflowId: string,
+        callId: string,
+        o: { result?: string; error?: string; as?: string; json?: boolean },
+      ) => {
+        if ((o.result === undefined) === (o.error === undefined))
+          throw new CountersignError('pass exactly one of --result or --error');
+        const outcome = o.error !== undefined ? { error: o.error } : { result: o.result as string };
+        await send(workflowId, [{ callId, decision: 'result', ...outcome, ...asApprover(o.as) }], o.json);
+      },
+    );
 
   program
     .command('resolve')
@@ -142,12 +168,31 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
     .option('--as <name>', 'who answers (default: your OS user)')
     .option('--reason <text>', 'why, for the audit log')
     .option('--json', 'machine-readable output')
-    .action(async (workflowId: string, callId: string, o: { retry?: boolean; done?: string; failed?: string; as?: string; reason?: string; json?: boolean }) => {
-      const given = [o.retry ? 'retry' : undefined, o.done !== undefined ? 'done' : undefined, o.failed !== undefined ? 'failed' : undefined].filter(Boolean);
-      if (given.length !== 1) throw new CountersignError('pass exactly one of --retry, --done <result> or --failed <error>');
-      const answer = o.retry ? { decision: 'retry' as const } : o.done !== undefined ? { decision: 'done' as const, result: o.done } : { decision: 'failed' as const, error: o.failed! };
-      await send(workflowId, [{ callId, ...answer, ...asApprover(o.as), ...(o.reason ? { reason: o.reason } : {}) }], o.json);
-    });
+    .action(
+      async (
+        workflowId: string,
+        callId: string,
+        o: { retry?: boolean; done?: string; failed?: string; as?: string; reason?: string; json?: boolean },
+      ) => {
+        const given = [
+          o.retry ? 'retry' : undefined,
+          o.done !== undefined ? 'done' : undefined,
+          o.failed !== undefined ? 'failed' : undefined,
+        ].filter(Boolean);
+        if (given.length !== 1)
+          throw new CountersignError('pass exactly one of --retry, --done <result> or --failed <error>');
+        const answer = o.retry
+          ? { decision: 'retry' as const }
+          : o.done !== undefined
+            ? { decision: 'done' as const, result: o.done }
+            : { decision: 'failed' as const, error: o.failed! };
+        await send(
+          workflowId,
+          [{ callId, ...answer, ...asApprover(o.as), ...(o.reason ? { reason: o.reason } : {}) }],
+          o.json,
+        );
+      },
+    );
 
   program
     .command('extend')
@@ -158,13 +203,19 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
     .option('--as <name>', 'approver name (default: your OS user)')
     .option('--reason <text>', 'why, for the audit log')
     .option('--json', 'machine-readable output')
-    .action(async (workflowId: string, callId: string, o: { by: string; as?: string; reason?: string; json?: boolean }) => {
-      await send(workflowId, [{ callId, decision: 'extend', by: o.by, ...asApprover(o.as), ...(o.reason ? { reason: o.reason } : {}) }], o.json);
-    });
+    .action(
+      async (workflowId: string, callId: string, o: { by: string; as?: string; reason?: string; json?: boolean }) => {
+        await send(
+          workflowId,
+          [{ callId, decision: 'extend', by: o.by, ...asApprover(o.as), ...(o.reason ? { reason: o.reason } : {}) }],
+          o.json,
+        );
+      },
+    );
 
   program
     .command('add-input')
-    .description("add a user message to a run; the model gets it on its next turn")
+    .description('add a user message to a run; the model gets it on its next turn')
     .argument('<workflowId>')
     .argument('<message>')
     .option('--json', 'machine-readable output')
@@ -175,5 +226,4 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
       if (o.json) return printJson(result);
       print(`queued for the next turn (${result.inputsQueued ?? 1} waiting)`);
     });
-
 }

@@ -1,7 +1,12 @@
 // JSON-object options of the CLI (--values, --where, --model-settings): parsed, or refused in one line with an example.
 import { CountersignError } from '../client/errors';
 
-export function jsonObjectOption(flag: string, text: string, example: string, notAnObject = `${flag} must be a JSON object, e.g. ${example}`): Record<string, unknown> {
+export function jsonObjectOption(
+  flag: string,
+  text: string,
+  example: string,
+  notAnObject = `${flag} must be a JSON object, e.g. ${example}`,
+): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -9,7 +9,9 @@ export function addKeyCommands(program: Command): void {
 
   keys
     .command('generate')
-    .description('make a key pair for an approver: a private key file for them, and the public key added to the key set workers read')
+    .description(
+      'make a key pair for an approver: a private key file for them, and the public key added to the key set workers read',
+    )
     .argument('<approver>', 'approver name, the key id their tokens carry (letters, digits, _ . @ -)')
     .option('--dir <dir>', 'folder for both files', '.')
     .option('--json', 'machine-readable output')
@@ -18,6 +20,10 @@ export function addKeyCommands(program: Command): void {
       if (o.json) return printJson({ approver, privateKeyFile, keySetFile });
       print(`private key: ${privateKeyFile} (keep it with ${approver}; never give it to a worker)`);
       print(`key set:     ${keySetFile}`);
-      print(dim(`set COUNTERSIGN_APPROVER_KEYS=${keySetFile} on the workers; sign with: countersign approve <workflowId> <callId> --key ${privateKeyFile}`));
+      print(
+        dim(
+          `set COUNTERSIGN_APPROVER_KEYS=${keySetFile} on the workers; sign with: countersign approve <workflowId> <callId> --key ${privateKeyFile}`,
+        ),
+      );
     });
 }

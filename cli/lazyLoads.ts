@@ -9,8 +9,10 @@ export const lazy = {
   workerPresence: () => require('../client/run/workerPresence') as typeof import('../client/run/workerPresence'),
   payloadStorage: () => require('../storage/payloadStorage') as typeof import('../storage/payloadStorage'),
   codecServer: () => require('../servers/codecServer') as typeof import('../servers/codecServer'),
-  decisionSigning: () => require('../client/signing/decisionSigning') as typeof import('../client/signing/decisionSigning'),
-  approvalsReport: () => require('../client/approvals/approvalsReport') as typeof import('../client/approvals/approvalsReport'),
+  decisionSigning: () =>
+    require('../client/signing/decisionSigning') as typeof import('../client/signing/decisionSigning'),
+  approvalsReport: () =>
+    require('../client/approvals/approvalsReport') as typeof import('../client/approvals/approvalsReport'),
   inbox: () => require('../servers/inbox/inboxServer') as typeof import('../servers/inbox/inboxServer'),
   identity: () => require('../servers/inbox/identity') as typeof import('../servers/inbox/identity'),
   slack: () => require('../servers/inbox/slackActions') as typeof import('../servers/inbox/slackActions'),

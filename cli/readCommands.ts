@@ -5,7 +5,22 @@ import type { RunResult, RunView } from '../contract/runViews';
 import { quorumText } from '../core/approvals/decisionText';
 import { relativeTime } from '../core/relativeTime';
 import { type Connect } from './cliConnection';
-import { argumentLines, auditTable, bold, ago, dim, itemLine, pendingTable, print, printJson, printProblem, red, eventLine, finalOutputText, shownLine } from './terminalOutput';
+import {
+  argumentLines,
+  auditTable,
+  bold,
+  ago,
+  dim,
+  itemLine,
+  pendingTable,
+  print,
+  printJson,
+  printProblem,
+  red,
+  eventLine,
+  finalOutputText,
+  shownLine,
+} from './terminalOutput';
 import { CountersignError, NoWorkerError } from '../client/errors';
 import { visible } from '../core/visibleText';
 import { lazy } from './lazyLoads';
@@ -20,17 +35,25 @@ export function addReadCommands(program: Command, connect: Connect): void {
     .option('--tool <name>', 'only this tool')
     .option('--json', 'machine-readable output')
     .action(async (o: { agent?: string; tool?: string; json?: boolean }) => {
-      for (const [flag, value] of [['--agent', o.agent], ['--tool', o.tool]] as const)
-        if (value !== undefined && !/^[\w.@-]+$/.test(value)) throw new CountersignError(`${flag} must be a plain name (letters, digits, _ . @ -), got ${JSON.stringify(value)}`);
+      for (const [flag, value] of [
+        ['--agent', o.agent],
+        ['--tool', o.tool],
+      ] as const)
+        if (value !== undefined && !/^[\w.@-]+$/.test(value))
+          throw new CountersignError(
+            `${flag} must be a plain name (letters, digits, _ . @ -), got ${JSON.stringify(value)}`,
+          );
       const { client } = await connect();
       const { calls: rows, unserved } = await lazy.runReads().pendingListing(client, { agent: o.agent, tool: o.tool });
       // Runs on a queue no worker polls cannot answer: their calls are missing below, and the line says why.
-      for (const u of unserved) printProblem(`${u.workflowIds.length} waiting run(s) not shown (${u.workflowIds.slice(0, 3).join(', ')}${u.workflowIds.length > 3 ? ', …' : ''}): ${lazy.workerPresence().noWorkerLine(u.taskQueue)}`);
+      for (const u of unserved)
+        printProblem(
+          `${u.workflowIds.length} waiting run(s) not shown (${u.workflowIds.slice(0, 3).join(', ')}${u.workflowIds.length > 3 ? ', …' : ''}): ${lazy.workerPresence().noWorkerLine(u.taskQueue)}`,
+        );
       if (o.json) return printJson(rows);
       if (rows.length === 0) return print('No approvals are pending.');
       print(pendingTable(rows, (p) => [(p as PendingApproval & { workflowId: string }).workflowId, p.agentName]));
     });
-
 
   program
     .command('show')
@@ -53,16 +76,40 @@ export function addReadCommands(program: Command, connect: Connect): void {
         const now = Date.now();
         for (const p of s.pending) {
           const times = `asked ${relativeTime(p.requestedAt, now)}${p.expiresAt ? `, expires ${relativeTime(p.expiresAt, now)}` : ''}`;
-          lines.push(shownLine(`  ${p.callId}  ${p.path ?? p.toolName}${p.mcpServer ? ` (MCP ${p.mcpServer})` : ''}${p.agentName !== s.agent.name ? ` (agent ${p.agentName})` : ''}  ${times}${p.approvers ? `, approvers: ${p.approvers.join(', ')}` : ''}${p.quorum ? `, ${quorumText(p.quorum)}` : ''}${p.signedDecisions ? ', signed decisions only' : ''}`));
+          lines.push(
+            shownLine(
+              `  ${p.callId}  ${p.path ?? p.toolName}${p.mcpServer ? ` (MCP ${p.mcpServer})` : ''}${p.agentName !== s.agent.name ? ` (agent ${p.agentName})` : ''}  ${times}${p.approvers ? `, approvers: ${p.approvers.join(', ')}` : ''}${p.quorum ? `, ${quorumText(p.quorum)}` : ''}${p.signedDecisions ? ', signed decisions only' : ''}`,
+            ),
+          );
           if (p.request) lines.push(`    ${dim('request:')} ${shownLine(p.request)}`);
           if (p.assistantSaid) lines.push(`    ${dim('assistant:')} ${shownLine(p.assistantSaid)}`);
-          if (p.preview) lines.push(`    ${p.preview.failed ? red(shownLine(p.preview.summary)) : `impact: ${shownLine(p.preview.summary)}`}`, ...(p.preview.details ?? '').split('\n').filter(Boolean).map((l) => `      ${shownLine(l)}`));
-          if (p.stale) lines.push(`    ${red(shownLine(`approved, but what it acts on changed before it ran (was ${JSON.stringify(p.stale.was)}, now ${JSON.stringify(p.stale.now)}): it did not run; decide again`))}`);
-          if (p.kind === 'uncertain') lines.push(`    ${red(shownLine(`may or may not have run: ${p.uncertainBecause ?? 'its attempt did not finish'}`))}; answer with countersign resolve ${workflowId} ${p.callId} --retry | --done <result> | --failed <error>`);
+          if (p.preview)
+            lines.push(
+              `    ${p.preview.failed ? red(shownLine(p.preview.summary)) : `impact: ${shownLine(p.preview.summary)}`}`,
+              ...(p.preview.details ?? '')
+                .split('\n')
+                .filter(Boolean)
+                .map((l) => `      ${shownLine(l)}`),
+            );
+          if (p.stale)
+            lines.push(
+              `    ${red(shownLine(`approved, but what it acts on changed before it ran (was ${JSON.stringify(p.stale.was)}, now ${JSON.stringify(p.stale.now)}): it did not run; decide again`))}`,
+            );
+          if (p.kind === 'uncertain')
+            lines.push(
+              `    ${red(shownLine(`may or may not have run: ${p.uncertainBecause ?? 'its attempt did not finish'}`))}; answer with countersign resolve ${workflowId} ${p.callId} --retry | --done <result> | --failed <error>`,
+            );
           lines.push(...argumentLines(p.arguments).map((l) => `    ${l}`));
         }
       }
-      if (s.audit.length) lines.push('', bold(s.auditFrom ? `Decisions (newest ${s.audit.length}; all: countersign audit ${workflowId})` : 'Decisions'), auditTable(s.audit));
+      if (s.audit.length)
+        lines.push(
+          '',
+          bold(
+            s.auditFrom ? `Decisions (newest ${s.audit.length}; all: countersign audit ${workflowId})` : 'Decisions',
+          ),
+          auditTable(s.audit),
+        );
       if (s.finalOutput !== undefined) lines.push('', bold('Final output'), finalOutputText(s));
       if (s.error) lines.push('', red(visible(`Failed (${s.errorType ?? 'error'}): ${s.error}`)));
       print(lines.join('\n'));
@@ -86,7 +133,10 @@ export function addReadCommands(program: Command, connect: Connect): void {
       let final: RunView;
       if (s?.status === 'Completed' || s?.status === 'Failed') final = s;
       else {
-        if (!o.wait) throw new CountersignError(`run ${workflowId} is still running (${s?.status}${s?.pending.length ? `, ${s.pending.length} pending` : ''}); pass --wait to wait for it`);
+        if (!o.wait)
+          throw new CountersignError(
+            `run ${workflowId} is still running (${s?.status}${s?.pending.length ? `, ${s.pending.length} pending` : ''}); pass --wait to wait for it`,
+          );
         final = await client.workflow
           .getHandle(workflowId)
           .result()
@@ -95,7 +145,8 @@ export function addReadCommands(program: Command, connect: Connect): void {
             () => runner.describe(workflowId),
           );
       }
-      if (final.status === 'Failed') throw new CountersignError(`run ${workflowId} failed (${final.errorType ?? 'error'}): ${final.error}`);
+      if (final.status === 'Failed')
+        throw new CountersignError(`run ${workflowId} failed (${final.errorType ?? 'error'}): ${final.error}`);
       if (o.json) return printJson(final);
       print(finalOutputText(final));
     });
@@ -130,7 +181,9 @@ export function addReadCommands(program: Command, connect: Connect): void {
 
   program
     .command('watch')
-    .description('print a run\'s events as they happen, from its start (or --after N), until it ends: exit 0 when it completes, 1 when it fails')
+    .description(
+      "print a run's events as they happen, from its start (or --after N), until it ends: exit 0 when it completes, 1 when it fails",
+    )
     .argument('<workflowId>')
     .option('--json', 'one JSON event per line')
     .option('--after <seq>', 'start after this event', (v) => Number(v), 0)
@@ -142,8 +195,8 @@ export function addReadCommands(program: Command, connect: Connect): void {
       for await (const e of runner.stream(workflowId, { after: o.after, deltas: !!o.deltas })) {
         if (o.json) printJson(e, { oneLine: true });
         else print(eventLine(e));
-        if (e.type === 'run_failed') throw new CountersignError(`run ${workflowId} failed (${e.errorType ?? 'error'}): ${e.error}`);
+        if (e.type === 'run_failed')
+          throw new CountersignError(`run ${workflowId} failed (${e.errorType ?? 'error'}): ${e.error}`);
       }
     });
-
 }

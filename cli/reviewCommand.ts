@@ -20,14 +20,17 @@ export function verdictOf(o: ReviewOptions): { verdict: 'reviewed' | 'flagged'; 
   if (o.ok && o.flag !== undefined) throw new CountersignError('give either --ok or --flag "why", not both');
   if (o.ok) return { verdict: 'reviewed' };
   if (o.flag === undefined) throw new CountersignError('say what the review found: --ok, or --flag "why"');
-  if (!o.flag.trim()) throw new CountersignError('--flag needs a note saying why, e.g. --flag "refund larger than the order"');
+  if (!o.flag.trim())
+    throw new CountersignError('--flag needs a note saying why, e.g. --flag "refund larger than the order"');
   return { verdict: 'flagged', note: o.flag };
 }
 
 export function addReviewCommand(program: Command, connect: Connect): void {
   program
     .command('review')
-    .description('review an audit-only call that ran without waiting: --ok (it looks fine) or --flag "why"; the review is recorded with your name (list them with: countersign approvals --status unreviewed|reviewed|flagged)')
+    .description(
+      'review an audit-only call that ran without waiting: --ok (it looks fine) or --flag "why"; the review is recorded with your name (list them with: countersign approvals --status unreviewed|reviewed|flagged)',
+    )
     .argument('<workflowId>')
     .argument('<callId>')
     .option('--ok', 'the call looks fine: mark it reviewed')
@@ -39,7 +42,13 @@ export function addReviewCommand(program: Command, connect: Connect): void {
       const reviewer = decidingAs(o.as);
       if (!reviewer) throw new CountersignError('name the reviewer with --as (the OS user is unknown)');
       const { client, runner } = await connect();
-      const review = await lazy.reviews().reviewCall(client, runner.taskQueue, { workflowId, callId, verdict, ...(note !== undefined ? { note } : {}), reviewer });
+      const review = await lazy.reviews().reviewCall(client, runner.taskQueue, {
+        workflowId,
+        callId,
+        verdict,
+        ...(note !== undefined ? { note } : {}),
+        reviewer,
+      });
       if (o.json) return printJson(review);
       print(`${review.verdict} ${callId} in ${workflowId} as ${review.reviewer}`);
     });

@@ -7,7 +7,9 @@ import { ago, bold, dim, print, printJson, table, yellow } from './terminalOutpu
 const sessions = () => require('../client/sessions/sessions') as typeof import('../client/sessions/sessions');
 
 export function addSessionCommand(program: Command, connect: Connect): void {
-  const session = program.command('session').description("sessions: one conversation across runs (start <agent> <input> --session <id>)");
+  const session = program
+    .command('session')
+    .description('sessions: one conversation across runs (start <agent> <input> --session <id>)');
   session
     .command('show')
     .description("a session's runs (workflow id, status, started, items) and the history its next run would start with")
@@ -18,7 +20,12 @@ export function addSessionCommand(program: Command, connect: Connect): void {
       const view = await sessions().describeSession(client, id, runner.sessionMaxItems);
       if (o.json) return printJson(view);
       const { next } = view;
-      const rows = view.runs.map((r) => [r.workflowId, r.status, ago(r.startedAt), r.items === undefined ? '-' : String(r.items)]);
+      const rows = view.runs.map((r) => [
+        r.workflowId,
+        r.status,
+        ago(r.startedAt),
+        r.items === undefined ? '-' : String(r.items),
+      ]);
       const history = `${next.historyItems} items (${next.historyBytes} bytes) of history, limit ${next.maxItems} items`;
       print(
         [
@@ -29,7 +36,9 @@ export function addSessionCommand(program: Command, connect: Connect): void {
           next.busy
             ? `${bold('Next run')}  ${next.workflowId}: ${yellow(`refused until ${view.runs.at(-1)?.workflowId} finishes (${next.busy})`)}; so far it would start with ${history}`
             : `${bold('Next run')}  ${next.workflowId} starts with ${history}`,
-          ...(view.runs.length ? [] : [dim(`Start it with: countersign start <agent> <input> --session ${view.session}`)]),
+          ...(view.runs.length
+            ? []
+            : [dim(`Start it with: countersign start <agent> <input> --session ${view.session}`)]),
         ].join('\n'),
       );
     });

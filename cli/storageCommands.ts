@@ -9,21 +9,32 @@ import { bold, dim, print, printJson } from './terminalOutput';
 const payloadGc = () => require('../storage/payloadGc') as typeof import('../storage/payloadGc');
 const SHOWN_IDS = 20;
 
-export const sizeText = (bytes: number) => (bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`);
+export const sizeText = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const tallyText = (t: { objects: number; bytes: number }) => `${t.objects} objects, ${sizeText(t.bytes)}`;
 
 export function addStorageCommands(program: Command, connect: Connect): void {
-  const storage = program.command('storage').description('the payload store (COUNTERSIGN_PAYLOAD_STORAGE): keep it to what runs can still read');
+  const storage = program
+    .command('storage')
+    .description('the payload store (COUNTERSIGN_PAYLOAD_STORAGE): keep it to what runs can still read');
   storage
     .command('gc')
-    .description("delete stored payloads no open run and no run inside the namespace's retention can read (the histories are read, references followed)")
+    .description(
+      "delete stored payloads no open run and no run inside the namespace's retention can read (the histories are read, references followed)",
+    )
     .option('--dry-run', 'report what would be deleted, delete nothing')
-    .option('--min-age <duration>', 'keep objects written or touched more recently than this, e.g. 1h, 30m (default: COUNTERSIGN_PAYLOAD_GC_MIN_AGE, 1h)')
+    .option(
+      '--min-age <duration>',
+      'keep objects written or touched more recently than this, e.g. 1h, 30m (default: COUNTERSIGN_PAYLOAD_GC_MIN_AGE, 1h)',
+    )
     .option('--json', 'machine-readable output')
     .action(async (o: { dryRun?: boolean; minAge?: string; json?: boolean }) => {
       // Checked before connecting: a bad flag changes nothing and needs no server.
       const minAgeMs = o.minAge === undefined ? undefined : lazy.config().durationMsOf(o.minAge, true);
-      if (o.minAge !== undefined && minAgeMs === undefined) throw new CountersignError(`--min-age must be a duration such as 1h, 30m or 0s, got ${JSON.stringify(o.minAge)}`);
+      if (o.minAge !== undefined && minAgeMs === undefined)
+        throw new CountersignError(
+          `--min-age must be a duration such as 1h, 30m or 0s, got ${JSON.stringify(o.minAge)}`,
+        );
       const { client, config } = await connect();
       const c = config ?? lazy.config().loadConfig();
       const { collectPayloadGarbage, GcRefused } = payloadGc();
@@ -50,9 +61,15 @@ export function addStorageCommands(program: Command, connect: Connect): void {
           `${bold('Recent')}     ${tallyText(report.recent)} ${dim(`(unreferenced, younger than ${report.minAgeMs / 1000}s: kept)`)}`,
           `${bold(report.dryRun ? 'Would go' : 'Deleted')}    ${tallyText(report.deleted)}${report.touched ? ` (${report.touched} touched meanwhile: kept)` : ''}`,
           `${bold('After')}      ${tallyText(report.after)}`,
-          ...(report.missing.length ? [`${bold('Missing')}    ${report.missing.length} referenced objects are not in the store (lost before this sweep): ${report.missing.slice(0, 3).join(', ')}`] : []),
+          ...(report.missing.length
+            ? [
+                `${bold('Missing')}    ${report.missing.length} referenced objects are not in the store (lost before this sweep): ${report.missing.slice(0, 3).join(', ')}`,
+              ]
+            : []),
           ...report.deletedIds.slice(0, SHOWN_IDS).map((id) => dim(`  ${verb} ${id}`)),
-          ...(report.deletedIds.length > SHOWN_IDS ? [dim(`  … and ${report.deletedIds.length - SHOWN_IDS} more (--json lists them all)`)] : []),
+          ...(report.deletedIds.length > SHOWN_IDS
+            ? [dim(`  … and ${report.deletedIds.length - SHOWN_IDS} more (--json lists them all)`)]
+            : []),
         ].join('\n'),
       );
     });

@@ -70,13 +70,38 @@ export const printProblem = (message: string): void => {
 export const shownLine = (text: string) => visible(text, { oneLine: true });
 /** A run's text shortened for a line: hidden characters shown first, so the cut never hides one. */
 const short = (text: string, max: number) => shorten(visible(text), max);
-const callText = (toolName: string, argumentsJson: string, max: number) => visible(summarizeCall(toolName, argumentsJson, max));
+const callText = (toolName: string, argumentsJson: string, max: number) =>
+  visible(summarizeCall(toolName, argumentsJson, max));
 
 export function pendingTable(pending: PendingApproval[], withRun?: (p: PendingApproval) => string[]): string {
-  const headers = [...(withRun ? ['WORKFLOW ID', 'AGENT'] : []), 'CALL ID', 'KIND', 'TOOL', 'ARGUMENTS', 'WAITING SINCE', 'EXPIRES'];
+  const headers = [
+    ...(withRun ? ['WORKFLOW ID', 'AGENT'] : []),
+    'CALL ID',
+    'KIND',
+    'TOOL',
+    'ARGUMENTS',
+    'WAITING SINCE',
+    'EXPIRES',
+  ];
   const kind = (p: PendingApproval) =>
-    p.kind === 'input' ? `input: ${(p.fields ?? []).join(',')}` : p.kind === 'uncertain' ? 'uncertain: may or may not have run' : p.quorum ? `approval: ${quorumText(p.quorum)}` : (p.kind ?? 'approval');
-  const rows = pending.map((p) => [...(withRun ? withRun(p) : []), p.callId, kind(p), p.toolName, p.arguments, ago(p.requestedAt), p.expiresAt ? ago(p.expiresAt) : '-'].map((c) => shownLine(c)));
+    p.kind === 'input'
+      ? `input: ${(p.fields ?? []).join(',')}`
+      : p.kind === 'uncertain'
+        ? 'uncertain: may or may not have run'
+        : p.quorum
+          ? `approval: ${quorumText(p.quorum)}`
+          : (p.kind ?? 'approval');
+  const rows = pending.map((p) =>
+    [
+      ...(withRun ? withRun(p) : []),
+      p.callId,
+      kind(p),
+      p.toolName,
+      p.arguments,
+      ago(p.requestedAt),
+      p.expiresAt ? ago(p.expiresAt) : '-',
+    ].map((c) => shownLine(c)),
+  );
   return table(headers, rows, 'ARGUMENTS');
 }
 
@@ -105,7 +130,9 @@ export function describeOutcome(result: AgentRunResult): string {
     `${yellow('Waiting for approval')} — run ${bold(result.workflowId)}:`,
     pendingTable(result.interruptions),
     '',
-    dim(`Decide with: countersign approve ${result.workflowId} <callId|--all>   or   countersign reject ${result.workflowId} <callId|--all> --message "why"`),
+    dim(
+      `Decide with: countersign approve ${result.workflowId} <callId|--all>   or   countersign reject ${result.workflowId} <callId|--all> --message "why"`,
+    ),
   ].join('\n');
 }
 
@@ -120,19 +147,42 @@ export function auditLine(a: AuditEntry): string[] {
           : a.quorum && a.decision === 'approval_counted'
             ? quorumText(a.quorum)
             : (a.message ?? a.reason ?? '');
-  const colour = a.decision.endsWith('approved') || a.decision === 'approval_counted' || a.decision === 'extended' || a.decision === 'granted' ? green : a.decision === 'ignored' ? dim : red;
+  const colour =
+    a.decision.endsWith('approved') ||
+    a.decision === 'approval_counted' ||
+    a.decision === 'extended' ||
+    a.decision === 'granted'
+      ? green
+      : a.decision === 'ignored'
+        ? dim
+        : red;
   const approver = a.approver ? `${a.approver}${a.verified ? ' (signed)' : ''}` : '-';
-  return [...[a.decidedAt, a.callId, a.toolName ?? '-'].map((c) => shownLine(c)), colour(shownLine(a.decision)), ...[approver, a.via, note].map((c) => shownLine(c))];
+  return [
+    ...[a.decidedAt, a.callId, a.toolName ?? '-'].map((c) => shownLine(c)),
+    colour(shownLine(a.decision)),
+    ...[approver, a.via, note].map((c) => shownLine(c)),
+  ];
 }
-export const auditTable = (audit: AuditEntry[]) => table(['DECIDED AT', 'CALL ID', 'TOOL', 'DECISION', 'APPROVER', 'VIA', 'REASON / MESSAGE'], audit.map(auditLine), 'REASON / MESSAGE');
+export const auditTable = (audit: AuditEntry[]) =>
+  table(
+    ['DECIDED AT', 'CALL ID', 'TOOL', 'DECISION', 'APPROVER', 'VIA', 'REASON / MESSAGE'],
+    audit.map(auditLine),
+    'REASON / MESSAGE',
+  );
 
 /** One conversation item, for `countersign conversation`. */
 export function itemLine(item: ConversationItem): string {
   if (item.type === 'message') return `${bold(shownLine(item.role))}: ${visible(item.content)}`;
-  if (item.type === 'function_call') return `${yellow('→')} ${callText(item.name, item.arguments, 100)} ${dim(`(call ${shownLine(item.callId)})`)}`;
-  if (item.type === 'mcp_approval_request') return `${yellow('→')} ${shownLine(item.serverLabel)}: ${callText(item.name, item.arguments, 100)} ${dim(`(hosted MCP, asks approval ${shownLine(item.id)})`)}`;
-  if (item.type === 'mcp_approval_response') return `${item.approve ? green('←') : red('←')} ${shownLine(item.approvalRequestId)}: ${item.approve ? 'approved' : `rejected${item.reason ? `: ${visible(item.reason)}` : ''}`}`;
-  if (item.type === 'provider_item') return dim(`(${shownLine(String(item.item.type))}${item.item.name ? ` ${shownLine(String(item.item.name))}` : ''}${item.item.output ? `: ${visible(String(item.item.output))}` : ''})`);
+  if (item.type === 'function_call')
+    return `${yellow('→')} ${callText(item.name, item.arguments, 100)} ${dim(`(call ${shownLine(item.callId)})`)}`;
+  if (item.type === 'mcp_approval_request')
+    return `${yellow('→')} ${shownLine(item.serverLabel)}: ${callText(item.name, item.arguments, 100)} ${dim(`(hosted MCP, asks approval ${shownLine(item.id)})`)}`;
+  if (item.type === 'mcp_approval_response')
+    return `${item.approve ? green('←') : red('←')} ${shownLine(item.approvalRequestId)}: ${item.approve ? 'approved' : `rejected${item.reason ? `: ${visible(item.reason)}` : ''}`}`;
+  if (item.type === 'provider_item')
+    return dim(
+      `(${shownLine(String(item.item.type))}${item.item.name ? ` ${shownLine(String(item.item.name))}` : ''}${item.item.output ? `: ${visible(String(item.item.output))}` : ''})`,
+    );
   return `${green('←')} ${shownLine(item.callId)}: ${visible(item.output)}`;
 }
 

@@ -10,7 +10,9 @@ export async function connectClient(config: CountersignConfig = loadConfig()): P
   try {
     connection = await Connection.connect({ ...(config.connection as ConnectionOptions), connectTimeout: 5000 });
   } catch (err) {
-    throw new ConfigError(`cannot reach Temporal at ${config.address} (${(err as Error).message.split('\n')[0]}); start it with \`npm start\` or set TEMPORAL_ADDRESS`);
+    throw new ConfigError(
+      `cannot reach Temporal at ${config.address} (${(err as Error).message.split('\n')[0]}); start it with \`npm start\` or set TEMPORAL_ADDRESS`,
+    );
   }
   return new Client({
     connection,

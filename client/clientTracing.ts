@@ -4,7 +4,9 @@
 import type { WorkflowClientInterceptor } from '@temporalio/client';
 import type { Tracing } from '../config/tracing';
 
-export async function tracingClientInterceptors({ tracer }: Tracing): Promise<{ workflow: WorkflowClientInterceptor[] }> {
+export async function tracingClientInterceptors({
+  tracer,
+}: Tracing): Promise<{ workflow: WorkflowClientInterceptor[] }> {
   const { OpenTelemetryWorkflowClientInterceptor } = await import('@temporalio/interceptors-opentelemetry/lib/client');
   return { workflow: [new OpenTelemetryWorkflowClientInterceptor({ tracer })] };
 }

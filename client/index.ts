@@ -5,7 +5,13 @@ export { StreamedRunResult } from './run/runStream';
 export { LiveSession, type ToolApprovalRequired } from './run/live';
 export { followEvents, type FollowOptions } from './run/eventFollowing';
 export { workerPolls, RECENT_POLL_MS } from './run/workerPresence';
-export { RunState, RUN_STATE_SCHEMA_VERSION, type Interruption, type ApproveOptions, type RejectOptions } from './run/runState';
+export {
+  RunState,
+  RUN_STATE_SCHEMA_VERSION,
+  type Interruption,
+  type ApproveOptions,
+  type RejectOptions,
+} from './run/runState';
 export * from './errors';
 export { connectClient } from './clientConnection';
 export * from './sessions/sessionErrors';
@@ -23,4 +29,11 @@ export { signDecision, readPrivateKey, generateApproverKey, type ApproverPrivate
 export type { Signing } from './run/runState';
 export { grant, listGrants, revokeGrant, type GrantRequest, type GrantsOptions } from './grants/grantsClient';
 export { signGrant, type GrantToSign } from './signing/grantSigning';
-export { reviewCall, listReviews, type ReviewCallRequest, type ReviewsOptions, type Review, type ReviewVerdict } from './approvals/reviews';
+export {
+  reviewCall,
+  listReviews,
+  type ReviewCallRequest,
+  type ReviewsOptions,
+  type Review,
+  type ReviewVerdict,
+} from './approvals/reviews';

@@ -7,13 +7,22 @@ import { CountersignError } from './errors';
 export const QUERY_NAME = /^[\w.@-]+$/;
 
 /** One line for the first value that is not plain; nothing for absent values. */
-export function checkQueryValues(values: ReadonlyArray<readonly [what: string, value: string | undefined, shape: RegExp]>): void {
+export function checkQueryValues(
+  values: ReadonlyArray<readonly [what: string, value: string | undefined, shape: RegExp]>,
+): void {
   for (const [what, value, shape] of values)
-    if (value !== undefined && !shape.test(value)) throw new CountersignError(`${what} must be a plain name (letters, digits, _ . @ -), got ${JSON.stringify(value)}`);
+    if (value !== undefined && !shape.test(value))
+      throw new CountersignError(
+        `${what} must be a plain name (letters, digits, _ . @ -), got ${JSON.stringify(value)}`,
+      );
 }
 
 /** `fn` for every item, at most `limit` at once. */
-export async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+export async function forEachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const reader = async (): Promise<void> => {
     while (next < items.length) await fn(items[next++]!);

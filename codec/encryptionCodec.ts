@@ -21,17 +21,27 @@ export class EncryptionKeyError extends Error {
 export function parseEncryptionKeys(spec: string): { keys: Map<string, Buffer>; activeKeyId: string } {
   const keys = new Map<string, Buffer>();
   let activeKeyId: string | undefined;
-  for (const entry of spec.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of spec
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const at = entry.indexOf(':');
     const id = entry.slice(0, at);
     const key = Buffer.from(entry.slice(at + 1), 'base64');
-    if (at <= 0 || !/^[\w.-]+$/.test(id)) throw new EncryptionKeyError(`COUNTERSIGN_ENCRYPTION_KEYS: "${entry.slice(0, 20)}…" must look like keyId:base64key`);
-    if (key.length !== 32) throw new EncryptionKeyError(`COUNTERSIGN_ENCRYPTION_KEYS: key "${id}" must be 32 bytes, base64 (openssl rand -base64 32)`);
+    if (at <= 0 || !/^[\w.-]+$/.test(id))
+      throw new EncryptionKeyError(
+        `COUNTERSIGN_ENCRYPTION_KEYS: "${entry.slice(0, 20)}…" must look like keyId:base64key`,
+      );
+    if (key.length !== 32)
+      throw new EncryptionKeyError(
+        `COUNTERSIGN_ENCRYPTION_KEYS: key "${id}" must be 32 bytes, base64 (openssl rand -base64 32)`,
+      );
     if (keys.has(id)) throw new EncryptionKeyError(`COUNTERSIGN_ENCRYPTION_KEYS: key id "${id}" appears twice`);
     keys.set(id, key);
     activeKeyId ??= id;
   }
-  if (!activeKeyId) throw new EncryptionKeyError('COUNTERSIGN_ENCRYPTION_KEYS is empty: give at least one keyId:base64key');
+  if (!activeKeyId)
+    throw new EncryptionKeyError('COUNTERSIGN_ENCRYPTION_KEYS is empty: give at least one keyId:base64key');
   return { keys, activeKeyId };
 }
 
@@ -80,7 +90,10 @@ export class EncryptionCodec implements PayloadCodec {
       if (Buffer.from(payload.metadata?.encoding ?? []).toString() !== ENCRYPTED_ENCODING) return payload;
       const keyId = Buffer.from(payload.metadata?.[KEY_ID_METADATA] ?? []).toString();
       const key = this.keys.get(keyId);
-      if (!key) throw new EncryptionKeyError(`payload was encrypted with key "${keyId}", which is not in COUNTERSIGN_ENCRYPTION_KEYS`);
+      if (!key)
+        throw new EncryptionKeyError(
+          `payload was encrypted with key "${keyId}", which is not in COUNTERSIGN_ENCRYPTION_KEYS`,
+        );
       const data = Buffer.from(payload.data ?? []);
       if (data.length < IV_BYTES + TAG_BYTES) throw new EncryptionKeyError('encrypted payload is truncated');
       const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, IV_BYTES));
@@ -89,7 +102,9 @@ export class EncryptionCodec implements PayloadCodec {
       try {
         plain = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
       } catch {
-        throw new EncryptionKeyError(`encrypted payload (key "${keyId}") failed authentication: tampered with, or the key changed`);
+        throw new EncryptionKeyError(
+          `encrypted payload (key "${keyId}") failed authentication: tampered with, or the key changed`,
+        );
       }
       return temporal.api.common.v1.Payload.decode(plain) as Payload;
     });

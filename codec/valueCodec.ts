@@ -9,7 +9,14 @@
 // from their content (the same value is the same file); the reference in history is encrypted after this codec, as
 // any payload. Readers need this codec and the same store: every process builds both in storage/payloadStorage.ts.
 import { createHash } from 'node:crypto';
-import { type Payload, type PayloadCodec, type SerializationContext, type StorageDriver, StorageDriverClaim, type StorageDriverStoreContext } from '@temporalio/common';
+import {
+  type Payload,
+  type PayloadCodec,
+  type SerializationContext,
+  type StorageDriver,
+  StorageDriverClaim,
+  type StorageDriverStoreContext,
+} from '@temporalio/common';
 import { setNewest } from '../core/newestEntries';
 import type { EncryptionCodec } from './encryptionCodec';
 
@@ -43,7 +50,8 @@ const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
 export const payloadText = (b: Uint8Array | null | undefined) => Buffer.from(b ?? []).toString('utf8');
 
 /** What a `json/countersign-values` payload holds: the reference to its stored envelope (or, written inline, the envelope). */
-export const valuesPayloadOf = (payload: Payload) => JSON.parse(payloadText(payload.data)) as ValuesEnvelope | { envelope: Record<string, string>; bytes?: number };
+export const valuesPayloadOf = (payload: Payload) =>
+  JSON.parse(payloadText(payload.data)) as ValuesEnvelope | { envelope: Record<string, string>; bytes?: number };
 const encodingOf = (p: Payload) => payloadText(p.metadata?.encoding);
 
 /**
@@ -65,7 +73,8 @@ export function splitValues(value: unknown, min = VALUE_MIN_BYTES): { skeleton: 
       return null;
     }
     if (Array.isArray(v)) return v.map((x, i) => walk(x, [...path, i]));
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, [...path, k])]));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, [...path, k])]));
     return v;
   };
   return { skeleton: walk(value, []), found };
@@ -83,7 +92,8 @@ export function joinValues(skeleton: unknown, values: Array<{ value: string; pat
       let at = root as Record<string | number, unknown>;
       for (const [i, step] of path.entries()) {
         // Only the value's own places: a path that is not in the skeleton is a corrupt envelope, never a prototype.
-        if (!at || typeof at !== 'object' || !Object.hasOwn(at, step)) throw new Error(`stored envelope has no place ${JSON.stringify(path)} for a value`);
+        if (!at || typeof at !== 'object' || !Object.hasOwn(at, step))
+          throw new Error(`stored envelope has no place ${JSON.stringify(path)} for a value`);
         if (i === path.length - 1) at[step] = value;
         else at = at[step] as Record<string | number, unknown>;
       }
@@ -117,34 +127,59 @@ export class LargeValueCodec implements PayloadCodec {
     if ((payload.data?.length ?? 0) < this.thresholdBytes || encodingOf(payload) !== 'json/plain') return payload;
     const { skeleton, found } = splitValues(JSON.parse(payloadText(payload.data)));
     if (found.size === 0) return payload; // Temporal's external storage takes it whole, as before
-    const values = await Promise.all([...found].map(async ([value, paths]) => ({ ref: await this.storeValue(value, target), bytes: Buffer.byteLength(value, 'utf8'), paths })));
+    const values = await Promise.all(
+      [...found].map(async ([value, paths]) => ({
+        ref: await this.storeValue(value, target),
+        bytes: Buffer.byteLength(value, 'utf8'),
+        paths,
+      })),
+    );
     const envelope: ValuesEnvelope = { value: skeleton, values };
     // The payload was over the threshold: what is left of it goes to the store too, and history keeps a reference.
     const data = utf8(JSON.stringify(envelope));
     const ref = await this.put({ metadata: { ...payload.metadata, encoding: utf8(VALUES_ENCODING) }, data }, target);
-    return { metadata: { ...payload.metadata, encoding: utf8(VALUES_ENCODING) }, data: utf8(JSON.stringify({ envelope: ref, bytes: data.length })) };
+    return {
+      metadata: { ...payload.metadata, encoding: utf8(VALUES_ENCODING) },
+      data: utf8(JSON.stringify({ envelope: ref, bytes: data.length })),
+    };
   }
 
   private async decodeOne(payload: Payload): Promise<Payload> {
     if (encodingOf(payload) !== VALUES_ENCODING) return payload;
     const read = valuesPayloadOf(payload);
-    const envelope = 'envelope' in read ? (JSON.parse(payloadText((await this.get(read.envelope, VALUES_ENCODING)).data)) as ValuesEnvelope) : read;
-    const values = await Promise.all(envelope.values.map(async (v) => ({ value: await this.loadValue(v), paths: v.paths })));
-    return { metadata: { ...payload.metadata, encoding: utf8('json/plain') }, data: utf8(JSON.stringify(joinValues(envelope.value, values))) };
+    const envelope =
+      'envelope' in read
+        ? (JSON.parse(payloadText((await this.get(read.envelope, VALUES_ENCODING)).data)) as ValuesEnvelope)
+        : read;
+    const values = await Promise.all(
+      envelope.values.map(async (v) => ({ value: await this.loadValue(v), paths: v.paths })),
+    );
+    return {
+      metadata: { ...payload.metadata, encoding: utf8('json/plain') },
+      data: utf8(JSON.stringify(joinValues(envelope.value, values))),
+    };
   }
 
   /** Stores a payload (encrypted, the same bytes for the same payload) and returns its reference. */
   private async put(payload: Payload, target: StorageDriverStoreContext): Promise<Record<string, string>> {
-    const [claim] = await this.driver.store(target, [this.encryption ? this.encryption.encodeDeterministic(payload) : payload]);
+    const [claim] = await this.driver.store(target, [
+      this.encryption ? this.encryption.encodeDeterministic(payload) : payload,
+    ]);
     return { driver: this.driver.name, ...claim!.claimData };
   }
 
   private async get(ref: Record<string, string>, encoding: string): Promise<Payload> {
     const { driver, ...claimData } = ref;
-    if (driver !== this.driver.name) throw new Error(`a value of this payload is in payload store "${driver}", this process uses "${this.driver.name}": configure the store its runs use`);
+    if (driver !== this.driver.name)
+      throw new Error(
+        `a value of this payload is in payload store "${driver}", this process uses "${this.driver.name}": configure the store its runs use`,
+      );
     let [payload] = await this.driver.retrieve({}, [new StorageDriverClaim(claimData)]);
     if (this.encryption) [payload] = await this.encryption.decode([payload!]);
-    if (encodingOf(payload!) !== encoding) throw new Error(`stored payload ${JSON.stringify(ref)} is ${encodingOf(payload!) || 'unreadable'}, not ${encoding}: is COUNTERSIGN_ENCRYPTION_KEYS set as when it was written?`);
+    if (encodingOf(payload!) !== encoding)
+      throw new Error(
+        `stored payload ${JSON.stringify(ref)} is ${encodingOf(payload!) || 'unreadable'}, not ${encoding}: is COUNTERSIGN_ENCRYPTION_KEYS set as when it was written?`,
+      );
     return payload!;
   }
 
@@ -168,7 +203,10 @@ export class LargeValueCodec implements PayloadCodec {
       return cached;
     }
     const value = payloadText((await this.get(v.ref, VALUE_ENCODING)).data);
-    if (Buffer.byteLength(value, 'utf8') !== v.bytes) throw new Error(`stored value ${key} holds ${Buffer.byteLength(value, 'utf8')} bytes, its reference says ${v.bytes}`);
+    if (Buffer.byteLength(value, 'utf8') !== v.bytes)
+      throw new Error(
+        `stored value ${key} holds ${Buffer.byteLength(value, 'utf8')} bytes, its reference says ${v.bytes}`,
+      );
     return this.remember(key, value);
   }
 

@@ -49,7 +49,10 @@ export function devConfigOf(e: DevEnv): DevConfig {
     demoMcp: {
       ...(e.COUNTERSIGN_MCP_LEDGER ? { ledger: e.COUNTERSIGN_MCP_LEDGER } : {}),
       ...(e.COUNTERSIGN_MCP_TOOLS_FILE ? { toolsFile: e.COUNTERSIGN_MCP_TOOLS_FILE } : {}),
-      hide: (e.COUNTERSIGN_MCP_HIDE ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      hide: (e.COUNTERSIGN_MCP_HIDE ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
     },
     test: {
       ...(e.COUNTERSIGN_TEST_ADDRESS ? { address: e.COUNTERSIGN_TEST_ADDRESS } : {}),
@@ -66,7 +69,9 @@ function connectionOf(env: NodeJS.ProcessEnv) {
   try {
     return loadClientConnectConfig({
       profile: env.TEMPORAL_PROFILE,
-      overrideEnvVars: Object.fromEntries(Object.entries(env).filter((kv): kv is [string, string] => kv[1] !== undefined)),
+      overrideEnvVars: Object.fromEntries(
+        Object.entries(env).filter((kv): kv is [string, string] => kv[1] !== undefined),
+      ),
     });
   } catch (err) {
     throw new ConfigError(`cannot read the Temporal connection profile: ${(err as Error).message}`);
@@ -92,17 +97,40 @@ export function configOf(e: ProductEnv, dev: DevConfig, env: NodeJS.ProcessEnv):
     demoOutbox: e.COUNTERSIGN_DEMO_OUTBOX,
     webhookUrl: e.COUNTERSIGN_WEBHOOK_URL,
     payloadStorage: payloadStorageOf(e),
-    payloadGc: { minAgeMs: msToNumber(e.COUNTERSIGN_PAYLOAD_GC_MIN_AGE as never), ...(e.COUNTERSIGN_PAYLOAD_GC_INTERVAL ? { intervalMs: msToNumber(e.COUNTERSIGN_PAYLOAD_GC_INTERVAL as never) } : {}) },
+    payloadGc: {
+      minAgeMs: msToNumber(e.COUNTERSIGN_PAYLOAD_GC_MIN_AGE as never),
+      ...(e.COUNTERSIGN_PAYLOAD_GC_INTERVAL
+        ? { intervalMs: msToNumber(e.COUNTERSIGN_PAYLOAD_GC_INTERVAL as never) }
+        : {}),
+    },
     ...(e.COUNTERSIGN_AGENTS_MODULE ? { agentsModule: e.COUNTERSIGN_AGENTS_MODULE } : {}),
     ...(e.COUNTERSIGN_AGENTS_FILE ? { agentsFile: e.COUNTERSIGN_AGENTS_FILE } : {}),
-    ...(e.COUNTERSIGN_MAX_CACHED_WORKFLOWS !== undefined ? { maxCachedWorkflows: e.COUNTERSIGN_MAX_CACHED_WORKFLOWS } : {}),
+    ...(e.COUNTERSIGN_MAX_CACHED_WORKFLOWS !== undefined
+      ? { maxCachedWorkflows: e.COUNTERSIGN_MAX_CACHED_WORKFLOWS }
+      : {}),
     ...(e.COUNTERSIGN_ENCRYPTION_KEYS ? { encryptionKeys: checkedKeys(e.COUNTERSIGN_ENCRYPTION_KEYS) } : {}),
     ...(e.COUNTERSIGN_DELTA_RELAY === 'on'
-      ? { deltaRelay: { host: e.COUNTERSIGN_DELTA_HOST, port: e.COUNTERSIGN_DELTA_PORT, ...(e.COUNTERSIGN_DELTA_PUBLIC_URL ? { publicUrl: e.COUNTERSIGN_DELTA_PUBLIC_URL } : {}) } }
+      ? {
+          deltaRelay: {
+            host: e.COUNTERSIGN_DELTA_HOST,
+            port: e.COUNTERSIGN_DELTA_PORT,
+            ...(e.COUNTERSIGN_DELTA_PUBLIC_URL ? { publicUrl: e.COUNTERSIGN_DELTA_PUBLIC_URL } : {}),
+          },
+        }
       : {}),
-    ...(e.COUNTERSIGN_DEPLOYMENT_NAME ? { deployment: deploymentOf(e.COUNTERSIGN_DEPLOYMENT_NAME, e.COUNTERSIGN_BUILD_ID, e.COUNTERSIGN_VERSIONING_BEHAVIOR) } : {}),
+    ...(e.COUNTERSIGN_DEPLOYMENT_NAME
+      ? {
+          deployment: deploymentOf(
+            e.COUNTERSIGN_DEPLOYMENT_NAME,
+            e.COUNTERSIGN_BUILD_ID,
+            e.COUNTERSIGN_VERSIONING_BEHAVIOR,
+          ),
+        }
+      : {}),
     ...(e.COUNTERSIGN_METRICS_ADDRESS ? { metricsAddress: e.COUNTERSIGN_METRICS_ADDRESS } : {}),
-    ...(e.OTEL_EXPORTER_OTLP_ENDPOINT ? { tracing: { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME } } : {}),
+    ...(e.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? { tracing: { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME } }
+      : {}),
     ...(e.COUNTERSIGN_APPROVER_KEYS ? { approverKeysFile: e.COUNTERSIGN_APPROVER_KEYS } : {}),
     requireSignedDecisions: e.COUNTERSIGN_REQUIRE_SIGNED_DECISIONS === 'true',
     fastMode: e.COUNTERSIGN_FAST_MODE === 'true',
@@ -121,21 +149,43 @@ export function configOf(e: ProductEnv, dev: DevConfig, env: NodeJS.ProcessEnv):
 
 function linksOf(e: ProductEnv): Pick<CountersignConfig, 'links'> {
   if (!e.COUNTERSIGN_PUBLIC_URL) return {};
-  if (!e.COUNTERSIGN_LINK_SECRET) throw new ConfigError('COUNTERSIGN_PUBLIC_URL is set but COUNTERSIGN_LINK_SECRET is not: set the same secret (32+ characters) on the workers and on countersign serve');
-  return { links: { publicUrl: e.COUNTERSIGN_PUBLIC_URL, secret: e.COUNTERSIGN_LINK_SECRET, maxTtlSeconds: e.COUNTERSIGN_LINK_TTL } };
+  if (!e.COUNTERSIGN_LINK_SECRET)
+    throw new ConfigError(
+      'COUNTERSIGN_PUBLIC_URL is set but COUNTERSIGN_LINK_SECRET is not: set the same secret (32+ characters) on the workers and on countersign serve',
+    );
+  return {
+    links: {
+      publicUrl: e.COUNTERSIGN_PUBLIC_URL,
+      secret: e.COUNTERSIGN_LINK_SECRET,
+      maxTtlSeconds: e.COUNTERSIGN_LINK_TTL,
+    },
+  };
 }
 
 function gitCommit(): string | undefined {
   try {
-    return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: __dirname, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
+    return (
+      execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+        cwd: __dirname,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim() || undefined
+    );
   } catch {
     return undefined;
   }
 }
 
-function deploymentOf(name: string, buildId: string | undefined, behavior: 'auto-upgrade' | 'pinned'): NonNullable<CountersignConfig['deployment']> {
+function deploymentOf(
+  name: string,
+  buildId: string | undefined,
+  behavior: 'auto-upgrade' | 'pinned',
+): NonNullable<CountersignConfig['deployment']> {
   const id = buildId ?? gitCommit();
-  if (!id) throw new ConfigError('COUNTERSIGN_DEPLOYMENT_NAME is set but there is no build id: set COUNTERSIGN_BUILD_ID (no git commit to default to)');
+  if (!id)
+    throw new ConfigError(
+      'COUNTERSIGN_DEPLOYMENT_NAME is set but there is no build id: set COUNTERSIGN_BUILD_ID (no git commit to default to)',
+    );
   return { name, buildId: id, behavior: behavior === 'pinned' ? 'PINNED' : 'AUTO_UPGRADE' };
 }
 
@@ -143,7 +193,10 @@ function payloadStorageOf(e: ProductEnv): PayloadStorageSettings {
   const thresholdBytes = e.COUNTERSIGN_PAYLOAD_THRESHOLD_BYTES;
   if (e.COUNTERSIGN_PAYLOAD_STORAGE === 'off') return { kind: 'off' };
   if (e.COUNTERSIGN_PAYLOAD_STORAGE === 'file') return { kind: 'file', dir: e.COUNTERSIGN_PAYLOAD_DIR, thresholdBytes };
-  if (!e.COUNTERSIGN_PAYLOAD_S3_BUCKET) throw new ConfigError('COUNTERSIGN_PAYLOAD_STORAGE is s3 but COUNTERSIGN_PAYLOAD_S3_BUCKET is not set: name the bucket');
+  if (!e.COUNTERSIGN_PAYLOAD_S3_BUCKET)
+    throw new ConfigError(
+      'COUNTERSIGN_PAYLOAD_STORAGE is s3 but COUNTERSIGN_PAYLOAD_S3_BUCKET is not set: name the bucket',
+    );
   const region = e.COUNTERSIGN_PAYLOAD_S3_REGION ?? e.AWS_REGION;
   return {
     kind: 's3',

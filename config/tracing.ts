@@ -47,7 +47,11 @@ async function build(settings: TracingSettings | ExporterTracing): Promise<Traci
   const processor =
     'exporter' in settings
       ? new sdk.SimpleSpanProcessor(settings.exporter)
-      : new sdk.BatchSpanProcessor(new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter({ url: tracesUrl(settings.endpoint) }));
+      : new sdk.BatchSpanProcessor(
+          new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter({
+            url: tracesUrl(settings.endpoint),
+          }),
+        );
   const filtered = withoutRunData(processor);
   const provider = new sdk.BasicTracerProvider({ resource });
   provider.addSpanProcessor(filtered);
@@ -67,13 +71,25 @@ async function build(settings: TracingSettings | ExporterTracing): Promise<Traci
  * none of those keys, and of an error its type.
  */
 const RUN_DATA_KEYS = new Set(['memo', 'searchAttributes', 'typedSearchAttributes', 'lastResult', 'lastFailure']);
-const plain = (v: unknown) => ['string', 'number', 'boolean'].includes(typeof v) || (Array.isArray(v) && v.every((x) => ['string', 'number', 'boolean'].includes(typeof x)));
+const plain = (v: unknown) =>
+  ['string', 'number', 'boolean'].includes(typeof v) ||
+  (Array.isArray(v) && v.every((x) => ['string', 'number', 'boolean'].includes(typeof x)));
 
 export function withoutRunData(next: SpanProcessor): SpanProcessor {
   const scrub = (span: ReadableSpan): ReadableSpan => {
-    const attributes = Object.fromEntries(Object.entries(span.attributes).filter(([k, v]) => !RUN_DATA_KEYS.has(k) && plain(v)));
-    const events = span.events.map((e) => ({ ...e, attributes: e.attributes?.['exception.type'] !== undefined ? { 'exception.type': e.attributes['exception.type'] } : {} }));
-    return Object.create(span, { attributes: { value: attributes }, events: { value: events }, status: { value: { code: span.status.code } } }) as ReadableSpan;
+    const attributes = Object.fromEntries(
+      Object.entries(span.attributes).filter(([k, v]) => !RUN_DATA_KEYS.has(k) && plain(v)),
+    );
+    const events = span.events.map((e) => ({
+      ...e,
+      attributes:
+        e.attributes?.['exception.type'] !== undefined ? { 'exception.type': e.attributes['exception.type'] } : {},
+    }));
+    return Object.create(span, {
+      attributes: { value: attributes },
+      events: { value: events },
+      status: { value: { code: span.status.code } },
+    }) as ReadableSpan;
   };
   return {
     onStart: (span, ctx) => next.onStart(span, ctx),

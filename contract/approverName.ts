@@ -19,8 +19,10 @@ const shown = (name: string): string =>
 export function approverNameProblem(name: string): string | undefined {
   const trimmed = name.normalize('NFC').trim();
   if (!trimmed) return 'an approver name must not be empty';
-  if (HIDDEN.test(trimmed)) return `approver name ${shown(trimmed.slice(0, 40))} holds a control or invisible formatting character: use plain text`;
-  if (trimmed.length > MAX_APPROVER_NAME) return `an approver name is at most ${MAX_APPROVER_NAME} characters (this one has ${trimmed.length})`;
+  if (HIDDEN.test(trimmed))
+    return `approver name ${shown(trimmed.slice(0, 40))} holds a control or invisible formatting character: use plain text`;
+  if (trimmed.length > MAX_APPROVER_NAME)
+    return `an approver name is at most ${MAX_APPROVER_NAME} characters (this one has ${trimmed.length})`;
   return undefined;
 }
 
@@ -44,4 +46,5 @@ export interface NameRule {
 export const canonicalNames: NameRule = { same: sameApprover, problem: approverNameProblem };
 
 /** Whether `name` is one of `names` (an approvers list, who approved so far) under `rule`. */
-export const amongApprovers = (names: readonly string[], name: string, rule: NameRule = canonicalNames): boolean => names.some((n) => rule.same(n, name));
+export const amongApprovers = (names: readonly string[], name: string, rule: NameRule = canonicalNames): boolean =>
+  names.some((n) => rule.same(n, name));

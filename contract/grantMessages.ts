@@ -12,11 +12,13 @@ const MAX_WHERE_CHARS = 1000;
 export const MAX_GRANT_MS = 366 * 24 * 3600_000;
 export const MAX_GRANT_USES = 1_000_000;
 
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 const has = (o: object, k: string) => Object.hasOwn(o, k);
 
 /** An object with a `min` or `max` key is a range; any other value is matched exactly (strings with `*` as globs). */
-export const isRange = (c: unknown): c is { min?: number; max?: number } => isRecord(c) && (has(c, 'min') || has(c, 'max'));
+export const isRange = (c: unknown): c is { min?: number; max?: number } =>
+  isRecord(c) && (has(c, 'min') || has(c, 'max'));
 
 /** Why a constraint is unusable, or undefined. */
 function constraintProblem(c: unknown): string | undefined {
@@ -31,55 +33,69 @@ function constraintProblem(c: unknown): string | undefined {
 
 /** `where`: per argument name, an exact JSON value, a `*` glob string, or `{ "max": n }` / `{ "min": n }`. */
 export const whereSchema = shareAcrossRuns('grants.whereSchema', () =>
-  z.record(z.string().min(1).max(200), z.unknown(), { error: 'must be a JSON object of argument constraints, e.g. {"to":"*@example.com"}' }).superRefine((where, ctx) => {
-    if (JSON.stringify(where).length > MAX_WHERE_CHARS) ctx.addIssue({ code: 'custom', message: `at most ${MAX_WHERE_CHARS} characters of JSON` });
-    for (const [name, c] of Object.entries(where)) {
-      const problem = c === undefined ? 'needs a value' : constraintProblem(c);
-      if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem });
-    }
-  }),
+  z
+    .record(z.string().min(1).max(200), z.unknown(), {
+      error: 'must be a JSON object of argument constraints, e.g. {"to":"*@example.com"}',
+    })
+    .superRefine((where, ctx) => {
+      if (JSON.stringify(where).length > MAX_WHERE_CHARS)
+        ctx.addIssue({ code: 'custom', message: `at most ${MAX_WHERE_CHARS} characters of JSON` });
+      for (const [name, c] of Object.entries(where)) {
+        const problem = c === undefined ? 'needs a value' : constraintProblem(c);
+        if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem });
+      }
+    }),
 );
 export type Where = Record<string, unknown>;
 
 const name = z.string().min(1, 'must not be empty').max(200, 'at most 200 characters');
 
 /** Update `addGrant`: `{"agent":"email-assistant","tool":"send_email","where":{"to":"*@example.com"},"for":"1h","uses":20,"grantedBy":"ann"}` */
-export const addGrantRequestSchema = shareAcrossRuns('grants.addGrantRequestSchema', () => z.strictObject({
-  agent: name,
-  tool: name,
-  where: whereSchema,
-  /** How long it holds, from when the workflow records it: "30m", "1h", "7d" (at most a year). */
-  for: durationSchema.refine((d) => !(durationMs(d) > MAX_GRANT_MS), { message: 'at most 366d', when: (p) => p.issues.length === 0 }),
-  /** Calls it may approve in all; absent: any number until it expires. */
-  uses: z.number().int('must be a whole number').min(1, 'must be at least 1').max(MAX_GRANT_USES).optional(),
-  grantedBy: name,
-  /**
-   * A signed grant (client/signing/grantSigning.ts): a compact JWS by `grantedBy`'s approver key over this grant. Required
-   * for a tool that needs signed decisions or a quorum; checked by the grants workflow against the worker's approver keys.
-   */
-  token: z.string().min(1).max(4096).optional(),
-}));
+export const addGrantRequestSchema = shareAcrossRuns('grants.addGrantRequestSchema', () =>
+  z.strictObject({
+    agent: name,
+    tool: name,
+    where: whereSchema,
+    /** How long it holds, from when the workflow records it: "30m", "1h", "7d" (at most a year). */
+    for: durationSchema.refine((d) => !(durationMs(d) > MAX_GRANT_MS), {
+      message: 'at most 366d',
+      when: (p) => p.issues.length === 0,
+    }),
+    /** Calls it may approve in all; absent: any number until it expires. */
+    uses: z.number().int('must be a whole number').min(1, 'must be at least 1').max(MAX_GRANT_USES).optional(),
+    grantedBy: name,
+    /**
+     * A signed grant (client/signing/grantSigning.ts): a compact JWS by `grantedBy`'s approver key over this grant. Required
+     * for a tool that needs signed decisions or a quorum; checked by the grants workflow against the worker's approver keys.
+     */
+    token: z.string().min(1).max(4096).optional(),
+  }),
+);
 export type AddGrantRequest = z.infer<typeof addGrantRequestSchema>;
 
 /** Update `revokeGrant`: `{"grantId":"g-…","by":"ann"}` */
-export const revokeGrantRequestSchema = shareAcrossRuns('grants.revokeGrantRequestSchema', () => z.strictObject({ grantId: name, by: name.optional() }));
+export const revokeGrantRequestSchema = shareAcrossRuns('grants.revokeGrantRequestSchema', () =>
+  z.strictObject({ grantId: name, by: name.optional() }),
+);
 export type RevokeGrantRequest = z.infer<typeof revokeGrantRequestSchema>;
 
 /**
  * Update `useGrant`, sent when a call is planned: the call, a key naming it (the same on an activity retry), and who
  * may approve it (the tool's `approvers`; the run's requester under `excludeRequester`): grants by others are skipped.
  */
-export const useGrantRequestSchema = shareAcrossRuns('grants.useGrantRequestSchema', () => z.strictObject({
-  agent: name,
-  tool: name,
-  /** The call's arguments, JSON text. */
-  arguments: z.string().max(1_000_000),
-  callKey: z.string().min(1).max(1000),
-  approvers: z.array(name).max(1000).optional(),
-  notBy: name.optional(),
-  /** The tool needs signed decisions or a quorum: only signed grants apply (the planner checks their token again). */
-  signedOnly: z.literal(true).optional(),
-}));
+export const useGrantRequestSchema = shareAcrossRuns('grants.useGrantRequestSchema', () =>
+  z.strictObject({
+    agent: name,
+    tool: name,
+    /** The call's arguments, JSON text. */
+    arguments: z.string().max(1_000_000),
+    callKey: z.string().min(1).max(1000),
+    approvers: z.array(name).max(1000).optional(),
+    notBy: name.optional(),
+    /** The tool needs signed decisions or a quorum: only signed grants apply (the planner checks their token again). */
+    signedOnly: z.literal(true).optional(),
+  }),
+);
 export type UseGrantRequest = z.infer<typeof useGrantRequestSchema>;
 /** The grant a call used; a signed grant's `token` too, so the planner checks its signature itself. */
 export type UseGrantResult = { grantId: string; grantedBy: string; token?: string } | null;
@@ -105,7 +121,10 @@ export interface Grant {
 }
 
 /** What `grants` lists: an active grant and its uses left (null: no limit). */
-export type GrantView = Pick<Grant, 'id' | 'agent' | 'tool' | 'where' | 'grantedBy' | 'grantedAt' | 'expiresAt'> & { usesLeft: number | null; signedBy?: string };
+export type GrantView = Pick<Grant, 'id' | 'agent' | 'tool' | 'where' | 'grantedBy' | 'grantedAt' | 'expiresAt'> & {
+  usesLeft: number | null;
+  signedBy?: string;
+};
 
 export interface GrantsState {
   grants: Grant[];
@@ -116,38 +135,42 @@ export interface GrantsState {
 }
 
 const instant = () => z.iso.datetime({ offset: true, error: 'must be an ISO-8601 time' });
-const grantSchema = shareAcrossRuns('grants.grantSchema', () => z.strictObject({
-  id: name,
-  agent: name,
-  tool: name,
-  where: whereSchema,
-  grantedBy: name,
-  grantedAt: instant(),
-  expiresAt: instant(),
-  uses: z.number().int().min(1).max(MAX_GRANT_USES).optional(),
-  used: z.number().int().min(0),
-  exhaustedAt: instant().optional(),
-  revokedAt: instant().optional(),
-  revokedBy: name.optional(),
-  token: z.string().min(1).max(4096).optional(),
-  signed: z.strictObject({ kid: name, jti: z.string().min(1).max(1000) }).optional(),
-}));
+const grantSchema = shareAcrossRuns('grants.grantSchema', () =>
+  z.strictObject({
+    id: name,
+    agent: name,
+    tool: name,
+    where: whereSchema,
+    grantedBy: name,
+    grantedAt: instant(),
+    expiresAt: instant(),
+    uses: z.number().int().min(1).max(MAX_GRANT_USES).optional(),
+    used: z.number().int().min(0),
+    exhaustedAt: instant().optional(),
+    revokedAt: instant().optional(),
+    revokedBy: name.optional(),
+    token: z.string().min(1).max(4096).optional(),
+    signed: z.strictObject({ kid: name, jti: z.string().min(1).max(1000) }).optional(),
+  }),
+);
 
 /**
  * The workflow's start input, as anyone who can start a workflow may craft it: checked like every update (the
  * workflow then caps expiries at MAX_GRANT_MS and uses at MAX_GRANT_USES, core/grants/grantsState.ts capGrants).
  */
 export const grantsCarrySchema = shareAcrossRuns('grants.grantsCarrySchema', () =>
-  z.strictObject({
-    state: z
-      .strictObject({
-        grants: z.array(grantSchema).max(10_000),
-        used: z.record(z.string().max(1000), z.strictObject({ grantId: name, grantedBy: name, at: instant() })),
-        jtis: z.record(z.string().max(1000), instant()).optional(),
-      })
-      .optional(),
-    continueAsNewAfterEvents: z.number().int().min(20, 'must be at least 20').max(100_000).optional(),
-  }).optional(),
+  z
+    .strictObject({
+      state: z
+        .strictObject({
+          grants: z.array(grantSchema).max(10_000),
+          used: z.record(z.string().max(1000), z.strictObject({ grantId: name, grantedBy: name, at: instant() })),
+          jtis: z.record(z.string().max(1000), instant()).optional(),
+        })
+        .optional(),
+      continueAsNewAfterEvents: z.number().int().min(20, 'must be at least 20').max(100_000).optional(),
+    })
+    .optional(),
 );
 
 // ── Definitions ──────────────────────────────────────────────────────────────────────────────────────────────
@@ -181,7 +204,9 @@ export interface GrantsCarry {
 /** Refused in one line, nothing created: malformed (by the validator), or an agent or tool unknown or not grantable (the handler asks the worker). */
 export const addGrantUpdate = defineUpdate<AddGrantResult, [AddGrantRequest]>('addGrant');
 /** Refused for an unknown grant id, or one no longer active. */
-export const revokeGrantUpdate = defineUpdate<{ grantId: string; revokedAt: string }, [RevokeGrantRequest]>('revokeGrant');
+export const revokeGrantUpdate = defineUpdate<{ grantId: string; revokedAt: string }, [RevokeGrantRequest]>(
+  'revokeGrant',
+);
 /** Consumes one use of the first matching grant: `{ grantId, grantedBy }`, or null. Idempotent per callKey. */
 export const useGrantUpdate = defineUpdate<UseGrantResult, [UseGrantRequest]>('useGrant');
 /** The grants that apply now. */

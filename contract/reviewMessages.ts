@@ -26,7 +26,10 @@ export const reviewRequestSchema = shareAcrossRuns('reviews.reviewRequestSchema'
       note: z.string().max(MAX_REVIEW_NOTE_CHARS, `at most ${MAX_REVIEW_NOTE_CHARS} characters`).optional(),
       reviewer: name,
     })
-    .refine((r) => r.verdict !== 'flagged' || !!r.note?.trim(), { message: 'a flag needs a note saying why', path: ['note'] }),
+    .refine((r) => r.verdict !== 'flagged' || !!r.note?.trim(), {
+      message: 'a flag needs a note saying why',
+      path: ['note'],
+    }),
 );
 export type ReviewRequest = z.infer<typeof reviewRequestSchema>;
 

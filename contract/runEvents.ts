@@ -19,7 +19,15 @@ export type RunEvent = EventBase &
     | { type: 'turn_started'; turn: number }
     | { type: 'tool_called'; callId: string; toolName: string; arguments: string; needsPerson: boolean }
     | { type: 'approval_requested'; callId: string; pending: PendingApproval }
-    | { type: 'decision'; callId: string; outcome: AuditEntry['decision']; approver?: string; via: AuditEntry['via']; reason?: string; message?: string }
+    | {
+        type: 'decision';
+        callId: string;
+        outcome: AuditEntry['decision'];
+        approver?: string;
+        via: AuditEntry['via'];
+        reason?: string;
+        message?: string;
+      }
     | { type: 'tool_output'; callId: string; output: string }
     | { type: 'handoff'; from: string; to: string; callId: string }
     | { type: 'message_output'; text: string }

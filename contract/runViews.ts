@@ -8,7 +8,18 @@ import type { ConversationItem, Usage } from './items';
  * `approval_counted`: one approval of a call that needs a quorum; it waits for more. `extended`: it may wait longer.
  * `granted`: a standing grant approved it (the approver is the grant's author).
  */
-export type DecisionOutcome = 'approved' | 'rejected' | 'auto_approved' | 'auto_rejected' | 'granted' | 'input_provided' | 'result_provided' | 'forwarded' | 'approval_counted' | 'extended' | UncertainAnswer;
+export type DecisionOutcome =
+  | 'approved'
+  | 'rejected'
+  | 'auto_approved'
+  | 'auto_rejected'
+  | 'granted'
+  | 'input_provided'
+  | 'result_provided'
+  | 'forwarded'
+  | 'approval_counted'
+  | 'extended'
+  | UncertainAnswer;
 
 /** A person's answer to an `uncertain` call: run it again, it ran (with the result the model gets), or it failed. */
 export type UncertainAnswer = 'retry' | 'done' | 'failed';
@@ -100,7 +111,11 @@ export interface ChildReport {
   waiting: boolean;
   pending: PendingApproval[];
   /** Decisions passed on by the parent that the sub-run refused (e.g. invalid edited arguments): pending there again. */
-  refused?: Array<{ callId: string; because: string; /** The sub-run that refused it (at any depth). */ runId?: string }>;
+  refused?: Array<{
+    callId: string;
+    because: string;
+    /** The sub-run that refused it (at any depth). */ runId?: string;
+  }>;
 }
 
 /**
@@ -110,7 +125,8 @@ export interface ChildReport {
  * answer follows (`retry`, `done`, `failed`, or `rejected`).
  */
 /** `stale`: an approved call's target changed before it ran (its fingerprint differs): it did not run. */
-export type AuditDecision = DecisionOutcome | 'timed_out' | 'expired' | 'cancelled' | 'ignored' | 'audited' | 'uncertain' | 'stale';
+export type AuditDecision =
+  DecisionOutcome | 'timed_out' | 'expired' | 'cancelled' | 'ignored' | 'audited' | 'uncertain' | 'stale';
 
 export interface AuditEntry {
   /** Position in the run's audit log (1, 2, …): page with `auditLog({ after: seq })`. */

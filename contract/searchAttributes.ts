@@ -8,7 +8,11 @@ export const HitlPendingTools = defineSearchAttributeKey('HitlPendingTools', Sea
 export const HitlAgent = defineSearchAttributeKey('HitlAgent', SearchAttributeType.KEYWORD);
 export const HitlPendingSince = defineSearchAttributeKey('HitlPendingSince', SearchAttributeType.DATETIME);
 
-export function searchAttributeUpdates(s: { status: RunStatus; agent: string; pending: Array<{ toolName: string; requestedAt: string }> }): SearchAttributeUpdatePair[] {
+export function searchAttributeUpdates(s: {
+  status: RunStatus;
+  agent: string;
+  pending: Array<{ toolName: string; requestedAt: string }>;
+}): SearchAttributeUpdatePair[] {
   const since = s.pending.map((p) => p.requestedAt).sort()[0];
   return [
     { key: HitlStatus, value: s.status },

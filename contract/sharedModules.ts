@@ -22,9 +22,12 @@ function buildOnce<T>(key: string, build: () => T): T {
 export function shareAcrossRuns<T extends object>(key: string, build: () => T): T {
   let shared: object | undefined; // the Map holds it for every stand-in of this key; this skips the lookup
   const target = () => (shared ??= buildOnce(key, build));
-  return new Proxy({}, {
-    get: (_, prop) => Reflect.get(target(), prop),
-    set: (_, prop, value) => Reflect.set(target(), prop, value),
-    has: (_, prop) => Reflect.has(target(), prop),
-  }) as T;
+  return new Proxy(
+    {},
+    {
+      get: (_, prop) => Reflect.get(target(), prop),
+      set: (_, prop, value) => Reflect.set(target(), prop, value),
+      has: (_, prop) => Reflect.has(target(), prop),
+    },
+  ) as T;
 }

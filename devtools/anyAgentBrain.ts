@@ -28,23 +28,131 @@ export interface ToolSpec {
 /** The function tools a request offers, in the Chat Completions or the Responses shape. */
 export function toolSpecs(body: Record<string, unknown>): ToolSpec[] {
   return ((body.tools as Array<Record<string, unknown>>) ?? []).flatMap((t) => {
-    const f = (t.type === 'function' && t.function ? t.function : t) as { name?: unknown; description?: unknown; parameters?: unknown };
+    const f = (t.type === 'function' && t.function ? t.function : t) as {
+      name?: unknown;
+      description?: unknown;
+      parameters?: unknown;
+    };
     if (typeof f.name !== 'string' || !f.name) return [];
-    return [{ name: f.name, ...(typeof f.description === 'string' ? { description: f.description } : {}), ...(f.parameters && typeof f.parameters === 'object' ? { parameters: f.parameters as JsonSchema } : {}) }];
+    return [
+      {
+        name: f.name,
+        ...(typeof f.description === 'string' ? { description: f.description } : {}),
+        ...(f.parameters && typeof f.parameters === 'object' ? { parameters: f.parameters as JsonSchema } : {}),
+      },
+    ];
   });
 }
 
 // Words that say nothing about which tool is meant: "issue_refund" is named by "refund", not by "issue".
-const VAGUE = new Set(['get', 'set', 'do', 'make', 'run', 'call', 'issue', 'perform', 'execute', 'handle', 'process', 'tool', 'the', 'a', 'an', 'of', 'for', 'and', 'or', 'with', 'by', 'from', 'on', 'in', 'at', 'to', 'my', 'new', 'this', 'that', 'it', 'is', 'are', 'be', 'can', 'will', 'your', 'you', 'when', 'use', 'user', 'given', 'returns', 'return']);
-const FREE_TEXT = new Set(['reason', 'message', 'body', 'text', 'note', 'notes', 'content', 'description', 'query', 'comment', 'prompt', 'question', 'details', 'summary', 'subject', 'title', 'input', 'request']);
-const ID_WORDS = new Set(['id', 'ids', 'ref', 'reference', 'code', 'number', 'no', 'sku', 'key', 'slug', 'uuid', 'handle']);
+const VAGUE = new Set([
+  'get',
+  'set',
+  'do',
+  'make',
+  'run',
+  'call',
+  'issue',
+  'perform',
+  'execute',
+  'handle',
+  'process',
+  'tool',
+  'the',
+  'a',
+  'an',
+  'of',
+  'for',
+  'and',
+  'or',
+  'with',
+  'by',
+  'from',
+  'on',
+  'in',
+  'at',
+  'to',
+  'my',
+  'new',
+  'this',
+  'that',
+  'it',
+  'is',
+  'are',
+  'be',
+  'can',
+  'will',
+  'your',
+  'you',
+  'when',
+  'use',
+  'user',
+  'given',
+  'returns',
+  'return',
+]);
+const FREE_TEXT = new Set([
+  'reason',
+  'message',
+  'body',
+  'text',
+  'note',
+  'notes',
+  'content',
+  'description',
+  'query',
+  'comment',
+  'prompt',
+  'question',
+  'details',
+  'summary',
+  'subject',
+  'title',
+  'input',
+  'request',
+]);
+const ID_WORDS = new Set([
+  'id',
+  'ids',
+  'ref',
+  'reference',
+  'code',
+  'number',
+  'no',
+  'sku',
+  'key',
+  'slug',
+  'uuid',
+  'handle',
+]);
 const PLACE_WORDS = new Set(['city', 'country', 'place', 'location', 'town', 'region']);
-const NAME_WORDS = new Set(['name', 'names', 'person', 'customer', 'user', 'username', 'who', 'owner', 'assignee', 'company', ...PLACE_WORDS]);
+const NAME_WORDS = new Set([
+  'name',
+  'names',
+  'person',
+  'customer',
+  'user',
+  'username',
+  'who',
+  'owner',
+  'assignee',
+  'company',
+  ...PLACE_WORDS,
+]);
 const HANDOFF = /^transfer_to_/;
 
 const plain = (s: string) => s.toLowerCase().replace(/[_-]+/g, ' ');
-const mentions = (message: string, phrase: string) => new RegExp(`(?:^|[^a-z0-9_])${plain(phrase).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[^a-z0-9_])`).test(plain(message));
-const contentWords = (text: string) => [...new Set(nameWords(text).filter((w) => !VAGUE.has(w) && !/^\d+$/.test(w)).map(stem))];
+const mentions = (message: string, phrase: string) =>
+  new RegExp(`(?:^|[^a-z0-9_])${plain(phrase).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[^a-z0-9_])`).test(
+    plain(message),
+  );
+const contentWords = (text: string) => [
+  ...new Set(
+    nameWords(text)
+      .filter((w) => !VAGUE.has(w) && !/^\d+$/.test(w))
+      .map(stem),
+  ),
+];
 
 /** A call the message directs, an answer why it cannot, or undefined when the message directs none. */
 function directed(message: string, tools: ToolSpec[]): ScriptStep | undefined {
@@ -52,15 +160,21 @@ function directed(message: string, tools: ToolSpec[]): ScriptStep | undefined {
   if (!m) return undefined;
   const [, name, rest] = m as unknown as [string, string, string];
   const tool = tools.find((t) => t.name === name);
-  if (!tool) return rest.trim().startsWith('{') ? { text: `There is no tool named "${name}" here. I can use: ${tools.map((t) => t.name).join(', ')}.` } : undefined;
+  if (!tool)
+    return rest.trim().startsWith('{')
+      ? { text: `There is no tool named "${name}" here. I can use: ${tools.map((t) => t.name).join(', ')}.` }
+      : undefined;
   const example = `call ${tool.name} ${JSON.stringify(exampleOf(tool.parameters ?? {}) ?? {})}`;
   let args: unknown = {};
   try {
     if (rest.trim()) args = JSON.parse(rest.trim());
   } catch (err) {
-    return { text: `I did not call ${tool.name}: what follows its name is not valid JSON (${(err as Error).message}). Write the arguments as one JSON object, e.g. ${example}` };
+    return {
+      text: `I did not call ${tool.name}: what follows its name is not valid JSON (${(err as Error).message}). Write the arguments as one JSON object, e.g. ${example}`,
+    };
   }
-  if (!args || typeof args !== 'object' || Array.isArray(args)) return { text: `I did not call ${tool.name}: its arguments must be a JSON object, e.g. ${example}` };
+  if (!args || typeof args !== 'object' || Array.isArray(args))
+    return { text: `I did not call ${tool.name}: its arguments must be a JSON object, e.g. ${example}` };
   return callStep([{ name: tool.name, arguments: args as Record<string, unknown> }]);
 }
 
@@ -81,24 +195,39 @@ function namedTools(message: string, tools: ToolSpec[]): ToolSpec[] {
   if (byName.length) return byName.sort((a, b) => a.at - b.at).map((n) => n.tool);
   const scored = tools
     .filter((t) => !HANDOFF.test(t.name) && t.description)
-    .map((tool) => ({ tool, score: contentWords(tool.description!).filter((w) => w.length >= 4 && said.some((s) => s.word === w)).length }))
+    .map((tool) => ({
+      tool,
+      score: contentWords(tool.description!).filter((w) => w.length >= 4 && said.some((s) => s.word === w)).length,
+    }))
     .filter((s) => s.score >= 2)
     .sort((a, b) => b.score - a.score);
   return scored.length ? [scored[0]!.tool] : [];
 }
 
 /** The plan for a request to tools the demo brain does not know, or undefined (then the brain answers in text). */
-export function planAnyAgent(message: string, tools: ToolSpec[], known: ReadonlySet<string> = new Set()): ScriptStep | undefined {
+export function planAnyAgent(
+  message: string,
+  tools: ToolSpec[],
+  known: ReadonlySet<string> = new Set(),
+): ScriptStep | undefined {
   const order = directed(message, tools);
   if (order) return order;
-  const chosen = namedTools(message, tools.filter((t) => !known.has(t.name)));
+  const chosen = namedTools(
+    message,
+    tools.filter((t) => !known.has(t.name)),
+  );
   if (!chosen.length) return undefined;
   const values = messageValues(message);
-  return callStep(chosen.map((t) => ({ name: t.name, arguments: fillObject(t.parameters ?? {}, values, message) ?? {} })));
+  return callStep(
+    chosen.map((t) => ({ name: t.name, arguments: fillObject(t.parameters ?? {}, values, message) ?? {} })),
+  );
 }
 
 function callStep(calls: Array<{ name: string; arguments: Record<string, unknown> }>): ScriptStep {
-  return { text: `Calling ${calls.map((c) => `${c.name} with ${JSON.stringify(c.arguments)}`).join('; ')}.`, toolCalls: calls };
+  return {
+    text: `Calling ${calls.map((c) => `${c.name} with ${JSON.stringify(c.arguments)}`).join('; ')}.`,
+    toolCalls: calls,
+  };
 }
 
 // ---- filling arguments from a JSON schema ----
@@ -111,15 +240,24 @@ function typeOf(schema: JsonSchema): { type?: string; nullable: boolean; schema:
     return { ...typeOf(real ?? {}), nullable: branches.some((b) => b.type === 'null') };
   }
   const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
-  const type = types.find((t) => t !== 'null') ?? (schema.properties ? 'object' : schema.enum ? typeof schema.enum[0] : undefined);
+  const type =
+    types.find((t) => t !== 'null') ?? (schema.properties ? 'object' : schema.enum ? typeof schema.enum[0] : undefined);
   return { type, nullable: types.includes('null'), schema };
 }
 
-function fillObject(schema: JsonSchema, values: MessageValue[], message: string, taken: ReadonlySet<MessageValue> = new Set()): Record<string, unknown> | undefined {
+function fillObject(
+  schema: JsonSchema,
+  values: MessageValue[],
+  message: string,
+  taken: ReadonlySet<MessageValue> = new Set(),
+): Record<string, unknown> | undefined {
   const props = Object.entries(schema.properties ?? {});
   const required = new Set(schema.required ?? []);
   // A value written after a property's name ("note: \"fragile\"") is that property's: no other one takes it.
-  const used = new Set([...taken, ...values.filter((v) => props.some(([name]) => explicitValue(name, message, values) === v.text))]);
+  const used = new Set([
+    ...taken,
+    ...values.filter((v) => props.some(([name]) => explicitValue(name, message, values) === v.text)),
+  ]);
   const out: Record<string, unknown> = {};
   // Required properties first (they take the values first), then the optional ones: each only with a value the message gives.
   for (const [name, prop] of [...props.filter(([n]) => required.has(n)), ...props.filter(([n]) => !required.has(n))]) {
@@ -129,18 +267,28 @@ function fillObject(schema: JsonSchema, values: MessageValue[], message: string,
   return out;
 }
 
-function fillProperty(name: string, prop: JsonSchema, mustHave: boolean, values: MessageValue[], used: Set<MessageValue>, message: string): unknown {
+function fillProperty(
+  name: string,
+  prop: JsonSchema,
+  mustHave: boolean,
+  values: MessageValue[],
+  used: Set<MessageValue>,
+  message: string,
+): unknown {
   const { type, nullable, schema } = typeOf(prop);
   const required = mustHave && !nullable; // a nullable property (OpenAI's strict form of an optional one) may be null
   const words = nameWords(name);
   const fallback = () => (schema.default !== undefined ? schema.default : nullable ? null : undefined);
   if (schema.const !== undefined) return schema.const;
   if (schema.enum) {
-    const said = schema.enum.find((v) => typeof v === 'string' && mentions(message, v)) ?? schema.enum.find((v) => typeof v === 'number' && values.some((x) => x.kind === 'number' && Number(x.text) === v));
+    const said =
+      schema.enum.find((v) => typeof v === 'string' && mentions(message, v)) ??
+      schema.enum.find((v) => typeof v === 'number' && values.some((x) => x.kind === 'number' && Number(x.text) === v));
     return said ?? (required ? (schema.default ?? schema.enum[0]) : undefined);
   }
   const explicit = explicitValue(name, message, values);
-  if (type === 'object') return required || explicit !== undefined ? fillObject(schema, values, message, used) : undefined;
+  if (type === 'object')
+    return required || explicit !== undefined ? fillObject(schema, values, message, used) : undefined;
   if (type === 'array') {
     const itemKinds = kindsFor(words, typeOf(schema.items ?? {}).type, schema.items?.format);
     const all = values.filter((v) => itemKinds.includes(v.kind) && !used.has(v));
@@ -150,7 +298,10 @@ function fillProperty(name: string, prop: JsonSchema, mustHave: boolean, values:
   }
   if (type === 'boolean') {
     if (explicit !== undefined && /^(true|yes|false|no)$/i.test(explicit)) return /^(true|yes)$/i.test(explicit);
-    const said = words.filter((w) => !VAGUE.has(w)).map((w) => new RegExp(`(\\b(?:no|not|don't|do not|without)\\s+)?\\b${w}`, 'i').exec(message)).find(Boolean);
+    const said = words
+      .filter((w) => !VAGUE.has(w))
+      .map((w) => new RegExp(`(\\b(?:no|not|don't|do not|without)\\s+)?\\b${w}`, 'i').exec(message))
+      .find(Boolean);
     if (said) return !said[1];
     return required ? (schema.default ?? false) : undefined;
   }
@@ -161,13 +312,20 @@ function fillProperty(name: string, prop: JsonSchema, mustHave: boolean, values:
   }
   const kinds = kindsFor(words, type, schema.format);
   // The unused values of the kinds it takes, best kind first; the one its words point at, if any.
-  const candidates = values.filter((v) => kinds.includes(v.kind) && !used.has(v)).sort((a, b) => kinds.indexOf(a.kind) - kinds.indexOf(b.kind) || a.at - b.at);
+  const candidates = values
+    .filter((v) => kinds.includes(v.kind) && !used.has(v))
+    .sort((a, b) => kinds.indexOf(a.kind) - kinds.indexOf(b.kind) || a.at - b.at);
   const place = words.some((w) => PLACE_WORDS.has(w));
-  const score = (v: MessageValue) => nearness(v, words) || (place && v.kind === 'name' && ['in', 'at'].includes(v.before.at(-1) ?? '') ? 2 : 0);
+  const score = (v: MessageValue) =>
+    nearness(v, words) || (place && v.kind === 'name' && ['in', 'at'].includes(v.before.at(-1) ?? '') ? 2 : 0);
   const near = candidates.filter((v) => score(v) > 0).sort((a, b) => score(b) - score(a))[0];
   const freeText = type === 'string' && words.some((w) => FREE_TEXT.has(w));
   // Without a word pointing at it, a value is only taken for a required property, or for one that asks for its kind.
-  const pick = near ?? (required || kinds.length === 1 || (!freeText && kinds[0] !== 'quoted' && kinds[0] !== 'number') ? candidates[0] : undefined);
+  const pick =
+    near ??
+    (required || kinds.length === 1 || (!freeText && kinds[0] !== 'quoted' && kinds[0] !== 'number')
+      ? candidates[0]
+      : undefined);
   if (pick) {
     used.add(pick);
     return coerce(pick.text, type);
@@ -198,9 +356,14 @@ function kindsFor(words: string[], type: string | undefined, format: string | un
  * or "order A-17", "priority 2" (taken only when it is a value the message holds, so "the order now" gives nothing).
  */
 function explicitValue(name: string, message: string, values: MessageValue[]): string | undefined {
-  const spelled = nameWords(name).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s_-]*');
+  const spelled = nameWords(name)
+    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[\\s_-]*');
   if (!spelled) return undefined;
-  const m = new RegExp(`(?:^|[^A-Za-z0-9_])"?${spelled}(?![A-Za-z0-9_-])"?\\s*([:=]|\\bis\\b)?\\s*(?:(?:the|a|an|my|our|your|this|of)\\s+)?("[^"]*"|[^\\s,;]+)`, 'i').exec(message);
+  const m = new RegExp(
+    `(?:^|[^A-Za-z0-9_])"?${spelled}(?![A-Za-z0-9_-])"?\\s*([:=]|\\bis\\b)?\\s*(?:(?:the|a|an|my|our|your|this|of)\\s+)?("[^"]*"|[^\\s,;]+)`,
+    'i',
+  ).exec(message);
   const raw = m?.[2]?.replace(/^"|"$/g, '').replace(/[.!?)]+$/, '');
   if (!raw || !/[A-Za-z0-9@]/.test(raw)) return undefined;
   return m![1] || values.some((v) => v.text === raw) ? raw : undefined;
@@ -217,7 +380,11 @@ function exampleOf(schema: JsonSchema): unknown {
   const { type, schema: s } = typeOf(schema);
   if (s.enum) return s.enum[0];
   if (type === 'object')
-    return Object.fromEntries(Object.entries(s.properties ?? {}).filter(([n]) => (s.required ?? Object.keys(s.properties ?? {})).includes(n)).map(([n, p]) => [n, exampleOf(p)]));
+    return Object.fromEntries(
+      Object.entries(s.properties ?? {})
+        .filter(([n]) => (s.required ?? Object.keys(s.properties ?? {})).includes(n))
+        .map(([n, p]) => [n, exampleOf(p)]),
+    );
   if (type === 'array') return [exampleOf(s.items ?? {})];
   return type === 'number' || type === 'integer' ? 1 : type === 'boolean' ? true : '…';
 }

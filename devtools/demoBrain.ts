@@ -16,7 +16,13 @@ type PlannedCall = { name: string; arguments: Record<string, unknown> };
 
 const RECORD_ID = /\b[A-Z]{2,}-\d+\b/g;
 /** The tools this planner knows; requests to others go to the planner for any agent. */
-const KNOWN_TOOLS: ReadonlySet<string> = new Set(['send_email', 'lookup_contact', 'delete_record', 'get_temperature', 'get_weather']);
+const KNOWN_TOOLS: ReadonlySet<string> = new Set([
+  'send_email',
+  'lookup_contact',
+  'delete_record',
+  'get_temperature',
+  'get_weather',
+]);
 
 function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
@@ -35,15 +41,24 @@ function recipientNames(text: string): string[] {
   const names = new Set<string>();
   for (const m of text.matchAll(/\b(?:to|email|e-mail|mail|message|look ?up)\s+([A-Za-z][A-Za-z'-]*)/gi)) {
     const name = m[1]!.toLowerCase();
-    if (!['the', 'a', 'an', 'my', 'our', 'me', 'him', 'her', 'them', 'about', 'send', 'delete', 'remove'].includes(name)) names.add(name);
+    if (
+      !['the', 'a', 'an', 'my', 'our', 'me', 'him', 'her', 'them', 'about', 'send', 'delete', 'remove'].includes(name)
+    )
+      names.add(name);
   }
   return [...names];
 }
 
 function citiesOf(text: string): string[] {
-  const m = /\b(?:in|for|at)\s+((?:[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)(?:(?:\s*,\s*|\s+and\s+)(?:[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*))*)/.exec(text);
+  const m =
+    /\b(?:in|for|at)\s+((?:[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)(?:(?:\s*,\s*|\s+and\s+)(?:[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*))*)/.exec(
+      text,
+    );
   if (!m) return [];
-  return m[1]!.split(/\s*,\s*|\s+and\s+/).map((c) => c.trim()).filter(Boolean);
+  return m[1]!
+    .split(/\s*,\s*|\s+and\s+/)
+    .map((c) => c.trim())
+    .filter(Boolean);
 }
 
 function planFromRequest(text: string, tools: Set<string>): PlannedCall[] {
@@ -67,12 +82,15 @@ function planFromRequest(text: string, tools: Set<string>): PlannedCall[] {
     for (const name of recipientNames(text)) calls.push({ name: 'lookup_contact', arguments: { name } });
   }
   if (wantsDelete) {
-    const ids = text.match(RECORD_ID) ?? [/\brecord\s+(\S+?)[.,!?]?(?:\s|$)/i.exec(text)?.[1]].filter((x): x is string => !!x);
+    const ids =
+      text.match(RECORD_ID) ?? [/\brecord\s+(\S+?)[.,!?]?(?:\s|$)/i.exec(text)?.[1]].filter((x): x is string => !!x);
     for (const record_id of ids) calls.push({ name: 'delete_record', arguments: { record_id } });
   }
   const cities = citiesOf(text);
-  if (tools.has('get_temperature') && /\btemperature\b/i.test(text)) for (const city of cities) calls.push({ name: 'get_temperature', arguments: { city } });
-  if (tools.has('get_weather') && /\bweather\b/i.test(text)) for (const city of cities) calls.push({ name: 'get_weather', arguments: { city } });
+  if (tools.has('get_temperature') && /\btemperature\b/i.test(text))
+    for (const city of cities) calls.push({ name: 'get_temperature', arguments: { city } });
+  if (tools.has('get_weather') && /\bweather\b/i.test(text))
+    for (const city of cities) calls.push({ name: 'get_weather', arguments: { city } });
   return calls;
 }
 
@@ -80,7 +98,11 @@ function planFromRequest(text: string, tools: Set<string>): PlannedCall[] {
  * The reply for a conversation: new tool calls, or a final text that quotes every tool result of this request.
  * `specs` are the offered tools with their descriptions and JSON schemas (default: the names alone).
  */
-export function demoReply(items: BrainItem[], toolNames: string[], specs: ToolSpec[] = toolNames.map((name) => ({ name }))): ScriptStep {
+export function demoReply(
+  items: BrainItem[],
+  toolNames: string[],
+  specs: ToolSpec[] = toolNames.map((name) => ({ name })),
+): ScriptStep {
   const tools = new Set(toolNames);
   let lastUser = -1;
   items.forEach((it, i) => {
@@ -102,11 +124,14 @@ export function demoReply(items: BrainItem[], toolNames: string[], specs: ToolSp
 
   // A looked-up address the user wanted to write to, and no email sent to it yet: send it now.
   if (tools.has('send_email') && /\b(send|e-?mail|mail)\b/i.test(request)) {
-    const sentTo = new Set(calls.filter((c) => c.name === 'send_email').map((c) => String(safeJson(c.arguments).to ?? '')));
+    const sentTo = new Set(
+      calls.filter((c) => c.name === 'send_email').map((c) => String(safeJson(c.arguments).to ?? '')),
+    );
     const followUps: PlannedCall[] = [];
     for (const c of calls.filter((c) => c.name === 'lookup_contact')) {
       const address = outputs.get(c.callId)?.match(EMAIL)?.[0];
-      if (address && !sentTo.has(address)) followUps.push({ name: 'send_email', arguments: { to: address, subject: subjectOf(request), body: request } });
+      if (address && !sentTo.has(address))
+        followUps.push({ name: 'send_email', arguments: { to: address, subject: subjectOf(request), body: request } });
     }
     if (followUps.length > 0) return { toolCalls: followUps };
   }

@@ -47,7 +47,10 @@ export interface LedgerLine {
 /** The ledger's lines, oldest first (none before the first call). */
 export function readLedger(path: string): LedgerLine[] {
   if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LedgerLine);
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as LedgerLine);
 }
 
 const toolsFileSchema = z.object({ hide: z.array(z.string()).default([]) });
@@ -63,7 +66,10 @@ interface DemoTool {
   run(args: Record<string, unknown>, tables: Tables): CallToolResult;
 }
 
-const text = (t: string, isError = false): CallToolResult => ({ content: [{ type: 'text', text: t }], ...(isError && { isError }) });
+const text = (t: string, isError = false): CallToolResult => ({
+  content: [{ type: 'text', text: t }],
+  ...(isError && { isError }),
+});
 
 const TOOLS: Record<string, DemoTool> = {
   list_tables: {
@@ -141,7 +147,8 @@ export function createDemoMcpServer(o: DemoServerOptions, tables: Tables): Serve
         annotations: t.annotations,
       }));
     const start = request.params?.cursor === undefined ? 0 : Number(request.params.cursor);
-    if (!Number.isInteger(start) || start < 0 || start > tools.length) throw new McpError(ErrorCode.InvalidParams, `bad cursor: ${request.params?.cursor}`);
+    if (!Number.isInteger(start) || start < 0 || start > tools.length)
+      throw new McpError(ErrorCode.InvalidParams, `bad cursor: ${request.params?.cursor}`);
     const end = start + PAGE_SIZE;
     return { tools: tools.slice(start, end), ...(end < tools.length && { nextCursor: String(end) }) };
   });
@@ -149,7 +156,12 @@ export function createDemoMcpServer(o: DemoServerOptions, tables: Tables): Serve
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     const { name, arguments: args = {}, _meta } = request.params;
     const key = _meta?.[IDEMPOTENCY_META_KEY];
-    const line: LedgerLine = { tool: name, arguments: args, idempotencyKey: typeof key === 'string' ? key : null, at: new Date().toISOString() };
+    const line: LedgerLine = {
+      tool: name,
+      arguments: args,
+      idempotencyKey: typeof key === 'string' ? key : null,
+      at: new Date().toISOString(),
+    };
     // Synchronous, so the line is on disk before the answer leaves.
     if (o.ledger) appendFileSync(o.ledger, `${JSON.stringify(line)}\n`);
     const tool = TOOLS[name];
@@ -178,7 +190,9 @@ export interface McpHttpServer {
  * Streamable HTTP, stateless: every POST gets a fresh Server and transport (the SDK's stateless pattern), while the
  * tables are shared by the whole HTTP server. Options fall back to the same env variables as stdio.
  */
-export async function startMcpHttpServer(o: DemoServerOptions & { port?: number; host?: '127.0.0.1' } = {}): Promise<McpHttpServer> {
+export async function startMcpHttpServer(
+  o: DemoServerOptions & { port?: number; host?: '127.0.0.1' } = {},
+): Promise<McpHttpServer> {
   const host = o.host ?? '127.0.0.1';
   const env = envOptions();
   const options = { ledger: o.ledger ?? env.ledger, toolsFile: o.toolsFile ?? env.toolsFile, hide: o.hide ?? env.hide };
@@ -200,7 +214,13 @@ export async function startMcpHttpServer(o: DemoServerOptions & { port?: number;
   });
   // Stateless: no standalone SSE stream (GET) and no session to end (DELETE).
   const notAllowed = (_req: IncomingMessage, res: ServerResponse) =>
-    res.writeHead(405, { allow: 'POST', 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: ErrorCode.ConnectionClosed, message: 'Method not allowed.' }, id: null }));
+    res.writeHead(405, { allow: 'POST', 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        error: { code: ErrorCode.ConnectionClosed, message: 'Method not allowed.' },
+        id: null,
+      }),
+    );
   app.get('/mcp', notAllowed);
   app.delete('/mcp', notAllowed);
 
@@ -237,7 +257,9 @@ export function demoStdioServer(name = 'demo-db', env: Record<string, string> = 
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { stdio: { type: 'boolean' }, http: { type: 'boolean' }, port: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { stdio: { type: 'boolean' }, http: { type: 'boolean' }, port: { type: 'string' } },
+  });
   if (values.stdio) return runStdioServer();
   if (values.http) {
     const port = values.port === undefined ? 0 : Number(values.port);

@@ -43,7 +43,8 @@ async function speaksTemporal(address: string): Promise<boolean> {
 /** The `temporal` binary, as scripts/temporal-toolchain.mjs resolves (and if needed installs) it. */
 export function temporalCliPath(): string {
   const script = join(root, 'scripts/temporal-toolchain.mjs');
-  const printed = () => /^temporal=(.+)$/m.exec(execFileSync(process.execPath, [script, '--print'], { encoding: 'utf8' }))?.[1];
+  const printed = () =>
+    /^temporal=(.+)$/m.exec(execFileSync(process.execPath, [script, '--print'], { encoding: 'utf8' }))?.[1];
   try {
     const path = printed();
     if (path) return path;
@@ -53,7 +54,9 @@ export function temporalCliPath(): string {
   } catch {
     /* reported below */
   }
-  throw new ConfigError('no Temporal CLI: set TEMPORAL_CLI_PATH, put the binary in .temporal/bin/temporal, or put `temporal` on PATH (see scripts/temporal-toolchain.mjs)');
+  throw new ConfigError(
+    'no Temporal CLI: set TEMPORAL_CLI_PATH, put the binary in .temporal/bin/temporal, or put `temporal` on PATH (see scripts/temporal-toolchain.mjs)',
+  );
 }
 
 export interface DevServer {
@@ -63,7 +66,12 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
-async function waitUntilServing(address: string, child: ChildProcess, logFile: string, timeoutMs = 60_000): Promise<void> {
+async function waitUntilServing(
+  address: string,
+  child: ChildProcess,
+  logFile: string,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (exited(child)) {
@@ -73,7 +81,9 @@ async function waitUntilServing(address: string, child: ChildProcess, logFile: s
     if (await speaksTemporal(address)) return;
     await new Promise((r) => setTimeout(r, 300));
   }
-  throw new ConfigError(`the Temporal dev server did not answer on ${address} within ${timeoutMs / 1000}s; see ${logFile}`);
+  throw new ConfigError(
+    `the Temporal dev server did not answer on ${address} within ${timeoutMs / 1000}s; see ${logFile}`,
+  );
 }
 
 export async function ensureDevServer(config: CountersignConfig): Promise<DevServer> {
@@ -83,22 +93,44 @@ export async function ensureDevServer(config: CountersignConfig): Promise<DevSer
   const uiUrl = `http://localhost:${uiPort}`;
   if (await portOpen(host, port)) {
     if (await speaksTemporal(config.address)) return { started: false, uiUrl, stop: async () => undefined };
-    throw new ConfigError(`port ${port} is taken by something that is not a Temporal server; stop it, or set TEMPORAL_ADDRESS to your Temporal server`);
+    throw new ConfigError(
+      `port ${port} is taken by something that is not a Temporal server; stop it, or set TEMPORAL_ADDRESS to your Temporal server`,
+    );
   }
   if (await portOpen('localhost', uiPort)) {
-    throw new ConfigError(`port ${uiPort} (the Web UI) is taken by another program; stop it or set COUNTERSIGN_UI_PORT to a free port`);
+    throw new ConfigError(
+      `port ${uiPort} (the Web UI) is taken by another program; stop it or set COUNTERSIGN_UI_PORT to a free port`,
+    );
   }
   const cli = temporalCliPath();
   const dbFile = resolve(root, config.dev.devServer.dbFile);
   mkdirSync(dirname(dbFile), { recursive: true });
   const logFile = join(dirname(dbFile), 'dev-server.log');
   const out = openSync(logFile, 'a');
-  const args = ['server', 'start-dev', '--db-filename', dbFile, '--ip', host === 'localhost' ? '127.0.0.1' : host, '--port', String(port), '--ui-port', String(uiPort), '--namespace', config.namespace, '--log-level', 'warn'];
+  const args = [
+    'server',
+    'start-dev',
+    '--db-filename',
+    dbFile,
+    '--ip',
+    host === 'localhost' ? '127.0.0.1' : host,
+    '--port',
+    String(port),
+    '--ui-port',
+    String(uiPort),
+    '--namespace',
+    config.namespace,
+    '--log-level',
+    'warn',
+  ];
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
   args.push(...EAGER_ACTIVITIES);
   // A session of its own: Ctrl-C and a closed terminal reach only us, and we stop the server after the worker has
   // drained. Under a watchdog, so that it stops even if we die without cleaning up (SIGKILL).
-  const child = spawn(process.execPath, ['-e', WATCHDOG, '--', cli, ...args], { stdio: ['pipe', out, out], detached: true });
+  const child = spawn(process.execPath, ['-e', WATCHDOG, '--', cli, ...args], {
+    stdio: ['pipe', out, out],
+    detached: true,
+  });
   child.stdin!.on('error', () => undefined); // never written; it only closes when we die
   let stopping: Promise<void> | undefined;
   const stop = () =>

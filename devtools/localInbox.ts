@@ -25,7 +25,13 @@ export async function startLocalInbox(config: CountersignConfig): Promise<{ line
   const runner = new Runner(client, { taskQueue: config.taskQueue, sessionMaxItems: config.sessionMaxItems });
   const approver = localUser();
   try {
-    const inbox = await startInbox({ runner, host: '127.0.0.1', port: config.dev.inboxPort, localSignIn: { approver }, ...(config.linkSecret ? { linkSecret: config.linkSecret } : {}) });
+    const inbox = await startInbox({
+      runner,
+      host: '127.0.0.1',
+      port: config.dev.inboxPort,
+      localSignIn: { approver },
+      ...(config.linkSecret ? { linkSecret: config.linkSecret } : {}),
+    });
     return {
       line: `Approvals inbox: ${inbox.signInUrl} (signs this browser in as ${approver}; the link works once, within ${SIGN_IN_TTL_MS / 60_000} minutes)`,
       close: async () => {
@@ -36,6 +42,9 @@ export async function startLocalInbox(config: CountersignConfig): Promise<{ line
   } catch (err) {
     await client.connection.close();
     if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
-    return { line: `Approvals inbox: not started, port ${config.dev.inboxPort} is taken (set COUNTERSIGN_INBOX_PORT to a free port, 0 for any)`, close: async () => undefined };
+    return {
+      line: `Approvals inbox: not started, port ${config.dev.inboxPort} is taken (set COUNTERSIGN_INBOX_PORT to a free port, 0 for any)`,
+      close: async () => undefined,
+    };
   }
 }

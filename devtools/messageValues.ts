@@ -17,8 +17,44 @@ export interface MessageValue {
   after: string[];
 }
 
-const FILLER = new Set(['the', 'a', 'an', 'no', 'nr', 'number', 'num', 'is', 'of', 'to', 'for', 'with', 'on', 'at', 'by', 'and', 'it', 'be']);
-const CURRENCIES = new Set(['EUR', 'USD', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD', 'SEK', 'NOK', 'DKK', 'PLN', 'CNY', 'INR', 'BRL', 'MXN', 'NZD']);
+const FILLER = new Set([
+  'the',
+  'a',
+  'an',
+  'no',
+  'nr',
+  'number',
+  'num',
+  'is',
+  'of',
+  'to',
+  'for',
+  'with',
+  'on',
+  'at',
+  'by',
+  'and',
+  'it',
+  'be',
+]);
+const CURRENCIES = new Set([
+  'EUR',
+  'USD',
+  'GBP',
+  'CHF',
+  'JPY',
+  'CAD',
+  'AUD',
+  'SEK',
+  'NOK',
+  'DKK',
+  'PLN',
+  'CNY',
+  'INR',
+  'BRL',
+  'MXN',
+  'NZD',
+]);
 /** An email address anywhere in a text (global: use with match or matchAll). */
 export const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
 const PATTERNS: Array<[ValueKind, RegExp]> = [
@@ -34,7 +70,8 @@ const PATTERNS: Array<[ValueKind, RegExp]> = [
 /** A word's stem: lower case, without a plural or past ending ("refunded" → "refund", "orders" → "order"). */
 export function stem(word: string): string {
   const w = word.toLowerCase();
-  for (const end of ['ing', 'ed', 'es', 's']) if (w.length - end.length >= 4 && w.endsWith(end)) return w.slice(0, -end.length);
+  for (const end of ['ing', 'ed', 'es', 's'])
+    if (w.length - end.length >= 4 && w.endsWith(end)) return w.slice(0, -end.length);
   return w;
 }
 
@@ -49,10 +86,16 @@ export function nameWords(name: string): string[] {
 
 /** The message's words, stemmed, with where each starts. */
 export function wordsOf(text: string): Array<{ word: string; at: number }> {
-  return [...text.matchAll(/[A-Za-z][A-Za-z0-9']*/g)].map((m) => ({ word: stem(m[0].replace(/'.*$/, '')), at: m.index }));
+  return [...text.matchAll(/[A-Za-z][A-Za-z0-9']*/g)].map((m) => ({
+    word: stem(m[0].replace(/'.*$/, '')),
+    at: m.index,
+  }));
 }
 
-const isQuotedKind = (text: string): ValueKind | undefined => PATTERNS.find(([kind, re]) => kind !== 'currency' && kind !== 'name' && new RegExp(`^(?:${re.source})$`).test(text))?.[0];
+const isQuotedKind = (text: string): ValueKind | undefined =>
+  PATTERNS.find(
+    ([kind, re]) => kind !== 'currency' && kind !== 'name' && new RegExp(`^(?:${re.source})$`).test(text),
+  )?.[0];
 
 /** Every value in the message, in the order written. A quoted string that is one email, id or number counts as that. */
 export function messageValues(message: string): MessageValue[] {
@@ -71,15 +114,25 @@ export function messageValues(message: string): MessageValue[] {
       mask(m.index, m.index + m[0].length);
     }
   }
-  const words = [...rest.matchAll(/[A-Za-z][A-Za-z0-9']*/g)].map((m) => ({ word: stem(m[0].replace(/'.*$/, '')), at: m.index, end: m.index + m[0].length }));
+  const words = [...rest.matchAll(/[A-Za-z][A-Za-z0-9']*/g)].map((m) => ({
+    word: stem(m[0].replace(/'.*$/, '')),
+    at: m.index,
+    end: m.index + m[0].length,
+  }));
   return found
     .sort((a, b) => a.at - b.at)
     .map(({ kind, text, at, end }) => ({
       kind,
       text,
       at,
-      before: words.filter((w) => w.end <= at).slice(-3).map((w) => w.word),
-      after: words.filter((w) => w.at >= end).slice(0, 1).map((w) => w.word),
+      before: words
+        .filter((w) => w.end <= at)
+        .slice(-3)
+        .map((w) => w.word),
+      after: words
+        .filter((w) => w.at >= end)
+        .slice(0, 1)
+        .map((w) => w.word),
     }));
 }
 
@@ -91,6 +144,15 @@ export function nearness(value: MessageValue, words: string[]): number {
   const own = words.filter((w) => !FILLER.has(w)).map(stem);
   const meaningful = (ws: string[]) => ws.filter((w) => !FILLER.has(w));
   if (own.some((w) => value.text.toLowerCase().startsWith(w) && /^[a-z]+[-_]?\d/i.test(value.text))) return 3;
-  if (meaningful(value.before).slice(-1).some((w) => own.includes(w))) return 2;
-  return meaningful(value.after).slice(0, 1).some((w) => own.includes(w)) ? 1 : 0;
+  if (
+    meaningful(value.before)
+      .slice(-1)
+      .some((w) => own.includes(w))
+  )
+    return 2;
+  return meaningful(value.after)
+    .slice(0, 1)
+    .some((w) => own.includes(w))
+    ? 1
+    : 0;
 }

@@ -14,10 +14,23 @@ export const scriptStepSchema = z.object({
   toolCalls: z.array(toolCall).optional(),
   /** Responses API: hosted MCP approval requests, as the provider emits them before calling a hosted server's tool. */
   mcpApprovalRequests: z
-    .array(z.object({ id: z.string().min(1).optional(), serverLabel: z.string().min(1), name: z.string().min(1), arguments: z.union([z.record(z.string(), z.unknown()), z.string()]) }))
+    .array(
+      z.object({
+        id: z.string().min(1).optional(),
+        serverLabel: z.string().min(1),
+        name: z.string().min(1),
+        arguments: z.union([z.record(z.string(), z.unknown()), z.string()]),
+      }),
+    )
     .optional(),
   /** Answer with this HTTP error instead (e.g. 500, 429, 401). */
-  error: z.object({ status: z.number().int().min(400).max(599), message: z.string(), retryAfterSeconds: z.number().optional() }).optional(),
+  error: z
+    .object({
+      status: z.number().int().min(400).max(599),
+      message: z.string(),
+      retryAfterSeconds: z.number().optional(),
+    })
+    .optional(),
   /** Wait this long before answering (to provoke client timeouts). */
   delayMs: z.number().int().nonnegative().optional(),
   /** Streamed answers (stream: true): wait this long between text chunks (16 characters each), so a reader can see them arrive. */

@@ -55,7 +55,8 @@ const tokens = (s: string) => Math.max(1, Math.ceil(s.length / 4));
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((p) => (typeof p === 'string' ? p : ((p as { text?: string }).text ?? ''))).join('');
+  if (Array.isArray(content))
+    return content.map((p) => (typeof p === 'string' ? p : ((p as { text?: string }).text ?? ''))).join('');
   return '';
 }
 
@@ -80,8 +81,10 @@ function responsesItems(body: Record<string, unknown>): BrainItem[] {
   const input = body.input;
   if (typeof input === 'string') return [...out, { kind: 'message', role: 'user', text: input }];
   for (const it of (input as Array<Record<string, unknown>>) ?? []) {
-    if (it.type === 'function_call') out.push({ kind: 'call', callId: String(it.call_id), name: String(it.name), arguments: String(it.arguments) });
-    else if (it.type === 'function_call_output') out.push({ kind: 'output', callId: String(it.call_id), output: textOf(it.output) });
+    if (it.type === 'function_call')
+      out.push({ kind: 'call', callId: String(it.call_id), name: String(it.name), arguments: String(it.arguments) });
+    else if (it.type === 'function_call_output')
+      out.push({ kind: 'output', callId: String(it.call_id), output: textOf(it.output) });
     else if (it.role) out.push({ kind: 'message', role: String(it.role), text: textOf(it.content) });
   }
   return out;
@@ -126,50 +129,108 @@ async function sendSse(res: ServerResponse, events: SseEvent[], pace: Pace) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   let chunks = 0;
   for (const e of events) {
-    if (e.text !== undefined && chunks++ > 0 && pace.chunkDelayMs) await new Promise((r) => setTimeout(r, pace.chunkDelayMs));
+    if (e.text !== undefined && chunks++ > 0 && pace.chunkDelayMs)
+      await new Promise((r) => setTimeout(r, pace.chunkDelayMs));
     if (res.destroyed) return; // the client gave up (timeout, abort)
-    res.write(`${e.event ? `event: ${e.event}\n` : ''}data: ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}\n\n`);
-    if (e.text !== undefined) pace.sent.push({ ...(pace.runId ? { runId: pace.runId } : {}), at: Date.now(), text: e.text });
+    res.write(
+      `${e.event ? `event: ${e.event}\n` : ''}data: ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}\n\n`,
+    );
+    if (e.text !== undefined)
+      pace.sent.push({ ...(pace.runId ? { runId: pace.runId } : {}), at: Date.now(), text: e.text });
   }
   res.end();
 }
 
-async function answerChat(res: ServerResponse, body: Record<string, unknown>, items: BrainItem[], step: ScriptStep, pace?: Pace) {
+async function answerChat(
+  res: ServerResponse,
+  body: Record<string, unknown>,
+  items: BrainItem[],
+  step: ScriptStep,
+  pace?: Pace,
+) {
   const id = nextId('chatcmpl');
   const model = String(body.model ?? 'scripted');
   const created = Math.floor(Date.now() / 1000);
   const calls = resolvedCalls(step);
   const u = usageFor(items, step);
   const usage = { prompt_tokens: u.input, completion_tokens: u.output, total_tokens: u.input + u.output };
-  const toolCalls = calls.map((c) => ({ id: c.callId, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+  const toolCalls = calls.map((c) => ({
+    id: c.callId,
+    type: 'function',
+    function: { name: c.name, arguments: c.arguments },
+  }));
   const finish = calls.length ? 'tool_calls' : 'stop';
   if (!pace) {
-    const message = { role: 'assistant', content: step.text ?? null, ...(calls.length ? { tool_calls: toolCalls } : {}) };
-    return sendJson(res, 200, { id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: finish, logprobs: null }], usage });
+    const message = {
+      role: 'assistant',
+      content: step.text ?? null,
+      ...(calls.length ? { tool_calls: toolCalls } : {}),
+    };
+    return sendJson(res, 200, {
+      id,
+      object: 'chat.completion',
+      created,
+      model,
+      choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
+      usage,
+    });
   }
   const chunk = (delta: unknown, finish_reason: string | null = null): SseEvent => ({
     data: { id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason }] },
   });
   const events: SseEvent[] = [chunk({ role: 'assistant', content: '' })];
   for (const piece of textChunks(step.text)) events.push({ ...chunk({ content: piece }), text: piece });
-  calls.forEach((c, index) => events.push(chunk({ tool_calls: [{ index, id: c.callId, type: 'function', function: { name: c.name, arguments: c.arguments } }] })));
+  calls.forEach((c, index) =>
+    events.push(
+      chunk({
+        tool_calls: [{ index, id: c.callId, type: 'function', function: { name: c.name, arguments: c.arguments } }],
+      }),
+    ),
+  );
   events.push(chunk({}, finish));
   const streamOptions = body.stream_options as { include_usage?: boolean } | undefined;
-  if (streamOptions?.include_usage) events.push({ data: { id, object: 'chat.completion.chunk', created, model, choices: [], usage } });
+  if (streamOptions?.include_usage)
+    events.push({ data: { id, object: 'chat.completion.chunk', created, model, choices: [], usage } });
   events.push({ data: '[DONE]' });
   await sendSse(res, events, pace);
 }
 
-async function answerResponses(res: ServerResponse, body: Record<string, unknown>, items: BrainItem[], step: ScriptStep, pace?: Pace) {
+async function answerResponses(
+  res: ServerResponse,
+  body: Record<string, unknown>,
+  items: BrainItem[],
+  step: ScriptStep,
+  pace?: Pace,
+) {
   const id = nextId('resp');
   const calls = resolvedCalls(step);
   const u = usageFor(items, step);
   const output: Array<Record<string, unknown>> = [];
   if (step.text !== undefined)
-    output.push({ type: 'message', id: nextId('msg'), status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: step.text, annotations: [] }] });
-  for (const c of calls) output.push({ type: 'function_call', id: nextId('fc'), call_id: c.callId, name: c.name, arguments: c.arguments, status: 'completed' });
+    output.push({
+      type: 'message',
+      id: nextId('msg'),
+      status: 'completed',
+      role: 'assistant',
+      content: [{ type: 'output_text', text: step.text, annotations: [] }],
+    });
+  for (const c of calls)
+    output.push({
+      type: 'function_call',
+      id: nextId('fc'),
+      call_id: c.callId,
+      name: c.name,
+      arguments: c.arguments,
+      status: 'completed',
+    });
   for (const r of step.mcpApprovalRequests ?? [])
-    output.push({ type: 'mcp_approval_request', id: r.id ?? nextId('mcpr'), server_label: r.serverLabel, name: r.name, arguments: typeof r.arguments === 'string' ? r.arguments : JSON.stringify(r.arguments) });
+    output.push({
+      type: 'mcp_approval_request',
+      id: r.id ?? nextId('mcpr'),
+      server_label: r.serverLabel,
+      name: r.name,
+      arguments: typeof r.arguments === 'string' ? r.arguments : JSON.stringify(r.arguments),
+    });
   const response = {
     id,
     object: 'response',
@@ -192,12 +253,21 @@ async function answerResponses(res: ServerResponse, body: Record<string, unknown
   };
   if (!pace) return sendJson(res, 200, response);
   let n = 0;
-  const ev = (type: string, data: Record<string, unknown>): SseEvent => ({ event: type, data: { type, sequence_number: n++, ...data } });
-  const events = [ev('response.created', { response: { ...response, status: 'in_progress', output: [], usage: null } })];
+  const ev = (type: string, data: Record<string, unknown>): SseEvent => ({
+    event: type,
+    data: { type, sequence_number: n++, ...data },
+  });
+  const events = [
+    ev('response.created', { response: { ...response, status: 'in_progress', output: [], usage: null } }),
+  ];
   output.forEach((item, output_index) => {
     events.push(ev('response.output_item.added', { output_index, item }));
     if (item.type === 'message')
-      for (const delta of textChunks(step.text)) events.push({ ...ev('response.output_text.delta', { output_index, item_id: item.id, content_index: 0, delta }), text: delta });
+      for (const delta of textChunks(step.text))
+        events.push({
+          ...ev('response.output_text.delta', { output_index, item_id: item.id, content_index: 0, delta }),
+          text: delta,
+        });
     events.push(ev('response.output_item.done', { output_index, item }));
   });
   events.push(ev('response.completed', { response }));
@@ -239,8 +309,15 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
       model.script(decodeURIComponent(url.pathname.slice('/_scripts/'.length)), parsed.data);
       return sendJson(res, 200, { queued: parsed.data.length });
     }
-    const api = url.pathname.endsWith('/chat/completions') ? 'chat' : url.pathname.endsWith('/responses') ? 'responses' : undefined;
-    if (req.method !== 'POST' || !api) return sendJson(res, 404, { error: { message: `no route ${req.method} ${url.pathname}`, type: 'invalid_request_error' } });
+    const api = url.pathname.endsWith('/chat/completions')
+      ? 'chat'
+      : url.pathname.endsWith('/responses')
+        ? 'responses'
+        : undefined;
+    if (req.method !== 'POST' || !api)
+      return sendJson(res, 404, {
+        error: { message: `no route ${req.method} ${url.pathname}`, type: 'invalid_request_error' },
+      });
 
     const authorization = req.headers.authorization;
     const body = await readBody(req);
@@ -250,14 +327,22 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
     const stream = body.stream === true;
     requests.push({ api, runId, stream, authorization, body, items, tools });
     if (model.requiredApiKey && authorization !== `Bearer ${model.requiredApiKey}`)
-      return sendJson(res, 401, { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } });
+      return sendJson(res, 401, {
+        error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' },
+      });
 
     const queue = (runId && queues.get(runId)?.length ? queues.get(runId) : queues.get(SHARED)) ?? [];
     const step = queue.shift() ?? demoReply(items, tools, toolSpecs(body));
     if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
     if (step.error) {
-      const headers: Record<string, string> = step.error.retryAfterSeconds !== undefined ? { 'retry-after': String(step.error.retryAfterSeconds) } : {};
-      return sendJson(res, step.error.status, { error: { message: step.error.message, type: 'scripted_error', code: null } }, headers);
+      const headers: Record<string, string> =
+        step.error.retryAfterSeconds !== undefined ? { 'retry-after': String(step.error.retryAfterSeconds) } : {};
+      return sendJson(
+        res,
+        step.error.status,
+        { error: { message: step.error.message, type: 'scripted_error', code: null } },
+        headers,
+      );
     }
     const pace = stream ? { runId, chunkDelayMs: step.chunkDelayMs, sent: sentChunks } : undefined;
     if (api === 'chat') await answerChat(res, body, items, step, pace);

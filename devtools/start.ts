@@ -30,8 +30,14 @@ async function main() {
       '',
       `Countersign worker is running on task queue "${config.taskQueue}" (namespace "${config.namespace}", Temporal at ${config.address}).`,
       `Agents: ${registry.names().join(', ')}.`,
-      server ? `Temporal Web UI: ${server.uiUrl}${server.started ? ` (dev server started, state in ${config.dev.devServer.dbFile})` : ' (existing dev server reused)'}` : 'Using the cluster from TEMPORAL_ADDRESS.',
-      ...(server ? [`Runs waiting for people: ${server.uiUrl}/namespaces/${config.namespace}/workflows?query=HitlStatus%3D%22AwaitingApproval%22`] : []),
+      server
+        ? `Temporal Web UI: ${server.uiUrl}${server.started ? ` (dev server started, state in ${config.dev.devServer.dbFile})` : ' (existing dev server reused)'}`
+        : 'Using the cluster from TEMPORAL_ADDRESS.',
+      ...(server
+        ? [
+            `Runs waiting for people: ${server.uiUrl}/namespaces/${config.namespace}/workflows?query=HitlStatus%3D%22AwaitingApproval%22`,
+          ]
+        : []),
       inbox.line,
       scripted
         ? `!!! Using the scripted demo model at ${scripted.baseURL}: scripted demo model — set OPENAI_API_KEY for a real model !!!`

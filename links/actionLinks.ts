@@ -32,10 +32,19 @@ export function mintLinkToken(secret: string, claims: LinkClaims): string {
 }
 
 /** The link's claims, or why it cannot be used (one line a person can act on). */
-export function readLinkToken(secret: string, token: string, nowSeconds = Math.floor(Date.now() / 1000)): { claims: LinkClaims } | { problem: string } {
+export function readLinkToken(
+  secret: string,
+  token: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): { claims: LinkClaims } | { problem: string } {
   const [payload, signature, ...rest] = token.split('.');
-  if (!payload || !signature || rest.length || token.length > 2048) return { problem: 'This link is not valid: it was cut or changed. Open the approval from the inbox instead.' };
-  if (!sameSecret(signature, mac(secret, payload))) return { problem: 'This link is not valid: it was changed or signed by another server. Open the approval from the inbox instead.' };
+  if (!payload || !signature || rest.length || token.length > 2048)
+    return { problem: 'This link is not valid: it was cut or changed. Open the approval from the inbox instead.' };
+  if (!sameSecret(signature, mac(secret, payload)))
+    return {
+      problem:
+        'This link is not valid: it was changed or signed by another server. Open the approval from the inbox instead.',
+    };
   let parsed: ReturnType<typeof claimsSchema.safeParse>;
   try {
     parsed = claimsSchema.safeParse(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')));
@@ -43,7 +52,10 @@ export function readLinkToken(secret: string, token: string, nowSeconds = Math.f
     return { problem: 'This link is not valid. Open the approval from the inbox instead.' };
   }
   if (!parsed.success) return { problem: 'This link is not valid. Open the approval from the inbox instead.' };
-  if (parsed.data.exp <= nowSeconds) return { problem: `This link expired at ${new Date(parsed.data.exp * 1000).toISOString()}. Open the approval from the inbox instead.` };
+  if (parsed.data.exp <= nowSeconds)
+    return {
+      problem: `This link expired at ${new Date(parsed.data.exp * 1000).toISOString()}. Open the approval from the inbox instead.`,
+    };
   return { claims: parsed.data };
 }
 
@@ -63,11 +75,22 @@ function tokenFor(s: LinkSettings, call: LinkedCall, act: LinkAction, nowMs: num
   const max = Math.floor(nowMs / 1000) + (s.maxTtlSeconds ?? DEFAULT_LINK_TTL_SECONDS);
   const exp = call.expiresAt ? Math.min(max, Math.floor(Date.parse(call.expiresAt) / 1000)) : max;
   const fp = call.fingerprint !== undefined ? { fp: argsDigest(call.fingerprint) } : {};
-  return mintLinkToken(s.secret, { wf: call.workflowId, call: call.callId, act, args: argsDigest(call.arguments), ...fp, exp, id: randomUUID() });
+  return mintLinkToken(s.secret, {
+    wf: call.workflowId,
+    call: call.callId,
+    act,
+    args: argsDigest(call.arguments),
+    ...fp,
+    exp,
+    id: randomUUID(),
+  });
 }
 
 /** Why a link or button made for a call cannot decide it as it waits now (other arguments, a changed target), if so. */
-export function linkMismatch(claims: LinkClaims, call: { arguments: string; fingerprint?: string }): 'arguments' | 'target' | undefined {
+export function linkMismatch(
+  claims: LinkClaims,
+  call: { arguments: string; fingerprint?: string },
+): 'arguments' | 'target' | undefined {
   if (argsDigest(call.arguments) !== claims.args) return 'arguments';
   if (claims.fp !== (call.fingerprint !== undefined ? argsDigest(call.fingerprint) : undefined)) return 'target';
   return undefined;
@@ -84,6 +107,10 @@ export function actionLinks(s: LinkSettings, call: LinkedCall, nowMs = Date.now(
  * The `value`s of Slack's interactive Approve / Reject buttons: link tokens of their own (ids apart from the
  * links'), which Slack posts back to `countersign serve` at /slack/actions.
  */
-export function buttonTokens(s: LinkSettings, call: LinkedCall, nowMs = Date.now()): { approve: string; reject: string } {
+export function buttonTokens(
+  s: LinkSettings,
+  call: LinkedCall,
+  nowMs = Date.now(),
+): { approve: string; reject: string } {
   return { approve: tokenFor(s, call, 'approve', nowMs), reject: tokenFor(s, call, 'reject', nowMs) };
 }

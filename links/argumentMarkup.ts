@@ -16,15 +16,26 @@ const codeBlock = (text: string, max: number) => `\`\`\`${cut(fence(slackEscape(
 /** The view as Slack mrkdwn texts, each at most `max` characters: the fields, the commands, the edits, the raw text. */
 export function slackArgumentTexts(view: ArgumentView, max: number): string[] {
   const texts: string[] = [];
-  if (view.fields?.length) texts.push(cut(view.fields.map(({ key, value }) => `*${slackEscape(key)}:* ${slackEscape(value)}`).join('\n'), max));
+  if (view.fields?.length)
+    texts.push(
+      cut(view.fields.map(({ key, value }) => `*${slackEscape(key)}:* ${slackEscape(value)}`).join('\n'), max),
+    );
   if (view.commands?.length) texts.push(codeBlock(view.commands.flatMap(commandLines).join('\n'), max));
-  if (view.files?.length) texts.push(codeBlock(view.files.flatMap((f) => [`${f.operation} ${f.path}`, ...f.diff.map(diffLineText)]).join('\n'), max));
+  if (view.files?.length)
+    texts.push(
+      codeBlock(view.files.flatMap((f) => [`${f.operation} ${f.path}`, ...f.diff.map(diffLineText)]).join('\n'), max),
+    );
   if (view.raw !== undefined) texts.push(codeBlock(view.raw, max));
   return texts;
 }
 
 const PRE = 'font-family:monospace;background:#f6f8fa;padding:8px;white-space:pre-wrap';
-const DIFF_STYLE: Record<DiffLine['mark'], string> = { '+': 'color:#1a7f37;background:#e6ffec', '-': 'color:#cf222e;background:#ffebe9', '@': 'color:#6e7781', ' ': '' };
+const DIFF_STYLE: Record<DiffLine['mark'], string> = {
+  '+': 'color:#1a7f37;background:#e6ffec',
+  '-': 'color:#cf222e;background:#ffebe9',
+  '@': 'color:#6e7781',
+  ' ': '',
+};
 
 /** The view as email HTML. */
 export function emailArgumentHtml(view: ArgumentView): Markup {

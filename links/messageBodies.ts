@@ -38,7 +38,11 @@ function whenLines(c: CallForPeople, now: number): string[] {
   ];
 }
 
-const said = (c: CallForPeople) => [...(c.request ? [['Request', c.request]] : []), ...(c.assistantSaid ? [['Assistant', c.assistantSaid]] : [])] as Array<[string, string]>;
+const said = (c: CallForPeople) =>
+  [
+    ...(c.request ? [['Request', c.request]] : []),
+    ...(c.assistantSaid ? [['Assistant', c.assistantSaid]] : []),
+  ] as Array<[string, string]>;
 // verbatim: Slack neither links URLs nor parses @channel-style mentions in text that came from a run.
 const mrkdwn = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', text, verbatim: true } });
 
@@ -47,17 +51,40 @@ const mrkdwn = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', tex
  * to `countersign serve` (/slack/actions); a context line keeps the confirmation-page links for workspaces whose
  * app takes no interactivity. Without, Approve… / Reject… are link buttons.
  */
-export function slackMessage(c: CallForPeople, links: Record<LinkAction, string>, buttons?: { approve: string; reject: string }, now = Date.now()): { text: string; blocks: unknown[] } {
+export function slackMessage(
+  c: CallForPeople,
+  links: Record<LinkAction, string>,
+  buttons?: { approve: string; reject: string },
+  now = Date.now(),
+): { text: string; blocks: unknown[] } {
   const title = `${c.agent} asks to run ${summarizeCall(c.toolName, c.arguments)}`;
   const when = whenLines(c, now);
   return {
     text: cut(title, 300),
     blocks: [
-      { type: 'section', text: { type: 'mrkdwn', text: cut(`*${slackEscape(c.toolName)}* waits for approval (agent ${slackEscape(c.agent)}, run \`${slackEscape(c.workflowId)}\`)`, 2900) } },
+      {
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: cut(
+            `*${slackEscape(c.toolName)}* waits for approval (agent ${slackEscape(c.agent)}, run \`${slackEscape(c.workflowId)}\`)`,
+            2900,
+          ),
+        },
+      },
       ...said(c).map(([label, text]) => mrkdwn(cut(`*${label}:* ${slackEscape(text)}`, SECTION_MAX))),
-      ...(c.preview ? [{ type: 'section', text: { type: 'mrkdwn', text: cut(`*Impact:* ${slackEscape(c.preview.summary)}`, 2900) } }] : []),
+      ...(c.preview
+        ? [
+            {
+              type: 'section',
+              text: { type: 'mrkdwn', text: cut(`*Impact:* ${slackEscape(c.preview.summary)}`, 2900) },
+            },
+          ]
+        : []),
       ...slackArgumentTexts(argumentView(c.arguments), SECTION_MAX).map(mrkdwn),
-      ...(when.length ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: slackEscape(when.join(' · ')), verbatim: true }] }] : []),
+      ...(when.length
+        ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: slackEscape(when.join(' · ')), verbatim: true }] }]
+        : []),
       ...actionBlocks(links, buttons),
     ],
   };
@@ -71,8 +98,20 @@ function actionBlocks(links: Record<LinkAction, string>, buttons?: { approve: st
       {
         type: 'actions',
         elements: [
-          { type: 'button', style: 'primary', text: { type: 'plain_text', text: 'Approve…' }, url: links.approve, action_id: 'approve' },
-          { type: 'button', style: 'danger', text: { type: 'plain_text', text: 'Reject…' }, url: links.reject, action_id: 'reject' },
+          {
+            type: 'button',
+            style: 'primary',
+            text: { type: 'plain_text', text: 'Approve…' },
+            url: links.approve,
+            action_id: 'approve',
+          },
+          {
+            type: 'button',
+            style: 'danger',
+            text: { type: 'plain_text', text: 'Reject…' },
+            url: links.reject,
+            action_id: 'reject',
+          },
           view,
         ],
       },
@@ -82,16 +121,38 @@ function actionBlocks(links: Record<LinkAction, string>, buttons?: { approve: st
       type: 'actions',
       block_id: 'countersign_actions',
       elements: [
-        { type: 'button', style: 'primary', text: { type: 'plain_text', text: 'Approve' }, value: buttons.approve, action_id: 'countersign_approve' },
-        { type: 'button', style: 'danger', text: { type: 'plain_text', text: 'Reject' }, value: buttons.reject, action_id: 'countersign_reject' },
+        {
+          type: 'button',
+          style: 'primary',
+          text: { type: 'plain_text', text: 'Approve' },
+          value: buttons.approve,
+          action_id: 'countersign_approve',
+        },
+        {
+          type: 'button',
+          style: 'danger',
+          text: { type: 'plain_text', text: 'Reject' },
+          value: buttons.reject,
+          action_id: 'countersign_reject',
+        },
         view,
       ],
     },
-    { type: 'context', block_id: 'countersign_links', elements: [{ type: 'mrkdwn', text: `Or on a confirmation page: <${links.approve}|Approve…> · <${links.reject}|Reject…>` }] },
+    {
+      type: 'context',
+      block_id: 'countersign_links',
+      elements: [
+        { type: 'mrkdwn', text: `Or on a confirmation page: <${links.approve}|Approve…> · <${links.reject}|Reject…>` },
+      ],
+    },
   ];
 }
 
-export function emailMessage(c: CallForPeople, links: Record<LinkAction, string>, now = Date.now()): { subject: string; text: string; html: string } {
+export function emailMessage(
+  c: CallForPeople,
+  links: Record<LinkAction, string>,
+  now = Date.now(),
+): { subject: string; text: string; html: string } {
   const subject = cut(`Approval needed: ${c.toolName} (${c.agent})`, 200);
   const view: ArgumentView = argumentView(c.arguments);
   const when = whenLines(c, now);

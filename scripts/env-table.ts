@@ -23,7 +23,12 @@ interface Row {
   meaning: string;
 }
 
-type Field = z.ZodType & { def: { type: string; innerType?: Field }; format?: string | null; isInt?: boolean; options?: readonly string[] };
+type Field = z.ZodType & {
+  def: { type: string; innerType?: Field };
+  format?: string | null;
+  isInt?: boolean;
+  options?: readonly string[];
+};
 
 const code = (s: string) => `\`${s}\``;
 
@@ -53,7 +58,11 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function table(schema: z.ZodObject): string[] {
   const rows = Object.entries(schema.shape).map(([name, field]) => rowOf(name, field as unknown as Field));
-  return ['| variable | type | default | meaning |', '| --- | --- | --- | --- |', ...rows.map((r) => `| ${r.name} | ${r.type} | ${r.default} | ${cell(r.meaning)} |`)];
+  return [
+    '| variable | type | default | meaning |',
+    '| --- | --- | --- | --- |',
+    ...rows.map((r) => `| ${r.name} | ${r.type} | ${r.default} | ${cell(r.meaning)} |`),
+  ];
 }
 
 /** What goes between the markers. */
@@ -70,7 +79,7 @@ export function envTables(): string {
     '',
     '### Development and tests',
     '',
-    "What `npm start`, the scripted model, the demo MCP server and the tests read; a deployment sets none of them.",
+    'What `npm start`, the scripted model, the demo MCP server and the tests read; a deployment sets none of them.',
     '',
     ...table(devEnvSchema),
     END,

@@ -6,7 +6,10 @@ import { join } from 'node:path';
 const file = join(process.cwd(), '.temporal/fault-summary.jsonl');
 let rows = [];
 try {
-  rows = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  rows = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 } catch {
   console.log('no fault-suite rows recorded');
   process.exit(0);

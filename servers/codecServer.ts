@@ -18,11 +18,15 @@ interface JsonPayload {
 }
 
 const fromJson = (p: JsonPayload): Payload => ({
-  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, new Uint8Array(Buffer.from(v, 'base64'))])),
+  metadata: Object.fromEntries(
+    Object.entries(p.metadata ?? {}).map(([k, v]) => [k, new Uint8Array(Buffer.from(v, 'base64'))]),
+  ),
   data: new Uint8Array(Buffer.from(p.data ?? '', 'base64')),
 });
 const toJson = (p: Payload): JsonPayload => ({
-  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? []).toString('base64')])),
+  metadata: Object.fromEntries(
+    Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? []).toString('base64')]),
+  ),
   data: Buffer.from(p.data ?? []).toString('base64'),
 });
 
@@ -51,9 +55,15 @@ export interface CodecServerOptions {
 const DRAIN_MS = 2_000;
 
 export async function startCodecServer(o: CodecServerOptions): Promise<{ url: string; close(): Promise<void> }> {
-  checkBind(o.host ?? '127.0.0.1', Boolean(o.token), 'the codec server', 'set COUNTERSIGN_CODEC_TOKEN, or bind to 127.0.0.1');
+  checkBind(
+    o.host ?? '127.0.0.1',
+    Boolean(o.token),
+    'the codec server',
+    'set COUNTERSIGN_CODEC_TOKEN, or bind to 127.0.0.1',
+  );
   const limit = o.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
-  if (!Number.isSafeInteger(limit) || limit <= 0) throw new Error(`the body limit must be a positive whole number of bytes, not ${o.bodyLimitBytes}`);
+  if (!Number.isSafeInteger(limit) || limit <= 0)
+    throw new Error(`the body limit must be a positive whole number of bytes, not ${o.bodyLimitBytes}`);
   const log = o.log ?? process.stderr;
   /** Logs the details under a new request id; the client's one line names only the id. */
   const logged = (err: unknown, msg: string): string => {
@@ -102,9 +112,11 @@ export async function startCodecServer(o: CodecServerOptions): Promise<{ url: st
     }
     if (req.method === 'OPTIONS') return send(res, 204);
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (req.method !== 'POST' || (path !== '/decode' && path !== '/encode')) return send(res, 404, { error: 'POST /decode or /encode' });
+    if (req.method !== 'POST' || (path !== '/decode' && path !== '/encode'))
+      return send(res, 404, { error: 'POST /decode or /encode' });
     const auth = req.headers.authorization;
-    if (o.token && !sameSecret(auth?.startsWith('Bearer ') ? auth.slice(7) : undefined, o.token)) return send(res, 401, { error: 'missing or wrong bearer token' });
+    if (o.token && !sameSecret(auth?.startsWith('Bearer ') ? auth.slice(7) : undefined, o.token))
+      return send(res, 401, { error: 'missing or wrong bearer token' });
     let body: Buffer;
     try {
       body = await readBody(req, limit);
@@ -123,15 +135,21 @@ export async function startCodecServer(o: CodecServerOptions): Promise<{ url: st
       send(res, 200, { payloads: out.map(toJson) });
     } catch (err) {
       const what = path === '/decode' ? 'decoded' : 'encoded';
-      send(res, 400, { error: `the payloads could not be ${what} (request ${logged(err, `payloads could not be ${what}`)})` });
+      send(res, 400, {
+        error: `the payloads could not be ${what} (request ${logged(err, `payloads could not be ${what}`)})`,
+      });
     }
   }
   // Codec requests are small: 30 s, not Node's 5 minutes, for a body trickled in slowly to hold a socket.
-  const server = createServer({ requestTimeout: 30_000 }, (req, res) =>
-    void handle(req, res).catch((err: unknown) => {
-      const id = logged(err, 'internal error');
-      return res.headersSent || req.socket.destroyed ? res.destroy() : send(res, 500, { error: internalErrorMessage(id) });
-    }),
+  const server = createServer(
+    { requestTimeout: 30_000 },
+    (req, res) =>
+      void handle(req, res).catch((err: unknown) => {
+        const id = logged(err, 'internal error');
+        return res.headersSent || req.socket.destroyed
+          ? res.destroy()
+          : send(res, 500, { error: internalErrorMessage(id) });
+      }),
   );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

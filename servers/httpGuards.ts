@@ -23,7 +23,8 @@ export class BodyTooLarge extends Error {
  */
 export function corsHeaders(origin: string | undefined, allowed: string[]): Record<string, string> {
   if (!origin) return {};
-  if (allowed.includes(origin)) return { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'origin' };
+  if (allowed.includes(origin))
+    return { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'origin' };
   if (allowed.includes('*')) return { 'access-control-allow-origin': '*' };
   return {};
 }
@@ -38,7 +39,12 @@ export const isLoopback = (host: string): boolean => LOOPBACK.test(host);
  * `authenticated` counts only what the server verifies itself (a token, a signed assertion), never a header a
  * client could send.
  */
-export function checkBind(host: string, authenticated: boolean, what: string, hint = 'set a token, or bind to 127.0.0.1'): void {
+export function checkBind(
+  host: string,
+  authenticated: boolean,
+  what: string,
+  hint = 'set a token, or bind to 127.0.0.1',
+): void {
   if (isLoopback(host) || authenticated) return;
   throw new Error(`${what} will not listen on ${host} without authentication it can verify: ${hint}`);
 }

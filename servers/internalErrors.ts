@@ -17,6 +17,9 @@ export interface LogStream {
 
 /** The error as a log line, in the shape the inbox's logger (pino, through fastify) writes: level 50 is error. */
 export function errorLogLine(requestId: string, msg: string, err: unknown): string {
-  const e = err instanceof Error ? { type: err.name, message: err.message, stack: err.stack } : { type: typeof err, message: String(err) };
+  const e =
+    err instanceof Error
+      ? { type: err.name, message: err.message, stack: err.stack }
+      : { type: typeof err, message: String(err) };
   return `${JSON.stringify({ level: 50, time: Date.now(), reqId: requestId, err: e, msg })}\n`;
 }

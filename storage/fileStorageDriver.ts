@@ -43,13 +43,16 @@ export class FileStorageDriver implements StorageDriver {
     return Promise.all(
       claims.map(async (claim) => {
         const key = claim.claimData.key ?? '';
-        if (!KEY.test(key)) throw new Error(`not a payload reference of the file store: ${JSON.stringify(claim.claimData)}`);
+        if (!KEY.test(key))
+          throw new Error(`not a payload reference of the file store: ${JSON.stringify(claim.claimData)}`);
         let bytes: Buffer;
         try {
           bytes = await readFile(this.pathOf(key));
         } catch (err) {
           if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-          throw new Error(`payload ${key} is not in ${this.dir}: every worker and client of these runs must share COUNTERSIGN_PAYLOAD_DIR (or use COUNTERSIGN_PAYLOAD_STORAGE=s3)`);
+          throw new Error(
+            `payload ${key} is not in ${this.dir}: every worker and client of these runs must share COUNTERSIGN_PAYLOAD_DIR (or use COUNTERSIGN_PAYLOAD_STORAGE=s3)`,
+          );
         }
         return PayloadProto.decode(bytes) as Payload;
       }),

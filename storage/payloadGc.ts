@@ -62,8 +62,10 @@ const NOT_FOUND = 5;
 const PARALLEL_RUNS = 4;
 
 export async function collectPayloadGarbage(service: WorkflowService, o: PayloadGcOptions): Promise<PayloadGcReport> {
-  if (o.storage.kind === 'off') throw new GcRefused('payload storage is off (COUNTERSIGN_PAYLOAD_STORAGE=off): there is no store to collect');
-  if (!Number.isFinite(o.minAgeMs) || o.minAgeMs < 0) throw new GcRefused(`the minimum age must be a duration of 0 or more, not ${o.minAgeMs} ms`);
+  if (o.storage.kind === 'off')
+    throw new GcRefused('payload storage is off (COUNTERSIGN_PAYLOAD_STORAGE=off): there is no store to collect');
+  if (!Number.isFinite(o.minAgeMs) || o.minAgeMs < 0)
+    throw new GcRefused(`the minimum age must be a duration of 0 or more, not ${o.minAgeMs} ms`);
   const started = Date.now();
   const cutoff = started - o.minAgeMs;
   const { store, references } = openStore(o);
@@ -72,9 +74,19 @@ export async function collectPayloadGarbage(service: WorkflowService, o: Payload
 
   const tally = () => ({ objects: 0, bytes: 0 });
   const report: PayloadGcReport = {
-    namespace: o.namespace, store: store.where, dryRun: o.dryRun === true, minAgeMs: o.minAgeMs, executions,
-    before: tally(), reachable: tally(), recent: tally(), deleted: tally(), touched: 0, after: tally(),
-    missing: [...references.missing].sort(), deletedIds: [],
+    namespace: o.namespace,
+    store: store.where,
+    dryRun: o.dryRun === true,
+    minAgeMs: o.minAgeMs,
+    executions,
+    before: tally(),
+    reachable: tally(),
+    recent: tally(),
+    deleted: tally(),
+    touched: 0,
+    after: tally(),
+    missing: [...references.missing].sort(),
+    deletedIds: [],
   };
   const add = (t: Tally, bytes: number) => ((t.objects += 1), (t.bytes += bytes));
   for await (const object of store.list()) {
@@ -91,7 +103,9 @@ export async function collectPayloadGarbage(service: WorkflowService, o: Payload
       report.deletedIds.push(object.id);
     }
   }
-  report.after = o.dryRun ? { ...report.before } : { objects: report.before.objects - report.deleted.objects, bytes: report.before.bytes - report.deleted.bytes };
+  report.after = o.dryRun
+    ? { ...report.before }
+    : { objects: report.before.objects - report.deleted.objects, bytes: report.before.bytes - report.deleted.bytes };
   return report;
 }
 
@@ -109,15 +123,25 @@ function openStore(o: PayloadGcOptions): { store: StoreObjects; references: Stor
 }
 
 /** Reads every execution's history (and open runs' pending activities) into `references`; how many it read. */
-async function markExecutions(service: WorkflowService, o: PayloadGcOptions, references: StoreReferences): Promise<number> {
+async function markExecutions(
+  service: WorkflowService,
+  o: PayloadGcOptions,
+  references: StoreReferences,
+): Promise<number> {
   let read = 0;
   let nextPageToken: Uint8Array | undefined;
   do {
     o.signal?.throwIfAborted();
-    const page = await service.listWorkflowExecutions({ namespace: o.namespace, pageSize: 200, ...(nextPageToken ? { nextPageToken } : {}) });
+    const page = await service.listWorkflowExecutions({
+      namespace: o.namespace,
+      pageSize: 200,
+      ...(nextPageToken ? { nextPageToken } : {}),
+    });
     const runs = page.executions ?? [];
     for (let i = 0; i < runs.length; i += PARALLEL_RUNS) {
-      const counts = await Promise.all(runs.slice(i, i + PARALLEL_RUNS).map((run) => markExecution(service, o, references, run)));
+      const counts = await Promise.all(
+        runs.slice(i, i + PARALLEL_RUNS).map((run) => markExecution(service, o, references, run)),
+      );
       read += counts.filter(Boolean).length;
     }
     nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
@@ -127,18 +151,31 @@ async function markExecutions(service: WorkflowService, o: PayloadGcOptions, ref
 
 type ExecutionInfo = temporal.api.workflow.v1.IWorkflowExecutionInfo;
 
-async function markExecution(service: WorkflowService, o: PayloadGcOptions, references: StoreReferences, run: ExecutionInfo): Promise<boolean> {
+async function markExecution(
+  service: WorkflowService,
+  o: PayloadGcOptions,
+  references: StoreReferences,
+  run: ExecutionInfo,
+): Promise<boolean> {
   const execution = { workflowId: run.execution?.workflowId, runId: run.execution?.runId };
   try {
     let nextPageToken: Uint8Array | undefined;
     do {
       o.signal?.throwIfAborted();
-      const page = await service.getWorkflowExecutionHistory({ namespace: o.namespace, execution, maximumPageSize: 500, ...(nextPageToken ? { nextPageToken } : {}) });
+      const page = await service.getWorkflowExecutionHistory({
+        namespace: o.namespace,
+        execution,
+        maximumPageSize: 500,
+        ...(nextPageToken ? { nextPageToken } : {}),
+      });
       await references.markIn(page.history?.events ?? []);
       nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
     } while (nextPageToken);
     // A pending activity's last heartbeat is read by its next attempt, and is in no history until it ends.
-    if (run.status === 1 /* RUNNING */) await references.markIn((await service.describeWorkflowExecution({ namespace: o.namespace, execution })).pendingActivities ?? []);
+    if (run.status === 1 /* RUNNING */)
+      await references.markIn(
+        (await service.describeWorkflowExecution({ namespace: o.namespace, execution })).pendingActivities ?? [],
+      );
     return true;
   } catch (err) {
     if ((err as { code?: number }).code === NOT_FOUND) return false; // deleted (retention) since it was listed

@@ -20,9 +20,17 @@ export interface PayloadStorage {
 export function openPayloadStorage(settings: PayloadStorageSettings, encryptionKeys?: string): PayloadStorage {
   const encryption = encryptionKeys ? EncryptionCodec.fromSpec(encryptionKeys) : undefined;
   if (settings.kind === 'off') return { codecs: encryption ? [encryption] : [] };
-  const driver: StorageDriver = settings.kind === 'file' ? new FileStorageDriver(settings.dir) : s3StorageDriver(settings);
-  const codecs = [new LargeValueCodec(driver, settings.thresholdBytes, encryption), ...(encryption ? [encryption] : [])];
-  return { codecs, driver, externalStorage: new ExternalStorage({ drivers: [driver], payloadSizeThreshold: settings.thresholdBytes }) };
+  const driver: StorageDriver =
+    settings.kind === 'file' ? new FileStorageDriver(settings.dir) : s3StorageDriver(settings);
+  const codecs = [
+    new LargeValueCodec(driver, settings.thresholdBytes, encryption),
+    ...(encryption ? [encryption] : []),
+  ];
+  return {
+    codecs,
+    driver,
+    externalStorage: new ExternalStorage({ drivers: [driver], payloadSizeThreshold: settings.thresholdBytes }),
+  };
 }
 
 export function dataConverterOf(storage: PayloadStorage): DataConverter {

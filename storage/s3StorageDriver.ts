@@ -30,7 +30,9 @@ class RefreshingClient extends AwsSdkS3StorageDriverClient {
 
   override async objectExists(bucket: string, key: string, options?: S3RequestOptions): Promise<boolean> {
     try {
-      const head = await this.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: options?.abortSignal });
+      const head = await this.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), {
+        abortSignal: options?.abortSignal,
+      });
       return (head.LastModified?.getTime() ?? 0) > Date.now() - S3_REFRESH_MS;
     } catch (err) {
       if ((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
@@ -39,6 +41,9 @@ class RefreshingClient extends AwsSdkS3StorageDriverClient {
   }
 }
 
-export function s3StorageDriver(settings: Extract<PayloadStorageSettings, { kind: 's3' }>, client = s3ClientOf(settings)): StorageDriver {
+export function s3StorageDriver(
+  settings: Extract<PayloadStorageSettings, { kind: 's3' }>,
+  client = s3ClientOf(settings),
+): StorageDriver {
   return new S3StorageDriver({ client: new RefreshingClient(client), bucket: settings.bucket, driverName: 's3' });
 }

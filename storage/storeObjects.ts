@@ -49,7 +49,10 @@ export class FileStoreObjects implements StoreObjects {
   }
 
   async has(id: string): Promise<boolean> {
-    return stat(join(this.where, id)).then(() => true, (err: unknown) => (gone(err) ? false : Promise.reject(err)));
+    return stat(join(this.where, id)).then(
+      () => true,
+      (err: unknown) => (gone(err) ? false : Promise.reject(err)),
+    );
   }
 
   /**
@@ -92,8 +95,11 @@ export class S3StoreObjects implements StoreObjects {
   async *list(): AsyncIterable<StoredObject> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, ContinuationToken: token }));
-      for (const o of page.Contents ?? []) if (o.Key) yield { id: o.Key, bytes: o.Size ?? 0, modified: o.LastModified?.getTime() ?? 0 };
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, ContinuationToken: token }),
+      );
+      for (const o of page.Contents ?? [])
+        if (o.Key) yield { id: o.Key, bytes: o.Size ?? 0, modified: o.LastModified?.getTime() ?? 0 };
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
   }

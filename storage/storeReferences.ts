@@ -59,11 +59,17 @@ export class StoreReferences {
   }
 
   private async decrypt(payload: Payload): Promise<Payload> {
-    if (!this.encryption) throw new GcRefused('the runs have encrypted payloads, whose references only the keys can read: set COUNTERSIGN_ENCRYPTION_KEYS (every key still in use) and run it again');
+    if (!this.encryption)
+      throw new GcRefused(
+        'the runs have encrypted payloads, whose references only the keys can read: set COUNTERSIGN_ENCRYPTION_KEYS (every key still in use) and run it again',
+      );
     try {
       return (await this.encryption.decode([payload]))[0]!;
     } catch (err) {
-      if (err instanceof EncryptionKeyError) throw new GcRefused(`${err.message}: add every key still in use to COUNTERSIGN_ENCRYPTION_KEYS and run it again`);
+      if (err instanceof EncryptionKeyError)
+        throw new GcRefused(
+          `${err.message}: add every key still in use to COUNTERSIGN_ENCRYPTION_KEYS and run it again`,
+        );
       throw err;
     }
   }
@@ -76,7 +82,8 @@ export class StoreReferences {
     }
     if (!value || typeof value !== 'object') return;
     const o = value as Record<string, unknown>;
-    if (typeof o.driver === 'string' && Object.values(o).every((v) => typeof v === 'string')) return this.followRef(o as Record<string, string>);
+    if (typeof o.driver === 'string' && Object.values(o).every((v) => typeof v === 'string'))
+      return this.followRef(o as Record<string, string>);
     for (const v of Object.values(o)) await this.scan(v);
   }
 

@@ -5,7 +5,12 @@ import { defaultRegistry } from '../agents';
 import { TranscriptStore } from '../activities/model/transcript';
 import { dataConverterOf, openPayloadStorage } from '../storage/payloadStorage';
 import type { AgentRegistry } from '../agents/registry';
-import { ConfigError, type CountersignConfig, type ModelEndpoint, type PayloadStorageSettings } from '../temporal.config';
+import {
+  ConfigError,
+  type CountersignConfig,
+  type ModelEndpoint,
+  type PayloadStorageSettings,
+} from '../temporal.config';
 import { checkSearchAttributes, connectWorker } from './workerConnection';
 import { type DeltaRelay, startDeltaRelay } from '../activities/model/deltaRelay';
 import { buildWorkflowBundle, prebuiltWorkflowBundle, tracingInterceptors } from './workflowBundle';
@@ -62,12 +67,20 @@ export interface CountersignWorkerOptions {
 }
 
 /** Signed decisions need keys to check them against: a worker that would ask for them without any refuses to start. */
-function checkApproverKeys(o: Pick<CountersignWorkerOptions, 'registry' | 'approverKeys' | 'requireSignedDecisions'>): void {
+function checkApproverKeys(
+  o: Pick<CountersignWorkerOptions, 'registry' | 'approverKeys' | 'requireSignedDecisions'>,
+): void {
   if (o.approverKeys?.length) return;
-  if (o.requireSignedDecisions) throw new ConfigError('COUNTERSIGN_REQUIRE_SIGNED_DECISIONS=true needs approver keys: set COUNTERSIGN_APPROVER_KEYS to a JWKS file (countersign keys generate <approver> writes one)');
+  if (o.requireSignedDecisions)
+    throw new ConfigError(
+      'COUNTERSIGN_REQUIRE_SIGNED_DECISIONS=true needs approver keys: set COUNTERSIGN_APPROVER_KEYS to a JWKS file (countersign keys generate <approver> writes one)',
+    );
   for (const agent of o.registry.all()) {
     const tool = agent.tools.find((t) => (t.policy.signedDecisions ?? agent.policy.signedDecisions) === true);
-    if (tool) throw new ConfigError(`agent ${agent.name}: tool ${tool.name} needs signed decisions, but the worker has no approver keys: set COUNTERSIGN_APPROVER_KEYS to a JWKS file (countersign keys generate <approver> writes one)`);
+    if (tool)
+      throw new ConfigError(
+        `agent ${agent.name}: tool ${tool.name} needs signed decisions, but the worker has no approver keys: set COUNTERSIGN_APPROVER_KEYS to a JWKS file (countersign keys generate <approver> writes one)`,
+      );
   }
 }
 
@@ -75,7 +88,10 @@ function checkApproverKeys(o: Pick<CountersignWorkerOptions, 'registry' | 'appro
 function checkModelApi(registry: AgentRegistry, model: ModelEndpoint): void {
   if (model.api !== 'chat') return;
   const hosted = registry.all().find((a) => a.hostedMcp.length > 0);
-  if (hosted) throw new ConfigError(`agent ${hosted.name} uses hosted MCP servers, which only the Responses API offers; set COUNTERSIGN_MODEL_API=responses, or use mcpServers (run by the worker) instead`);
+  if (hosted)
+    throw new ConfigError(
+      `agent ${hosted.name} uses hosted MCP servers, which only the Responses API offers; set COUNTERSIGN_MODEL_API=responses, or use mcpServers (run by the worker) instead`,
+    );
 }
 
 export async function createWorker(o: CountersignWorkerOptions): Promise<Worker> {
@@ -87,10 +103,16 @@ export async function createWorker(o: CountersignWorkerOptions): Promise<Worker>
 /** createWorker once its options are checked (createConfiguredWorker checks them before it connects). */
 async function createCheckedWorker(o: CountersignWorkerOptions): Promise<Worker> {
   if (o.demoOutbox) useDemoOutbox(o.demoOutbox);
-  const storage = openPayloadStorage(o.payloadStorage ?? { kind: 'file', dir: '.temporal/payloads', thresholdBytes: 256 * 1024 }, o.encryptionKeys);
+  const storage = openPayloadStorage(
+    o.payloadStorage ?? { kind: 'file', dir: '.temporal/payloads', thresholdBytes: 256 * 1024 },
+    o.encryptionKeys,
+  );
   const transcripts = storage.driver ? new TranscriptStore(storage.driver, storage.codecs) : undefined;
   const traced = o.tracing ? await tracingWorkerOptions(o.tracing) : undefined;
-  const bundle = o.workflowBundle ?? prebuiltWorkflowBundle(traced !== undefined) ?? (await buildWorkflowBundle(traced ? { workflowInterceptorModules: [tracingInterceptors] } : {}));
+  const bundle =
+    o.workflowBundle ??
+    prebuiltWorkflowBundle(traced !== undefined) ??
+    (await buildWorkflowBundle(traced ? { workflowInterceptorModules: [tracingInterceptors] } : {}));
   const options: WorkerOptions = {
     connection: o.connection,
     namespace: o.namespace,
@@ -163,7 +185,10 @@ export async function createConfiguredWorker(
       grantsWorkflowId: config.grantsWorkflowId,
       demoOutbox: config.demoOutbox,
       ...(config.tracing ? { tracing: await startTracing(config.tracing) } : {}),
-      workerOptions: { ...(config.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: config.maxCachedWorkflows } : {}), ...workerOptions },
+      workerOptions: {
+        ...(config.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: config.maxCachedWorkflows } : {}),
+        ...workerOptions,
+      },
     });
     startPayloadSweeper(connection.workflowService, config, worker); // COUNTERSIGN_PAYLOAD_GC_INTERVAL; stops with the worker
     metrics?.watch(worker);

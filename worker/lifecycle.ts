@@ -62,7 +62,8 @@ function debugOn(): boolean {
 }
 
 export function failWith(err: unknown): never {
-  const message = err instanceof ConfigError ? err.message : err instanceof Error ? err.message.split('\n')[0] : String(err);
+  const message =
+    err instanceof ConfigError ? err.message : err instanceof Error ? err.message.split('\n')[0] : String(err);
   console.error(`countersign: ${message}`);
   if (!(err instanceof ConfigError) && debugOn()) console.error(err);
   process.exit(1);

@@ -11,7 +11,9 @@ import { METRIC_NAMES } from '../core/run/meteredEvents';
 import { ConfigError } from '../temporal.config';
 
 /** Time to decision spans seconds to weeks; the exporter's default buckets stop at 10000. */
-export const APPROVAL_WAIT_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200, 14400, 28800, 86400, 172800, 604800, 2592000];
+export const APPROVAL_WAIT_BUCKETS = [
+  1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200, 14400, 28800, 86400, 172800, 604800, 2592000,
+];
 
 export interface MetricsEndpoint {
   /** Where it listens, e.g. `127.0.0.1:9464` (the real port when the address asked for port 0). */
@@ -54,7 +56,10 @@ async function installRuntime(options: Omit<RuntimeOptions, 'telemetryOptions'>)
         telemetryOptions: {
           metrics: {
             attachServiceName: false,
-            prometheus: { bindAddress: `127.0.0.1:${port}`, histogramBucketOverrides: { [METRIC_NAMES.approvalWait]: APPROVAL_WAIT_BUCKETS } },
+            prometheus: {
+              bindAddress: `127.0.0.1:${port}`,
+              histogramBucketOverrides: { [METRIC_NAMES.approvalWait]: APPROVAL_WAIT_BUCKETS },
+            },
           },
         },
       });
@@ -62,8 +67,13 @@ async function installRuntime(options: Omit<RuntimeOptions, 'telemetryOptions'>)
     } catch (err) {
       const message = (err as Error).message;
       if (/already (been )?(installed|instantiated)/.test(message))
-        throw new ConfigError('COUNTERSIGN_METRICS_ADDRESS is set, but this process started the Temporal runtime before the worker (a NativeConnection or Worker created earlier): create the Countersign worker first');
-      if (!/in use/i.test(message) || attempt === 3) throw new ConfigError(`the metrics endpoint cannot start Temporal's exporter on 127.0.0.1:${port}: ${message.split('\n')[0]}`);
+        throw new ConfigError(
+          'COUNTERSIGN_METRICS_ADDRESS is set, but this process started the Temporal runtime before the worker (a NativeConnection or Worker created earlier): create the Countersign worker first',
+        );
+      if (!/in use/i.test(message) || attempt === 3)
+        throw new ConfigError(
+          `the metrics endpoint cannot start Temporal's exporter on 127.0.0.1:${port}: ${message.split('\n')[0]}`,
+        );
       // Someone took the port between the probe and the bind: another one.
     }
   }
@@ -73,19 +83,27 @@ async function installRuntime(options: Omit<RuntimeOptions, 'telemetryOptions'>)
  * Starts the endpoint and installs the runtime (before any connection or worker exists). A taken port or a bad
  * address is one ConfigError, and nothing is left listening.
  */
-export async function startMetricsEndpoint(address: string, runtimeOptions: Omit<RuntimeOptions, 'telemetryOptions'> = {}): Promise<MetricsEndpoint> {
+export async function startMetricsEndpoint(
+  address: string,
+  runtimeOptions: Omit<RuntimeOptions, 'telemetryOptions'> = {},
+): Promise<MetricsEndpoint> {
   const workers = new Set<Worker>();
   let exporterPort = 0;
   const ready = () => [...workers].some((w) => w.getState() === 'RUNNING');
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
-    const text = (status: number, body: string) => res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${body}\n`);
+    const text = (status: number, body: string) =>
+      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${body}\n`);
     if (req.method !== 'GET' && req.method !== 'HEAD') return void text(405, 'only GET');
     if (path === '/healthz') return void text(200, 'ok');
-    if (path === '/readyz') return void (ready() ? text(200, 'ready: polling') : text(503, 'not ready: no worker is polling'));
+    if (path === '/readyz')
+      return void (ready() ? text(200, 'ready: polling') : text(503, 'not ready: no worker is polling'));
     if (path !== '/metrics') return void text(404, 'not found: /metrics, /healthz or /readyz');
     fetch(`http://127.0.0.1:${exporterPort}/metrics`).then(
-      async (r) => res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'text/plain; version=0.0.4' }).end(await r.text()),
+      async (r) =>
+        res
+          .writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'text/plain; version=0.0.4' })
+          .end(await r.text()),
       // The runtime stops once its last worker and connection have closed; it starts again with the next.
       () => text(503, 'metrics unavailable: the Temporal runtime is not running (no worker or connection open)'),
     );
@@ -95,7 +113,9 @@ export async function startMetricsEndpoint(address: string, runtimeOptions: Omit
   try {
     bound = await listen(server, port, host);
   } catch (err) {
-    throw new ConfigError(`the metrics endpoint cannot listen on ${address} (${(err as Error).message}): set COUNTERSIGN_METRICS_ADDRESS to a free host:port, or unset it`);
+    throw new ConfigError(
+      `the metrics endpoint cannot listen on ${address} (${(err as Error).message}): set COUNTERSIGN_METRICS_ADDRESS to a free host:port, or unset it`,
+    );
   }
   server.unref(); // serving metrics never keeps a process alive on its own
   try {
@@ -119,7 +139,9 @@ let processEndpoint: { address: string; started: Promise<MetricsEndpoint> } | un
 /** The process's one endpoint: started by the first worker that asks, shared by the next ones (same address). */
 export async function metricsEndpointAt(address: string): Promise<MetricsEndpoint> {
   if (processEndpoint && processEndpoint.address !== address)
-    throw new ConfigError(`COUNTERSIGN_METRICS_ADDRESS=${address}, but this process serves its metrics on ${processEndpoint.address} already: one address per process`);
+    throw new ConfigError(
+      `COUNTERSIGN_METRICS_ADDRESS=${address}, but this process serves its metrics on ${processEndpoint.address} already: one address per process`,
+    );
   if (!processEndpoint) {
     const started = startMetricsEndpoint(address);
     processEndpoint = { address, started };

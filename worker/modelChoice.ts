@@ -13,10 +13,15 @@ export interface DemoModel {
 
 const DEMO_MODEL_MODULE = join(__dirname, '..', 'devtools', 'scriptedModel');
 
-export async function resolveModel(settings: ModelEndpoint, demoModelPort = 0): Promise<{ model: ModelEndpoint; scripted?: DemoModel }> {
+export async function resolveModel(
+  settings: ModelEndpoint,
+  demoModelPort = 0,
+): Promise<{ model: ModelEndpoint; scripted?: DemoModel }> {
   if (settings.apiKey) return { model: settings };
   if (settings.baseURL) return { model: { ...settings, apiKey: 'no-key' } };
-  const { startScriptedModel } = require(DEMO_MODEL_MODULE) as { startScriptedModel(o: { port: number }): Promise<DemoModel> };
+  const { startScriptedModel } = require(DEMO_MODEL_MODULE) as {
+    startScriptedModel(o: { port: number }): Promise<DemoModel>;
+  };
   const scripted = await startScriptedModel({ port: demoModelPort });
   return { model: { ...settings, baseURL: scripted.baseURL, apiKey: 'scripted-demo' }, scripted };
 }

@@ -23,7 +23,12 @@ export function sweepSummary(r: PayloadGcReport, ms: number): string {
 }
 
 /** Starts sweeping every `payloadGc.intervalMs` while `worker` runs; undefined when the setting is off. */
-export function startPayloadSweeper(service: WorkflowService, settings: Settings, worker: { getState(): string }, log: (line: string) => void = console.log): PayloadSweeper | undefined {
+export function startPayloadSweeper(
+  service: WorkflowService,
+  settings: Settings,
+  worker: { getState(): string },
+  log: (line: string) => void = console.log,
+): PayloadSweeper | undefined {
   const intervalMs = settings.payloadGc.intervalMs;
   if (intervalMs === undefined || settings.payloadStorage.kind === 'off') return undefined;
   const abort = new AbortController();
@@ -35,10 +40,19 @@ export function startPayloadSweeper(service: WorkflowService, settings: Settings
     const watch = setInterval(() => ENDED.includes(worker.getState()) && abort.abort(), 1000).unref();
     const started = Date.now();
     try {
-      const report = await collectPayloadGarbage(service, { namespace: settings.namespace, storage: settings.payloadStorage, encryptionKeys: settings.encryptionKeys, minAgeMs: settings.payloadGc.minAgeMs, signal: abort.signal });
+      const report = await collectPayloadGarbage(service, {
+        namespace: settings.namespace,
+        storage: settings.payloadStorage,
+        encryptionKeys: settings.encryptionKeys,
+        minAgeMs: settings.payloadGc.minAgeMs,
+        signal: abort.signal,
+      });
       log(sweepSummary(report, Date.now() - started));
     } catch (err) {
-      if (!abort.signal.aborted) log(`[countersign] payload gc failed, nothing more deleted this time: ${(err as Error).message.split('\n')[0]}`);
+      if (!abort.signal.aborted)
+        log(
+          `[countersign] payload gc failed, nothing more deleted this time: ${(err as Error).message.split('\n')[0]}`,
+        );
     } finally {
       clearInterval(watch);
       sweeps += 1;

@@ -16,7 +16,9 @@ export async function connectWorker(config: CountersignConfig): Promise<NativeCo
     await connection.workflowService.describeNamespace({ namespace: config.namespace });
   } catch (err) {
     await connection.close();
-    throw new ConfigError(`namespace "${config.namespace}" is not usable at ${config.address} (${(err as Error).message.split('\n')[0]}); set TEMPORAL_NAMESPACE to an existing namespace`);
+    throw new ConfigError(
+      `namespace "${config.namespace}" is not usable at ${config.address} (${(err as Error).message.split('\n')[0]}); set TEMPORAL_NAMESPACE to an existing namespace`,
+    );
   }
   return connection;
 }
@@ -25,13 +27,21 @@ export async function connectWorker(config: CountersignConfig): Promise<NativeCo
 export async function checkSearchAttributes(connection: NativeConnection, config: CountersignConfig): Promise<void> {
   let registered: Record<string, unknown>;
   try {
-    registered = (await connection.operatorService.listSearchAttributes({ namespace: config.namespace })).customAttributes ?? {};
+    registered =
+      (await connection.operatorService.listSearchAttributes({ namespace: config.namespace })).customAttributes ?? {};
   } catch {
     return; // e.g. Temporal Cloud without operator rights: the namespace admin registers them (see README)
   }
   const missing = Object.entries(SEARCH_ATTRIBUTES).filter(([name]) => !(name in registered));
   if (missing.length) {
-    const cmds = missing.map(([name, type]) => `temporal operator search-attribute create --namespace ${config.namespace} --name ${name} --type ${type}`).join(' && ');
-    throw new ConfigError(`namespace "${config.namespace}" lacks Countersign's search attributes ${missing.map(([n]) => n).join(', ')}; register them: ${cmds}`);
+    const cmds = missing
+      .map(
+        ([name, type]) =>
+          `temporal operator search-attribute create --namespace ${config.namespace} --name ${name} --type ${type}`,
+      )
+      .join(' && ');
+    throw new ConfigError(
+      `namespace "${config.namespace}" lacks Countersign's search attributes ${missing.map(([n]) => n).join(', ')}; register them: ${cmds}`,
+    );
   }
 }

@@ -8,7 +8,9 @@ import type { Tracing } from '../config/tracing';
 import { SPAN_ATTRIBUTES as A, SPAN_NAMES } from '../contract/traceSpans';
 import type { ModelTurnRequest, ModelTurnResult, RunToolRequest, RunToolResult } from '../activities/agentActivities';
 
-export type TracingWorkerOptions = Required<Pick<WorkerOptions, 'sinks'>> & { interceptors: { activity: NonNullable<NonNullable<WorkerOptions['interceptors']>['activity']> } };
+export type TracingWorkerOptions = Required<Pick<WorkerOptions, 'sinks'>> & {
+  interceptors: { activity: NonNullable<NonNullable<WorkerOptions['interceptors']>['activity']> };
+};
 
 export async function tracingWorkerOptions(tracing: Tracing): Promise<TracingWorkerOptions> {
   const otel = await import('@temporalio/interceptors-opentelemetry/lib/worker');
@@ -18,7 +20,10 @@ export async function tracingWorkerOptions(tracing: Tracing): Promise<TracingWor
     interceptors: {
       activity: [
         // First, so that Countersign's span is a child of the SDK's RunActivity span.
-        (ctx) => ({ inbound: new otel.OpenTelemetryActivityInboundInterceptor(ctx, { tracer }), outbound: new otel.OpenTelemetryActivityOutboundInterceptor(ctx) }),
+        (ctx) => ({
+          inbound: new otel.OpenTelemetryActivityInboundInterceptor(ctx, { tracer }),
+          outbound: new otel.OpenTelemetryActivityOutboundInterceptor(ctx),
+        }),
         (ctx) => ({ inbound: new CountersignActivitySpans(ctx, tracer, SpanStatusCode.ERROR) }),
       ],
     },
@@ -38,19 +43,23 @@ class CountersignActivitySpans implements ActivityInboundCallsInterceptor {
     const { activityType, attempt } = this.ctx.info;
     if (activityType !== 'modelTurn' && activityType !== 'runTool') return next(input);
     const name = activityType === 'modelTurn' ? SPAN_NAMES.modelTurn : SPAN_NAMES.toolCall;
-    return this.tracer.startActiveSpan(name, { attributes: { ...requestAttributes(activityType, input.args[0]), [A.attempt]: attempt } }, async (span) => {
-      try {
-        const result = await next(input);
-        span.setAttributes(resultAttributes(activityType, result));
-        return result;
-      } catch (err) {
-        span.setAttribute(A.outcome, 'error');
-        span.setStatus({ code: this.errorCode });
-        throw err;
-      } finally {
-        span.end();
-      }
-    });
+    return this.tracer.startActiveSpan(
+      name,
+      { attributes: { ...requestAttributes(activityType, input.args[0]), [A.attempt]: attempt } },
+      async (span) => {
+        try {
+          const result = await next(input);
+          span.setAttributes(resultAttributes(activityType, result));
+          return result;
+        } catch (err) {
+          span.setAttribute(A.outcome, 'error');
+          span.setStatus({ code: this.errorCode });
+          throw err;
+        } finally {
+          span.end();
+        }
+      },
+    );
   }
 }
 
@@ -71,6 +80,9 @@ function resultAttributes(type: 'modelTurn' | 'runTool', result: unknown): Attri
 
 /** A worker's options with tracing's added: its activity interceptors after the given ones' , its sink beside theirs. */
 export function withTracing<T extends Partial<WorkerOptions>>(options: T, tracing: TracingWorkerOptions): T {
-  const interceptors = { ...options.interceptors, activity: [...(options.interceptors?.activity ?? []), ...tracing.interceptors.activity] };
+  const interceptors = {
+    ...options.interceptors,
+    activity: [...(options.interceptors?.activity ?? []), ...tracing.interceptors.activity],
+  };
   return { ...options, interceptors, sinks: { ...options.sinks, ...tracing.sinks } };
 }

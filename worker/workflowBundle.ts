@@ -42,13 +42,27 @@ bundleWorkflowCode({ workflowsPath: o.workflowsPath, preloadModules: o.preloadMo
  * TypeScript sources: bundled from tsc's CommonJS output, webpack cannot tree-shake zod's CommonJS build, and the
  * bundle grows from 3.4 to 5.0 MB (140 → 216 modules) with the worker's memory and CPU per cached run after it.
  */
-export function buildWorkflowBundle(o: { workflowsPath?: string; preloadModules?: string[]; workflowInterceptorModules?: string[]; quiet?: boolean } = {}): Promise<{ code: string }> {
-  const options = { bundler: require.resolve('@temporalio/worker/lib/workflow/bundler'), workflowsPath: o.workflowsPath ?? workflowsPath, preloadModules: o.preloadModules ?? preloadModules, workflowInterceptorModules: o.workflowInterceptorModules ?? [], quiet: o.quiet ?? false };
+export function buildWorkflowBundle(
+  o: { workflowsPath?: string; preloadModules?: string[]; workflowInterceptorModules?: string[]; quiet?: boolean } = {},
+): Promise<{ code: string }> {
+  const options = {
+    bundler: require.resolve('@temporalio/worker/lib/workflow/bundler'),
+    workflowsPath: o.workflowsPath ?? workflowsPath,
+    preloadModules: o.preloadModules ?? preloadModules,
+    workflowInterceptorModules: o.workflowInterceptorModules ?? [],
+    quiet: o.quiet ?? false,
+  };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', BUNDLER, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['-e', BUNDLER, JSON.stringify(options)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const chunks: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => chunks.push(c));
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve({ code: Buffer.concat(chunks).toString('utf8') }) : reject(new Error(`the workflow bundler failed (exit ${code}); its errors are above`))));
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve({ code: Buffer.concat(chunks).toString('utf8') })
+        : reject(new Error(`the workflow bundler failed (exit ${code}); its errors are above`)),
+    );
   });
 }

@@ -19,7 +19,11 @@ export const toolOptions: ActivityOptions = {
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
 };
 /** A tool that is not idempotent: one attempt, and a worker that dies under it is noticed within the heartbeat timeout. */
-export const onceToolOptions = (options: ActivityOptions): ActivityOptions => ({ ...options, heartbeatTimeout: '20 seconds', retry: { ...options.retry, maximumAttempts: 1 } });
+export const onceToolOptions = (options: ActivityOptions): ActivityOptions => ({
+  ...options,
+  heartbeatTimeout: '20 seconds',
+  retry: { ...options.retry, maximumAttempts: 1 },
+});
 export const notifyOptions: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 8 },
@@ -28,7 +32,8 @@ export const notifyOptions: ActivityOptions = {
 export const { modelTurn, runTool, notify } = proxyActivities<AgentActivities>(modelOptions);
 /** Fast mode's model call: a local activity (same timeouts and retries; no task-queue round trip, one marker). */
 export const { modelTurn: localModelTurn } = proxyLocalActivities<AgentActivities>(modelOptions);
-export const { describeAgent, validateArguments, verifyDecisionTokens, verifyGrantToken } = proxyLocalActivities<AgentActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
+export const { describeAgent, validateArguments, verifyDecisionTokens, verifyGrantToken } =
+  proxyLocalActivities<AgentActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
 
 /** The run's own limits on one model call and one tool execution, where it sets them. */
 export const withTimeout = (options: ActivityOptions, timeout: string | undefined): ActivityOptions =>

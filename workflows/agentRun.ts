@@ -32,7 +32,24 @@ import { describeAgent, localModelTurn, modelOptions, modelTurn, withAgent, with
 import { ApprovalTimers } from './approvalTimers';
 import { DecisionDesk } from './decisionDesk';
 import { Handoffs } from './handoffs';
-import { type RunInput, addInputSignal, approveSignal, auditLogQuery, childStateSignal, conversationQuery, decideUpdate, eventsQuery, extendSignal, nextPauseUpdate, pendingApprovalsQuery, provideInputSignal, provideResultSignal, rejectSignal, runInputSchema, runStateQuery } from '../contract/messages';
+import {
+  type RunInput,
+  addInputSignal,
+  approveSignal,
+  auditLogQuery,
+  childStateSignal,
+  conversationQuery,
+  decideUpdate,
+  eventsQuery,
+  extendSignal,
+  nextPauseUpdate,
+  pendingApprovalsQuery,
+  provideInputSignal,
+  provideResultSignal,
+  rejectSignal,
+  runInputSchema,
+  runStateQuery,
+} from '../contract/messages';
 import { describeZodError } from '../contract/zodErrors';
 import { type RunResult } from '../contract/runViews';
 import { Notifier } from './notifier';
@@ -42,12 +59,15 @@ import { SubRuns } from './subRuns';
 import { TurnCalls } from './turnCalls';
 import { countModelTurn } from './runMetrics';
 
-
 const isoNow = () => new Date(Date.now()).toISOString();
 
 export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<RunResult> {
   const parsedInput = runInputSchema.safeParse(rawInput);
-  if (!parsedInput.success) throw ApplicationFailure.nonRetryable(`invalid run input: ${describeZodError(parsedInput.error)}`, 'InvalidRunInput');
+  if (!parsedInput.success)
+    throw ApplicationFailure.nonRetryable(
+      `invalid run input: ${describeZodError(parsedInput.error)}`,
+      'InvalidRunInput',
+    );
   const input = parsedInput.data;
   const workflowId = workflowInfo().workflowId;
 
@@ -78,11 +98,20 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   setHandler(eventsQuery, (page) => state.events.page(pageOf(page)));
 
   // ── Continue-as-new ──────────────────────────────────────────────────────────────────────────────────────
-  const continueAsNewDue = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= state.continueAsNewAfter;
+  const continueAsNewDue = () =>
+    workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= state.continueAsNewAfter;
   // Never with sub-runs in progress: they are children of this run and would not follow it.
-  const readyToContinueAsNew = () => continueAsNewDue() && state.executing === 0 && state.children.size === 0 && state.turnSettled() && allHandlersFinished();
+  const readyToContinueAsNew = () =>
+    continueAsNewDue() &&
+    state.executing === 0 &&
+    state.children.size === 0 &&
+    state.turnSettled() &&
+    allHandlersFinished();
   async function continueAsNewNow(): Promise<never> {
-    log.info('continuing as new', { historyLength: workflowInfo().historyLength, pending: state.book.undecided().length });
+    log.info('continuing as new', {
+      historyLength: workflowInfo().historyLength,
+      pending: state.book.undecided().length,
+    });
     const carry = state.toCarry();
     fitsInHistory('the continue-as-new state', carry);
     return continueAsNew<typeof agentRun>(input, carry);
@@ -99,7 +128,11 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   async function converse(): Promise<void> {
     if (!state.agent) {
       state.described(await describeAgent({ name: input.agent, version: input.agentVersion }));
-      log.info('run started', { agent: state.agentRef().name, version: state.agentRef().version, tools: state.agent!.tools.map((t) => t.name) });
+      log.info('run started', {
+        agent: state.agentRef().name,
+        version: state.agentRef().version,
+        tools: state.agent!.tools.map((t) => t.name),
+      });
     }
     publish();
     if (state.turnCalls.length) await answerTurn([...state.turnCalls]); // a turn that was waiting across continue-as-new
@@ -107,27 +140,51 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
 
     for (;;) {
       if (continueAsNewDue() && allHandlersFinished()) await continueAsNewNow();
-      if (state.turn >= state.maxTurns) throw ApplicationFailure.nonRetryable(`the agent used all ${state.maxTurns} turns without a final answer`, 'MaxTurnsExceeded');
+      if (state.turn >= state.maxTurns)
+        throw ApplicationFailure.nonRetryable(
+          `the agent used all ${state.maxTurns} turns without a final answer`,
+          'MaxTurnsExceeded',
+        );
       state.startTurn();
       publish();
       // Only what is new since the stored transcript goes into history: the activity keeps the rest.
       const { transcript } = state;
       const modelSettings = mergeModelSettings(state.agent?.modelSettings, input.modelSettings); // the run's win
-      const request = { runId: workflowId, turn: state.turn, agent: state.agentRef(), ...(transcript ? { transcript } : {}), items: state.items.slice(transcript?.count ?? 0), context: input.context ?? {}, policy: state.runPolicy, ...state.mcpTools(), ...(modelSettings ? { modelSettings } : {}) };
+      const request = {
+        runId: workflowId,
+        turn: state.turn,
+        agent: state.agentRef(),
+        ...(transcript ? { transcript } : {}),
+        items: state.items.slice(transcript?.count ?? 0),
+        context: input.context ?? {},
+        policy: state.runPolicy,
+        ...state.mcpTools(),
+        ...(modelSettings ? { modelSettings } : {}),
+      };
       fitsInHistory(`the conversation sent to the model in turn ${state.turn}`, request);
       const call = state.agent?.modelCalls === 'local' ? localModelTurn : modelTurn; // fast mode: recorded in the snapshot
-      const result = await withAgent(state, publish, () => call.executeWithOptions({ ...withTimeout(modelOptions, input.modelTimeout), summary: `model turn ${state.turn}` }, [request]));
+      const result = await withAgent(state, publish, () =>
+        call.executeWithOptions(
+          { ...withTimeout(modelOptions, input.modelTimeout), summary: `model turn ${state.turn}` },
+          [request],
+        ),
+      );
       state.modelAnswered(result);
       countModelTurn(state.agentRef().name);
       if (result.calls.length === 0 && result.outputProblem !== undefined) {
         // outputType: the answer did not match; the model hears why and answers again, OUTPUT_TRIES answers in all.
         if (++outputTries >= OUTPUT_TRIES)
-          throw ApplicationFailure.nonRetryable(`the agent's final answer did not match its outputType in ${OUTPUT_TRIES} tries: ${result.outputProblem}`, 'OutputValidationFailed');
+          throw ApplicationFailure.nonRetryable(
+            `the agent's final answer did not match its outputType in ${OUTPUT_TRIES} tries: ${result.outputProblem}`,
+            'OutputValidationFailed',
+          );
         state.tellModel(outputRetryText(result.outputProblem));
         continue;
       }
       if (result.calls.length === 0) {
-        state.complete(result.items.flatMap((i) => (i.type === 'message' && i.role === 'assistant' ? [i.content] : [])).join('\n'));
+        state.complete(
+          result.items.flatMap((i) => (i.type === 'message' && i.role === 'assistant' ? [i.content] : [])).join('\n'),
+        );
         return;
       }
       await answerTurn(result.calls);
@@ -161,7 +218,10 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err;
     const cancelled = isCancellation(err) && !deadlinePassed;
-    const cause = deadlinePassed && isCancellation(err) ? { message: `the run passed its deadline (runTimeout ${input.runTimeout})`, type: 'RunTimedOut' } : rootCause(err);
+    const cause =
+      deadlinePassed && isCancellation(err)
+        ? { message: `the run passed its deadline (runTimeout ${input.runTimeout})`, type: 'RunTimedOut' }
+        : rootCause(err);
     // Nothing left dangling: calls still waiting are audited cancelled and leave the pending list and search attributes.
     state.fail(isoNow(), cancelled ? 'the run was cancelled' : cause.message, cancelled ? 'RunCancelled' : cause.type);
     publish();
@@ -173,7 +233,12 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
     await notifier.settled();
     await condition(allHandlersFinished);
     // Fail with the real reason (e.g. the provider's 401 text), not a generic "activity task failed".
-    throw ApplicationFailure.create({ message: cause.message, type: cause.type, nonRetryable: true, cause: err instanceof Error ? err : undefined });
+    throw ApplicationFailure.create({
+      message: cause.message,
+      type: cause.type,
+      nonRetryable: true,
+      cause: err instanceof Error ? err : undefined,
+    });
   }
   publish();
   await notifier.settled();

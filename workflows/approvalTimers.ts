@@ -33,7 +33,10 @@ export class ApprovalTimers {
     if (remindBeforeExpiry && call.expiresAt) void this.remindBeforeExpiry(callId, remindBeforeExpiry);
     if (escalateAfter && !call.escalated) {
       void (async () => {
-        if (await this.untilDecidedOr(callId, addDuration(call.requestedAt, escalateAfter), `escalate ${call.toolName}`)) return;
+        if (
+          await this.untilDecidedOr(callId, addDuration(call.requestedAt, escalateAfter), `escalate ${call.toolName}`)
+        )
+          return;
         this.state.book.markEscalated(callId);
         this.notifier.about('approval_escalated', call, escalateTo ? { escalateTo } : {});
       })();
@@ -97,7 +100,11 @@ export class ApprovalTimers {
     this.publish();
     this.notifier.about('approval_timed_out', call, { onTimeout: action });
     if (action === 'fail') {
-      throw ApplicationFailure.create({ type: 'ApprovalTimedOut', message: `approval of ${call.toolName} (call ${callId}) timed out after ${call.timeout}`, nonRetryable: true });
+      throw ApplicationFailure.create({
+        type: 'ApprovalTimedOut',
+        message: `approval of ${call.toolName} (call ${callId}) timed out after ${call.timeout}`,
+        nonRetryable: true,
+      });
     }
   }
 }

@@ -8,7 +8,17 @@
 import { ApplicationFailure, condition, log } from '@temporalio/workflow';
 import type { AgentRunState } from '../core/run/agentRunState';
 import { DecisionError } from '../core/approvals/approvalBook';
-import { type Claimed, type SignalKind, type Via, argumentsToValidate, decisionFromSignal, invalidEdit, needsValidation, parseDecide, routeBatch } from '../core/approvals/decisionIntake';
+import {
+  type Claimed,
+  type SignalKind,
+  type Via,
+  argumentsToValidate,
+  decisionFromSignal,
+  invalidEdit,
+  needsValidation,
+  parseDecide,
+  routeBatch,
+} from '../core/approvals/decisionIntake';
 import type { BookDecision } from '../core/approvals/decisionRules';
 import { readToken, stillAuthorized } from '../core/signing/signedDecisions';
 import { addInputPayloadSchema, type Decision } from '../contract/messages';
@@ -21,7 +31,8 @@ import type { Publisher } from './publisher';
 import type { SubRuns } from './subRuns';
 
 /** A refusal of the update: final for this request (the CLI and clients do not suggest retrying). */
-const refuse = (message: string) => ApplicationFailure.create({ type: 'DecisionRejected', message, nonRetryable: true });
+const refuse = (message: string) =>
+  ApplicationFailure.create({ type: 'DecisionRejected', message, nonRetryable: true });
 
 type Taken = { applied: AppliedDecision[] } | { problem: string };
 
@@ -69,7 +80,11 @@ export class DecisionDesk {
       const taken: Taken = decisions.length ? await this.take(decisions, 'update') : { applied: [] };
       if ('problem' in taken) throw refuse(taken.problem);
       if (inputs?.length) this.queueInputs(inputs);
-      return { applied: taken.applied, stillPending: this.state.allPending().map((c) => c.callId), ...(inputs?.length ? { inputsQueued: this.state.queuedInputs.length } : {}) };
+      return {
+        applied: taken.applied,
+        stillPending: this.state.allPending().map((c) => c.callId),
+        ...(inputs?.length ? { inputsQueued: this.state.queuedInputs.length } : {}),
+      };
     } catch (err) {
       throw asUpdateFailure(err);
     }
@@ -94,7 +109,9 @@ export class DecisionDesk {
       return { applied };
     };
     if (!routed.local.some((d) => needsValidation(d) || d.signed)) return finish(routed.local);
-    return this.checked(routed.local, decisions).then((checked) => ('problem' in checked ? checked : finish(checked.decisions)));
+    return this.checked(routed.local, decisions).then((checked) =>
+      'problem' in checked ? checked : finish(checked.decisions),
+    );
   }
 
   /** The check the validator and the handlers share: tokens read, then each decision routed (or the batch refused). */
@@ -114,7 +131,15 @@ export class DecisionDesk {
 
   private apply(decisions: BookDecision[], via: Via): AppliedDecision[] {
     const applied = this.state.book.decide(decisions, this.now(), via, runNames);
-    for (const a of applied) log.info('decision applied', { callId: a.callId, tool: a.toolName, outcome: a.outcome, approver: a.approver, via, ...(a.verified ? { verified: true } : {}) });
+    for (const a of applied)
+      log.info('decision applied', {
+        callId: a.callId,
+        tool: a.toolName,
+        outcome: a.outcome,
+        approver: a.approver,
+        via,
+        ...(a.verified ? { verified: true } : {}),
+      });
     this.publisher.publish();
     return applied;
   }
@@ -127,7 +152,11 @@ export class DecisionDesk {
   }
 
   private tokenContext(seen: Set<string> = new Set()) {
-    return { wf: this.tokenRun, nowSeconds: Math.floor(Date.now() / 1000), jtiUsed: (jti: string) => seen.has(jti) || this.state.book.jtiUsed(jti) };
+    return {
+      wf: this.tokenRun,
+      nowSeconds: Math.floor(Date.now() / 1000),
+      jtiUsed: (jti: string) => seen.has(jti) || this.state.book.jtiUsed(jti),
+    };
   }
 
   /** Decisions with tokens read as their tokens say (claims checked now, by workflow time); a token counts once per batch. */
@@ -136,7 +165,9 @@ export class DecisionDesk {
     const ctx = this.tokenContext(seen);
     const out: BookDecision[] = [];
     for (const d of decisions) {
-      const call = this.state.book.call(d.callId) ?? this.state.childOwning(d.callId)?.[1].pending.find((p) => p.callId === d.callId);
+      const call =
+        this.state.book.call(d.callId) ??
+        this.state.childOwning(d.callId)?.[1].pending.find((p) => p.callId === d.callId);
       const read = readToken(d, call, ctx);
       if ('problem' in read) return read;
       if (read.decision.signed) seen.add(read.decision.signed.jti);
@@ -149,14 +180,20 @@ export class DecisionDesk {
    * Token signatures against the worker's approver keys, edits and input values against the tool's schema (both in
    * activities); then, since another decision may have landed or a token expired meanwhile, the book's rules again.
    */
-  private async checked(decisions: BookDecision[], batch: Decision[]): Promise<{ decisions: BookDecision[] } | { problem: string }> {
+  private async checked(
+    decisions: BookDecision[],
+    batch: Decision[],
+  ): Promise<{ decisions: BookDecision[] } | { problem: string }> {
     this.state.validationStarted();
     try {
       const signed = decisions.filter((d) => d.signed);
       if (signed.length) {
         const answers = await verifyDecisionTokens(signed.map((d) => d.token!));
         const bad = answers.findIndex((a) => !a.ok);
-        if (bad >= 0) return { problem: `decision for call ${signed[bad]!.callId} refused: ${(answers[bad] as { problem: string }).problem}` };
+        if (bad >= 0)
+          return {
+            problem: `decision for call ${signed[bad]!.callId} refused: ${(answers[bad] as { problem: string }).problem}`,
+          };
       }
       const validated = await this.validated(decisions);
       if ('problem' in validated) return validated;
@@ -180,7 +217,12 @@ export class DecisionDesk {
         out.push(d);
         continue;
       }
-      const checked = await validateArguments({ agent: this.state.agentRef(), toolName: call.toolName, arguments: argumentsToValidate(call.arguments, d), ...this.state.mcpTool(call.toolName) });
+      const checked = await validateArguments({
+        agent: this.state.agentRef(),
+        toolName: call.toolName,
+        arguments: argumentsToValidate(call.arguments, d),
+        ...this.state.mcpTool(call.toolName),
+      });
       if (!checked.ok) return { problem: invalidEdit(d, call.toolName, checked.problem) };
       out.push({ ...d, editedArguments: checked.arguments });
     }
@@ -192,5 +234,9 @@ export class DecisionDesk {
 function asUpdateFailure(err: unknown): ApplicationFailure {
   if (err instanceof ApplicationFailure) return err;
   if (err instanceof DecisionError) return refuse(err.message);
-  return ApplicationFailure.create({ type: 'DecisionFailed', message: err instanceof Error ? err.message : String(err), nonRetryable: true });
+  return ApplicationFailure.create({
+    type: 'DecisionFailed',
+    message: err instanceof Error ? err.message : String(err),
+    nonRetryable: true,
+  });
 }

@@ -2,16 +2,54 @@
 // workflow (id `countersign-grants`) holds them; updates add, revoke and use them, one at a time, so a use is atomic.
 // The rules are in core/grants/grantsState.ts; here they meet workflow time (deterministic), validators, and continue-as-new.
 // Every way in is checked: each update's payload, and the start input (anyone who may start a workflow may craft one).
-import { ApplicationFailure, allHandlersFinished, condition, continueAsNew, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  setHandler,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { z } from 'zod';
 import type { AgentSnapshot } from '../core/run/agentSnapshot';
 import { rootCause } from '../core/run/failures';
-import { type GrantSignature, activeGrants, addGrant, capGrants, carryGrants, checkRevoke, emptyGrants, grantRefusal, grantSignatureNeeded, grantWarning, jtiUsed, pruneGrants, revokeGrant, useGrant } from '../core/grants/grantsState';
-import { type AddGrantRequest, type GrantsState, addGrantRequestSchema, grantsCarrySchema, revokeGrantRequestSchema, useGrantRequestSchema } from '../contract/grantMessages';
+import {
+  type GrantSignature,
+  activeGrants,
+  addGrant,
+  capGrants,
+  carryGrants,
+  checkRevoke,
+  emptyGrants,
+  grantRefusal,
+  grantSignatureNeeded,
+  grantWarning,
+  jtiUsed,
+  pruneGrants,
+  revokeGrant,
+  useGrant,
+} from '../core/grants/grantsState';
+import {
+  type AddGrantRequest,
+  type GrantsState,
+  addGrantRequestSchema,
+  grantsCarrySchema,
+  revokeGrantRequestSchema,
+  useGrantRequestSchema,
+} from '../contract/grantMessages';
 import { describeZodError } from '../contract/zodErrors';
 import { checkGrantClaims, decodeGrantToken } from '../core/signing/grantToken';
 import { describeAgent, verifyGrantToken } from './activityProxies';
-import { type AddGrantResult, type GrantsCarry, GRANTS_CONTINUE_AS_NEW_AFTER_EVENTS, addGrantUpdate, grantsQuery, revokeGrantUpdate, useGrantUpdate } from '../contract/grantMessages';
+import {
+  type AddGrantResult,
+  type GrantsCarry,
+  GRANTS_CONTINUE_AS_NEW_AFTER_EVENTS,
+  addGrantUpdate,
+  grantsQuery,
+  revokeGrantUpdate,
+  useGrantUpdate,
+} from '../contract/grantMessages';
 
 /** A refusal: final for this request, and an ApplicationFailure (anything else would fail the workflow task, not the update). */
 const refuse = (message: string) => ApplicationFailure.create({ type: 'GrantRefused', message, nonRetryable: true });
@@ -61,10 +99,15 @@ function claimsProblem(state: GrantsState, req: AddGrantRequest): string | undef
  * A signed grant's signature as the worker's approver keys check it (an activity: the sandbox has no node:crypto),
  * with its claims checked here before and after. A tool that needs signed decisions or a quorum takes no other grant.
  */
-async function signatureOf(state: GrantsState, agent: AgentSnapshot, req: AddGrantRequest): Promise<GrantSignature | undefined> {
+async function signatureOf(
+  state: GrantsState,
+  agent: AgentSnapshot,
+  req: AddGrantRequest,
+): Promise<GrantSignature | undefined> {
   const needed = grantSignatureNeeded(agent, req.tool);
   if (req.token === undefined) {
-    if (needed) throw refuse(`cannot grant: ${needed}: sign the grant with an approver key (--key <approver>.private.jwk)`);
+    if (needed)
+      throw refuse(`cannot grant: ${needed}: sign the grant with an approver key (--key <approver>.private.jwk)`);
     return undefined;
   }
   const before = claimsProblem(state, req);
@@ -73,19 +116,30 @@ async function signatureOf(state: GrantsState, agent: AgentSnapshot, req: AddGra
   if (!verdict.ok) throw refuse(`cannot grant: ${verdict.problem}`);
   const after = claimsProblem(state, req); // the activity took time: the token may have expired or made a grant meanwhile
   if (after) throw refuse(`cannot grant: ${after}`);
-  const { jti, exp } = (decodeGrantToken(req.token) as Exclude<ReturnType<typeof decodeGrantToken>, { problem: string }>).claims;
+  const { jti, exp } = (
+    decodeGrantToken(req.token) as Exclude<ReturnType<typeof decodeGrantToken>, { problem: string }>
+  ).claims;
   // The signer stands in for the tool's approvers: one the tool leaves out makes no signed grant.
   const outside = grantWarning(agent, req.tool, verdict.kid);
-  if (outside) throw refuse(`cannot grant: the grant is signed by ${verdict.kid}, who is not among the approvers of ${req.tool}`);
+  if (outside)
+    throw refuse(`cannot grant: the grant is signed by ${verdict.kid}, who is not among the approvers of ${req.tool}`);
   return { kid: verdict.kid, jti, exp };
 }
 
 /** The start input, checked like an update and held to the same limits (expiry, uses); a malformed one fails the workflow. */
 function startState(carry: unknown): { state: GrantsState; limit: number } {
   const parsed = grantsCarrySchema.safeParse(carry);
-  if (!parsed.success) throw ApplicationFailure.create({ type: 'InvalidGrantsInput', message: `invalid grants workflow input: ${describeZodError(parsed.error)}`, nonRetryable: true });
+  if (!parsed.success)
+    throw ApplicationFailure.create({
+      type: 'InvalidGrantsInput',
+      message: `invalid grants workflow input: ${describeZodError(parsed.error)}`,
+      nonRetryable: true,
+    });
   const input = parsed.data ?? {};
-  return { state: input.state ? capGrants(input.state, Date.now()) : emptyGrants(), limit: input.continueAsNewAfterEvents ?? GRANTS_CONTINUE_AS_NEW_AFTER_EVENTS };
+  return {
+    state: input.state ? capGrants(input.state, Date.now()) : emptyGrants(),
+    limit: input.continueAsNewAfterEvents ?? GRANTS_CONTINUE_AS_NEW_AFTER_EVENTS,
+  };
 }
 
 export async function countersignGrants(carry?: GrantsCarry): Promise<void> {
@@ -101,7 +155,12 @@ export async function countersignGrants(carry?: GrantsCarry): Promise<void> {
       const signature = await signatureOf(state, agent, req);
       const grant = change(state, (now) => addGrant(state, req, newGrantId(state), now, signature));
       const warning = grantWarning(agent, req.tool, grant.grantedBy);
-      return { grantId: grant.id, expiresAt: grant.expiresAt, ...(warning ? { warning } : {}), ...(signature ? { signedBy: signature.kid } : {}) };
+      return {
+        grantId: grant.id,
+        expiresAt: grant.expiresAt,
+        ...(warning ? { warning } : {}),
+        ...(signature ? { signedBy: signature.kid } : {}),
+      };
     },
     {
       validator: (raw) => {
@@ -126,14 +185,21 @@ export async function countersignGrants(carry?: GrantsCarry): Promise<void> {
     },
   );
 
-  setHandler(useGrantUpdate, (raw) => change(state, (now) => useGrant(state, parse(useGrantRequestSchema, raw, 'useGrant'), now)), {
-    validator: (raw) => void parse(useGrantRequestSchema, raw, 'useGrant'),
-  });
+  setHandler(
+    useGrantUpdate,
+    (raw) => change(state, (now) => useGrant(state, parse(useGrantRequestSchema, raw, 'useGrant'), now)),
+    {
+      validator: (raw) => void parse(useGrantRequestSchema, raw, 'useGrant'),
+    },
+  );
 
   setHandler(grantsQuery, () => activeGrants(state, Date.now()));
 
   // Nothing else to do but stay: continue as new when the history grows, carrying only what still matters.
   await condition(() => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= limit);
   await condition(allHandlersFinished);
-  await continueAsNew<typeof countersignGrants>({ state: carryGrants(state, Date.now()), ...(limit !== GRANTS_CONTINUE_AS_NEW_AFTER_EVENTS ? { continueAsNewAfterEvents: limit } : {}) });
+  await continueAsNew<typeof countersignGrants>({
+    state: carryGrants(state, Date.now()),
+    ...(limit !== GRANTS_CONTINUE_AS_NEW_AFTER_EVENTS ? { continueAsNewAfterEvents: limit } : {}),
+  });
 }

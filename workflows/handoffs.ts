@@ -14,7 +14,8 @@ export class Handoffs {
 
   /** The handoff call's answer; the move itself waits for the end of the turn. */
   request(to: string, callId: string): string {
-    if (!this.state.requestHandoff(to, callId)) return `Not transferred: the conversation is already moving to ${this.state.nextAgent!.to}.`;
+    if (!this.state.requestHandoff(to, callId))
+      return `Not transferred: the conversation is already moving to ${this.state.nextAgent!.to}.`;
     return `Transferred to ${to}. It continues the conversation.`;
   }
 

@@ -40,7 +40,12 @@ export class Notifier {
     // Without a webhook the activity would only log: log here instead, and spare the run three history events
     // and a workflow task per notification.
     if (this.webhook() !== true) {
-      log.info(`${event}: ${call.toolName} (call ${call.callId}) in ${this.workflowId}`, { ...n, arguments: undefined, request: undefined, assistantSaid: undefined });
+      log.info(`${event}: ${call.toolName} (call ${call.callId}) in ${this.workflowId}`, {
+        ...n,
+        arguments: undefined,
+        request: undefined,
+        assistantSaid: undefined,
+      });
       return;
     }
     this.send(n, `${event}: ${call.toolName}`);
@@ -50,7 +55,9 @@ export class Notifier {
     this.inFlight += 1;
     notify
       .executeWithOptions({ ...notifyOptions, summary }, [n])
-      .catch((err) => log.warn('notification failed', { event: n.event, callId: n.callId, error: rootCause(err).message }))
+      .catch((err) =>
+        log.warn('notification failed', { event: n.event, callId: n.callId, error: rootCause(err).message }),
+      )
       .finally(() => (this.inFlight -= 1));
   }
 

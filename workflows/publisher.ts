@@ -1,6 +1,12 @@
 // What the run tells the world on every transition: its search attributes, the Web UI's "current details", and,
 // for a sub-run, a report to its parent run of what it waits for. Each is sent only when it changed.
-import { getExternalWorkflowHandle, log, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  getExternalWorkflowHandle,
+  log,
+  setCurrentDetails,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { AgentRunState } from '../core/run/agentRunState';
 import { pendingDetails } from '../core/approvals/pendingDetails';
 import { rootCause } from '../core/run/failures';
@@ -8,11 +14,21 @@ import { childStateSignal } from '../contract/messages';
 import { type ChildReport } from '../contract/runViews';
 import type { Notifier } from './notifier';
 import { RunMetrics } from './runMetrics';
-import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus, searchAttributeUpdates } from '../contract/searchAttributes';
+import {
+  HitlAgent,
+  HitlPendingSince,
+  HitlPendingTools,
+  HitlStatus,
+  searchAttributeUpdates,
+} from '../contract/searchAttributes';
 
 /** What decides whether the search attributes are sent again: status, agent, problem and the waiting calls. */
-const publicationKey = (status: string, agent: string, problem: string | undefined, pending: ReadonlyArray<{ callId: string }>) =>
-  `${status}|${agent}|${problem ?? ''}|${pending.map((p) => p.callId).join(',')}`;
+const publicationKey = (
+  status: string,
+  agent: string,
+  problem: string | undefined,
+  pending: ReadonlyArray<{ callId: string }>,
+) => `${status}|${agent}|${problem ?? ''}|${pending.map((p) => p.callId).join(',')}`;
 
 /**
  * The key of the search attributes a run started with, where they are what its first publish would send: the
@@ -23,7 +39,11 @@ function publishedAtStart(agent: string): string {
   const info = workflowInfo();
   if (info.continuedFromExecutionRunId) return '';
   const sa = info.typedSearchAttributes;
-  const fresh = sa.get(HitlStatus) === 'Running' && sa.get(HitlAgent) === agent && !sa.get(HitlPendingTools)?.length && !sa.get(HitlPendingSince);
+  const fresh =
+    sa.get(HitlStatus) === 'Running' &&
+    sa.get(HitlAgent) === agent &&
+    !sa.get(HitlPendingTools)?.length &&
+    !sa.get(HitlPendingSince);
   return fresh ? publicationKey('Running', agent, undefined, []) : '';
 }
 
@@ -60,9 +80,7 @@ export class Publisher {
       this.published = key;
       upsertSearchAttributes(searchAttributeUpdates({ status: s.status(), agent: s.agentRef().name, pending }));
     }
-    const details = pending.length
-      ? pendingDetails(pending)
-      : `${s.status()}: ${s.agentRef().name}, turn ${s.turn}`;
+    const details = pending.length ? pendingDetails(pending) : `${s.status()}: ${s.agentRef().name}, turn ${s.turn}`;
     const shown = s.problem ? `${details}\nProblem: ${s.problem}` : details;
     if (shown === this.details) return;
     this.details = shown;
@@ -103,7 +121,11 @@ export class Publisher {
     const parent = workflowInfo().parent;
     if (!parent) return;
     const s = this.state;
-    const report: ChildReport = { childWorkflowId: workflowInfo().workflowId, waiting: s.quiescent(), pending: s.finished ? [] : s.allPending() };
+    const report: ChildReport = {
+      childWorkflowId: workflowInfo().workflowId,
+      waiting: s.quiescent(),
+      pending: s.finished ? [] : s.allPending(),
+    };
     if (this.refused.length) report.refused = this.refused.splice(0);
     const key = `${report.waiting}|${report.pending.map((p) => p.callId).join(',')}${this.refusals ? `|${this.refusals}` : ''}`;
     if (key === this.reported) return;

@@ -3,9 +3,24 @@
 // `countersign-reviews`), one update at a time. The rules are in core/approvals/reviewsState.ts; here they meet
 // workflow time, the validator and continue-as-new. Whether the call is an audit-only call of that run is checked by
 // the client library against the run's audit before it sends (client/approvals/reviews.ts): a workflow cannot read another.
-import { ApplicationFailure, allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { addReview, carryReviews, checkReview, emptyReviews, listReviews } from '../core/approvals/reviewsState';
-import { type ReviewRequest, type ReviewsCarry, type ReviewsState, REVIEWS_CONTINUE_AS_NEW_AFTER_EVENTS, reviewRequestSchema, reviewUpdate, reviewsQuery } from '../contract/reviewMessages';
+import {
+  type ReviewRequest,
+  type ReviewsCarry,
+  type ReviewsState,
+  REVIEWS_CONTINUE_AS_NEW_AFTER_EVENTS,
+  reviewRequestSchema,
+  reviewUpdate,
+  reviewsQuery,
+} from '../contract/reviewMessages';
 import { describeZodError } from '../contract/zodErrors';
 import { approverNameProblem } from '../contract/approverName';
 
@@ -34,11 +49,16 @@ export async function countersignReviews(carry?: ReviewsCarry): Promise<void> {
   const state: ReviewsState = carry?.state ?? emptyReviews();
   const limit = carry?.continueAsNewAfterEvents ?? REVIEWS_CONTINUE_AS_NEW_AFTER_EVENTS;
 
-  setHandler(reviewUpdate, (raw) => addReview(state, accepted(state, raw), Date.now()), { validator: (raw) => admitted(state, raw) });
+  setHandler(reviewUpdate, (raw) => addReview(state, accepted(state, raw), Date.now()), {
+    validator: (raw) => admitted(state, raw),
+  });
   setHandler(reviewsQuery, (q) => listReviews(state, q?.workflowId));
 
   // Nothing else to do but stay: continue as new when the history grows, carrying the reviews kept.
   await condition(() => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= limit);
   await condition(allHandlersFinished);
-  await continueAsNew<typeof countersignReviews>({ state: carryReviews(state), ...(carry?.continueAsNewAfterEvents ? { continueAsNewAfterEvents: limit } : {}) });
+  await continueAsNew<typeof countersignReviews>({
+    state: carryReviews(state),
+    ...(carry?.continueAsNewAfterEvents ? { continueAsNewAfterEvents: limit } : {}),
+  });
 }

@@ -17,12 +17,25 @@ export class RunMetrics {
   observe(): void {
     const { requested, decided } = this.approvals.take();
     if (requested.length) {
-      const counter = metricMeter.createCounter(METRIC_NAMES.approvalsRequested, '1', 'approvals requested, by agent and tool');
+      const counter = metricMeter.createCounter(
+        METRIC_NAMES.approvalsRequested,
+        '1',
+        'approvals requested, by agent and tool',
+      );
       for (const r of requested) counter.add(1, { agent: r.agent, tool: r.tool });
     }
     if (!decided.length) return;
-    const counter = metricMeter.createCounter(METRIC_NAMES.approvalsDecided, '1', 'approvals decided, by agent, tool and outcome');
-    const wait = metricMeter.createHistogram(METRIC_NAMES.approvalWait, 'float', 's', 'from request to decision, in seconds');
+    const counter = metricMeter.createCounter(
+      METRIC_NAMES.approvalsDecided,
+      '1',
+      'approvals decided, by agent, tool and outcome',
+    );
+    const wait = metricMeter.createHistogram(
+      METRIC_NAMES.approvalWait,
+      'float',
+      's',
+      'from request to decision, in seconds',
+    );
     for (const d of decided) {
       const tags = { agent: d.agent, tool: d.tool, outcome: d.outcome };
       counter.add(1, tags);
@@ -37,8 +50,15 @@ export function countModelTurn(agent: string): void {
 }
 
 /** A tool activity's result (`ok` unless the tool failed or the activity did); a cancelled run's call counts nothing. */
-export async function countToolCall<T extends { ok?: boolean }>(agent: string, tool: string, running: Promise<T>): Promise<T> {
-  const count = (result: 'ok' | 'error') => metricMeter.createCounter(METRIC_NAMES.toolCalls, '1', 'tool calls run, by agent, tool and result').add(1, { agent, tool, result });
+export async function countToolCall<T extends { ok?: boolean }>(
+  agent: string,
+  tool: string,
+  running: Promise<T>,
+): Promise<T> {
+  const count = (result: 'ok' | 'error') =>
+    metricMeter
+      .createCounter(METRIC_NAMES.toolCalls, '1', 'tool calls run, by agent, tool and result')
+      .add(1, { agent, tool, result });
   try {
     const done = await running;
     count(done.ok === false ? 'error' : 'ok');

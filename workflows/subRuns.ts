@@ -8,10 +8,24 @@ import { type SignalKind, signalFor } from '../core/approvals/decisionIntake';
 import { rootCause } from '../core/run/failures';
 import type { Publisher } from './publisher';
 import type { PlannedCall } from '../core/approvals/plannedCall';
-import { type Decision, WORKFLOW_TYPE, approveSignal, extendSignal, provideInputSignal, provideResultSignal, rejectSignal } from '../contract/messages';
+import {
+  type Decision,
+  WORKFLOW_TYPE,
+  approveSignal,
+  extendSignal,
+  provideInputSignal,
+  provideResultSignal,
+  rejectSignal,
+} from '../contract/messages';
 import { type AppliedDecision, type ChildReport, type RunResult } from '../contract/runViews';
 
-const signals = { approve: approveSignal, reject: rejectSignal, provideInput: provideInputSignal, provideResult: provideResultSignal, extend: extendSignal };
+const signals = {
+  approve: approveSignal,
+  reject: rejectSignal,
+  provideInput: provideInputSignal,
+  provideResult: provideResultSignal,
+  extend: extendSignal,
+};
 
 export class SubRuns {
   constructor(
@@ -30,13 +44,24 @@ export class SubRuns {
     const s = this.state;
     const childId = `${this.workflowId}/${call.callId}`;
     const share = 'shareAlwaysRules' in call && call.shareAlwaysRules;
-    const rules = share ? Object.fromEntries(Object.entries(s.book.state.sticky).map(([key, rule]) => [key.slice(key.indexOf('/') + 1), rule])) : undefined;
+    const rules = share
+      ? Object.fromEntries(
+          Object.entries(s.book.state.sticky).map(([key, rule]) => [key.slice(key.indexOf('/') + 1), rule]),
+        )
+      : undefined;
     s.childStarted(childId, call);
     this.publish();
     try {
       const result = await executeChild<(input: unknown) => Promise<RunResult>>(WORKFLOW_TYPE, {
         workflowId: childId,
-        args: [{ agent: subAgent, input: requestOf(call) || '(no input)', context: s.input.context ?? {}, ...(rules && Object.keys(rules).length ? { alwaysRules: rules } : {}) }],
+        args: [
+          {
+            agent: subAgent,
+            input: requestOf(call) || '(no input)',
+            context: s.input.context ?? {},
+            ...(rules && Object.keys(rules).length ? { alwaysRules: rules } : {}),
+          },
+        ],
         staticSummary: `${subAgent} for ${s.agentRef().name} (call ${call.callId})`,
       });
       return result.finalOutput;
@@ -64,9 +89,13 @@ export class SubRuns {
   forward(childId: string, d: Decision): AppliedDecision {
     const { name, payload } = signalFor(d);
     const child: ExternalWorkflowHandle = getExternalWorkflowHandle(childId);
-    child
-      .signal(signals[name as SignalKind], payload as never)
-      .catch((err) => log.warn('could not forward a decision to the sub-run', { childId, callId: d.callId, error: rootCause(err).message }));
+    child.signal(signals[name as SignalKind], payload as never).catch((err) =>
+      log.warn('could not forward a decision to the sub-run', {
+        childId,
+        callId: d.callId,
+        error: rootCause(err).message,
+      }),
+    );
     this.state.forwardedTo(d.callId);
     const toolName = this.state.children.get(childId)?.pending.find((p) => p.callId === d.callId)?.toolName ?? '';
     log.info('decision forwarded to sub-run', { childId, callId: d.callId, decision: d.decision });

@@ -24,7 +24,14 @@ export class TurnCalls {
   constructor(
     private readonly state: AgentRunState,
     private readonly workflowId: string,
-    private readonly parts: { timers: ApprovalTimers; notifier: Notifier; subRuns: SubRuns; handoffs: Handoffs; publish: () => void; now: () => string },
+    private readonly parts: {
+      timers: ApprovalTimers;
+      notifier: Notifier;
+      subRuns: SubRuns;
+      handoffs: Handoffs;
+      publish: () => void;
+      now: () => string;
+    },
   ) {}
 
   /**
@@ -39,7 +46,14 @@ export class TurnCalls {
     const requestedAt = now();
     for (const c of calls) {
       if (c.disposition === 'error' || c.disposition === 'run' || s.book.call(c.callId)) continue;
-      const booking = { ...bookingFor(c, { agentName: s.agentRef().name, mcpServer: s.mcpTool(c.toolName).mcpTool?.mcpServer }, requestedAt), ...this.context(c.callId) };
+      const booking = {
+        ...bookingFor(
+          c,
+          { agentName: s.agentRef().name, mcpServer: s.mcpTool(c.toolName).mcpTool?.mcpServer },
+          requestedAt,
+        ),
+        ...this.context(c.callId),
+      };
       const booked = s.book.request(booking, requestedAt, c.disposition === 'approval' ? c.auto : undefined);
       if (booked.state === 'pending') notifier.about('approval_requested', booked);
     }
@@ -85,7 +99,11 @@ export class TurnCalls {
     if (this.state.book.call(c.callId)!.state === 'pending') timers.startReminders(c.callId);
     await timers.waitForDecision(c.callId, now);
     const call = this.state.book.call(c.callId)!;
-    return call.state === 'approved' ? this.run(c) : call.state === 'resolved' ? call.externalOutput! : call.rejectionOutput!;
+    return call.state === 'approved'
+      ? this.run(c)
+      : call.state === 'resolved'
+        ? call.externalOutput!
+        : call.rejectionOutput!;
   }
 
   /** Runs the call. A tool that is not idempotent gets one attempt; if it may have run, a person says what came of it. */
@@ -98,9 +116,17 @@ export class TurnCalls {
       if (!once) throw err;
       const because = mayHaveRun(err);
       if (because === undefined) throw err;
-      const call = this.state.book.markUncertain({ ...c, ...this.context(c.callId) }, this.state.agentRef().name, because, this.parts.now());
+      const call = this.state.book.markUncertain(
+        { ...c, ...this.context(c.callId) },
+        this.state.agentRef().name,
+        because,
+        this.parts.now(),
+      );
       this.parts.publish();
-      this.parts.notifier.about('approval_requested', call, { kind: 'uncertain', uncertainBecause: call.uncertainBecause });
+      this.parts.notifier.about('approval_requested', call, {
+        kind: 'uncertain',
+        uncertainBecause: call.uncertainBecause,
+      });
       return this.decided(c);
     }
   }
@@ -111,9 +137,17 @@ export class TurnCalls {
   }
 
   /** What the approved call acts on changed before it ran: people decide again (or the tool's onStale rejects it). */
-  private async again(c: Exclude<PlannedCall, { disposition: 'error' }>, stale: { was: string; now: string }): Promise<string> {
+  private async again(
+    c: Exclude<PlannedCall, { disposition: 'error' }>,
+    stale: { was: string; now: string },
+  ): Promise<string> {
     patched(PATCHES.staleApprovals); // only runs that met a stale call reach here, so this marks them and no older one
-    const call = this.state.book.markStale(c.callId, stale, this.parts.now(), c.onStale === 'reject' ? staleRejection(c.toolName, stale) : undefined);
+    const call = this.state.book.markStale(
+      c.callId,
+      stale,
+      this.parts.now(),
+      c.onStale === 'reject' ? staleRejection(c.toolName, stale) : undefined,
+    );
     this.parts.publish();
     if (call.state === 'pending') this.parts.notifier.about('approval_requested', call, { stale });
     return this.decided(c);
@@ -124,7 +158,12 @@ export class TurnCalls {
     const output = this.state.outputs.get(c.callId)!;
     if (!('hostedMcp' in c && c.hostedMcp)) return { type: 'function_call_output', callId: c.callId, output };
     const approve = this.state.book.call(c.callId)?.state === 'approved';
-    return { type: 'mcp_approval_response', approvalRequestId: c.callId, approve, ...(approve ? {} : { reason: output }) };
+    return {
+      type: 'mcp_approval_response',
+      approvalRequestId: c.callId,
+      approve,
+      ...(approve ? {} : { reason: output }),
+    };
   }
 
   private async execute(call: PlannedCall, once = false): Promise<string> {
@@ -139,15 +178,31 @@ export class TurnCalls {
       const booked = s.book.call(call.callId);
       const edited = booked?.editedArguments;
       const fingerprint = booked?.fingerprint;
-      const result = await countToolCall(s.agentRef().name, call.toolName, withAgent(s, this.parts.publish, () =>
-        runTool.executeWithOptions({ ...(once ? onceToolOptions(options) : options), summary: call.toolName }, [
-          { runId: this.workflowId, agent: s.agentRef(), callId: call.callId, toolName: call.toolName, arguments: edited ?? call.arguments, context: s.input.context ?? {}, ...s.mcpTool(call.toolName), ...(fingerprint !== undefined ? { fingerprint } : {}) },
-        ]),
-      ));
+      const result = await countToolCall(
+        s.agentRef().name,
+        call.toolName,
+        withAgent(s, this.parts.publish, () =>
+          runTool.executeWithOptions({ ...(once ? onceToolOptions(options) : options), summary: call.toolName }, [
+            {
+              runId: this.workflowId,
+              agent: s.agentRef(),
+              callId: call.callId,
+              toolName: call.toolName,
+              arguments: edited ?? call.arguments,
+              context: s.input.context ?? {},
+              ...s.mcpTool(call.toolName),
+              ...(fingerprint !== undefined ? { fingerprint } : {}),
+            },
+          ]),
+        ),
+      );
       if (result.stale) throw new TargetChanged(result.stale);
       // The model asked for other arguments; it must know what actually ran.
       if (!edited) return result.output;
-      const note = call.disposition === 'input' ? `A person filled in ${call.fields.join(', ')}; the call ran with ${edited}.` : `A reviewer changed the arguments of this call before it ran; it ran with ${edited}.`;
+      const note =
+        call.disposition === 'input'
+          ? `A person filled in ${call.fields.join(', ')}; the call ran with ${edited}.`
+          : `A reviewer changed the arguments of this call before it ran; it ran with ${edited}.`;
       return `${note}\n${result.output}`;
     } finally {
       s.executionEnded();
@@ -158,7 +213,7 @@ export class TurnCalls {
 /** The tool activity found the call's target changed since its decision, and did not run it. */
 class TargetChanged extends Error {
   constructor(readonly stale: { was: string; now: string }) {
-    super('the call\'s target changed since its decision');
+    super("the call's target changed since its decision");
   }
 }
 
@@ -166,7 +221,9 @@ class TargetChanged extends Error {
 function mayHaveRun(err: unknown): string | undefined {
   if (!(err instanceof ActivityFailure) || isCancellation(err)) return undefined;
   const cause = err.cause;
-  if (cause instanceof ApplicationFailure && (cause.type === 'ToolUnavailable' || cause.type === 'AgentUnavailable')) return undefined;
-  if (cause instanceof TimeoutFailure) return `its attempt timed out (${cause.timeoutType === 'HEARTBEAT' ? 'its worker stopped answering' : 'it did not finish in time'}) after it started`;
+  if (cause instanceof ApplicationFailure && (cause.type === 'ToolUnavailable' || cause.type === 'AgentUnavailable'))
+    return undefined;
+  if (cause instanceof TimeoutFailure)
+    return `its attempt timed out (${cause.timeoutType === 'HEARTBEAT' ? 'its worker stopped answering' : 'it did not finish in time'}) after it started`;
   return `its attempt failed after it started: ${cause?.message ?? err.message}`;
 }

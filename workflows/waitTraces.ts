@@ -27,8 +27,15 @@ export function traceWait(state: AgentRunState, callId: string, wait: () => Prom
   const call = state.book.call(callId);
   if (!tracer || !call || call.state !== 'pending') return wait();
   const A = SPAN_ATTRIBUTES;
-  const span = tracer.start({ [A.agent]: call.agentName, [A.tool]: call.toolName, [A.callId]: callId, [A.kind]: call.kind ?? 'approval' }, new Date(call.requestedAt));
-  const end = () => span.end(state.book.state.audit.findLast((e) => e.callId === callId && !NOT_AN_END.includes(e.decision))?.decision ?? call.state);
+  const span = tracer.start(
+    { [A.agent]: call.agentName, [A.tool]: call.toolName, [A.callId]: callId, [A.kind]: call.kind ?? 'approval' },
+    new Date(call.requestedAt),
+  );
+  const end = () =>
+    span.end(
+      state.book.state.audit.findLast((e) => e.callId === callId && !NOT_AN_END.includes(e.decision))?.decision ??
+        call.state,
+    );
   const waiting = wait();
   waiting.then(end, end);
   return waiting;

@@ -26,7 +26,13 @@ export type McpServerConfig = { name: string } & (
 
 const strings = z.record(z.string(), z.string());
 export const mcpServerConfigSchema: z.ZodType<McpServerConfig> = z.union([
-  z.strictObject({ name: z.string().min(1), command: z.string().min(1), args: z.array(z.string()).optional(), env: strings.optional(), cwd: z.string().optional() }),
+  z.strictObject({
+    name: z.string().min(1),
+    command: z.string().min(1),
+    args: z.array(z.string()).optional(),
+    env: strings.optional(),
+    cwd: z.string().optional(),
+  }),
   z.strictObject({ name: z.string().min(1), url: z.url({ protocol: /^https?$/ }), headers: strings.optional() }),
 ]);
 
@@ -50,7 +56,8 @@ export function listMcpTools(server: McpServerConfig, opts: McpCallOptions = {})
     let cursor: string | undefined;
     do {
       const page = await client.listTools(cursor === undefined ? {} : { cursor }, request);
-      for (const t of page.tools) tools.push({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema });
+      for (const t of page.tools)
+        tools.push({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema });
       cursor = page.nextCursor;
     } while (cursor !== undefined);
     return tools;
@@ -67,7 +74,11 @@ export function callMcpTool(
 ): Promise<{ output: string; isError: boolean }> {
   return withServer(server, `tools/call ${toolName}`, opts, async (client, request) => {
     try {
-      const result = await client.callTool({ name: toolName, arguments: args, _meta: { [IDEMPOTENCY_META_KEY]: idempotencyKey } }, undefined, request);
+      const result = await client.callTool(
+        { name: toolName, arguments: args, _meta: { [IDEMPOTENCY_META_KEY]: idempotencyKey } },
+        undefined,
+        request,
+      );
       return { output: outputOf(result), isError: result.isError === true };
     } catch (err) {
       // Servers on this SDK send McpError's own "MCP error -32602: …" as the message, and the client adds it again.
@@ -91,9 +102,15 @@ function outputOf(result: CallToolResult | { toolResult: unknown }): string {
   return result.structuredContent === undefined ? '' : JSON.stringify(result.structuredContent);
 }
 
-async function withServer<T>(config: McpServerConfig, step: string, opts: McpCallOptions, fn: (client: Client, request: RequestOptions) => Promise<T>): Promise<T> {
+async function withServer<T>(
+  config: McpServerConfig,
+  step: string,
+  opts: McpCallOptions,
+  fn: (client: Client, request: RequestOptions) => Promise<T>,
+): Promise<T> {
   const parsed = mcpServerConfigSchema.safeParse(config);
-  if (!parsed.success) throw new Error(`MCP server "${config?.name}": invalid config: ${oneLine(z.prettifyError(parsed.error))}`);
+  if (!parsed.success)
+    throw new Error(`MCP server "${config?.name}": invalid config: ${oneLine(z.prettifyError(parsed.error))}`);
   const server = parsed.data;
   const stderr = new Tail();
   const { transport, gone } = transportFor(server, stderr);
@@ -120,7 +137,10 @@ const STDIO_EXIT_WAIT_MS = 5_000;
 
 function transportFor(server: McpServerConfig, stderr: Tail): { transport: Transport; gone: Promise<void> } {
   if ('url' in server) {
-    return { transport: new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } }), gone: Promise.resolve() };
+    return {
+      transport: new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } }),
+      gone: Promise.resolve(),
+    };
   }
   const transport = new StdioClientTransport({
     command: server.command,

@@ -30,7 +30,14 @@ export async function freezeMcpTools(agent: Agent): Promise<ToolSnapshot[]> {
         });
       owner.set(t.name, `MCP server "${spec.name}"`);
       const policy = policyOf(`MCP server ${spec.name}`, spec);
-      frozen.push({ name: t.name, description: t.description, parameters: t.inputSchema, approval: mcpApproval(spec, t.name), ...(Object.keys(policy).length ? { policy } : {}), mcpServer: spec.name });
+      frozen.push({
+        name: t.name,
+        description: t.description,
+        parameters: t.inputSchema,
+        approval: mcpApproval(spec, t.name),
+        ...(Object.keys(policy).length ? { policy } : {}),
+        mcpServer: spec.name,
+      });
     }
   }
   return frozen;
@@ -49,7 +56,12 @@ function parametersOf(schema: Record<string, unknown>): z.ZodObject {
 
 function serverOf(agent: Agent, name: string): McpServerSpec {
   const spec = agent.mcpServers.find((s) => s.name === name);
-  if (!spec) throw ApplicationFailure.create({ type: 'ToolUnavailable', nonRetryable: true, message: `MCP server "${name}" is no longer on agent ${agent.name}@${agent.version}` });
+  if (!spec)
+    throw ApplicationFailure.create({
+      type: 'ToolUnavailable',
+      nonRetryable: true,
+      message: `MCP server "${name}" is no longer on agent ${agent.name}@${agent.version}`,
+    });
   return spec;
 }
 
@@ -64,17 +76,30 @@ export function mcpTool(agent: Agent, snapshot: ToolSnapshot): Tool {
     parameters: parametersOf(snapshot.parameters),
     jsonSchema: snapshot.parameters,
     policy: snapshot.policy ?? {},
-    needsApproval: typeof rule === 'function' ? (ctx, params) => rule(ctx, name, params as Record<string, unknown>) : snapshot.approval === 'always',
+    needsApproval:
+      typeof rule === 'function'
+        ? (ctx, params) => rule(ctx, name, params as Record<string, unknown>)
+        : snapshot.approval === 'always',
     ...(spec.onApproval ? { onApproval: spec.onApproval } : {}),
-    ...(spec.preview ? { preview: (params, ctx) => previewByServer(spec, spec.preview!.tool, name, params as Record<string, unknown>, ctx.runId, ctx.callId) } : {}),
+    ...(spec.preview
+      ? {
+          preview: (params, ctx) =>
+            previewByServer(spec, spec.preview!.tool, name, params as Record<string, unknown>, ctx.runId, ctx.callId),
+        }
+      : {}),
     execute: async (params, ctx) => {
       let result;
       try {
-        result = await callMcpTool(connectionOf(spec), name, params as Record<string, unknown>, ctx.idempotencyKey, { timeoutMs: spec.timeoutMs });
+        result = await callMcpTool(connectionOf(spec), name, params as Record<string, unknown>, ctx.idempotencyKey, {
+          timeoutMs: spec.timeoutMs,
+        });
       } catch (err) {
         // Unreachable or dead: Temporal retries the activity; after the last try the model hears of it instead.
-        if (Context.current().info.attempt < MCP_CALL_ATTEMPTS) throw ApplicationFailure.retryable((err as Error).message, 'McpServerUnavailable');
-        throw new Error(`MCP server "${spec.name}" did not answer after ${MCP_CALL_ATTEMPTS} tries: ${(err as Error).message}`);
+        if (Context.current().info.attempt < MCP_CALL_ATTEMPTS)
+          throw ApplicationFailure.retryable((err as Error).message, 'McpServerUnavailable');
+        throw new Error(
+          `MCP server "${spec.name}" did not answer after ${MCP_CALL_ATTEMPTS} tries: ${(err as Error).message}`,
+        );
       }
       if (result.isError) throw new Error(result.output || `the MCP server "${spec.name}" reported an error`);
       return result.output;
@@ -83,10 +108,22 @@ export function mcpTool(agent: Agent, snapshot: ToolSnapshot): Tool {
 }
 
 /** A gated call's impact preview from the server itself: its read-only preview tool, asked about the call. */
-async function previewByServer(spec: McpServerSpec, previewTool: string, tool: string, args: Record<string, unknown>, runId: string, callId: string): Promise<{ summary: string; details?: string }> {
-  const result = await callMcpTool(connectionOf(spec), previewTool, { tool, arguments: args }, `${runId}:${callId}:preview`, { timeoutMs: spec.timeoutMs });
+async function previewByServer(
+  spec: McpServerSpec,
+  previewTool: string,
+  tool: string,
+  args: Record<string, unknown>,
+  runId: string,
+  callId: string,
+): Promise<{ summary: string; details?: string }> {
+  const result = await callMcpTool(
+    connectionOf(spec),
+    previewTool,
+    { tool, arguments: args },
+    `${runId}:${callId}:preview`,
+    { timeoutMs: spec.timeoutMs },
+  );
   if (result.isError) throw new Error(`${previewTool} answered an error: ${result.output}`);
   const [summary = '', ...rest] = result.output.split('\n');
   return { summary, ...(rest.length ? { details: rest.join('\n') } : {}) };
 }
-

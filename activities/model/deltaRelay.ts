@@ -112,7 +112,11 @@ export async function startDeltaRelay(options: DeltaRelayOptions = {}): Promise<
     const key = keyOf(decodeURIComponent(match[1]!), Number(match[2]));
     const token = requested.searchParams.get('token') ?? undefined;
     if (!sameSecret(token, tokenOf(key))) {
-      res.writeHead(403, { 'content-type': 'text/plain' }).end("refused: a turn's deltas need the token in the URL its run advertises (the model call's heartbeat: describe, or the client library)\n");
+      res
+        .writeHead(403, { 'content-type': 'text/plain' })
+        .end(
+          "refused: a turn's deltas need the token in the URL its run advertises (the model call's heartbeat: describe, or the client library)\n",
+        );
       return;
     }
     const feed = await feedOf(key, res);
@@ -133,7 +137,11 @@ export async function startDeltaRelay(options: DeltaRelayOptions = {}): Promise<
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err) =>
-      reject(new ConfigError(`the model-delta relay cannot listen on ${host}:${port} (${err.message}): set COUNTERSIGN_DELTA_HOST/COUNTERSIGN_DELTA_PORT, or COUNTERSIGN_DELTA_RELAY=off`)),
+      reject(
+        new ConfigError(
+          `the model-delta relay cannot listen on ${host}:${port} (${err.message}): set COUNTERSIGN_DELTA_HOST/COUNTERSIGN_DELTA_PORT, or COUNTERSIGN_DELTA_RELAY=off`,
+        ),
+      ),
     );
     server.listen(port, host, () => resolve());
   });
@@ -144,9 +152,12 @@ export async function startDeltaRelay(options: DeltaRelayOptions = {}): Promise<
   // Bounded memory: late readers get a whole turn for lingerMs after it ends, then the buffer goes. One sweeper made
   // here, not a timer per turn: a timer made inside the model activity would keep that activity's whole context
   // (request, response, logger) alive for as long as it waits.
-  const sweeper = setInterval(() => {
-    for (const [key, feed] of feeds) if (lingered(feed)) feeds.delete(key);
-  }, Math.max(50, Math.min(lingerMs / 2, KEEPALIVE_MS))).unref();
+  const sweeper = setInterval(
+    () => {
+      for (const [key, feed] of feeds) if (lingered(feed)) feeds.delete(key);
+    },
+    Math.max(50, Math.min(lingerMs / 2, KEEPALIVE_MS)),
+  ).unref();
 
   const address = server.address() as AddressInfo;
   const shownHost = address.address.includes(':') ? `[${address.address}]` : address.address;

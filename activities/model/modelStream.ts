@@ -2,7 +2,11 @@
 // `onDelta` as it arrives, and the result is what the non-streaming call would have returned (the message and its
 // tool calls, the usage), so activities/model/modelTurn.ts builds the same ModelTurn from either.
 import OpenAI from 'openai';
-import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessage, ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessage,
+  ChatCompletionMessageFunctionToolCall,
+} from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { Response, ResponseCreateParamsNonStreaming } from 'openai/resources/responses/responses';
 import { ApplicationFailure } from '@temporalio/common';
@@ -42,7 +46,10 @@ export async function streamChat(
   onDelta: OnDelta,
 ): Promise<{ message: Pick<ChatCompletionMessage, 'content' | 'tool_calls'>; usage?: CompletionUsage }> {
   return withDeadline(o.timeoutMs, async (signal) => {
-    const stream = await client.chat.completions.create({ ...params, stream: true, stream_options: { include_usage: true } }, { headers: o.headers, signal });
+    const stream = await client.chat.completions.create(
+      { ...params, stream: true, stream_options: { include_usage: true } },
+      { headers: o.headers, signal },
+    );
     let content: string | null = null;
     const calls: ChatCompletionMessageFunctionToolCall[] = [];
     let usage: CompletionUsage | undefined;
@@ -72,7 +79,12 @@ export async function streamChat(
   });
 }
 
-export async function streamResponses(client: OpenAI, params: ResponseCreateParamsNonStreaming, o: StreamOptions, onDelta: OnDelta): Promise<Response> {
+export async function streamResponses(
+  client: OpenAI,
+  params: ResponseCreateParamsNonStreaming,
+  o: StreamOptions,
+  onDelta: OnDelta,
+): Promise<Response> {
   return withDeadline(o.timeoutMs, async (signal) => {
     const stream = await client.responses.create({ ...params, stream: true }, { headers: o.headers, signal });
     let final: Response | undefined;
@@ -84,7 +96,10 @@ export async function streamResponses(client: OpenAI, params: ResponseCreatePara
       else if (event.type === 'response.completed' || event.type === 'response.incomplete') final = event.response;
       else if (event.type === 'response.failed') {
         // A JSON call would have had the provider's error status; a stream reports it in-band, after a 200.
-        throw ApplicationFailure.create({ type: 'ModelServerError' /* ModelFailure.serverError */, message: `model response failed: ${event.response.error?.message ?? 'no reason given'}` });
+        throw ApplicationFailure.create({
+          type: 'ModelServerError' /* ModelFailure.serverError */,
+          message: `model response failed: ${event.response.error?.message ?? 'no reason given'}`,
+        });
       }
     }
     if (!final) throw new Error(events ? 'the model stream ended before the response completed' : NOT_A_STREAM);

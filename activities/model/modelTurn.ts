@@ -61,7 +61,11 @@ function toChatMessages(instructions: string, items: ConversationItem[]): ChatCo
     if (item.type === 'message') {
       messages.push({ role: item.role, content: item.content });
     } else if (item.type === 'function_call') {
-      const call = { id: item.callId, type: 'function' as const, function: { name: item.name, arguments: item.arguments } };
+      const call = {
+        id: item.callId,
+        type: 'function' as const,
+        function: { name: item.name, arguments: item.arguments },
+      };
       const last = messages[messages.length - 1];
       // Chat Completions carries a turn's calls on one assistant message (with its text, if any).
       if (last?.role === 'assistant') last.tool_calls = [...(last.tool_calls ?? []), call];
@@ -76,42 +80,110 @@ function toChatMessages(instructions: string, items: ConversationItem[]): ChatCo
 function toResponsesInput(items: ConversationItem[]): ResponseInputItem[] {
   return items.map((item): ResponseInputItem => {
     if (item.type === 'message') return { type: 'message', role: item.role, content: item.content };
-    if (item.type === 'function_call') return { type: 'function_call', call_id: item.callId, name: item.name, arguments: item.arguments };
-    if (item.type === 'mcp_approval_request') return { type: 'mcp_approval_request', id: item.id, server_label: item.serverLabel, name: item.name, arguments: item.arguments };
+    if (item.type === 'function_call')
+      return { type: 'function_call', call_id: item.callId, name: item.name, arguments: item.arguments };
+    if (item.type === 'mcp_approval_request')
+      return {
+        type: 'mcp_approval_request',
+        id: item.id,
+        server_label: item.serverLabel,
+        name: item.name,
+        arguments: item.arguments,
+      };
     if (item.type === 'mcp_approval_response')
-      return { type: 'mcp_approval_response', approval_request_id: item.approvalRequestId, approve: item.approve, ...(item.reason ? { reason: item.reason } : {}) };
+      return {
+        type: 'mcp_approval_response',
+        approval_request_id: item.approvalRequestId,
+        approve: item.approve,
+        ...(item.reason ? { reason: item.reason } : {}),
+      };
     if (item.type === 'provider_item') return item.item as unknown as ResponseInputItem;
     return { type: 'function_call_output', call_id: item.callId, output: item.output };
   });
 }
 
 async function callChat(client: OpenAI, model: string, req: ModelRequest, live?: Live): Promise<ModelTurn> {
-  const tools: ChatCompletionTool[] = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
-  const settings = chatSettings(req.settings, req.tools.map((t) => t.name));
-  const format = req.outputSchema ? { response_format: { type: 'json_schema', json_schema: { name: OUTPUT_FORMAT_NAME, schema: req.outputSchema, strict: false } } } : {};
-  const params = { ...settings, ...format, model, messages: toChatMessages(req.instructions, req.items), ...(tools.length ? { tools } : {}) } as OpenAI.ChatCompletionCreateParamsNonStreaming;
+  const tools: ChatCompletionTool[] = req.tools.map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.description, parameters: t.parameters },
+  }));
+  const settings = chatSettings(
+    req.settings,
+    req.tools.map((t) => t.name),
+  );
+  const format = req.outputSchema
+    ? {
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: OUTPUT_FORMAT_NAME, schema: req.outputSchema, strict: false },
+        },
+      }
+    : {};
+  const params = {
+    ...settings,
+    ...format,
+    model,
+    messages: toChatMessages(req.instructions, req.items),
+    ...(tools.length ? { tools } : {}),
+  } as OpenAI.ChatCompletionCreateParamsNonStreaming;
   const headers = { [RUN_ID_HEADER]: req.runId };
   const completion = live
     ? await streamChat(client, params, { headers, timeoutMs: live.timeoutMs }, live.onDelta)
-    : await client.chat.completions.create(params, { headers }).then((c) => ({ message: c.choices[0]?.message, usage: c.usage }));
+    : await client.chat.completions
+        .create(params, { headers })
+        .then((c) => ({ message: c.choices[0]?.message, usage: c.usage }));
   const message = completion.message;
   const items: ConversationItem[] = [];
   if (message?.content) items.push({ type: 'message', role: 'assistant', content: message.content });
   for (const call of message?.tool_calls ?? []) {
-    if (call.type === 'function') items.push({ type: 'function_call', callId: call.id, name: call.function.name, arguments: call.function.arguments });
+    if (call.type === 'function')
+      items.push({
+        type: 'function_call',
+        callId: call.id,
+        name: call.function.name,
+        arguments: call.function.arguments,
+      });
   }
   const u = completion.usage;
-  return { items, usage: { requests: 1, inputTokens: u?.prompt_tokens ?? 0, outputTokens: u?.completion_tokens ?? 0, totalTokens: u?.total_tokens ?? 0 } };
+  return {
+    items,
+    usage: {
+      requests: 1,
+      inputTokens: u?.prompt_tokens ?? 0,
+      outputTokens: u?.completion_tokens ?? 0,
+      totalTokens: u?.total_tokens ?? 0,
+    },
+  };
 }
 
 async function callResponses(client: OpenAI, model: string, req: ModelRequest, live?: Live): Promise<ModelTurn> {
-  const functions: FunctionTool[] = req.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+  const functions: FunctionTool[] = req.tools.map((t) => ({
+    type: 'function',
+    name: t.name,
+    description: t.description,
+    parameters: t.parameters,
+    strict: false,
+  }));
   const tools = [...functions, ...(req.hostedMcp ?? []).map(hostedMcpTool)] as Tool[];
-  const settings = responsesSettings(req.settings, req.tools.map((t) => t.name));
-  const format = req.outputSchema ? { text: { format: { type: 'json_schema', name: OUTPUT_FORMAT_NAME, schema: req.outputSchema, strict: false } } } : {};
-  const params = { ...settings, ...format, model, instructions: req.instructions || undefined, input: toResponsesInput(req.items), ...(tools.length ? { tools } : {}) } as OpenAI.Responses.ResponseCreateParamsNonStreaming;
+  const settings = responsesSettings(
+    req.settings,
+    req.tools.map((t) => t.name),
+  );
+  const format = req.outputSchema
+    ? { text: { format: { type: 'json_schema', name: OUTPUT_FORMAT_NAME, schema: req.outputSchema, strict: false } } }
+    : {};
+  const params = {
+    ...settings,
+    ...format,
+    model,
+    instructions: req.instructions || undefined,
+    input: toResponsesInput(req.items),
+    ...(tools.length ? { tools } : {}),
+  } as OpenAI.Responses.ResponseCreateParamsNonStreaming;
   const headers = { [RUN_ID_HEADER]: req.runId };
-  const response = live ? await streamResponses(client, params, { headers, timeoutMs: live.timeoutMs }, live.onDelta) : await client.responses.create(params, { headers });
+  const response = live
+    ? await streamResponses(client, params, { headers, timeoutMs: live.timeoutMs }, live.onDelta)
+    : await client.responses.create(params, { headers });
   const items: ConversationItem[] = [];
   for (const out of response.output) {
     if (out.type === 'message') {
@@ -120,19 +192,36 @@ async function callResponses(client: OpenAI, model: string, req: ModelRequest, l
     } else if (out.type === 'function_call') {
       items.push({ type: 'function_call', callId: out.call_id, name: out.name, arguments: out.arguments });
     } else if (out.type === 'mcp_approval_request') {
-      items.push({ type: 'mcp_approval_request', id: out.id, serverLabel: out.server_label, name: out.name, arguments: out.arguments });
+      items.push({
+        type: 'mcp_approval_request',
+        id: out.id,
+        serverLabel: out.server_label,
+        name: out.name,
+        arguments: out.arguments,
+      });
     } else if (out.type === 'mcp_list_tools' || out.type === 'mcp_call') {
       items.push({ type: 'provider_item', item: out as unknown as Record<string, unknown> });
     }
   }
   const u = response.usage;
-  return { items, usage: { requests: 1, inputTokens: u?.input_tokens ?? 0, outputTokens: u?.output_tokens ?? 0, totalTokens: u?.total_tokens ?? 0 } };
+  return {
+    items,
+    usage: {
+      requests: 1,
+      inputTokens: u?.input_tokens ?? 0,
+      outputTokens: u?.output_tokens ?? 0,
+      totalTokens: u?.total_tokens ?? 0,
+    },
+  };
 }
 
 /** Maps a provider error to a Temporal failure: retryable unless retrying cannot help. */
 function toFailure(err: unknown, where: string): never {
   if (err instanceof OpenAI.APIConnectionError) {
-    throw ApplicationFailure.create({ type: ModelFailure.unreachable, message: `model at ${where} unreachable: ${err.message}` });
+    throw ApplicationFailure.create({
+      type: ModelFailure.unreachable,
+      message: `model at ${where} unreachable: ${err.message}`,
+    });
   }
   if (err instanceof OpenAI.APIError && err.status !== undefined) {
     const detail = (err.error as { message?: string } | undefined)?.message ?? err.message;
@@ -145,8 +234,14 @@ function toFailure(err: unknown, where: string): never {
         ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { nextRetryDelay: `${retryAfter}s` } : {}),
       });
     }
-    if (err.status >= 500 || err.status === 408 || err.status === 409) throw ApplicationFailure.create({ type: ModelFailure.serverError, message });
-    throw ApplicationFailure.create({ type: ModelFailure.rejected, message, nonRetryable: true, details: [{ status: err.status }] });
+    if (err.status >= 500 || err.status === 408 || err.status === 409)
+      throw ApplicationFailure.create({ type: ModelFailure.serverError, message });
+    throw ApplicationFailure.create({
+      type: ModelFailure.rejected,
+      message,
+      nonRetryable: true,
+      details: [{ status: err.status }],
+    });
   }
   throw err;
 }
@@ -184,9 +279,14 @@ export function createModelActivities(settings: ModelEndpoint, relay?: DeltaRela
     async callModel(req: ModelRequest): Promise<ModelTurn> {
       const model = req.model ?? settings.model;
       // A local activity (fast mode) has no heartbeat, so no reader could find a feed: it does not stream.
-      const live = relay && req.turn !== undefined && !inLocalActivity() ? openFeed(relay, req.runId, req.turn, settings.requestTimeoutMs) : undefined;
+      const live =
+        relay && req.turn !== undefined && !inLocalActivity()
+          ? openFeed(relay, req.runId, req.turn, settings.requestTimeoutMs)
+          : undefined;
       try {
-        return settings.api === 'chat' ? await callChat(client, model, req, live) : await callResponses(client, model, req, live);
+        return settings.api === 'chat'
+          ? await callChat(client, model, req, live)
+          : await callResponses(client, model, req, live);
       } catch (err) {
         toFailure(err, where);
       } finally {
@@ -195,4 +295,3 @@ export function createModelActivities(settings: ModelEndpoint, relay?: DeltaRela
     },
   };
 }
-

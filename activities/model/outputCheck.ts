@@ -7,7 +7,8 @@ import { describeZodError } from '../../contract/zodErrors';
 
 /** The final answer's problem, or undefined when it matches (or the agent has no outputType, or the turn calls tools). */
 export function finalOutputProblem(agent: Agent, items: readonly ConversationItem[]): string | undefined {
-  if (!agent.outputType || items.some((i) => i.type === 'function_call' || i.type === 'mcp_approval_request')) return undefined;
+  if (!agent.outputType || items.some((i) => i.type === 'function_call' || i.type === 'mcp_approval_request'))
+    return undefined;
   const text = items.flatMap((i) => (i.type === 'message' && i.role === 'assistant' ? [i.content] : [])).join('\n');
   let value: unknown;
   try {

@@ -10,12 +10,20 @@ function namedTool(s: ModelSettings, toolNames: readonly string[]): string | und
   const choice = s.toolChoice;
   if (!choice || choice === 'auto' || choice === 'required' || choice === 'none') return undefined;
   if (!toolNames.includes(choice))
-    throw ApplicationFailure.create({ type: INVALID_MODEL_SETTINGS, nonRetryable: true, message: `modelSettings.toolChoice names "${choice}", which is not one of the agent's tools (${toolNames.join(', ') || 'none'})` });
+    throw ApplicationFailure.create({
+      type: INVALID_MODEL_SETTINGS,
+      nonRetryable: true,
+      message: `modelSettings.toolChoice names "${choice}", which is not one of the agent's tools (${toolNames.join(', ') || 'none'})`,
+    });
   return choice;
 }
 
 /** tool_choice and parallel_tool_calls, present only when the turn offers tools; a named tool in the API's shape. */
-function toolFields(s: ModelSettings, toolNames: readonly string[], named: (name: string) => unknown): Record<string, unknown> {
+function toolFields(
+  s: ModelSettings,
+  toolNames: readonly string[],
+  named: (name: string) => unknown,
+): Record<string, unknown> {
   if (toolNames.length === 0) return {};
   const name = namedTool(s, toolNames);
   return { tool_choice: name ? named(name) : s.toolChoice, parallel_tool_calls: s.parallelToolCalls };

@@ -6,7 +6,14 @@
 // reads a bounded number of segments. Content-addressed, so a retried activity stores nothing new.
 import type { ConversationItem } from '../../contract/items';
 import type { TranscriptHead } from '../../core/run/runCarry';
-import { type Payload, type PayloadCodec, type SerializationContext, StorageDriverClaim, type StorageDriver, defaultPayloadConverter } from '@temporalio/common';
+import {
+  type Payload,
+  type PayloadCodec,
+  type SerializationContext,
+  StorageDriverClaim,
+  type StorageDriver,
+  defaultPayloadConverter,
+} from '@temporalio/common';
 import { storeTargetOf } from '../../codec/valueCodec';
 import { setNewest } from '../../core/newestEntries';
 
@@ -38,7 +45,8 @@ export class TranscriptStore {
     if (cached) return this.remember(key, cached);
     const segment = await this.read(head);
     const items = segment.prev ? [...(await this.load(segment.prev)), ...segment.items] : segment.items;
-    if (items.length !== head.count) throw new Error(`transcript ${key} holds ${items.length} items, its head says ${head.count}`);
+    if (items.length !== head.count)
+      throw new Error(`transcript ${key} holds ${items.length} items, its head says ${head.count}`);
     return this.remember(key, items);
   }
 
@@ -46,7 +54,11 @@ export class TranscriptStore {
    * Stores `items` after the conversation `head` stands for; the head of the longer conversation. `owner`: the run,
    * whose other payloads share the segment's large values (codec/valueCodec.ts).
    */
-  async append(head: TranscriptHead | undefined, items: ConversationItem[], owner?: SerializationContext): Promise<{ head: TranscriptHead; all: ConversationItem[] }> {
+  async append(
+    head: TranscriptHead | undefined,
+    items: ConversationItem[],
+    owner?: SerializationContext,
+  ): Promise<{ head: TranscriptHead; all: ConversationItem[] }> {
     const before = head ? await this.load(head) : [];
     if (head && items.length === 0) return { head, all: before };
     const depth = head ? ((await this.depthOf(head)) ?? MAX_CHAIN) + 1 : 0;
@@ -77,7 +89,10 @@ export class TranscriptStore {
 
   private async read(head: TranscriptHead): Promise<Segment> {
     const { driver, ...claimData } = head.ref;
-    if (driver !== this.driver.name) throw new Error(`the transcript is in payload store "${driver}", this worker uses "${this.driver.name}": configure the worker with the store its runs use`);
+    if (driver !== this.driver.name)
+      throw new Error(
+        `the transcript is in payload store "${driver}", this worker uses "${this.driver.name}": configure the worker with the store its runs use`,
+      );
     let payloads = await this.driver.retrieve({}, [new StorageDriverClaim(claimData)]);
     for (const codec of [...this.codecs].reverse()) payloads = await codec.decode(payloads);
     const segment = defaultPayloadConverter.fromPayload<Segment>(payloads[0]!);

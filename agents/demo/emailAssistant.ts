@@ -28,7 +28,10 @@ export const deleteRecord = defineTool({
   description: 'Permanently delete a record from the database.',
   parameters: z.object({ record_id: z.string() }),
   needsApproval: true,
-  preview: ({ record_id }) => ({ summary: `deletes record ${record_id} from the database; this cannot be undone`, details: `DELETE FROM records WHERE id = '${record_id}'` }),
+  preview: ({ record_id }) => ({
+    summary: `deletes record ${record_id} from the database; this cannot be undone`,
+    details: `DELETE FROM records WHERE id = '${record_id}'`,
+  }),
   execute: async ({ record_id }, ctx) => {
     await recordOnce({ idempotencyKey: ctx.idempotencyKey, kind: 'delete_record', record_id });
     return `Record ${record_id} deleted`;
@@ -38,6 +41,7 @@ export const deleteRecord = defineTool({
 export const emailAssistant = defineAgent({
   name: 'email-assistant',
   version: '1',
-  instructions: 'You help users manage their emails and records. Look up contacts and send emails on behalf of the user.',
+  instructions:
+    'You help users manage their emails and records. Look up contacts and send emails on behalf of the user.',
   tools: [lookupContact, sendEmail, deleteRecord],
 });

@@ -26,8 +26,13 @@ export function outboxPath(): string {
 }
 
 export async function readOutbox(path = outboxPath()): Promise<OutboxEntry[]> {
-  const text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? '' : Promise.reject(err)));
-  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as OutboxEntry);
+  const text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) =>
+    err.code === 'ENOENT' ? '' : Promise.reject(err),
+  );
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as OutboxEntry);
 }
 
 /**
@@ -37,7 +42,9 @@ export async function readOutbox(path = outboxPath()): Promise<OutboxEntry[]> {
 const known = new Map<string, { inode: number; offset: number; keys: Set<string> }>();
 
 async function keysIn(path: string): Promise<Set<string>> {
-  const file = await open(path, 'r').catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? undefined : Promise.reject(err)));
+  const file = await open(path, 'r').catch((err: NodeJS.ErrnoException) =>
+    err.code === 'ENOENT' ? undefined : Promise.reject(err),
+  );
   if (!file) {
     known.delete(path);
     return new Set();
@@ -45,12 +52,17 @@ async function keysIn(path: string): Promise<Set<string>> {
   try {
     const { ino, size } = await file.stat();
     let state = known.get(path);
-    if (!state || state.inode !== ino || size < state.offset) known.set(path, (state = { inode: ino, offset: 0, keys: new Set() }));
+    if (!state || state.inode !== ino || size < state.offset)
+      known.set(path, (state = { inode: ino, offset: 0, keys: new Set() }));
     if (size > state.offset) {
-      const { buffer, bytesRead } = await file.read({ buffer: Buffer.alloc(size - state.offset), position: state.offset });
+      const { buffer, bytesRead } = await file.read({
+        buffer: Buffer.alloc(size - state.offset),
+        position: state.offset,
+      });
       const text = buffer.subarray(0, bytesRead).toString('utf8');
       const complete = text.slice(0, text.lastIndexOf('\n') + 1); // a line still being written is read next time
-      for (const line of complete.split('\n').filter(Boolean)) state.keys.add((JSON.parse(line) as OutboxEntry).idempotencyKey);
+      for (const line of complete.split('\n').filter(Boolean))
+        state.keys.add((JSON.parse(line) as OutboxEntry).idempotencyKey);
       state.offset += Buffer.byteLength(complete);
     }
     return state.keys;

@@ -14,7 +14,8 @@ const CONTACTS: Record<string, string> = { alice: 'alice@example.com', bob: 'bob
 export function emailAgent(effects: EmailEffects): Agent {
   return new Agent({
     name: 'email-assistant',
-    instructions: 'You help users manage their emails and records. Look up contacts and send emails on behalf of the user.',
+    instructions:
+      'You help users manage their emails and records. Look up contacts and send emails on behalf of the user.',
     model: 'scripted',
     modelSettings: {},
     tools: [

@@ -14,7 +14,11 @@ async function main() {
   setTracingDisabled(true);
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const iterations = Number(process.env.BENCH_ITERATIONS ?? 50);
-  const plugin = new OpenAIAgentsPlugin({ modelProvider: new OpenAIProvider({ openAIClient: new OpenAI({ baseURL: process.env.OPENAI_BASE_URL, apiKey: 'bench', maxRetries: 0 }) }) });
+  const plugin = new OpenAIAgentsPlugin({
+    modelProvider: new OpenAIProvider({
+      openAIClient: new OpenAI({ baseURL: process.env.OPENAI_BASE_URL, apiKey: 'bench', maxRetries: 0 }),
+    }),
+  });
   const address = process.env.TEMPORAL_ADDRESS!;
   const taskQueue = `bench-temporal-agents-${Date.now()}`;
   const sent: string[] = [];
@@ -29,7 +33,12 @@ async function main() {
     activities: effects,
     plugins: [plugin],
     // The integration's samples add this for workflows written in TypeScript.
-    bundlerOptions: { webpackConfigHook: (config) => ({ ...config, resolve: { ...config.resolve, conditionNames: ['require', 'browser', 'default'] } }) },
+    bundlerOptions: {
+      webpackConfigHook: (config) => ({
+        ...config,
+        resolve: { ...config.resolve, conditionNames: ['require', 'browser', 'default'] },
+      }),
+    },
   });
   const client = new Client({ connection: await Connection.connect({ address }), plugins: [plugin] });
   const out = await worker.runUntil(async () => {
@@ -38,24 +47,41 @@ async function main() {
     const toTool: number[] = [];
     for (let i = 0; i < iterations; i++) {
       const workflowId = `${taskQueue}-${i}`;
-      const handle = await client.workflow.start('temporalAgentsApproval', { taskQueue, workflowId, args: [{ message: 'Send the report to alice' }] });
+      const handle = await client.workflow.start('temporalAgentsApproval', {
+        taskQueue,
+        workflowId,
+        args: [{ message: 'Send the report to alice' }],
+      });
       while (!(await handle.query<boolean>('waitingForApproval'))) await new Promise((r) => setTimeout(r, 5));
       await handle.signal('approve');
       const output = await handle.result();
       if (!output.includes('Email sent to alice@example.com')) throw new Error(`unexpected final output: ${output}`);
-      const first = (await client.workflow.getHandle(workflowId, handle.firstExecutionRunId).fetchHistory()).events as Event[];
+      const first = (await client.workflow.getHandle(workflowId, handle.firstExecutionRunId).fetchHistory())
+        .events as Event[];
       const last = (await client.workflow.getHandle(workflowId).fetchHistory()).events as Event[];
       if (first.length === last.length && first[0] === last[0]) throw new Error('the run did not continue as new');
       // One approval cycle: from the signal to the end of the first run, then the resumed run up to the tool's completion.
       const signal = first.find((e) => e.workflowExecutionSignaledEventAttributes)!;
-      const toolScheduled = last.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'sendEmail')!;
-      const toolCompleted = last.find((e) => e.activityTaskCompletedEventAttributes && num(e.eventId) > num(toolScheduled.eventId))!;
+      const toolScheduled = last.find(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'sendEmail',
+      )!;
+      const toolCompleted = last.find(
+        (e) => e.activityTaskCompletedEventAttributes && num(e.eventId) > num(toolScheduled.eventId),
+      )!;
       cycle.push(first.length - num(signal.eventId) + 1 + num(toolCompleted.eventId));
       total.push(first.length + last.length);
-      const toolStarted = last.find((e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(toolScheduled.eventId))!;
+      const toolStarted = last.find(
+        (e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(toolScheduled.eventId),
+      )!;
       toTool.push(eventMs(toolStarted) - eventMs(signal));
     }
-    return { iterations, emailsSent: sent.length, cycleEvents: p50p99(cycle).p50, runEvents: p50p99(total).p50, decisionToToolMs: p50p99(toTool) };
+    return {
+      iterations,
+      emailsSent: sent.length,
+      cycleEvents: p50p99(cycle).p50,
+      runEvents: p50p99(total).p50,
+      decisionToToolMs: p50p99(toTool),
+    };
   });
   console.log(JSON.stringify(out));
 }

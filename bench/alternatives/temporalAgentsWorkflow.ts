@@ -26,5 +26,8 @@ export async function temporalAgentsApproval(input: { message: string; resumeFro
   if (result.interruptions.length === 0) return result.finalOutput ?? '';
   waiting = true;
   await condition(() => approved);
-  return continueAsNew<typeof temporalAgentsApproval>({ message: input.message, resumeFromRunState: result.state.toString() });
+  return continueAsNew<typeof temporalAgentsApproval>({
+    message: input.message,
+    resumeFromRunState: result.state.toString(),
+  });
 }

@@ -3,7 +3,13 @@
 // workflow). No second database: the runs, and the reviews workflow, are the record.
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { WorkflowExecutionInfo } from '@temporalio/client';
-import { type ApprovalFilter, type ApprovalRecord, approvalRecords, filterRecords, recordTime } from '../../core/approvals/approvalHistory';
+import {
+  type ApprovalFilter,
+  type ApprovalRecord,
+  approvalRecords,
+  filterRecords,
+  recordTime,
+} from '../../core/approvals/approvalHistory';
 import { isReviewable, reviewRecords } from '../../core/approvals/reviewQueue';
 import type { Review } from '../../contract/reviewMessages';
 import { durationMs } from '../../contract/approvalPolicy';
@@ -37,7 +43,8 @@ export function sinceIso(since: string, now = Date.now()): string {
   } catch {
     // not a duration: reported below
   }
-  if (!Number.isFinite(ms) || ms <= 0) throw new CountersignError(`--since must be a duration such as 30m, 24h or 7d, got ${JSON.stringify(since)}`);
+  if (!Number.isFinite(ms) || ms <= 0)
+    throw new CountersignError(`--since must be a duration such as 30m, 24h or 7d, got ${JSON.stringify(since)}`);
   return new Date(now - ms).toISOString();
 }
 
@@ -59,8 +66,18 @@ export async function approvalsAcross(client: Client, f: ApprovalsQuery = {}): P
   // The reviews are read once, and only when some run has an audit-only call.
   let reviews: Promise<Review[]> | undefined;
   const reviewsOnce = () => (reviews ??= listReviews(client, { workflowId: f.reviewsWorkflowId }));
-  await forEachLimited(runs, IN_FLIGHT, async (run) => void records.push(...filterRecords(await recordsOf(client, run, reviewsOnce), { ...f, sinceIso: since })));
-  return records.sort((a, b) => (recordTime(a) ?? '').localeCompare(recordTime(b) ?? '') || a.workflowId.localeCompare(b.workflowId) || a.callId.localeCompare(b.callId));
+  await forEachLimited(
+    runs,
+    IN_FLIGHT,
+    async (run) =>
+      void records.push(...filterRecords(await recordsOf(client, run, reviewsOnce), { ...f, sinceIso: since })),
+  );
+  return records.sort(
+    (a, b) =>
+      (recordTime(a) ?? '').localeCompare(recordTime(b) ?? '') ||
+      a.workflowId.localeCompare(b.workflowId) ||
+      a.callId.localeCompare(b.callId),
+  );
 }
 
 /**
@@ -77,19 +94,30 @@ async function newestExecutions(client: Client, query: string): Promise<Workflow
 }
 
 /** One run's records; none for a run deleted since the listing. */
-async function recordsOf(client: Client, run: WorkflowExecutionInfo, reviews: () => Promise<Review[]>): Promise<ApprovalRecord[]> {
+async function recordsOf(
+  client: Client,
+  run: WorkflowExecutionInfo,
+  reviews: () => Promise<Review[]>,
+): Promise<ApprovalRecord[]> {
   const status = run.status.name;
   try {
     const audit: AuditEntry[] = [];
     for await (const entry of auditOf(client, run.workflowId)) audit.push(entry);
     // A completed run waits for nothing; any other closed one may have been cut off while calls waited.
-    const pending: PendingApproval[] = status === 'COMPLETED' ? [] : await client.workflow.getHandle(run.workflowId).query(pendingApprovalsQuery);
-    const about = { workflowId: run.workflowId, agent: run.typedSearchAttributes.get(HitlAgent) ?? '-', running: status === 'RUNNING' };
+    const pending: PendingApproval[] =
+      status === 'COMPLETED' ? [] : await client.workflow.getHandle(run.workflowId).query(pendingApprovalsQuery);
+    const about = {
+      workflowId: run.workflowId,
+      agent: run.typedSearchAttributes.get(HitlAgent) ?? '-',
+      running: status === 'RUNNING',
+    };
     const reviewed = audit.some(isReviewable) ? reviewRecords(about, audit, await reviews()) : [];
     return [...approvalRecords(about, audit, pending), ...reviewed];
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return [];
-    throw new CountersignError(`could not read the audit of run ${run.workflowId}: ${reason(err)} (queries on runs need a worker on task queue ${run.taskQueue})`);
+    throw new CountersignError(
+      `could not read the audit of run ${run.workflowId}: ${reason(err)} (queries on runs need a worker on task queue ${run.taskQueue})`,
+    );
   }
 }
 

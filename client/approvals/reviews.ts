@@ -2,10 +2,22 @@
 // with the first), and read them. The call is checked against its run's audit first: only a call of a tool with
 // `needsApproval: 'audit'` that has run is reviewed. Every refusal is a CountersignError of one line; nothing is
 // recorded when one is thrown.
-import { type Client, WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import {
+  type Client,
+  WithStartWorkflowOperation,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
 import { isReviewable } from '../../core/approvals/reviewQueue';
 import { rootCause } from '../../core/run/failures';
-import { REVIEWS_WORKFLOW_TYPE, type Review, type ReviewVerdict, reviewRequestSchema, reviewUpdate, reviewsQuery } from '../../contract/reviewMessages';
+import {
+  REVIEWS_WORKFLOW_TYPE,
+  type Review,
+  type ReviewVerdict,
+  reviewRequestSchema,
+  reviewUpdate,
+  reviewsQuery,
+} from '../../contract/reviewMessages';
 import type { AuditEntry } from '../../contract/runViews';
 import { describeZodError } from '../../contract/zodErrors';
 import { approverNameProblem } from '../../contract/approverName';
@@ -54,7 +66,12 @@ export function notReviewable(workflowId: string, callId: string, trail: AuditEn
 }
 
 /** Records a review of an audit-only call; the reviews workflow is started on `taskQueue` (a worker's) if it is not running yet. */
-export async function reviewCall(client: Client, taskQueue: string, request: ReviewCallRequest, options?: ReviewsOptions): Promise<Review> {
+export async function reviewCall(
+  client: Client,
+  taskQueue: string,
+  request: ReviewCallRequest,
+  options?: ReviewsOptions,
+): Promise<Review> {
   const parsed = reviewRequestSchema.safeParse(request);
   if (!parsed.success) throw new CountersignError(`invalid review: ${describeZodError(parsed.error)}`);
   const nameProblem = approverNameProblem(parsed.data.reviewer);
@@ -71,16 +88,24 @@ export async function reviewCall(client: Client, taskQueue: string, request: Rev
     staticSummary: 'Countersign reviews of audit-only calls',
   });
   try {
-    return await client.workflow.executeUpdateWithStart(reviewUpdate, { args: [{ ...parsed.data, ...(toolName ? { toolName } : {}) }], startWorkflowOperation });
+    return await client.workflow.executeUpdateWithStart(reviewUpdate, {
+      args: [{ ...parsed.data, ...(toolName ? { toolName } : {}) }],
+      startWorkflowOperation,
+    });
   } catch (err) {
     throw explained(err);
   }
 }
 
 /** The reviews recorded, oldest first (only `runWorkflowId`'s with it); none while nothing was ever reviewed. */
-export async function listReviews(client: Client, options?: ReviewsOptions & { runWorkflowId?: string }): Promise<Review[]> {
+export async function listReviews(
+  client: Client,
+  options?: ReviewsOptions & { runWorkflowId?: string },
+): Promise<Review[]> {
   try {
-    return await client.workflow.getHandle(workflowIdOf(options)).query(reviewsQuery, options?.runWorkflowId ? { workflowId: options.runWorkflowId } : {});
+    return await client.workflow
+      .getHandle(workflowIdOf(options))
+      .query(reviewsQuery, options?.runWorkflowId ? { workflowId: options.runWorkflowId } : {});
   } catch (err) {
     if (err instanceof WorkflowNotFoundError || (err as Error)?.name === 'WorkflowNotFoundError') return [];
     throw explained(err);

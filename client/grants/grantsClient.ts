@@ -6,7 +6,13 @@ import { rootCause } from '../../core/run/failures';
 import { retryUnprocessed } from '../updateRetry';
 import { type GrantView, type Where, addGrantRequestSchema } from '../../contract/grantMessages';
 import { describeZodError } from '../../contract/zodErrors';
-import { type AddGrantResult, GRANTS_WORKFLOW_TYPE, addGrantUpdate, grantsQuery, revokeGrantUpdate } from '../../contract/grantMessages';
+import {
+  type AddGrantResult,
+  GRANTS_WORKFLOW_TYPE,
+  addGrantUpdate,
+  grantsQuery,
+  revokeGrantUpdate,
+} from '../../contract/grantMessages';
 import { setting } from '../../temporal.config';
 import { CountersignError } from '../errors';
 import { sameApprover } from '../../contract/approverName';
@@ -41,7 +47,8 @@ export interface GrantsOptions {
 }
 
 const workflowIdOf = (o?: GrantsOptions) => o?.workflowId ?? setting('COUNTERSIGN_GRANTS_WORKFLOW_ID');
-const isNotFound = (err: unknown) => err instanceof WorkflowNotFoundError || (err as Error)?.name === 'WorkflowNotFoundError';
+const isNotFound = (err: unknown) =>
+  err instanceof WorkflowNotFoundError || (err as Error)?.name === 'WorkflowNotFoundError';
 
 /** A refusal from the grants workflow as one line; other errors as they are. */
 function explained(err: unknown): Error {
@@ -66,11 +73,19 @@ function signed(request: GrantRequest): Omit<GrantRequest, 'signWith'> {
   const { signWith, ...wire } = request;
   if (!signWith) return wire;
   const key = typeof signWith === 'string' ? readPrivateKey(signWith) : signWith;
-  if (!sameApprover(key.kid, request.grantedBy)) throw new CountersignError(`grantedBy ${request.grantedBy} contradicts signWith: a signed grant is by the key's approver (${key.kid})`);
+  if (!sameApprover(key.kid, request.grantedBy))
+    throw new CountersignError(
+      `grantedBy ${request.grantedBy} contradicts signWith: a signed grant is by the key's approver (${key.kid})`,
+    );
   return { ...wire, grantedBy: key.kid, token: signGrant(key, wire) };
 }
 
-export async function grant(client: Client, taskQueue: string, request: GrantRequest, options?: GrantsOptions): Promise<AddGrantResult> {
+export async function grant(
+  client: Client,
+  taskQueue: string,
+  request: GrantRequest,
+  options?: GrantsOptions,
+): Promise<AddGrantResult> {
   const parsed = addGrantRequestSchema.safeParse(signed(request));
   if (!parsed.success) throw new CountersignError(`invalid grant: ${describeZodError(parsed.error)}`);
   const startWorkflowOperation = new WithStartWorkflowOperation(GRANTS_WORKFLOW_TYPE, {
@@ -81,7 +96,10 @@ export async function grant(client: Client, taskQueue: string, request: GrantReq
     staticSummary: 'Countersign standing grants',
   });
   try {
-    return await client.workflow.executeUpdateWithStart(addGrantUpdate, { args: [parsed.data], startWorkflowOperation });
+    return await client.workflow.executeUpdateWithStart(addGrantUpdate, {
+      args: [parsed.data],
+      startWorkflowOperation,
+    });
   } catch (err) {
     throw explained(err);
   }
@@ -102,12 +120,20 @@ export async function listGrants(client: Client, options?: GrantsOptions): Promi
 }
 
 /** Revokes a grant at once: calls planned from now on no longer use it. */
-export async function revokeGrant(client: Client, grantId: string, by?: string, options?: GrantsOptions): Promise<{ grantId: string; revokedAt: string }> {
+export async function revokeGrant(
+  client: Client,
+  grantId: string,
+  by?: string,
+  options?: GrantsOptions,
+): Promise<{ grantId: string; revokedAt: string }> {
   try {
     const handle = client.workflow.getHandle(workflowIdOf(options));
-    return await retryUnprocessed(() => handle.executeUpdate(revokeGrantUpdate, { args: [{ grantId, ...(by ? { by } : {}) }] }));
+    return await retryUnprocessed(() =>
+      handle.executeUpdate(revokeGrantUpdate, { args: [{ grantId, ...(by ? { by } : {}) }] }),
+    );
   } catch (err) {
-    if (isNotFound(err)) throw new CountersignError(`unknown grant ${grantId}: no grants have been made (see: countersign grants)`);
+    if (isNotFound(err))
+      throw new CountersignError(`unknown grant ${grantId}: no grants have been made (see: countersign grants)`);
     throw explained(err);
   }
 }

@@ -31,7 +31,8 @@ async function patiently<T>(client: Client, workflowId: string, fn: () => Promis
     try {
       return await fn();
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError && !(await exists(client, workflowId, o.signal))) throw new RunNotFoundError(`no run with workflow id ${workflowId}`);
+      if (err instanceof WorkflowNotFoundError && !(await exists(client, workflowId, o.signal)))
+        throw new RunNotFoundError(`no run with workflow id ${workflowId}`);
       if (o.signal?.aborted || Date.now() > deadline) throw err;
       await pause(wait, o.signal);
     }
@@ -50,14 +51,23 @@ async function exists(client: Client, workflowId: string, signal?: AbortSignal):
 }
 
 /** Every event of the run after `after`, in order, once each, until the run ends (or the signal aborts). */
-export async function* followEvents(client: Client, workflowId: string, o: FollowOptions = {}): AsyncGenerator<RunEvent> {
+export async function* followEvents(
+  client: Client,
+  workflowId: string,
+  o: FollowOptions = {},
+): AsyncGenerator<RunEvent> {
   const handle = client.workflow.getHandle(workflowId);
   const watch = new HistoryWatch(client, workflowId);
   let after = o.after ?? 0;
   while (!o.signal?.aborted) {
     // Under the reader's signal: a reader that stops leaves no call (or retry) behind on the connection.
     const read = () => handle.query(eventsQuery, { after, limit: 500 });
-    const page = await patiently(client, workflowId, () => (o.signal ? client.withAbortSignal(o.signal, read) : read()), o);
+    const page = await patiently(
+      client,
+      workflowId,
+      () => (o.signal ? client.withAbortSignal(o.signal, read) : read()),
+      o,
+    );
     for (const event of page.events) {
       if (event.seq <= after) continue;
       after = event.seq;
@@ -66,7 +76,12 @@ export async function* followEvents(client: Client, workflowId: string, o: Follo
     if (page.events.length) continue; // there may be more right away
     if (page.ended) return;
     // Nothing new in the log: wait on the server until the run's history grows (see HistoryWatch), then read again.
-    await patiently(client, workflowId, () => (o.signal ? client.withAbortSignal(o.signal, () => watch.next()) : watch.next()), o);
+    await patiently(
+      client,
+      workflowId,
+      () => (o.signal ? client.withAbortSignal(o.signal, () => watch.next()) : watch.next()),
+      o,
+    );
   }
 }
 
@@ -111,4 +126,11 @@ class HistoryWatch {
 
 const PAGE = 1000;
 const closes = (e: temporal.api.history.v1.IHistoryEvent) =>
-  !!(e.workflowExecutionCompletedEventAttributes || e.workflowExecutionFailedEventAttributes || e.workflowExecutionContinuedAsNewEventAttributes || e.workflowExecutionTerminatedEventAttributes || e.workflowExecutionCanceledEventAttributes || e.workflowExecutionTimedOutEventAttributes);
+  !!(
+    e.workflowExecutionCompletedEventAttributes ||
+    e.workflowExecutionFailedEventAttributes ||
+    e.workflowExecutionContinuedAsNewEventAttributes ||
+    e.workflowExecutionTerminatedEventAttributes ||
+    e.workflowExecutionCanceledEventAttributes ||
+    e.workflowExecutionTimedOutEventAttributes
+  );

@@ -39,13 +39,31 @@ export class LiveSession extends EventEmitter<LiveSessionEvents> {
 
   approveToolCall(callId: string, options: { always?: boolean; approver?: string; reason?: string } = {}) {
     const { always, approver, reason } = options;
-    return this.runner.decide(this.workflowId, [{ callId, decision: 'approve', ...(always ? { always } : {}), ...(approver ? { approver } : {}), ...(reason ? { reason } : {}) }]);
+    return this.runner.decide(this.workflowId, [
+      {
+        callId,
+        decision: 'approve',
+        ...(always ? { always } : {}),
+        ...(approver ? { approver } : {}),
+        ...(reason ? { reason } : {}),
+      },
+    ]);
   }
 
-  rejectToolCall(callId: string, options: { message?: string; always?: boolean; approver?: string; reason?: string } = {}) {
+  rejectToolCall(
+    callId: string,
+    options: { message?: string; always?: boolean; approver?: string; reason?: string } = {},
+  ) {
     const { message, always, approver, reason } = options;
     return this.runner.decide(this.workflowId, [
-      { callId, decision: 'reject', ...(message ? { message } : {}), ...(always ? { always } : {}), ...(approver ? { approver } : {}), ...(reason ? { reason } : {}) },
+      {
+        callId,
+        decision: 'reject',
+        ...(message ? { message } : {}),
+        ...(always ? { always } : {}),
+        ...(approver ? { approver } : {}),
+        ...(reason ? { reason } : {}),
+      },
     ]);
   }
 
@@ -63,7 +81,15 @@ export class LiveSession extends EventEmitter<LiveSessionEvents> {
         this.emit('event', e);
         if (e.type === 'approval_requested') {
           const p = e.pending;
-          this.emit('tool_approval_required', { workflowId: this.workflowId, callId: p.callId, toolName: p.toolName, arguments: p.arguments, agentName: p.agentName, pending: p, ...(p.path ? { path: p.path } : {}) });
+          this.emit('tool_approval_required', {
+            workflowId: this.workflowId,
+            callId: p.callId,
+            toolName: p.toolName,
+            arguments: p.arguments,
+            agentName: p.agentName,
+            pending: p,
+            ...(p.path ? { path: p.path } : {}),
+          });
         }
       }
     } catch (err) {

@@ -24,7 +24,13 @@ const MAX_DESCRIBES = 5; // called once per model turn: a handful of describes, 
 const FIRST_PAUSE_MS = 250;
 
 /** The SSE URL of the turn's feed, or undefined when the turn is over or never advertises one within waitMs. */
-async function feedUrl(client: Client, workflowId: string, turn: number, waitMs: number, signal?: AbortSignal): Promise<string | undefined> {
+async function feedUrl(
+  client: Client,
+  workflowId: string,
+  turn: number,
+  waitMs: number,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
   const handle = client.workflow.getHandle(workflowId);
   const deadline = Date.now() + waitMs;
   for (let attempt = 0; attempt < MAX_DESCRIBES && !signal?.aborted; attempt++) {
@@ -34,7 +40,11 @@ async function feedUrl(client: Client, workflowId: string, turn: number, waitMs:
     for (const activity of description.raw.pendingActivities ?? []) {
       const payloads = activity.heartbeatDetails?.payloads;
       if (activity.activityType?.name !== 'modelTurn' || !payloads?.length) continue;
-      const details = await decodeFromPayloadsAtIndex<Partial<DeltaHeartbeat> | undefined>(client.options.loadedDataConverter, 0, payloads).catch(() => undefined);
+      const details = await decodeFromPayloadsAtIndex<Partial<DeltaHeartbeat> | undefined>(
+        client.options.loadedDataConverter,
+        0,
+        payloads,
+      ).catch(() => undefined);
       if (details?.turn === turn && typeof details.deltas === 'string') return details.deltas;
       if (typeof details?.turn === 'number' && details.turn > turn) later = true;
     }
@@ -71,7 +81,12 @@ async function* sseFrames(body: AsyncIterable<Uint8Array>): AsyncGenerator<{ eve
  * late the reader comes while it runs) until the model call ends. Returns without yielding if the turn is already
  * over, or does not advertise a feed within `waitMs` (relay off, older workflow code). Ends quietly on `signal`.
  */
-export async function* followModelDeltas(client: Client, workflowId: string, turn: number, opts: FollowModelDeltasOptions = {}): AsyncGenerator<ModelDelta> {
+export async function* followModelDeltas(
+  client: Client,
+  workflowId: string,
+  turn: number,
+  opts: FollowModelDeltasOptions = {},
+): AsyncGenerator<ModelDelta> {
   const url = await feedUrl(client, workflowId, turn, opts.waitMs ?? 4_000, opts.signal);
   if (!url || opts.signal?.aborted) return;
   const stop = new AbortController(); // also ends the request when the consumer stops early

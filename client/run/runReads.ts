@@ -25,7 +25,8 @@ export async function runPlace(client: Client, workflowId: string): Promise<RunP
 }
 
 /** The run's Temporal status (RUNNING, COMPLETED, FAILED, …), or a RunNotFoundError. */
-export const workflowStatus = async (client: Client, workflowId: string): Promise<string> => (await runPlace(client, workflowId)).status;
+export const workflowStatus = async (client: Client, workflowId: string): Promise<string> =>
+  (await runPlace(client, workflowId)).status;
 
 /**
  * Where a run stands, with the newest items and audit entries. A completed run answers from its result; the whole
@@ -37,13 +38,18 @@ export async function describeRun(client: Client, workflowId: string): Promise<R
   if (place.status !== 'COMPLETED') return askRun(client, workflowId, () => handle.query(runStateQuery), place);
   const result = (await handle.result()) as RunResult;
   // Results of runs from before the compact view: the whole conversation and audit, no cursor or windows.
-  return { ...result, cursor: result.cursor ?? { items: result.items.length, audit: result.audit.length }, itemsFrom: result.itemsFrom ?? 0, auditFrom: result.auditFrom ?? 0 };
+  return {
+    ...result,
+    cursor: result.cursor ?? { items: result.items.length, audit: result.audit.length },
+    itemsFrom: result.itemsFrom ?? 0,
+    auditFrom: result.auditFrom ?? 0,
+  };
 }
 
 /** The conversation from item `after` on, every page of it. */
 export async function* conversationOf(client: Client, workflowId: string, after = 0): AsyncGenerator<ConversationItem> {
   const handle = client.workflow.getHandle(workflowId);
-  for (let next = after; ; ) {
+  for (let next = after; ;) {
     const page = await askRun(client, workflowId, () => handle.query(conversationQuery, { after: next, limit: 1000 }));
     yield* page.items;
     if (page.items.length === 0 || page.next >= page.total) return;
@@ -54,7 +60,7 @@ export async function* conversationOf(client: Client, workflowId: string, after 
 /** The audit log after entry `after` (a `seq`), every page of it. */
 export async function* auditOf(client: Client, workflowId: string, after = 0): AsyncGenerator<AuditEntry> {
   const handle = client.workflow.getHandle(workflowId);
-  for (let next = after; ; ) {
+  for (let next = after; ;) {
     const page = await askRun(client, workflowId, () => handle.query(auditLogQuery, { after: next, limit: 1000 }));
     yield* page.entries;
     if (page.entries.length === 0 || page.next === next) return;
@@ -83,12 +89,18 @@ export interface PendingListing {
  * Every call waiting for a person in the namespace (or on one task queue), oldest first: runs found by HitlStatus,
  * then each run asked, several at a time.
  */
-export async function pendingCalls(client: Client, filter: { agent?: string; tool?: string; taskQueue?: string } = {}): Promise<PendingCall[]> {
+export async function pendingCalls(
+  client: Client,
+  filter: { agent?: string; tool?: string; taskQueue?: string } = {},
+): Promise<PendingCall[]> {
   return (await pendingListing(client, filter)).calls;
 }
 
 /** pendingCalls, and which listed runs sit on a queue no worker polls (the CLI says so, rather than leave them out in silence). */
-export async function pendingListing(client: Client, filter: { agent?: string; tool?: string; taskQueue?: string } = {}): Promise<PendingListing> {
+export async function pendingListing(
+  client: Client,
+  filter: { agent?: string; tool?: string; taskQueue?: string } = {},
+): Promise<PendingListing> {
   checkQueryValues([
     ['agent', filter.agent, QUERY_NAME],
     ['tool', filter.tool, QUERY_NAME],
@@ -107,12 +119,15 @@ export async function pendingListing(client: Client, filter: { agent?: string; t
     if (!run.parentExecution) byQueue.set(run.taskQueue, [...(byQueue.get(run.taskQueue) ?? []), run.workflowId]); // a sub-run's calls are listed (with their path) by the run that started it
   // A queue no worker polls is not asked: each of its runs would only wait out the deadline.
   const unserved: PendingListing['unserved'] = [];
-  for (const [taskQueue, workflowIds] of byQueue) if ((await workerPolls(client, taskQueue)) === false) unserved.push({ taskQueue, workflowIds });
+  for (const [taskQueue, workflowIds] of byQueue)
+    if ((await workerPolls(client, taskQueue)) === false) unserved.push({ taskQueue, workflowIds });
   const runs = [...byQueue].filter(([q]) => !unserved.some((u) => u.taskQueue === q)).flatMap(([, ids]) => ids);
   const rows: PendingCall[] = [];
   const ask = async (workflowId: string) => {
     const pending = await client
-      .withDeadline(Date.now() + PENDING_QUERY_MS, () => client.workflow.getHandle(workflowId).query(pendingApprovalsQuery))
+      .withDeadline(Date.now() + PENDING_QUERY_MS, () =>
+        client.workflow.getHandle(workflowId).query(pendingApprovalsQuery),
+      )
       .catch(() => [] as PendingApproval[]); // decided or closed since the listing, or its worker just gone
     for (const p of pending) if (!filter.tool || p.toolName === filter.tool) rows.push({ workflowId, ...p });
   };

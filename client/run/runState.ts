@@ -27,7 +27,8 @@ export function interruptionOf(p: PendingApproval): Interruption {
   let args: Record<string, unknown> | undefined;
   try {
     const parsed: unknown = JSON.parse(p.arguments);
-    args = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    args =
+      parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
   } catch {
     args = undefined;
   }
@@ -50,7 +51,9 @@ const pendingSchema = z.object({
   signedDecisions: z.literal(true).optional(),
   excludedApprover: z.string().optional(),
   uncertainBecause: z.string().optional(),
-  preview: z.object({ summary: z.string(), details: z.string().optional(), failed: z.literal(true).optional() }).optional(),
+  preview: z
+    .object({ summary: z.string(), details: z.string().optional(), failed: z.literal(true).optional() })
+    .optional(),
 });
 const stateSchema = z.object({
   $schemaVersion: z.literal(RUN_STATE_SCHEMA_VERSION),
@@ -97,7 +100,15 @@ export class RunState {
 
   static fromSnapshot(workflowId: string, snapshot: RunView): RunState {
     const startedWith = snapshot.startedWith;
-    return new RunState({ $schemaVersion: RUN_STATE_SCHEMA_VERSION, workflowId, agent: snapshot.agent, ...(startedWith ? { startedWith } : {}), interruptions: snapshot.pending, decisions: [], inputs: [] });
+    return new RunState({
+      $schemaVersion: RUN_STATE_SCHEMA_VERSION,
+      workflowId,
+      agent: snapshot.agent,
+      ...(startedWith ? { startedWith } : {}),
+      interruptions: snapshot.pending,
+      decisions: [],
+      inputs: [],
+    });
   }
 
   /** Parses a string from `toString()`; a corrupt string or an unknown `$schemaVersion` is a RunStateError. */
@@ -117,11 +128,15 @@ export class RunState {
   }
 
   private static read(raw: unknown, what: 'string' | 'object', writer: string): RunState {
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new RunStateError(`RunState ${what} is not an object; pass the exact output of ${writer}`);
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+      throw new RunStateError(`RunState ${what} is not an object; pass the exact output of ${writer}`);
     const version = (raw as { $schemaVersion?: unknown }).$schemaVersion;
-    if (version === undefined) throw new RunStateError(`RunState ${what} has no $schemaVersion; it was not written by RunState (${writer})`);
+    if (version === undefined)
+      throw new RunStateError(`RunState ${what} has no $schemaVersion; it was not written by RunState (${writer})`);
     if (version !== RUN_STATE_SCHEMA_VERSION)
-      throw new RunStateError(`RunState $schemaVersion ${JSON.stringify(version)} is not supported (this library reads version ${RUN_STATE_SCHEMA_VERSION}); upgrade countersign`);
+      throw new RunStateError(
+        `RunState $schemaVersion ${JSON.stringify(version)} is not supported (this library reads version ${RUN_STATE_SCHEMA_VERSION}); upgrade countersign`,
+      );
     const parsed = stateSchema.safeParse(raw);
     if (!parsed.success) throw new RunStateError(`RunState ${what} is corrupt: ${describeZodError(parsed.error)}`);
     return new RunState(parsed.data); // zod returns copies: the caller's object is never changed
@@ -152,7 +167,8 @@ export class RunState {
 
   /** A user message for the model's next turn, sent with the decisions (the Agents SDK's `state.addInput()`). */
   addInput(message: string): this {
-    if (typeof message !== 'string' || message.length === 0) throw new RunStateError('addInput needs a non-empty message');
+    if (typeof message !== 'string' || message.length === 0)
+      throw new RunStateError('addInput needs a non-empty message');
     this.data.inputs.push(message);
     return this;
   }
@@ -194,8 +210,18 @@ export class RunState {
   }
 
   /** More time for a pending call: `by` such as '4h' (the run refuses it past the tool's maxExtension). */
-  extend(interruption: string | { callId: string }, by: string, options: { approver?: string; reason?: string } = {}): this {
-    return this.record({ callId: this.known(interruption), decision: 'extend', by, ...(options.reason ? { reason: options.reason } : {}), ...this.approverOf(options.approver) });
+  extend(
+    interruption: string | { callId: string },
+    by: string,
+    options: { approver?: string; reason?: string } = {},
+  ): this {
+    return this.record({
+      callId: this.known(interruption),
+      decision: 'extend',
+      by,
+      ...(options.reason ? { reason: options.reason } : {}),
+      ...this.approverOf(options.approver),
+    });
   }
 
   /**
@@ -203,15 +229,34 @@ export class RunState {
    * For a call with one field, the value alone will do: `provideInput(i, '15:00')` is `provideInput(i, { time: '15:00' })`
    * (an object whose keys are exactly the call's fields is always read as the values).
    */
-  provideInput(interruption: string | { callId: string }, values: unknown, options: { approver?: string; reason?: string } = {}): this {
+  provideInput(
+    interruption: string | { callId: string },
+    values: unknown,
+    options: { approver?: string; reason?: string } = {},
+  ): this {
     const callId = this.known(interruption);
-    return this.record({ callId, decision: 'input', values: this.inputValues(callId, values), ...(options.reason ? { reason: options.reason } : {}), ...this.approverOf(options.approver) });
+    return this.record({
+      callId,
+      decision: 'input',
+      values: this.inputValues(callId, values),
+      ...(options.reason ? { reason: options.reason } : {}),
+      ...this.approverOf(options.approver),
+    });
   }
 
   /** The outcome of an `external` call: `{ result }` (text or JSON) or `{ error }`. */
-  provideResult(interruption: string | { callId: string }, outcome: { result: unknown } | { error: string }, options: { approver?: string } = {}): this {
+  provideResult(
+    interruption: string | { callId: string },
+    outcome: { result: unknown } | { error: string },
+    options: { approver?: string } = {},
+  ): this {
     const body = 'error' in outcome ? { error: outcome.error } : { result: outcome.result as string };
-    return this.record({ callId: this.known(interruption), decision: 'result', ...body, ...this.approverOf(options.approver) });
+    return this.record({
+      callId: this.known(interruption),
+      decision: 'result',
+      ...body,
+      ...this.approverOf(options.approver),
+    });
   }
 
   toString(): string {
@@ -227,16 +272,25 @@ export class RunState {
     if (!o.signWith) return d;
     const key = typeof o.signWith === 'string' ? readPrivateKey(o.signWith) : o.signWith;
     const call = this.data.interruptions.find((i) => i.callId === d.callId)!;
-    return withToken(key, this.data.workflowId, { ...d, decision: d.decision as 'approve' | 'reject' }, call, o.ttlSeconds);
+    return withToken(
+      key,
+      this.data.workflowId,
+      { ...d, decision: d.decision as 'approve' | 'reject' },
+      call,
+      o.ttlSeconds,
+    );
   }
 
   private inputValues(callId: string, values: unknown): Record<string, unknown> {
     const fields = this.data.interruptions.find((i) => i.callId === callId)?.fields ?? [];
     const isObject = values !== null && typeof values === 'object' && !Array.isArray(values);
     if (isObject && fields.length !== 1) return values as Record<string, unknown>;
-    if (isObject && Object.keys(values).length === 1 && Object.keys(values)[0] === fields[0]) return values as Record<string, unknown>;
+    if (isObject && Object.keys(values).length === 1 && Object.keys(values)[0] === fields[0])
+      return values as Record<string, unknown>;
     if (fields.length === 1) return { [fields[0]!]: values };
-    throw new RunStateError(`call ${callId} asks for ${fields.length ? `the fields ${fields.join(', ')}` : 'no fields'}: pass an object of values such as { ${fields[0] ?? 'field'}: … }`);
+    throw new RunStateError(
+      `call ${callId} asks for ${fields.length ? `the fields ${fields.join(', ')}` : 'no fields'}: pass an object of values such as { ${fields[0] ?? 'field'}: … }`,
+    );
   }
 
   private approverOf(name: string | undefined) {
@@ -247,7 +301,9 @@ export class RunState {
   private known(interruption: string | { callId: string }): string {
     const callId = typeof interruption === 'string' ? interruption : interruption.callId;
     if (!this.data.interruptions.some((i) => i.callId === callId))
-      throw new RunStateError(`call ${callId} is not one of this state's interruptions (${this.data.interruptions.map((i) => i.callId).join(', ') || 'none'})`);
+      throw new RunStateError(
+        `call ${callId} is not one of this state's interruptions (${this.data.interruptions.map((i) => i.callId).join(', ') || 'none'})`,
+      );
     return callId;
   }
 

@@ -12,7 +12,12 @@ import { followModelDeltas } from './modelDeltas';
  * Merges the run's durable events with the text deltas of each model turn while it runs. Following stops (events and
  * deltas alike) when the reader stops reading, or the signal aborts.
  */
-export async function* withModelDeltas(client: Client, workflowId: string, follow: (signal: AbortSignal) => AsyncGenerator<RunEvent>, outer?: AbortSignal): AsyncGenerator<RunEvent> {
+export async function* withModelDeltas(
+  client: Client,
+  workflowId: string,
+  follow: (signal: AbortSignal) => AsyncGenerator<RunEvent>,
+  outer?: AbortSignal,
+): AsyncGenerator<RunEvent> {
   const stop = new AbortController();
   const signal = outer ? AbortSignal.any([outer, stop.signal]) : stop.signal;
   const events = follow(signal);
@@ -27,7 +32,11 @@ export async function* withModelDeltas(client: Client, workflowId: string, follo
   let failure: unknown;
   const deltas = async (turn: number) => {
     try {
-      for await (const d of followModelDeltas(client, workflowId, turn, { signal })) push({ done: false, value: { type: 'model_text_delta', seq: lastSeq, at: d.at, agentName, turn, delta: d.delta } });
+      for await (const d of followModelDeltas(client, workflowId, turn, { signal }))
+        push({
+          done: false,
+          value: { type: 'model_text_delta', seq: lastSeq, at: d.at, agentName, turn, delta: d.delta },
+        });
     } catch {
       /* deltas are best effort: the durable message_output carries the whole text */
     }
@@ -108,7 +117,8 @@ export class StreamedRunResult implements AsyncIterable<RunEvent> {
   }
 
   private done(): AgentRunResult {
-    if (!this.result) throw new CountersignError(`run ${this.workflowId} has not paused or ended yet: await result.completed first`);
+    if (!this.result)
+      throw new CountersignError(`run ${this.workflowId} has not paused or ended yet: await result.completed first`);
     return this.result;
   }
 }

@@ -11,17 +11,39 @@ import {
 } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
 import { type CountersignConfig, loadConfig } from '../../temporal.config';
-import { DEFAULT_TASK_QUEUE, type RunInput, WORKFLOW_TYPE, decideUpdate, nextPauseUpdate, eventsQuery, runInputSchema } from '../../contract/messages';
+import {
+  DEFAULT_TASK_QUEUE,
+  type RunInput,
+  WORKFLOW_TYPE,
+  decideUpdate,
+  nextPauseUpdate,
+  eventsQuery,
+  runInputSchema,
+} from '../../contract/messages';
 import { describeZodError } from '../../contract/zodErrors';
 import { type RunEvent } from '../../contract/runEvents';
-import { type DecideResult, type AuditEntry, type PendingApproval, type RunResult, type RunSnapshot, type RunView } from '../../contract/runViews';
+import {
+  type DecideResult,
+  type AuditEntry,
+  type PendingApproval,
+  type RunResult,
+  type RunSnapshot,
+  type RunView,
+} from '../../contract/runViews';
 import { rootCause } from '../../core/run/failures';
 import { HitlAgent, HitlStatus } from '../../contract/searchAttributes';
 import { retryUnprocessed } from '../updateRetry';
 import type { ConversationItem } from '../../contract/items';
 import { connectClient } from '../clientConnection';
 import { type PendingCall, auditOf, conversationOf, describeRun, pendingCalls, pendingOf } from './runReads';
-import { CountersignError, DecisionRejectedError, RunFailedError, RunFinishedError, RunNotFoundError, RunStateError } from '../errors';
+import {
+  CountersignError,
+  DecisionRejectedError,
+  RunFailedError,
+  RunFinishedError,
+  RunNotFoundError,
+  RunStateError,
+} from '../errors';
 import { RunState } from './runState';
 import { AgentRunResult } from './agentRunResult';
 
@@ -34,8 +56,19 @@ import { type FollowOptions, followEvents } from './eventFollowing';
 import { StreamedRunResult, untilPause, withModelDeltas } from './runStream';
 
 /** Per-run approval policy (wins over the agent's and tools'), deadline and continue-as-new threshold. */
-export interface RunOptions
-  extends Pick<RunInput, 'approvalTimeout' | 'onTimeout' | 'remindEvery' | 'escalateAfter' | 'escalateTo' | 'runTimeout' | 'continueAsNewAfterEvents' | 'modelTimeout' | 'toolTimeout' | 'modelSettings'> {
+export interface RunOptions extends Pick<
+  RunInput,
+  | 'approvalTimeout'
+  | 'onTimeout'
+  | 'remindEvery'
+  | 'escalateAfter'
+  | 'escalateTo'
+  | 'runTimeout'
+  | 'continueAsNewAfterEvents'
+  | 'modelTimeout'
+  | 'toolTimeout'
+  | 'modelSettings'
+> {
   /** Default `<agent>-<uuid>`. */
   workflowId?: string;
   agentVersion?: string;
@@ -78,8 +111,13 @@ export class Runner {
    */
   static async connect(options: RunnerConnectOptions | CountersignConfig = {}): Promise<Runner> {
     const own = 'connection' in options ? undefined : options;
-    const config = own ? loadConfig(own.env, { taskQueue: own.taskQueue, namespace: own.namespace }) : (options as CountersignConfig);
-    return new Runner(await connectClient(config), { taskQueue: config.taskQueue, sessionMaxItems: sessionMaxItems(own?.sessionMaxItems, config.sessionMaxItems) });
+    const config = own
+      ? loadConfig(own.env, { taskQueue: own.taskQueue, namespace: own.namespace })
+      : (options as CountersignConfig);
+    return new Runner(await connectClient(config), {
+      taskQueue: config.taskQueue,
+      sessionMaxItems: sessionMaxItems(own?.sessionMaxItems, config.sessionMaxItems),
+    });
   }
 
   async close(): Promise<void> {
@@ -93,12 +131,24 @@ export class Runner {
   /** Starts a run and returns at once with its workflow id (the CLI's `start` without --wait). */
   async startOnly(agent: string, input: string, options: RunOptions = {}): Promise<string> {
     const { start, session } = await this.prepare(agent, input, options);
-    await this.client.workflow.start(WORKFLOW_TYPE, start).catch(async (err: Error) => Promise.reject(err.name === 'WorkflowExecutionAlreadyStartedError' ? await idTaken(this.client, start.workflowId, session) : err));
+    await this.client.workflow
+      .start(WORKFLOW_TYPE, start)
+      .catch(async (err: Error) =>
+        Promise.reject(
+          err.name === 'WorkflowExecutionAlreadyStartedError'
+            ? await idTaken(this.client, start.workflowId, session)
+            : err,
+        ),
+      );
     return start.workflowId;
   }
 
   /** Sends decisions (and user messages) in one `decide` update; a refusal throws DecisionRejectedError and changes nothing. */
-  async decide(workflowId: string, decisions: RunState['decisions'], inputs: readonly string[] = []): Promise<DecideResult> {
+  async decide(
+    workflowId: string,
+    decisions: RunState['decisions'],
+    inputs: readonly string[] = [],
+  ): Promise<DecideResult> {
     const handle = this.client.workflow.getHandle(workflowId);
     try {
       const update = { decisions: [...decisions], ...(inputs.length ? { inputs: [...inputs] } : {}) };
@@ -118,18 +168,31 @@ export class Runner {
     let workflowId: string;
     if (typeof input === 'string') workflowId = await this.startOnly(agent, input, options);
     else {
-      if (!input.belongsTo(agent)) throw new RunStateError(`this RunState belongs to agent "${input.agentName}", not "${agent}"; resume it with runner.runStreamed('${input.agentName}', state)`);
+      if (!input.belongsTo(agent))
+        throw new RunStateError(
+          `this RunState belongs to agent "${input.agentName}", not "${agent}"; resume it with runner.runStreamed('${input.agentName}', state)`,
+        );
       workflowId = input.workflowId;
       after = (await this.client.workflow.getHandle(workflowId).query(eventsQuery, { after: 0, limit: 1 })).last;
-      if (input.decisions.length > 0 || input.inputs.length > 0) await this.decide(workflowId, input.decisions, input.inputs);
+      if (input.decisions.length > 0 || input.inputs.length > 0)
+        await this.decide(workflowId, input.decisions, input.inputs);
     }
-    return new StreamedRunResult(workflowId, untilPause(this.stream(workflowId, { after })), this.nextPause(workflowId));
+    return new StreamedRunResult(
+      workflowId,
+      untilPause(this.stream(workflowId, { after })),
+      this.nextPause(workflowId),
+    );
   }
 
   /** Follows a run someone else started, from any cursor, to its end: its events, and model text deltas as they stream. */
   stream(workflowId: string, options: FollowOptions & { deltas?: boolean } = {}): AsyncGenerator<RunEvent> {
     if (options.deltas === false) return followEvents(this.client, workflowId, options);
-    return withModelDeltas(this.client, workflowId, (signal) => followEvents(this.client, workflowId, { ...options, signal }), options.signal);
+    return withModelDeltas(
+      this.client,
+      workflowId,
+      (signal) => followEvents(this.client, workflowId, { ...options, signal }),
+      options.signal,
+    );
   }
 
   /** Live approvals (the Agents SDK's realtime session): `tool_approval_required` events, approveToolCall / rejectToolCall. */
@@ -163,7 +226,9 @@ export class Runner {
   /** What one run waits for; without a workflow id, every pending call in the namespace (optionally one agent's or tool's). */
   pending(workflowId: string): Promise<PendingApproval[]>;
   pending(filter?: { agent?: string; tool?: string; taskQueue?: string }): Promise<PendingCall[]>;
-  pending(arg?: string | { agent?: string; tool?: string; taskQueue?: string }): Promise<PendingApproval[] | PendingCall[]> {
+  pending(
+    arg?: string | { agent?: string; tool?: string; taskQueue?: string },
+  ): Promise<PendingApproval[] | PendingCall[]> {
     return typeof arg === 'string' ? pendingOf(this.client, arg) : pendingCalls(this.client, arg);
   }
 
@@ -181,12 +246,18 @@ export class Runner {
 
   /** A failed run is an error, as in the Agents SDK (e.g. MaxTurnsExceeded); anything else a result. */
   private resultOf(workflowId: string, snapshot: RunView): AgentRunResult {
-    if (snapshot.status === 'Failed') throw new RunFailedError(`run ${workflowId} failed: ${snapshot.error ?? 'unknown error'}`, snapshot.errorType);
+    if (snapshot.status === 'Failed')
+      throw new RunFailedError(`run ${workflowId} failed: ${snapshot.error ?? 'unknown error'}`, snapshot.errorType);
     return new AgentRunResult(workflowId, snapshot);
   }
 
   /** What starting a run sends: its id (default `<agent>-<uuid>`), the validated input, a one-line summary. */
-  private startOptions(agent: string, input: string, options: Omit<RunOptions, 'session' | 'sessionRules'>, extra: Partial<RunInput> = {}) {
+  private startOptions(
+    agent: string,
+    input: string,
+    options: Omit<RunOptions, 'session' | 'sessionRules'>,
+    extra: Partial<RunInput> = {},
+  ) {
     const { workflowId = `${agent}-${randomUUID()}`, ...rest } = options;
     const parsed = runInputSchema.safeParse({ agent, input, ...rest, ...extra });
     if (!parsed.success) throw new CountersignError(`invalid run: ${describeZodError(parsed.error)}`);
@@ -197,36 +268,60 @@ export class Runner {
       { key: HitlStatus, value: 'Running' },
       { key: HitlAgent, value: agent },
     ] as SearchAttributePair[];
-    return { workflowId, taskQueue: this.taskQueue, args: [parsed.data] as [RunInput], staticSummary, typedSearchAttributes };
+    return {
+      workflowId,
+      taskQueue: this.taskQueue,
+      args: [parsed.data] as [RunInput],
+      staticSummary,
+      typedSearchAttributes,
+    };
   }
 
   /** A run's start; in a session, its id and history come from the session's newest run (client/sessions/sessions.ts). */
   private async prepare(agent: string, input: string, { session, sessionRules, ...options }: RunOptions) {
-    if (session === undefined && sessionRules) throw new SessionError("sessionRules carries the rules of a session's previous run: pass a session too");
+    if (session === undefined && sessionRules)
+      throw new SessionError("sessionRules carries the rules of a session's previous run: pass a session too");
     if (session === undefined) return { start: this.startOptions(agent, input, options) };
-    if (options.workflowId) throw new SessionError(`a session run's workflow id is session-${session}-<n>: pass a session or a workflowId, not both`);
+    if (options.workflowId)
+      throw new SessionError(
+        `a session run's workflow id is session-${session}-<n>: pass a session or a workflowId, not both`,
+      );
     const next = await nextSessionRun(this.client, { session, agent, maxItems: this.sessionMaxItems, sessionRules });
     // A closed run's id is taken too: of two concurrent starts of run N, the second fails (conflict policy FAIL covers a running one).
-    return { start: { ...this.startOptions(agent, input, { ...options, workflowId: next.workflowId }, next.input), workflowIdReusePolicy: 'REJECT_DUPLICATE' as const }, session };
+    return {
+      start: {
+        ...this.startOptions(agent, input, { ...options, workflowId: next.workflowId }, next.input),
+        workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,
+      },
+      session,
+    };
   }
 
   private async start(agent: string, input: string, options: RunOptions): Promise<AgentRunResult> {
     const { start, session } = await this.prepare(agent, input, options);
     const workflowId = start.workflowId;
-    const startWorkflowOperation = new WithStartWorkflowOperation(WORKFLOW_TYPE, { ...start, workflowIdConflictPolicy: 'FAIL' });
+    const startWorkflowOperation = new WithStartWorkflowOperation(WORKFLOW_TYPE, {
+      ...start,
+      workflowIdConflictPolicy: 'FAIL',
+    });
     let snapshot: RunView;
     try {
       snapshot = await this.client.workflow.executeUpdateWithStart(nextPauseUpdate, { startWorkflowOperation });
     } catch (err) {
-      if ((err as Error).name === 'WorkflowExecutionAlreadyStartedError') throw await idTaken(this.client, workflowId, session);
+      if ((err as Error).name === 'WorkflowExecutionAlreadyStartedError')
+        throw await idTaken(this.client, workflowId, session);
       return this.closedResult(workflowId, err);
     }
     return this.resultOf(workflowId, snapshot);
   }
 
   private async resume(agent: string, state: RunState): Promise<AgentRunResult> {
-    if (!state.belongsTo(agent)) throw new RunStateError(`this RunState belongs to agent "${state.agentName}", not "${agent}"; resume it with runner.run('${state.agentName}', state)`);
-    if (state.decisions.length > 0 || state.inputs.length > 0) await this.decide(state.workflowId, state.decisions, state.inputs);
+    if (!state.belongsTo(agent))
+      throw new RunStateError(
+        `this RunState belongs to agent "${state.agentName}", not "${agent}"; resume it with runner.run('${state.agentName}', state)`,
+      );
+    if (state.decisions.length > 0 || state.inputs.length > 0)
+      await this.decide(state.workflowId, state.decisions, state.inputs);
     return this.nextPause(state.workflowId);
   }
 
@@ -258,7 +353,9 @@ export class Runner {
     if (err instanceof WorkflowNotFoundError || (err as Error).name === 'WorkflowNotFoundError') {
       try {
         const desc = await this.client.workflow.getHandle(workflowId).describe();
-        return new RunFinishedError(`run ${workflowId} has already ended (${desc.status.name.toLowerCase()}); there is nothing left to decide`);
+        return new RunFinishedError(
+          `run ${workflowId} has already ended (${desc.status.name.toLowerCase()}); there is nothing left to decide`,
+        );
       } catch {
         return new RunNotFoundError(`no run with workflow id ${workflowId}`);
       }

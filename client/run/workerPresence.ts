@@ -14,7 +14,8 @@ import { CountersignError, NoWorkerError } from '../errors';
 export const RECENT_POLL_MS = 2 * 60_000;
 
 /** The NoWorkerError for a queue (and a run on it, `closed` when it has ended), with its one line. */
-export const noWorkerError = (taskQueue: string, workflowId?: string, closed?: string) => new NoWorkerError(noWorkerLine(taskQueue, workflowId, closed), taskQueue);
+export const noWorkerError = (taskQueue: string, workflowId?: string, closed?: string) =>
+  new NoWorkerError(noWorkerLine(taskQueue, workflowId, closed), taskQueue);
 
 /**
  * The one line: which queue, what it means for the run, how to start a worker, how to wait for the run. `closed`: the
@@ -46,7 +47,12 @@ export async function workerPolls(client: Client, taskQueue: string, now = Date.
 }
 
 /** A NoWorkerError when no worker polled the queue lately (waiting up to `graceMs` for one that is starting), else undefined. */
-export async function noWorker(client: Client, taskQueue: string, workflowId?: string, graceMs = 0): Promise<NoWorkerError | undefined> {
+export async function noWorker(
+  client: Client,
+  taskQueue: string,
+  workflowId?: string,
+  graceMs = 0,
+): Promise<NoWorkerError | undefined> {
   const deadline = Date.now() + graceMs;
   for (;;) {
     if ((await workerPolls(client, taskQueue)) !== false) return undefined;
@@ -85,8 +91,14 @@ export interface RunPlace {
  * short call), and no recent poller is a NoWorkerError at once; a query that fails otherwise is explained afterwards.
  * (Asked first, not alongside: a query left running when the answer is known would outlive the connection.)
  */
-export async function askRun<T>(client: Client, workflowId: string, query: () => Promise<T>, place?: RunPlace): Promise<T> {
-  if (place && (await workerPolls(client, place.taskQueue)) === false) throw noWorkerError(place.taskQueue, workflowId, closedName(place.status));
+export async function askRun<T>(
+  client: Client,
+  workflowId: string,
+  query: () => Promise<T>,
+  place?: RunPlace,
+): Promise<T> {
+  if (place && (await workerPolls(client, place.taskQueue)) === false)
+    throw noWorkerError(place.taskQueue, workflowId, closedName(place.status));
   try {
     return await query();
   } catch (err) {

@@ -7,7 +7,6 @@ import { runInputSchema } from '../../contract/messages';
 import { SessionError } from './sessionErrors';
 import { DEFAULT_SESSION_MAX_ITEMS, MAX_SESSION_MAX_ITEMS } from '../../temporal.config';
 
-
 const sessionIdSchema = z.string().regex(/^[A-Za-z0-9._-]{1,100}$/);
 
 /** Run `n` (from 1) of session `session`: its workflow id, the only place the session is written down. */
@@ -17,7 +16,9 @@ export function sessionRunId(session: string, n: number): string {
 
 export function checkSessionId(session: string): string {
   if (!sessionIdSchema.safeParse(session).success)
-    throw new SessionError(`invalid session id ${JSON.stringify(session)}: use 1 to 100 letters, digits, dots, underscores or dashes`);
+    throw new SessionError(
+      `invalid session id ${JSON.stringify(session)}: use 1 to 100 letters, digits, dots, underscores or dashes`,
+    );
   return session;
 }
 
@@ -27,7 +28,10 @@ const maxItemsSchema = z.number().int().min(1).max(MAX_SESSION_MAX_ITEMS);
 export function sessionMaxItems(option?: number, configured: number = DEFAULT_SESSION_MAX_ITEMS): number {
   if (option === undefined) return configured;
   const parsed = maxItemsSchema.safeParse(option);
-  if (!parsed.success) throw new SessionError(`sessionMaxItems must be a whole number from 1 to ${MAX_SESSION_MAX_ITEMS}, got ${JSON.stringify(option)}`);
+  if (!parsed.success)
+    throw new SessionError(
+      `sessionMaxItems must be a whole number from 1 to ${MAX_SESSION_MAX_ITEMS}, got ${JSON.stringify(option)}`,
+    );
   return parsed.data;
 }
 
@@ -38,7 +42,8 @@ const isUserMessage = (item: ConversationItem) => item.type === 'message' && ite
  * and answers whose call is gone: a provider refuses a function_call without its output.
  */
 export function answeredOnly(items: readonly ConversationItem[]): ConversationItem[] {
-  const ids = (type: string, id: (i: ConversationItem) => string) => new Set(items.filter((i) => i.type === type).map(id));
+  const ids = (type: string, id: (i: ConversationItem) => string) =>
+    new Set(items.filter((i) => i.type === type).map(id));
   const outputs = ids('function_call_output', (i) => (i as { callId: string }).callId);
   const calls = ids('function_call', (i) => (i as { callId: string }).callId);
   const responses = ids('mcp_approval_response', (i) => (i as { approvalRequestId: string }).approvalRequestId);
@@ -68,7 +73,8 @@ export function trimHistory(conversation: readonly ConversationItem[], max: numb
 }
 
 /** JSON bytes of a history, as the next run's start input carries it (before any codec); none at all when it is empty. */
-export const historyBytes = (items: readonly ConversationItem[]) => (items.length ? Buffer.byteLength(JSON.stringify(items)) : 0);
+export const historyBytes = (items: readonly ConversationItem[]) =>
+  items.length ? Buffer.byteLength(JSON.stringify(items)) : 0;
 
 // The `alwaysRules` of RunInput (by tool name); a run reports its rules by `agent/tool` (MCP: `agent/mcp:server/tool`).
 const rulesSchema = runInputSchema.shape.alwaysRules.unwrap();
@@ -83,5 +89,9 @@ export function rulesForAgent(snapshot: unknown, agent: string): AlwaysRules | u
   const parsed = reportedRulesSchema.safeParse(snapshot);
   if (!parsed.success) return undefined;
   const prefix = `${agent}/`;
-  return Object.fromEntries(Object.entries(parsed.data.alwaysRules).flatMap(([key, rule]) => (key.startsWith(prefix) ? [[key.slice(prefix.length), rule]] : [])));
+  return Object.fromEntries(
+    Object.entries(parsed.data.alwaysRules).flatMap(([key, rule]) =>
+      key.startsWith(prefix) ? [[key.slice(prefix.length), rule]] : [],
+    ),
+  );
 }

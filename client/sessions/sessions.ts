@@ -26,7 +26,13 @@ async function describeSessionRun(client: Client, session: string, n: number): P
   const workflowId = sessionRunId(session, n);
   try {
     const d = await client.workflow.getHandle(workflowId).describe();
-    return { n, workflowId, closed: d.status.name === 'RUNNING' ? undefined : d.status.name, hitlStatus: d.typedSearchAttributes.get(HitlStatus), startedAt: d.startTime };
+    return {
+      n,
+      workflowId,
+      closed: d.status.name === 'RUNNING' ? undefined : d.status.name,
+      hitlStatus: d.typedSearchAttributes.get(HitlStatus),
+      startedAt: d.startTime,
+    };
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return undefined;
     throw err;
@@ -42,7 +48,11 @@ async function newestRun(client: Client, session: string): Promise<SessionRun | 
   let found = await describeSessionRun(client, session, 1);
   if (!found) return undefined;
   let missing = 2;
-  for (let run = await describeSessionRun(client, session, missing); run; run = await describeSessionRun(client, session, missing)) {
+  for (
+    let run = await describeSessionRun(client, session, missing);
+    run;
+    run = await describeSessionRun(client, session, missing)
+  ) {
     found = run;
     missing *= 2;
   }
@@ -60,7 +70,9 @@ async function newestRun(client: Client, session: string): Promise<SessionRun | 
  * which has not closed yet (it drains its notifications first) does not: nothing will change in its conversation.
  */
 const busyStatus = (run: SessionRun): string | undefined =>
-  run.closed || run.hitlStatus === 'Completed' || run.hitlStatus === 'Failed' ? undefined : (run.hitlStatus ?? 'Running');
+  run.closed || run.hitlStatus === 'Completed' || run.hitlStatus === 'Failed'
+    ? undefined
+    : (run.hitlStatus ?? 'Running');
 
 async function conversationOfRun(client: Client, workflowId: string): Promise<ConversationItem[]> {
   const items: ConversationItem[] = [];
@@ -79,7 +91,10 @@ export interface NextSessionRun {
 }
 
 /** The next run of a session: its workflow id and what it starts with. SessionBusyError while the newest run holds it. */
-export async function nextSessionRun(client: Client, options: { session: string; agent: string; maxItems: number; sessionRules?: boolean }): Promise<NextSessionRun> {
+export async function nextSessionRun(
+  client: Client,
+  options: { session: string; agent: string; maxItems: number; sessionRules?: boolean },
+): Promise<NextSessionRun> {
   const session = checkSessionId(options.session);
   const last = await newestRun(client, session);
   if (!last) return { workflowId: sessionRunId(session, 1), input: { session } };
@@ -89,20 +104,30 @@ export async function nextSessionRun(client: Client, options: { session: string;
   const alwaysRules = options.sessionRules ? await rulesOf(client, last.workflowId, options.agent) : undefined;
   return {
     workflowId: sessionRunId(session, last.n + 1),
-    input: { session, ...(history.length ? { history } : {}), ...(alwaysRules && Object.keys(alwaysRules).length ? { alwaysRules } : {}) },
+    input: {
+      session,
+      ...(history.length ? { history } : {}),
+      ...(alwaysRules && Object.keys(alwaysRules).length ? { alwaysRules } : {}),
+    },
   };
 }
 
 /** The always-rules the previous run reports in its snapshot (RunSnapshot.alwaysRules), for a run of `agent`. */
 async function rulesOf(client: Client, workflowId: string, agent: string) {
   const rules = rulesForAgent(await describeRun(client, workflowId), agent);
-  if (!rules) throw new SessionError(`run ${workflowId} does not report its always-rules (its worker predates RunSnapshot.alwaysRules); start without sessionRules`);
+  if (!rules)
+    throw new SessionError(
+      `run ${workflowId} does not report its always-rules (its worker predates RunSnapshot.alwaysRules); start without sessionRules`,
+    );
   return rules;
 }
 
 /** A start found its workflow id taken: in a session, by a concurrent start of the same run (busy, or closed since). */
 export async function idTaken(client: Client, workflowId: string, session?: string): Promise<CountersignError> {
-  if (!session) return new CountersignError(`a run with workflow id ${workflowId} already exists; pass a RunState to resume it, or choose another id`);
+  if (!session)
+    return new CountersignError(
+      `a run with workflow id ${workflowId} already exists; pass a RunState to resume it, or choose another id`,
+    );
   const run = await describeSessionRun(client, session, Number(workflowId.slice(workflowId.lastIndexOf('-') + 1)));
   return new SessionBusyError(session, workflowId, run && busyStatus(run));
 }
@@ -146,13 +171,24 @@ export async function describeSession(client: Client, session: string, maxItems:
       () => undefined,
     );
     const status = run.closed ? pascal(run.closed) : (run.hitlStatus ?? 'Running');
-    runs.push({ workflowId: run.workflowId, status, startedAt: run.startedAt.toISOString(), ...(items !== undefined ? { items } : {}) });
+    runs.push({
+      workflowId: run.workflowId,
+      status,
+      startedAt: run.startedAt.toISOString(),
+      ...(items !== undefined ? { items } : {}),
+    });
   }
   const history = last ? trimHistory(await conversationOfRun(client, last.workflowId), maxItems) : [];
   const busy = last && busyStatus(last);
   return {
     session,
     runs,
-    next: { workflowId: sessionRunId(session, (last?.n ?? 0) + 1), ...(busy ? { busy } : {}), historyItems: history.length, historyBytes: historyBytes(history), maxItems },
+    next: {
+      workflowId: sessionRunId(session, (last?.n ?? 0) + 1),
+      ...(busy ? { busy } : {}),
+      historyItems: history.length,
+      historyBytes: historyBytes(history),
+      maxItems,
+    },
   };
 }

@@ -12,7 +12,10 @@ import { CountersignError } from '../errors';
 
 export type ApproverPrivateKey = { kty: 'OKP'; crv: 'Ed25519'; x: string; d: string; kid: string };
 
-const bytes32 = (what: string) => z.string({ error: `must be a string (${what})` }).refine((s) => base64urlDecode(s)?.length === 32, `must be base64url of 32 bytes (${what})`);
+const bytes32 = (what: string) =>
+  z
+    .string({ error: `must be a string (${what})` })
+    .refine((s) => base64urlDecode(s)?.length === 32, `must be base64url of 32 bytes (${what})`);
 const privateKeySchema = z.object({
   kty: z.literal('OKP', { error: 'must be "OKP" (an Ed25519 key)' }),
   crv: z.literal('Ed25519', { error: 'must be "Ed25519"' }),
@@ -38,12 +41,18 @@ export function readPrivateKey(file: string): ApproverPrivateKey {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw fail('no such file; make one with: countersign keys generate <approver>');
     if (code) throw fail(`cannot read it: ${firstLine(err)}`);
-    throw fail(`invalid JSON (${firstLine(err)}); it must be the <approver>.private.jwk that countersign keys generate wrote`);
+    throw fail(
+      `invalid JSON (${firstLine(err)}); it must be the <approver>.private.jwk that countersign keys generate wrote`,
+    );
   }
   const parsed = privateKeySchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw fail(issue.path.length ? `${issue.path.join('.')} ${issue.message}` : 'must be a JWK object with kty, crv, x, d and kid');
+    throw fail(
+      issue.path.length
+        ? `${issue.path.join('.')} ${issue.message}`
+        : 'must be a JWK object with kty, crv, x, d and kid',
+    );
   }
   return parsed.data;
 }
@@ -53,18 +62,45 @@ export function readPrivateKey(file: string): ApproverPrivateKey {
  * The decision with its token: over run `wf`, the decision's call and the arguments it approves (the edited ones when
  * it edits), by the key's approver. The one way the CLI, RunState and the inbox sign.
  */
-export function withToken(key: ApproverPrivateKey, wf: string, d: Decision & { decision: 'approve' | 'reject' }, call: { arguments: string; fingerprint?: string }, ttlSeconds?: number): Decision {
+export function withToken(
+  key: ApproverPrivateKey,
+  wf: string,
+  d: Decision & { decision: 'approve' | 'reject' },
+  call: { arguments: string; fingerprint?: string },
+  ttlSeconds?: number,
+): Decision {
   const fingerprint = call.fingerprint !== undefined ? { fingerprint: call.fingerprint } : {};
-  return { ...d, approver: key.kid, token: signDecision(key, { wf, call: d.callId, decision: d.decision, arguments: signedArguments(d, call), ...fingerprint, ...(ttlSeconds ? { ttlSeconds } : {}) }) };
+  return {
+    ...d,
+    approver: key.kid,
+    token: signDecision(key, {
+      wf,
+      call: d.callId,
+      decision: d.decision,
+      arguments: signedArguments(d, call),
+      ...fingerprint,
+      ...(ttlSeconds ? { ttlSeconds } : {}),
+    }),
+  };
 }
 
 export function signDecision(
   key: ApproverPrivateKey | string,
-  claims: { wf: string; call: string; decision: 'approve' | 'reject'; arguments: string; fingerprint?: string; ttlSeconds?: number; now?: number; jti?: string },
+  claims: {
+    wf: string;
+    call: string;
+    decision: 'approve' | 'reject';
+    arguments: string;
+    fingerprint?: string;
+    ttlSeconds?: number;
+    now?: number;
+    jti?: string;
+  },
 ): string {
   const jwk = typeof key === 'string' ? readPrivateKey(key) : key;
   const ttl = claims.ttlSeconds ?? DEFAULT_TTL_SECONDS;
-  if (!Number.isInteger(ttl) || ttl <= 0) throw new CountersignError(`ttlSeconds must be a whole number of seconds above 0, got ${ttl}`);
+  if (!Number.isInteger(ttl) || ttl <= 0)
+    throw new CountersignError(`ttlSeconds must be a whole number of seconds above 0, got ${ttl}`);
   const iat = Math.floor((claims.now ?? Date.now()) / 1000);
   const payload: DecisionClaims = {
     sub: jwk.kid,
@@ -98,11 +134,15 @@ export function compactJws(jwk: ApproverPrivateKey, payload: object): string {
  * (or replaced in) the key set the workers read. An existing private key is never overwritten.
  */
 export function generateApproverKey(approver: string, dir: string): { privateKeyFile: string; keySetFile: string } {
-  if (!APPROVER.test(approver)) throw new CountersignError(`approver name ${JSON.stringify(approver.slice(0, 100))} must be 1-200 letters, digits or _ . @ -`);
+  if (!APPROVER.test(approver))
+    throw new CountersignError(
+      `approver name ${JSON.stringify(approver.slice(0, 100))} must be 1-200 letters, digits or _ . @ -`,
+    );
   const folder = resolve(dir);
   const privateKeyFile = join(folder, `${approver}.private.jwk`);
   const keySetFile = join(folder, KEY_SET_FILE);
-  if (existsSync(privateKeyFile)) throw new CountersignError(`${privateKeyFile} already exists; delete it first or choose another approver name`);
+  if (existsSync(privateKeyFile))
+    throw new CountersignError(`${privateKeyFile} already exists; delete it first or choose another approver name`);
   const keys = readKeySet(keySetFile); // a corrupt set is refused before any key is made
 
   const { privateKey } = generateKeyPairSync('ed25519');
@@ -122,7 +162,8 @@ export function generateApproverKey(approver: string, dir: string): { privateKey
     renameSync(temporary, keySetFile);
   } catch (err) {
     if (err instanceof CountersignError) throw err;
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new CountersignError(`${privateKeyFile} already exists; delete it first or choose another approver name`);
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new CountersignError(`${privateKeyFile} already exists; delete it first or choose another approver name`);
     throw new CountersignError(`cannot write the keys in ${folder}: ${firstLine(err)}`);
   }
   return { privateKeyFile, keySetFile };
@@ -139,7 +180,12 @@ function readKeySet(file: string): Array<{ kid?: unknown } & Record<string, unkn
     throw fail(`is not valid JSON (${firstLine(err)})`);
   }
   const keys = (data as { keys?: unknown } | null)?.keys;
-  if (typeof data !== 'object' || data === null || !Array.isArray(keys) || !keys.every((k) => typeof k === 'object' && k !== null && !Array.isArray(k)))
+  if (
+    typeof data !== 'object' ||
+    data === null ||
+    !Array.isArray(keys) ||
+    !keys.every((k) => typeof k === 'object' && k !== null && !Array.isArray(k))
+  )
     throw fail('is not a key set ({"keys":[…]})');
   if (keys.some((k) => 'd' in k)) throw fail('holds a private key (d), which workers must never get');
   return keys as Array<Record<string, unknown>>;

@@ -16,7 +16,11 @@ export interface GrantToSign {
 }
 
 /** A compact JWS by `key` (a private JWK, or its file) over exactly this grant; it expires when the grant does. */
-export function signGrant(key: ApproverPrivateKey | string, grant: GrantToSign, options: { now?: number; jti?: string } = {}): string {
+export function signGrant(
+  key: ApproverPrivateKey | string,
+  grant: GrantToSign,
+  options: { now?: number; jti?: string } = {},
+): string {
   const jwk = typeof key === 'string' ? readPrivateKey(key) : key;
   const iat = Math.floor((options.now ?? Date.now()) / 1000);
   const claims: GrantClaims = {

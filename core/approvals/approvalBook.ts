@@ -60,9 +60,51 @@ export interface BookState {
 }
 
 /** What a waiting call shows readers (copies: the book's state stays its own). */
-function asPending({ callId, kind, fields, toolName, arguments: args, agentName, requestedAt, expiresAt, approvers, mcpServer, quorum, signedDecisions, excludedApprover, uncertainBecause, preview, request, assistantSaid, fingerprint, stale }: BookCall): PendingApproval {
-  const optional = { fields, expiresAt, approvers, mcpServer, signedDecisions, excludedApprover, uncertainBecause, preview, request, assistantSaid, fingerprint, stale, quorum: quorum && { needed: quorum.needed, approvedBy: [...quorum.approvedBy] } };
-  return { callId, kind: kind ?? 'approval', toolName, arguments: args, agentName, requestedAt, ...definedFields(optional) };
+function asPending({
+  callId,
+  kind,
+  fields,
+  toolName,
+  arguments: args,
+  agentName,
+  requestedAt,
+  expiresAt,
+  approvers,
+  mcpServer,
+  quorum,
+  signedDecisions,
+  excludedApprover,
+  uncertainBecause,
+  preview,
+  request,
+  assistantSaid,
+  fingerprint,
+  stale,
+}: BookCall): PendingApproval {
+  const optional = {
+    fields,
+    expiresAt,
+    approvers,
+    mcpServer,
+    signedDecisions,
+    excludedApprover,
+    uncertainBecause,
+    preview,
+    request,
+    assistantSaid,
+    fingerprint,
+    stale,
+    quorum: quorum && { needed: quorum.needed, approvedBy: [...quorum.approvedBy] },
+  };
+  return {
+    callId,
+    kind: kind ?? 'approval',
+    toolName,
+    arguments: args,
+    agentName,
+    requestedAt,
+    ...definedFields(optional),
+  };
 }
 
 export class DecisionError extends Error {
@@ -70,7 +112,8 @@ export class DecisionError extends Error {
 }
 
 /** Always-rules hold per agent and tool; for an MCP tool, per agent, server and tool. */
-const ruleKey = (agentName: string, toolName: string, mcpServer?: string) => (mcpServer ? `${agentName}/mcp:${mcpServer}/${toolName}` : `${agentName}/${toolName}`);
+const ruleKey = (agentName: string, toolName: string, mcpServer?: string) =>
+  mcpServer ? `${agentName}/mcp:${mcpServer}/${toolName}` : `${agentName}/${toolName}`;
 
 export class ApprovalBook {
   private readonly s: BookState;
@@ -120,8 +163,20 @@ export class ApprovalBook {
     if (!call || call.state !== 'pending') return undefined;
     const action = call.onTimeout ?? 'reject';
     call.state = action === 'approve' ? 'approved' : 'rejected';
-    if (call.state === 'rejected') call.rejectionOutput = call.timeoutText ?? (call.timeout ? expiryText({ kind: call.kind, timeout: call.timeout, extendedMs: call.extendedMs }) : call.rejectionText);
-    this.log({ ...this.about(call), decision: action === 'approve' ? 'timed_out' : 'expired', onTimeout: action, requestedAt: call.requestedAt, decidedAt: now, via: 'timer' });
+    if (call.state === 'rejected')
+      call.rejectionOutput =
+        call.timeoutText ??
+        (call.timeout
+          ? expiryText({ kind: call.kind, timeout: call.timeout, extendedMs: call.extendedMs })
+          : call.rejectionText);
+    this.log({
+      ...this.about(call),
+      decision: action === 'approve' ? 'timed_out' : 'expired',
+      onTimeout: action,
+      requestedAt: call.requestedAt,
+      decidedAt: now,
+      via: 'timer',
+    });
     return action;
   }
 
@@ -136,7 +191,8 @@ export class ApprovalBook {
     this.s.calls.push(entry);
     const rule = this.ruleFor(entry);
     if (rule) this.settle(entry, rule.decision, { message: rule.message, approver: rule.approver }, now, 'rule');
-    else if (auto && (call.kind ?? 'approval') === 'approval') this.settle(entry, auto.decision, auto, now, auto.grantId !== undefined ? 'grant' : 'onApproval');
+    else if (auto && (call.kind ?? 'approval') === 'approval')
+      this.settle(entry, auto.decision, auto, now, auto.grantId !== undefined ? 'grant' : 'onApproval');
     return entry;
   }
 
@@ -146,8 +202,13 @@ export class ApprovalBook {
   }
 
   /** Why this decision cannot be applied, or undefined if it can (names admitted and compared by `names`). Never changes anything. */
-  check(d: DecisionClaim & { linkId?: string }, batch: ReadonlyArray<Pick<Decision, 'callId'>> = [], names?: NameRule): string | undefined {
-    if (d.linkId !== undefined && this.jtiUsed(`link:${d.linkId}`)) return 'this link was already used: open the approval from the inbox instead';
+  check(
+    d: DecisionClaim & { linkId?: string },
+    batch: ReadonlyArray<Pick<Decision, 'callId'>> = [],
+    names?: NameRule,
+  ): string | undefined {
+    if (d.linkId !== undefined && this.jtiUsed(`link:${d.linkId}`))
+      return 'this link was already used: open the approval from the inbox instead';
     return checkDecision(this.call(d.callId), d, batch, names);
   }
 
@@ -165,7 +226,8 @@ export class ApprovalBook {
     for (const d of decisions) {
       const call = this.call(d.callId)!;
       if (d.signed) this.useJti(d.signed, now);
-      if (d.linkId !== undefined) this.useJti({ jti: `link:${d.linkId}`, exp: Math.floor(Date.parse(now) / 1000) + 31 * 86_400 }, now); // outlives any link
+      if (d.linkId !== undefined)
+        this.useJti({ jti: `link:${d.linkId}`, exp: Math.floor(Date.parse(now) / 1000) + 31 * 86_400 }, now); // outlives any link
       if (d.decision === 'extend') {
         applied.push(this.extend(call, d, now, via));
         continue;
@@ -175,13 +237,22 @@ export class ApprovalBook {
         continue;
       }
       applied.push(this.settle(call, d.decision, d, now, via));
-      if (d.always && (call.kind ?? 'approval') === 'approval' && (d.decision === 'approve' || d.decision === 'reject')) {
-        this.s.sticky[ruleKey(call.agentName, call.toolName, call.mcpServer)] = { decision: d.decision, message: d.message, approver: d.approver };
+      if (
+        d.always &&
+        (call.kind ?? 'approval') === 'approval' &&
+        (d.decision === 'approve' || d.decision === 'reject')
+      ) {
+        this.s.sticky[ruleKey(call.agentName, call.toolName, call.mcpServer)] = {
+          decision: d.decision,
+          message: d.message,
+          approver: d.approver,
+        };
       }
     }
     for (const call of this.undecided()) {
       const rule = this.ruleFor(call);
-      if (rule) applied.push(this.settle(call, rule.decision, { message: rule.message, approver: rule.approver }, now, 'rule'));
+      if (rule)
+        applied.push(this.settle(call, rule.decision, { message: rule.message, approver: rule.approver }, now, 'rule'));
     }
     return applied;
   }
@@ -191,7 +262,14 @@ export class ApprovalBook {
     const cancelled = this.undecided();
     for (const call of cancelled) {
       call.state = 'cancelled';
-      this.log({ ...this.about(call), decision: 'cancelled', reason: because.slice(0, 500), requestedAt: call.requestedAt, decidedAt: now, via: 'run' });
+      this.log({
+        ...this.about(call),
+        decision: 'cancelled',
+        reason: because.slice(0, 500),
+        requestedAt: call.requestedAt,
+        decidedAt: now,
+        via: 'run',
+      });
     }
     return cancelled;
   }
@@ -209,16 +287,49 @@ export class ApprovalBook {
     const quorum = call.quorum!;
     quorum.approvedBy.push(d.approver!);
     const snapshot = { needed: quorum.needed, approvedBy: [...quorum.approvedBy] };
-    this.log({ ...this.about(call), decision: 'approval_counted', approver: d.approver, ...(d.reason ? { reason: d.reason } : {}), ...this.signer(d), quorum: snapshot, requestedAt: call.requestedAt, decidedAt: now, via });
-    return { callId: call.callId, toolName: call.toolName, outcome: 'approval_counted', approver: d.approver!, ...(d.signed ? { verified: true as const } : {}), quorum: snapshot };
+    this.log({
+      ...this.about(call),
+      decision: 'approval_counted',
+      approver: d.approver,
+      ...(d.reason ? { reason: d.reason } : {}),
+      ...this.signer(d),
+      quorum: snapshot,
+      requestedAt: call.requestedAt,
+      decidedAt: now,
+      via,
+    });
+    return {
+      callId: call.callId,
+      toolName: call.toolName,
+      outcome: 'approval_counted',
+      approver: d.approver!,
+      ...(d.signed ? { verified: true as const } : {}),
+      quorum: snapshot,
+    };
   }
 
   /** More time for a pending call (checked against its maxExtension already). */
   private extend(call: BookCall, d: BookDecision, now: string, via: 'signal' | 'update'): AppliedDecision {
     call.expiresAt = addDuration(call.expiresAt!, d.by!);
     call.extendedMs = (call.extendedMs ?? 0) + durationMs(d.by!);
-    this.log({ ...this.about(call), decision: 'extended', ...(d.approver ? { approver: d.approver } : {}), ...(d.reason ? { reason: d.reason } : {}), extendedBy: d.by!, expiresAt: call.expiresAt, requestedAt: call.requestedAt, decidedAt: now, via });
-    return { callId: call.callId, toolName: call.toolName, outcome: 'extended', ...(d.approver ? { approver: d.approver } : {}), expiresAt: call.expiresAt };
+    this.log({
+      ...this.about(call),
+      decision: 'extended',
+      ...(d.approver ? { approver: d.approver } : {}),
+      ...(d.reason ? { reason: d.reason } : {}),
+      extendedBy: d.by!,
+      expiresAt: call.expiresAt,
+      requestedAt: call.requestedAt,
+      decidedAt: now,
+      via,
+    });
+    return {
+      callId: call.callId,
+      toolName: call.toolName,
+      outcome: 'extended',
+      ...(d.approver ? { approver: d.approver } : {}),
+      expiresAt: call.expiresAt,
+    };
   }
 
   /** A signed decision's token id counts once; ids of expired tokens are forgotten (those tokens fail on exp anyway). */
@@ -241,7 +352,12 @@ export class ApprovalBook {
   }
 
   /** A call that is not idempotent may or may not have run: it waits for a person again (see uncertainCalls.ts). */
-  markUncertain(call: Pick<BookCall, 'callId' | 'toolName' | 'arguments' | 'request' | 'assistantSaid'>, agentName: string, because: string, now: string): BookCall {
+  markUncertain(
+    call: Pick<BookCall, 'callId' | 'toolName' | 'arguments' | 'request' | 'assistantSaid'>,
+    agentName: string,
+    because: string,
+    now: string,
+  ): BookCall {
     return markUncertain(this.s, call, agentName, because, now);
   }
 
@@ -252,36 +368,102 @@ export class ApprovalBook {
 
   /** An audit-kind call ran without waiting: recorded for later review. */
   recordAudited(call: { callId: string; toolName: string; arguments: string; review?: true }, now: string): void {
-    this.log({ callId: call.callId, toolName: call.toolName, arguments: call.arguments, decision: 'audited', requestedAt: now, decidedAt: now, via: 'rule', ...(call.review ? { review: true as const } : {}) });
+    this.log({
+      callId: call.callId,
+      toolName: call.toolName,
+      arguments: call.arguments,
+      decision: 'audited',
+      requestedAt: now,
+      decidedAt: now,
+      via: 'rule',
+      ...(call.review ? { review: true as const } : {}),
+    });
   }
 
   /** A signal that could not be applied: logged in the audit as ignored, nothing else changes. */
-  ignore(d: { callId?: unknown; approver?: unknown }, because: string, now: string, via: 'signal' | 'update'): AuditEntry {
-    const callId = typeof d.callId === 'string' ? d.callId.slice(0, 256) : String(JSON.stringify(d.callId) ?? 'undefined').slice(0, 256);
+  ignore(
+    d: { callId?: unknown; approver?: unknown },
+    because: string,
+    now: string,
+    via: 'signal' | 'update',
+  ): AuditEntry {
+    const callId =
+      typeof d.callId === 'string'
+        ? d.callId.slice(0, 256)
+        : String(JSON.stringify(d.callId) ?? 'undefined').slice(0, 256);
     const call = this.call(callId);
-    return appendIgnored(this.s, { callId, ...(call ? { toolName: call.toolName } : {}), ...(typeof d.approver === 'string' ? { approver: d.approver } : {}) }, because, now, via);
+    return appendIgnored(
+      this.s,
+      {
+        callId,
+        ...(call ? { toolName: call.toolName } : {}),
+        ...(typeof d.approver === 'string' ? { approver: d.approver } : {}),
+      },
+      because,
+      now,
+      via,
+    );
   }
 
   private settle(
     call: BookCall,
     decision: Decision['decision'],
-    d: { message?: string; reason?: string; approver?: string; editedArguments?: unknown; result?: unknown; error?: string; signed?: BookDecision['signed']; grantId?: string; grantedBy?: string },
+    d: {
+      message?: string;
+      reason?: string;
+      approver?: string;
+      editedArguments?: unknown;
+      result?: unknown;
+      error?: string;
+      signed?: BookDecision['signed'];
+      grantId?: string;
+      grantedBy?: string;
+    },
     now: string,
     via: 'signal' | 'update' | 'rule' | 'onApproval' | 'grant',
   ): AppliedDecision {
-    if (via === 'grant') d = { reason: d.reason, approver: d.grantedBy, grantId: d.grantId, ...(d.signed ? { signed: d.signed } : {}) }; // a grant's author (its signer) approved it
+    if (via === 'grant')
+      d = { reason: d.reason, approver: d.grantedBy, grantId: d.grantId, ...(d.signed ? { signed: d.signed } : {}) }; // a grant's author (its signer) approved it
     const auto = via === 'rule' || via === 'onApproval';
     const answer = call.kind === 'uncertain' ? uncertainAnswer(decision, d.error) : undefined;
-    call.state = decision === 'reject' ? 'rejected' : decision === 'result' || answer === 'done' || answer === 'failed' ? 'resolved' : 'approved';
+    call.state =
+      decision === 'reject'
+        ? 'rejected'
+        : decision === 'result' || answer === 'done' || answer === 'failed'
+          ? 'resolved'
+          : 'approved';
     if (decision === 'reject') call.rejectionOutput = d.message || call.rejectionText;
     // The workflow validates edits and input values and hands them over as JSON text; the book only records them.
-    if ((decision === 'approve' || decision === 'input') && typeof d.editedArguments === 'string') call.editedArguments = d.editedArguments;
+    if ((decision === 'approve' || decision === 'input') && typeof d.editedArguments === 'string')
+      call.editedArguments = d.editedArguments;
     if (answer === 'done' || answer === 'failed') call.externalOutput = uncertainOutput(call, answer, d);
     else if (decision === 'result')
-      call.externalOutput = d.error !== undefined ? `The external execution failed: ${d.error}` : typeof d.result === 'string' ? d.result : JSON.stringify(d.result);
-    const outcome = answer ?? (via === 'grant' ? 'granted' : decision === 'input' ? 'input_provided' : decision === 'result' ? 'result_provided' : decision === 'approve' ? (auto ? 'auto_approved' : 'approved') : auto ? 'auto_rejected' : 'rejected');
+      call.externalOutput =
+        d.error !== undefined
+          ? `The external execution failed: ${d.error}`
+          : typeof d.result === 'string'
+            ? d.result
+            : JSON.stringify(d.result);
+    const outcome =
+      answer ??
+      (via === 'grant'
+        ? 'granted'
+        : decision === 'input'
+          ? 'input_provided'
+          : decision === 'result'
+            ? 'result_provided'
+            : decision === 'approve'
+              ? auto
+                ? 'auto_approved'
+                : 'approved'
+              : auto
+                ? 'auto_rejected'
+                : 'rejected');
     if (outcome === 'approved' && call.quorum && d.approver) call.quorum.approvedBy.push(d.approver);
-    const quorum = call.quorum && outcome === 'approved' ? { quorum: { needed: call.quorum.needed, approvedBy: [...call.quorum.approvedBy] } } : {};
+    const quorum =
+      call.quorum && outcome === 'approved'
+        ? { quorum: { needed: call.quorum.needed, approvedBy: [...call.quorum.approvedBy] } }
+        : {};
     this.log({
       ...this.about(call),
       decision: outcome,
@@ -290,11 +472,19 @@ export class ApprovalBook {
       ...quorum,
       ...(d.reason ? { reason: d.reason } : {}),
       ...(d.message ? { message: d.message } : {}),
-      ...(call.editedArguments ? { editedArguments: call.editedArguments } : {}), ...(d.grantId !== undefined ? { grantId: d.grantId } : {}),
+      ...(call.editedArguments ? { editedArguments: call.editedArguments } : {}),
+      ...(d.grantId !== undefined ? { grantId: d.grantId } : {}),
       requestedAt: call.requestedAt,
       decidedAt: now,
       via,
     });
-    return { callId: call.callId, toolName: call.toolName, outcome, ...(d.approver ? { approver: d.approver } : {}), ...(d.signed ? { verified: true as const } : {}), ...quorum };
+    return {
+      callId: call.callId,
+      toolName: call.toolName,
+      outcome,
+      ...(d.approver ? { approver: d.approver } : {}),
+      ...(d.signed ? { verified: true as const } : {}),
+      ...quorum,
+    };
   }
 }

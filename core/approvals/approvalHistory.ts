@@ -5,7 +5,20 @@ import type { AuditEntry, PendingApproval } from '../../contract/runViews';
 import { REVIEW_STATUSES } from './reviewQueue';
 import { amongApprovers, sameApprover } from '../../contract/approverName';
 
-export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'expired', 'cancelled', 'auto_approved', 'auto_rejected', 'granted', 'timed_out', 'input_provided', 'result_provided', ...REVIEW_STATUSES] as const;
+export const APPROVAL_STATUSES = [
+  'pending',
+  'approved',
+  'rejected',
+  'expired',
+  'cancelled',
+  'auto_approved',
+  'auto_rejected',
+  'granted',
+  'timed_out',
+  'input_provided',
+  'result_provided',
+  ...REVIEW_STATUSES,
+] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 export interface ApprovalRecord {
@@ -56,7 +69,8 @@ function statusOf(entry: AuditEntry): ApprovalStatus {
 }
 
 /** Each person once (names compared canonically), in the spelling first seen. */
-const uniqueNames = (names: Array<string | undefined>): string[] => names.filter((a, i): a is string => !!a && !names.slice(0, i).some((b) => b !== undefined && sameApprover(a, b)));
+const uniqueNames = (names: Array<string | undefined>): string[] =>
+  names.filter((a, i): a is string => !!a && !names.slice(0, i).some((b) => b !== undefined && sameApprover(a, b)));
 const uniqueApprovers = (entries: AuditEntry[]) => uniqueNames(entries.map((e) => e.approver));
 
 interface CallTrail {
@@ -71,7 +85,11 @@ interface CallTrail {
  * (a forwarded call is reported by its sub-run, an agentRun of its own). A call still pending in a closed run was
  * cut off by the server (terminated, timed out): no code ran to audit it, so it counts as cancelled.
  */
-export function approvalRecords(run: { workflowId: string; agent: string; running: boolean }, audit: AuditEntry[], pending: PendingApproval[]): ApprovalRecord[] {
+export function approvalRecords(
+  run: { workflowId: string; agent: string; running: boolean },
+  audit: AuditEntry[],
+  pending: PendingApproval[],
+): ApprovalRecord[] {
   const trails = new Map<string, CallTrail>();
   for (const entry of audit) {
     let trail = trails.get(entry.callId);
@@ -94,9 +112,13 @@ export function approvalRecords(run: { workflowId: string; agent: string; runnin
       toolName: terminal.toolName ?? first.toolName ?? p?.toolName ?? '-',
       status: statusOf(terminal),
       approvers: uniqueApprovers(signedBy),
-      ...(terminal.requestedAt ?? first.requestedAt ? { requestedAt: terminal.requestedAt ?? first.requestedAt } : {}),
+      ...((terminal.requestedAt ?? first.requestedAt)
+        ? { requestedAt: terminal.requestedAt ?? first.requestedAt }
+        : {}),
       decidedAt: terminal.decidedAt,
-      ...(signedBy.some((e) => e.verified !== undefined) ? { verified: signedBy.every((e) => e.verified === true) } : {}),
+      ...(signedBy.some((e) => e.verified !== undefined)
+        ? { verified: signedBy.every((e) => e.verified === true) }
+        : {}),
     });
   }
 

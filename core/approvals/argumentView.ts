@@ -21,7 +21,6 @@ export interface ArgumentView {
   raw?: string;
 }
 
-
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function argumentView(argumentsJson: string): ArgumentView {
@@ -36,17 +35,37 @@ export function argumentView(argumentsJson: string): ArgumentView {
   const { commands, operations } = args;
   const shownCommands = Array.isArray(commands) && commands.length > 0 && commands.every((c) => typeof c === 'string');
   if (shownCommands) view.commands = (commands as string[]).map((c) => visible(c));
-  const shownOperations = Array.isArray(operations) && operations.length > 0 && operations.every((o) => isRecord(o) && typeof o.type === 'string' && typeof o.path === 'string');
-  if (shownOperations) view.files = (operations as Array<{ type: string; path: string; diff?: unknown }>).map((op) => ({ operation: visible(op.type), path: visible(op.path), diff: diffLines(op.diff) }));
-  const rest = Object.entries(args).filter(([k]) => !(k === 'commands' && shownCommands) && !(k === 'operations' && shownOperations));
-  if (rest.length) view.fields = rest.map(([key, value]) => ({ key: visible(key), value: visible(typeof value === 'string' ? value : JSON.stringify(value, null, 2)) }));
+  const shownOperations =
+    Array.isArray(operations) &&
+    operations.length > 0 &&
+    operations.every((o) => isRecord(o) && typeof o.type === 'string' && typeof o.path === 'string');
+  if (shownOperations)
+    view.files = (operations as Array<{ type: string; path: string; diff?: unknown }>).map((op) => ({
+      operation: visible(op.type),
+      path: visible(op.path),
+      diff: diffLines(op.diff),
+    }));
+  const rest = Object.entries(args).filter(
+    ([k]) => !(k === 'commands' && shownCommands) && !(k === 'operations' && shownOperations),
+  );
+  if (rest.length)
+    view.fields = rest.map(([key, value]) => ({
+      key: visible(key),
+      value: visible(typeof value === 'string' ? value : JSON.stringify(value, null, 2)),
+    }));
   return view;
 }
 
 function diffLines(diff: unknown): DiffLine[] {
   if (diff === undefined || diff === '') return [];
   // A CRLF file's diff ends its lines with \r: harmless before the newline, so not shown as \u000d.
-  const lines = typeof diff === 'string' ? diff.replace(/\n$/, '').split('\n').map((l) => l.replace(/\r$/, '')) : [JSON.stringify(diff)];
+  const lines =
+    typeof diff === 'string'
+      ? diff
+          .replace(/\n$/, '')
+          .split('\n')
+          .map((l) => l.replace(/\r$/, ''))
+      : [JSON.stringify(diff)];
   return lines.map((l) => {
     const mark = /^(@@|\+\+\+ |--- )/.test(l) ? '@' : l.startsWith('+') ? '+' : l.startsWith('-') ? '-' : ' ';
     return { mark, text: visible(mark === ' ' || mark === '@' ? l : l.slice(1)) };

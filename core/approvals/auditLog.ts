@@ -17,12 +17,18 @@ export function entriesAfter(audit: AuditEntry[], after: number): AuditEntry[] {
 }
 
 export function appendEntry(s: AuditState, entry: AuditEntry): void {
-  entry.seq = (s.auditSeq = (s.auditSeq ?? 0) + 1);
+  entry.seq = s.auditSeq = (s.auditSeq ?? 0) + 1;
   s.audit.push(entry);
 }
 
 /** A decision that changed nothing, with why (texts cut to size); the oldest refusal goes past the cap. */
-export function appendIgnored(s: AuditState, who: { callId: string; toolName?: string; approver?: string }, because: string, now: string, via: 'signal' | 'update'): AuditEntry {
+export function appendIgnored(
+  s: AuditState,
+  who: { callId: string; toolName?: string; approver?: string },
+  because: string,
+  now: string,
+  via: 'signal' | 'update',
+): AuditEntry {
   const entry: AuditEntry = {
     callId: who.callId,
     ...(who.toolName ? { toolName: who.toolName } : {}),

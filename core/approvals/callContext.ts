@@ -23,10 +23,14 @@ export function callContext(request: string, items: readonly ConversationItem[],
 
 /** Only the context fields that are set: what a book entry or a view copies from a call. */
 export function contextFields(c: CallContext): CallContext {
-  return { ...(c.request ? { request: c.request } : {}), ...(c.assistantSaid ? { assistantSaid: c.assistantSaid } : {}) };
+  return {
+    ...(c.request ? { request: c.request } : {}),
+    ...(c.assistantSaid ? { assistantSaid: c.assistantSaid } : {}),
+  };
 }
 
-const isCall = (i: ConversationItem, callId: string) => (i.type === 'function_call' && i.callId === callId) || (i.type === 'mcp_approval_request' && i.id === callId);
+const isCall = (i: ConversationItem, callId: string) =>
+  (i.type === 'function_call' && i.callId === callId) || (i.type === 'mcp_approval_request' && i.id === callId);
 
 /**
  * The assistant's messages between the previous turn's end and the call (a turn's other calls and provider items in
@@ -39,9 +43,15 @@ function assistantWordsBefore(items: readonly ConversationItem[], callId: string
   for (let i = at - 1; i >= 0; i -= 1) {
     const item = items[i]!;
     if (item.type === 'message' && item.role === 'assistant') words.unshift(item.content);
-    else if (item.type !== 'function_call' && item.type !== 'mcp_approval_request' && item.type !== 'provider_item') break;
+    else if (item.type !== 'function_call' && item.type !== 'mcp_approval_request' && item.type !== 'provider_item')
+      break;
   }
   const text = visible(words.join(' ')).replace(/\s+/g, ' ').trim();
   if (!text) return undefined;
-  return text.length > ASSISTANT_SAID_MAX ? `…${text.slice(text.length - ASSISTANT_SAID_MAX + 1).replace(/^[\udc00-\udfff]/, '').trimStart()}` : text;
+  return text.length > ASSISTANT_SAID_MAX
+    ? `…${text
+        .slice(text.length - ASSISTANT_SAID_MAX + 1)
+        .replace(/^[\udc00-\udfff]/, '')
+        .trimStart()}`
+    : text;
 }

@@ -24,10 +24,18 @@ export interface SignedBy {
 export type BookDecision = Decision & { signed?: SignedBy };
 
 /** What a decision claims: which call, what decision, who, and how. */
-export type DecisionClaim = Pick<BookDecision, 'callId' | 'approver' | 'always' | 'editedArguments' | 'by' | 'signed' | 'fingerprint'> & { decision?: Decision['decision'] };
+export type DecisionClaim = Pick<
+  BookDecision,
+  'callId' | 'approver' | 'always' | 'editedArguments' | 'by' | 'signed' | 'fingerprint'
+> & { decision?: Decision['decision'] };
 
 /** What the checks read of a call: what pendingApprovals shows, plus (in the book) its state and extension bound. */
-export type CheckedCall = Omit<PendingApproval, 'kind'> & { kind?: PendingKind; state?: CallState; maxExtensionMs?: number; extendedMs?: number };
+export type CheckedCall = Omit<PendingApproval, 'kind'> & {
+  kind?: PendingKind;
+  state?: CallState;
+  maxExtensionMs?: number;
+  extendedMs?: number;
+};
 
 const FITS: Record<PendingKind, string[]> = {
   approval: ['approve', 'reject', 'extend'],
@@ -36,16 +44,27 @@ const FITS: Record<PendingKind, string[]> = {
   // `approve` and `result` answer too, so the plain signals (approve, provideResult) serve admin scripts.
   uncertain: ['retry', 'done', 'failed', 'approve', 'result', 'reject'],
 };
-const WAITS_FOR: Record<PendingKind, string> = { approval: 'approval', input: 'input', external: 'an external result', uncertain: 'word on whether it ran' };
+const WAITS_FOR: Record<PendingKind, string> = {
+  approval: 'approval',
+  input: 'input',
+  external: 'an external result',
+  uncertain: 'word on whether it ran',
+};
 
 /** Why this decision cannot be applied to this call (undefined: it can). Never changes anything. */
-export function checkDecision(call: CheckedCall | undefined, d: DecisionClaim, batch: ReadonlyArray<Pick<Decision, 'callId'>> = [], names: NameRule = canonicalNames): string | undefined {
+export function checkDecision(
+  call: CheckedCall | undefined,
+  d: DecisionClaim,
+  batch: ReadonlyArray<Pick<Decision, 'callId'>> = [],
+  names: NameRule = canonicalNames,
+): string | undefined {
   const nameProblem = d.approver === undefined ? undefined : names.problem(d.approver);
   if (nameProblem) return nameProblem;
   if (!call) return `unknown call id ${d.callId}: it is not a pending approval of this run`;
   const which = `call ${d.callId} (${call.toolName})`;
   if (call.state !== undefined && call.state !== 'pending') return `${which} is already decided: ${call.state}`;
-  if (batch.filter((b) => b.callId === d.callId).length > 1) return `call ${d.callId} appears twice in one decide request`;
+  if (batch.filter((b) => b.callId === d.callId).length > 1)
+    return `call ${d.callId} appears twice in one decide request`;
   if (d.fingerprint !== undefined && d.fingerprint !== call.fingerprint)
     return `what ${which} acts on changed since this decision was made (fingerprint ${JSON.stringify(call.fingerprint ?? null)} now): look at it again and decide anew`;
   const kind = call.kind ?? 'approval';
@@ -58,20 +77,26 @@ export function checkDecision(call: CheckedCall | undefined, d: DecisionClaim, b
     }[kind];
     return `${which} waits for ${WAITS_FOR[kind]}, not "${d.decision}": ${hint}`;
   }
-  if (kind === 'uncertain' && d.editedArguments !== undefined) return `${which} may or may not have run: a retry runs it as it was approved, without edited arguments`;
+  if (kind === 'uncertain' && d.editedArguments !== undefined)
+    return `${which} may or may not have run: a retry runs it as it was approved, without edited arguments`;
   if (call.approvers && !(d.approver && amongApprovers(call.approvers, d.approver, names)))
     return `approver ${d.approver ? `"${d.approver}"` : '(none given)'} may not decide ${call.toolName} (call ${d.callId}); allowed: ${call.approvers.join(', ')}`;
   if (d.decision === 'extend') return checkExtension(call, which, d.by);
   const yesNo = d.decision === 'approve' || d.decision === 'reject';
-  if (yesNo && call.signedDecisions && !d.signed) return `${which} needs a signed decision: send a token signed with your approver key (countersign ${d.decision} … --key <file>)`;
-  if (d.always && (call.signedDecisions || call.quorum)) return `${which} needs ${call.quorum ? `${call.quorum.needed} approvals` : 'a signed decision'} for every call, so "always" cannot decide later calls: decide it without always`;
+  if (yesNo && call.signedDecisions && !d.signed)
+    return `${which} needs a signed decision: send a token signed with your approver key (countersign ${d.decision} … --key <file>)`;
+  if (d.always && (call.signedDecisions || call.quorum))
+    return `${which} needs ${call.quorum ? `${call.quorum.needed} approvals` : 'a signed decision'} for every call, so "always" cannot decide later calls: decide it without always`;
   if (d.decision !== 'approve') return undefined;
-  if (call.excludedApprover !== undefined && d.approver !== undefined && names.same(d.approver, call.excludedApprover)) return `${d.approver} requested this run and may not approve its own call ${d.callId} (${call.toolName}): another approver must`;
+  if (call.excludedApprover !== undefined && d.approver !== undefined && names.same(d.approver, call.excludedApprover))
+    return `${d.approver} requested this run and may not approve its own call ${d.callId} (${call.toolName}): another approver must`;
   if (!call.quorum) return undefined;
   const { needed, approvedBy } = call.quorum;
   if (!d.approver) return `${which} needs ${needed} approvals from named approvers: say who approves`;
-  if (amongApprovers(approvedBy, d.approver, names)) return `${d.approver} has already approved ${which} (${quorumText(call.quorum)}): another approver must`;
-  if (d.editedArguments !== undefined) return `${which} needs ${needed} approvals of the same arguments: approve it as is, or reject it`;
+  if (amongApprovers(approvedBy, d.approver, names))
+    return `${d.approver} has already approved ${which} (${quorumText(call.quorum)}): another approver must`;
+  if (d.editedArguments !== undefined)
+    return `${which} needs ${needed} approvals of the same arguments: approve it as is, or reject it`;
   return undefined;
 }
 
@@ -80,6 +105,7 @@ function checkExtension(call: CheckedCall, which: string, by: string | undefined
   if (!by) return `an "extend" decision needs by, e.g. "4h"`;
   if (call.maxExtensionMs === undefined) return undefined;
   const left = call.maxExtensionMs - (call.extendedMs ?? 0);
-  if (durationMs(by) > left) return `${which} may be extended by ${formatMs(left)} more at most (maxExtension ${formatMs(call.maxExtensionMs)}), not ${by}`;
+  if (durationMs(by) > left)
+    return `${which} may be extended by ${formatMs(left)} more at most (maxExtension ${formatMs(call.maxExtensionMs)}), not ${by}`;
   return undefined;
 }

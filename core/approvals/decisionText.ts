@@ -16,7 +16,12 @@ export const quorumText = (q: { needed: number; approvedBy: string[] }): string 
 export function formatMs(ms: number): string {
   if (ms <= 0) return '0s';
   const parts: string[] = [];
-  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]] as const) {
+  for (const [unit, size] of [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ] as const) {
     const n = Math.floor(ms / size);
     if (n > 0) parts.push(`${n}${unit}`);
     ms -= n * size;
@@ -30,5 +35,7 @@ export function formatMs(ms: number): string {
  */
 export function expiryText(call: { kind?: string; timeout: string; extendedMs?: number }): string {
   const waited = call.extendedMs ? `${call.timeout} and an extension of ${formatMs(call.extendedMs)}` : call.timeout;
-  return call.kind === 'external' ? `No result arrived within ${waited}.` : `The approval request expired after ${waited}.`;
+  return call.kind === 'external'
+    ? `No result arrived within ${waited}.`
+    : `The approval request expired after ${waited}.`;
 }

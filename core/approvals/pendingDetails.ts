@@ -17,8 +17,13 @@ function pendingLine(p: PendingApproval): string {
   const where = p.path ? p.path.slice(0, p.path.lastIndexOf(' > ') + 3) : '';
   const what = `${where}${summarizeCall(p.toolName, p.arguments)}${p.kind === 'uncertain' ? ' may or may not have run' : ''}`;
   const times = `${p.kind === 'uncertain' ? 'since' : 'requested'} ${utcMinute(p.requestedAt)}${p.expiresAt ? `, expires ${utcMinute(p.expiresAt)}` : ''}`;
-  const context = [...(p.request ? [`request: “${shorten(p.request, REQUEST_SHOWN)}”`] : []), ...(p.assistantSaid ? [`assistant: “${shorten(p.assistantSaid, SAID_SHOWN)}”`] : [])];
-  return markdownText(`${what} (call ${p.callId}, ${times}${p.quorum ? `, ${quorumText(p.quorum)}` : ''})${context.length ? ` — ${context.join(', ')}` : ''}`);
+  const context = [
+    ...(p.request ? [`request: “${shorten(p.request, REQUEST_SHOWN)}”`] : []),
+    ...(p.assistantSaid ? [`assistant: “${shorten(p.assistantSaid, SAID_SHOWN)}”`] : []),
+  ];
+  return markdownText(
+    `${what} (call ${p.callId}, ${times}${p.quorum ? `, ${quorumText(p.quorum)}` : ''})${context.length ? ` — ${context.join(', ')}` : ''}`,
+  );
 }
 
 /** "Awaiting approval: send_email to alice@example.com (call c1, requested 2026-11-22 10:31 UTC) — request: “…”; …" */

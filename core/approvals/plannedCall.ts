@@ -77,7 +77,12 @@ export interface WaitTerms {
 export type PlannedCall =
   | (CallBase & { disposition: 'error'; output: string })
   | (CallBase & { disposition: 'run'; audit?: boolean; review?: true } & Special)
-  | (CallBase & { disposition: 'approval' | 'external'; rejectionText: string; wait: WaitTerms; auto?: AutoDecision } & Special)
+  | (CallBase & {
+      disposition: 'approval' | 'external';
+      rejectionText: string;
+      wait: WaitTerms;
+      auto?: AutoDecision;
+    } & Special)
   | (CallBase & { disposition: 'input'; fields: string[]; rejectionText: string; wait: WaitTerms });
 
 /** A call that waits for a person. */
@@ -86,10 +91,19 @@ export type WaitingCall = Exclude<PlannedCall, { disposition: 'error' | 'run' }>
 /** What a waiting call enters the approval book with: its planned terms, turned into times from when it was requested. */
 export type Booking = Omit<BookCall, 'state' | 'rejectionOutput'>;
 
-export function bookingFor(c: WaitingCall, where: { agentName: string; mcpServer?: string }, requestedAt: string): Booking {
+export function bookingFor(
+  c: WaitingCall,
+  where: { agentName: string; mcpServer?: string },
+  requestedAt: string,
+): Booking {
   const w = c.wait;
   const mcpServer = 'hostedMcp' in c && c.hostedMcp ? c.hostedMcp : where.mcpServer;
-  const reminders = { remindEvery: w.remindEvery, remindBeforeExpiry: w.timeout ? w.remindBeforeExpiry : undefined, escalateAfter: w.escalateAfter, escalateTo: w.escalateTo };
+  const reminders = {
+    remindEvery: w.remindEvery,
+    remindBeforeExpiry: w.timeout ? w.remindBeforeExpiry : undefined,
+    escalateAfter: w.escalateAfter,
+    escalateTo: w.escalateTo,
+  };
   const booking: Booking = {
     callId: c.callId,
     ...(c.disposition !== 'approval' ? { kind: c.disposition } : {}),
@@ -99,7 +113,14 @@ export function bookingFor(c: WaitingCall, where: { agentName: string; mcpServer
     agentName: where.agentName,
     requestedAt,
     rejectionText: c.rejectionText,
-    ...(w.timeout ? { timeout: w.timeout, expiresAt: addDuration(requestedAt, w.timeout), onTimeout: w.onTimeout ?? 'reject', ...(w.timeoutText ? { timeoutText: w.timeoutText } : {}) } : {}),
+    ...(w.timeout
+      ? {
+          timeout: w.timeout,
+          expiresAt: addDuration(requestedAt, w.timeout),
+          onTimeout: w.onTimeout ?? 'reject',
+          ...(w.timeoutText ? { timeoutText: w.timeoutText } : {}),
+        }
+      : {}),
     ...(w.timeout && w.maxExtension ? { maxExtensionMs: durationMs(w.maxExtension) } : {}),
     ...(Object.values(reminders).some((v) => v !== undefined) ? { reminders: definedFields(reminders) } : {}),
     ...(w.approvers ? { approvers: w.approvers } : {}),

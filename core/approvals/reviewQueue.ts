@@ -12,7 +12,11 @@ export const REVIEW_STATUSES = ['unreviewed', 'reviewed', 'flagged'] as const;
 export const isReviewable = (entry: AuditEntry): boolean => entry.decision === 'audited' && entry.review === true;
 
 /** One record per audit-only call of the run; `reviews` are the run's (others are ignored). */
-export function reviewRecords(run: { workflowId: string; agent: string }, audit: AuditEntry[], reviews: Review[]): ApprovalRecord[] {
+export function reviewRecords(
+  run: { workflowId: string; agent: string },
+  audit: AuditEntry[],
+  reviews: Review[],
+): ApprovalRecord[] {
   const byCall = new Map(reviews.filter((r) => r.workflowId === run.workflowId).map((r) => [r.callId, r]));
   return audit.filter(isReviewable).map((entry) => {
     const review = byCall.get(entry.callId);

@@ -15,7 +15,8 @@ export class ReviewError extends Error {
   override name = 'ReviewError';
 }
 
-export const reviewOf = (s: ReviewsState, workflowId: string, callId: string): Review | undefined => s.reviews.find((r) => r.workflowId === workflowId && r.callId === callId);
+export const reviewOf = (s: ReviewsState, workflowId: string, callId: string): Review | undefined =>
+  s.reviews.find((r) => r.workflowId === workflowId && r.callId === callId);
 
 /** Why this review cannot be recorded (before it enters history), or undefined. */
 export function checkReview(s: ReviewsState, req: Pick<ReviewRequest, 'workflowId' | 'callId'>): string | undefined {

@@ -22,8 +22,18 @@ export function staleRejection(toolName: string, stale: Stale): string {
  */
 export function markStale(book: AuditState, call: BookCall, stale: Stale, now: string, reject?: string): BookCall {
   const about = { callId: call.callId, toolName: call.toolName, arguments: call.arguments, agentName: call.agentName };
-  const log = (entry: Omit<AuditEntry, 'callId' | 'decidedAt'>) => appendEntry(book, { ...about, ...entry, requestedAt: call.requestedAt, decidedAt: now });
-  log({ decision: 'stale', stale, reason: `what it acts on changed after it was approved: fingerprint ${JSON.stringify(stale.was)} is now ${JSON.stringify(stale.now)}`.slice(0, 500), via: 'run' });
+  const log = (entry: Omit<AuditEntry, 'callId' | 'decidedAt'>) =>
+    appendEntry(book, { ...about, ...entry, requestedAt: call.requestedAt, decidedAt: now });
+  log({
+    decision: 'stale',
+    stale,
+    reason:
+      `what it acts on changed after it was approved: fingerprint ${JSON.stringify(stale.was)} is now ${JSON.stringify(stale.now)}`.slice(
+        0,
+        500,
+      ),
+    via: 'run',
+  });
   if (reject !== undefined) {
     call.state = 'rejected';
     call.rejectionOutput = reject;

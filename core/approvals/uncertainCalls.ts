@@ -9,7 +9,13 @@ import { appendEntry } from './auditLog';
 import { type CallContext, contextFields } from './callContext';
 
 /** The book entry of a call that may or may not have run: pending again, with no expiry, quorum or signature to wait for. */
-export function uncertainEntry(call: { callId: string; toolName: string; arguments: string } & CallContext, agentName: string, because: string, now: string, was?: BookCall): BookCall {
+export function uncertainEntry(
+  call: { callId: string; toolName: string; arguments: string } & CallContext,
+  agentName: string,
+  because: string,
+  now: string,
+  was?: BookCall,
+): BookCall {
   return {
     callId: call.callId,
     kind: 'uncertain',
@@ -29,17 +35,36 @@ export function uncertainEntry(call: { callId: string; toolName: string; argumen
 }
 
 /** The call waits for a person again as `uncertain` (replacing its book entry, if it had one), audited `uncertain`. */
-export function markUncertain(book: BookState, call: Pick<BookCall, 'callId' | 'toolName' | 'arguments' | 'request' | 'assistantSaid'>, agentName: string, because: string, now: string): BookCall {
+export function markUncertain(
+  book: BookState,
+  call: Pick<BookCall, 'callId' | 'toolName' | 'arguments' | 'request' | 'assistantSaid'>,
+  agentName: string,
+  because: string,
+  now: string,
+): BookCall {
   const i = book.calls.findIndex((c) => c.callId === call.callId);
   const entry = uncertainEntry(call, agentName, because, now, i >= 0 ? book.calls[i] : undefined);
   if (i >= 0) book.calls[i] = entry;
   else book.calls.push(entry);
-  appendEntry(book, { callId: entry.callId, toolName: entry.toolName, arguments: entry.arguments, agentName: entry.agentName, decision: 'uncertain', reason: entry.uncertainBecause, requestedAt: now, decidedAt: now, via: 'run' });
+  appendEntry(book, {
+    callId: entry.callId,
+    toolName: entry.toolName,
+    arguments: entry.arguments,
+    agentName: entry.agentName,
+    decision: 'uncertain',
+    reason: entry.uncertainBecause,
+    requestedAt: now,
+    decidedAt: now,
+    via: 'run',
+  });
   return entry;
 }
 
 /** What a decision says about an uncertain call: `approve` is a retry, `result` is done or failed; `reject` is none. */
-export function uncertainAnswer(decision: Decision['decision'], error: string | undefined): UncertainAnswer | undefined {
+export function uncertainAnswer(
+  decision: Decision['decision'],
+  error: string | undefined,
+): UncertainAnswer | undefined {
   if (decision === 'retry' || decision === 'approve') return 'retry';
   if (decision === 'done' || decision === 'failed') return decision;
   if (decision === 'result') return error !== undefined ? 'failed' : 'done';
@@ -47,7 +72,11 @@ export function uncertainAnswer(decision: Decision['decision'], error: string | 
 }
 
 /** What the model gets when a person says the call ran (its result) or failed (the error). */
-export function uncertainOutput(call: Pick<BookCall, 'toolName'>, answer: 'done' | 'failed', d: { result?: unknown; error?: string }): string {
+export function uncertainOutput(
+  call: Pick<BookCall, 'toolName'>,
+  answer: 'done' | 'failed',
+  d: { result?: unknown; error?: string },
+): string {
   if (answer === 'failed') return `The tool ${call.toolName} failed: ${d.error ?? 'no reason given'}`;
   return typeof d.result === 'string' ? d.result : JSON.stringify(d.result ?? null);
 }

@@ -4,7 +4,19 @@
 // entries. No Temporal imports: the workflow wires it to updates; unit tests drive it directly.
 import type { AgentSnapshot } from '../run/agentSnapshot';
 import { type ApprovalPolicy, durationMs, effectivePolicy } from '../../contract/approvalPolicy';
-import { type AddGrantRequest, type Grant, type GrantsState, type GrantView, MAX_GRANT_MS, type RevokeGrantRequest, type UseGrantRequest, type UseGrantResult, type Where, isRange, isRecord } from '../../contract/grantMessages';
+import {
+  type AddGrantRequest,
+  type Grant,
+  type GrantsState,
+  type GrantView,
+  MAX_GRANT_MS,
+  type RevokeGrantRequest,
+  type UseGrantRequest,
+  type UseGrantResult,
+  type Where,
+  isRange,
+  isRecord,
+} from '../../contract/grantMessages';
 import { amongApprovers, sameApprover } from '../../contract/approverName';
 
 /** Ended grants are kept this long (revoke can still say why it is too late), then dropped. */
@@ -52,14 +64,33 @@ export function globMatch(pattern: string, text: string): boolean {
 /** JSON equality, key order aside. */
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => sameJson(x, (b as unknown[])[i]));
+  if (
+    typeof a !== 'object' ||
+    typeof b !== 'object' ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  )
+    return false;
+  if (Array.isArray(a))
+    return a.length === (b as unknown[]).length && a.every((x, i) => sameJson(x, (b as unknown[])[i]));
   const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === Object.keys(b).length &&
+    ka.every(
+      (k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+    )
+  );
 }
 
 function satisfies(c: unknown, value: unknown): boolean {
-  if (isRange(c)) return typeof value === 'number' && Number.isFinite(value) && (c.min === undefined || value >= c.min) && (c.max === undefined || value <= c.max);
+  if (isRange(c))
+    return (
+      typeof value === 'number' &&
+      Number.isFinite(value) &&
+      (c.min === undefined || value >= c.min) &&
+      (c.max === undefined || value <= c.max)
+    );
   if (typeof c === 'string' && c.includes('*')) return typeof value === 'string' && globMatch(c, value);
   return sameJson(c, value);
 }
@@ -81,13 +112,24 @@ export function matchesWhere(where: Where, argumentsJson: string): boolean {
 export function activeGrants(s: GrantsState, nowMs: number): GrantView[] {
   return s.grants
     .filter((g) => grantStatus(g, nowMs) === 'active')
-    .map((g) => ({ id: g.id, agent: g.agent, tool: g.tool, where: g.where, grantedBy: g.grantedBy, grantedAt: g.grantedAt, expiresAt: g.expiresAt, usesLeft: g.uses === undefined ? null : g.uses - g.used, ...(g.signed ? { signedBy: g.signed.kid } : {}) }));
+    .map((g) => ({
+      id: g.id,
+      agent: g.agent,
+      tool: g.tool,
+      where: g.where,
+      grantedBy: g.grantedBy,
+      grantedAt: g.grantedAt,
+      expiresAt: g.expiresAt,
+      usesLeft: g.uses === undefined ? null : g.uses - g.used,
+      ...(g.signed ? { signedBy: g.signed.kid } : {}),
+    }));
 }
 
 /** Why a grant cannot be added now (before it enters history), or undefined. */
 export function checkAdd(s: GrantsState, id: string, nowMs: number): string | undefined {
   if (s.grants.some((g) => g.id === id)) return `grant id ${id} is taken`;
-  if (activeGrants(s, nowMs).length >= MAX_ACTIVE_GRANTS) return `there are ${MAX_ACTIVE_GRANTS} active grants already: revoke some first`;
+  if (activeGrants(s, nowMs).length >= MAX_ACTIVE_GRANTS)
+    return `there are ${MAX_ACTIVE_GRANTS} active grants already: revoke some first`;
   return undefined;
 }
 
@@ -102,7 +144,13 @@ export interface GrantSignature {
 export const jtiUsed = (s: GrantsState, jti: string): boolean => Object.hasOwn(s.jtis ?? {}, jti);
 
 /** A grant ends at its duration, a signed one at its token's expiry: never later than MAX_GRANT_MS from now. */
-export function addGrant(s: GrantsState, req: AddGrantRequest, id: string, nowMs: number, signature?: GrantSignature): Grant {
+export function addGrant(
+  s: GrantsState,
+  req: AddGrantRequest,
+  id: string,
+  nowMs: number,
+  signature?: GrantSignature,
+): Grant {
   const problem = checkAdd(s, id, nowMs);
   if (problem) throw new GrantError(problem);
   const ends = Math.min(signature ? signature.exp * 1000 : nowMs + durationMs(req.for), nowMs + MAX_GRANT_MS);
@@ -168,7 +216,9 @@ export function useGrant(s: GrantsState, req: UseGrantRequest, nowMs: number): U
 function endedAt(g: Grant, nowMs: number): number | undefined {
   const status = grantStatus(g, nowMs);
   if (status === 'active') return undefined;
-  return Date.parse(status === 'revoked' ? g.revokedAt! : status === 'exhausted' ? (g.exhaustedAt ?? g.grantedAt) : g.expiresAt);
+  return Date.parse(
+    status === 'revoked' ? g.revokedAt! : status === 'exhausted' ? (g.exhaustedAt ?? g.grantedAt) : g.expiresAt,
+  );
 }
 
 /** Drops grants that ended more than GRANT_RETENTION_MS ago, and call keys past theirs (the oldest first beyond MAX_REMEMBERED). */
@@ -190,7 +240,8 @@ export function pruneGrants(s: GrantsState, nowMs: number): void {
  * nor after now (a crafted input may say anything), and no token id is remembered longer.
  */
 export function capGrants(s: GrantsState, nowMs: number): GrantsState {
-  const cap = (iso: string, from: number) => new Date(Math.min(Date.parse(iso), from + MAX_GRANT_MS, nowMs + MAX_GRANT_MS)).toISOString();
+  const cap = (iso: string, from: number) =>
+    new Date(Math.min(Date.parse(iso), from + MAX_GRANT_MS, nowMs + MAX_GRANT_MS)).toISOString();
   const grants = s.grants.map((g) => ({ ...g, expiresAt: cap(g.expiresAt, Date.parse(g.grantedAt)) }));
   const jtis = s.jtis && Object.fromEntries(Object.entries(s.jtis).map(([jti, exp]) => [jti, cap(exp, nowMs)]));
   return { grants, used: s.used, ...(jtis ? { jtis } : {}) };
@@ -198,7 +249,11 @@ export function capGrants(s: GrantsState, nowMs: number): GrantsState {
 
 /** What a continued-as-new workflow starts with: the active grants and the call keys still remembered. */
 export function carryGrants(s: GrantsState, nowMs: number): GrantsState {
-  const next: GrantsState = { grants: s.grants.filter((g) => grantStatus(g, nowMs) === 'active'), used: { ...s.used }, ...(s.jtis ? { jtis: { ...s.jtis } } : {}) };
+  const next: GrantsState = {
+    grants: s.grants.filter((g) => grantStatus(g, nowMs) === 'active'),
+    used: { ...s.used },
+    ...(s.jtis ? { jtis: { ...s.jtis } } : {}),
+  };
   pruneGrants(next, nowMs);
   return next;
 }
@@ -208,21 +263,30 @@ export function carryGrants(s: GrantsState, nowMs: number): GrantsState {
  * A grant never widens a tool's policy: `grantable: false` forbids grants, and calls that need a quorum or signed
  * decisions (the tool's, the agent's or the worker's setting) are granted only when the policy says `grantable: true`.
  */
-export function notGrantable(toolName: string, policy: ApprovalPolicy, workerRequiresSigned = false): string | undefined {
+export function notGrantable(
+  toolName: string,
+  policy: ApprovalPolicy,
+  workerRequiresSigned = false,
+): string | undefined {
   if (policy.grantable === true) return undefined;
   if (policy.grantable === false) return `tool ${toolName} may not be granted (its policy says grantable: false)`;
-  if ((policy.quorum ?? 1) > 1) return `tool ${toolName} needs ${policy.quorum} approvals per call (quorum): it cannot be granted unless its policy says grantable: true`;
-  if (policy.signedDecisions || workerRequiresSigned) return `tool ${toolName} needs signed decisions: it cannot be granted unless its policy says grantable: true`;
+  if ((policy.quorum ?? 1) > 1)
+    return `tool ${toolName} needs ${policy.quorum} approvals per call (quorum): it cannot be granted unless its policy says grantable: true`;
+  if (policy.signedDecisions || workerRequiresSigned)
+    return `tool ${toolName} needs signed decisions: it cannot be granted unless its policy says grantable: true`;
   return undefined;
 }
 
 /** Why `tool` of this agent (as describeAgent sees it now) cannot be granted, or undefined. */
 export function grantRefusal(agent: AgentSnapshot, toolName: string): string | undefined {
   const tool = agent.tools.find((t) => t.name === toolName);
-  if (!tool) return `agent ${agent.name} has no tool ${toolName} (it has: ${agent.tools.map((t) => t.name).join(', ') || 'none'})`;
-  if (tool.external || tool.userInput?.length) return `tool ${toolName} waits for ${tool.external ? 'an external result' : 'input'}, not an approval: there is nothing to grant`;
+  if (!tool)
+    return `agent ${agent.name} has no tool ${toolName} (it has: ${agent.tools.map((t) => t.name).join(', ') || 'none'})`;
+  if (tool.external || tool.userInput?.length)
+    return `tool ${toolName} waits for ${tool.external ? 'an external result' : 'input'}, not an approval: there is nothing to grant`;
   if (tool.approval === 'never') return `tool ${toolName} never needs approval: there is nothing to grant`;
-  if (tool.approval === 'audit') return `tool ${toolName} runs without waiting and is reviewed afterwards (audit-only): there is nothing to grant`;
+  if (tool.approval === 'audit')
+    return `tool ${toolName} runs without waiting and is reviewed afterwards (audit-only): there is nothing to grant`;
   return notGrantable(toolName, effectivePolicy(agent.policy, tool.policy), agent.requireSignedDecisions);
 }
 
@@ -230,7 +294,11 @@ export function grantRefusal(agent: AgentSnapshot, toolName: string): string | u
  * Why a grant of this tool must be signed by an approver key (the tool needs signed decisions or a quorum: a grant
  * stands in for those decisions), or undefined. The same rule for the grants workflow and the planner.
  */
-export function signatureNeeded(toolName: string, policy: ApprovalPolicy, workerRequiresSigned = false): string | undefined {
+export function signatureNeeded(
+  toolName: string,
+  policy: ApprovalPolicy,
+  workerRequiresSigned = false,
+): string | undefined {
   if ((policy.quorum ?? 1) > 1) return `tool ${toolName} needs ${policy.quorum} approvals per call (quorum)`;
   if (policy.signedDecisions || workerRequiresSigned) return `tool ${toolName} needs signed decisions`;
   return undefined;
@@ -238,7 +306,11 @@ export function signatureNeeded(toolName: string, policy: ApprovalPolicy, worker
 
 /** signatureNeeded for a tool of an agent as describeAgent sees it now. */
 export function grantSignatureNeeded(agent: AgentSnapshot, toolName: string): string | undefined {
-  return signatureNeeded(toolName, effectivePolicy(agent.policy, agent.tools.find((t) => t.name === toolName)?.policy), agent.requireSignedDecisions);
+  return signatureNeeded(
+    toolName,
+    effectivePolicy(agent.policy, agent.tools.find((t) => t.name === toolName)?.policy),
+    agent.requireSignedDecisions,
+  );
 }
 
 /** A grant the tool's approver list leaves out is kept but never applies: say so when it is made. */

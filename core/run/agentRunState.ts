@@ -12,7 +12,6 @@ import { type RunCarry, type TranscriptHead, argumentsByCall, omitArguments, res
 import type { RunInput } from '../../contract/messages';
 import type { ChildReport, Handoff, PendingApproval, RunStatus } from '../../contract/runViews';
 
-
 export const DEFAULT_MAX_TURNS = 10;
 export const DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS = 10_000;
 export interface Finished {
@@ -64,8 +63,13 @@ export class AgentRunState {
     this.maxTurns = input.maxTurns ?? DEFAULT_MAX_TURNS;
     this.book = new ApprovalBook(carry ? restoreArguments(carry) : undefined);
     // Always-rules handed down by a parent that opted in (asTool shareAlwaysRules) apply to this run's agent.
-    if (!carry && input.alwaysRules) for (const [tool, rule] of Object.entries(input.alwaysRules)) this.book.state.sticky[`${input.agent}/${tool}`] = rule;
-    this._items = carry?.items ?? [...((input.history ?? []) as ConversationItem[]), { type: 'message', role: 'user', content: input.input }];
+    if (!carry && input.alwaysRules)
+      for (const [tool, rule] of Object.entries(input.alwaysRules))
+        this.book.state.sticky[`${input.agent}/${tool}`] = rule;
+    this._items = carry?.items ?? [
+      ...((input.history ?? []) as ConversationItem[]),
+      { type: 'message', role: 'user', content: input.input },
+    ];
     this.startedAt = carry?.startedAt ?? now;
     this._agent = carry?.agent;
     this._usage = carry?.usage ?? emptyUsage();
@@ -80,30 +84,62 @@ export class AgentRunState {
     this.events = new EventLog(carry?.events);
   }
 
-  get agent(): AgentSnapshot | undefined { return this._agent; }
-  get items(): readonly ConversationItem[] { return this._items; }
-  get usage(): Usage { return this._usage; }
-  get turn(): number { return this._turn; }
+  get agent(): AgentSnapshot | undefined {
+    return this._agent;
+  }
+  get items(): readonly ConversationItem[] {
+    return this._items;
+  }
+  get usage(): Usage {
+    return this._usage;
+  }
+  get turn(): number {
+    return this._turn;
+  }
   /** The calls of the turn in progress, and the answers they have so far. */
-  get turnCalls(): readonly PlannedCall[] { return this._turnCalls; }
-  get outputs(): ReadonlyMap<string, string> { return this._outputs; }
-  get queuedInputs(): readonly string[] { return this._queuedInputs; }
-  get handoffs(): readonly Handoff[] { return this._handoffs; }
+  get turnCalls(): readonly PlannedCall[] {
+    return this._turnCalls;
+  }
+  get outputs(): ReadonlyMap<string, string> {
+    return this._outputs;
+  }
+  get queuedInputs(): readonly string[] {
+    return this._queuedInputs;
+  }
+  get handoffs(): readonly Handoff[] {
+    return this._handoffs;
+  }
   /** A handoff the turn in progress asked for: it takes effect once the turn is answered. */
-  get nextAgent(): { to: string; callId: string } | undefined { return this._nextAgent; }
-  get transcript(): TranscriptHead | undefined { return this._transcript; }
-  get finished(): Finished | undefined { return this._finished; }
+  get nextAgent(): { to: string; callId: string } | undefined {
+    return this._nextAgent;
+  }
+  get transcript(): TranscriptHead | undefined {
+    return this._transcript;
+  }
+  get finished(): Finished | undefined {
+    return this._finished;
+  }
   /** Why the run cannot go on right now (e.g. no worker has its agent version). */
-  get problem(): string | undefined { return this._problem; }
+  get problem(): string | undefined {
+    return this._problem;
+  }
   /** Tool activities and sub-runs executing now. */
-  get executing(): number { return this._executing; }
+  get executing(): number {
+    return this._executing;
+  }
   /** Decisions whose tokens, edited arguments or input values are being checked: the run is not waiting on people then. */
-  get validating(): number { return this._validating; }
+  get validating(): number {
+    return this._validating;
+  }
   /** Sub-runs in progress, by child workflow id. */
-  get children(): ReadonlyMap<string, ChildRun> { return this._children; }
+  get children(): ReadonlyMap<string, ChildRun> {
+    return this._children;
+  }
 
   // ── What happens to a run ────────────────────────────────────────────────────────────────────────────────
-  described(agent: AgentSnapshot): void { this._agent = agent; }
+  described(agent: AgentSnapshot): void {
+    this._agent = agent;
+  }
 
   /** A model turn begins: user messages queued since the last one join the conversation. */
   startTurn(): void {
@@ -118,12 +154,20 @@ export class AgentRunState {
   }
 
   /** A message for the model's next answer (e.g. why its typed output did not match). */
-  tellModel(content: string): void { this._items.push({ type: 'message', role: 'user', content }); }
+  tellModel(content: string): void {
+    this._items.push({ type: 'message', role: 'user', content });
+  }
 
-  queueInputs(messages: string[]): void { this._queuedInputs.push(...messages); }
+  queueInputs(messages: string[]): void {
+    this._queuedInputs.push(...messages);
+  }
 
-  startTurnCalls(calls: PlannedCall[]): void { this._turnCalls = calls; }
-  answerCall(callId: string, output: string): void { this._outputs.set(callId, output); }
+  startTurnCalls(calls: PlannedCall[]): void {
+    this._turnCalls = calls;
+  }
+  answerCall(callId: string, output: string): void {
+    this._outputs.set(callId, output);
+  }
   /** Every call of the turn answered: the answers join the conversation and the turn is over. */
   endTurnCalls(answers: ConversationItem[]): void {
     this._items.push(...answers);
@@ -143,10 +187,18 @@ export class AgentRunState {
     this._nextAgent = undefined;
   }
 
-  executionStarted(): void { this._executing += 1; }
-  executionEnded(): void { this._executing -= 1; }
-  validationStarted(): void { this._validating += 1; }
-  validationEnded(): void { this._validating -= 1; }
+  executionStarted(): void {
+    this._executing += 1;
+  }
+  executionEnded(): void {
+    this._executing -= 1;
+  }
+  validationStarted(): void {
+    this._validating += 1;
+  }
+  validationEnded(): void {
+    this._validating -= 1;
+  }
   /** True when it changed. */
   setProblem(problem: string | undefined): boolean {
     const changed = this._problem !== problem;
@@ -157,11 +209,17 @@ export class AgentRunState {
   childStarted(childId: string, call: { callId: string; toolName: string }): void {
     this._children.set(childId, { callId: call.callId, toolName: call.toolName, waiting: false, pending: [] });
   }
-  childEnded(childId: string): void { this._children.delete(childId); }
+  childEnded(childId: string): void {
+    this._children.delete(childId);
+  }
   /** A decision for a sub-run's call was passed on: the call is not listed here until the sub-run reports again. */
-  forwardedTo(callId: string): void { this._forwarded.add(callId); }
+  forwardedTo(callId: string): void {
+    this._forwarded.add(callId);
+  }
 
-  complete(finalOutput: string): void { this._finished = { status: 'Completed', finalOutput }; }
+  complete(finalOutput: string): void {
+    this._finished = { status: 'Completed', finalOutput };
+  }
   /** The run ended without an answer: calls still waiting are audited cancelled and leave every list. */
   fail(now: string, error: string, errorType: string | undefined): void {
     this.book.cancelPending(now, errorType === 'RunCancelled' ? 'the run was cancelled' : `the run ended: ${error}`);
@@ -172,7 +230,14 @@ export class AgentRunState {
   /** The run's own approval policy: wins over the agent's and the tools'. Who may approve is the definitions' call. */
   get runPolicy(): ApprovalPolicy {
     const { approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, remindBeforeExpiry } = this.input;
-    return { approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, ...(remindBeforeExpiry ? { remindBeforeExpiry } : {}) };
+    return {
+      approvalTimeout,
+      onTimeout,
+      remindEvery,
+      escalateAfter,
+      escalateTo,
+      ...(remindBeforeExpiry ? { remindBeforeExpiry } : {}),
+    };
   }
 
   get continueAsNewAfter(): number {
@@ -192,24 +257,33 @@ export class AgentRunState {
   }
 
   agentRef(): { name: string; version: string } {
-    return { name: this.agent?.name ?? this.input.agent, version: this.agent?.version ?? this.input.agentVersion ?? '' };
+    return {
+      name: this.agent?.name ?? this.input.agent,
+      version: this.agent?.version ?? this.input.agentVersion ?? '',
+    };
   }
 
   // ── Who waits for what ───────────────────────────────────────────────────────────────────────────────────
   /** Calls waiting in sub-runs, named by the path of tools that leads to them. */
   childPending(): PendingApproval[] {
     return [...this._children.entries()].flatMap(([childId, c]) =>
-      c.pending.filter((p) => !this._forwarded.has(p.callId)).map((p) => ({ ...p, path: `${c.toolName} > ${p.path ?? p.toolName}`, runId: p.runId ?? childId })),
+      c.pending
+        .filter((p) => !this._forwarded.has(p.callId))
+        .map((p) => ({ ...p, path: `${c.toolName} > ${p.path ?? p.toolName}`, runId: p.runId ?? childId })),
     );
   }
 
   allPending(): PendingApproval[] {
-    return this._children.size ? [...this.book.pendingApprovals(), ...this.childPending()] : this.book.pendingApprovals();
+    return this._children.size
+      ? [...this.book.pendingApprovals(), ...this.childPending()]
+      : this.book.pendingApprovals();
   }
 
   /** The sub-run that holds a call this run does not (and has not passed a decision on to yet). */
   childOwning(callId: string): [string, ChildRun] | undefined {
-    return [...this._children.entries()].find(([, c]) => c.pending.some((p) => p.callId === callId) && !this._forwarded.has(callId));
+    return [...this._children.entries()].find(
+      ([, c]) => c.pending.some((p) => p.callId === callId) && !this._forwarded.has(callId),
+    );
   }
 
   status(): RunStatus {
@@ -222,12 +296,17 @@ export class AgentRunState {
 
   /** Every call of the current turn is answered, waits for a person, or is a sub-run that waits for one. */
   turnSettled(): boolean {
-    return this.turnCalls.every((c) => this.outputs.has(c.callId) || this.book.call(c.callId)?.state === 'pending' || this.childWaiting(c.callId));
+    return this.turnCalls.every(
+      (c) => this.outputs.has(c.callId) || this.book.call(c.callId)?.state === 'pending' || this.childWaiting(c.callId),
+    );
   }
 
   /** The run waits for people only, or has ended. */
   quiescent(): boolean {
-    return this.finished !== undefined || (this.allPending().length > 0 && this.executing === 0 && this.validating === 0 && this.turnSettled());
+    return (
+      this.finished !== undefined ||
+      (this.allPending().length > 0 && this.executing === 0 && this.validating === 0 && this.turnSettled())
+    );
   }
 
   /** A sub-run reported: what it waits for now. Decisions passed on to it are settled once it stops listing the call. */

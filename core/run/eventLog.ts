@@ -12,9 +12,12 @@ export const EVENT_WINDOW = 300;
 /** Long texts (arguments, outputs, messages) are cut in events; the conversation query has them whole. */
 export const EVENT_TEXT_LIMIT = 2000;
 
-
 /** An event before the log numbers and stamps it (agentName defaults to the run's current agent). */
-type EventBody = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'seq' | 'at' | 'agentName'> & { agentName?: string } : never) : never;
+type EventBody = RunEvent extends infer E
+  ? E extends RunEvent
+    ? Omit<E, 'seq' | 'at' | 'agentName'> & { agentName?: string }
+    : never
+  : never;
 type Emit = (e: EventBody) => void;
 
 /** What the log remembers between observations (carried across continue-as-new). */
@@ -40,21 +43,38 @@ export interface EventSource {
   readonly turn: number;
   readonly handoffs: readonly Handoff[];
   readonly finished?: { status: 'Completed' | 'Failed'; finalOutput?: string; error?: string; errorType?: string };
-  readonly book: { auditAfter(seq: number): AuditEntry[]; call(callId: string): unknown; readonly state: { auditSeq?: number } };
+  readonly book: {
+    auditAfter(seq: number): AuditEntry[];
+    call(callId: string): unknown;
+    readonly state: { auditSeq?: number };
+  };
   agentRef(): { name: string };
   allPending(): PendingApproval[];
   quiescent(): boolean;
   status(): RunStatus;
 }
 
-
-const cut = (s: string) => (s.length > EVENT_TEXT_LIMIT ? `${s.slice(0, EVENT_TEXT_LIMIT)}… (${s.length} characters; the conversation has it whole)` : s);
+const cut = (s: string) =>
+  s.length > EVENT_TEXT_LIMIT
+    ? `${s.slice(0, EVENT_TEXT_LIMIT)}… (${s.length} characters; the conversation has it whole)`
+    : s;
 
 export class EventLog {
   readonly state: EventLogState;
 
   constructor(carried?: EventLogState) {
-    this.state = carried ?? { seq: 0, events: [], items: 0, audit: 0, turn: 0, handoffs: 0, outputs: [], announced: [], paused: false, ended: false };
+    this.state = carried ?? {
+      seq: 0,
+      events: [],
+      items: 0,
+      audit: 0,
+      turn: 0,
+      handoffs: 0,
+      outputs: [],
+      announced: [],
+      paused: false,
+      ended: false,
+    };
   }
 
   get last(): number {
@@ -68,7 +88,13 @@ export class EventLog {
   /** Events after `after`, at most `limit`. */
   page({ after = 0, limit = 100 }: { after?: number; limit?: number } = {}): EventPage {
     const events = this.state.events.filter((e) => e.seq > after).slice(0, Math.max(1, limit));
-    return { events, next: events.at(-1)?.seq ?? after, first: this.state.events[0]?.seq ?? this.state.seq + 1, ended: this.state.ended, last: this.state.seq };
+    return {
+      events,
+      next: events.at(-1)?.seq ?? after,
+      first: this.state.events[0]?.seq ?? this.state.seq + 1,
+      ended: this.state.ended,
+      last: this.state.seq,
+    };
   }
 
   /** Appends the events for what changed since the last observation. */
@@ -96,7 +122,12 @@ export class EventLog {
     const pending = run.allPending();
     for (const p of pending) {
       if (s.announced.includes(p.callId)) continue;
-      emit({ type: 'approval_requested', callId: p.callId, pending: { ...p, arguments: cut(p.arguments) }, ...(p.path ? { path: p.path } : {}) });
+      emit({
+        type: 'approval_requested',
+        callId: p.callId,
+        pending: { ...p, arguments: cut(p.arguments) },
+        ...(p.path ? { path: p.path } : {}),
+      });
     }
     s.announced = pending.map((p) => p.callId);
     // Most publications decide nothing: look into the audit only when its last seq moved (it is observed often).
@@ -104,9 +135,18 @@ export class EventLog {
       s.audit = a.seq ?? s.audit + 1;
       if (a.decision === 'ignored') continue;
       const { approver, reason, message } = a;
-      emit({ type: 'decision', callId: a.callId, outcome: a.decision, via: a.via, ...(approver ? { approver } : {}), ...(reason ? { reason } : {}), ...(message ? { message } : {}) });
+      emit({
+        type: 'decision',
+        callId: a.callId,
+        outcome: a.decision,
+        via: a.via,
+        ...(approver ? { approver } : {}),
+        ...(reason ? { reason } : {}),
+        ...(message ? { message } : {}),
+      });
     }
-    for (const h of run.handoffs.slice(s.handoffs)) emit({ type: 'handoff', from: h.from, to: h.to, callId: h.callId, agentName: h.from });
+    for (const h of run.handoffs.slice(s.handoffs))
+      emit({ type: 'handoff', from: h.from, to: h.to, callId: h.callId, agentName: h.from });
     s.handoffs = run.handoffs.length;
     this.observeStatus(run, pending, emit);
   }
@@ -116,12 +156,15 @@ export class EventLog {
     const s = this.state;
     for (; s.items < run.items.length; s.items++) {
       const item = run.items[s.items]!;
-      if (item.type === 'message' && item.role === 'assistant') emit({ type: 'message_output', text: cut(item.content) });
+      if (item.type === 'message' && item.role === 'assistant')
+        emit({ type: 'message_output', text: cut(item.content) });
       else if (item.type === 'function_call' || item.type === 'mcp_approval_request') {
         const callId = item.type === 'function_call' ? item.callId : item.id;
         const plan = run.turnCalls.find((c) => c.callId === callId);
         if (!plan && !run.book.call(callId) && !run.outputs.has(callId)) return; // planned later in this turn: look again then
-        const needsPerson = plan ? plan.disposition !== 'run' && plan.disposition !== 'error' && !('auto' in plan && plan.auto) : !!run.book.call(callId);
+        const needsPerson = plan
+          ? plan.disposition !== 'run' && plan.disposition !== 'error' && !('auto' in plan && plan.auto)
+          : !!run.book.call(callId);
         emit({ type: 'tool_called', callId, toolName: item.name, arguments: cut(item.arguments), needsPerson });
       } else if (item.type === 'function_call_output' && !s.outputs.includes(item.callId)) {
         s.outputs.push(item.callId);

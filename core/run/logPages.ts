@@ -39,4 +39,3 @@ export function windowStart(entries: ReadonlyArray<ConversationItem | AuditEntry
   }
   return start;
 }
-

@@ -14,7 +14,16 @@ export const METRIC_NAMES = {
 } as const;
 
 /** How an approval ended, as the `outcome` label says it. */
-export const APPROVAL_OUTCOMES = ['approved', 'rejected', 'expired', 'timed_out', 'auto_approved', 'auto_rejected', 'granted', 'cancelled'] as const;
+export const APPROVAL_OUTCOMES = [
+  'approved',
+  'rejected',
+  'expired',
+  'timed_out',
+  'auto_approved',
+  'auto_rejected',
+  'granted',
+  'cancelled',
+] as const;
 export type ApprovalOutcome = (typeof APPROVAL_OUTCOMES)[number];
 
 /**
@@ -65,7 +74,12 @@ export class ApprovalMeter {
       const call = outcome && b.calls.find((c) => c.callId === entry.callId);
       if (!call || (call.kind ?? 'approval') !== 'approval') continue;
       const waited = (Date.parse(entry.decidedAt) - Date.parse(entry.requestedAt ?? call.requestedAt)) / 1000;
-      decided.push({ agent: call.agentName, tool: call.toolName, outcome: outcome!, waitSeconds: Number.isFinite(waited) ? Math.max(0, waited) : 0 });
+      decided.push({
+        agent: call.agentName,
+        tool: call.toolName,
+        outcome: outcome!,
+        waitSeconds: Number.isFinite(waited) ? Math.max(0, waited) : 0,
+      });
     }
     this.auditSeq = seq;
     return { requested, decided };

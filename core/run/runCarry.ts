@@ -55,7 +55,12 @@ export function omitArguments<T extends { arguments?: string }>(value: T): T {
 /** The carried book with each call's and audit entry's arguments back from the conversation (carries before compaction have them already). */
 export function restoreArguments(carry: RunCarry): BookState {
   const args = argumentsByCall(carry.items);
-  const fill = <T extends { callId: string; arguments?: string }>(v: T): T => (v.arguments === undefined && args.has(v.callId) ? { ...v, arguments: args.get(v.callId)! } : v);
+  const fill = <T extends { callId: string; arguments?: string }>(v: T): T =>
+    v.arguments === undefined && args.has(v.callId) ? { ...v, arguments: args.get(v.callId)! } : v;
   carry.turnCalls = carry.turnCalls.map(fill);
-  return { ...carry.book, calls: carry.book.calls.map(fill), audit: carry.book.audit.map((a) => (a.decision === 'ignored' ? a : fill(a))) };
+  return {
+    ...carry.book,
+    calls: carry.book.calls.map(fill),
+    audit: carry.book.audit.map((a) => (a.decision === 'ignored' ? a : fill(a))),
+  };
 }

@@ -58,4 +58,3 @@ export function auditPage(s: AgentRunState, req: PageRequest = {}): AuditPage {
   const entries = page(s.book.auditAfter(after).slice(0, req?.limit ?? DEFAULT_PAGE));
   return { entries, next: entries.at(-1)?.seq ?? after, total: s.book.state.audit.length };
 }
-

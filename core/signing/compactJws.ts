@@ -62,7 +62,9 @@ function jsonPart(part: string): Record<string, unknown> | undefined {
   if (!bytes) return undefined;
   try {
     const value: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -72,17 +74,26 @@ function jsonPart(part: string): Record<string, unknown> | undefined {
  * The token's key id, claims (checked by `claims`) and signed bytes; or the first structural problem, its words
  * starting with `label` ("token", "grant token"). The signature is not checked here.
  */
-export function decodeCompactJws<S extends z.ZodType>(token: unknown, label: string, claims: S): DecodedJws<z.infer<S>> | { problem: string } {
+export function decodeCompactJws<S extends z.ZodType>(
+  token: unknown,
+  label: string,
+  claims: S,
+): DecodedJws<z.infer<S>> | { problem: string } {
   if (typeof token !== 'string') return { problem: `${label} must be a string (a compact JWS)` };
   if (token.length > MAX_TOKEN_LENGTH) return { problem: `${label} is longer than ${MAX_TOKEN_LENGTH} characters` };
   const parts = token.split('.');
-  if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]+$/.test(p))) return { problem: `${label} is not a compact JWS (header.payload.signature)` };
+  if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]+$/.test(p)))
+    return { problem: `${label} is not a compact JWS (header.payload.signature)` };
   const [headerPart, payloadPart, signature] = parts as [string, string, string];
 
   const header = jsonPart(headerPart);
   if (!header) return { problem: `${label} header is not base64url-encoded JSON object` };
-  if (header.alg !== 'EdDSA') return { problem: `${label} header alg must be "EdDSA", got ${header.alg === undefined ? 'none' : quote(header.alg, 20)}` };
-  if (typeof header.kid !== 'string' || header.kid === '') return { problem: `${label} header kid must be a non-empty string (the approver's key id)` };
+  if (header.alg !== 'EdDSA')
+    return {
+      problem: `${label} header alg must be "EdDSA", got ${header.alg === undefined ? 'none' : quote(header.alg, 20)}`,
+    };
+  if (typeof header.kid !== 'string' || header.kid === '')
+    return { problem: `${label} header kid must be a non-empty string (the approver's key id)` };
   // RFC 7515 §4.1.11: extensions the recipient does not understand must make it reject the token.
   if (header.crit !== undefined) return { problem: `${label} header crit is not supported` };
 
@@ -92,9 +103,11 @@ export function decodeCompactJws<S extends z.ZodType>(token: unknown, label: str
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const claim = issue.path.map(String).join('.');
-    const message = issue.path.length === 1 && payload[issue.path[0] as string] === undefined ? 'is missing' : issue.message;
+    const message =
+      issue.path.length === 1 && payload[issue.path[0] as string] === undefined ? 'is missing' : issue.message;
     return { problem: `${label} payload: ${claim} ${message}` };
   }
-  if (base64urlDecode(signature)?.length !== 64) return { problem: `${label} signature must be 64 bytes (an Ed25519 signature)` };
+  if (base64urlDecode(signature)?.length !== 64)
+    return { problem: `${label} signature must be 64 bytes (an Ed25519 signature)` };
   return { kid: header.kid, claims: parsed.data, signingInput: `${headerPart}.${payloadPart}`, signature };
 }

@@ -45,8 +45,13 @@ const claimsSchema = shareAcrossRuns('decisionToken.claimsSchema', () =>
     wf: text('the workflow id'),
     call: text('the call id'),
     decision: z.enum(['approve', 'reject'], { error: 'must be "approve" or "reject"' }),
-    args: z.string({ error: 'must be a string (the arguments digest)' }).regex(/^[A-Za-z0-9_-]{43}$/, 'must be base64url of a SHA-256 digest (43 characters)'),
-    fp: z.string({ error: 'must be a string (the fingerprint digest)' }).regex(/^[A-Za-z0-9_-]{43}$/, 'must be base64url of a SHA-256 digest (43 characters)').optional(),
+    args: z
+      .string({ error: 'must be a string (the arguments digest)' })
+      .regex(/^[A-Za-z0-9_-]{43}$/, 'must be base64url of a SHA-256 digest (43 characters)'),
+    fp: z
+      .string({ error: 'must be a string (the fingerprint digest)' })
+      .regex(/^[A-Za-z0-9_-]{43}$/, 'must be base64url of a SHA-256 digest (43 characters)')
+      .optional(),
     iat: seconds(),
     exp: seconds(),
     jti: text('a unique token id'),
@@ -54,7 +59,8 @@ const claimsSchema = shareAcrossRuns('decisionToken.claimsSchema', () =>
 );
 
 /** The token's key id, claims and signed bytes; or the first structural problem (the signature is not checked here). */
-export const decodeDecisionToken = (token: unknown): DecodedToken | { problem: string } => decodeCompactJws(token, 'token', claimsSchema);
+export const decodeDecisionToken = (token: unknown): DecodedToken | { problem: string } =>
+  decodeCompactJws(token, 'token', claimsSchema);
 
 // ── claims ───────────────────────────────────────────────────────────────────────────────────────────────────
 function isoSeconds(s: number): string {
@@ -68,13 +74,22 @@ function isoSeconds(s: number): string {
  */
 export function checkDecisionClaims(
   t: DecodedToken,
-  expected: { wf: string; call: string; decision: 'approve' | 'reject'; arguments: string; fingerprint?: string; nowSeconds: number; jtiUsed: (jti: string) => boolean },
+  expected: {
+    wf: string;
+    call: string;
+    decision: 'approve' | 'reject';
+    arguments: string;
+    fingerprint?: string;
+    nowSeconds: number;
+    jtiUsed: (jti: string) => boolean;
+  },
 ): string | undefined {
   const c = t.claims;
   if (c.sub !== t.kid) return `token sub ${quote(c.sub)} does not match its key id ${quote(t.kid)}`;
   if (c.wf !== expected.wf) return `token is for run ${quote(c.wf)}, not ${quote(expected.wf)}`;
   if (c.call !== expected.call) return `token is for call ${quote(c.call)}, not ${quote(expected.call)}`;
-  if (c.decision !== expected.decision) return `token says ${quote(c.decision)}, the decision is ${quote(expected.decision)}`;
+  if (c.decision !== expected.decision)
+    return `token says ${quote(c.decision)}, the decision is ${quote(expected.decision)}`;
   if (c.args !== argsDigest(expected.arguments))
     return "token args do not match the call's arguments (sign the arguments exactly as pendingApprovals shows them, or the edited arguments when editing)";
   if (expected.fingerprint !== undefined && c.fp !== argsDigest(expected.fingerprint))
@@ -92,7 +107,11 @@ const usedText = (jti: string) => `token jti ${quote(jti)} was already used`;
  * The claims that can stop holding after a token was read (its expiry passes, its id is used by another decision):
  * checked again, without decoding the token again, when asynchronous checks ran in between.
  */
-export function timeBoundProblem(t: { exp: number; jti: string }, nowSeconds: number, jtiUsed: (jti: string) => boolean): string | undefined {
+export function timeBoundProblem(
+  t: { exp: number; jti: string },
+  nowSeconds: number,
+  jtiUsed: (jti: string) => boolean,
+): string | undefined {
   if (t.exp <= nowSeconds) return expiredText(t.exp);
   if (jtiUsed(t.jti)) return usedText(t.jti);
   return undefined;

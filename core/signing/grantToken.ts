@@ -52,7 +52,8 @@ const grantClaimsSchema = shareAcrossRuns('grantToken.claimsSchema', () =>
 );
 
 /** The token's key id, claims and signed bytes; or the first structural problem (the signature is not checked here). */
-export const decodeGrantToken = (token: unknown): DecodedGrantToken | { problem: string } => decodeCompactJws(token, 'grant token', grantClaimsSchema) as DecodedGrantToken | { problem: string };
+export const decodeGrantToken = (token: unknown): DecodedGrantToken | { problem: string } =>
+  decodeCompactJws(token, 'grant token', grantClaimsSchema) as DecodedGrantToken | { problem: string };
 
 /** What a signed grant request says: the grant as sent beside its token. */
 export interface GrantTerms {
@@ -68,16 +69,26 @@ export interface GrantTerms {
  * The first reason the token does not authorize this grant now, or undefined when it does (its signature aside).
  * Who signed, then what for, then when, then replay.
  */
-export function checkGrantClaims(t: DecodedGrantToken, terms: GrantTerms, nowSeconds: number, jtiUsed: (jti: string) => boolean): string | undefined {
+export function checkGrantClaims(
+  t: DecodedGrantToken,
+  terms: GrantTerms,
+  nowSeconds: number,
+  jtiUsed: (jti: string) => boolean,
+): string | undefined {
   const c = t.claims;
   if (c.sub !== t.kid) return `grant token sub ${quote(c.sub)} does not match its key id ${quote(t.kid)}`;
-  if (!sameApprover(c.sub, terms.grantedBy)) return `grant token is signed by ${quote(c.sub)}, but the grant names ${quote(terms.grantedBy)} as its approver`;
-  if (c.agent !== terms.agent || c.tool !== terms.tool) return `grant token is for ${quote(`${c.agent} ${c.tool}`)}, not ${quote(`${terms.agent} ${terms.tool}`)}`;
-  if (!sameJson(c.where, terms.where)) return 'grant token where does not match the grant\'s constraints (sign the grant exactly as it is sent)';
-  if (c.for !== terms.for || c.uses !== terms.uses) return 'grant token for or uses does not match the grant (sign the grant exactly as it is sent)';
+  if (!sameApprover(c.sub, terms.grantedBy))
+    return `grant token is signed by ${quote(c.sub)}, but the grant names ${quote(terms.grantedBy)} as its approver`;
+  if (c.agent !== terms.agent || c.tool !== terms.tool)
+    return `grant token is for ${quote(`${c.agent} ${c.tool}`)}, not ${quote(`${terms.agent} ${terms.tool}`)}`;
+  if (!sameJson(c.where, terms.where))
+    return "grant token where does not match the grant's constraints (sign the grant exactly as it is sent)";
+  if (c.for !== terms.for || c.uses !== terms.uses)
+    return 'grant token for or uses does not match the grant (sign the grant exactly as it is sent)';
   if (c.exp !== c.iat + Math.floor(durationMs(c.for) / 1000)) return 'grant token exp must be iat plus its for';
   if (c.iat > nowSeconds + IAT_LEEWAY_SECONDS) return 'grant token iat is in the future';
-  if (c.iat < nowSeconds - GRANT_TOKEN_FRESH_SECONDS) return `grant token was signed more than ${GRANT_TOKEN_FRESH_SECONDS / 60} minutes ago: sign the grant again`;
+  if (c.iat < nowSeconds - GRANT_TOKEN_FRESH_SECONDS)
+    return `grant token was signed more than ${GRANT_TOKEN_FRESH_SECONDS / 60} minutes ago: sign the grant again`;
   if (c.exp <= nowSeconds) return 'grant token has expired';
   if (jtiUsed(c.jti)) return `grant token jti ${quote(c.jti)} was already used: sign the grant again`;
   return undefined;
@@ -87,10 +98,15 @@ export function checkGrantClaims(t: DecodedGrantToken, terms: GrantTerms, nowSec
  * The first reason a grant's token does not cover this call now, or undefined: checked again by the planner when a
  * grant is used, so a grant that reached the grants workflow by another path (a crafted start input) approves nothing.
  */
-export function checkGrantUse(t: DecodedGrantToken, call: { agent: string; tool: string; arguments: string; grantedBy: string; nowSeconds: number }): string | undefined {
+export function checkGrantUse(
+  t: DecodedGrantToken,
+  call: { agent: string; tool: string; arguments: string; grantedBy: string; nowSeconds: number },
+): string | undefined {
   const c = t.claims;
-  if (c.sub !== t.kid || !sameApprover(c.sub, call.grantedBy)) return `grant token is signed by ${quote(t.kid)}, not by ${quote(call.grantedBy)}`;
-  if (c.agent !== call.agent || c.tool !== call.tool) return `grant token is for ${quote(`${c.agent} ${c.tool}`)}, not ${quote(`${call.agent} ${call.tool}`)}`;
+  if (c.sub !== t.kid || !sameApprover(c.sub, call.grantedBy))
+    return `grant token is signed by ${quote(t.kid)}, not by ${quote(call.grantedBy)}`;
+  if (c.agent !== call.agent || c.tool !== call.tool)
+    return `grant token is for ${quote(`${c.agent} ${c.tool}`)}, not ${quote(`${call.agent} ${call.tool}`)}`;
   if (!matchesWhere(c.where, call.arguments)) return "the call's arguments are outside the signed grant's constraints";
   if (c.exp <= call.nowSeconds) return 'grant token has expired';
   return undefined;

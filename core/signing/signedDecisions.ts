@@ -18,12 +18,25 @@ export interface TokenContext {
  * without a token pass unchanged (whether the call needs one is the book's check). `call` undefined: the call
  * is unknown, which the book's check reports.
  */
-export function readToken(d: BookDecision, call: CheckedCall | undefined, ctx: TokenContext): { decision: BookDecision } | { problem: string } {
+export function readToken(
+  d: BookDecision,
+  call: CheckedCall | undefined,
+  ctx: TokenContext,
+): { decision: BookDecision } | { problem: string } {
   if (d.token === undefined || !call) return { decision: d };
   const decoded = decodeDecisionToken(d.token);
   if ('problem' in decoded) return { problem: `decision for call ${d.callId} refused: ${decoded.problem}` };
-  if (d.decision !== 'approve' && d.decision !== 'reject') return { problem: `decision for call ${d.callId} refused: only approve and reject are signed` };
-  const problem = checkDecisionClaims(decoded, { wf: ctx.wf, call: d.callId, decision: d.decision, arguments: signedArguments(d, call), fingerprint: call.fingerprint, nowSeconds: ctx.nowSeconds, jtiUsed: ctx.jtiUsed });
+  if (d.decision !== 'approve' && d.decision !== 'reject')
+    return { problem: `decision for call ${d.callId} refused: only approve and reject are signed` };
+  const problem = checkDecisionClaims(decoded, {
+    wf: ctx.wf,
+    call: d.callId,
+    decision: d.decision,
+    arguments: signedArguments(d, call),
+    fingerprint: call.fingerprint,
+    nowSeconds: ctx.nowSeconds,
+    jtiUsed: ctx.jtiUsed,
+  });
   if (problem) return { problem: `decision for call ${d.callId} refused: ${problem}` };
   const { sub, jti, exp } = decoded.claims;
   return { decision: { ...d, approver: sub, signed: { kid: decoded.kid, jti, exp } } };

@@ -14,8 +14,14 @@ const bodySchema = z.strictObject({ decisions: z.array(decisionSchema).min(1, 's
 
 export function addApiRoutes(app: FastifyInstance, ctx: InboxContext): void {
   app.get<{ Querystring: { agent?: string; tool?: string } }>('/api/pending', async (req, reply) => {
-    for (const v of [req.query.agent, req.query.tool]) if (v !== undefined && !(v.length <= 200 && QUERY_NAME.test(v))) return reply.code(400).send({ error: 'agent and tool are plain names (letters, digits, _ . @ -)' });
-    return ctx.runner.pending({ ...(req.query.agent ? { agent: req.query.agent } : {}), ...(req.query.tool ? { tool: req.query.tool } : {}), taskQueue: ctx.runner.taskQueue });
+    for (const v of [req.query.agent, req.query.tool])
+      if (v !== undefined && !(v.length <= 200 && QUERY_NAME.test(v)))
+        return reply.code(400).send({ error: 'agent and tool are plain names (letters, digits, _ . @ -)' });
+    return ctx.runner.pending({
+      ...(req.query.agent ? { agent: req.query.agent } : {}),
+      ...(req.query.tool ? { tool: req.query.tool } : {}),
+      taskQueue: ctx.runner.taskQueue,
+    });
   });
 
   // An unknown run (or another queue's: runScope.ts) is a 404 from the error handler (errorReplies.ts).
@@ -29,7 +35,8 @@ export function addApiRoutes(app: FastifyInstance, ctx: InboxContext): void {
       return await ctx.decider.decide(req.params.id, parsed.data.decisions, req.identity.approver);
     } catch (err) {
       if (err instanceof RunNotFoundError) throw err;
-      if (err instanceof DecisionProblem || err instanceof CountersignError) return reply.code(422).send({ error: err.message });
+      if (err instanceof DecisionProblem || err instanceof CountersignError)
+        return reply.code(422).send({ error: err.message });
       throw err;
     }
   });
@@ -39,9 +46,16 @@ export function addApiRoutes(app: FastifyInstance, ctx: InboxContext): void {
     const abort = new AbortController();
     req.raw.on('close', () => abort.abort());
     reply.hijack();
-    reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    reply.raw.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
     try {
-      for await (const event of followEvents(ctx.runner.client, req.params.id, { after: Number(req.query.after) || 0, signal: abort.signal })) {
+      for await (const event of followEvents(ctx.runner.client, req.params.id, {
+        after: Number(req.query.after) || 0,
+        signal: abort.signal,
+      })) {
         reply.raw.write(`id: ${event.seq}\ndata: ${JSON.stringify({ seq: event.seq, type: event.type })}\n\n`);
       }
       reply.raw.write('event: ended\ndata: {}\n\n');

@@ -2,7 +2,13 @@
 // words relative to now, the exact time in the <time> element), quorum progress, what the run was asked and what the
 // assistant said just before the call, and the arguments laid out for people (core/approvals/argumentView.ts):
 // `$` lines for commands, a marked diff for file edits, a key/value table for the rest. Escaped by html.ts.
-import { type ArgumentView, type DiffLine, argumentView, commandLines, diffLineText } from '../../core/approvals/argumentView';
+import {
+  type ArgumentView,
+  type DiffLine,
+  argumentView,
+  commandLines,
+  diffLineText,
+} from '../../core/approvals/argumentView';
 import { prettyArguments } from '../../core/approvals/callSummary';
 import { quorumText } from '../../core/approvals/decisionText';
 import { relativeTime } from '../../core/relativeTime';
@@ -10,7 +16,8 @@ import type { PendingApproval } from '../../contract/runViews';
 import { html, type Markup } from '../../links/html';
 
 /** A time in words ("asked 3 min ago"), the ISO time kept for machines and shown on hover. */
-export const timeTag = (iso: string, words: string, cls = ''): Markup => html`<time datetime="${iso}" title="${iso}"${cls ? html` class="${cls}"` : ''}>${words}</time>`;
+export const timeTag = (iso: string, words: string, cls = ''): Markup =>
+  html`<time datetime="${iso}" title="${iso}"${cls ? html` class="${cls}"` : ''}>${words}</time>`;
 
 /** "asked 3 min ago · expires in 2 h" (or "expired 5 min ago" once the timer is due). */
 export function callTimes(c: Pick<PendingApproval, 'requestedAt' | 'expiresAt'>, now = Date.now()): Markup {
@@ -39,7 +46,8 @@ function viewMarkup(v: ArgumentView): Markup {
     ? html`<pre class="commands">${v.commands.map((c) => html`<span class="command">${commandLines(c).join('\n')}</span>`)}</pre>`
     : '';
   const files = (v.files ?? []).map(
-    (f) => html`<div class="file"><p class="file-op"><b>${f.operation}</b> <code>${f.path}</code></p>${f.diff.length ? html`<pre class="diff">${f.diff.map(diffLine)}</pre>` : ''}</div>`,
+    (f) =>
+      html`<div class="file"><p class="file-op"><b>${f.operation}</b> <code>${f.path}</code></p>${f.diff.length ? html`<pre class="diff">${f.diff.map(diffLine)}</pre>` : ''}</div>`,
   );
   const fields = v.fields?.length
     ? html`<div class="scroll"><table class="fields"><tbody>${v.fields.map((f) => html`<tr><th scope="row">${f.key}</th><td>${f.value}</td></tr>`)}</tbody></table></div>`

@@ -21,7 +21,8 @@ export function decisionFromForm(body: Record<string, unknown>): Decision {
   const action = text('action');
   const seen = text('fingerprint') !== undefined ? { fingerprint: text('fingerprint')! } : {};
   if (action === 'approve') return { callId, decision: 'approve', ...seen };
-  if (action === 'reject') return { callId, decision: 'reject', ...(text('message') ? { message: text('message')! } : {}), ...seen };
+  if (action === 'reject')
+    return { callId, decision: 'reject', ...(text('message') ? { message: text('message')! } : {}), ...seen };
   if (action === 'edit') {
     let edited: unknown;
     try {
@@ -29,7 +30,8 @@ export function decisionFromForm(body: Record<string, unknown>): Decision {
     } catch (err) {
       throw new DecisionProblem(`the edited arguments are not valid JSON: ${(err as Error).message}`);
     }
-    if (!edited || typeof edited !== 'object' || Array.isArray(edited)) throw new DecisionProblem('the edited arguments must be a JSON object');
+    if (!edited || typeof edited !== 'object' || Array.isArray(edited))
+      throw new DecisionProblem('the edited arguments must be a JSON object');
     return { callId, decision: 'approve', editedArguments: edited as Record<string, unknown>, ...seen };
   }
   if (action === 'input') {
@@ -78,8 +80,14 @@ export class Decider {
     let pending: PendingApproval[] | undefined;
     const out: Decision[] = [];
     for (const d of decisions) {
-      if (d.approver !== undefined && !sameApprover(d.approver, approver)) throw new DecisionProblem(`the approver comes from your identity (${approver}), not from the request: leave approver out`);
-      if (d.token !== undefined) throw new DecisionProblem('send decisions without a token: the server signs them with your key if it holds one');
+      if (d.approver !== undefined && !sameApprover(d.approver, approver))
+        throw new DecisionProblem(
+          `the approver comes from your identity (${approver}), not from the request: leave approver out`,
+        );
+      if (d.token !== undefined)
+        throw new DecisionProblem(
+          'send decisions without a token: the server signs them with your key if it holds one',
+        );
       const mine: Decision = { ...d, approver };
       if (mine.decision !== 'approve' && mine.decision !== 'reject') {
         out.push(mine);
@@ -89,7 +97,9 @@ export class Decider {
       const call = pending.find((p) => p.callId === mine.callId);
       const keyFile = this.keyFile(approver);
       if (call?.signedDecisions && !keyFile)
-        throw new DecisionProblem(`call ${mine.callId} (${call.toolName}) needs a signed decision and this server holds no key for ${approver}: sign it yourself with countersign ${mine.decision} --key <file>`);
+        throw new DecisionProblem(
+          `call ${mine.callId} (${call.toolName}) needs a signed decision and this server holds no key for ${approver}: sign it yourself with countersign ${mine.decision} --key <file>`,
+        );
       if (!call || !keyFile) {
         out.push(mine);
         continue;

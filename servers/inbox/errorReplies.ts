@@ -16,9 +16,15 @@ function clientAnswer(err: FastifyError, req: FastifyRequest): { status: number;
   // Nothing is wrong with the inbox or the request: the run's queue has no worker now (client/run/workerPresence.ts).
   if (err instanceof NoWorkerError) return { status: 503, title: 'No worker', message: err.message };
   const status = err.statusCode ?? 500;
-  if (CSRF_CODES.has(err.code)) return { status, title: 'Refused', message: 'the form is stale or did not come from this site (CSRF check failed): reload the page and try again' };
+  if (CSRF_CODES.has(err.code))
+    return {
+      status,
+      title: 'Refused',
+      message: 'the form is stale or did not come from this site (CSRF check failed): reload the page and try again',
+    };
   if (status === 413) return { status, title: 'Error', message: 'the request is too large' };
-  if (status < 500 || err instanceof CountersignError) return { status, title: status === 403 ? 'Refused' : 'Error', message: err.message };
+  if (status < 500 || err instanceof CountersignError)
+    return { status, title: status === 403 ? 'Refused' : 'Error', message: err.message };
   req.log.error({ err }, 'internal error');
   return { status, title: 'Error', message: internalErrorMessage(req.id) };
 }
@@ -29,6 +35,9 @@ export function replyToErrors(app: FastifyInstance): void {
     // The rest of an oversized body is never read: close the connection rather than leave the client uploading.
     if (status === 413) reply.header('connection', 'close');
     if (req.url.startsWith('/api/')) return reply.code(status).send({ error: message });
-    return reply.code(status).type('text/html').send(messagePage(title, message, req.identity?.approver));
+    return reply
+      .code(status)
+      .type('text/html')
+      .send(messagePage(title, message, req.identity?.approver));
   });
 }

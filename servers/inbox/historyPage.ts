@@ -39,7 +39,14 @@ ${text('agent', 'agent', 'any agent')}${text('tool', 'tool', 'any tool')}${text(
 <button>Filter</button></form>`;
 }
 
-export function historyPage(o: { approver: string; filter: HistoryFilter; statuses: readonly string[]; records?: ApprovalRecord[]; error?: string; now?: number }): string {
+export function historyPage(o: {
+  approver: string;
+  filter: HistoryFilter;
+  statuses: readonly string[];
+  records?: ApprovalRecord[];
+  error?: string;
+  now?: number;
+}): string {
   const now = o.now ?? Date.now();
   const records = [...(o.records ?? [])].reverse();
   const shown = records.slice(0, HISTORY_ROWS);
@@ -50,5 +57,7 @@ export function historyPage(o: { approver: string; filter: HistoryFilter; status
 <div class="scroll"><table class="history"><thead><tr><th>decided</th><th>outcome</th><th>tool</th><th>agent</th><th>approver</th><th>run</th></tr></thead>
 <tbody>${shown.map((r) => row(r, now))}</tbody></table></div>`
       : html`<p class="empty" role="status">No decided calls match.</p>`;
-  return layout('History', html`<h1>Decided calls</h1>${filterForm(o.filter, o.statuses)}${results}`, { approver: o.approver });
+  return layout('History', html`<h1>Decided calls</h1>${filterForm(o.filter, o.statuses)}${results}`, {
+    approver: o.approver,
+  });
 }

@@ -22,13 +22,16 @@ const readableSince = (s: string) => {
 
 /** The filter's one-line problem, or undefined when every value is usable. */
 export function historyFilterProblem(f: HistoryFilter): string | undefined {
-  if (f.status && !(DECIDED_STATUSES as readonly string[]).includes(f.status)) return `outcome ${JSON.stringify(f.status)} is not one of ${DECIDED_STATUSES.join(', ')}: pick one from the list`;
+  if (f.status && !(DECIDED_STATUSES as readonly string[]).includes(f.status))
+    return `outcome ${JSON.stringify(f.status)} is not one of ${DECIDED_STATUSES.join(', ')}: pick one from the list`;
   for (const key of ['agent', 'tool'] as const) {
     const v = f[key];
-    if (v && !(v.length <= 200 && QUERY_NAME.test(v))) return `${key} ${JSON.stringify(v.slice(0, 200))} is not a plain name: use letters, digits and _ . @ - only`;
+    if (v && !(v.length <= 200 && QUERY_NAME.test(v)))
+      return `${key} ${JSON.stringify(v.slice(0, 200))} is not a plain name: use letters, digits and _ . @ - only`;
   }
   if (f.approver && f.approver.length > 200) return 'approver is longer than 200 characters: shorten it';
-  if (f.since && !readableSince(f.since)) return `since ${JSON.stringify(f.since.slice(0, 200))} is not a duration: use one such as 30m, 24h or 7d`;
+  if (f.since && !readableSince(f.since))
+    return `since ${JSON.stringify(f.since.slice(0, 200))} is not a duration: use one such as 30m, 24h or 7d`;
   return undefined;
 }
 
@@ -49,8 +52,18 @@ export function addHistoryRoutes(app: FastifyInstance, ctx: InboxContext): void 
     const filter = typeof parsed === 'string' ? {} : parsed;
     const problem = typeof parsed === 'string' ? parsed : historyFilterProblem(parsed);
     const page = { approver: req.identity.approver, filter, statuses: DECIDED_STATUSES };
-    if (problem) return reply.code(400).type('text/html').send(historyPage({ ...page, error: problem }));
-    const records = await approvalsAcross(ctx.runner.client, { ...filter, status: filter.status as ApprovalStatus | undefined, taskQueue: ctx.runner.taskQueue });
-    return reply.type('text/html').send(historyPage({ ...page, records: records.filter((r) => r.status !== 'pending') }));
+    if (problem)
+      return reply
+        .code(400)
+        .type('text/html')
+        .send(historyPage({ ...page, error: problem }));
+    const records = await approvalsAcross(ctx.runner.client, {
+      ...filter,
+      status: filter.status as ApprovalStatus | undefined,
+      taskQueue: ctx.runner.taskQueue,
+    });
+    return reply
+      .type('text/html')
+      .send(historyPage({ ...page, records: records.filter((r) => r.status !== 'pending') }));
   });
 }

@@ -35,8 +35,12 @@ export function parseServeTokens(spec: string | undefined): IdentitySettings['to
     const at = entry.indexOf(':');
     const approver = entry.slice(0, at).trim();
     const token = entry.slice(at + 1).trim();
-    if (at < 1 || !APPROVER_NAME.test(approver)) throw new Error(`COUNTERSIGN_SERVE_TOKENS: "${entry.slice(0, 40)}" must be approver:token, e.g. ann:$(openssl rand -hex 24)`);
-    if (token.length < 16) throw new Error(`COUNTERSIGN_SERVE_TOKENS: the token of ${approver} is shorter than 16 characters`);
+    if (at < 1 || !APPROVER_NAME.test(approver))
+      throw new Error(
+        `COUNTERSIGN_SERVE_TOKENS: "${entry.slice(0, 40)}" must be approver:token, e.g. ann:$(openssl rand -hex 24)`,
+      );
+    if (token.length < 16)
+      throw new Error(`COUNTERSIGN_SERVE_TOKENS: the token of ${approver} is shorter than 16 characters`);
     return { approver, token };
   });
 }
@@ -44,13 +48,18 @@ export function parseServeTokens(spec: string | undefined): IdentitySettings['to
 /** Whether any source the server can verify is configured (a bare header is not one). */
 export const hasVerifiedSource = (s: IdentitySettings): boolean => s.tokens.length > 0 || Boolean(s.jwt || s.signIn);
 
-const single = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? undefined : value?.trim() || undefined);
+const single = (value: string | string[] | undefined): string | undefined =>
+  Array.isArray(value) ? undefined : value?.trim() || undefined;
 
 /**
  * The request's identity, a problem to tell the caller (a presented credential that failed), or undefined (none
  * presented). A presented bearer token or assertion that fails is final: no weaker source is tried after it.
  */
-export async function identify(headers: IncomingHttpHeaders, session: string | undefined, s: IdentitySettings): Promise<Identity | { problem: string } | undefined> {
+export async function identify(
+  headers: IncomingHttpHeaders,
+  session: string | undefined,
+  s: IdentitySettings,
+): Promise<Identity | { problem: string } | undefined> {
   const auth = headers.authorization;
   if (typeof auth === 'string' && auth.startsWith('Bearer ')) {
     const given = auth.slice('Bearer '.length).trim();

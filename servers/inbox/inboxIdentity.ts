@@ -18,9 +18,14 @@ export interface IdentitySources {
 const VERIFIED = 'COUNTERSIGN_SERVE_TOKENS=ann:<token>,… or --approver-jwt-header with --approver-jwks';
 
 export function identitySettingsFor(host: string, o: IdentitySources): IdentitySettings {
-  if (o.localSignIn && !isLoopback(host)) throw new Error(`countersign serve offers the one-time sign-in link on loopback only, not on ${host}: bind to 127.0.0.1`);
+  if (o.localSignIn && !isLoopback(host))
+    throw new Error(
+      `countersign serve offers the one-time sign-in link on loopback only, not on ${host}: bind to 127.0.0.1`,
+    );
   if (o.approverHeader && !isLoopback(host))
-    throw new Error(`countersign serve trusts --approver-header only on loopback (a proxy on this host), not on ${host} where any client could send it: set ${VERIFIED}`);
+    throw new Error(
+      `countersign serve trusts --approver-header only on loopback (a proxy on this host), not on ${host} where any client could send it: set ${VERIFIED}`,
+    );
   const s: IdentitySettings = {
     ...(o.approverHeader ? { approverHeader: o.approverHeader.toLowerCase() } : {}),
     tokens: o.tokens ?? [],
@@ -29,8 +34,12 @@ export function identitySettingsFor(host: string, o: IdentitySources): IdentityS
   };
   checkBind(host, hasVerifiedSource(s), 'countersign serve', `set ${VERIFIED}, or bind to 127.0.0.1`);
   if (o.keysDir && (s.approverHeader || !hasVerifiedSource(s)))
-    throw new Error(`countersign serve --keys-dir signs decisions with approvers' keys, so it needs an identity that cannot be spoofed: set ${VERIFIED}, and no --approver-header`);
+    throw new Error(
+      `countersign serve --keys-dir signs decisions with approvers' keys, so it needs an identity that cannot be spoofed: set ${VERIFIED}, and no --approver-header`,
+    );
   if (!s.approverHeader && !hasVerifiedSource(s))
-    throw new Error(`countersign serve needs an identity source: ${VERIFIED} (a verifying proxy), or --approver-header (a proxy on this host)`);
+    throw new Error(
+      `countersign serve needs an identity source: ${VERIFIED} (a verifying proxy), or --approver-header (a proxy on this host)`,
+    );
   return s;
 }

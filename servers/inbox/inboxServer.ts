@@ -78,18 +78,35 @@ const CLOSE_GRACE_MS = 2_000;
 /** CSRF tokens are minted for, and checked against, this: a token minted for one approver fails for another. */
 const csrfUser = (who: Identity | null): string => (who ? canonicalApprover(who.approver) : '');
 
-export async function startInbox(o: InboxOptions): Promise<{ url: string; signInUrl?: string; close(): Promise<void> }> {
+export async function startInbox(
+  o: InboxOptions,
+): Promise<{ url: string; signInUrl?: string; close(): Promise<void> }> {
   const host = o.host ?? '127.0.0.1';
   const identity = identitySettingsFor(host, o);
   const slack = slackSettingsOf(o.slack, o.linkSecret);
 
   // Link tokens travel in the path (up to 2 KB).
   // Fastify's request ids name internal errors to the client; their details go to the log under that id (errorReplies.ts).
-  const app = Fastify({ bodyLimit: o.bodyLimitBytes ?? 256 * 1024, genReqId: newRequestId, logger: { level: 'error', stream: o.log ?? process.stderr }, routerOptions: { maxParamLength: 2048 } });
+  const app = Fastify({
+    bodyLimit: o.bodyLimitBytes ?? 256 * 1024,
+    genReqId: newRequestId,
+    logger: { level: 'error', stream: o.log ?? process.stderr },
+    routerOptions: { maxParamLength: 2048 },
+  });
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
-      directives: { defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'"], imgSrc: ["'self'", 'data:'], connectSrc: ["'self'"], formAction: ["'self'"], frameAncestors: ["'none'"], baseUri: ["'none'"], objectSrc: ["'none'"] },
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+        objectSrc: ["'none'"],
+      },
     },
   });
   await app.register(cookie, { secret: randomBytes(32).toString('hex') });
@@ -103,12 +120,23 @@ export async function startInbox(o: InboxOptions): Promise<{ url: string; signIn
 
   app.decorateRequest('identity', null as unknown as Identity);
   app.addHook('onRequest', async (req, reply) => {
-    if (req.url.startsWith('/assets/') || (slack && req.routeOptions.url === SLACK_ACTIONS_PATH) || req.routeOptions.url === SIGN_IN_PATH) return;
+    if (
+      req.url.startsWith('/assets/') ||
+      (slack && req.routeOptions.url === SLACK_ACTIONS_PATH) ||
+      req.routeOptions.url === SIGN_IN_PATH
+    )
+      return;
     const who = await identify(req.headers, req.cookies[SESSION_COOKIE], identity);
     if (!who || 'problem' in who) {
       reply.code(401).header('www-authenticate', 'Bearer');
-      const why = who?.problem ?? (identity.signIn ? 'open the one-time sign-in link npm start printed (start it again for a new one)' : 'send Authorization: Bearer <token>, or come through the proxy that signs you in');
-      return req.url.startsWith('/api/') ? reply.send({ error: `not signed in: ${why}` }) : reply.type('text/html').send(messagePage('Not signed in', `Not signed in: ${why}.`));
+      const why =
+        who?.problem ??
+        (identity.signIn
+          ? 'open the one-time sign-in link npm start printed (start it again for a new one)'
+          : 'send Authorization: Bearer <token>, or come through the proxy that signs you in');
+      return req.url.startsWith('/api/')
+        ? reply.send({ error: `not signed in: ${why}` })
+        : reply.type('text/html').send(messagePage('Not signed in', `Not signed in: ${why}.`));
     }
     req.identity = who;
     // Every form on every page gets a token bound to this approver: no route can mint an unbound one.
@@ -124,10 +152,18 @@ export async function startInbox(o: InboxOptions): Promise<{ url: string; signIn
     ...(o.linkSecret ? { linkSecret: o.linkSecret } : {}),
     ...(o.reviewsWorkflowId ? { reviewsWorkflowId: o.reviewsWorkflowId } : {}),
     guardCsrf: (req, reply) =>
-      req.identity.via === 'token' ? Promise.resolve() : new Promise<void>((resolve, reject) => app.csrfProtection(req, reply, (err?: Error) => (err ? reject(err) : resolve()))),
+      req.identity.via === 'token'
+        ? Promise.resolve()
+        : new Promise<void>((resolve, reject) =>
+            app.csrfProtection(req, reply, (err?: Error) => (err ? reject(err) : resolve())),
+          ),
   };
-  app.get('/assets/inbox.css', (_req, reply) => reply.type('text/css').header('cache-control', 'no-cache').send(INBOX_CSS));
-  app.get('/assets/run.js', (_req, reply) => reply.type('text/javascript').header('cache-control', 'no-cache').send(RUN_JS));
+  app.get('/assets/inbox.css', (_req, reply) =>
+    reply.type('text/css').header('cache-control', 'no-cache').send(INBOX_CSS),
+  );
+  app.get('/assets/run.js', (_req, reply) =>
+    reply.type('text/javascript').header('cache-control', 'no-cache').send(RUN_JS),
+  );
   scopeRunRoutes(app, runner);
   addInboxRoutes(app, ctx);
   addReviewRoutes(app, ctx);

@@ -48,14 +48,18 @@ function loadJose(): Promise<Jose> {
 /** The key set behind `source`, checked now: an https URL (fetched by jose, cached, refreshed on an unknown kid) or a JWKS file. */
 export function keySetOf(source: string): () => Promise<JWTVerifyGetKey> {
   if (/^https:\/\//i.test(source)) return async () => (await loadJose()).createRemoteJWKSet(new URL(source));
-  if (/^[a-z][\w+.-]*:\/\//i.test(source)) throw new Error(`--approver-jwks ${source}: give a JWKS file or an https URL`);
+  if (/^[a-z][\w+.-]*:\/\//i.test(source))
+    throw new Error(`--approver-jwks ${source}: give a JWKS file or an https URL`);
   let set: JSONWebKeySet;
   try {
     set = JSON.parse(readFileSync(source, 'utf8')) as JSONWebKeySet;
   } catch (err) {
-    throw new Error(`--approver-jwks ${source}: cannot read a key set (${(err as Error).message.split('\n')[0]}): give a JWKS file or an https URL`);
+    throw new Error(
+      `--approver-jwks ${source}: cannot read a key set (${(err as Error).message.split('\n')[0]}): give a JWKS file or an https URL`,
+    );
   }
-  if (!set || !Array.isArray(set.keys) || !set.keys.length) throw new Error(`--approver-jwks ${source}: the file holds no keys (a JWKS is {"keys": [...]})`);
+  if (!set || !Array.isArray(set.keys) || !set.keys.length)
+    throw new Error(`--approver-jwks ${source}: the file holds no keys (a JWKS is {"keys": [...]})`);
   return async () => (await loadJose()).createLocalJWKSet(set);
 }
 
@@ -87,8 +91,14 @@ function refusal(err: unknown): string {
 
 /** A verifier for one proxy's assertions; a bad key set or a missing option is one line, at start. */
 export function jwtIdentity(o: JwtIdentityOptions): JwtIdentity {
-  if (!o.header?.trim()) throw new Error('--approver-jwt-header: name the header your proxy puts its signed assertion in, e.g. Cf-Access-Jwt-Assertion');
-  if (!o.jwks?.trim()) throw new Error(`--approver-jwt-header ${o.header} needs --approver-jwks <file or https URL>: the proxy's public keys`);
+  if (!o.header?.trim())
+    throw new Error(
+      '--approver-jwt-header: name the header your proxy puts its signed assertion in, e.g. Cf-Access-Jwt-Assertion',
+    );
+  if (!o.jwks?.trim())
+    throw new Error(
+      `--approver-jwt-header ${o.header} needs --approver-jwks <file or https URL>: the proxy's public keys`,
+    );
   const keySet = keySetOf(o.jwks);
   let keys: Promise<JWTVerifyGetKey> | undefined; // one key set (and its cache of fetched keys) for every request
   const claim = o.claim ?? 'email';

@@ -13,11 +13,23 @@ type LinkRoute = { Params: { token: string }; Body: Record<string, unknown> };
 
 export function addLinkRoutes(app: FastifyInstance, ctx: InboxContext): void {
   const refuse = (req: FastifyRequest, reply: FastifyReply, status: number, message: string) =>
-    reply.code(status).type('text/html').send(messagePage('This link cannot be used', message, req.identity.approver));
+    reply
+      .code(status)
+      .type('text/html')
+      .send(messagePage('This link cannot be used', message, req.identity.approver));
 
   /** The link's claims and the call it is for, still waiting with the same arguments; or a refusal sent. */
-  async function open(req: FastifyRequest<LinkRoute>, reply: FastifyReply): Promise<{ claims: LinkClaims; call?: InboxCall } | undefined> {
-    if (!ctx.linkSecret) return void refuse(req, reply, 404, 'This server takes no links: set COUNTERSIGN_LINK_SECRET (the same as the workers’).');
+  async function open(
+    req: FastifyRequest<LinkRoute>,
+    reply: FastifyReply,
+  ): Promise<{ claims: LinkClaims; call?: InboxCall } | undefined> {
+    if (!ctx.linkSecret)
+      return void refuse(
+        req,
+        reply,
+        404,
+        'This server takes no links: set COUNTERSIGN_LINK_SECRET (the same as the workers’).',
+      );
     const read = readLinkToken(ctx.linkSecret, req.params.token);
     if ('problem' in read) return void refuse(req, reply, 410, read.problem);
     const { claims } = read;
@@ -30,10 +42,28 @@ export function addLinkRoutes(app: FastifyInstance, ctx: InboxContext): void {
     if (claims.act === 'view') return { claims };
     const pending = await ctx.runner.pending(claims.wf).catch(() => []);
     const call = pending.find((p) => p.callId === claims.call);
-    if (!call) return void refuse(req, reply, 410, `Call ${claims.call} no longer waits for a decision (it was decided, or its run ended).`);
+    if (!call)
+      return void refuse(
+        req,
+        reply,
+        410,
+        `Call ${claims.call} no longer waits for a decision (it was decided, or its run ended).`,
+      );
     const mismatch = linkMismatch(claims, call);
-    if (mismatch === 'arguments') return void refuse(req, reply, 409, `Call ${claims.call} now has other arguments than this link was made for: open it from the inbox.`);
-    if (mismatch === 'target') return void refuse(req, reply, 409, `What call ${claims.call} acts on changed after this link was made: open it from the inbox and decide on what it acts on now.`);
+    if (mismatch === 'arguments')
+      return void refuse(
+        req,
+        reply,
+        409,
+        `Call ${claims.call} now has other arguments than this link was made for: open it from the inbox.`,
+      );
+    if (mismatch === 'target')
+      return void refuse(
+        req,
+        reply,
+        409,
+        `What call ${claims.call} acts on changed after this link was made: open it from the inbox and decide on what it acts on now.`,
+      );
     return { claims, call: { ...call, workflowId: claims.wf } };
   }
 
@@ -41,7 +71,15 @@ export function addLinkRoutes(app: FastifyInstance, ctx: InboxContext): void {
     const opened = await open(req, reply);
     if (!opened) return reply;
     if (!opened.call) return reply.redirect(`/runs/${encodeURIComponent(opened.claims.wf)}`, 303);
-    return reply.type('text/html').send(linkPage({ csrf: reply.generateCsrf(), approver: req.identity.approver, action: opened.claims.act as 'approve' | 'reject', call: opened.call, token: req.params.token }));
+    return reply.type('text/html').send(
+      linkPage({
+        csrf: reply.generateCsrf(),
+        approver: req.identity.approver,
+        action: opened.claims.act as 'approve' | 'reject',
+        call: opened.call,
+        token: req.params.token,
+      }),
+    );
   });
 
   app.post<LinkRoute>('/links/:token', async (req, reply) => {
@@ -53,11 +91,24 @@ export function addLinkRoutes(app: FastifyInstance, ctx: InboxContext): void {
     const message = typeof req.body?.message === 'string' && req.body.message ? { message: req.body.message } : {};
     const seen = opened.call.fingerprint !== undefined ? { fingerprint: opened.call.fingerprint } : {}; // the run refuses it if the target changed meanwhile
     try {
-      const result = await ctx.decider.decide(claims.wf, [{ callId: claims.call, decision: claims.act as 'approve' | 'reject', linkId: claims.id, ...message, ...seen }], req.identity.approver);
+      const result = await ctx.decider.decide(
+        claims.wf,
+        [{ callId: claims.call, decision: claims.act as 'approve' | 'reject', linkId: claims.id, ...message, ...seen }],
+        req.identity.approver,
+      );
       const a = result.applied[0]!;
-      return reply.type('text/html').send(messagePage('Done', `${a.outcome} ${a.toolName} (call ${a.callId}) as ${req.identity.approver}.`, req.identity.approver));
+      return reply
+        .type('text/html')
+        .send(
+          messagePage(
+            'Done',
+            `${a.outcome} ${a.toolName} (call ${a.callId}) as ${req.identity.approver}.`,
+            req.identity.approver,
+          ),
+        );
     } catch (err) {
-      if (err instanceof DecisionProblem || err instanceof CountersignError) return refuse(req, reply, 409, err.message);
+      if (err instanceof DecisionProblem || err instanceof CountersignError)
+        return refuse(req, reply, 409, err.message);
       throw err;
     }
   });

@@ -58,7 +58,16 @@ export function addSignInRoute(app: FastifyInstance, signIn: LocalSignIn): void 
   app.get<{ Params: { token: string } }>(SIGN_IN_PATH, (req, reply) => {
     reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
     const session = isLoopback(req.socket.remoteAddress ?? '') ? signIn.redeem(req.params.token) : undefined;
-    if (!session) return reply.code(401).type('text/html').send(messagePage('This sign-in link cannot be used', 'It was used already or has expired: stop npm start and start it again for a new one.'));
+    if (!session)
+      return reply
+        .code(401)
+        .type('text/html')
+        .send(
+          messagePage(
+            'This sign-in link cannot be used',
+            'It was used already or has expired: stop npm start and start it again for a new one.',
+          ),
+        );
     reply.setCookie(SESSION_COOKIE, session, { httpOnly: true, sameSite: 'strict', path: '/' });
     return reply.redirect('/', 303);
   });

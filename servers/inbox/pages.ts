@@ -29,7 +29,8 @@ export function layout(title: string, body: Markup, o: { approver?: string; scri
 function callForms(c: InboxCall, csrf: string, error?: FormError): Markup {
   const action = `${runPath(c.workflowId)}/decide`;
   // The fingerprint the person saw: the run refuses the decision if what the call acts on changed since.
-  const seen = c.fingerprint !== undefined ? html`<input type="hidden" name="fingerprint" value="${c.fingerprint}">` : '';
+  const seen =
+    c.fingerprint !== undefined ? html`<input type="hidden" name="fingerprint" value="${c.fingerprint}">` : '';
   const hidden = html`<input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="callId" value="${c.callId}">${seen}`;
   const reject = html`<form method="post" action="${action}" class="reject">${hidden}<input type="hidden" name="action" value="reject">
 <input name="message" placeholder="Message for the agent (optional)" aria-label="Rejection message" maxlength="10000"><button class="danger">Reject</button></form>`;
@@ -48,10 +49,14 @@ ${(c.fields ?? []).map((f) => html`<label>${f} <input name="field:${f}" required
   return html`<div class="actions">
 <form method="post" action="${action}" class="approve">${hidden}<input type="hidden" name="action" value="approve"><button class="primary">Approve</button></form>
 ${reject}</div>
-${c.quorum ? '' : html`<details${error?.editedArguments !== undefined ? html` open` : ''}><summary>Edit and approve</summary>
+${
+  c.quorum
+    ? ''
+    : html`<details${error?.editedArguments !== undefined ? html` open` : ''}><summary>Edit and approve</summary>
 <form method="post" action="${action}" class="edit">${hidden}<input type="hidden" name="action" value="edit">
 <textarea name="editedArguments" rows="8" aria-label="Edited arguments (JSON)">${error?.editedArguments ?? prettyArguments(c.arguments)}</textarea>
-<button class="primary">Approve with these arguments</button></form></details>`}`;
+<button class="primary">Approve with these arguments</button></form></details>`
+}`;
 }
 
 export function callCard(c: InboxCall, csrf: string, error?: FormError): Markup {
@@ -67,7 +72,10 @@ ${error ? html`<p class="error" role="alert">${error.message}</p>` : ''}
 ${callForms(c, csrf, error)}</article>`;
 }
 
-export function inboxPage(calls: InboxCall[], o: { csrf: string; approver: string; filter: { agent?: string; tool?: string }; error?: FormError; notice?: string }): string {
+export function inboxPage(
+  calls: InboxCall[],
+  o: { csrf: string; approver: string; filter: { agent?: string; tool?: string }; error?: FormError; notice?: string },
+): string {
   const body = html`<h1>Waiting for a person <small>${calls.length}</small></h1>
 <form method="get" action="/" class="filter"><input name="agent" placeholder="agent" aria-label="agent" value="${o.filter.agent ?? ''}"><input name="tool" placeholder="tool" aria-label="tool" value="${o.filter.tool ?? ''}"><button>Filter</button></form>
 ${o.notice ? html`<p class="notice" role="status">${o.notice}</p>` : ''}
@@ -77,7 +85,8 @@ ${calls.length ? calls.map((c) => callCard(c, o.csrf, o.error?.callId === c.call
 
 function itemHtml(i: ConversationItem): Markup {
   if (i.type === 'message') return html`<li class="msg ${i.role}"><b>${i.role}</b> ${i.content}</li>`;
-  if (i.type === 'function_call') return html`<li class="call">→ <b>${i.name}</b> <code>${i.arguments}</code> <small>${i.callId}</small></li>`;
+  if (i.type === 'function_call')
+    return html`<li class="call">→ <b>${i.name}</b> <code>${i.arguments}</code> <small>${i.callId}</small></li>`;
   if (i.type === 'function_call_output') return html`<li class="out">← ${i.callId}: ${i.output}</li>`;
   return html`<li class="other">${i.type}</li>`;
 }
@@ -85,7 +94,11 @@ function itemHtml(i: ConversationItem): Markup {
 const auditRow = (a: AuditEntry) =>
   html`<tr><td>${a.decidedAt}</td><td>${a.callId}</td><td>${a.toolName ?? '-'}</td><td>${a.decision}</td><td>${a.approver ?? '-'}${a.verified ? ' (signed)' : ''}</td><td>${a.via}</td><td>${a.message ?? a.reason ?? a.ignoredBecause ?? ''}</td></tr>`;
 
-export function runPage(workflowId: string, s: RunSnapshot, o: { csrf: string; approver: string; error?: FormError; eventsAfter: number }): string {
+export function runPage(
+  workflowId: string,
+  s: RunSnapshot,
+  o: { csrf: string; approver: string; error?: FormError; eventsAfter: number },
+): string {
   const calls = s.pending.map((p) => ({ ...p, workflowId }));
   const body = html`<h1>${workflowId}</h1>
 <p class="meta" id="run" data-run="${workflowId}" data-after="${o.eventsAfter}">agent <b>${s.agent.name}</b>@${s.agent.version} · <b class="status">${s.status}</b> · turn ${s.turn}/${s.maxTurns} · started ${s.startedAt}</p>
@@ -97,7 +110,13 @@ ${s.finalOutput !== undefined ? html`<h2>Final output</h2><pre>${s.finalOutput}<
   return layout(workflowId, body, { approver: o.approver, script: '/assets/run.js' });
 }
 
-export function linkPage(o: { csrf: string; approver: string; action: 'approve' | 'reject'; call: InboxCall; token: string }): string {
+export function linkPage(o: {
+  csrf: string;
+  approver: string;
+  action: 'approve' | 'reject';
+  call: InboxCall;
+  token: string;
+}): string {
   const c = o.call;
   const body = html`<h1>${o.action === 'approve' ? 'Approve' : 'Reject'} ${c.path ?? c.toolName}?</h1>
 <p class="meta">agent <b>${c.agentName}</b> · run <a href="${runPath(c.workflowId)}">${c.workflowId}</a> · call ${c.callId}${c.quorum ? html` · ${quorumText(c.quorum)}` : ''}</p>
@@ -109,5 +128,9 @@ ${o.action === 'reject' ? html`<input name="message" placeholder="Message for th
 }
 
 export function messagePage(title: string, message: string, approver?: string): string {
-  return layout(title, html`<h1>${title}</h1><p class="message">${message}</p><p><a href="/">Back to the inbox</a></p>`, approver ? { approver } : {});
+  return layout(
+    title,
+    html`<h1>${title}</h1><p class="message">${message}</p><p><a href="/">Back to the inbox</a></p>`,
+    approver ? { approver } : {},
+  );
 }

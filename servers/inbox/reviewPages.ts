@@ -35,7 +35,10 @@ ${mine ? html`<p class="error" role="alert">${mine.message}</p>` : ''}
 </div></article>`;
 }
 
-export function reviewPage(calls: QueuedCall[], o: { csrf: string; approver: string; error?: ReviewFormError; notice?: string }): string {
+export function reviewPage(
+  calls: QueuedCall[],
+  o: { csrf: string; approver: string; error?: ReviewFormError; notice?: string },
+): string {
   const body = html`<h1>To review <small>${calls.length}</small></h1>
 <p class="meta">Calls of tools with needsApproval 'audit' ran without waiting; look at each and mark it fine or flag it. A review is final.</p>
 ${o.notice ? html`<p class="notice" role="status">${o.notice}</p>` : ''}

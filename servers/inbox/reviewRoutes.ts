@@ -12,11 +12,16 @@ import { ownRun } from './runScope';
 import { statusLineOf, withStatusLine } from './statusLines';
 import { type QueuedCall, type ReviewFormError, reviewPage } from './reviewPages';
 
-const field = (body: Record<string, unknown>, name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
+const field = (body: Record<string, unknown>, name: string) =>
+  typeof body[name] === 'string' ? (body[name] as string) : '';
 
 /** The unreviewed calls, oldest first, with their arguments from each run's audit. */
 async function queue(ctx: InboxContext): Promise<QueuedCall[]> {
-  const records = await approvalsAcross(ctx.runner.client, { status: 'unreviewed', taskQueue: ctx.runner.taskQueue, reviewsWorkflowId: ctx.reviewsWorkflowId });
+  const records = await approvalsAcross(ctx.runner.client, {
+    status: 'unreviewed',
+    taskQueue: ctx.runner.taskQueue,
+    reviewsWorkflowId: ctx.reviewsWorkflowId,
+  });
   const argsByRun = new Map<string, Map<string, string | undefined>>();
   for (const workflowId of new Set(records.map((r) => r.workflowId))) {
     const args = new Map<string, string | undefined>();
@@ -27,8 +32,14 @@ async function queue(ctx: InboxContext): Promise<QueuedCall[]> {
 }
 
 export function addReviewRoutes(app: FastifyInstance, ctx: InboxContext): void {
-  async function page(req: FastifyRequest, reply: FastifyReply, extra: { error?: ReviewFormError; notice?: string } = {}) {
-    return reply.type('text/html').send(reviewPage(await queue(ctx), { csrf: reply.generateCsrf(), approver: req.identity.approver, ...extra }));
+  async function page(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    extra: { error?: ReviewFormError; notice?: string } = {},
+  ) {
+    return reply
+      .type('text/html')
+      .send(reviewPage(await queue(ctx), { csrf: reply.generateCsrf(), approver: req.identity.approver, ...extra }));
   }
 
   app.get<{ Querystring: { done?: string } }>('/reviews', (req, reply) => {
@@ -39,13 +50,34 @@ export function addReviewRoutes(app: FastifyInstance, ctx: InboxContext): void {
   app.post<{ Body: Record<string, unknown> }>('/reviews', async (req, reply) => {
     await ctx.guardCsrf(req, reply);
     const body = req.body ?? {};
-    const [workflowId, callId, action, note] = [field(body, 'workflowId'), field(body, 'callId'), field(body, 'action'), field(body, 'note')];
+    const [workflowId, callId, action, note] = [
+      field(body, 'workflowId'),
+      field(body, 'callId'),
+      field(body, 'action'),
+      field(body, 'note'),
+    ];
     try {
-      if (action !== 'ok' && action !== 'flag') throw new CountersignError('the form says neither "Looks fine" nor "Flag": reload the page and try again');
-      if (action === 'flag' && !note.trim()) throw new CountersignError('a flag needs a note saying why: write one and flag again');
+      if (action !== 'ok' && action !== 'flag')
+        throw new CountersignError('the form says neither "Looks fine" nor "Flag": reload the page and try again');
+      if (action === 'flag' && !note.trim())
+        throw new CountersignError('a flag needs a note saying why: write one and flag again');
       if (workflowId) await ownRun(ctx.runner, workflowId); // another queue's run is refused as an unknown one
-      const review = await reviewCall(ctx.runner.client, ctx.runner.taskQueue, { workflowId, callId, verdict: action === 'ok' ? 'reviewed' : 'flagged', ...(action === 'flag' ? { note } : {}), reviewer: req.identity.approver }, { workflowId: ctx.reviewsWorkflowId });
-      return reply.redirect(withStatusLine(reply, '/reviews', `Reviewed: ${review.verdict} ${review.toolName ?? ''} (call ${callId})`), 303);
+      const review = await reviewCall(
+        ctx.runner.client,
+        ctx.runner.taskQueue,
+        {
+          workflowId,
+          callId,
+          verdict: action === 'ok' ? 'reviewed' : 'flagged',
+          ...(action === 'flag' ? { note } : {}),
+          reviewer: req.identity.approver,
+        },
+        { workflowId: ctx.reviewsWorkflowId },
+      );
+      return reply.redirect(
+        withStatusLine(reply, '/reviews', `Reviewed: ${review.verdict} ${review.toolName ?? ''} (call ${callId})`),
+        303,
+      );
     } catch (err) {
       if (!(err instanceof CountersignError)) throw err;
       reply.code(err instanceof RunNotFoundError ? 404 : 422);

@@ -32,13 +32,25 @@ export interface SlackSettings {
 }
 
 /** The settings the route needs, or undefined without a signing secret; a one-line Error when they cannot work. */
-export function slackSettingsOf(o: SlackOptions | undefined, linkSecret: string | undefined): SlackSettings | undefined {
+export function slackSettingsOf(
+  o: SlackOptions | undefined,
+  linkSecret: string | undefined,
+): SlackSettings | undefined {
   if (!o?.signingSecret) {
-    if (o?.usersFile) throw new Error('COUNTERSIGN_SLACK_USERS is set but COUNTERSIGN_SLACK_SIGNING_SECRET is not: set your Slack app’s signing secret to take its buttons');
+    if (o?.usersFile)
+      throw new Error(
+        'COUNTERSIGN_SLACK_USERS is set but COUNTERSIGN_SLACK_SIGNING_SECRET is not: set your Slack app’s signing secret to take its buttons',
+      );
     return undefined;
   }
-  if (!o.usersFile) throw new Error('COUNTERSIGN_SLACK_SIGNING_SECRET is set but COUNTERSIGN_SLACK_USERS is not: point it at a JSON file such as { "U0123ABC": "ann" }');
-  if (!linkSecret) throw new Error('COUNTERSIGN_SLACK_SIGNING_SECRET is set but COUNTERSIGN_LINK_SECRET is not: Slack’s buttons carry link tokens; set the same secret as the workers’');
+  if (!o.usersFile)
+    throw new Error(
+      'COUNTERSIGN_SLACK_SIGNING_SECRET is set but COUNTERSIGN_SLACK_USERS is not: point it at a JSON file such as { "U0123ABC": "ann" }',
+    );
+  if (!linkSecret)
+    throw new Error(
+      'COUNTERSIGN_SLACK_SIGNING_SECRET is set but COUNTERSIGN_LINK_SECRET is not: Slack’s buttons carry link tokens; set the same secret as the workers’',
+    );
   return { signingSecret: o.signingSecret, users: readSlackUsers(o.usersFile), linkSecret };
 }
 
@@ -54,16 +66,28 @@ type SlackAnswer = Record<string, unknown>;
 
 const ACTIONS: Record<string, 'approve' | 'reject'> = { countersign_approve: 'approve', countersign_reject: 'reject' };
 
-export async function addSlackRoutes(app: FastifyInstance, ctx: InboxContext, slack: SlackSettings, bodyLimit: number): Promise<void> {
+export async function addSlackRoutes(
+  app: FastifyInstance,
+  ctx: InboxContext,
+  slack: SlackSettings,
+  bodyLimit: number,
+): Promise<void> {
   const inFlight = new Set<Promise<void>>();
   app.addHook('onClose', async () => void (await Promise.allSettled([...inFlight])));
 
   await app.register(async (scope) => {
     // Slack signs the raw bytes: this route alone keeps them (@fastify/formbody parses forms everywhere else).
     scope.removeContentTypeParser('application/x-www-form-urlencoded');
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit }, (_req, body, done) => done(null, body));
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'buffer', bodyLimit },
+      (_req, body, done) => done(null, body),
+    );
     scope.post(SLACK_ACTIONS_PATH, async (req, reply) => {
-      if (!Buffer.isBuffer(req.body)) return reply.code(400).send({ error: 'not a Slack request: the body must be application/x-www-form-urlencoded' });
+      if (!Buffer.isBuffer(req.body))
+        return reply
+          .code(400)
+          .send({ error: 'not a Slack request: the body must be application/x-www-form-urlencoded' });
       const problem = slackRequestProblem(slack.signingSecret, req.headers, req.body);
       if (problem) return reply.code(401).send({ error: problem });
       let payload: SlackPayload;
@@ -72,7 +96,8 @@ export async function addSlackRoutes(app: FastifyInstance, ctx: InboxContext, sl
       } catch {
         return reply.code(400).send({ error: 'the body carries no payload= JSON that Slack would send' });
       }
-      const action = payload.type === 'block_actions' ? payload.actions?.find((a) => a.action_id in ACTIONS) : undefined;
+      const action =
+        payload.type === 'block_actions' ? payload.actions?.find((a) => a.action_id in ACTIONS) : undefined;
       // Anything else (the View run link button, other interactions) needs only the acknowledgment.
       if (!action) return reply.code(200).send();
       const work: Promise<void> = answer(ctx, slack, payload, action, req)
@@ -85,13 +110,26 @@ export async function addSlackRoutes(app: FastifyInstance, ctx: InboxContext, sl
   });
 }
 
-const refusal = (why: string): SlackAnswer => ({ response_type: 'ephemeral', replace_original: false, text: `Nothing was decided: ${why}` });
+const refusal = (why: string): SlackAnswer => ({
+  response_type: 'ephemeral',
+  replace_original: false,
+  text: `Nothing was decided: ${why}`,
+});
 
 /** Decides what the button says as the mapped approver; the answer for Slack either way. */
-async function answer(ctx: InboxContext, slack: SlackSettings, payload: SlackPayload, action: { action_id: string; value?: string }, req: FastifyRequest): Promise<SlackAnswer> {
+async function answer(
+  ctx: InboxContext,
+  slack: SlackSettings,
+  payload: SlackPayload,
+  action: { action_id: string; value?: string },
+  req: FastifyRequest,
+): Promise<SlackAnswer> {
   const userId = payload.user?.id ?? '';
   const approver = slack.users.get(userId);
-  if (!approver) return refusal(`Slack user ${userId.slice(0, 40) || '(none)'} is not mapped to an approver (COUNTERSIGN_SLACK_USERS).`);
+  if (!approver)
+    return refusal(
+      `Slack user ${userId.slice(0, 40) || '(none)'} is not mapped to an approver (COUNTERSIGN_SLACK_USERS).`,
+    );
   const read = readLinkToken(slack.linkSecret, action.value ?? '');
   if ('problem' in read) return refusal(read.problem);
   const { claims } = read;
@@ -103,27 +141,50 @@ async function answer(ctx: InboxContext, slack: SlackSettings, payload: SlackPay
     const call = pending.find((p) => p.callId === claims.call);
     if (!call) return refusal(`call ${claims.call} no longer waits for a decision (it was decided, or its run ended).`);
     const mismatch = linkMismatch(claims, call);
-    if (mismatch === 'arguments') return refusal(`call ${claims.call} now has other arguments than this message was made for: open it from the inbox.`);
-    if (mismatch === 'target') return refusal(`what call ${claims.call} acts on changed after this message was made: open it from the inbox.`);
+    if (mismatch === 'arguments')
+      return refusal(
+        `call ${claims.call} now has other arguments than this message was made for: open it from the inbox.`,
+      );
+    if (mismatch === 'target')
+      return refusal(`what call ${claims.call} acts on changed after this message was made: open it from the inbox.`);
     const seen = call.fingerprint !== undefined ? { fingerprint: call.fingerprint } : {}; // the run refuses it if the target changed meanwhile
-    const a = (await ctx.decider.decide(claims.wf, [{ callId: claims.call, decision: act, linkId: claims.id, ...seen }], approver)).applied[0]!;
+    const a = (
+      await ctx.decider.decide(
+        claims.wf,
+        [{ callId: claims.call, decision: act, linkId: claims.id, ...seen }],
+        approver,
+      )
+    ).applied[0]!;
     const counted = a.outcome === 'approval_counted';
-    const said = counted ? `approval by ${approver} counted (${a.quorum?.approvedBy.length ?? 1} of ${a.quorum?.needed ?? '?'})` : `${act === 'approve' ? 'approved' : 'rejected'} by ${approver}`;
+    const said = counted
+      ? `approval by ${approver} counted (${a.quorum?.approvedBy.length ?? 1} of ${a.quorum?.needed ?? '?'})`
+      : `${act === 'approve' ? 'approved' : 'rejected'} by ${approver}`;
     // The used button goes; on a counted approval the confirmation-page links stay for the other approvers.
     const kept = (payload.message?.blocks ?? []).filter((b) => {
       const id = (b as { block_id?: unknown }).block_id;
       return id !== 'countersign_actions' && (counted || id !== 'countersign_links');
     });
-    return { replace_original: true, text: `${a.toolName} (call ${a.callId}): ${said}`, blocks: [...kept, { type: 'context', elements: [{ type: 'mrkdwn', text: `*${said}*` }] }] };
+    return {
+      replace_original: true,
+      text: `${a.toolName} (call ${a.callId}): ${said}`,
+      blocks: [...kept, { type: 'context', elements: [{ type: 'mrkdwn', text: `*${said}*` }] }],
+    };
   } catch (err) {
     if (err instanceof DecisionProblem || err instanceof CountersignError) return refusal(err.message);
     req.log.error({ err }, 'internal error'); // the details stay in the server's log, under the id the clicker sees
-    return refusal(`the decision could not be sent (${internalErrorMessage(req.id)}): try again, or decide from the inbox.`);
+    return refusal(
+      `the decision could not be sent (${internalErrorMessage(req.id)}): try again, or decide from the inbox.`,
+    );
   }
 }
 
 /** POSTs the answer to Slack's response_url; a failure there changes nothing already decided. */
 async function respond(responseUrl: string | undefined, message: SlackAnswer): Promise<void> {
   if (!responseUrl) return;
-  await fetch(responseUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message), signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
+  await fetch(responseUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(message),
+    signal: AbortSignal.timeout(10_000),
+  }).catch(() => undefined);
 }

@@ -20,11 +20,13 @@ export function readSlackUsers(file: string): Map<string, string> {
   } catch (err) {
     throw bad(`is not valid JSON (${(err as Error).message})`);
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw bad('must be a JSON object of Slack user ids and approvers, e.g. { "U0123ABC": "ann" }');
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw bad('must be a JSON object of Slack user ids and approvers, e.g. { "U0123ABC": "ann" }');
   const users = new Map<string, string>();
   for (const [id, approver] of Object.entries(parsed)) {
     if (!SLACK_USER_ID.test(id)) throw bad(`"${id.slice(0, 40)}" is not a Slack user id (like U0123ABC)`);
-    if (typeof approver !== 'string' || !APPROVER_NAME.test(approver)) throw bad(`the approver of ${id} must be a name of letters, digits, . _ @ or -`);
+    if (typeof approver !== 'string' || !APPROVER_NAME.test(approver))
+      throw bad(`the approver of ${id} must be a name of letters, digits, . _ @ or -`);
     users.set(id, approver);
   }
   if (!users.size) throw bad('maps no Slack user: add one, e.g. { "U0123ABC": "ann" }');

@@ -4,7 +4,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** The path with the inbox's status line, signed. */
-export const withStatusLine = (reply: FastifyReply, path: string, line: string): string => `${path}?done=${encodeURIComponent(reply.signCookie(line))}`;
+export const withStatusLine = (reply: FastifyReply, path: string, line: string): string =>
+  `${path}?done=${encodeURIComponent(reply.signCookie(line))}`;
 
 /** The status line a `done` query value carries, when this server signed it; otherwise nothing. */
 export function statusLineOf(req: FastifyRequest, done: unknown): string | undefined {

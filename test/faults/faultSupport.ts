@@ -15,7 +15,10 @@ export const count = (fast: number, complete: number) => (full ? complete : fast
 
 export function recordSummary(row: { suite: string; cases: number; passed: number; notes: string }): void {
   mkdirSync(join(projectRoot, '.temporal'), { recursive: true });
-  appendFileSync(join(projectRoot, '.temporal/fault-summary.jsonl'), JSON.stringify({ ...row, at: new Date().toISOString(), full }) + '\n');
+  appendFileSync(
+    join(projectRoot, '.temporal/fault-summary.jsonl'),
+    JSON.stringify({ ...row, at: new Date().toISOString(), full }) + '\n',
+  );
 }
 
 /**
@@ -28,7 +31,15 @@ export async function workerProcessSetup(prefix: string) {
   const taskQueue = newId(prefix);
   const outbox = join(mkdtempSync(join(tmpdir(), `${prefix}-`)), 'outbox.jsonl');
   const model = await startScriptedModel();
-  const env = { ...process.env, TEMPORAL_ADDRESS: address, TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml', COUNTERSIGN_TASK_QUEUE: taskQueue, OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'test', COUNTERSIGN_DEMO_OUTBOX: outbox };
+  const env = {
+    ...process.env,
+    TEMPORAL_ADDRESS: address,
+    TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml',
+    COUNTERSIGN_TASK_QUEUE: taskQueue,
+    OPENAI_BASE_URL: model.baseURL,
+    OPENAI_API_KEY: 'test',
+    COUNTERSIGN_DEMO_OUTBOX: outbox,
+  };
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
   return {

@@ -18,11 +18,35 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 const cases: Array<{ name: string; script: ScriptStep[]; final: string; requests: number }> = [
-  { name: 'unknown tool', script: [{ toolCalls: [{ name: 'rm_rf', arguments: {}, callId: 'u' }] }, { text: 'ok' }], final: 'ok', requests: 2 },
-  { name: 'malformed JSON arguments', script: [{ toolCalls: [{ name: 'lookup_contact', arguments: '{"name": al', callId: 'm' }] }, { text: 'ok' }], final: 'ok', requests: 2 },
-  { name: 'schema violation', script: [{ toolCalls: [{ name: 'lookup_contact', arguments: { name: ['a'] }, callId: 's' }] }, { text: 'ok' }], final: 'ok', requests: 2 },
+  {
+    name: 'unknown tool',
+    script: [{ toolCalls: [{ name: 'rm_rf', arguments: {}, callId: 'u' }] }, { text: 'ok' }],
+    final: 'ok',
+    requests: 2,
+  },
+  {
+    name: 'malformed JSON arguments',
+    script: [{ toolCalls: [{ name: 'lookup_contact', arguments: '{"name": al', callId: 'm' }] }, { text: 'ok' }],
+    final: 'ok',
+    requests: 2,
+  },
+  {
+    name: 'schema violation',
+    script: [{ toolCalls: [{ name: 'lookup_contact', arguments: { name: ['a'] }, callId: 's' }] }, { text: 'ok' }],
+    final: 'ok',
+    requests: 2,
+  },
   { name: 'empty answer', script: [{}], final: '', requests: 1 },
-  { name: 'provider 500 twice', script: [{ error: { status: 500, message: 'boom' } }, { error: { status: 502, message: 'bad gateway' } }, { text: 'ok' }], final: 'ok', requests: 3 },
+  {
+    name: 'provider 500 twice',
+    script: [
+      { error: { status: 500, message: 'boom' } },
+      { error: { status: 502, message: 'bad gateway' } },
+      { text: 'ok' },
+    ],
+    final: 'ok',
+    requests: 3,
+  },
   { name: 'request timeout', script: [{ delayMs: 4000, text: 'too late' }, { text: 'ok' }], final: 'ok', requests: 2 },
 ];
 
@@ -39,5 +63,10 @@ test('every misbehaviour is surfaced to the model or retried, and the run comple
       completed += 1;
     }
   }
-  recordSummary({ suite: 'misbehaving model', cases: rounds * cases.length, passed: completed, notes: cases.map((c) => c.name).join(', ') });
+  recordSummary({
+    suite: 'misbehaving model',
+    cases: rounds * cases.length,
+    passed: completed,
+    notes: cases.map((c) => c.name).join(', '),
+  });
 });

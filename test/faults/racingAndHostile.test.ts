@@ -6,7 +6,14 @@ import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
 import { sendEmail } from '../../agents/demo/emailAssistant';
 import { DecisionRejectedError, Runner, RunState, RunStateError } from '../../client';
-import { approveSignal, decideUpdate, provideInputSignal, provideResultSignal, rejectSignal, runStateQuery } from '../../contract/messages';
+import {
+  approveSignal,
+  decideUpdate,
+  provideInputSignal,
+  provideResultSignal,
+  rejectSignal,
+  runStateQuery,
+} from '../../contract/messages';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { count, recordSummary } from './faultSupport';
@@ -18,7 +25,13 @@ const guarded = defineAgent({
   instructions: 'test',
   tools: [
     defineTool({ ...sendEmail, approvers: ['alice'] }),
-    defineTool({ name: 'wire', description: 'Wire money', parameters: z.object({ amount: z.number().positive() }), needsApproval: true, execute: ({ amount }) => `wired ${amount}` }),
+    defineTool({
+      name: 'wire',
+      description: 'Wire money',
+      parameters: z.object({ amount: z.number().positive() }),
+      needsApproval: true,
+      execute: ({ amount }) => `wired ${amount}`,
+    }),
   ],
 });
 
@@ -35,7 +48,14 @@ test('racing approvers: exactly one of two simultaneous decisions wins, the othe
   let oneWinner = 0;
   for (let i = 0; i < rounds; i++) {
     const workflowId = newId('race');
-    h.model.script(workflowId, [{ toolCalls: [{ name: 'send_email', arguments: { to: `r${i}@example.com`, subject: 'S', body: 'b' }, callId: 'c1' }] }, { text: 'done' }]);
+    h.model.script(workflowId, [
+      {
+        toolCalls: [
+          { name: 'send_email', arguments: { to: `r${i}@example.com`, subject: 'S', body: 'b' }, callId: 'c1' },
+        ],
+      },
+      { text: 'done' },
+    ]);
     await runner.run('email-assistant', 'mail', { workflowId });
     const [a, b] = await Promise.allSettled([
       runner.decide(workflowId, [{ callId: 'c1', decision: 'approve', approver: 'ann' }]),
@@ -46,20 +66,32 @@ test('racing approvers: exactly one of two simultaneous decisions wins, the othe
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(1);
     expect(lost[0]!.reason).toBeInstanceOf(DecisionRejectedError);
-    expect(String(lost[0]!.reason.message)).toMatch(/^call c1 \(send_email\) is already decided: (approved|rejected)$|has already ended/);
+    expect(String(lost[0]!.reason.message)).toMatch(
+      /^call c1 \(send_email\) is already decided: (approved|rejected)$|has already ended/,
+    );
     const done = await runner.nextPause(workflowId);
     expect((await runner.describe(done.workflowId)).audit.filter((x) => x.decision !== 'ignored')).toHaveLength(1);
     const emails = (await outboxOf(h.outbox)).filter((e) => e.idempotencyKey === `${workflowId}:c1`).length;
     expect(emails).toBe((await runner.describe(done.workflowId)).audit[0]!.decision === 'approved' ? 1 : 0);
     oneWinner += 1;
   }
-  recordSummary({ suite: 'racing approvers', cases: rounds, passed: oneWinner, notes: 'exactly one winner each round; loser gets "already decided"' });
+  recordSummary({
+    suite: 'racing approvers',
+    cases: rounds,
+    passed: oneWinner,
+    notes: 'exactly one winner each round; loser gets "already decided"',
+  });
 });
 
 test('hostile decisions: each refused or ignored, state unchanged, the run still completes', async () => {
   const workflowId = newId('hostile');
   h.model.script(workflowId, [
-    { toolCalls: [{ name: 'send_email', arguments: { to: 'h@example.com', subject: 'S', body: 'b' }, callId: 'h1' }, { name: 'wire', arguments: { amount: 10 }, callId: 'h2' }] },
+    {
+      toolCalls: [
+        { name: 'send_email', arguments: { to: 'h@example.com', subject: 'S', body: 'b' }, callId: 'h1' },
+        { name: 'wire', arguments: { amount: 10 }, callId: 'h2' },
+      ],
+    },
     { text: 'survived' },
   ]);
   const paused = await runner.run('hostile-target', 'go', { workflowId });
@@ -88,15 +120,27 @@ test('hostile decisions: each refused or ignored, state unchanged, the run still
     { decisions: [{ callId: 'h2', decision: 'reject', message: mega }] },
     { decisions: [{ callId: 'h2', decision: 'approve', editedArguments: { amount: -5 } }] },
     { decisions: [{ callId: 'h2', decision: 'approve', editedArguments: '{"amount": ' }] },
-    { decisions: [{ callId: 'h2', decision: 'approve', editedArguments: { amount: 1, extra: mega.slice(0, 200_000) } }] },
+    {
+      decisions: [{ callId: 'h2', decision: 'approve', editedArguments: { amount: 1, extra: mega.slice(0, 200_000) } }],
+    },
     { decisions: [{ callId: 'h2', decision: 'reject', editedArguments: { amount: 1 } }] },
     { decisions: [{ callId: 'h2', decision: 'input', values: { amount: 1 } }] },
     { decisions: [{ callId: 'h2', decision: 'result', result: 'done' }] },
     { decisions: [{ callId: 'h2', decision: 'approve', ['__proto__']: { isAdmin: true } }] }, // computed key: an own "__proto__" property
     JSON.parse('{"decisions":[{"callId":"h2","decision":"approve","__proto__":{"polluted":true}}]}'),
     JSON.parse('{"decisions":[{"callId":"h2","decision":"approve","constructor":{"prototype":{"polluted":true}}}]}'),
-    { decisions: [{ callId: 'h2', decision: 'approve' }, { callId: 'h2', decision: 'reject' }] },
-    { decisions: [{ callId: 'h2', decision: 'approve' }, { callId: 'ghost', decision: 'reject' }] },
+    {
+      decisions: [
+        { callId: 'h2', decision: 'approve' },
+        { callId: 'h2', decision: 'reject' },
+      ],
+    },
+    {
+      decisions: [
+        { callId: 'h2', decision: 'approve' },
+        { callId: 'ghost', decision: 'reject' },
+      ],
+    },
     { decisions: Array.from({ length: 1001 }, () => ({ callId: 'h2', decision: 'approve' })) },
     { decisions: [{ callId: 'h2', decision: 'approve', always: 'yes' }] },
     { inputs: [''] },
@@ -108,12 +152,17 @@ test('hostile decisions: each refused or ignored, state unchanged, the run still
       () => undefined,
       (e: unknown) => e,
     );
-    expect([updates.indexOf(payload), err instanceof WorkflowUpdateFailedError]).toEqual([updates.indexOf(payload), true]); // index names the culprit
+    expect([updates.indexOf(payload), err instanceof WorkflowUpdateFailedError]).toEqual([
+      updates.indexOf(payload),
+      true,
+    ]); // index names the culprit
     expect((err as WorkflowUpdateFailedError).cause!.message.length).toBeGreaterThan(10);
     refused += 1;
   }
 
-  const signals: Array<[typeof approveSignal | typeof rejectSignal | typeof provideInputSignal | typeof provideResultSignal, unknown]> = [
+  const signals: Array<
+    [typeof approveSignal | typeof rejectSignal | typeof provideInputSignal | typeof provideResultSignal, unknown]
+  > = [
     [approveSignal, {}],
     [approveSignal, { callId: 'nope' }],
     [approveSignal, { callId: mega }],
@@ -129,7 +178,18 @@ test('hostile decisions: each refused or ignored, state unchanged, the run still
   ];
   for (const [signal, payload] of signals) await handle.signal(signal as typeof approveSignal, payload as never);
 
-  const stateStrings = ['', 'null', '[]', '{', '{"$schemaVersion":0}', '{"$schemaVersion":"1"}', '{"$schemaVersion":2,"workflowId":"x"}', JSON.stringify({ $schemaVersion: 1 }), JSON.stringify({ ...paused.toState().toJSON(), interruptions: 'all' }), mega];
+  const stateStrings = [
+    '',
+    'null',
+    '[]',
+    '{',
+    '{"$schemaVersion":0}',
+    '{"$schemaVersion":"1"}',
+    '{"$schemaVersion":2,"workflowId":"x"}',
+    JSON.stringify({ $schemaVersion: 1 }),
+    JSON.stringify({ ...paused.toState().toJSON(), interruptions: 'all' }),
+    mega,
+  ];
   let stateRefused = 0;
   for (const text of stateStrings) {
     expect(() => RunState.fromString(text)).toThrow(RunStateError);
@@ -155,5 +215,11 @@ test('hostile decisions: each refused or ignored, state unchanged, the run still
   await expect(runner.decide(workflowId, [{ callId: 'h2', decision: 'approve' }])).rejects.toThrow(/has already ended/);
   const total = updates.length + signals.length + stateStrings.length + 1;
   expect(total).toBeGreaterThanOrEqual(50);
-  recordSummary({ suite: 'hostile decisions', cases: total, passed: refused + ignored.length + stateRefused + 1, notes: 'update refused, signal ignored (audited), RunState rejected, finished run refused; state unchanged; run completed' });
+  recordSummary({
+    suite: 'hostile decisions',
+    cases: total,
+    passed: refused + ignored.length + stateRefused + 1,
+    notes:
+      'update refused, signal ignored (audited), RunState rejected, finished run refused; state unchanged; run completed',
+  });
 });

@@ -21,7 +21,19 @@ import { count, recordSummary } from './faultSupport';
 jest.setTimeout(600_000);
 
 function startServer(dbFile: string, port: number): ChildProcess {
-  const args = ['server', 'start-dev', '--headless', '--db-filename', dbFile, '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'];
+  const args = [
+    'server',
+    'start-dev',
+    '--headless',
+    '--db-filename',
+    dbFile,
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--log-level',
+    'error',
+  ];
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
   return spawn(binaryPath('temporal'), args, { stdio: 'ignore' });
 }
@@ -40,20 +52,37 @@ test('runs paused at approvals survive a server kill and restart on the same dat
   process.env.COUNTERSIGN_DEMO_OUTBOX = join(dir, 'outbox.jsonl');
   const model = await startScriptedModel();
   const taskQueue = newId('restart');
-  const modelSettings = { baseURL: model.baseURL, apiKey: 'k', model: 'scripted', api: 'responses' as const, requestTimeoutMs: 10_000 };
+  const modelSettings = {
+    baseURL: model.baseURL,
+    apiKey: 'k',
+    model: 'scripted',
+    api: 'responses' as const,
+    requestTimeoutMs: 10_000,
+  };
   const bundle = { codePath: process.env.COUNTERSIGN_TEST_BUNDLE! };
 
   let server = startServer(dbFile, port);
   let connection = await connected(address);
   let native = await NativeConnection.connect({ address });
-  let worker = await createWorker({ connection: native, namespace: 'default', taskQueue, registry: defaultRegistry(), model: modelSettings, workflowBundle: bundle });
+  let worker = await createWorker({
+    connection: native,
+    namespace: 'default',
+    taskQueue,
+    registry: defaultRegistry(),
+    model: modelSettings,
+    workflowBundle: bundle,
+  });
   let running = worker.run();
   const ids: string[] = [];
   try {
     const runner = new Runner(new Client({ connection }), { taskQueue });
     for (let i = 0; i < runs; i += 10) {
       const batch = Array.from({ length: Math.min(10, runs - i) }, (_, j) => newId(`restart-${i + j}`));
-      const paused = await Promise.all(batch.map((id, j) => runner.run('email-assistant', `Send an email to u${i + j}@example.com about the restart`, { workflowId: id })));
+      const paused = await Promise.all(
+        batch.map((id, j) =>
+          runner.run('email-assistant', `Send an email to u${i + j}@example.com about the restart`, { workflowId: id }),
+        ),
+      );
       for (const p of paused) expect(p.status).toBe('AwaitingApproval');
       ids.push(...batch);
     }
@@ -68,13 +97,21 @@ test('runs paused at approvals survive a server kill and restart on the same dat
     server = startServer(dbFile, port);
     connection = await connected(address);
     native = await NativeConnection.connect({ address });
-    worker = await createWorker({ connection: native, namespace: 'default', taskQueue, registry: defaultRegistry(), model: modelSettings, workflowBundle: bundle });
+    worker = await createWorker({
+      connection: native,
+      namespace: 'default',
+      taskQueue,
+      registry: defaultRegistry(),
+      model: modelSettings,
+      workflowBundle: bundle,
+    });
     running = worker.run();
     const client = new Client({ connection });
     const after = new Runner(client, { taskQueue });
 
     let stillPending = 0;
-    for (const id of ids) if ((await client.workflow.getHandle(id).query(pendingApprovalsQuery)).length === 1) stillPending += 1;
+    for (const id of ids)
+      if ((await client.workflow.getHandle(id).query(pendingApprovalsQuery)).length === 1) stillPending += 1;
     expect(stillPending).toBe(runs);
 
     let completed = 0;
@@ -91,7 +128,13 @@ test('runs paused at approvals survive a server kill and restart on the same dat
     const emails = await outboxOf(process.env.COUNTERSIGN_DEMO_OUTBOX!);
     expect(emails).toHaveLength(runs);
     expect(new Set(emails.map((e) => e.idempotencyKey)).size).toBe(runs);
-    recordSummary({ suite: 'server restart', cases: runs, passed: completed, notes: 'SIGKILL of the dev server, restart on the same SQLite file; all still pending, approved, completed, one email each' });
+    recordSummary({
+      suite: 'server restart',
+      cases: runs,
+      passed: completed,
+      notes:
+        'SIGKILL of the dev server, restart on the same SQLite file; all still pending, approved, completed, one email each',
+    });
   } finally {
     if (worker.getState() === 'RUNNING') worker.shutdown();
     await running.catch(() => undefined);

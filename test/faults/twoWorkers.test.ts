@@ -18,17 +18,37 @@ test('two workers share a task queue; one dies, the other finishes every run exa
     await Promise.all(workers.map((w) => w.waitFor(/worker polling task queue/, 120_000)));
     const ids = Array.from({ length: runs }, (_, i) => `${taskQueue}-run-${i}`);
     for (const [i, id] of ids.entries())
-      await client.workflow.start('agentRun', { taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: `Send the report to alice and delete the draft record DR-${i}`, modelTimeout: '5s', toolTimeout: '5s' }] });
+      await client.workflow.start('agentRun', {
+        taskQueue,
+        workflowId: id,
+        args: [
+          {
+            agent: 'email-assistant',
+            input: `Send the report to alice and delete the draft record DR-${i}`,
+            modelTimeout: '5s',
+            toolTimeout: '5s',
+          },
+        ],
+      });
     const pendingOf = (id: string) => client.workflow.getHandle(id).query(pendingApprovalsQuery);
     // Every run waits for its two decisions.
-    await eventually(async () => ((await Promise.all(ids.map(pendingOf))).every((p) => p.length === 2) ? true : undefined), 120_000);
+    await eventually(
+      async () => ((await Promise.all(ids.map(pendingOf))).every((p) => p.length === 2) ? true : undefined),
+      120_000,
+    );
     const decide = async (id: string) => {
       const pending = await eventually(async () => {
         const p = await pendingOf(id).catch(() => []);
         return p.length === 2 ? p : undefined;
       }, 120_000);
-      await client.workflow.getHandle(id).signal('approve', { callId: pending.find((p) => p.toolName === 'send_email')!.callId, approver: 'ops' });
-      await client.workflow.getHandle(id).signal('reject', { callId: pending.find((p) => p.toolName === 'delete_record')!.callId, approver: 'ops', message: 'no' });
+      await client.workflow
+        .getHandle(id)
+        .signal('approve', { callId: pending.find((p) => p.toolName === 'send_email')!.callId, approver: 'ops' });
+      await client.workflow.getHandle(id).signal('reject', {
+        callId: pending.find((p) => p.toolName === 'delete_record')!.callId,
+        approver: 'ops',
+        message: 'no',
+      });
     };
     // Half the decisions, then one worker dies outright while those runs finish; then the other half.
     const half = Math.floor(runs / 2);
@@ -53,7 +73,12 @@ test('two workers share a task queue; one dies, the other finishes every run exa
       }
     }
     expect(identities.size).toBe(2);
-    recordSummary({ suite: 'two workers, one killed', cases: runs, passed: results.length, notes: 'one of two workers SIGKILLed mid-decisions; one email per run, no deletion' });
+    recordSummary({
+      suite: 'two workers, one killed',
+      cases: runs,
+      passed: results.length,
+      notes: 'one of two workers SIGKILLed mid-decisions; one email per run, no deletion',
+    });
   } finally {
     for (const w of workers) w.kill('SIGKILL');
     await close();

@@ -46,7 +46,14 @@ test('random worker kills never lose a run, run a tool twice, or run a rejected 
         taskQueue,
         workflowId: id,
         // Short activity timeouts: an activity lost with a killed worker is retried in seconds, not minutes.
-        args: [{ agent: 'email-assistant', input: `Send the report to alice and delete the draft record DR-${i}`, modelTimeout: '5s', toolTimeout: '5s' }],
+        args: [
+          {
+            agent: 'email-assistant',
+            input: `Send the report to alice and delete the draft record DR-${i}`,
+            modelTimeout: '5s',
+            toolTimeout: '5s',
+          },
+        ],
       });
     const decided = new Set<string>();
     const deadline = Date.now() + 900_000;
@@ -64,8 +71,14 @@ test('random worker kills never lose a run, run a tool twice, or run a rejected 
           .query(pendingApprovalsQuery)
           .catch(() => []); // no worker at this moment: ask again later
         if (pending.length < 2) continue;
-        await client.workflow.getHandle(id).signal('approve', { callId: pending.find((p) => p.toolName === 'send_email')!.callId, approver: 'ops' });
-        await client.workflow.getHandle(id).signal('reject', { callId: pending.find((p) => p.toolName === 'delete_record')!.callId, approver: 'ops', message: 'no' });
+        await client.workflow
+          .getHandle(id)
+          .signal('approve', { callId: pending.find((p) => p.toolName === 'send_email')!.callId, approver: 'ops' });
+        await client.workflow.getHandle(id).signal('reject', {
+          callId: pending.find((p) => p.toolName === 'delete_record')!.callId,
+          approver: 'ops',
+          message: 'no',
+        });
         decided.add(id);
       }
       await new Promise((r) => setTimeout(r, 200));
@@ -74,14 +87,22 @@ test('random worker kills never lose a run, run a tool twice, or run a rejected 
     expect(kills).toBeGreaterThanOrEqual(2);
     const results = await Promise.all(ids.map((id) => client.workflow.getHandle(id).result() as Promise<RunSnapshot>));
     expect(results.filter((r) => r.status === 'Completed')).toHaveLength(runs);
-    for (const r of results) expect(r.finalOutput).toBe("send_email: Email sent to alice@example.com with subject 'Report'\ndelete_record: no");
+    for (const r of results)
+      expect(r.finalOutput).toBe(
+        "send_email: Email sent to alice@example.com with subject 'Report'\ndelete_record: no",
+      );
 
     const entries = await outboxOf(outbox);
     expect(entries.filter((e) => e.kind === 'delete_record')).toHaveLength(0);
     const emails = entries.filter((e) => e.kind === 'email');
     expect(emails).toHaveLength(runs);
     expect(new Set(emails.map((e) => e.idempotencyKey.split(':')[0])).size).toBe(runs);
-    recordSummary({ suite: 'worker crashes', cases: runs, passed: results.length, notes: `${kills} SIGKILLs of the worker; one email per run, no deletion` });
+    recordSummary({
+      suite: 'worker crashes',
+      cases: runs,
+      passed: results.length,
+      notes: `${kills} SIGKILLs of the worker; one email per run, no deletion`,
+    });
   } finally {
     stop = true;
     await driver;

@@ -11,7 +11,8 @@ import { projectRoot } from '../support/toolchain';
 jest.setTimeout(180_000);
 
 const workers = useWorkerProcesses();
-const workerEnv = (taskQueue: string, agentsModule: string) => workers.env(taskQueue, { COUNTERSIGN_AGENTS_MODULE: agentsModule });
+const workerEnv = (taskQueue: string, agentsModule: string) =>
+  workers.env(taskQueue, { COUNTERSIGN_AGENTS_MODULE: agentsModule });
 
 test('npm run worker serves the module’s agents next to the demo agents', async () => {
   const taskQueue = newId('own-agents');
@@ -36,8 +37,14 @@ test('npm run worker serves the module’s agents next to the demo agents', asyn
 });
 
 test.each([
-  ['test/support/missing-agents.js', `countersign: COUNTERSIGN_AGENTS_MODULE: ${join(projectRoot, 'test/support/missing-agents.js')} does not exist; point it at a .js or .ts file that exports an array of agents`],
-  ['test/support/notAgents.mjs', `countersign: COUNTERSIGN_AGENTS_MODULE: item 0 exported by ${join(projectRoot, 'test/support/notAgents.mjs')} is not an agent; build each with defineAgent from 'countersign'`],
+  [
+    'test/support/missing-agents.js',
+    `countersign: COUNTERSIGN_AGENTS_MODULE: ${join(projectRoot, 'test/support/missing-agents.js')} does not exist; point it at a .js or .ts file that exports an array of agents`,
+  ],
+  [
+    'test/support/notAgents.mjs',
+    `countersign: COUNTERSIGN_AGENTS_MODULE: item 0 exported by ${join(projectRoot, 'test/support/notAgents.mjs')} is not an agent; build each with defineAgent from 'countersign'`,
+  ],
 ])('a module it cannot use (%s) stops the worker with one line', async (path, line) => {
   const worker = spawnTs('worker/main.ts', [], workerEnv(newId('bad-agents'), path));
   expect(await worker.exited).toBe(1);

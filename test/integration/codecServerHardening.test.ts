@@ -17,7 +17,14 @@ const MB = 1024 * 1024;
 const codec = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) =>
   spawnProcess(process.execPath, [join(projectRoot, 'bin/countersign.js'), 'codec-server', ...args], {
     cwd: projectRoot,
-    env: { ...process.env, COUNTERSIGN_ENCRYPTION_KEYS: KEYS, COUNTERSIGN_PAYLOAD_STORAGE: 'off', COUNTERSIGN_CODEC_TOKEN: '', NO_COLOR: '1', ...extraEnv },
+    env: {
+      ...process.env,
+      COUNTERSIGN_ENCRYPTION_KEYS: KEYS,
+      COUNTERSIGN_PAYLOAD_STORAGE: 'off',
+      COUNTERSIGN_CODEC_TOKEN: '',
+      NO_COLOR: '1',
+      ...extraEnv,
+    },
   });
 /** Resident and peak resident memory of a process, in bytes. */
 const memory = async (pid: number) => {
@@ -40,7 +47,14 @@ async function started(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promis
   return { url: `http://127.0.0.1:${port}`, s };
 }
 
-const payloads = JSON.stringify({ payloads: [{ metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('"hi"').toString('base64') }] });
+const payloads = JSON.stringify({
+  payloads: [
+    {
+      metadata: { encoding: Buffer.from('json/plain').toString('base64') },
+      data: Buffer.from('"hi"').toString('base64'),
+    },
+  ],
+});
 /** A body of `mb` MiB sent in 1 MiB chunks, without content-length (chunked transfer encoding). */
 const streamed = (mb: number) => {
   const chunk = new Uint8Array(MB).fill(0x78);
@@ -59,7 +73,11 @@ test('oversized bodies, declared or streamed, get 413 and the memory stays flat;
   const declared = 'x'.repeat(64 * MB); // fetch sends content-length: 64 MiB
   for (let i = 0; i < 3; i++) {
     const res = await fetch(`${url}/decode`, { method: 'POST', headers: auth, body: declared });
-    expect([res.status, res.headers.get('connection'), await res.json()]).toEqual([413, 'close', { error: 'request body larger than 8388608 bytes' }]);
+    expect([res.status, res.headers.get('connection'), await res.json()]).toEqual([
+      413,
+      'close',
+      { error: 'request body larger than 8388608 bytes' },
+    ]);
     const chunked = await fetch(`${url}/decode`, { method: 'POST', headers: auth, body: streamed(64), duplex: 'half' });
     expect([chunked.status, await chunked.json()]).toEqual([413, { error: 'request body larger than 8388608 bytes' }]);
   }
@@ -72,10 +90,25 @@ test('oversized bodies, declared or streamed, get 413 and the memory stays flat;
 
   const decoded = await fetch(`${url}/decode`, { method: 'POST', headers: auth, body: encodedBody });
   expect(decoded.status).toBe(200);
-  expect(Buffer.from(((await decoded.json()) as { payloads: Array<{ data: string }> }).payloads[0]!.data, 'base64').toString()).toBe('"hi"');
+  expect(
+    Buffer.from(
+      ((await decoded.json()) as { payloads: Array<{ data: string }> }).payloads[0]!.data,
+      'base64',
+    ).toString(),
+  ).toBe('"hi"');
   expect((await fetch(`${url}/decode`, { method: 'POST', body: encodedBody })).status).toBe(401);
-  expect((await fetch(`${url}/decode`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN.slice(0, -1)}X` }, body: encodedBody })).status).toBe(401);
-  expect((await fetch(`${url}/decode`, { method: 'POST', headers: { authorization: TOKEN }, body: encodedBody })).status).toBe(401);
+  expect(
+    (
+      await fetch(`${url}/decode`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN.slice(0, -1)}X` },
+        body: encodedBody,
+      })
+    ).status,
+  ).toBe(401);
+  expect(
+    (await fetch(`${url}/decode`, { method: 'POST', headers: { authorization: TOKEN }, body: encodedBody })).status,
+  ).toBe(401);
 }, 240_000);
 
 test('--max-body sets the limit', async () => {
@@ -87,27 +120,48 @@ test('--max-body sets the limit', async () => {
 
 test('CORS: a listed origin is reflected with credentials, a wildcard gets none, another origin gets nothing', async () => {
   const listed = await started(['--origin', 'http://ui.example:8233']);
-  const ok = await fetch(`${listed.url}/encode`, { method: 'POST', headers: { origin: 'http://ui.example:8233' }, body: payloads });
+  const ok = await fetch(`${listed.url}/encode`, {
+    method: 'POST',
+    headers: { origin: 'http://ui.example:8233' },
+    body: payloads,
+  });
   expect(ok.headers.get('access-control-allow-origin')).toBe('http://ui.example:8233');
   expect(ok.headers.get('access-control-allow-credentials')).toBe('true');
   expect(ok.headers.get('vary')).toBe('origin');
-  const other = await fetch(`${listed.url}/encode`, { method: 'POST', headers: { origin: 'http://evil.example' }, body: payloads });
+  const other = await fetch(`${listed.url}/encode`, {
+    method: 'POST',
+    headers: { origin: 'http://evil.example' },
+    body: payloads,
+  });
   expect([...other.headers.keys()].filter((k) => k.startsWith('access-control-'))).toEqual([]);
 
   const wildcard = await started(['--origin', '*']);
-  const any = await fetch(`${wildcard.url}/encode`, { method: 'POST', headers: { origin: 'http://evil.example' }, body: payloads });
+  const any = await fetch(`${wildcard.url}/encode`, {
+    method: 'POST',
+    headers: { origin: 'http://evil.example' },
+    body: payloads,
+  });
   expect(any.status).toBe(200);
   expect(any.headers.get('access-control-allow-origin')).toBe('*');
   expect(any.headers.get('access-control-allow-credentials')).toBeNull();
-  const preflight = await fetch(`${wildcard.url}/decode`, { method: 'OPTIONS', headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' } });
-  expect([preflight.status, preflight.headers.get('access-control-allow-origin'), preflight.headers.get('access-control-allow-credentials')]).toEqual([204, '*', null]);
+  const preflight = await fetch(`${wildcard.url}/decode`, {
+    method: 'OPTIONS',
+    headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' },
+  });
+  expect([
+    preflight.status,
+    preflight.headers.get('access-control-allow-origin'),
+    preflight.headers.get('access-control-allow-credentials'),
+  ]).toEqual([204, '*', null]);
 });
 
 test('no start on a non-loopback address without a token; with one it starts', async () => {
   const open = codec(['--host', '0.0.0.0', '--port', String(await freePort())]);
   children.push(open);
   expect(await open.exited).toBe(1);
-  expect(open.output().trim()).toBe('countersign: the codec server will not listen on 0.0.0.0 without authentication it can verify: set COUNTERSIGN_CODEC_TOKEN, or bind to 127.0.0.1');
+  expect(open.output().trim()).toBe(
+    'countersign: the codec server will not listen on 0.0.0.0 without authentication it can verify: set COUNTERSIGN_CODEC_TOKEN, or bind to 127.0.0.1',
+  );
   const guarded = await started(['--host', '0.0.0.0'], { COUNTERSIGN_CODEC_TOKEN: TOKEN });
   expect(guarded.s.output()).toContain('bearer token required');
   expect((await fetch(`${guarded.url}/encode`, { method: 'POST', body: payloads })).status).toBe(401); // reached on loopback
@@ -120,7 +174,10 @@ test('a reference it cannot resolve gets one line with a request id; the payload
   const { url, s } = await started([], { COUNTERSIGN_PAYLOAD_STORAGE: 'file', COUNTERSIGN_PAYLOAD_DIR: dir });
   const key = 'ab'.repeat(32); // a well-formed key the store does not hold
   const reference = {
-    metadata: { encoding: Buffer.from('json/protobuf').toString('base64'), messageType: Buffer.from('temporal.api.sdk.v1.ExternalStorageReference').toString('base64') },
+    metadata: {
+      encoding: Buffer.from('json/protobuf').toString('base64'),
+      messageType: Buffer.from('temporal.api.sdk.v1.ExternalStorageReference').toString('base64'),
+    },
     data: Buffer.from(JSON.stringify({ driverName: 'file', claimData: { key } })).toString('base64'),
   };
   const res = await fetch(`${url}/decode`, { method: 'POST', body: JSON.stringify({ payloads: [reference] }) });
@@ -137,12 +194,21 @@ test('a reference it cannot resolve gets one line with a request id; the payload
   expect(logged.err.message).toContain(`payload ${key} is not in ${dir}`);
   // The user's own mistakes keep their words.
   const notJson = await fetch(`${url}/decode`, { method: 'POST', body: 'nope' });
-  expect([notJson.status, await notJson.json()]).toEqual([400, { error: 'body must be JSON: {"payloads": [{"metadata": {...}, "data": "base64"}]}' }]);
+  expect([notJson.status, await notJson.json()]).toEqual([
+    400,
+    { error: 'body must be JSON: {"payloads": [{"metadata": {...}, "data": "base64"}]}' },
+  ]);
 });
 
 /** The codec server's JSON log line for a request id (it may reach the pipe just after the answer). */
-async function eventuallyLine(s: Spawned, requestId: string): Promise<{ level: number; reqId: string; msg: string; err: { message: string } }> {
+async function eventuallyLine(
+  s: Spawned,
+  requestId: string,
+): Promise<{ level: number; reqId: string; msg: string; err: { message: string } }> {
   await s.waitFor(new RegExp(`"reqId":"${requestId}"`), 10_000);
-  const line = s.output().split('\n').find((l) => l.includes(`"reqId":"${requestId}"`))!;
+  const line = s
+    .output()
+    .split('\n')
+    .find((l) => l.includes(`"reqId":"${requestId}"`))!;
   return JSON.parse(line) as { level: number; reqId: string; msg: string; err: { message: string } };
 }

@@ -10,8 +10,18 @@ import { startHarness, type Harness } from '../support/harness';
 
 jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
 
-const v1 = defineAgent({ name: 'versioned-assistant', version: '1', instructions: 'v1 instructions', tools: [lookupContact, sendEmail] });
-const v2 = defineAgent({ name: 'versioned-assistant', version: '2', instructions: 'v2 instructions', tools: [lookupContact, sendEmail] });
+const v1 = defineAgent({
+  name: 'versioned-assistant',
+  version: '1',
+  instructions: 'v1 instructions',
+  tools: [lookupContact, sendEmail],
+});
+const v2 = defineAgent({
+  name: 'versioned-assistant',
+  version: '2',
+  instructions: 'v2 instructions',
+  tools: [lookupContact, sendEmail],
+});
 
 let h: Harness;
 let runner: Runner;
@@ -42,7 +52,11 @@ test('continue-as-new with approvals pending across the boundary ends like a run
     [canId, 20],
   ] as const) {
     h.model.script(id, script);
-    await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId: id, args: [{ agent: 'email-assistant', input: 'go', ...(threshold ? { continueAsNewAfterEvents: threshold } : {}) }] });
+    await h.client.workflow.start('agentRun', {
+      taskQueue: h.taskQueue,
+      workflowId: id,
+      args: [{ agent: 'email-assistant', input: 'go', ...(threshold ? { continueAsNewAfterEvents: threshold } : {}) }],
+    });
   }
   const startedAt: Record<string, string> = {};
   const finish = async (workflowId: string): Promise<RunSnapshot> => {
@@ -67,7 +81,9 @@ test('continue-as-new with approvals pending across the boundary ends like a run
     await noise();
     await runner.nextPause(workflowId);
     await runner.decide(workflowId, [{ callId: 'm2', decision: 'reject', message: 'not B', approver: 'bob' }]);
-    await eventually(async () => ((await handle.query(runStateQuery)).pending.some((p) => p.callId === 'd1') ? true : undefined));
+    await eventually(async () =>
+      (await handle.query(runStateQuery)).pending.some((p) => p.callId === 'd1') ? true : undefined,
+    );
     await noise();
     await runner.decide(workflowId, [{ callId: 'd1', decision: 'approve', approver: 'ann' }]);
     await runner.nextPause(workflowId);
@@ -82,7 +98,10 @@ test('continue-as-new with approvals pending across the boundary ends like a run
   expect(continued.items).toEqual(plain.items);
   expect(continued.turn).toBe(plain.turn);
   expect(continued.usage).toEqual(plain.usage);
-  const decisions = (s: RunSnapshot) => s.audit.filter((a) => a.decision !== 'ignored').map(({ callId, decision, approver, message }) => ({ callId, decision, approver, message }));
+  const decisions = (s: RunSnapshot) =>
+    s.audit
+      .filter((a) => a.decision !== 'ignored')
+      .map(({ callId, decision, approver, message }) => ({ callId, decision, approver, message }));
   expect(decisions(continued)).toEqual(decisions(plain));
   expect(continued.audit.filter((a) => a.decision === 'ignored')).toHaveLength(18); // the audit crossed every boundary
   expect(continued.startedAt).toBe(startedAt[canId]); // the run's start, not the last continuation's
@@ -90,21 +109,37 @@ test('continue-as-new with approvals pending across the boundary ends like a run
   // One email per approved call, in both runs; the rejected one never went out.
   const outbox = await outboxOf(h.outbox);
   for (const id of [plainId, canId]) {
-    expect(outbox.filter((e) => e.idempotencyKey.startsWith(`${id}:`)).map((e) => `${e.kind}:${e.idempotencyKey.split(':')[1]}`).sort()).toEqual(['delete_record:d1', 'email:m1']);
+    expect(
+      outbox
+        .filter((e) => e.idempotencyKey.startsWith(`${id}:`))
+        .map((e) => `${e.kind}:${e.idempotencyKey.split(':')[1]}`)
+        .sort(),
+    ).toEqual(['delete_record:d1', 'email:m1']);
   }
 });
 
 test('a run keeps its agent version: it waits while no worker has it, and finishes under v1 after v2 arrives', async () => {
   const workflowId = newId('versioned');
-  h.model.script(workflowId, [{ toolCalls: [{ name: 'send_email', arguments: { to: 'v@example.com', subject: 'V', body: 'v' }, callId: 'v1call' }] }, { text: 'done under v1' }]);
+  h.model.script(workflowId, [
+    {
+      toolCalls: [
+        { name: 'send_email', arguments: { to: 'v@example.com', subject: 'V', body: 'v' }, callId: 'v1call' },
+      ],
+    },
+    { text: 'done under v1' },
+  ]);
   const paused = await runner.run('versioned-assistant', 'mail', { workflowId });
   expect(paused.snapshot.agent).toEqual({ name: 'versioned-assistant', version: '1' });
 
   // A deploy that dropped v1: the approved call cannot run yet; the run says why and waits.
   await h.restartWorker(new AgentRegistry([...demoAgents, v2]));
   await h.client.workflow.getHandle(workflowId).signal(approveSignal, { callId: 'v1call' });
-  const problem = await eventually(async () => (await h.client.workflow.getHandle(workflowId).query(runStateQuery)).problem);
-  expect(problem).toMatch(/^agent "versioned-assistant" version 1 is not on this worker \(it has 2\); waiting for a worker that has it/);
+  const problem = await eventually(
+    async () => (await h.client.workflow.getHandle(workflowId).query(runStateQuery)).problem,
+  );
+  expect(problem).toMatch(
+    /^agent "versioned-assistant" version 1 is not on this worker \(it has 2\); waiting for a worker that has it/,
+  );
 
   // The next deploy carries both versions: the run resumes, still on v1.
   await h.restartWorker(new AgentRegistry([...demoAgents, v1, v2]));

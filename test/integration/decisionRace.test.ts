@@ -19,9 +19,17 @@ afterAll(async () => h?.close());
 
 test('a decision in the same workflow task as the call it names is applied once', async () => {
   const workflowId = newId('race');
-  const email = { name: 'send_email', arguments: { to: 'alice@example.com', subject: 'Hi', body: 'b' }, callId: 'c-race' };
+  const email = {
+    name: 'send_email',
+    arguments: { to: 'alice@example.com', subject: 'Hi', body: 'b' },
+    callId: 'c-race',
+  };
   h.model.script(workflowId, [{ toolCalls: [email], delayMs: 2000 }, { text: 'done' }]);
-  const handle = await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId, args: [{ agent: 'email-assistant', input: 'mail alice' }] });
+  const handle = await h.client.workflow.start('agentRun', {
+    taskQueue: h.taskQueue,
+    workflowId,
+    args: [{ agent: 'email-assistant', input: 'mail alice' }],
+  });
   await eventually(async () => ((await handle.describe()).raw.pendingActivities?.length ? true : undefined));
   await h.stopWorker(); // the model call completes during the drain; its workflow task waits for a worker
   await handle.signal(approveSignal, { callId: 'c-race', approver: 'ann' });
@@ -31,7 +39,15 @@ test('a decision in the same workflow task as the call it names is applied once'
   const audit = await new Runner(h.client, { taskQueue: h.taskQueue }).audit(workflowId);
   expect(audit.map((a) => [a.callId, a.decision, a.approver])).toEqual([['c-race', 'approved', 'ann']]);
   // The signal and the model result were in one workflow task: the signal came after the result in history.
-  const types = ((await handle.fetchHistory()).events ?? []).map((e) => (e.activityTaskCompletedEventAttributes ? 'completed' : e.workflowExecutionSignaledEventAttributes ? 'signal' : e.workflowTaskStartedEventAttributes ? 'task' : ''));
+  const types = ((await handle.fetchHistory()).events ?? []).map((e) =>
+    e.activityTaskCompletedEventAttributes
+      ? 'completed'
+      : e.workflowExecutionSignaledEventAttributes
+        ? 'signal'
+        : e.workflowTaskStartedEventAttributes
+          ? 'task'
+          : '',
+  );
   const firstCompleted = types.indexOf('completed');
   expect(types.slice(firstCompleted, types.indexOf('task', firstCompleted))).toContain('signal');
 });

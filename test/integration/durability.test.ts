@@ -32,8 +32,14 @@ test('a RunState saved to a file is resumed by a second process', async () => {
     const second = spawnTs('test/support/resumeFromFile.ts', [file], clientEnv(h.taskQueue));
     expect(await second.exited).toBe(0);
     const outcome = JSON.parse(second.output().trim().split('\n').at(-1)!);
-    expect(outcome).toEqual({ status: 'Completed', finalOutput: "send_email: Email sent to dana@example.com with subject 'Invoice'", approvers: ['second-process'] });
-    expect((await outboxOf(h.outbox)).filter((e) => e.idempotencyKey.startsWith(`${paused.workflowId}:`))).toHaveLength(1);
+    expect(outcome).toEqual({
+      status: 'Completed',
+      finalOutput: "send_email: Email sent to dana@example.com with subject 'Invoice'",
+      approvers: ['second-process'],
+    });
+    expect((await outboxOf(h.outbox)).filter((e) => e.idempotencyKey.startsWith(`${paused.workflowId}:`))).toHaveLength(
+      1,
+    );
   } finally {
     await h.close();
   }
@@ -45,7 +51,12 @@ test('worker killed while paused; approval sent with no worker; restarted worker
   const client = new Client({ connection });
   const taskQueue = newId('crash');
   const outbox = join(mkdtempSync(join(tmpdir(), 'crash-outbox-')), 'outbox.jsonl');
-  const workerEnv = { ...clientEnv(taskQueue), OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'test', COUNTERSIGN_DEMO_OUTBOX: outbox };
+  const workerEnv = {
+    ...clientEnv(taskQueue),
+    OPENAI_BASE_URL: model.baseURL,
+    OPENAI_API_KEY: 'test',
+    COUNTERSIGN_DEMO_OUTBOX: outbox,
+  };
   const startWorker = async () => {
     const w = spawnTs('worker/main.ts', [], workerEnv);
     await w.waitFor(/worker polling task queue/);
@@ -63,7 +74,9 @@ test('worker killed while paused; approval sent with no worker; restarted worker
     worker = undefined;
 
     // No worker is running: the signal is stored by the server and waits in history.
-    await client.workflow.getHandle(paused.workflowId).signal(approveSignal, { callId: paused.interruptions[0]!.callId, approver: 'ops' });
+    await client.workflow
+      .getHandle(paused.workflowId)
+      .signal(approveSignal, { callId: paused.interruptions[0]!.callId, approver: 'ops' });
     expect((await client.workflow.getHandle(paused.workflowId).describe()).status.name).toBe('RUNNING');
     expect(await outboxOf(outbox)).toHaveLength(0);
 
@@ -73,7 +86,11 @@ test('worker killed while paused; approval sent with no worker; restarted worker
     expect(done.finalOutput).toBe("send_email: Email sent to erin@example.com with subject 'Outage'");
     const emails = await outboxOf(outbox);
     expect(emails).toHaveLength(1);
-    expect(emails[0]).toMatchObject({ kind: 'email', to: 'erin@example.com', idempotencyKey: `${paused.workflowId}:${paused.interruptions[0]!.callId}` });
+    expect(emails[0]).toMatchObject({
+      kind: 'email',
+      to: 'erin@example.com',
+      idempotencyKey: `${paused.workflowId}:${paused.interruptions[0]!.callId}`,
+    });
   } finally {
     worker?.kill('SIGKILL');
     await connection.close();

@@ -18,8 +18,10 @@ afterAll(async () => Promise.all([fast?.close(), plain?.close()]));
 
 const { EventType } = temporal.api.enums.v1;
 const SEED = 'Send the report to alice and delete the draft record DR-42';
-const eventTypes = async (h: Harness, workflowId: string) => ((await h.client.workflow.getHandle(workflowId).fetchHistory()).events ?? []).map((e) => e.eventType);
-const scheduledModelTurns = async (h: Harness, workflowId: string) => (await scheduledActivities(h.client.workflow.getHandle(workflowId))).filter((a) => a === 'modelTurn').length;
+const eventTypes = async (h: Harness, workflowId: string) =>
+  ((await h.client.workflow.getHandle(workflowId).fetchHistory()).events ?? []).map((e) => e.eventType);
+const scheduledModelTurns = async (h: Harness, workflowId: string) =>
+  (await scheduledActivities(h.client.workflow.getHandle(workflowId))).filter((a) => a === 'modelTurn').length;
 
 async function seedRun(h: Harness): Promise<{ workflowId: string; finalOutput?: string }> {
   const runner = new Runner(h.client, { taskQueue: h.taskQueue });
@@ -41,7 +43,9 @@ test('the seed run in fast mode: same outcome, model calls as local activity mar
   expect(f.finalOutput).toBe(p.finalOutput);
   expect(f.finalOutput).toContain('send_email: Email sent to alice@example.com');
   // The approved email went out once, the rejected delete never ran (the demo tools write to the outbox named last).
-  const sent = [...(await outboxOf(fast.outbox)), ...(await outboxOf(plain.outbox))].filter((e) => e.idempotencyKey?.startsWith(`${f.workflowId}:`));
+  const sent = [...(await outboxOf(fast.outbox)), ...(await outboxOf(plain.outbox))].filter((e) =>
+    e.idempotencyKey?.startsWith(`${f.workflowId}:`),
+  );
   expect(sent.map((e) => e.kind)).toEqual(['email']);
 
   expect(await scheduledModelTurns(fast, f.workflowId)).toBe(0);
@@ -50,7 +54,9 @@ test('the seed run in fast mode: same outcome, model calls as local activity mar
   const plainEvents = await eventTypes(plain, p.workflowId);
   // Two model calls: each a marker instead of scheduled/started/completed (and, most often, the workflow task after
   // it: how many workflow tasks a run takes also depends on when the client's updates arrive).
-  expect(fastEvents.filter((t) => t === EventType.EVENT_TYPE_MARKER_RECORDED).length).toBe(plainEvents.filter((t) => t === EventType.EVENT_TYPE_MARKER_RECORDED).length + 2);
+  expect(fastEvents.filter((t) => t === EventType.EVENT_TYPE_MARKER_RECORDED).length).toBe(
+    plainEvents.filter((t) => t === EventType.EVENT_TYPE_MARKER_RECORDED).length + 2,
+  );
   expect(fastEvents.length).toBeLessThanOrEqual(plainEvents.length - 2 * (3 - 1)); // per call: 3 activity events out, 1 marker in
 });
 

@@ -22,7 +22,10 @@ interface Step {
 }
 
 function fences(markdown: string): Fence[] {
-  return [...markdown.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1]!, lines: m[2]!.replace(/\n$/, '').split('\n') }));
+  return [...markdown.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({
+    lang: m[1]!,
+    lines: m[2]!.replace(/\n$/, '').split('\n'),
+  }));
 }
 
 /** The commands, in the page's order: `sh` blocks' lines, and console blocks' `$ ` lines with the output under each. */
@@ -40,7 +43,8 @@ function stepsOf(blocks: Fence[]): Step[] {
 }
 
 /** Shell words: "…" and '…' are one word each. */
-const words = (command: string) => [...command.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
+const words = (command: string) =>
+  [...command.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
 
 /** What may differ between the page's run and this one: call ids, ages, addresses and ports, the OS user, spacing. */
 const normalise = (line: string) =>
@@ -54,14 +58,23 @@ const normalise = (line: string) =>
 
 /** The output holds the page's lines in order, each `…` standing for any number of lines. */
 function expectOutput(step: Step, output: string) {
-  const actual = output.split('\n').map(normalise).filter((l) => !/^npm warn /.test(l));
+  const actual = output
+    .split('\n')
+    .map(normalise)
+    .filter((l) => !/^npm warn /.test(l));
   const elided = step.expected.some((l) => l.trim() === '…');
   const expected = step.expected.filter((l) => l.trim() !== '…').map(normalise);
-  if (!elided) return expect({ command: step.command, output: actual.join('\n').trim() }).toEqual({ command: step.command, output: expected.join('\n').trim() });
+  if (!elided)
+    return expect({ command: step.command, output: actual.join('\n').trim() }).toEqual({
+      command: step.command,
+      output: expected.join('\n').trim(),
+    });
   let at = 0;
   for (const line of expected) {
     const found = actual.indexOf(line, at);
-    expect({ command: step.command, missing: found < 0 ? line : undefined, output }).toMatchObject({ missing: undefined });
+    expect({ command: step.command, missing: found < 0 ? line : undefined, output }).toMatchObject({
+      missing: undefined,
+    });
     at = found + 1;
   }
 }
@@ -94,7 +107,16 @@ test('docs/getting-started.md runs as written: the refund waits, is approved, ru
 
   const [port, uiPort] = [await freePort(), await freePort()];
   const env: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_CONFIG_FILE: join(dir, 'none.toml') };
-  for (const k of ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'COUNTERSIGN_TEST_ADDRESS', 'COUNTERSIGN_TASK_QUEUE', 'COUNTERSIGN_AGENTS_FILE']) delete env[k];
+  for (const k of [
+    'TEMPORAL_ADDRESS',
+    'TEMPORAL_NAMESPACE',
+    'OPENAI_API_KEY',
+    'OPENAI_BASE_URL',
+    'COUNTERSIGN_TEST_ADDRESS',
+    'COUNTERSIGN_TASK_QUEUE',
+    'COUNTERSIGN_AGENTS_FILE',
+  ])
+    delete env[k];
   const cliEnv = { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${port}` };
   let server: Spawned | undefined;
 
@@ -104,7 +126,14 @@ test('docs/getting-started.md runs as written: the refund waits, is approved, ru
     if (argv.at(-2) === 'npm' && argv.at(-1) === 'start') {
       const settings = Object.fromEntries(argv.slice(0, -2).map((w) => w.split('=') as [string, string]));
       expect(settings).toEqual({ COUNTERSIGN_AGENTS_MODULE: './my-agents.ts' });
-      const startEnv = { ...env, COUNTERSIGN_AGENTS_MODULE: join(dir, 'my-agents.ts'), COUNTERSIGN_DEV_ADDRESS: `127.0.0.1:${port}`, COUNTERSIGN_UI_PORT: String(uiPort), COUNTERSIGN_DEV_DB: join(dir, 'dev.db'), COUNTERSIGN_DEMO_OUTBOX: join(dir, 'outbox.jsonl') };
+      const startEnv = {
+        ...env,
+        COUNTERSIGN_AGENTS_MODULE: join(dir, 'my-agents.ts'),
+        COUNTERSIGN_DEV_ADDRESS: `127.0.0.1:${port}`,
+        COUNTERSIGN_UI_PORT: String(uiPort),
+        COUNTERSIGN_DEV_DB: join(dir, 'dev.db'),
+        COUNTERSIGN_DEMO_OUTBOX: join(dir, 'outbox.jsonl'),
+      };
       const started = spawnTs('devtools/start.ts', [], startEnv); // what `npm start` runs
       server = started;
       cleanups.push(async () => {
@@ -123,7 +152,10 @@ test('docs/getting-started.md runs as written: the refund waits, is approved, ru
       continue;
     }
     expect(argv.slice(0, 2)).toEqual(['npx', 'countersign']); // the page shows no command this test cannot run
-    const cli = spawnProcess(process.execPath, [join(projectRoot, 'bin/countersign.js'), ...argv.slice(2)], { cwd: projectRoot, env: cliEnv });
+    const cli = spawnProcess(process.execPath, [join(projectRoot, 'bin/countersign.js'), ...argv.slice(2)], {
+      cwd: projectRoot,
+      env: cliEnv,
+    });
     const code = await cli.exited;
     expect({ command: step.command, code, output: cli.output() }).toMatchObject({ code: 0 });
     expectOutput(step, cli.output());
@@ -134,7 +166,10 @@ test('docs/getting-started.md runs as written: the refund waits, is approved, ru
   }
 
   // The run is over: nothing waits any more, and the worker still runs (stopped in cleanup, like Ctrl-C).
-  const pending = spawnProcess(process.execPath, [join(projectRoot, 'bin/countersign.js'), 'pending'], { cwd: projectRoot, env: cliEnv });
+  const pending = spawnProcess(process.execPath, [join(projectRoot, 'bin/countersign.js'), 'pending'], {
+    cwd: projectRoot,
+    env: cliEnv,
+  });
   expect(await pending.exited).toBe(0);
   expect(pending.output()).not.toContain('refund-1');
   expect(server?.child.exitCode).toBeNull();

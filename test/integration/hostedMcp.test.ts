@@ -16,7 +16,14 @@ const docs = defineAgent({
   name: 'docs-assistant',
   instructions: 'test',
   tools: [],
-  hostedMcp: [{ serverLabel: 'gitmcp', serverUrl: 'https://gitmcp.example/openai/docs', requireApproval: { never: { toolNames: ['search_docs'] } }, headers: { Authorization: 'Bearer not-in-history' } }],
+  hostedMcp: [
+    {
+      serverLabel: 'gitmcp',
+      serverUrl: 'https://gitmcp.example/openai/docs',
+      requireApproval: { never: { toolNames: ['search_docs'] } },
+      headers: { Authorization: 'Bearer not-in-history' },
+    },
+  ],
 });
 
 let h: Harness;
@@ -27,12 +34,20 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const bodiesOf = (id: string) => h.model.requests.filter((r) => r.runId === id).map((r) => r.body as { tools?: unknown[]; input: Array<Record<string, unknown>> });
+const bodiesOf = (id: string) =>
+  h.model.requests
+    .filter((r) => r.runId === id)
+    .map((r) => r.body as { tools?: unknown[]; input: Array<Record<string, unknown>> });
 
 test('an approval the provider asks for is a pending call; approve and reject go back as mcp_approval_response', async () => {
   const id = newId('hosted');
   h.model.script(id, [
-    { mcpApprovalRequests: [{ id: 'mcpr_1', serverLabel: 'gitmcp', name: 'fetch_docs', arguments: { page: 'intro' } }, { id: 'mcpr_2', serverLabel: 'gitmcp', name: 'delete_page', arguments: { page: 'old' } }] },
+    {
+      mcpApprovalRequests: [
+        { id: 'mcpr_1', serverLabel: 'gitmcp', name: 'fetch_docs', arguments: { page: 'intro' } },
+        { id: 'mcpr_2', serverLabel: 'gitmcp', name: 'delete_page', arguments: { page: 'old' } },
+      ],
+    },
     { text: 'done' },
   ]);
   const paused = await runner.run('docs-assistant', 'tidy the docs', { workflowId: id });
@@ -40,8 +55,13 @@ test('an approval the provider asks for is a pending call; approve and reject go
     ['mcpr_1', 'fetch_docs', '{"page":"intro"}', 'gitmcp'],
     ['mcpr_2', 'delete_page', '{"page":"old"}', 'gitmcp'],
   ]);
-  await h.client.workflow.getHandle(id).signal(rejectSignal, { callId: 'mcpr_2', message: 'Keep old pages.', approver: 'bob' });
-  const done = await runner.run('docs-assistant', (await runner.nextPause(id).catch(() => paused)).toState().approve('mcpr_1', { approver: 'ann' }));
+  await h.client.workflow
+    .getHandle(id)
+    .signal(rejectSignal, { callId: 'mcpr_2', message: 'Keep old pages.', approver: 'bob' });
+  const done = await runner.run(
+    'docs-assistant',
+    (await runner.nextPause(id).catch(() => paused)).toState().approve('mcpr_1', { approver: 'ann' }),
+  );
   expect(done.finalOutput).toBe('done');
 
   const [first, second] = bodiesOf(id);
@@ -53,8 +73,20 @@ test('an approval the provider asks for is a pending call; approve and reject go
     headers: { Authorization: 'Bearer not-in-history' },
   });
   expect(second!.input.filter((i) => String(i.type).startsWith('mcp_'))).toEqual([
-    { type: 'mcp_approval_request', id: 'mcpr_1', server_label: 'gitmcp', name: 'fetch_docs', arguments: '{"page":"intro"}' },
-    { type: 'mcp_approval_request', id: 'mcpr_2', server_label: 'gitmcp', name: 'delete_page', arguments: '{"page":"old"}' },
+    {
+      type: 'mcp_approval_request',
+      id: 'mcpr_1',
+      server_label: 'gitmcp',
+      name: 'fetch_docs',
+      arguments: '{"page":"intro"}',
+    },
+    {
+      type: 'mcp_approval_request',
+      id: 'mcpr_2',
+      server_label: 'gitmcp',
+      name: 'delete_page',
+      arguments: '{"page":"old"}',
+    },
     { type: 'mcp_approval_response', approval_request_id: 'mcpr_1', approve: true },
     { type: 'mcp_approval_response', approval_request_id: 'mcpr_2', approve: false, reason: 'Keep old pages.' },
   ]);
@@ -68,11 +100,22 @@ test('an approval the provider asks for is a pending call; approve and reject go
 });
 
 test('a worker on Chat Completions refuses an agent with hosted MCP before serving anything', async () => {
-  const env = { TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS, TEMPORAL_CONFIG_FILE: join(tmpdir(), 'none.toml'), COUNTERSIGN_MODEL_API: 'chat', OPENAI_BASE_URL: h.model.baseURL, OPENAI_API_KEY: 'x' };
+  const env = {
+    TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+    TEMPORAL_CONFIG_FILE: join(tmpdir(), 'none.toml'),
+    COUNTERSIGN_MODEL_API: 'chat',
+    OPENAI_BASE_URL: h.model.baseURL,
+    OPENAI_API_KEY: 'x',
+  };
   await expect(startWorker({ agents: [docs], taskQueue: newId('chat'), env })).rejects.toThrow(
     'agent docs-assistant uses hosted MCP servers, which only the Responses API offers; set COUNTERSIGN_MODEL_API=responses, or use mcpServers (run by the worker) instead',
   );
-  expect(() => defineAgent({ name: 'x', instructions: 'x', tools: [], hostedMcp: [{ serverLabel: 'bad label', serverUrl: 'https://a.example' }] })).toThrow(
-    'agent x: hostedMcp[0].serverLabel: must be letters, digits, _ or - (the API requires it)',
-  );
+  expect(() =>
+    defineAgent({
+      name: 'x',
+      instructions: 'x',
+      tools: [],
+      hostedMcp: [{ serverLabel: 'bad label', serverUrl: 'https://a.example' }],
+    }),
+  ).toThrow('agent x: hostedMcp[0].serverLabel: must be letters, digits, _ or - (the API requires it)');
 });

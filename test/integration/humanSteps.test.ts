@@ -7,7 +7,14 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
 import { DecisionRejectedError, Runner } from '../../client';
-import { addInputSignal, approveSignal, decideUpdate, provideInputSignal, provideResultSignal, runStateQuery } from '../../contract/messages';
+import {
+  addInputSignal,
+  approveSignal,
+  decideUpdate,
+  provideInputSignal,
+  provideResultSignal,
+  runStateQuery,
+} from '../../contract/messages';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { projectRoot } from '../support/toolchain';
@@ -27,10 +34,27 @@ const kinds = defineAgent({
       userInput: ['time'],
       execute: ({ title, time }) => `Meeting '${title}' booked at ${time}`,
     }),
-    defineTool({ name: 'charge_card', description: 'Charge a card', parameters: z.object({ amount: z.number() }), external: true }),
+    defineTool({
+      name: 'charge_card',
+      description: 'Charge a card',
+      parameters: z.object({ amount: z.number() }),
+      external: true,
+    }),
     // The same with a short wait, for the timeout case only (a loaded machine must not race the other cases).
-    defineTool({ name: 'charge_card_quick', description: 'Charge a card, answer soon', parameters: z.object({ amount: z.number() }), external: true, resultTimeout: '2s' }),
-    defineTool({ name: 'read_file', description: 'Read a file', parameters: z.object({ path: z.string() }), audit: true, execute: ({ path }) => `contents of ${path}` }),
+    defineTool({
+      name: 'charge_card_quick',
+      description: 'Charge a card, answer soon',
+      parameters: z.object({ amount: z.number() }),
+      external: true,
+      resultTimeout: '2s',
+    }),
+    defineTool({
+      name: 'read_file',
+      description: 'Read a file',
+      parameters: z.object({ path: z.string() }),
+      audit: true,
+      execute: ({ path }) => `contents of ${path}`,
+    }),
   ],
 });
 
@@ -42,7 +66,9 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const mail = (callId: string) => ({ toolCalls: [{ name: 'send_email', arguments: { to: 'wrong@example.com', subject: 'Hi', body: 'b' }, callId }] });
+const mail = (callId: string) => ({
+  toolCalls: [{ name: 'send_email', arguments: { to: 'wrong@example.com', subject: 'Hi', body: 'b' }, callId }],
+});
 
 test('approve with edited arguments: the tool runs with them, the model is told, the audit keeps both', async () => {
   const workflowId = newId('edit');
@@ -57,7 +83,8 @@ test('approve with edited arguments: the tool runs with them, the model is told,
   expect((await runner.describe(done.workflowId)).items).toContainEqual({
     type: 'function_call_output',
     callId: 'e1',
-    output: 'A reviewer changed the arguments of this call before it ran; it ran with {"to":"right@example.com","subject":"Hi","body":"b"}.\nEmail sent to right@example.com with subject \'Hi\'',
+    output:
+      'A reviewer changed the arguments of this call before it ran; it ran with {"to":"right@example.com","subject":"Hi","body":"b"}.\nEmail sent to right@example.com with subject \'Hi\'',
   });
   expect((await runner.describe(done.workflowId)).audit[0]).toMatchObject({
     decision: 'approved',
@@ -71,18 +98,39 @@ test('invalid edited arguments are refused by the update (and ignored on the sig
   h.model.script(workflowId, [mail('e2'), { text: 'ok' }]);
   await runner.run('email-assistant', 'mail', { workflowId });
   const handle = h.client.workflow.getHandle(workflowId);
-  const err = await handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ callId: 'e2', decision: 'approve', editedArguments: { to: 42 } }] }] }).catch((e: unknown) => e);
+  const err = await handle
+    .executeUpdate(decideUpdate, {
+      args: [{ decisions: [{ callId: 'e2', decision: 'approve', editedArguments: { to: 42 } }] }],
+    })
+    .catch((e: unknown) => e);
   expect(err).toBeInstanceOf(WorkflowUpdateFailedError);
-  expect((err as WorkflowUpdateFailedError).cause!.message).toBe('editedArguments for call e2 (send_email) are invalid: to: Invalid input: expected string, received number');
-  const rejectWithEdit = await handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ callId: 'e2', decision: 'reject', editedArguments: {} }] }] }).catch((e: unknown) => e);
-  expect((rejectWithEdit as WorkflowUpdateFailedError).cause!.message).toBe('invalid decide request: decisions.0.editedArguments: only an approval can carry editedArguments');
+  expect((err as WorkflowUpdateFailedError).cause!.message).toBe(
+    'editedArguments for call e2 (send_email) are invalid: to: Invalid input: expected string, received number',
+  );
+  const rejectWithEdit = await handle
+    .executeUpdate(decideUpdate, { args: [{ decisions: [{ callId: 'e2', decision: 'reject', editedArguments: {} }] }] })
+    .catch((e: unknown) => e);
+  expect((rejectWithEdit as WorkflowUpdateFailedError).cause!.message).toBe(
+    'invalid decide request: decisions.0.editedArguments: only an approval can carry editedArguments',
+  );
 
   await handle.signal(approveSignal, { callId: 'e2', editedArguments: '{"to": ' });
-  const cli = await exec(process.execPath, [join(projectRoot, 'bin/countersign.js'), 'approve', workflowId, 'e2', '--edit', '{"subject": 7}'], {
-    env: { ...process.env, TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS, TEMPORAL_CONFIG_FILE: '/nonexistent.toml', NO_COLOR: '1' },
-  }).catch((e: { code: number; stderr: string }) => e);
+  const cli = await exec(
+    process.execPath,
+    [join(projectRoot, 'bin/countersign.js'), 'approve', workflowId, 'e2', '--edit', '{"subject": 7}'],
+    {
+      env: {
+        ...process.env,
+        TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+        TEMPORAL_CONFIG_FILE: '/nonexistent.toml',
+        NO_COLOR: '1',
+      },
+    },
+  ).catch((e: { code: number; stderr: string }) => e);
   expect((cli as { code: number }).code).toBe(1);
-  expect((cli as { stderr: string }).stderr.trim()).toMatch(/^countersign: editedArguments for call e2 \(send_email\) are invalid: (to|subject|body): /);
+  expect((cli as { stderr: string }).stderr.trim()).toMatch(
+    /^countersign: editedArguments for call e2 \(send_email\) are invalid: (to|subject|body): /,
+  );
 
   // The signal's edit is checked in an activity before it is audited: wait for that.
   const state = await eventually(async () => {
@@ -90,7 +138,13 @@ test('invalid edited arguments are refused by the update (and ignored on the sig
     return s.audit.length ? s : undefined;
   });
   expect(state.pending.map((p) => p.callId)).toEqual(['e2']);
-  expect(state.audit).toEqual([expect.objectContaining({ callId: 'e2', decision: 'ignored', ignoredBecause: 'editedArguments for call e2 (send_email) are invalid: the arguments are not valid JSON' })]);
+  expect(state.audit).toEqual([
+    expect.objectContaining({
+      callId: 'e2',
+      decision: 'ignored',
+      ignoredBecause: 'editedArguments for call e2 (send_email) are invalid: the arguments are not valid JSON',
+    }),
+  ]);
   await runner.decide(workflowId, [{ callId: 'e2', decision: 'reject' }]);
 });
 
@@ -100,9 +154,15 @@ test('addInput while paused: the message reaches the model on its next turn (Run
   const paused = await runner.run('email-assistant', 'mail', { workflowId });
   await h.client.workflow.getHandle(workflowId).signal(addInputSignal, { message: 'Also, sign it from Bob.' });
   await exec(process.execPath, [join(projectRoot, 'bin/countersign.js'), 'add-input', workflowId, 'And cc the team.'], {
-    env: { ...process.env, TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS, TEMPORAL_CONFIG_FILE: '/nonexistent.toml' },
+    env: {
+      ...process.env,
+      TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+      TEMPORAL_CONFIG_FILE: '/nonexistent.toml',
+    },
   });
-  await eventually(async () => ((await h.client.workflow.getHandle(workflowId).query(runStateQuery)).queuedInputs.length === 2 ? true : undefined));
+  await eventually(async () =>
+    (await h.client.workflow.getHandle(workflowId).query(runStateQuery)).queuedInputs.length === 2 ? true : undefined,
+  );
   const state = paused.toState();
   state.addInput('Make it short.');
   state.reject('i1', { message: 'wait' });
@@ -119,7 +179,12 @@ test('addInput while paused: the message reaches the model on its next turn (Run
   expect((await runner.describe(done.workflowId)).queuedInputs).toEqual([]);
 });
 
-const cliEnv = () => ({ ...process.env, TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS, TEMPORAL_CONFIG_FILE: '/nonexistent.toml', NO_COLOR: '1' });
+const cliEnv = () => ({
+  ...process.env,
+  TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+  TEMPORAL_CONFIG_FILE: '/nonexistent.toml',
+  NO_COLOR: '1',
+});
 const countersign = (...args: string[]) =>
   exec(process.execPath, [join(projectRoot, 'bin/countersign.js'), ...args], { env: cliEnv() }).then(
     (r) => ({ code: 0, ...r }),
@@ -128,78 +193,167 @@ const countersign = (...args: string[]) =>
 
 test('input: the call waits for the fields a person fills in, checked against the schema, then runs', async () => {
   const workflowId = newId('input');
-  h.model.script(workflowId, [{ toolCalls: [{ name: 'book_meeting', arguments: { title: 'Sync' }, callId: 'b1' }] }, { text: 'booked' }]);
+  h.model.script(workflowId, [
+    { toolCalls: [{ name: 'book_meeting', arguments: { title: 'Sync' }, callId: 'b1' }] },
+    { text: 'booked' },
+  ]);
   const paused = await runner.run('kinds-assistant', 'book', { workflowId });
-  expect(paused.interruptions).toEqual([expect.objectContaining({ callId: 'b1', kind: 'input', fields: ['time'], toolName: 'book_meeting' })]);
+  expect(paused.interruptions).toEqual([
+    expect.objectContaining({ callId: 'b1', kind: 'input', fields: ['time'], toolName: 'book_meeting' }),
+  ]);
 
   const approveIt = paused.toState().approve('b1');
-  await expect(runner.run('kinds-assistant', approveIt)).rejects.toThrow('call b1 (book_meeting) waits for input, not "approve": send "input" with values for time (or reject it)');
+  await expect(runner.run('kinds-assistant', approveIt)).rejects.toThrow(
+    'call b1 (book_meeting) waits for input, not "approve": send "input" with values for time (or reject it)',
+  );
   const bad = paused.toState().provideInput('b1', { time: 'noon' });
   await expect(runner.run('kinds-assistant', bad)).rejects.toThrow(DecisionRejectedError);
-  await expect(runner.run('kinds-assistant', bad)).rejects.toThrow('input values for call b1 (book_meeting) are invalid: time: use HH:MM');
+  await expect(runner.run('kinds-assistant', bad)).rejects.toThrow(
+    'input values for call b1 (book_meeting) are invalid: time: use HH:MM',
+  );
   const cli = await countersign('input', workflowId, 'b1', '--values', '{"time": 9}');
-  expect([cli.code, cli.stderr.trim()]).toEqual([1, 'countersign: input values for call b1 (book_meeting) are invalid: time: Invalid input: expected string, received number']);
+  expect([cli.code, cli.stderr.trim()]).toEqual([
+    1,
+    'countersign: input values for call b1 (book_meeting) are invalid: time: Invalid input: expected string, received number',
+  ]);
 
-  const done = await runner.run('kinds-assistant', paused.toState().provideInput('b1', { time: '10:30' }, { approver: 'ann' }));
+  const done = await runner.run(
+    'kinds-assistant',
+    paused.toState().provideInput('b1', { time: '10:30' }, { approver: 'ann' }),
+  );
   expect(done.finalOutput).toBe('booked');
-  expect((await runner.describe(done.workflowId)).items).toContainEqual({ type: 'function_call_output', callId: 'b1', output: "A person filled in time; the call ran with {\"title\":\"Sync\",\"time\":\"10:30\"}.\nMeeting 'Sync' booked at 10:30" });
-  expect((await runner.describe(done.workflowId)).audit).toEqual([expect.objectContaining({ callId: 'b1', decision: 'input_provided', approver: 'ann', editedArguments: '{"title":"Sync","time":"10:30"}' })]);
+  expect((await runner.describe(done.workflowId)).items).toContainEqual({
+    type: 'function_call_output',
+    callId: 'b1',
+    output:
+      'A person filled in time; the call ran with {"title":"Sync","time":"10:30"}.\nMeeting \'Sync\' booked at 10:30',
+  });
+  expect((await runner.describe(done.workflowId)).audit).toEqual([
+    expect.objectContaining({
+      callId: 'b1',
+      decision: 'input_provided',
+      approver: 'ann',
+      editedArguments: '{"title":"Sync","time":"10:30"}',
+    }),
+  ]);
 });
 
 test('input through the signal and the CLI', async () => {
   for (const via of ['signal', 'cli'] as const) {
     const workflowId = newId(`input-${via}`);
-    h.model.script(workflowId, [{ toolCalls: [{ name: 'book_meeting', arguments: { title: 'Plan' }, callId: 'b2' }] }, { text: 'ok' }]);
+    h.model.script(workflowId, [
+      { toolCalls: [{ name: 'book_meeting', arguments: { title: 'Plan' }, callId: 'b2' }] },
+      { text: 'ok' },
+    ]);
     await runner.run('kinds-assistant', 'book', { workflowId });
-    if (via === 'signal') await h.client.workflow.getHandle(workflowId).signal(provideInputSignal, { callId: 'b2', values: { time: '08:15' } });
+    if (via === 'signal')
+      await h.client.workflow
+        .getHandle(workflowId)
+        .signal(provideInputSignal, { callId: 'b2', values: { time: '08:15' } });
     else expect((await countersign('input', workflowId, 'b2', '--values', '{"time":"08:15"}')).code).toBe(0);
     const done = await runner.nextPause(workflowId);
-    expect((await runner.describe(done.workflowId)).items.find((i) => i.type === 'function_call_output')).toMatchObject({ output: expect.stringContaining("Meeting 'Plan' booked at 08:15") });
+    expect((await runner.describe(done.workflowId)).items.find((i) => i.type === 'function_call_output')).toMatchObject(
+      { output: expect.stringContaining("Meeting 'Plan' booked at 08:15") },
+    );
   }
 });
 
 test('external: the worker never runs it; the result (or failure) arrives from outside, or the wait times out', async () => {
   const ids = { ok: newId('ext-ok'), failed: newId('ext-fail'), late: newId('ext-late') };
   for (const [name, id] of Object.entries(ids))
-    h.model.script(id, [{ toolCalls: [{ name: name === 'late' ? 'charge_card_quick' : 'charge_card', arguments: { amount: 12 }, callId: 'x1' }] }, { text: 'ok' }]);
+    h.model.script(id, [
+      {
+        toolCalls: [
+          { name: name === 'late' ? 'charge_card_quick' : 'charge_card', arguments: { amount: 12 }, callId: 'x1' },
+        ],
+      },
+      { text: 'ok' },
+    ]);
   const first = await runner.run('kinds-assistant', 'pay', { workflowId: ids.ok });
   expect(first.interruptions).toEqual([expect.objectContaining({ kind: 'external', toolName: 'charge_card' })]);
   expect(first.interruptions[0]!.expiresAt).toBeUndefined();
-  await h.client.workflow.getHandle(ids.ok).signal(provideResultSignal, { callId: 'x1', result: { status: 'charged', id: 'ch_1' } });
+  await h.client.workflow
+    .getHandle(ids.ok)
+    .signal(provideResultSignal, { callId: 'x1', result: { status: 'charged', id: 'ch_1' } });
   const ok = await runner.nextPause(ids.ok);
-  expect((await runner.describe(ok.workflowId)).items).toContainEqual({ type: 'function_call_output', callId: 'x1', output: '{"status":"charged","id":"ch_1"}' });
-  expect((await runner.describe(ok.workflowId)).audit).toEqual([expect.objectContaining({ decision: 'result_provided' })]);
+  expect((await runner.describe(ok.workflowId)).items).toContainEqual({
+    type: 'function_call_output',
+    callId: 'x1',
+    output: '{"status":"charged","id":"ch_1"}',
+  });
+  expect((await runner.describe(ok.workflowId)).audit).toEqual([
+    expect.objectContaining({ decision: 'result_provided' }),
+  ]);
 
   await runner.run('kinds-assistant', 'pay', { workflowId: ids.failed });
   const cli = await countersign('provide-result', ids.failed, 'x1', '--error', 'card declined');
   expect(cli.code).toBe(0);
   const failed = await runner.nextPause(ids.failed);
-  expect((await runner.describe(failed.workflowId)).items).toContainEqual({ type: 'function_call_output', callId: 'x1', output: 'The external execution failed: card declined' });
+  expect((await runner.describe(failed.workflowId)).items).toContainEqual({
+    type: 'function_call_output',
+    callId: 'x1',
+    output: 'The external execution failed: card declined',
+  });
 
   const late = await runner.run('kinds-assistant', 'pay', { workflowId: ids.late });
   expect(Date.parse(late.interruptions[0]!.expiresAt!) - Date.parse(late.interruptions[0]!.requestedAt)).toBe(2000);
-  await eventually(async () => ((await h.client.workflow.getHandle(ids.late).query(runStateQuery)).status === 'Completed' ? true : undefined), 15_000);
+  await eventually(
+    async () =>
+      (await h.client.workflow.getHandle(ids.late).query(runStateQuery)).status === 'Completed' ? true : undefined,
+    15_000,
+  );
   const final = await h.client.workflow.getHandle(ids.late).query(runStateQuery);
-  expect(final.items).toContainEqual({ type: 'function_call_output', callId: 'x1', output: 'No result arrived within 2s.' });
+  expect(final.items).toContainEqual({
+    type: 'function_call_output',
+    callId: 'x1',
+    output: 'No result arrived within 2s.',
+  });
   expect(final.audit).toEqual([expect.objectContaining({ decision: 'expired', onTimeout: 'reject' })]);
-  expect((await outboxOf(h.outbox)).filter((e) => Object.values(ids).some((id) => e.idempotencyKey.startsWith(`${id}:`)))).toHaveLength(0);
+  expect(
+    (await outboxOf(h.outbox)).filter((e) => Object.values(ids).some((id) => e.idempotencyKey.startsWith(`${id}:`))),
+  ).toHaveLength(0);
 });
 
 test('audit: the call runs at once and is recorded for later review', async () => {
   const workflowId = newId('audit-kind');
-  h.model.script(workflowId, [{ toolCalls: [{ name: 'read_file', arguments: { path: '/etc/motd' }, callId: 'r1' }] }, { text: 'read' }]);
+  h.model.script(workflowId, [
+    { toolCalls: [{ name: 'read_file', arguments: { path: '/etc/motd' }, callId: 'r1' }] },
+    { text: 'read' },
+  ]);
   const done = await runner.run('kinds-assistant', 'read', { workflowId });
   expect(done.status).toBe('Completed');
-  expect((await runner.describe(done.workflowId)).items).toContainEqual({ type: 'function_call_output', callId: 'r1', output: 'contents of /etc/motd' });
-  expect((await runner.describe(done.workflowId)).audit).toEqual([expect.objectContaining({ callId: 'r1', toolName: 'read_file', arguments: '{"path":"/etc/motd"}', decision: 'audited' })]);
+  expect((await runner.describe(done.workflowId)).items).toContainEqual({
+    type: 'function_call_output',
+    callId: 'r1',
+    output: 'contents of /etc/motd',
+  });
+  expect((await runner.describe(done.workflowId)).audit).toEqual([
+    expect.objectContaining({
+      callId: 'r1',
+      toolName: 'read_file',
+      arguments: '{"path":"/etc/motd"}',
+      decision: 'audited',
+    }),
+  ]);
 });
 
 test('input calls time out like approvals: the model hears it, nothing runs', async () => {
   const workflowId = newId('input-timeout');
-  h.model.script(workflowId, [{ toolCalls: [{ name: 'book_meeting', arguments: { title: 'Late' }, callId: 'b9' }] }, { text: 'nobody answered' }]);
-  await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId, args: [{ agent: 'kinds-assistant', input: 'book', approvalTimeout: '1s' }] });
+  h.model.script(workflowId, [
+    { toolCalls: [{ name: 'book_meeting', arguments: { title: 'Late' }, callId: 'b9' }] },
+    { text: 'nobody answered' },
+  ]);
+  await h.client.workflow.start('agentRun', {
+    taskQueue: h.taskQueue,
+    workflowId,
+    args: [{ agent: 'kinds-assistant', input: 'book', approvalTimeout: '1s' }],
+  });
   const done = await h.client.workflow.getHandle(workflowId).result();
   expect(done.finalOutput).toBe('nobody answered');
-  expect(done.items).toContainEqual({ type: 'function_call_output', callId: 'b9', output: 'The approval request expired after 1s.' });
+  expect(done.items).toContainEqual({
+    type: 'function_call_output',
+    callId: 'b9',
+    output: 'The approval request expired after 1s.',
+  });
   expect(done.audit).toEqual([expect.objectContaining({ callId: 'b9', decision: 'expired', onTimeout: 'reject' })]);
 });

@@ -28,17 +28,36 @@ const deploy = defineTool({
   parameters: z.object({ service: z.string(), version: z.string(), note: z.string() }),
   needsApproval: true,
   approvalTimeout: '2h',
-  preview: ({ service, version }) => ({ summary: `restarts 3 pods of ${service} on ${version}`, details: 'payments-7f9c (eu-west-1)\npayments-2b1d (eu-west-1)\npayments-c3a0 (us-east-1)' }),
+  preview: ({ service, version }) => ({
+    summary: `restarts 3 pods of ${service} on ${version}`,
+    details: 'payments-7f9c (eu-west-1)\npayments-2b1d (eu-west-1)\npayments-c3a0 (us-east-1)',
+  }),
   execute: ({ service, version }) => `deployed ${service} ${version}`,
 });
-const releaser = defineAgent({ name: 'releaser', instructions: 'test', tools: [deploy, applyPatchTool({ root: work, approvalTimeout: '2h' }), shellTool({ cwd: work, approvalTimeout: '2h' })] });
-const tool = (name: string) => defineTool({ name, description: name, parameters: z.object({ target: z.string() }), needsApproval: true, execute: ({ target }) => `${name} ${target}` });
+const releaser = defineAgent({
+  name: 'releaser',
+  instructions: 'test',
+  tools: [
+    deploy,
+    applyPatchTool({ root: work, approvalTimeout: '2h' }),
+    shellTool({ cwd: work, approvalTimeout: '2h' }),
+  ],
+});
+const tool = (name: string) =>
+  defineTool({
+    name,
+    description: name,
+    parameters: z.object({ target: z.string() }),
+    needsApproval: true,
+    execute: ({ target }) => `${name} ${target}`,
+  });
 const histDeployer = defineAgent({ name: 'hist-deployer', instructions: 'test', tools: [tool('restart_service')] });
 const histCleaner = defineAgent({ name: 'hist-cleaner', instructions: 'test', tools: [tool('delete_branch')] });
 
 const REQUEST = 'Bump payments to 2.4.1 and deploy it before the 3 pm freeze';
 const SAID = 'I will bump the version in the changelog, tag it and deploy payments 2.4.1.';
-const DIFF = '--- a/CHANGELOG.md\n+++ b/CHANGELOG.md\n@@ -1,3 +1,4 @@\n # Changelog\n-## Unreleased\n+## 2.4.1\n+- Escape <b>tags</b> in the notes\n - Fix rounding of refunds over 1000\n';
+const DIFF =
+  '--- a/CHANGELOG.md\n+++ b/CHANGELOG.md\n@@ -1,3 +1,4 @@\n # Changelog\n-## Unreleased\n+## 2.4.1\n+- Escape <b>tags</b> in the notes\n - Fix rounding of refunds over 1000\n';
 
 let h: Harness;
 let runner: Runner;
@@ -58,8 +77,16 @@ beforeAll(async () => {
     {
       text: SAID,
       toolCalls: [
-        { name: 'apply_patch', arguments: { operations: [{ type: 'update_file', path: 'CHANGELOG.md', diff: DIFF }] }, callId: 'd1' },
-        { name: 'deploy_service', arguments: { service: 'payments', version: '2.4.1', note: 'before the freeze' }, callId: 'd2' },
+        {
+          name: 'apply_patch',
+          arguments: { operations: [{ type: 'update_file', path: 'CHANGELOG.md', diff: DIFF }] },
+          callId: 'd1',
+        },
+        {
+          name: 'deploy_service',
+          arguments: { service: 'payments', version: '2.4.1', note: 'before the freeze' },
+          callId: 'd2',
+        },
         { name: 'shell', arguments: { commands: ['git tag v2.4.1', 'git push origin v2.4.1'] }, callId: 'd3' },
       ],
     },
@@ -95,17 +122,23 @@ test('keyboard only: Tab to the call’s Approve button, press Enter, and the ca
   await page.goto(inbox.url);
   await page.locator('article#call-k1').waitFor();
   // Evaluated in the page (as text: the tests compile without the DOM's types).
-  const focused = () => page.evaluate<string>("(el => `${el?.closest('article')?.id ?? ''}/${el?.tagName ?? ''}/${el?.textContent?.trim() ?? ''}`)(document.activeElement)");
+  const focused = () =>
+    page.evaluate<string>(
+      "(el => `${el?.closest('article')?.id ?? ''}/${el?.tagName ?? ''}/${el?.textContent?.trim() ?? ''}`)(document.activeElement)",
+    );
   let presses = 0;
   while ((await focused()) !== 'call-k1/BUTTON/Approve') {
-    if (++presses > 150) throw new Error(`Tab never reached the Approve button of call k1 (last focus: ${await focused()})`);
+    if (++presses > 150)
+      throw new Error(`Tab never reached the Approve button of call k1 (last focus: ${await focused()})`);
     await page.keyboard.press('Tab');
   }
   // The focus is visible: the outline the stylesheet gives :focus-visible.
   expect(await page.evaluate<string>('getComputedStyle(document.activeElement).outlineStyle')).toBe('solid');
   await page.keyboard.press('Enter');
   await page.getByText('Decided: approved restart_service (call k1)').waitFor();
-  expect(await runner.audit(workflowId)).toEqual([expect.objectContaining({ callId: 'k1', decision: 'approved', approver: 'ann', via: 'update' })]);
+  expect(await runner.audit(workflowId)).toEqual([
+    expect.objectContaining({ callId: 'k1', decision: 'approved', approver: 'ann', via: 'update' }),
+  ]);
 });
 
 test('the history view lists decided calls, and each filter narrows it; a bad filter is one line and reads nothing', async () => {
@@ -148,13 +181,19 @@ test('the history view lists decided calls, and each filter narrows it; a bad fi
 
   const bad = await page.goto(`${inbox.url}/history?since=soon&agent=hist-cleaner`);
   expect(bad!.status()).toBe(400);
-  expect(await page.locator('p.error').textContent()).toBe('since "soon" is not a duration: use one such as 30m, 24h or 7d');
+  expect(await page.locator('p.error').textContent()).toBe(
+    'since "soon" is not a duration: use one such as 30m, 24h or 7d',
+  );
   expect(await page.locator('table.history').count()).toBe(0);
   expect(await page.getByLabel('agent').inputValue()).toBe('hist-cleaner'); // what was typed stays
   await page.goto(`${inbox.url}/history?agent=${encodeURIComponent("x' OR 1=1")}`);
-  expect(await page.locator('p.error').textContent()).toBe(`agent "x' OR 1=1" is not a plain name: use letters, digits and _ . @ - only`);
+  expect(await page.locator('p.error').textContent()).toBe(
+    `agent "x' OR 1=1" is not a plain name: use letters, digits and _ . @ - only`,
+  );
   await page.goto(`${inbox.url}/history?status=pending`);
-  expect(await page.locator('p.error').textContent()).toMatch(/^outcome "pending" is not one of approved, rejected, .*: pick one from the list$/);
+  expect(await page.locator('p.error').textContent()).toMatch(
+    /^outcome "pending" is not one of approved, rejected, .*: pick one from the list$/,
+  );
 });
 
 test('the card: the request, the assistant’s words, relative times, the preview and the arguments for people; desktop and phone', async () => {
@@ -174,16 +213,30 @@ test('the card: the request, the assistant’s words, relative times, the previe
   expect(await patch.locator('time.expires').getAttribute('title')).toBe(expiresAt);
   // The diff: added and removed lines marked and styled, the text escaped (the <b> is text, not markup).
   expect(await patch.locator('p.file-op').textContent()).toBe('update_file CHANGELOG.md');
-  expect(await patch.locator('pre.diff .added').allTextContents()).toEqual(['+## 2.4.1', '+- Escape <b>tags</b> in the notes']);
+  expect(await patch.locator('pre.diff .added').allTextContents()).toEqual([
+    '+## 2.4.1',
+    '+- Escape <b>tags</b> in the notes',
+  ]);
   expect(await patch.locator('pre.diff .removed').allTextContents()).toEqual(['-## Unreleased']);
   expect(await patch.locator('pre.diff b').count()).toBe(0);
-  expect(await page.evaluate<string>("getComputedStyle(document.querySelector('#call-d1 pre.diff .added')).backgroundColor")).toBe('rgb(220, 245, 227)');
+  expect(
+    await page.evaluate<string>("getComputedStyle(document.querySelector('#call-d1 pre.diff .added')).backgroundColor"),
+  ).toBe('rgb(220, 245, 227)');
 
   const deployCard = page.locator('article#call-d2');
   expect(await deployCard.locator('.preview').textContent()).toContain('Impact restarts 3 pods of payments on 2.4.1');
-  const fields = await deployCard.locator('table.fields tr').evaluateAll((rows) => rows.map((r) => [r.querySelector('th')!.textContent, r.querySelector('td')!.textContent]));
-  expect(fields).toEqual([['service', 'payments'], ['version', '2.4.1'], ['note', 'before the freeze']]);
-  expect(await page.locator('article#call-d3 pre.commands .command').allTextContents()).toEqual(['$ git tag v2.4.1', '$ git push origin v2.4.1']);
+  const fields = await deployCard
+    .locator('table.fields tr')
+    .evaluateAll((rows) => rows.map((r) => [r.querySelector('th')!.textContent, r.querySelector('td')!.textContent]));
+  expect(fields).toEqual([
+    ['service', 'payments'],
+    ['version', '2.4.1'],
+    ['note', 'before the freeze'],
+  ]);
+  expect(await page.locator('article#call-d3 pre.commands .command').allTextContents()).toEqual([
+    '$ git tag v2.4.1',
+    '$ git push origin v2.4.1',
+  ]);
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, 'inbox-desk.png'), fullPage: true });
 

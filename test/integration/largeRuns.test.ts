@@ -31,14 +31,20 @@ describe('with payload storage (the file store, in a folder of its own)', () => 
     const workflowId = newId('newsletters');
     h.model.script(workflowId, newsletterScript(280_000));
     const [bytesBefore, filesBefore] = [folderBytes(storeDir), storeFiles(storeDir)];
-    const first = await runner.run('email-assistant', 'Send alice the 12 newsletters, one after another', { workflowId, continueAsNewAfterEvents: 40, maxTurns: 20 });
+    const first = await runner.run('email-assistant', 'Send alice the 12 newsletters, one after another', {
+      workflowId,
+      continueAsNewAfterEvents: 40,
+      maxTurns: 20,
+    });
     const done = (await approveUntilDone(runner, first)) as AgentRunResult & { approvals: number };
     expect(done.status).toBe('Completed');
     expect(done.finalOutput).toBe('All 12 newsletters are sent.');
     expect(done.approvals).toBe(NEWSLETTERS);
 
     const sent = (await outboxOf(h.outbox)).filter((e) => e.idempotencyKey.startsWith(`${workflowId}:`));
-    expect(sent.map((e) => e.idempotencyKey).sort()).toEqual(Array.from({ length: NEWSLETTERS }, (_, i) => `${workflowId}:news-${i + 1}`).sort());
+    expect(sent.map((e) => e.idempotencyKey).sort()).toEqual(
+      Array.from({ length: NEWSLETTERS }, (_, i) => `${workflowId}:news-${i + 1}`).sort(),
+    );
 
     const state = await runner.describe(workflowId);
     expect(state.continuedAsNew).toBeGreaterThanOrEqual(1);
@@ -47,10 +53,14 @@ describe('with payload storage (the file store, in a folder of its own)', () => 
     for await (const item of runner.conversation(workflowId)) items.push(item);
     expect(items).toHaveLength(2 + 2 * NEWSLETTERS);
     const calls = items.filter((i) => i.type === 'function_call');
-    expect(calls.map((c) => (JSON.parse(c.arguments) as { body: string }).body.length)).toEqual(Array(NEWSLETTERS).fill(280_000));
+    expect(calls.map((c) => (JSON.parse(c.arguments) as { body: string }).body.length)).toEqual(
+      Array(NEWSLETTERS).fill(280_000),
+    );
     // The model saw the whole conversation on its last turn, from the stored transcript.
     const last = h.model.requests.filter((r) => r.runId === workflowId).at(-1)!;
-    expect(last.items.filter((i) => JSON.stringify(i).includes('Newsletter ')).length).toBeGreaterThanOrEqual(NEWSLETTERS);
+    expect(last.items.filter((i) => JSON.stringify(i).includes('Newsletter ')).length).toBeGreaterThanOrEqual(
+      NEWSLETTERS,
+    );
     expect(JSON.stringify(last.items).length).toBeGreaterThan(NEWSLETTERS * 280_000);
 
     const figures = await historyFigures(h.client, workflowId);
@@ -70,7 +80,11 @@ describe('with payload storage (the file store, in a folder of its own)', () => 
   test('500 turns with 100 approvals complete; history per turn stays flat', async () => {
     const workflowId = newId('long-run');
     h.model.script(workflowId, turnsScript(500));
-    const first = await runner.run('email-assistant', 'Work through the backlog', { workflowId, maxTurns: 501, continueAsNewAfterEvents: 2000 });
+    const first = await runner.run('email-assistant', 'Work through the backlog', {
+      workflowId,
+      maxTurns: 501,
+      continueAsNewAfterEvents: 2000,
+    });
     const done = (await approveUntilDone(runner, first)) as AgentRunResult & { approvals: number };
     expect(done.status).toBe('Completed');
     expect(done.approvals).toBe(100);
@@ -102,7 +116,10 @@ describe('with payload storage off', () => {
   test('a conversation past the 2 MB limit fails the run with PayloadTooLarge instead of hanging', async () => {
     const workflowId = newId('newsletters-off');
     h.model.script(workflowId, newsletterScript(300_000));
-    const first = await runner.run('email-assistant', 'Send alice the 12 newsletters, one after another', { workflowId, maxTurns: 20 });
+    const first = await runner.run('email-assistant', 'Send alice the 12 newsletters, one after another', {
+      workflowId,
+      maxTurns: 20,
+    });
     // The run fails wherever the limit is reached (a model turn, or a continue-as-new the server suggests while it
     // waits): the client sees it end, and its failure says why and what to change.
     const failure = await approveUntilDone(runner, first).then(
@@ -118,7 +135,9 @@ describe('with payload storage off', () => {
         (err: unknown) => rootCause(err),
       );
     expect(closed?.type).toBe('PayloadTooLarge');
-    expect(closed?.message).toMatch(/is \d+\.\d MB, over Temporal's 2 MB payload limit, and this worker keeps payloads in history \(COUNTERSIGN_PAYLOAD_STORAGE=off\)/);
+    expect(closed?.message).toMatch(
+      /is \d+\.\d MB, over Temporal's 2 MB payload limit, and this worker keeps payloads in history \(COUNTERSIGN_PAYLOAD_STORAGE=off\)/,
+    );
     expect((await h.client.workflow.getHandle(workflowId).describe()).status.name).toBe('FAILED');
   });
 });

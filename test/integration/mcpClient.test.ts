@@ -29,7 +29,11 @@ describe.each(['stdio', 'http'] as const)('MCP client over %s', (transport) => {
     const ledger = join(dir, 'ledger.jsonl');
     const toolsFile = join(dir, 'tools.json');
     if (transport === 'stdio') {
-      f = { server: demoStdioServer('demo-db', { COUNTERSIGN_MCP_LEDGER: ledger, COUNTERSIGN_MCP_TOOLS_FILE: toolsFile }), ledger, toolsFile };
+      f = {
+        server: demoStdioServer('demo-db', { COUNTERSIGN_MCP_LEDGER: ledger, COUNTERSIGN_MCP_TOOLS_FILE: toolsFile }),
+        ledger,
+        toolsFile,
+      };
     } else {
       http = await startMcpHttpServer({ ledger, toolsFile });
       f = { server: { name: 'demo-db', url: http.url }, ledger, toolsFile };
@@ -46,7 +50,11 @@ describe.each(['stdio', 'http'] as const)('MCP client over %s', (transport) => {
     expect(tools.map((t) => t.name).sort()).toEqual(['describe_call', 'drop_table', 'fail_always', 'list_tables']); // pages of two
     const drop = tools.find((t) => t.name === 'drop_table')!;
     expect(drop.description).toMatch(/Drop a table/);
-    expect(drop.inputSchema).toMatchObject({ type: 'object', properties: { table: { type: 'string' } }, required: ['table'] });
+    expect(drop.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { table: { type: 'string' } },
+      required: ['table'],
+    });
     expect(ledgerLines(f.ledger)).toEqual([]); // listing is not calling
   });
 
@@ -58,12 +66,19 @@ describe.each(['stdio', 'http'] as const)('MCP client over %s', (transport) => {
 
     const lines = ledgerLines(f.ledger);
     expect(lines).toHaveLength(2);
-    expect(lines.filter((l) => l.tool === 'list_tables')).toEqual([{ tool: 'list_tables', arguments: {}, idempotencyKey: 'key-list-1', at: expect.any(String) }]);
-    expect(lines.filter((l) => l.tool === 'drop_table')).toEqual([{ tool: 'drop_table', arguments: { table: 'orders' }, idempotencyKey: 'key-drop-1', at: expect.any(String) }]);
+    expect(lines.filter((l) => l.tool === 'list_tables')).toEqual([
+      { tool: 'list_tables', arguments: {}, idempotencyKey: 'key-list-1', at: expect.any(String) },
+    ]);
+    expect(lines.filter((l) => l.tool === 'drop_table')).toEqual([
+      { tool: 'drop_table', arguments: { table: 'orders' }, idempotencyKey: 'key-drop-1', at: expect.any(String) },
+    ]);
   });
 
   test('a tool error (isError) and bad arguments come back as isError results, not throws', async () => {
-    expect(await callMcpTool(f.server, 'fail_always', {}, 'key-fail')).toEqual({ output: 'fail_always failed, as it always does', isError: true });
+    expect(await callMcpTool(f.server, 'fail_always', {}, 'key-fail')).toEqual({
+      output: 'fail_always failed, as it always does',
+      isError: true,
+    });
     const bad = await callMcpTool(f.server, 'drop_table', { table: 42 }, 'key-bad');
     expect(bad.isError).toBe(true);
     expect(bad.output).toMatch(/invalid arguments for drop_table/);
@@ -72,16 +87,35 @@ describe.each(['stdio', 'http'] as const)('MCP client over %s', (transport) => {
 
   test('hiding a tool through the tools file changes the listing mid-run; calling it is an isError result', async () => {
     hide(f, ['drop_table']);
-    expect((await listMcpTools(f.server)).map((t) => t.name).sort()).toEqual(['describe_call', 'fail_always', 'list_tables']);
+    expect((await listMcpTools(f.server)).map((t) => t.name).sort()).toEqual([
+      'describe_call',
+      'fail_always',
+      'list_tables',
+    ]);
     const hidden = await callMcpTool(f.server, 'drop_table', { table: 'orders' }, 'key-hidden');
     expect(hidden).toEqual({ output: 'MCP error -32602: unknown tool: drop_table', isError: true }); // a JSON-RPC error
-    expect(await callMcpTool(f.server, 'no_such_tool', {}, 'key-unknown')).toEqual({ output: 'MCP error -32602: unknown tool: no_such_tool', isError: true });
+    expect(await callMcpTool(f.server, 'no_such_tool', {}, 'key-unknown')).toEqual({
+      output: 'MCP error -32602: unknown tool: no_such_tool',
+      isError: true,
+    });
 
     hide(f, []);
-    expect((await listMcpTools(f.server)).map((t) => t.name).sort()).toEqual(['describe_call', 'drop_table', 'fail_always', 'list_tables']);
-    expect(await callMcpTool(f.server, 'drop_table', { table: 'orders' }, 'key-shown')).toEqual({ output: 'dropped table orders', isError: false });
+    expect((await listMcpTools(f.server)).map((t) => t.name).sort()).toEqual([
+      'describe_call',
+      'drop_table',
+      'fail_always',
+      'list_tables',
+    ]);
+    expect(await callMcpTool(f.server, 'drop_table', { table: 'orders' }, 'key-shown')).toEqual({
+      output: 'dropped table orders',
+      isError: false,
+    });
     // Every call reached the server, hidden or not.
-    expect(ledgerLines(f.ledger).map((l) => `${l.tool}:${l.idempotencyKey}`)).toEqual(['drop_table:key-hidden', 'no_such_tool:key-unknown', 'drop_table:key-shown']);
+    expect(ledgerLines(f.ledger).map((l) => `${l.tool}:${l.idempotencyKey}`)).toEqual([
+      'drop_table:key-hidden',
+      'no_such_tool:key-unknown',
+      'drop_table:key-shown',
+    ]);
   });
 });
 
@@ -95,21 +129,37 @@ describe('MCP servers out of reach throw one line naming the server and the step
 
   async function rejectsBoth(server: McpServerConfig, pattern: RegExp, opts?: { timeoutMs?: number }) {
     await listMcpTools(server, opts).then(() => fail('listMcpTools resolved'), oneLine(server.name, pattern));
-    await callMcpTool(server, 'list_tables', {}, 'key-dead', opts).then(() => fail('callMcpTool resolved'), oneLine(server.name, pattern));
+    await callMcpTool(server, 'list_tables', {}, 'key-dead', opts).then(
+      () => fail('callMcpTool resolved'),
+      oneLine(server.name, pattern),
+    );
   }
 
   test('a stdio command that exits at once (its stderr is in the message)', async () => {
-    const server = { name: 'dies', command: process.execPath, args: ['-e', 'console.error("no database\\nconfigured"); process.exit(3)'] };
-    await rejectsBoth(server, /: connect failed: MCP error -32000: Connection closed \(stderr: no database configured\)$/);
+    const server = {
+      name: 'dies',
+      command: process.execPath,
+      args: ['-e', 'console.error("no database\\nconfigured"); process.exit(3)'],
+    };
+    await rejectsBoth(
+      server,
+      /: connect failed: MCP error -32000: Connection closed \(stderr: no database configured\)$/,
+    );
   });
 
   test('a stdio command that cannot be spawned', async () => {
-    await rejectsBoth({ name: 'missing', command: join(tmpdir(), 'no-such-mcp-server') }, /: connect failed: spawn .*no-such-mcp-server ENOENT$/);
+    await rejectsBoth(
+      { name: 'missing', command: join(tmpdir(), 'no-such-mcp-server') },
+      /: connect failed: spawn .*no-such-mcp-server ENOENT$/,
+    );
   });
 
   test('a stdio server that never answers times out', async () => {
     const server = { name: 'silent', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] };
-    await listMcpTools(server, { timeoutMs: 300 }).then(() => fail('listMcpTools resolved'), oneLine('silent', /: connect failed: MCP error -32001: Request timed out$/));
+    await listMcpTools(server, { timeoutMs: 300 }).then(
+      () => fail('listMcpTools resolved'),
+      oneLine('silent', /: connect failed: MCP error -32001: Request timed out$/),
+    );
   });
 
   test('an HTTP url with nothing listening', async () => {
@@ -118,6 +168,9 @@ describe('MCP servers out of reach throw one line naming the server and the step
   });
 
   test('an invalid config', async () => {
-    await listMcpTools({ name: 'bad', url: 'ftp://example.com/mcp' }).then(() => fail('resolved'), oneLine('bad', /: invalid config: /));
+    await listMcpTools({ name: 'bad', url: 'ftp://example.com/mcp' }).then(
+      () => fail('resolved'),
+      oneLine('bad', /: invalid config: /),
+    );
   });
 });

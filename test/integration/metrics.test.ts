@@ -20,14 +20,45 @@ const agent = defineAgent({
   name: 'metered',
   instructions: 'test',
   tools: [
-    defineTool({ name: 'transfer', description: 'Send money', parameters: amount, needsApproval: true, execute: ({ amount: a }) => `sent ${a}` }),
-    defineTool({ name: 'purge', description: 'Purge', parameters: amount, needsApproval: true, approvalTimeout: '2s', execute: () => 'purged' }),
-    defineTool({ name: 'refund', description: 'Refund', parameters: amount, needsApproval: true, onApproval: () => ({ approve: true, reason: 'small' }), execute: () => 'refunded' }),
-    defineTool({ name: 'lookup', description: 'Look up', parameters: amount, execute: () => { throw new Error('directory down'); } }),
+    defineTool({
+      name: 'transfer',
+      description: 'Send money',
+      parameters: amount,
+      needsApproval: true,
+      execute: ({ amount: a }) => `sent ${a}`,
+    }),
+    defineTool({
+      name: 'purge',
+      description: 'Purge',
+      parameters: amount,
+      needsApproval: true,
+      approvalTimeout: '2s',
+      execute: () => 'purged',
+    }),
+    defineTool({
+      name: 'refund',
+      description: 'Refund',
+      parameters: amount,
+      needsApproval: true,
+      onApproval: () => ({ approve: true, reason: 'small' }),
+      execute: () => 'refunded',
+    }),
+    defineTool({
+      name: 'lookup',
+      description: 'Look up',
+      parameters: amount,
+      execute: () => {
+        throw new Error('directory down');
+      },
+    }),
   ],
 });
 
-interface Series { name: string; labels: Record<string, string>; value: number }
+interface Series {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
 /** The Prometheus text format's samples (no escaped quotes in our label values). */
 const parse = (text: string): Series[] =>
   text.split('\n').flatMap((line) => {
@@ -58,7 +89,10 @@ async function scrape(): Promise<{ text: string; series: Series[] }> {
   const res = await fetch(url('/metrics'));
   expect(res.status).toBe(200);
   const text = await res.text();
-  return { text, series: parse(text).filter((s) => !s.name.startsWith('countersign_') || s.labels.taskQueue === h.taskQueue) };
+  return {
+    text,
+    series: parse(text).filter((s) => !s.name.startsWith('countersign_') || s.labels.taskQueue === h.taskQueue),
+  };
 }
 
 /** This file's Countersign counts, keyed by their labels (agent, tool, outcome / result). */
@@ -77,8 +111,18 @@ async function counts(): Promise<Record<string, Record<string, number>>> {
 
 const before = {
   requested: { 'metered/transfer': 4, 'metered/purge': 1, 'metered/refund': 1 },
-  decided: { 'metered/transfer/approved': 2, 'metered/transfer/rejected': 1, 'metered/purge/expired': 1, 'metered/refund/auto_approved': 1 },
-  waits: { 'metered/transfer/approved': 2, 'metered/transfer/rejected': 1, 'metered/purge/expired': 1, 'metered/refund/auto_approved': 1 },
+  decided: {
+    'metered/transfer/approved': 2,
+    'metered/transfer/rejected': 1,
+    'metered/purge/expired': 1,
+    'metered/refund/auto_approved': 1,
+  },
+  waits: {
+    'metered/transfer/approved': 2,
+    'metered/transfer/rejected': 1,
+    'metered/purge/expired': 1,
+    'metered/refund/auto_approved': 1,
+  },
   tools: { 'metered/transfer/ok': 2, 'metered/refund/ok': 1, 'metered/lookup/error': 1 },
   turns: { metered: 3 },
 };
@@ -97,7 +141,9 @@ async function expectCounts(expected: typeof before): Promise<void> {
 
 /** Workflow tasks the SDK replayed on this file's task queue (its temporal_workflow_task_replay_latency histogram). */
 const replays = async () =>
-  (await scrape()).series.filter((s) => s.name === 'temporal_workflow_task_replay_latency_count' && s.labels.task_queue === h.taskQueue).reduce((n, s) => n + s.value, 0);
+  (await scrape()).series
+    .filter((s) => s.name === 'temporal_workflow_task_replay_latency_count' && s.labels.task_queue === h.taskQueue)
+    .reduce((n, s) => n + s.value, 0);
 
 const transfer = (callId: string, a: number) => ({ name: 'transfer', arguments: { amount: a }, callId });
 const a = newId('metered-a');
@@ -106,7 +152,16 @@ const b = newId('metered-b');
 test('a known sequence is counted exactly once, before and after the runs replay on a fresh worker', async () => {
   expect((await fetch(url('/readyz'))).status).toBe(200);
   h.model.script(a, [
-    { toolCalls: [transfer('t1', 7001), transfer('t2', 7002), transfer('t3', 7003), { name: 'purge', arguments: { amount: 7004 }, callId: 'p1' }, { name: 'refund', arguments: { amount: 7005 }, callId: 'r1' }, { name: 'lookup', arguments: { amount: 7006 }, callId: 'l1' }] },
+    {
+      toolCalls: [
+        transfer('t1', 7001),
+        transfer('t2', 7002),
+        transfer('t3', 7003),
+        { name: 'purge', arguments: { amount: 7004 }, callId: 'p1' },
+        { name: 'refund', arguments: { amount: 7005 }, callId: 'r1' },
+        { name: 'lookup', arguments: { amount: 7006 }, callId: 'l1' },
+      ],
+    },
     { text: 'done' },
   ]);
   h.model.script(b, [{ toolCalls: [transfer('w1', 7007)] }, { text: 'done' }]);
@@ -119,18 +174,35 @@ test('a known sequence is counted exactly once, before and after the runs replay
     { callId: 't3', decision: 'reject', approver: 'bob' },
   ]);
   await h.client.workflow.getHandle(a).result(); // p1 expires after 2 s, then the model answers
-  expect((await runner.audit(a)).map((e) => `${e.callId}:${e.decision}`).sort()).toEqual(['p1:expired', 'r1:auto_approved', 't1:approved', 't2:approved', 't3:rejected']);
+  expect((await runner.audit(a)).map((e) => `${e.callId}:${e.decision}`).sort()).toEqual([
+    'p1:expired',
+    'r1:auto_approved',
+    't1:approved',
+    't2:approved',
+    't3:rejected',
+  ]);
   expect((await runner.run('metered', 'pay', { workflowId: b })).interruptions.map((i) => i.callId)).toEqual(['w1']);
   await expectCounts(before);
 
   const { text, series } = await scrape();
   // The labels: Countersign's, and the SDK's namespace, task queue and workflow type; never an argument value.
   const decided = series.find((s) => s.name === 'countersign_approvals_decided_total')!;
-  expect(Object.keys(decided.labels).sort()).toEqual(['agent', 'namespace', 'outcome', 'taskQueue', 'tool', 'workflowType']);
+  expect(Object.keys(decided.labels).sort()).toEqual([
+    'agent',
+    'namespace',
+    'outcome',
+    'taskQueue',
+    'tool',
+    'workflowType',
+  ]);
   expect(text).not.toMatch(/700[1-7]/);
-  const expiredWait = series.find((s) => s.name === 'countersign_approval_wait_seconds_sum' && s.labels.outcome === 'expired')!;
+  const expiredWait = series.find(
+    (s) => s.name === 'countersign_approval_wait_seconds_sum' && s.labels.outcome === 'expired',
+  )!;
   expect(expiredWait.value).toBeGreaterThanOrEqual(2);
-  expect(series.some((s) => s.name === 'countersign_approval_wait_seconds_bucket' && s.labels.le === '604800')).toBe(true);
+  expect(series.some((s) => s.name === 'countersign_approval_wait_seconds_bucket' && s.labels.le === '604800')).toBe(
+    true,
+  );
   expect(series.some((s) => s.name.startsWith('temporal_') && s.labels.task_queue === h.taskQueue)).toBe(true); // the SDK's own
 
   // A fresh worker: its cache is empty, so each run replays from history when it next gets a task.
@@ -139,7 +211,10 @@ test('a known sequence is counted exactly once, before and after the runs replay
   endpoint.watch(h.worker);
   await runner.describe(a); // a query: the closed run replays whole
   await h.client.workflow.getHandle(b).signal(approveSignal, { callId: 'no-such-call', approver: 'eve' }); // audited as ignored
-  await eventually(async () => ((await runner.audit(b)).some((e) => e.decision === 'ignored') ? true : undefined), 30_000);
+  await eventually(
+    async () => ((await runner.audit(b)).some((e) => e.decision === 'ignored') ? true : undefined),
+    30_000,
+  );
   await expectCounts(before);
 
   expect(await replays()).toBeGreaterThan(replayedBefore); // the SDK's own count: the fresh worker did replay them
@@ -169,6 +244,8 @@ test('a taken address, or a runtime already started, is one clear error', async 
     'COUNTERSIGN_METRICS_ADDRESS is set, but this process started the Temporal runtime before the worker (a NativeConnection or Worker created earlier): create the Countersign worker first',
   );
   await expect(startMetricsEndpoint(endpoint.address)).rejects.toThrow(
-    new RegExp(`^the metrics endpoint cannot listen on ${endpoint.address.replace(/\./g, '\\.')} \\(listen EADDRINUSE.*\\): set COUNTERSIGN_METRICS_ADDRESS to a free host:port, or unset it$`),
+    new RegExp(
+      `^the metrics endpoint cannot listen on ${endpoint.address.replace(/\./g, '\\.')} \\(listen EADDRINUSE.*\\): set COUNTERSIGN_METRICS_ADDRESS to a free host:port, or unset it$`,
+    ),
   );
 });

@@ -16,7 +16,11 @@ const CHUNK_DELAY_MS = 400;
 async function startRun(h: Harness, delayMs?: number): Promise<{ workflowId: string; handle: WorkflowHandle }> {
   const workflowId = `deltas-${randomUUID()}`;
   h.model.script(workflowId, [{ text: TEXT, chunkDelayMs: CHUNK_DELAY_MS, ...(delayMs ? { delayMs } : {}) }]);
-  const handle = await h.client.workflow.start('agentRun', { taskQueue: h.taskQueue, workflowId, args: [{ agent: 'email-assistant', input: 'Stream it' }] });
+  const handle = await h.client.workflow.start('agentRun', {
+    taskQueue: h.taskQueue,
+    workflowId,
+    args: [{ agent: 'email-assistant', input: 'Stream it' }],
+  });
   return { workflowId, handle };
 }
 
@@ -29,8 +33,14 @@ async function collect(deltas: AsyncIterable<ModelDelta>): Promise<Array<ModelDe
 /** When the run's (only) modelTurn activity completed, per the history. */
 async function modelTurnCompletedAt(handle: WorkflowHandle): Promise<number> {
   const events = (await handle.fetchHistory()).events ?? [];
-  const modelTurns = new Set(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'modelTurn').map((e) => String(e.eventId)));
-  const completed = events.filter((e) => modelTurns.has(String(e.activityTaskCompletedEventAttributes?.scheduledEventId)));
+  const modelTurns = new Set(
+    events
+      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'modelTurn')
+      .map((e) => String(e.eventId)),
+  );
+  const completed = events.filter((e) =>
+    modelTurns.has(String(e.activityTaskCompletedEventAttributes?.scheduledEventId)),
+  );
   expect(completed).toHaveLength(1);
   return tsToMs(completed[0]!.eventTime);
 }

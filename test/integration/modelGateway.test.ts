@@ -21,7 +21,9 @@ describe.each(['responses', 'chat'] as const)('model gateway over the %s API', (
   afterAll(async () => h?.close());
 
   test('a text answer becomes the final output, with usage', async () => {
-    const { workflowId, result } = await run(h, { agent: 'email-assistant', input: 'Say hello' }, [{ text: 'Hello there!' }]);
+    const { workflowId, result } = await run(h, { agent: 'email-assistant', input: 'Say hello' }, [
+      { text: 'Hello there!' },
+    ]);
     const r = await result;
     expect(r.status).toBe('Completed');
     expect(r.finalOutput).toBe('Hello there!');
@@ -31,7 +33,11 @@ describe.each(['responses', 'chat'] as const)('model gateway over the %s API', (
     expect(reqs).toHaveLength(1);
     expect(reqs[0]!.api).toBe(api);
     expect(reqs[0]!.tools.sort()).toEqual(['delete_record', 'lookup_contact', 'send_email']);
-    expect(reqs[0]!.items[0]).toEqual({ kind: 'message', role: 'system', text: expect.stringContaining('manage their emails') });
+    expect(reqs[0]!.items[0]).toEqual({
+      kind: 'message',
+      role: 'system',
+      text: expect.stringContaining('manage their emails'),
+    });
   });
 
   test('a tool call round-trips: the call and its output reach the next model request', async () => {
@@ -43,7 +49,12 @@ describe.each(['responses', 'chat'] as const)('model gateway over the %s API', (
     expect(r.finalOutput).toBe('Alice is alice@example.com');
     expect(r.usage.requests).toBe(2);
     const second = h.model.requests.filter((q) => q.runId === workflowId)[1]!;
-    expect(second.items).toContainEqual({ kind: 'call', callId: 'call_lookup_1', name: 'lookup_contact', arguments: '{"name":"alice"}' });
+    expect(second.items).toContainEqual({
+      kind: 'call',
+      callId: 'call_lookup_1',
+      name: 'lookup_contact',
+      arguments: '{"name":"alice"}',
+    });
     expect(second.items).toContainEqual({ kind: 'output', callId: 'call_lookup_1', output: 'alice@example.com' });
   });
 });

@@ -33,7 +33,11 @@ test('start --wait on a queue no worker polls: one line, exit 1 within 10 s; sho
   const began = Date.now();
   const started = await cli('start', 'email-assistant', 'hello', '--workflow-id', id, '--wait');
   const took = Date.now() - began;
-  expect({ code: started.code, stdout: started.stdout, stderr: started.stderr }).toEqual({ code: 1, stdout: '', stderr: line });
+  expect({ code: started.code, stdout: started.stdout, stderr: started.stderr }).toEqual({
+    code: 1,
+    stdout: '',
+    stderr: line,
+  });
   expect(took).toBeLessThan(10_000);
   expect((await h.client.workflow.getHandle(id).describe()).status.name).toBe('RUNNING'); // the run stays started
 
@@ -47,7 +51,15 @@ test('start --wait on a queue no worker polls: one line, exit 1 within 10 s; sho
   // other suites leave in the shared namespace stay out of the listing.
   const listed = newId('idle-listed');
   const agent = listed.replace(/-/g, '_');
-  await h.client.workflow.start(WORKFLOW_TYPE, { workflowId: listed, taskQueue: h.taskQueue, args: [{ agent: 'email-assistant', input: 'hello' }], typedSearchAttributes: [{ key: HitlStatus, value: 'AwaitingApproval' }, { key: HitlAgent, value: agent }] });
+  await h.client.workflow.start(WORKFLOW_TYPE, {
+    workflowId: listed,
+    taskQueue: h.taskQueue,
+    args: [{ agent: 'email-assistant', input: 'hello' }],
+    typedSearchAttributes: [
+      { key: HitlStatus, value: 'AwaitingApproval' },
+      { key: HitlAgent, value: agent },
+    ],
+  });
   const pending = await eventually(async () => {
     const r = await cli('pending', '--agent', agent);
     return r.stderr ? r : undefined; // visibility lags: poll
@@ -58,17 +70,28 @@ test('start --wait on a queue no worker polls: one line, exit 1 within 10 s; sho
     stderr: `countersign: 1 waiting run(s) not shown (${listed}): no worker has polled task queue "${h.taskQueue}" in the last 2 minutes, so its runs wait: start one on that queue (COUNTERSIGN_TASK_QUEUE=${h.taskQueue} npm run worker, or startWorker({ taskQueue: '${h.taskQueue}' }))\n`,
   });
   // The inbox's run page, its API and its list say it too.
-  const inbox = await startInbox({ runner: new Runner(h.client, { taskQueue: h.taskQueue }), port: 0, tokens: [{ approver: 'ann', token: 'ann-token-0123456789abcdef' }] });
+  const inbox = await startInbox({
+    runner: new Runner(h.client, { taskQueue: h.taskQueue }),
+    port: 0,
+    tokens: [{ approver: 'ann', token: 'ann-token-0123456789abcdef' }],
+  });
   try {
     const headers = { authorization: 'Bearer ann-token-0123456789abcdef' };
     const api = await fetch(`${inbox.url}/api/runs/${id}`, { headers });
-    expect({ status: api.status, body: await api.json() }).toEqual({ status: 503, body: { error: noWorkerLine(h.taskQueue, id) } });
+    expect({ status: api.status, body: await api.json() }).toEqual({
+      status: 503,
+      body: { error: noWorkerLine(h.taskQueue, id) },
+    });
     const pageReply = await fetch(`${inbox.url}/runs/${id}`, { headers });
     expect(pageReply.status).toBe(503);
     const page = await pageReply.text();
-    expect(page).toContain(`no worker has polled task queue &quot;${h.taskQueue}&quot; in the last 2 minutes, so run ${id} is started and waits`);
+    expect(page).toContain(
+      `no worker has polled task queue &quot;${h.taskQueue}&quot; in the last 2 minutes, so run ${id} is started and waits`,
+    );
     const list = await (await fetch(`${inbox.url}/`, { headers })).text(); // the listed run is missing, and the inbox says why
-    expect(list).toContain(`1 waiting run(s) not shown: no worker has polled task queue &quot;${h.taskQueue}&quot; in the last 2 minutes, so its runs wait`);
+    expect(list).toContain(
+      `1 waiting run(s) not shown: no worker has polled task queue &quot;${h.taskQueue}&quot; in the last 2 minutes, so its runs wait`,
+    );
   } finally {
     await inbox.close();
   }
@@ -78,13 +101,21 @@ test('start --wait on a queue no worker polls: one line, exit 1 within 10 s; sho
   const other = newId('idle-nowait');
   h.model.script(other, [{ text: 'second' }]);
   const startedOnly = await cli('start', 'email-assistant', 'hello', '--workflow-id', other);
-  expect(startedOnly).toEqual({ code: 0, stdout: `${other}\n`, stderr: `countersign: ${noWorkerLine(h.taskQueue, other)}\n` });
+  expect(startedOnly).toEqual({
+    code: 0,
+    stdout: `${other}\n`,
+    stderr: `countersign: ${noWorkerLine(h.taskQueue, other)}\n`,
+  });
 
   // result --wait waits for the worker that comes, then prints the answer.
   const waiting = cli('result', id, '--wait');
   await new Promise((r) => setTimeout(r, 3_000));
   await h.restartWorker();
-  expect(await waiting).toEqual({ code: 0, stdout: 'all done\n', stderr: `countersign: waiting: ${noWorkerLine(h.taskQueue, id)}\n` });
+  expect(await waiting).toEqual({
+    code: 0,
+    stdout: 'all done\n',
+    stderr: `countersign: waiting: ${noWorkerLine(h.taskQueue, id)}\n`,
+  });
   expect(await cli('result', other, '--wait')).toEqual({ code: 0, stdout: 'second\n', stderr: '' });
   const shown = await cli('show', id);
   expect(shown.code).toBe(0);

@@ -18,7 +18,15 @@ const afterCleanup: Array<() => void> = [];
 afterAll(() => afterCleanup.forEach((f) => f()));
 
 function startEnv(dir: string, port: number, uiPort: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, COUNTERSIGN_DEV_ADDRESS: `127.0.0.1:${port}`, COUNTERSIGN_UI_PORT: String(uiPort), COUNTERSIGN_DEV_DB: join(dir, 'dev.db'), COUNTERSIGN_DEMO_OUTBOX: join(dir, 'outbox.jsonl'), TEMPORAL_CONFIG_FILE: join(dir, 'none.toml'), COUNTERSIGN_INBOX_PORT: '0' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    COUNTERSIGN_DEV_ADDRESS: `127.0.0.1:${port}`,
+    COUNTERSIGN_UI_PORT: String(uiPort),
+    COUNTERSIGN_DEV_DB: join(dir, 'dev.db'),
+    COUNTERSIGN_DEMO_OUTBOX: join(dir, 'outbox.jsonl'),
+    TEMPORAL_CONFIG_FILE: join(dir, 'none.toml'),
+    COUNTERSIGN_INBOX_PORT: '0',
+  };
   for (const k of ['TEMPORAL_ADDRESS', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'COUNTERSIGN_TEST_ADDRESS']) delete env[k];
   return env;
 }
@@ -29,7 +37,8 @@ function processesOf(dir: string): Array<{ pid: number; cmdline: string }> {
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (cmdline.includes(dir) || readFileSync(`/proc/${pid}/environ`, 'utf8').includes(dir)) found.push({ pid: Number(pid), cmdline });
+      if (cmdline.includes(dir) || readFileSync(`/proc/${pid}/environ`, 'utf8').includes(dir))
+        found.push({ pid: Number(pid), cmdline });
     } catch {
       /* exited meanwhile, or not ours */
     }
@@ -54,12 +63,16 @@ async function eventually(check: () => boolean | Promise<boolean>, timeoutMs: nu
 
 function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took over ${ms / 1000}s`)), ms)));
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took over ${ms / 1000}s`)), ms)),
+  );
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** A running `npm start` in a fresh temp dir, its dev server's pid, and the ports; leftovers are killed after all. */
-async function startRunning(attempt = 1): Promise<{ run: Spawned; dir: string; port: number; uiPort: number; serverPid: number }> {
+async function startRunning(
+  attempt = 1,
+): Promise<{ run: Spawned; dir: string; port: number; uiPort: number; serverPid: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'countersign-start-'));
   const [port, uiPort] = [await freePort(), await freePort()];
   const run = spawnTs('devtools/start.ts', [], startEnv(dir, port, uiPort));
@@ -86,7 +99,13 @@ async function startRunning(attempt = 1): Promise<{ run: Spawned; dir: string; p
 }
 
 /** Nothing of the start remains: no process of it (dev server included), both ports free. */
-async function expectAllGone(dir: string, serverPid: number, port: number, uiPort: number, timeoutMs: number): Promise<void> {
+async function expectAllGone(
+  dir: string,
+  serverPid: number,
+  port: number,
+  uiPort: number,
+  timeoutMs: number,
+): Promise<void> {
   const gone = await eventually(() => processesOf(dir).length === 0, timeoutMs);
   expect(gone ? [] : processesOf(dir)).toEqual([]);
   expect(processesOf(dir).some((p) => p.pid === serverPid)).toBe(false);
@@ -104,14 +123,22 @@ test('npm start brings up server, UI and worker; state survives a restart', asyn
   await first.waitFor(/Countersign worker is running/);
   expect(first.output()).toContain('scripted demo model — set OPENAI_API_KEY for a real model');
   expect(first.output()).toContain('Agents: email-assistant, weather-assistant, greeter.'); // the demo agents and COUNTERSIGN_AGENTS_MODULE's
-  expect(first.output()).toContain(`Runs waiting for people: http://localhost:${uiPort}/namespaces/default/workflows?query=HitlStatus%3D%22AwaitingApproval%22`);
-  expect(first.output()).toMatch(/^Approvals inbox: http:\/\/127\.0\.0\.1:\d+\/sign-in\/[\w-]{43} \(signs this browser in as \S+; the link works once, within 15 minutes\)$/m);
+  expect(first.output()).toContain(
+    `Runs waiting for people: http://localhost:${uiPort}/namespaces/default/workflows?query=HitlStatus%3D%22AwaitingApproval%22`,
+  );
+  expect(first.output()).toMatch(
+    /^Approvals inbox: http:\/\/127\.0\.0\.1:\d+\/sign-in\/[\w-]{43} \(signs this browser in as \S+; the link works once, within 15 minutes\)$/m,
+  );
   const ui = await fetch(`http://localhost:${uiPort}/`);
   expect(ui.status).toBe(200);
 
   const connection = await Connection.connect({ address: `127.0.0.1:${port}` });
   const client = new Client({ connection });
-  const handle = await client.workflow.start('agentRun', { taskQueue: 'countersign', workflowId: 'start-test-1', args: [{ agent: 'weather-assistant', input: "What's the weather in Paris?" }] });
+  const handle = await client.workflow.start('agentRun', {
+    taskQueue: 'countersign',
+    workflowId: 'start-test-1',
+    args: [{ agent: 'weather-assistant', input: "What's the weather in Paris?" }],
+  });
   const result = (await handle.result()) as RunResult;
   expect(result.finalOutput).toBe('get_weather: The weather in Paris is sunny');
   await connection.close();
@@ -133,7 +160,8 @@ test('npm start brings up server, UI and worker; state survives a restart', asyn
   }
 });
 
-const signInUrlOf = (output: string) => /^Approvals inbox: (http:\/\/127\.0\.0\.1:\d+)(\/sign-in\/[\w-]+) /m.exec(output)!;
+const signInUrlOf = (output: string) =>
+  /^Approvals inbox: (http:\/\/127\.0\.0\.1:\d+)(\/sign-in\/[\w-]+) /m.exec(output)!;
 
 test('the banner’s sign-in link opens the inbox in Chromium as the local user, once; the waiting call is there', async () => {
   const { run, port } = await startRunning();
@@ -144,14 +172,19 @@ test('the banner’s sign-in link opens the inbox in Chromium as the local user,
     // Before the link: nothing to see.
     const anonymous = await fetch(`${base}/`);
     expect(anonymous.status).toBe(401);
-    expect(await anonymous.text()).toContain('Not signed in: open the one-time sign-in link npm start printed (start it again for a new one).');
+    expect(await anonymous.text()).toContain(
+      'Not signed in: open the one-time sign-in link npm start printed (start it again for a new one).',
+    );
     const handle = await new Client({ connection }).workflow.start('agentRun', {
       taskQueue: 'countersign',
       workflowId: 'start-signin-1',
       args: [{ agent: 'email-assistant', input: 'Send the report to alice and delete the draft record DR-42' }],
     });
     let pending: PendingApproval[] = [];
-    await eventually(async () => (pending = await handle.query<PendingApproval[]>('pendingApprovals')).length > 0, 90_000);
+    await eventually(
+      async () => (pending = await handle.query<PendingApproval[]>('pendingApprovals')).length > 0,
+      90_000,
+    );
     const page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage();
     await page.goto(`${base}${path}`);
     expect(new URL(page.url()).pathname).toBe('/');
@@ -163,12 +196,16 @@ test('the banner’s sign-in link opens the inbox in Chromium as the local user,
     // The session decides like any signed-in approver (its form's CSRF token is bound to it).
     await card.getByRole('button', { name: 'Approve', exact: true }).click();
     await page.getByText(`Decided: approved ${pending[0]!.toolName} (call ${pending[0]!.callId})`).waitFor();
-    expect((await handle.query<RunSnapshot>('runState')).audit).toContainEqual(expect.objectContaining({ callId: pending[0]!.callId, decision: 'approved', approver: userInfo().username }));
+    expect((await handle.query<RunSnapshot>('runState')).audit).toContainEqual(
+      expect.objectContaining({ callId: pending[0]!.callId, decision: 'approved', approver: userInfo().username }),
+    );
     // The link worked once: a second browser gets nothing from it.
     const again = await (await browser.newContext()).newPage();
     const second = await again.goto(`${base}${path}`);
     expect(second?.status()).toBe(401);
-    await expect(again.locator('p.message').textContent()).resolves.toBe('It was used already or has expired: stop npm start and start it again for a new one.');
+    await expect(again.locator('p.message').textContent()).resolves.toBe(
+      'It was used already or has expired: stop npm start and start it again for a new one.',
+    );
     expect((await again.goto(`${base}/`))?.status()).toBe(401);
   } finally {
     await browser.close();
@@ -189,7 +226,9 @@ test('a port held by something that is not Temporal is reported, and left alone'
   try {
     const run = spawnTs('devtools/start.ts', [], startEnv(dir, port, await freePort()));
     expect(await run.exited).toBe(1);
-    expect(run.output().trim()).toBe(`countersign: port ${port} is taken by something that is not a Temporal server; stop it, or set TEMPORAL_ADDRESS to your Temporal server`);
+    expect(run.output().trim()).toBe(
+      `countersign: port ${port} is taken by something that is not a Temporal server; stop it, or set TEMPORAL_ADDRESS to your Temporal server`,
+    );
     expect(squatter.listening).toBe(true);
   } finally {
     squatter.close();
@@ -198,7 +237,10 @@ test('a port held by something that is not Temporal is reported, and left alone'
 
 test('an unreachable TEMPORAL_ADDRESS is one clear line', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'countersign-start-'));
-  const env = { ...startEnv(dir, await freePort(), await freePort()), TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` };
+  const env = {
+    ...startEnv(dir, await freePort(), await freePort()),
+    TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`,
+  };
   const run = spawnTs('devtools/start.ts', [], env);
   expect(await run.exited).toBe(1);
   expect(run.output()).toMatch(/^countersign: cannot reach Temporal at 127\.0\.0\.1:\d+ .*set TEMPORAL_ADDRESS/m);
@@ -207,10 +249,16 @@ test('an unreachable TEMPORAL_ADDRESS is one clear line', async () => {
 
 test('a namespace the server does not have is one clear line', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'countersign-start-'));
-  const env = { ...startEnv(dir, await freePort(), await freePort()), TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS, TEMPORAL_NAMESPACE: 'no-such-namespace' };
+  const env = {
+    ...startEnv(dir, await freePort(), await freePort()),
+    TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+    TEMPORAL_NAMESPACE: 'no-such-namespace',
+  };
   const run = spawnTs('devtools/start.ts', [], env);
   expect(await run.exited).toBe(1);
-  expect(run.output().trim()).toMatch(/^countersign: namespace "no-such-namespace" is not usable at \S+ \(.*\); set TEMPORAL_NAMESPACE to an existing namespace$/);
+  expect(run.output().trim()).toMatch(
+    /^countersign: namespace "no-such-namespace" is not usable at \S+ \(.*\); set TEMPORAL_NAMESPACE to an existing namespace$/,
+  );
 });
 
 test('closing the terminal (SIGHUP to the whole process group) stops worker, model and dev server', async () => {

@@ -19,7 +19,8 @@ const refund = defineTool({
     if (amount === 13) throw new Error('unlucky: the policy service is down');
     if (amount === 14) return { approve: 'yes' } as never; // nonsense
     if (amount <= 100) return { approve: true, reason: 'small refund' };
-    if (amount > 1000) return { approve: false, message: 'Refunds over 1000 need the finance team.', reason: 'over limit' };
+    if (amount > 1000)
+      return { approve: false, message: 'Refunds over 1000 need the finance team.', reason: 'over limit' };
     return undefined; // in between: a person decides
   },
   execute: ({ amount }, ctx) => (refunds.push({ amount, key: ctx.idempotencyKey }), `refunded ${amount}`),
@@ -34,7 +35,9 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const calls = (...amounts: number[]) => ({ toolCalls: amounts.map((amount, i) => ({ name: 'refund', arguments: { amount }, callId: `r${i}` })) });
+const calls = (...amounts: number[]) => ({
+  toolCalls: amounts.map((amount, i) => ({ name: 'refund', arguments: { amount }, callId: `r${i}` })),
+});
 
 test('auto-approve and auto-reject are audited with the reason; the rest waits for a person', async () => {
   const workflowId = newId('on-approval');

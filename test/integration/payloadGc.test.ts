@@ -33,10 +33,18 @@ const bodyFiles = () => [...storeFiles(storeDir)].filter((f) => statSync(join(st
 const snapshotOfStore = () => [...storeFiles(storeDir)].sort().map((f) => `${f} ${statSync(join(storeDir, f)).size}`);
 
 async function gc(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = cliEnv({ TEMPORAL_NAMESPACE: namespace, COUNTERSIGN_PAYLOAD_STORAGE: 'file', COUNTERSIGN_PAYLOAD_DIR: storeDir });
+  const env = cliEnv({
+    TEMPORAL_NAMESPACE: namespace,
+    COUNTERSIGN_PAYLOAD_STORAGE: 'file',
+    COUNTERSIGN_PAYLOAD_DIR: storeDir,
+  });
   return countersign(['storage', 'gc', ...args], env).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),
+    (err: { code: number; stdout: string; stderr: string }) => ({
+      code: err.code,
+      stdout: err.stdout,
+      stderr: err.stderr,
+    }),
   );
 }
 
@@ -69,7 +77,14 @@ test('a dry run deletes nothing: with the default minimum age everything unrefer
   const cautious = await gc('--dry-run', '--json');
   expect(cautious).toMatchObject({ code: 0, stderr: '' });
   const kept = JSON.parse(cautious.stdout) as PayloadGcReport;
-  expect(kept).toMatchObject({ dryRun: true, namespace, minAgeMs: 3_600_000, executions: 5, deleted: { objects: 0, bytes: 0 }, missing: [] });
+  expect(kept).toMatchObject({
+    dryRun: true,
+    namespace,
+    minAgeMs: 3_600_000,
+    executions: 5,
+    deleted: { objects: 0, bytes: 0 },
+    missing: [],
+  });
   expect(kept.recent.objects).toBeGreaterThanOrEqual(3); // at least the three gone runs' bodies
   expect(kept.reachable.objects + kept.recent.objects).toBe(before.length);
 
@@ -96,8 +111,16 @@ test('gc deletes what only the runs past retention could read; the rest still re
   expect(swept).toMatchObject({ code: 0, stderr: '' });
   const report = JSON.parse(swept.stdout) as PayloadGcReport;
   const [bytesAfter, filesAfter] = [folderBytes(storeDir), storeFiles(storeDir).size];
-  console.log(`payload store (file): before ${filesBefore} files, ${bytesBefore} bytes; after ${filesAfter} files, ${bytesAfter} bytes; deleted ${report.deleted.objects} objects, ${report.deleted.bytes} bytes; ${report.executions} executions read`);
-  expect(report).toMatchObject({ dryRun: false, executions: 5, touched: 0, missing: [], before: { objects: filesBefore, bytes: bytesBefore } });
+  console.log(
+    `payload store (file): before ${filesBefore} files, ${bytesBefore} bytes; after ${filesAfter} files, ${bytesAfter} bytes; deleted ${report.deleted.objects} objects, ${report.deleted.bytes} bytes; ${report.executions} executions read`,
+  );
+  expect(report).toMatchObject({
+    dryRun: false,
+    executions: 5,
+    touched: 0,
+    missing: [],
+    before: { objects: filesBefore, bytes: bytesBefore },
+  });
   expect(report.after).toEqual({ objects: filesAfter, bytes: bytesAfter });
   expect(report.reachable.objects).toBe(filesAfter); // what is left is exactly what the remaining runs reach
   expect(report.deleted.bytes).toBeGreaterThan(3 * BODY_BYTES);

@@ -33,7 +33,11 @@ afterAll(async () => {
 const bucket = async () => {
   const listed = await s3.client.send(new ListObjectsV2Command({ Bucket: s3.bucket }));
   const objects = listed.Contents ?? [];
-  return { objects: objects.length, bytes: objects.reduce((n, o) => n + (o.Size ?? 0), 0), bodies: objects.filter((o) => (o.Size ?? 0) >= BODY_BYTES).length };
+  return {
+    objects: objects.length,
+    bytes: objects.reduce((n, o) => n + (o.Size ?? 0), 0),
+    bodies: objects.filter((o) => (o.Size ?? 0) >= BODY_BYTES).length,
+  };
 };
 
 test("the worker's periodic sweep, one at a time, shrinks the bucket to what the waiting run needs", async () => {
@@ -46,7 +50,11 @@ test("the worker's periodic sweep, one at a time, shrinks the bucket to what the
   expect(before.bodies).toBe(2);
 
   const lines: string[] = [];
-  const settings = { namespace: h.client.options.namespace, payloadStorage: storage, payloadGc: { minAgeMs: 0, intervalMs: 200 } };
+  const settings = {
+    namespace: h.client.options.namespace,
+    payloadStorage: storage,
+    payloadGc: { minAgeMs: 0, intervalMs: 200 },
+  };
   const sweeper = startPayloadSweeper(h.client.workflowService, settings, h.worker, (line) => lines.push(line))!;
   await eventually(() => (sweeper.sweeps >= 2 ? true : undefined));
   await sweeper.stop();
@@ -54,11 +62,15 @@ test("the worker's periodic sweep, one at a time, shrinks the bucket to what the
   await new Promise((r) => setTimeout(r, 500));
   expect(sweeper.sweeps).toBe(sweeps); // stopped: no sweep after stop()
   expect(lines).toHaveLength(sweeps); // one line per sweep, each after the one before ended
-  expect(lines[0]).toMatch(/^\[countersign\] payload gc: deleted [1-9]\d* objects \([\d.]+ MiB\) of \d+ \([\d.]+ MiB\); kept \d+ referenced, 0 recent; 1 executions read, 0 referenced objects missing; [\d.]+s$/);
+  expect(lines[0]).toMatch(
+    /^\[countersign\] payload gc: deleted [1-9]\d* objects \([\d.]+ MiB\) of \d+ \([\d.]+ MiB\); kept \d+ referenced, 0 recent; 1 executions read, 0 referenced objects missing; [\d.]+s$/,
+  );
   expect(lines.slice(1).every((l) => l.startsWith('[countersign] payload gc: deleted 0 objects'))).toBe(true);
 
   const after = await bucket();
-  console.log(`payload store (S3): before ${before.objects} objects, ${before.bytes} bytes; after ${after.objects} objects, ${after.bytes} bytes`);
+  console.log(
+    `payload store (S3): before ${before.objects} objects, ${before.bytes} bytes; after ${after.objects} objects, ${after.bytes} bytes`,
+  );
   expect(after.bodies).toBe(1);
   expect(after.bytes).toBeLessThan(before.bytes - BODY_BYTES);
 

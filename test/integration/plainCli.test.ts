@@ -24,7 +24,10 @@ const { dir, thresholdBytes } = testPayloadStorage as { dir: string; thresholdBy
 /** The bundled `temporal` binary against the test dev server, with no profile of the machine's. */
 async function temporal(...args: string[]): Promise<string> {
   const env = { ...process.env, TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml', NO_COLOR: '1' };
-  const { stdout } = await execute(binaryPath('temporal'), [...args, '--address', loadDevConfig().test.address!], { env, maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await execute(binaryPath('temporal'), [...args, '--address', loadDevConfig().test.address!], {
+    env,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return stdout;
 }
 const encodingOf = (p: { metadata: { encoding: string } }) => Buffer.from(p.metadata.encoding, 'base64').toString();
@@ -32,7 +35,11 @@ const bodyOf = (args: string) => (JSON.parse(args) as { body: string }).body;
 
 describe.each([
   { name: 'payload store', encoding: 'json/countersign-values', keys: undefined },
-  { name: 'payload store and encryption', encoding: 'binary/encrypted', keys: `k1:${randomBytes(32).toString('base64')}` },
+  {
+    name: 'payload store and encryption',
+    encoding: 'binary/encrypted',
+    keys: `k1:${randomBytes(32).toString('base64')}`,
+  },
 ])('with the $name', ({ encoding, keys }) => {
   let h: Harness;
   let codec: Spawned;
@@ -41,8 +48,19 @@ describe.each([
     h = await startHarness({ encryptionKeys: keys });
     // The codec server as an operator runs it: a child process with the worker's storage settings (and keys).
     const port = await freePort();
-    const env = { ...process.env, COUNTERSIGN_PAYLOAD_STORAGE: 'file', COUNTERSIGN_PAYLOAD_DIR: dir, COUNTERSIGN_PAYLOAD_THRESHOLD_BYTES: String(thresholdBytes), COUNTERSIGN_CODEC_TOKEN: TOKEN, COUNTERSIGN_ENCRYPTION_KEYS: keys ?? '', NO_COLOR: '1' };
-    codec = spawnProcess(process.execPath, [CLI_PATH, 'codec-server', '--port', String(port)], { cwd: projectRoot, env });
+    const env = {
+      ...process.env,
+      COUNTERSIGN_PAYLOAD_STORAGE: 'file',
+      COUNTERSIGN_PAYLOAD_DIR: dir,
+      COUNTERSIGN_PAYLOAD_THRESHOLD_BYTES: String(thresholdBytes),
+      COUNTERSIGN_CODEC_TOKEN: TOKEN,
+      COUNTERSIGN_ENCRYPTION_KEYS: keys ?? '',
+      NO_COLOR: '1',
+    };
+    codec = spawnProcess(process.execPath, [CLI_PATH, 'codec-server', '--port', String(port)], {
+      cwd: projectRoot,
+      env,
+    });
     await codec.waitFor(/codec server at .*bearer token required/);
     codecArgs = ['--codec-endpoint', `http://127.0.0.1:${port}`, '--codec-auth', `Bearer ${TOKEN}`];
   });
@@ -54,7 +72,18 @@ describe.each([
 
   test('workflow query pendingApprovals, result and show print the 300 KB argument through the codec server, and only through it', async () => {
     const workflowId = newId('plain-cli');
-    h.model.script(workflowId, [{ toolCalls: [{ name: 'send_email', arguments: { to: 'alice@example.com', subject: 'Figures', body: BODY }, callId: 'big-1' }] }, { text: `Sent: ${BODY}` }]);
+    h.model.script(workflowId, [
+      {
+        toolCalls: [
+          {
+            name: 'send_email',
+            arguments: { to: 'alice@example.com', subject: 'Figures', body: BODY },
+            callId: 'big-1',
+          },
+        ],
+      },
+      { text: `Sent: ${BODY}` },
+    ]);
     const runner = new Runner(h.client, { taskQueue: h.taskQueue });
     const first = await runner.run('email-assistant', 'Send alice the figures', { workflowId });
     expect(first.interruptions.map((i) => i.callId)).toEqual(['big-1']);
@@ -64,7 +93,8 @@ describe.each([
     const raw = await temporal(...query);
     expect(raw).not.toContain(MARKER);
     expect(raw.length).toBeLessThan(2_000);
-    const rawPayloads = (JSON.parse(raw) as { queryResult: { payloads: Array<{ metadata: { encoding: string } }> } }).queryResult.payloads;
+    const rawPayloads = (JSON.parse(raw) as { queryResult: { payloads: Array<{ metadata: { encoding: string } }> } })
+      .queryResult.payloads;
     expect(rawPayloads.map(encodingOf)).toEqual([encoding]);
 
     const decoded = JSON.parse(await temporal(...query, ...codecArgs)) as { queryResult: PendingApproval[][] };
@@ -76,7 +106,9 @@ describe.each([
     expect(body).toBe(BODY);
 
     // The token is what lets the CLI in: without --codec-auth the codec server answers 401 and the CLI says so.
-    await expect(temporal(...query, ...codecArgs.slice(0, 2))).rejects.toMatchObject({ stderr: expect.stringContaining('Unauthorized: {"error":"missing or wrong bearer token"}') });
+    await expect(temporal(...query, ...codecArgs.slice(0, 2))).rejects.toMatchObject({
+      stderr: expect.stringContaining('Unauthorized: {"error":"missing or wrong bearer token"}'),
+    });
 
     expect((await approveUntilDone(runner, first)).status).toBe('Completed');
     const result = ['workflow', 'result', '--workflow-id', workflowId, '-o', 'json'];

@@ -34,7 +34,10 @@ afterAll(async () => {
 /** Saves an example as the README names it and runs `npx tsx <file>` from the clone's root. */
 function runExample(file: string, env: NodeJS.ProcessEnv): Spawned {
   writeFileSync(join(dir, file), readmeExamples().find((e) => e.file === file)!.text);
-  const child = spawnProcess(process.execPath, [TSX, join(dir, file)], { cwd: projectRoot, env: { ...env, TEMPORAL_CONFIG_FILE: join(dir, 'none.toml'), COUNTERSIGN_PAYLOAD_DIR: join(dir, 'payloads') } });
+  const child = spawnProcess(process.execPath, [TSX, join(dir, file)], {
+    cwd: projectRoot,
+    env: { ...env, TEMPORAL_CONFIG_FILE: join(dir, 'none.toml'), COUNTERSIGN_PAYLOAD_DIR: join(dir, 'payloads') },
+  });
   children.push(child);
   return child;
 }
@@ -47,10 +50,9 @@ async function whileRunning<T>(child: Spawned, work: Promise<T>): Promise<T> {
 
 test('the README has two TypeScript examples, each named as an ES module file', () => {
   expect(readmeExamples().map((e) => e.file)).toEqual(['approve.mts', 'refunds.mts']);
-  expect(readmeExamples().map((e) => e.text.split('\n').find((l) => l.startsWith('import ') && l.includes("'countersign")))).toEqual([
-    "import { Runner } from 'countersign/client';",
-    "import { defineAgent, defineTool } from 'countersign';",
-  ]);
+  expect(
+    readmeExamples().map((e) => e.text.split('\n').find((l) => l.startsWith('import ') && l.includes("'countersign"))),
+  ).toEqual(["import { Runner } from 'countersign/client';", "import { defineAgent, defineTool } from 'countersign';"]);
 });
 
 test('refunds.mts serves its agent: a refund above 50 waits for a person, is approved and runs once', async () => {
@@ -60,10 +62,15 @@ test('refunds.mts serves its agent: a refund above 50 waits for a person, is app
   const runner = new Runner(new Client({ connection: workers.connection, namespace }), { taskQueue: 'refunds' });
   const workflowId = newId('readme-refund');
   const paused = await whileRunning(worker, runner.run('refunds', 'Refund 80 EUR on order A-17', { workflowId }));
-  expect(paused.interruptions.map((i) => [i.toolName, JSON.parse(i.arguments)])).toEqual([['issue_refund', { orderId: 'A-17', amount: 80 }]]);
+  expect(paused.interruptions.map((i) => [i.toolName, JSON.parse(i.arguments)])).toEqual([
+    ['issue_refund', { orderId: 'A-17', amount: 80 }],
+  ]);
   const callId = paused.interruptions[0]!.callId;
 
-  const done = await whileRunning(worker, runner.run('refunds', paused.toState().approve(paused.interruptions[0]!, { approver: 'ann' })));
+  const done = await whileRunning(
+    worker,
+    runner.run('refunds', paused.toState().approve(paused.interruptions[0]!, { approver: 'ann' })),
+  );
   expect(done.interruptions).toEqual([]);
   // The demo model's final answer quotes each tool result: the refund ran, with its idempotency key.
   expect(done.finalOutput).toBe(`issue_refund: Refunded 80 EUR on order A-17 (key ${workflowId}:${callId})`);

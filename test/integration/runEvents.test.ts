@@ -21,7 +21,8 @@ afterAll(async () => h?.close());
 
 const SEED = 'Send the report to alice and delete the draft record DR-42';
 /** Type and call of each event, the shape the tests compare. */
-const shape = (events: RunEvent[]) => events.map((e) => ('toolName' in e ? `${e.type} ${e.toolName}` : 'outcome' in e ? `${e.type} ${e.outcome}` : e.type));
+const shape = (events: RunEvent[]) =>
+  events.map((e) => ('toolName' in e ? `${e.type} ${e.toolName}` : 'outcome' in e ? `${e.type} ${e.outcome}` : e.type));
 
 const EXPECTED = [
   'run_started',
@@ -42,9 +43,19 @@ const EXPECTED = [
 
 test('the seed scenario, watched across a continue-as-new and a worker restart: every event once, in order', async () => {
   const workflowId = newId('events');
-  const env = { ...process.env, TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS, TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml', COUNTERSIGN_TASK_QUEUE: h.taskQueue, NO_COLOR: '1' };
+  const env = {
+    ...process.env,
+    TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+    TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml',
+    COUNTERSIGN_TASK_QUEUE: h.taskQueue,
+    NO_COLOR: '1',
+  };
   const paused = await runner.run('email-assistant', SEED, { workflowId, continueAsNewAfterEvents: 10 });
-  const watch = spawnProcess(process.execPath, [join(projectRoot, 'bin/countersign.js'), 'watch', workflowId, '--json'], { cwd: projectRoot, env });
+  const watch = spawnProcess(
+    process.execPath,
+    [join(projectRoot, 'bin/countersign.js'), 'watch', workflowId, '--json'],
+    { cwd: projectRoot, env },
+  );
   try {
     await watch.waitFor(/"run_paused"/);
     // The run continues as new while it waits (its history passed 10 events); then its worker goes away and comes back.
@@ -89,7 +100,15 @@ test('runStreamed: events to the interruption, toState, and a resumed streamed r
   const rest: RunEvent[] = [];
   for await (const e of second) rest.push(e);
   await second.completed;
-  expect(shape(rest.filter((e) => e.type !== 'model_text_delta'))).toEqual(['decision approved', 'decision approved', 'tool_output', 'tool_output', 'turn_started', 'message_output', 'run_completed']);
+  expect(shape(rest.filter((e) => e.type !== 'model_text_delta'))).toEqual([
+    'decision approved',
+    'decision approved',
+    'tool_output',
+    'tool_output',
+    'turn_started',
+    'message_output',
+    'run_completed',
+  ]);
   expect(rest[0]!.seq).toBe(seen.at(-1)!.seq + 1); // the resumed stream starts where the first ended
   expect(second.finalOutput).toContain('send_email: Email sent to alice@example.com');
 
@@ -106,7 +125,9 @@ test('live approvals: tool_approval_required, approveToolCall / rejectToolCall, 
   const ended = new Promise<RunEvent | undefined>((resolve) => live.on('end', resolve));
   live.on('tool_approval_required', (e) => {
     asked.push(e.toolName);
-    void (e.toolName === 'send_email' ? live.approveToolCall(e.callId, { always: true }) : live.rejectToolCall(e.callId, { message: 'Keep the draft.' }));
+    void (e.toolName === 'send_email'
+      ? live.approveToolCall(e.callId, { always: true })
+      : live.rejectToolCall(e.callId, { message: 'Keep the draft.' }));
   });
   const last = await ended;
   expect(asked.sort()).toEqual(['delete_record', 'send_email']);

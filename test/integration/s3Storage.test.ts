@@ -36,7 +36,11 @@ afterAll(async () => {
 test('newsletters of 300 KB run through S3: references in history, objects in the bucket, one email each', async () => {
   const workflowId = newId('s3-newsletters');
   h.model.script(workflowId, newsletterScript(300_000).slice(-4)); // the last three newsletters and the final answer
-  const first = await runner.run('email-assistant', 'Send alice the last newsletters', { workflowId, continueAsNewAfterEvents: 30, maxTurns: 10 });
+  const first = await runner.run('email-assistant', 'Send alice the last newsletters', {
+    workflowId,
+    continueAsNewAfterEvents: 30,
+    maxTurns: 10,
+  });
   expect(JSON.parse(first.interruptions[0]!.arguments).body).toHaveLength(300_000); // read back from S3 by the client
   const done = await approveUntilDone(runner, first);
   expect(done.status).toBe('Completed');
@@ -52,20 +56,29 @@ test('newsletters of 300 KB run through S3: references in history, objects in th
   expect(objects.every((o) => o.Key?.startsWith('v0/ns/default/'))).toBe(true); // keyed by namespace, as Temporal's driver does
 
   // The CLI, in its own process, configured through the environment only, reads the offloaded conversation.
-  const { stdout } = await promisify(execFile)(process.execPath, [join(projectRoot, 'bin/countersign.js'), 'conversation', workflowId, '--json'], {
-    cwd: projectRoot,
-    maxBuffer: 64 * 1024 * 1024,
-    env: {
-      ...process.env,
-      TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
-      COUNTERSIGN_PAYLOAD_STORAGE: 's3',
-      COUNTERSIGN_PAYLOAD_S3_BUCKET: s3.bucket,
-      COUNTERSIGN_PAYLOAD_S3_ENDPOINT: s3.endpoint,
-      COUNTERSIGN_PAYLOAD_S3_REGION: 'us-east-1',
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [join(projectRoot, 'bin/countersign.js'), 'conversation', workflowId, '--json'],
+    {
+      cwd: projectRoot,
+      maxBuffer: 64 * 1024 * 1024,
+      env: {
+        ...process.env,
+        TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+        COUNTERSIGN_PAYLOAD_STORAGE: 's3',
+        COUNTERSIGN_PAYLOAD_S3_BUCKET: s3.bucket,
+        COUNTERSIGN_PAYLOAD_S3_ENDPOINT: s3.endpoint,
+        COUNTERSIGN_PAYLOAD_S3_REGION: 'us-east-1',
+      },
     },
-  });
-  const items = stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; arguments?: string });
+  );
+  const items = stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { type: string; arguments?: string });
   expect(items).toHaveLength(8); // the request, three calls and their outputs, the answer
-  const bodies = items.filter((i) => i.type === 'function_call').map((i) => (JSON.parse(i.arguments!) as { body: string }).body.length);
+  const bodies = items
+    .filter((i) => i.type === 'function_call')
+    .map((i) => (JSON.parse(i.arguments!) as { body: string }).body.length);
   expect(bodies).toEqual([300_000, 300_000, 300_000]);
 });

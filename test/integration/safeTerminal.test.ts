@@ -12,12 +12,21 @@ jest.setTimeout(300_000); // child processes are slow on a loaded machine
 
 const ESC = '\u001b';
 const HOSTILE = `${ESC}[2K${ESC}[1Aall clear ${ESC}]8;;https://evil.example/${ESC}\\docs${ESC}]8;;${ESC}\\ \u202etxt.exe`;
-const SHOWN = '\\u001b[2K\\u001b[1Aall clear \\u001b]8;;https://evil.example/\\u001b\\docs\\u001b]8;;\\u001b\\ \\u202etxt.exe';
+const SHOWN =
+  '\\u001b[2K\\u001b[1Aall clear \\u001b]8;;https://evil.example/\\u001b\\docs\\u001b]8;;\\u001b\\ \\u202etxt.exe';
 
 const noteAgent = defineAgent({
   name: 'note-taker',
   instructions: 'test',
-  tools: [defineTool({ name: 'take_note', description: 'Take a note', parameters: z.object({ note: z.string() }), needsApproval: true, execute: ({ note }) => `noted: ${note}` })],
+  tools: [
+    defineTool({
+      name: 'take_note',
+      description: 'Take a note',
+      parameters: z.object({ note: z.string() }),
+      needsApproval: true,
+      execute: ({ note }) => `noted: ${note}`,
+    }),
+  ],
 });
 
 let h: Harness;
@@ -31,13 +40,17 @@ afterAll(async () => h?.close());
 const cli = (...args: string[]) => countersignExit(args, env);
 
 /** Nothing a terminal would act on: no ESC, no other control character but newlines, no bidirectional override. */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const inert = (out: string) => !/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(out);
+const inert = (out: string) =>
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  !/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(out);
 
 test('conversation, show, result and watch show escape sequences and U+202E from a run as escapes; --json is plain JSON', async () => {
   const id = newId('hostile');
   h.model.script(id, [
-    { text: `Taking a note. ${HOSTILE}`, toolCalls: [{ name: 'take_note', arguments: { note: HOSTILE }, callId: 'n1' }] },
+    {
+      text: `Taking a note. ${HOSTILE}`,
+      toolCalls: [{ name: 'take_note', arguments: { note: HOSTILE }, callId: 'n1' }],
+    },
     { text: `Done: ${HOSTILE}` },
   ]);
   const started = await cli('start', 'note-taker', 'take a note', '--workflow-id', id, '--wait');
@@ -82,9 +95,15 @@ test('conversation, show, result and watch show escape sequences and U+202E from
   expect(JSON.parse(json.stdout).finalOutput).toBe(`Done: ${HOSTILE}`);
   expect(json.stdout).toContain(JSON.stringify(`Done: ${HOSTILE}`));
   const items = (await cli('conversation', id, '--json')).stdout.trimEnd().split('\n');
-  expect(items.map((l) => JSON.parse(l) as { type: string; output?: string }).find((i) => i.type === 'function_call_output')?.output).toBe(`noted: ${HOSTILE}`);
+  expect(
+    items.map((l) => JSON.parse(l) as { type: string; output?: string }).find((i) => i.type === 'function_call_output')
+      ?.output,
+  ).toBe(`noted: ${HOSTILE}`);
   expect(items.every((l) => l === JSON.stringify(JSON.parse(l)))).toBe(true);
-  const events = (await cli('watch', id, '--json')).stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; finalOutput?: string });
+  const events = (await cli('watch', id, '--json')).stdout
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { type: string; finalOutput?: string });
   expect(events.find((e) => e.type === 'run_completed')?.finalOutput).toBe(`Done: ${HOSTILE}`);
 });
 

@@ -25,7 +25,10 @@ afterAll(() => {
 
 /** Every value in the environment whose name says it is secret (long enough not to match by chance). */
 function secretsInEnvironment(env: NodeJS.ProcessEnv): Array<[string, string]> {
-  return Object.entries(env).filter((kv): kv is [string, string] => /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i.test(kv[0]) && (kv[1]?.length ?? 0) >= 8);
+  return Object.entries(env).filter(
+    (kv): kv is [string, string] =>
+      /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i.test(kv[0]) && (kv[1]?.length ?? 0) >= 8,
+  );
 }
 
 const vaultAgent = defineAgent({
@@ -39,7 +42,8 @@ const vaultAgent = defineAgent({
       description: 'Call the billing API',
       parameters: z.object({ invoice: z.string() }),
       needsApproval: true,
-      execute: ({ invoice }, ctx) => `invoice ${invoice} fetched with a token ending ${String(ctx.sensitive.token).slice(-4)}`,
+      execute: ({ invoice }, ctx) =>
+        `invoice ${invoice} fetched with a token ending ${String(ctx.sensitive.token).slice(-4)}`,
     }),
   ],
 });
@@ -51,11 +55,21 @@ afterAll(async () => h?.close());
 test('sensitive context and the API key are used but never written to history', async () => {
   const runner = new Runner(h.client, { taskQueue: h.taskQueue });
   const workflowId = newId('secrets');
-  h.model.script(workflowId, [{ toolCalls: [{ name: 'call_billing', arguments: { invoice: 'INV-7' }, callId: 's1' }] }, { text: 'fetched' }]);
+  h.model.script(workflowId, [
+    { toolCalls: [{ name: 'call_billing', arguments: { invoice: 'INV-7' }, callId: 's1' }] },
+    { text: 'fetched' },
+  ]);
   const paused = await runner.run('vault-agent', 'get INV-7', { workflowId, context: { account: 'acme' } });
   const done = await runner.run('vault-agent', paused.toState().approve('s1'));
-  expect((await runner.describe(done.workflowId)).items).toContainEqual({ type: 'function_call_output', callId: 's1', output: `invoice INV-7 fetched with a token ending ${vaultToken.slice(-4)}` });
-  expect(h.model.requests.filter((r) => r.runId === workflowId).map((r) => r.authorization)).toEqual([`Bearer ${apiKey}`, `Bearer ${apiKey}`]);
+  expect((await runner.describe(done.workflowId)).items).toContainEqual({
+    type: 'function_call_output',
+    callId: 's1',
+    output: `invoice INV-7 fetched with a token ending ${vaultToken.slice(-4)}`,
+  });
+  expect(h.model.requests.filter((r) => r.runId === workflowId).map((r) => r.authorization)).toEqual([
+    `Bearer ${apiKey}`,
+    `Bearer ${apiKey}`,
+  ]);
 
   const text = await historyText(h.client.workflow.getHandle(workflowId));
   expect(text).toContain('INV-7'); // the search sees payload contents
@@ -63,10 +77,13 @@ test('sensitive context and the API key are used but never written to history', 
   expect(text).not.toContain(apiKey);
 });
 
-test('no secret from the worker\'s environment is written to any run\'s history', async () => {
+test("no secret from the worker's environment is written to any run's history", async () => {
   const runner = new Runner(h.client, { taskQueue: h.taskQueue });
   const workflowId = newId('env-secrets');
-  h.model.script(workflowId, [{ toolCalls: [{ name: 'call_billing', arguments: { invoice: 'INV-8' }, callId: 'e1' }] }, { text: 'fetched' }]);
+  h.model.script(workflowId, [
+    { toolCalls: [{ name: 'call_billing', arguments: { invoice: 'INV-8' }, callId: 'e1' }] },
+    { text: 'fetched' },
+  ]);
   const paused = await runner.run('vault-agent', 'get INV-8', { workflowId, context: { account: 'acme' } });
   await runner.run('vault-agent', paused.toState().approve('e1', { reason: 'checked' }));
 

@@ -14,7 +14,9 @@ const carefulAssistant = defineAgent({
   instructions: 'You help users manage sensitive operations.',
   tools: [sendEmail, deleteRecord],
   toolErrorFormatter: ({ kind, toolName, defaultMessage }) =>
-    kind === 'approval_rejected' ? `The tool '${toolName}' was rejected by a human reviewer. Reason: ${defaultMessage} Please inform the user and suggest alternatives.` : undefined,
+    kind === 'approval_rejected'
+      ? `The tool '${toolName}' was rejected by a human reviewer. Reason: ${defaultMessage} Please inform the user and suggest alternatives.`
+      : undefined,
 });
 
 // A predicate that cannot decide must fail closed.
@@ -72,7 +74,11 @@ test('reject with a message: the tool never runs and the model gets the message'
   expect(result.finalOutput).toBe('delete_record: Not authorized to delete production records');
   expect(await outboxOf(h.outbox)).toHaveLength(before);
   const last = requestsOf(result.workflowId).at(-1)!;
-  expect(last.items).toContainEqual({ kind: 'output', callId: (await runner.describe(result.workflowId)).audit[0]!.callId, output: 'Not authorized to delete production records' });
+  expect(last.items).toContainEqual({
+    kind: 'output',
+    callId: (await runner.describe(result.workflowId)).audit[0]!.callId,
+    output: 'Not authorized to delete production records',
+  });
 });
 
 test('multiple pending approvals are decided independently (the seed loop)', async () => {
@@ -87,7 +93,9 @@ test('multiple pending approvals are decided independently (the seed loop)', asy
     }
     result = await runner.run('email-assistant', state);
   }
-  expect(result.finalOutput).toBe("send_email: Email sent to alice@example.com with subject 'Report'\ndelete_record: Deletion requires manager approval");
+  expect(result.finalOutput).toBe(
+    "send_email: Email sent to alice@example.com with subject 'Report'\ndelete_record: Deletion requires manager approval",
+  );
   const mine = (await outboxOf(h.outbox)).filter((e) => e.idempotencyKey.startsWith(`${workflowId}:`));
   expect(mine.map((e) => e.kind)).toEqual(['email']);
 });
@@ -96,7 +104,11 @@ test('an approved call runs at once while its sibling still waits', async () => 
   const result = await runner.run('email-assistant', 'Send the report to bob and delete the draft record DR-43');
   const email = result.interruptions.find((i) => i.toolName === 'send_email')!;
   await runner.decide(result.workflowId, [{ callId: email.callId, decision: 'approve' }]);
-  await eventually(async () => ((await outboxOf(h.outbox)).some((e) => e.idempotencyKey === `${result.workflowId}:${email.callId}`) ? true : undefined));
+  await eventually(async () =>
+    (await outboxOf(h.outbox)).some((e) => e.idempotencyKey === `${result.workflowId}:${email.callId}`)
+      ? true
+      : undefined,
+  );
   const handle = h.client.workflow.getHandle(result.workflowId);
   const pending = await handle.query('pendingApprovals');
   expect((pending as Array<{ toolName: string }>).map((p) => p.toolName)).toEqual(['delete_record']);
@@ -113,7 +125,11 @@ test('mixing: lookup_contact runs at once and is never re-run; send_email pauses
     {
       toolCalls: [
         { name: 'lookup_contact', arguments: { name: 'bob' }, callId: 'lookup-1' },
-        { name: 'send_email', arguments: { to: 'bob@example.com', subject: 'Hi', body: 'Hello Bob' }, callId: 'send-1' },
+        {
+          name: 'send_email',
+          arguments: { to: 'bob@example.com', subject: 'Hi', body: 'Hello Bob' },
+          callId: 'send-1',
+        },
       ],
     },
     { text: 'All done' },
@@ -121,7 +137,9 @@ test('mixing: lookup_contact runs at once and is never re-run; send_email pauses
   let result = await runner.run('email-assistant', 'Email bob', { workflowId });
   expect(result.interruptions.map((i) => i.callId)).toEqual(['send-1']);
   const handle = h.client.workflow.getHandle(workflowId);
-  await eventually(async () => ((await scheduledActivities(handle)).filter((a) => a === 'runTool').length === 1 ? true : undefined));
+  await eventually(async () =>
+    (await scheduledActivities(handle)).filter((a) => a === 'runTool').length === 1 ? true : undefined,
+  );
   const state = result.toState();
   state.approve('send-1');
   result = await runner.run('email-assistant', state);
@@ -154,12 +172,17 @@ test('a needsApproval predicate: only Oakland needs a person', async () => {
   const state = result.toState();
   state.approve(result.interruptions[0]!);
   result = await runner.run('weather-assistant', state);
-  expect(result.finalOutput).toBe('get_temperature: The temperature in Oakland is 20° Celsius\nget_temperature: The temperature in San Francisco is 20° Celsius');
+  expect(result.finalOutput).toBe(
+    'get_temperature: The temperature in Oakland is 20° Celsius\nget_temperature: The temperature in San Francisco is 20° Celsius',
+  );
 });
 
 test('a predicate that throws fails closed: the call waits for a person', async () => {
   const workflowId = newId('flaky');
-  h.model.script(workflowId, [{ toolCalls: [{ name: 'transfer', arguments: { amount: 5 }, callId: 't1' }] }, { text: 'ok' }]);
+  h.model.script(workflowId, [
+    { toolCalls: [{ name: 'transfer', arguments: { amount: 5 }, callId: 't1' }] },
+    { text: 'ok' },
+  ]);
   const result = await runner.run('flaky-policy', 'move 5', { workflowId });
   expect(result.interruptions.map((i) => i.callId)).toEqual(['t1']);
   const state = result.toState();
@@ -169,7 +192,14 @@ test('a predicate that throws fails closed: the call waits for a person', async 
 
 test('without a webhook the run logs its notifications itself: no notify activity in its history', async () => {
   const workflowId = newId('quiet');
-  h.model.script(workflowId, [{ toolCalls: [{ name: 'send_email', arguments: { to: 'alice@example.com', subject: 'Report', body: 'b' }, callId: 'q1' }] }, { text: 'Sent.' }]);
+  h.model.script(workflowId, [
+    {
+      toolCalls: [
+        { name: 'send_email', arguments: { to: 'alice@example.com', subject: 'Report', body: 'b' }, callId: 'q1' },
+      ],
+    },
+    { text: 'Sent.' },
+  ]);
   const paused = await runner.run('email-assistant', 'Send the report to alice', { workflowId });
   const done = await runner.run('email-assistant', paused.toState().approve('q1'));
   expect(done.finalOutput).toBe('Sent.');

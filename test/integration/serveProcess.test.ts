@@ -12,9 +12,24 @@ import { projectRoot } from '../support/toolchain';
 jest.setTimeout(180_000);
 
 const TOKEN = 'ops-token-0123456789abcdef';
-const env = () => ({ ...process.env, TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS, TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml', NO_COLOR: '1', COUNTERSIGN_SERVE_TOKENS: `ops:${TOKEN}` });
-const serve = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => spawnProcess(process.execPath, [join(projectRoot, 'bin/countersign.js'), 'serve', ...args], { cwd: projectRoot, env: { ...env(), ...extraEnv } });
-const rssKb = async (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(await import('node:fs/promises').then((fs) => fs.readFile(`/proc/${pid}/status`, 'utf8')))![1]);
+const env = () => ({
+  ...process.env,
+  TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+  TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml',
+  NO_COLOR: '1',
+  COUNTERSIGN_SERVE_TOKENS: `ops:${TOKEN}`,
+});
+const serve = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) =>
+  spawnProcess(process.execPath, [join(projectRoot, 'bin/countersign.js'), 'serve', ...args], {
+    cwd: projectRoot,
+    env: { ...env(), ...extraEnv },
+  });
+const rssKb = async (pid: number) =>
+  Number(
+    /VmRSS:\s+(\d+)/.exec(
+      await import('node:fs/promises').then((fs) => fs.readFile(`/proc/${pid}/status`, 'utf8')),
+    )![1],
+  );
 
 let running: Spawned[] = [];
 afterEach(async () => {
@@ -35,13 +50,22 @@ test('oversized bodies get 413 and the process memory stays flat', async () => {
   expect([warm.status, await warm.json()]).toEqual([404, { error: 'no run with workflow id x' }]);
   const before = await rssKb(s.child.pid!);
   // Just past the limit: the whole body goes out, and the answer is 413.
-  const over = await fetch(url, { method: 'POST', headers, body: `{"decisions":[{"callId":"${'x'.repeat(300_000)}"}]}` });
+  const over = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: `{"decisions":[{"callId":"${'x'.repeat(300_000)}"}]}`,
+  });
   expect(over.status).toBe(413);
   expect(await over.json()).toEqual({ error: 'the request is too large' });
   // Far past it: the server answers and closes without reading the rest (the client may see the reset first).
   const chunk = 'x'.repeat(1 << 20);
   for (let i = 0; i < 5; i++) {
-    const big = await fetch(url, { method: 'POST', headers, body: `{"decisions":[{"callId":"${chunk.repeat(32)}"}]}`, signal: AbortSignal.timeout(15_000) }).catch(() => undefined);
+    const big = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: `{"decisions":[{"callId":"${chunk.repeat(32)}"}]}`,
+      signal: AbortSignal.timeout(15_000),
+    }).catch(() => undefined);
     if (big) expect(big.status).toBe(413);
   }
   const after = await rssKb(s.child.pid!);
@@ -56,7 +80,10 @@ test('refuses a non-loopback address without an identity source, and any address
   expect(open.output().trim()).toBe(
     'countersign: countersign serve will not listen on 0.0.0.0 without authentication it can verify: set COUNTERSIGN_SERVE_TOKENS=ann:<token>,… or --approver-jwt-header with --approver-jwks, or bind to 127.0.0.1',
   );
-  const headerOnly = serve(['--host', '0.0.0.0', '--port', String(await freePort()), '--approver-header', 'X-Forwarded-User'], { COUNTERSIGN_SERVE_TOKENS: '' });
+  const headerOnly = serve(
+    ['--host', '0.0.0.0', '--port', String(await freePort()), '--approver-header', 'X-Forwarded-User'],
+    { COUNTERSIGN_SERVE_TOKENS: '' },
+  );
   running.push(headerOnly);
   expect(await headerOnly.exited).toBe(1);
   expect(headerOnly.output().trim()).toBe(
@@ -74,17 +101,24 @@ test('refuses a non-loopback address without an identity source, and any address
 
 test('the spoofed-header attack: --approver-header with --keys-dir does not start, with or without bearer tokens; nor --keys-dir without identity, nor --approver-jwks without its header', async () => {
   const keys = mkdtempSync(join(tmpdir(), 'countersign-serve-keys-'));
-  const line = "countersign: countersign serve --keys-dir signs decisions with approvers' keys, so it needs an identity that cannot be spoofed: set COUNTERSIGN_SERVE_TOKENS=ann:<token>,… or --approver-jwt-header with --approver-jwks, and no --approver-header";
+  const line =
+    "countersign: countersign serve --keys-dir signs decisions with approvers' keys, so it needs an identity that cannot be spoofed: set COUNTERSIGN_SERVE_TOKENS=ann:<token>,… or --approver-jwt-header with --approver-jwks, and no --approver-header";
   for (const tokens of ['', `ops:${TOKEN}`]) {
-    const s = serve(['--port', String(await freePort()), '--approver-header', 'X-Forwarded-User', '--keys-dir', keys], { COUNTERSIGN_SERVE_TOKENS: tokens });
+    const s = serve(['--port', String(await freePort()), '--approver-header', 'X-Forwarded-User', '--keys-dir', keys], {
+      COUNTERSIGN_SERVE_TOKENS: tokens,
+    });
     running.push(s);
     expect(await s.exited).toBe(1);
     expect(s.output().trim()).toBe(line);
   }
-  const keysOnly = serve(['--port', String(await freePort()), '--approver-jwks', join(keys, 'jwks.json')], { COUNTERSIGN_SERVE_TOKENS: '' });
+  const keysOnly = serve(['--port', String(await freePort()), '--approver-jwks', join(keys, 'jwks.json')], {
+    COUNTERSIGN_SERVE_TOKENS: '',
+  });
   running.push(keysOnly);
   expect(await keysOnly.exited).toBe(1);
-  expect(keysOnly.output().trim()).toBe('countersign: --approver-jwks needs --approver-jwt-header <name>: the header your proxy puts its signed assertion in');
+  expect(keysOnly.output().trim()).toBe(
+    'countersign: --approver-jwks needs --approver-jwt-header <name>: the header your proxy puts its signed assertion in',
+  );
   const noIdentity = serve(['--port', String(await freePort()), '--keys-dir', keys], { COUNTERSIGN_SERVE_TOKENS: '' });
   running.push(noIdentity);
   expect(await noIdentity.exited).toBe(1);
@@ -95,14 +129,32 @@ test('a verifying proxy’s JWT assertions: a good one signs in its email, and e
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
   const stranger = await generateKeyPair('ES256', { extractable: true });
   const dir = mkdtempSync(join(tmpdir(), 'countersign-serve-jwks-'));
-  writeFileSync(join(dir, 'jwks.json'), JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'proxy-1', alg: 'ES256' }] }));
+  writeFileSync(
+    join(dir, 'jwks.json'),
+    JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'proxy-1', alg: 'ES256' }] }),
+  );
   const [AUD, ISS] = ['countersign-inbox', 'https://team.cloudflareaccess.com'];
   const port = await freePort();
-  const args = ['--port', String(port), '--approver-jwt-header', 'Cf-Access-Jwt-Assertion', '--approver-jwks', join(dir, 'jwks.json'), '--approver-audience', AUD, '--approver-issuer', ISS, '--keys-dir', dir];
+  const args = [
+    '--port',
+    String(port),
+    '--approver-jwt-header',
+    'Cf-Access-Jwt-Assertion',
+    '--approver-jwks',
+    join(dir, 'jwks.json'),
+    '--approver-audience',
+    AUD,
+    '--approver-issuer',
+    ISS,
+    '--keys-dir',
+    dir,
+  ];
   const s = serve(args, { COUNTERSIGN_SERVE_TOKENS: '' });
   running.push(s);
   await s.waitFor(/approvals inbox at/);
-  expect(s.output()).toContain(`approvals inbox at http://127.0.0.1:${port} (identity: signed assertion in Cf-Access-Jwt-Assertion (claim email))`);
+  expect(s.output()).toContain(
+    `approvals inbox at http://127.0.0.1:${port} (identity: signed assertion in Cf-Access-Jwt-Assertion (claim email))`,
+  );
 
   const now = Math.floor(Date.now() / 1000);
   const jwt = (o: { exp?: number; aud?: string; iss?: string; key?: CryptoKey; kid?: string; email?: string } = {}) =>
@@ -113,7 +165,8 @@ test('a verifying proxy’s JWT assertions: a good one signs in its email, and e
       .setIssuer(o.iss ?? ISS)
       .sign(o.key ?? privateKey);
   const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
-  const pending = (assertion: string) => fetch(`http://127.0.0.1:${port}/api/pending`, { headers: { 'cf-access-jwt-assertion': assertion } });
+  const pending = (assertion: string) =>
+    fetch(`http://127.0.0.1:${port}/api/pending`, { headers: { 'cf-access-jwt-assertion': assertion } });
   const good = await fetch(`http://127.0.0.1:${port}/`, { headers: { 'cf-access-jwt-assertion': await jwt() } });
   expect(good.status).toBe(200);
   expect(await good.text()).toContain('signed in as <b>ann@example.com</b>');
@@ -123,14 +176,22 @@ test('a verifying proxy’s JWT assertions: a good one signs in its email, and e
     [await jwt({ exp: now - 3600 }), 'it has expired'],
     [await jwt({ aud: 'another-app' }), 'it is for another audience'],
     [await jwt({ iss: 'https://evil.example' }), 'it comes from another issuer'],
-    [`${b64({ alg: 'none' })}.${b64({ email: 'ann@example.com', aud: AUD, iss: ISS, exp: now + 300 })}.`, 'its algorithm is not one of ES256, RS256, EdDSA'],
+    [
+      `${b64({ alg: 'none' })}.${b64({ email: 'ann@example.com', aud: AUD, iss: ISS, exp: now + 300 })}.`,
+      'its algorithm is not one of ES256, RS256, EdDSA',
+    ],
     [await jwt({ key: stranger.privateKey, kid: 'proxy-9' }), 'it is signed by a key the key set does not hold'],
-    [`${head}.${b64({ email: 'mallory@example.com', aud: AUD, iss: ISS, exp: now + 300 })}.${sig}`, 'its signature does not verify'],
+    [
+      `${head}.${b64({ email: 'mallory@example.com', aud: AUD, iss: ISS, exp: now + 300 })}.${sig}`,
+      'its signature does not verify',
+    ],
   ];
   for (const [assertion, why] of refusals) {
     const r = await pending(assertion);
     expect(r.status).toBe(401);
-    expect(await r.json()).toEqual({ error: `not signed in: the identity assertion in Cf-Access-Jwt-Assertion was refused: ${why}` });
+    expect(await r.json()).toEqual({
+      error: `not signed in: the identity assertion in Cf-Access-Jwt-Assertion was refused: ${why}`,
+    });
   }
   // No assertion at all: a bearer-less, header-less request is not signed in either.
   expect((await fetch(`http://127.0.0.1:${port}/api/pending`)).status).toBe(401);

@@ -23,13 +23,25 @@ let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   h = await startHarness();
   runner = new Runner(h.client, { taskQueue: h.taskQueue });
-  env = { ...process.env, TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS, TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml', COUNTERSIGN_TASK_QUEUE: h.taskQueue, NO_COLOR: '1' };
+  env = {
+    ...process.env,
+    TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+    TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml',
+    COUNTERSIGN_TASK_QUEUE: h.taskQueue,
+    NO_COLOR: '1',
+  };
 });
 afterAll(async () => h?.close());
 
-async function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(
+  args: string[],
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [join(projectRoot, 'bin/countersign.js'), ...args], { env: { ...env, ...extraEnv }, cwd: projectRoot });
+    const { stdout, stderr } = await exec(process.execPath, [join(projectRoot, 'bin/countersign.js'), ...args], {
+      env: { ...env, ...extraEnv },
+      cwd: projectRoot,
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -40,8 +52,12 @@ async function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ 
 const PARIS = "What's the weather in Paris?";
 const SUNNY = 'get_weather: The weather in Paris is sunny';
 /** What the model received on each request of a run, the agent's instructions left out. */
-const requestsOf = (workflowId: string): BrainItem[][] => h.model.requests.filter((r) => r.runId === workflowId).map((r) => r.items.filter((i) => !(i.kind === 'message' && i.role === 'system')));
-const userTexts = (items: BrainItem[]) => items.flatMap((i) => (i.kind === 'message' && i.role === 'user' ? [i.text] : []));
+const requestsOf = (workflowId: string): BrainItem[][] =>
+  h.model.requests
+    .filter((r) => r.runId === workflowId)
+    .map((r) => r.items.filter((i) => !(i.kind === 'message' && i.role === 'system')));
+const userTexts = (items: BrainItem[]) =>
+  items.flatMap((i) => (i.kind === 'message' && i.role === 'user' ? [i.text] : []));
 const exists = (workflowId: string) =>
   h.client.workflow
     .getHandle(workflowId)
@@ -72,7 +88,14 @@ test("a session's second run starts with the first run's conversation", async ()
     { kind: 'message', role: 'user', text: 'What did I ask you before?' },
   ]);
   // The run's own conversation holds the history first: the session's next run reads it from there.
-  expect((await conversation(second.workflowId)).map((i) => i.type)).toEqual(['message', 'function_call', 'function_call_output', 'message', 'message', 'message']);
+  expect((await conversation(second.workflowId)).map((i) => i.type)).toEqual([
+    'message',
+    'function_call',
+    'function_call_output',
+    'message',
+    'message',
+    'message',
+  ]);
 });
 
 test('a busy session refuses the next start and starts nothing; once decided, the session goes on', async () => {
@@ -81,8 +104,15 @@ test('a busy session refuses the next start and starts nothing; once decided, th
   expect(first.status).toBe('AwaitingApproval');
 
   const refusal = `session ${s} is busy: run session-${s}-1 is still running (AwaitingApproval); decide or finish it first`;
-  await expect(runner.run('email-assistant', 'And another thing', { session: s })).rejects.toMatchObject({ name: 'SessionBusyError', message: refusal, workflowId: `session-${s}-1`, status: 'AwaitingApproval' });
-  await expect(runner.startOnly('email-assistant', 'And another thing', { session: s })).rejects.toThrow(SessionBusyError);
+  await expect(runner.run('email-assistant', 'And another thing', { session: s })).rejects.toMatchObject({
+    name: 'SessionBusyError',
+    message: refusal,
+    workflowId: `session-${s}-1`,
+    status: 'AwaitingApproval',
+  });
+  await expect(runner.startOnly('email-assistant', 'And another thing', { session: s })).rejects.toThrow(
+    SessionBusyError,
+  );
   expect(await exists(`session-${s}-2`)).toBe(false);
 
   const state = first.toState();
@@ -92,36 +122,76 @@ test('a busy session refuses the next start and starts nothing; once decided, th
   expect(next.workflowId).toBe(`session-${s}-2`);
   const seen = requestsOf(next.workflowId)[0]!;
   expect(seen.find((i) => i.kind === 'call')).toMatchObject({ name: 'send_email' });
-  expect(seen.find((i) => i.kind === 'output')).toMatchObject({ output: "Email sent to alice@example.com with subject 'X'" });
+  expect(seen.find((i) => i.kind === 'output')).toMatchObject({
+    output: "Email sent to alice@example.com with subject 'X'",
+  });
 });
 
 test('two concurrent starts of the same run: one starts, the other is refused', async () => {
   const s = newId('race');
-  const starts = await Promise.allSettled([1, 2].map(() => runner.startOnly('email-assistant', 'Send an email to alice@example.com about x', { session: s })));
-  expect(starts.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<string>).value)).toEqual([`session-${s}-1`]);
+  const starts = await Promise.allSettled(
+    [1, 2].map(() => runner.startOnly('email-assistant', 'Send an email to alice@example.com about x', { session: s })),
+  );
+  expect(
+    starts.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<string>).value),
+  ).toEqual([`session-${s}-1`]);
   const refused = (starts.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as Error;
   expect(refused).toBeInstanceOf(SessionBusyError);
   // Both saw an empty session and raced for run 1 (the id is taken), or the second saw run 1 already started.
-  expect(refused.message).toMatch(new RegExp(`^session ${s} is busy: run session-${s}-1 (was started by another caller at the same moment; start again to follow it|is still running \\((Running|AwaitingApproval)\\); decide or finish it first)$`));
+  expect(refused.message).toMatch(
+    new RegExp(
+      `^session ${s} is busy: run session-${s}-1 (was started by another caller at the same moment; start again to follow it|is still running \\((Running|AwaitingApproval)\\); decide or finish it first)$`,
+    ),
+  );
   expect(await exists(`session-${s}-2`)).toBe(false);
 });
 
 test('the CLI: start --session, and its one-line errors', async () => {
   const s = newId('cli');
   const one = await cli(['start', 'weather-assistant', PARIS, '--session', s, '--wait', '--json']);
-  expect(JSON.parse(one.stdout)).toMatchObject({ workflowId: `session-${s}-1`, status: 'Completed', finalOutput: SUNNY });
-  const two = await cli(['start', 'weather-assistant', "What's the weather in Oslo?", '--session', s, '--wait', '--json']);
+  expect(JSON.parse(one.stdout)).toMatchObject({
+    workflowId: `session-${s}-1`,
+    status: 'Completed',
+    finalOutput: SUNNY,
+  });
+  const two = await cli([
+    'start',
+    'weather-assistant',
+    "What's the weather in Oslo?",
+    '--session',
+    s,
+    '--wait',
+    '--json',
+  ]);
   expect(JSON.parse(two.stdout)).toMatchObject({ workflowId: `session-${s}-2`, status: 'Completed' });
   expect(userTexts(requestsOf(`session-${s}-2`)[0]!)).toEqual([PARIS, "What's the weather in Oslo?"]);
 
   const b = newId('cli-busy');
-  expect((await cli(['start', 'email-assistant', 'Send an email to alice@example.com about x', '--session', b, '--wait'])).code).toBe(0);
+  expect(
+    (await cli(['start', 'email-assistant', 'Send an email to alice@example.com about x', '--session', b, '--wait']))
+      .code,
+  ).toBe(0);
   const cases: Array<[string[], string]> = [
-    [['start', 'email-assistant', 'hi', '--session', b], `countersign: session ${b} is busy: run session-${b}-1 is still running (AwaitingApproval); decide or finish it first`],
-    [['start', 'weather-assistant', 'hi', '--session', 'no spaces'], 'countersign: invalid session id "no spaces": use 1 to 100 letters, digits, dots, underscores or dashes'],
-    [['start', 'weather-assistant', 'hi', '--session-rules'], "countersign: sessionRules carries the rules of a session's previous run: pass a session too"],
-    [['start', 'weather-assistant', 'hi', '--session', s, '--workflow-id', 'w1'], `countersign: a session run's workflow id is session-${s}-<n>: pass a session or a workflowId, not both`],
-    [['session', 'show', 'a/b'], 'countersign: invalid session id "a/b": use 1 to 100 letters, digits, dots, underscores or dashes'],
+    [
+      ['start', 'email-assistant', 'hi', '--session', b],
+      `countersign: session ${b} is busy: run session-${b}-1 is still running (AwaitingApproval); decide or finish it first`,
+    ],
+    [
+      ['start', 'weather-assistant', 'hi', '--session', 'no spaces'],
+      'countersign: invalid session id "no spaces": use 1 to 100 letters, digits, dots, underscores or dashes',
+    ],
+    [
+      ['start', 'weather-assistant', 'hi', '--session-rules'],
+      "countersign: sessionRules carries the rules of a session's previous run: pass a session too",
+    ],
+    [
+      ['start', 'weather-assistant', 'hi', '--session', s, '--workflow-id', 'w1'],
+      `countersign: a session run's workflow id is session-${s}-<n>: pass a session or a workflowId, not both`,
+    ],
+    [
+      ['session', 'show', 'a/b'],
+      'countersign: invalid session id "a/b": use 1 to 100 letters, digits, dots, underscores or dashes',
+    ],
   ];
   for (const [args, message] of cases) {
     const r = await cli(args);
@@ -130,7 +200,7 @@ test('the CLI: start --session, and its one-line errors', async () => {
   expect(await exists(`session-${b}-2`)).toBe(false);
 });
 
-test("session show: the runs, and the history the next run would start with", async () => {
+test('session show: the runs, and the history the next run would start with', async () => {
   const s = newId('show');
   await runner.run('weather-assistant', PARIS, { session: s });
   await runner.run('weather-assistant', "What's the weather in Oslo?", { session: s });
@@ -154,17 +224,25 @@ test("session show: the runs, and the history the next run would start with", as
   await runner.run('email-assistant', 'Send an email to alice@example.com about x', { session: b });
   const busy = (await cli(['session', 'show', b])).stdout;
   expect(busy).toMatch(new RegExp(`^session-${b}-1\\s+AwaitingApproval\\s+`, 'm'));
-  expect(busy).toContain(`Next run  session-${b}-2: refused until session-${b}-1 finishes (AwaitingApproval); so far it would start with 1 items`);
+  expect(busy).toContain(
+    `Next run  session-${b}-2: refused until session-${b}-1 finishes (AwaitingApproval); so far it would start with 1 items`,
+  );
 
   const none = (await cli(['session', 'show', 'never-used-session'])).stdout;
-  expect(none).toContain('Next run  session-never-used-session-1 starts with 0 items (0 bytes) of history, limit 200 items');
+  expect(none).toContain(
+    'Next run  session-never-used-session-1 starts with 0 items (0 bytes) of history, limit 200 items',
+  );
 });
 
 test('a session of 50 runs stays within its limit, trimmed to whole exchanges', async () => {
   const s = newId('long');
   const small = new Runner(h.client, { taskQueue: h.taskQueue, sessionMaxItems: 20 });
   const question = (n: number) => `${PARIS} (run ${n})`;
-  for (let n = 1; n <= 50; n++) expect(await small.run('weather-assistant', question(n), { session: s })).toMatchObject({ workflowId: `session-${s}-${n}`, status: 'Completed' });
+  for (let n = 1; n <= 50; n++)
+    expect(await small.run('weather-assistant', question(n), { session: s })).toMatchObject({
+      workflowId: `session-${s}-${n}`,
+      status: 'Completed',
+    });
 
   const requests = requestsOf(`session-${s}-50`);
   expect(requests).toHaveLength(2); // get_weather, then the answer
@@ -174,12 +252,16 @@ test('a session of 50 runs stays within its limit, trimmed to whole exchanges', 
     expect(history.length).toBeLessThanOrEqual(20);
     // Whole exchanges: the newest five (runs 45 to 49), each question with its call, output and answer.
     expect(userTexts(history)).toEqual([45, 46, 47, 48, 49].map(question));
-    expect(history.map((i) => i.kind)).toEqual(Array.from({ length: 5 }, () => ['message', 'call', 'output', 'message']).flat());
+    expect(history.map((i) => i.kind)).toEqual(
+      Array.from({ length: 5 }, () => ['message', 'call', 'output', 'message']).flat(),
+    );
     expect(own.length).toBeLessThanOrEqual(3); // its question, then its call and output
   }
 
   // session show with the limit from the environment: 50 runs, the next one starts with 20 items.
-  const json = JSON.parse((await cli(['session', 'show', s, '--json'], { COUNTERSIGN_SESSION_MAX_ITEMS: '20' })).stdout) as SessionView;
+  const json = JSON.parse(
+    (await cli(['session', 'show', s, '--json'], { COUNTERSIGN_SESSION_MAX_ITEMS: '20' })).stdout,
+  ) as SessionView;
   // Each run holds its history and its own exchange: 4, 8, … up to the limit, then 20 + 4 from run 6 on.
   expect(json.runs.map((r) => r.items)).toEqual([4, 8, 12, 16, 20, ...Array<number>(45).fill(24)]);
   expect(json.runs.every((r) => r.status === 'Completed')).toBe(true);
@@ -195,9 +277,14 @@ test('sessionRules carries the previous run’s always-rules; without it, people
   state.approve(first.interruptions[0]!, { alwaysApprove: true, approver: 'ann' });
   expect((await runner.run('email-assistant', state)).status).toBe('Completed');
 
-  const second = await runner.run('email-assistant', 'Send an email to bob@example.com about y', { session: s, sessionRules: true });
+  const second = await runner.run('email-assistant', 'Send an email to bob@example.com about y', {
+    session: s,
+    sessionRules: true,
+  });
   expect(second.status).toBe('Completed');
-  expect((await runner.audit(second.workflowId)).map((a) => [a.toolName, a.decision, a.via, a.approver])).toEqual([['send_email', 'auto_approved', 'rule', 'ann']]);
+  expect((await runner.audit(second.workflowId)).map((a) => [a.toolName, a.decision, a.via, a.approver])).toEqual([
+    ['send_email', 'auto_approved', 'rule', 'ann'],
+  ]);
 
   const third = await runner.run('email-assistant', 'Send an email to carol@example.com about z', { session: s });
   expect(third.status).toBe('AwaitingApproval');

@@ -21,14 +21,19 @@ mkdirSync(work);
 const ledger = join(dir, 'db.jsonl');
 const strictLedger = join(dir, 'db-strict.jsonl');
 
-const coder = defineAgent({ name: 'coder', instructions: 'test', tools: [shellTool({ cwd: work }), applyPatchTool({ root: work })] });
+const coder = defineAgent({
+  name: 'coder',
+  instructions: 'test',
+  tools: [shellTool({ cwd: work }), applyPatchTool({ root: work })],
+});
 const echoer = defineAgent({
   name: 'echoer',
   instructions: 'test',
   tools: [
     shellTool({
       cwd: work,
-      onApproval: (_ctx, { arguments: { commands } }) => (commands.every((c) => c.startsWith('echo ')) ? { approve: true, reason: 'echo only' } : undefined),
+      onApproval: (_ctx, { arguments: { commands } }) =>
+        commands.every((c) => c.startsWith('echo ')) ? { approve: true, reason: 'echo only' } : undefined,
     }),
   ],
 });
@@ -40,7 +45,10 @@ const dba = defineAgent({
     {
       ...demoStdioServer('db', { COUNTERSIGN_MCP_LEDGER: ledger }),
       requireApproval: 'always',
-      onApproval: (_ctx, call) => (call.toolName === 'list_tables' ? { approve: true, reason: 'read-only' } : { approve: false, message: 'No drops today.', reason: 'policy' }),
+      onApproval: (_ctx, call) =>
+        call.toolName === 'list_tables'
+          ? { approve: true, reason: 'read-only' }
+          : { approve: false, message: 'No drops today.', reason: 'policy' },
     },
   ],
 });
@@ -74,13 +82,18 @@ async function show(workflowId: string): Promise<string[]> {
 
 const call = (name: string, args: Record<string, unknown>, callId: string) => ({ name, arguments: args, callId });
 const outputsOf = async (id: string) =>
-  Object.fromEntries((await runner.describe(id)).items.flatMap((i) => (i.type === 'function_call_output' ? [[i.callId, i.output]] : [])));
+  Object.fromEntries(
+    (await runner.describe(id)).items.flatMap((i) => (i.type === 'function_call_output' ? [[i.callId, i.output]] : [])),
+  );
 
 test('shell: the person sees the commands; nothing runs before approval; then they run exactly once', async () => {
   const id = newId('shell');
   const out = join(work, 'out.txt');
   // Appends, so a second run of the call would leave two lines.
-  h.model.script(id, [{ toolCalls: [call('shell', { commands: ['echo hello >> out.txt', 'cat out.txt'] }, 's1')] }, { text: 'done' }]);
+  h.model.script(id, [
+    { toolCalls: [call('shell', { commands: ['echo hello >> out.txt', 'cat out.txt'] }, 's1')] },
+    { text: 'done' },
+  ]);
   const paused = await runner.run('coder', 'write hello', { workflowId: id });
   expect(paused.interruptions.map((i) => [i.callId, i.toolName])).toEqual([['s1', 'shell']]);
 
@@ -95,7 +108,18 @@ test('shell: the person sees the commands; nothing runs before approval; then th
   expect(done.finalOutput).toBe('done');
   expect(readFileSync(out, 'utf8')).toBe('hello\n');
   expect(await outputsOf(id)).toEqual({
-    s1: ['$ echo hello >> out.txt', 'exit code: 0', 'stdout: (empty)', 'stderr: (empty)', '', '$ cat out.txt', 'exit code: 0', 'stdout:', 'hello', 'stderr: (empty)'].join('\n'),
+    s1: [
+      '$ echo hello >> out.txt',
+      'exit code: 0',
+      'stdout: (empty)',
+      'stderr: (empty)',
+      '',
+      '$ cat out.txt',
+      'exit code: 0',
+      'stdout:',
+      'hello',
+      'stderr: (empty)',
+    ].join('\n'),
   });
   expect((await runner.audit(id)).map((a) => [a.callId, a.decision, a.approver])).toEqual([['s1', 'approved', 'ann']]);
 });
@@ -105,7 +129,8 @@ test('apply_patch: the diff is shown as written; rejected changes nothing; appro
   const file = join(work, 'notes.txt');
   writeFileSync(file, 'alpha\nold\ngamma\n');
   const diff = '--- a/notes.txt\n+++ b/notes.txt\n@@ -1,3 +1,3 @@\n alpha\n-old\n+new\n gamma\n';
-  const patch = (callId: string) => call('apply_patch', { operations: [{ type: 'update_file', path: 'notes.txt', diff }] }, callId);
+  const patch = (callId: string) =>
+    call('apply_patch', { operations: [{ type: 'update_file', path: 'notes.txt', diff }] }, callId);
   h.model.script(id, [{ toolCalls: [patch('p1')] }, { toolCalls: [patch('p2')] }, { text: 'patched' }]);
 
   const first = await runner.run('coder', 'edit notes', { workflowId: id });
@@ -114,7 +139,12 @@ test('apply_patch: the diff is shown as written; rejected changes nothing; appro
   const at = lines.indexOf('    update_file notes.txt');
   expect(at).toBeGreaterThan(0);
   // Every diff line verbatim (not JSON-escaped), in order, right under the operation's header.
-  expect(lines.slice(at + 1, at + 8)).toEqual(diff.replace(/\n$/, '').split('\n').map((l) => `    ${l}`));
+  expect(lines.slice(at + 1, at + 8)).toEqual(
+    diff
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((l) => `    ${l}`),
+  );
   expect(lines.join('\n')).not.toContain('\\n');
 
   const second = await runner.run('coder', first.toState().reject('p1', { message: 'Not yet.', approver: 'ann' }));
@@ -133,7 +163,14 @@ test('apply_patch: the diff is shown as written; rejected changes nothing; appro
 
 test('apply_patch: a path outside the root is refused before anyone is asked', async () => {
   const id = newId('escape');
-  h.model.script(id, [{ toolCalls: [call('apply_patch', { operations: [{ type: 'create_file', path: '../escape.txt', diff: '+gotcha\n' }] }, 'e1')] }, { text: 'refused' }]);
+  h.model.script(id, [
+    {
+      toolCalls: [
+        call('apply_patch', { operations: [{ type: 'create_file', path: '../escape.txt', diff: '+gotcha\n' }] }, 'e1'),
+      ],
+    },
+    { text: 'refused' },
+  ]);
   const done = await runner.run('coder', 'escape', { workflowId: id });
   expect([done.status, done.interruptions.length, done.finalOutput]).toEqual(['Completed', 0, 'refused']);
   expect(await outputsOf(id)).toEqual({
@@ -146,22 +183,34 @@ test('apply_patch: a path outside the root is refused before anyone is asked', a
 test('shell onApproval: echo-only calls run without a pause, audited; anything else waits for a person', async () => {
   const id = newId('echo');
   const auto = join(work, 'auto.txt');
-  h.model.script(id, [{ toolCalls: [call('shell', { commands: ['echo auto >> auto.txt'] }, 'a1')] }, { toolCalls: [call('shell', { commands: ['rm auto.txt'] }, 'a2')] }, { text: 'kept' }]);
+  h.model.script(id, [
+    { toolCalls: [call('shell', { commands: ['echo auto >> auto.txt'] }, 'a1')] },
+    { toolCalls: [call('shell', { commands: ['rm auto.txt'] }, 'a2')] },
+    { text: 'kept' },
+  ]);
   const paused = await runner.run('echoer', 'go', { workflowId: id });
   // a1 ran in turn 1 without a pause; the run stops at turn 2's rm.
   expect(paused.interruptions.map((i) => i.callId)).toEqual(['a2']);
   expect(readFileSync(auto, 'utf8')).toBe('auto\n');
-  expect((await runner.audit(id)).map((a) => [a.callId, a.decision, a.reason, a.via])).toEqual([['a1', 'auto_approved', 'echo only', 'onApproval']]);
+  expect((await runner.audit(id)).map((a) => [a.callId, a.decision, a.reason, a.via])).toEqual([
+    ['a1', 'auto_approved', 'echo only', 'onApproval'],
+  ]);
 
   const done = await runner.run('echoer', paused.toState().reject('a2', { approver: 'ann' }));
   expect(done.finalOutput).toBe('kept');
   expect(readFileSync(auto, 'utf8')).toBe('auto\n'); // the rm never ran
-  expect(await outputsOf(id)).toEqual({ a1: expect.stringMatching(/^\$ echo auto >> auto.txt\nexit code: 0\n/), a2: 'Tool execution was not approved.' });
+  expect(await outputsOf(id)).toEqual({
+    a1: expect.stringMatching(/^\$ echo auto >> auto.txt\nexit code: 0\n/),
+    a2: 'Tool execution was not approved.',
+  });
 });
 
 test('MCP onApproval: list_tables auto-approved and run once; drop_table auto-rejected and never sent', async () => {
   const id = newId('mcp-auto');
-  h.model.script(id, [{ toolCalls: [call('list_tables', {}, 'l1'), call('drop_table', { table: 'orders' }, 'd1')] }, { text: 'ok' }]);
+  h.model.script(id, [
+    { toolCalls: [call('list_tables', {}, 'l1'), call('drop_table', { table: 'orders' }, 'd1')] },
+    { text: 'ok' },
+  ]);
   const done = await runner.run('dba', 'tidy up', { workflowId: id });
   expect([done.status, done.interruptions.length, done.finalOutput]).toEqual(['Completed', 0, 'ok']);
   expect(readLedger(ledger).map((l) => [l.tool, l.idempotencyKey])).toEqual([['list_tables', `${id}:l1`]]);

@@ -36,13 +36,35 @@ function approver(kid: string): Approver {
   return { kid, privateKey, jwk: privateKey.export({ format: 'jwk' }) as Approver['jwk'] };
 }
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
-const digest = (text: string) => require('node:crypto').createHash('sha256').update(text, 'utf8').digest('base64url') as string;
+const digest = (text: string) =>
+  require('node:crypto').createHash('sha256').update(text, 'utf8').digest('base64url') as string;
 const now = () => Math.floor(Date.now() / 1000);
 
-type Claims = { sub: string; wf: string; call: string; decision: string; args: string; iat: number; exp: number; jti: string };
-function token(a: Approver, claims: Partial<Claims> & Pick<Claims, 'wf' | 'call'> & { arguments?: string }, opts: { kid?: string; signer?: KeyObject } = {}): string {
+type Claims = {
+  sub: string;
+  wf: string;
+  call: string;
+  decision: string;
+  args: string;
+  iat: number;
+  exp: number;
+  jti: string;
+};
+function token(
+  a: Approver,
+  claims: Partial<Claims> & Pick<Claims, 'wf' | 'call'> & { arguments?: string },
+  opts: { kid?: string; signer?: KeyObject } = {},
+): string {
   const { arguments: args = '', ...rest } = claims;
-  const payload: Claims = { sub: a.kid, decision: 'approve', args: digest(args), iat: now(), exp: now() + 600, jti: randomUUID(), ...rest };
+  const payload: Claims = {
+    sub: a.kid,
+    decision: 'approve',
+    args: digest(args),
+    iat: now(),
+    exp: now() + 600,
+    jti: randomUUID(),
+    ...rest,
+  };
   const input = `${b64({ alg: 'EdDSA', kid: opts.kid ?? a.kid, typ: 'JWT' })}.${b64(payload)}`;
   return `${input}.${sign(null, Buffer.from(input), opts.signer ?? a.privateKey).toString('base64url')}`;
 }
@@ -62,9 +84,21 @@ const wire = defineTool({
     return `wired ${amount} to ${to}`;
   },
 });
-const release = defineTool({ name: 'release_funds', description: 'Release funds', parameters: z.object({ amount: z.number() }), needsApproval: true, signedDecisions: true, quorum: 2, execute: ({ amount }) => `released ${amount}` });
+const release = defineTool({
+  name: 'release_funds',
+  description: 'Release funds',
+  parameters: z.object({ amount: z.number() }),
+  needsApproval: true,
+  signedDecisions: true,
+  quorum: 2,
+  execute: ({ amount }) => `released ${amount}`,
+});
 const vault = defineAgent({ name: 'vault', instructions: 'test', tools: [wire, release] });
-const parent = defineAgent({ name: 'vault-parent', instructions: 'test', tools: [vault.asTool({ toolName: 'ask_vault', toolDescription: 'Ask the vault' })] });
+const parent = defineAgent({
+  name: 'vault-parent',
+  instructions: 'test',
+  tools: [vault.asTool({ toolName: 'ask_vault', toolDescription: 'Ask the vault' })],
+});
 
 let h: Harness;
 let runner: Runner;
@@ -84,7 +118,9 @@ afterAll(async () => {
 });
 
 const ARGS = '{"to":"acme","amount":100}';
-const wireCall = (callId: string) => ({ toolCalls: [{ name: 'wire_money', arguments: { to: 'acme', amount: 100 }, callId }] });
+const wireCall = (callId: string) => ({
+  toolCalls: [{ name: 'wire_money', arguments: { to: 'acme', amount: 100 }, callId }],
+});
 
 async function paused(callId = 'w1'): Promise<{ workflowId: string; pending: PendingApproval }> {
   const workflowId = newId('signed');
@@ -96,7 +132,8 @@ async function paused(callId = 'w1'): Promise<{ workflowId: string; pending: Pen
 }
 
 const auditOf = async (workflowId: string): Promise<AuditEntry[]> => (await runner.describe(workflowId)).audit;
-const wiredBy = async (workflowId: string) => (await outboxOf(h.outbox)).filter((e) => String(e.idempotencyKey).startsWith(`${workflowId}:`));
+const wiredBy = async (workflowId: string) =>
+  (await outboxOf(h.outbox)).filter((e) => String(e.idempotencyKey).startsWith(`${workflowId}:`));
 
 test('the pending call shows exactly the arguments a token must sign', async () => {
   const { pending } = await paused();
@@ -105,20 +142,54 @@ test('the pending call shows exactly the arguments a token must sign', async () 
 
 describe('refused by the update, with one clear message; nothing changes', () => {
   const cases: Array<[string, (wf: string) => { token?: string; decision?: 'approve' | 'reject' }, RegExp]> = [
-    ['no token', () => ({}), /call w1 \(wire_money\) needs a signed decision: send a token signed with your approver key/],
-    ['an unknown key id', (wf) => ({ token: token(mallory, { wf, call: 'w1', arguments: ARGS }) }), /unknown key id "mallory": not in the worker's approver keys/],
-    ['a bad signature', (wf) => ({ token: token(ann, { wf, call: 'w1', arguments: ARGS }, { signer: bob.privateKey }) }), /bad signature: the token was not signed by key "ann"/],
-    ['sub other than kid', (wf) => ({ token: token(ann, { wf, call: 'w1', arguments: ARGS, sub: 'bob' }) }), /token sub "bob" does not match its key id "ann"/],
-    ['another run', () => ({ token: token(ann, { wf: 'some-other-run', call: 'w1', arguments: ARGS }) }), /token is for run "some-other-run"/],
+    [
+      'no token',
+      () => ({}),
+      /call w1 \(wire_money\) needs a signed decision: send a token signed with your approver key/,
+    ],
+    [
+      'an unknown key id',
+      (wf) => ({ token: token(mallory, { wf, call: 'w1', arguments: ARGS }) }),
+      /unknown key id "mallory": not in the worker's approver keys/,
+    ],
+    [
+      'a bad signature',
+      (wf) => ({ token: token(ann, { wf, call: 'w1', arguments: ARGS }, { signer: bob.privateKey }) }),
+      /bad signature: the token was not signed by key "ann"/,
+    ],
+    [
+      'sub other than kid',
+      (wf) => ({ token: token(ann, { wf, call: 'w1', arguments: ARGS, sub: 'bob' }) }),
+      /token sub "bob" does not match its key id "ann"/,
+    ],
+    [
+      'another run',
+      () => ({ token: token(ann, { wf: 'some-other-run', call: 'w1', arguments: ARGS }) }),
+      /token is for run "some-other-run"/,
+    ],
     ['another call', (wf) => ({ token: token(ann, { wf, call: 'w2', arguments: ARGS }) }), /token is for call "w2"/],
-    ['another decision', (wf) => ({ token: token(ann, { wf, call: 'w1', arguments: ARGS, decision: 'reject' }) }), /token says "reject", the decision is "approve"/],
-    ['other arguments', (wf) => ({ token: token(ann, { wf, call: 'w1', arguments: '{"to":"acme","amount":1}' }) }), /token args do not match the call's arguments/],
-    ['an expired token', (wf) => ({ token: token(ann, { wf, call: 'w1', arguments: ARGS, iat: now() - 120, exp: now() - 60 }) }), /token expired at 20/],
+    [
+      'another decision',
+      (wf) => ({ token: token(ann, { wf, call: 'w1', arguments: ARGS, decision: 'reject' }) }),
+      /token says "reject", the decision is "approve"/,
+    ],
+    [
+      'other arguments',
+      (wf) => ({ token: token(ann, { wf, call: 'w1', arguments: '{"to":"acme","amount":1}' }) }),
+      /token args do not match the call's arguments/,
+    ],
+    [
+      'an expired token',
+      (wf) => ({ token: token(ann, { wf, call: 'w1', arguments: ARGS, iat: now() - 120, exp: now() - 60 }) }),
+      /token expired at 20/,
+    ],
   ];
   test.each(cases)('%s', async (_what, make, message) => {
     const { workflowId } = await paused();
     const { token: t, decision = 'approve' } = make(workflowId);
-    const err = await runner.decide(workflowId, [{ callId: 'w1', decision, approver: 'ann', ...(t ? { token: t } : {}) }]).catch((e: unknown) => e);
+    const err = await runner
+      .decide(workflowId, [{ callId: 'w1', decision, approver: 'ann', ...(t ? { token: t } : {}) }])
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DecisionRejectedError);
     expect((err as Error).message).toMatch(message);
     expect((err as Error).message).not.toContain('\n');
@@ -130,20 +201,44 @@ describe('refused by the update, with one clear message; nothing changes', () =>
 test('a valid token by update approves once: the approver is the token’s sub, the audit says verified, the tool runs once', async () => {
   const { workflowId } = await paused();
   const t = token(ann, { wf: workflowId, call: 'w1', arguments: ARGS, jti: 'once-1' });
-  const result = await runner.decide(workflowId, [{ callId: 'w1', decision: 'approve', approver: 'mallory', token: t }]);
-  expect(result.applied).toEqual([{ callId: 'w1', toolName: 'wire_money', outcome: 'approved', approver: 'ann', verified: true }]);
+  const result = await runner.decide(workflowId, [
+    { callId: 'w1', decision: 'approve', approver: 'mallory', token: t },
+  ]);
+  expect(result.applied).toEqual([
+    { callId: 'w1', toolName: 'wire_money', outcome: 'approved', approver: 'ann', verified: true },
+  ]);
   await eventually(async () => ((await runner.describe(workflowId)).status === 'Completed' ? true : undefined));
-  expect(await auditOf(workflowId)).toEqual([expect.objectContaining({ decision: 'approved', approver: 'ann', verified: true, keyId: 'ann', jti: 'once-1', via: 'update' })]);
+  expect(await auditOf(workflowId)).toEqual([
+    expect.objectContaining({
+      decision: 'approved',
+      approver: 'ann',
+      verified: true,
+      keyId: 'ann',
+      jti: 'once-1',
+      via: 'update',
+    }),
+  ]);
   expect(await wiredBy(workflowId)).toHaveLength(1);
-  const decided = await eventually(async () => hook.received.find((n) => n.workflowId === workflowId && n.event === 'approval_decided'));
-  expect(decided).toMatchObject({ outcome: 'approved', approver: 'ann', verified: true, keyId: 'ann', callId: 'w1', toolName: 'wire_money' });
+  const decided = await eventually(async () =>
+    hook.received.find((n) => n.workflowId === workflowId && n.event === 'approval_decided'),
+  );
+  expect(decided).toMatchObject({
+    outcome: 'approved',
+    approver: 'ann',
+    verified: true,
+    keyId: 'ann',
+    callId: 'w1',
+    toolName: 'wire_money',
+  });
 });
 
 test('a token replayed on another run (same call id, same arguments) or on another call of its run is refused', async () => {
   const first = await paused('r1');
   const t = token(ann, { wf: first.workflowId, call: 'r1', arguments: ARGS });
   const second = await paused('r1');
-  await expect(runner.decide(second.workflowId, [{ callId: 'r1', decision: 'approve', token: t }])).rejects.toThrow(`token is for run "${first.workflowId}", not "${second.workflowId}"`);
+  await expect(runner.decide(second.workflowId, [{ callId: 'r1', decision: 'approve', token: t }])).rejects.toThrow(
+    `token is for run "${first.workflowId}", not "${second.workflowId}"`,
+  );
   await runner.decide(first.workflowId, [{ callId: 'r1', decision: 'approve', token: t }]);
   await eventually(async () => ((await runner.describe(first.workflowId)).status === 'Completed' ? true : undefined));
   expect(await wiredBy(first.workflowId)).toHaveLength(1);
@@ -153,13 +248,23 @@ test('a token replayed on another run (same call id, same arguments) or on anoth
 
 test('a jti counts once in its run: two tokens with the same jti in one batch, or after use, are refused', async () => {
   const workflowId = newId('signed');
-  h.model.script(workflowId, [{ toolCalls: [...wireCall('j1').toolCalls, { ...wireCall('j2').toolCalls[0]!, callId: 'j2' }] }, { text: 'ok' }]);
+  h.model.script(workflowId, [
+    { toolCalls: [...wireCall('j1').toolCalls, { ...wireCall('j2').toolCalls[0]!, callId: 'j2' }] },
+    { text: 'ok' },
+  ]);
   await runner.run('vault', 'pay twice', { workflowId });
   const t1 = token(ann, { wf: workflowId, call: 'j1', arguments: ARGS, jti: 'same' });
   const t2 = token(ann, { wf: workflowId, call: 'j2', arguments: ARGS, jti: 'same' });
-  await expect(runner.decide(workflowId, [{ callId: 'j1', decision: 'approve', token: t1 }, { callId: 'j2', decision: 'approve', token: t2 }])).rejects.toThrow('token jti "same" was already used');
+  await expect(
+    runner.decide(workflowId, [
+      { callId: 'j1', decision: 'approve', token: t1 },
+      { callId: 'j2', decision: 'approve', token: t2 },
+    ]),
+  ).rejects.toThrow('token jti "same" was already used');
   await runner.decide(workflowId, [{ callId: 'j1', decision: 'approve', token: t1 }]);
-  await expect(runner.decide(workflowId, [{ callId: 'j2', decision: 'approve', token: t2 }])).rejects.toThrow('token jti "same" was already used');
+  await expect(runner.decide(workflowId, [{ callId: 'j2', decision: 'approve', token: t2 }])).rejects.toThrow(
+    'token jti "same" was already used',
+  );
   expect((await runner.pending(workflowId)).map((p) => p.callId)).toEqual(['j2']);
 });
 
@@ -167,8 +272,14 @@ test('by signal: a bad token is ignored and audited with the reason; a valid one
   const { workflowId } = await paused();
   const handle = h.client.workflow.getHandle(workflowId);
   await handle.signal(approveSignal, { callId: 'w1', approver: 'ann' });
-  await handle.signal(approveSignal, { callId: 'w1', token: token(ann, { wf: workflowId, call: 'w1', arguments: ARGS }, { signer: bob.privateKey }) });
-  await handle.signal(approveSignal, { callId: 'w1', token: token(ann, { wf: workflowId, call: 'w1', arguments: '{}' }) });
+  await handle.signal(approveSignal, {
+    callId: 'w1',
+    token: token(ann, { wf: workflowId, call: 'w1', arguments: ARGS }, { signer: bob.privateKey }),
+  });
+  await handle.signal(approveSignal, {
+    callId: 'w1',
+    token: token(ann, { wf: workflowId, call: 'w1', arguments: '{}' }),
+  });
   const ignored = await eventually(async () => {
     const audit = await auditOf(workflowId);
     return audit.length === 3 ? audit : undefined;
@@ -181,9 +292,18 @@ test('by signal: a bad token is ignored and audited with the reason; a valid one
     "decision for call w1 refused: token args do not match the call's arguments (sign the arguments exactly as pendingApprovals shows them, or the edited arguments when editing)",
   ]);
   expect(await wiredBy(workflowId)).toHaveLength(0);
-  await handle.signal(approveSignal, { callId: 'w1', approver: 'bob', token: token(ann, { wf: workflowId, call: 'w1', arguments: ARGS }) });
+  await handle.signal(approveSignal, {
+    callId: 'w1',
+    approver: 'bob',
+    token: token(ann, { wf: workflowId, call: 'w1', arguments: ARGS }),
+  });
   await eventually(async () => ((await runner.describe(workflowId)).status === 'Completed' ? true : undefined));
-  expect((await auditOf(workflowId)).at(-1)).toMatchObject({ decision: 'approved', approver: 'ann', verified: true, via: 'signal' });
+  expect((await auditOf(workflowId)).at(-1)).toMatchObject({
+    decision: 'approved',
+    approver: 'ann',
+    verified: true,
+    via: 'signal',
+  });
   expect(await wiredBy(workflowId)).toHaveLength(1);
 });
 
@@ -196,47 +316,110 @@ test('RunState.approve({ signWith }) and edited arguments: the token signs the e
   const done = await runner.run('vault', state);
   expect(done.finalOutput).toBe('done');
   expect((await wiredBy(workflowId)).map((e) => e.amount)).toEqual([90]);
-  expect(await auditOf(workflowId)).toEqual([expect.objectContaining({ decision: 'approved', approver: 'ann', verified: true, editedArguments: '{"to":"acme","amount":90}' })]);
+  expect(await auditOf(workflowId)).toEqual([
+    expect.objectContaining({
+      decision: 'approved',
+      approver: 'ann',
+      verified: true,
+      editedArguments: '{"to":"acme","amount":90}',
+    }),
+  ]);
 });
 
 test('CLI: approve --key signs with a private JWK file; reject --key too', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'countersign-keys-'));
   const keyFile = join(dir, 'ann.private.jwk');
   writeFileSync(keyFile, JSON.stringify({ ...ann.jwk, kid: 'ann' }));
-  const env = { ...process.env, TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS, TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml', COUNTERSIGN_TASK_QUEUE: h.taskQueue, NO_COLOR: '1' };
-  const cli = (...args: string[]) => exec(process.execPath, [join(projectRoot, 'bin/countersign.js'), ...args], { env, cwd: projectRoot });
+  const env = {
+    ...process.env,
+    TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+    TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml',
+    COUNTERSIGN_TASK_QUEUE: h.taskQueue,
+    NO_COLOR: '1',
+  };
+  const cli = (...args: string[]) =>
+    exec(process.execPath, [join(projectRoot, 'bin/countersign.js'), ...args], { env, cwd: projectRoot });
   const a = await paused('c1');
   const { stdout } = await cli('approve', a.workflowId, 'c1', '--key', keyFile);
   expect(stdout).toContain('approved wire_money (call c1) as ann (signed)');
   const b = await paused('c2');
   await cli('reject', b.workflowId, 'c2', '--key', keyFile, '--message', 'not today');
   await eventually(async () => ((await runner.describe(b.workflowId)).status === 'Completed' ? true : undefined));
-  expect(await auditOf(b.workflowId)).toEqual([expect.objectContaining({ decision: 'rejected', approver: 'ann', verified: true, message: 'not today' })]);
-  const unsigned = await cli('approve', (await paused('c3')).workflowId, 'c3', '--as', 'ann').catch((e: { code: number; stderr: string }) => e);
-  expect(unsigned).toMatchObject({ code: 1, stderr: expect.stringMatching(/^countersign: call c3 \(wire_money\) needs a signed decision/) });
+  expect(await auditOf(b.workflowId)).toEqual([
+    expect.objectContaining({ decision: 'rejected', approver: 'ann', verified: true, message: 'not today' }),
+  ]);
+  const unsigned = await cli('approve', (await paused('c3')).workflowId, 'c3', '--as', 'ann').catch(
+    (e: { code: number; stderr: string }) => e,
+  );
+  expect(unsigned).toMatchObject({
+    code: 1,
+    stderr: expect.stringMatching(/^countersign: call c3 \(wire_money\) needs a signed decision/),
+  });
 });
 
 test('a nested call: the token names the top run, and the sub-run checks it itself', async () => {
   const workflowId = newId('signed-parent');
-  h.model.script(workflowId, [{ toolCalls: [{ name: 'ask_vault', arguments: { input: 'pay acme' }, callId: 'p1' }] }, { text: 'parent done' }]);
+  h.model.script(workflowId, [
+    { toolCalls: [{ name: 'ask_vault', arguments: { input: 'pay acme' }, callId: 'p1' }] },
+    { text: 'parent done' },
+  ]);
   h.model.script(`${workflowId}/p1`, [wireCall('n1'), { text: 'child done' }]);
   const run = await runner.run('vault-parent', 'go', { workflowId });
-  expect(run.interruptions).toEqual([expect.objectContaining({ callId: 'n1', path: 'ask_vault > wire_money', signedDecisions: true })]);
-  await expect(runner.decide(workflowId, [{ callId: 'n1', decision: 'approve', token: token(ann, { wf: `${workflowId}/p1`, call: 'n1', arguments: ARGS }) }])).rejects.toThrow(`token is for run "${workflowId}/p1", not "${workflowId}"`);
-  await runner.decide(workflowId, [{ callId: 'n1', decision: 'approve', token: token(ann, { wf: workflowId, call: 'n1', arguments: ARGS }) }]);
+  expect(run.interruptions).toEqual([
+    expect.objectContaining({ callId: 'n1', path: 'ask_vault > wire_money', signedDecisions: true }),
+  ]);
+  await expect(
+    runner.decide(workflowId, [
+      { callId: 'n1', decision: 'approve', token: token(ann, { wf: `${workflowId}/p1`, call: 'n1', arguments: ARGS }) },
+    ]),
+  ).rejects.toThrow(`token is for run "${workflowId}/p1", not "${workflowId}"`);
+  await runner.decide(workflowId, [
+    { callId: 'n1', decision: 'approve', token: token(ann, { wf: workflowId, call: 'n1', arguments: ARGS }) },
+  ]);
   await eventually(async () => ((await runner.describe(workflowId)).status === 'Completed' ? true : undefined));
   expect((await runner.describe(workflowId)).finalOutput).toBe('parent done');
-  expect(await auditOf(`${workflowId}/p1`)).toEqual([expect.objectContaining({ decision: 'approved', approver: 'ann', verified: true })]);
+  expect(await auditOf(`${workflowId}/p1`)).toEqual([
+    expect.objectContaining({ decision: 'approved', approver: 'ann', verified: true }),
+  ]);
 });
 
 test('quorum with signed decisions: n distinct verified subs; the same key twice is refused whatever name it claims', async () => {
   const workflowId = newId('signed-quorum');
-  h.model.script(workflowId, [{ toolCalls: [{ name: 'release_funds', arguments: { amount: 5 }, callId: 'q1' }] }, { text: 'released' }]);
+  h.model.script(workflowId, [
+    { toolCalls: [{ name: 'release_funds', arguments: { amount: 5 }, callId: 'q1' }] },
+    { text: 'released' },
+  ]);
   await runner.run('vault', 'release', { workflowId });
   const args = '{"amount":5}';
-  expect((await runner.decide(workflowId, [{ callId: 'q1', decision: 'approve', token: token(ann, { wf: workflowId, call: 'q1', arguments: args }) }])).applied[0]).toMatchObject({ outcome: 'approval_counted', approver: 'ann', verified: true });
-  await expect(runner.decide(workflowId, [{ callId: 'q1', decision: 'approve', approver: 'bob', token: token(ann, { wf: workflowId, call: 'q1', arguments: args }) }])).rejects.toThrow('ann has already approved call q1 (release_funds) (1 of 2 approvals (ann))');
-  expect((await runner.decide(workflowId, [{ callId: 'q1', decision: 'approve', token: token(bob, { wf: workflowId, call: 'q1', arguments: args }) }])).applied[0]).toMatchObject({ outcome: 'approved', approver: 'bob', verified: true, quorum: { needed: 2, approvedBy: ['ann', 'bob'] } });
+  expect(
+    (
+      await runner.decide(workflowId, [
+        { callId: 'q1', decision: 'approve', token: token(ann, { wf: workflowId, call: 'q1', arguments: args }) },
+      ])
+    ).applied[0],
+  ).toMatchObject({ outcome: 'approval_counted', approver: 'ann', verified: true });
+  await expect(
+    runner.decide(workflowId, [
+      {
+        callId: 'q1',
+        decision: 'approve',
+        approver: 'bob',
+        token: token(ann, { wf: workflowId, call: 'q1', arguments: args }),
+      },
+    ]),
+  ).rejects.toThrow('ann has already approved call q1 (release_funds) (1 of 2 approvals (ann))');
+  expect(
+    (
+      await runner.decide(workflowId, [
+        { callId: 'q1', decision: 'approve', token: token(bob, { wf: workflowId, call: 'q1', arguments: args }) },
+      ])
+    ).applied[0],
+  ).toMatchObject({
+    outcome: 'approved',
+    approver: 'bob',
+    verified: true,
+    quorum: { needed: 2, approvedBy: ['ann', 'bob'] },
+  });
   await eventually(async () => ((await runner.describe(workflowId)).status === 'Completed' ? true : undefined));
   expect((await auditOf(workflowId)).map((a) => [a.decision, a.approver, a.verified])).toEqual([
     ['approval_counted', 'ann', true],
@@ -246,15 +429,26 @@ test('quorum with signed decisions: n distinct verified subs; the same key twice
 
 test('countersign keys generate: a private key (mode 600) and a public key set the worker reads, whose tokens verify', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'countersign-keys-'));
-  const { stdout } = await exec(process.execPath, [join(projectRoot, 'bin/countersign.js'), 'keys', 'generate', 'dora', '--dir', dir, '--json'], { cwd: projectRoot });
+  const { stdout } = await exec(
+    process.execPath,
+    [join(projectRoot, 'bin/countersign.js'), 'keys', 'generate', 'dora', '--dir', dir, '--json'],
+    { cwd: projectRoot },
+  );
   const files = JSON.parse(stdout) as { privateKeyFile: string; keySetFile: string };
   expect(statSync(files.privateKeyFile).mode & 0o777).toBe(0o600);
   const keys = loadApproverKeys(files.keySetFile);
   expect(keys.map((k) => k.kid)).toEqual(['dora']);
   expect(JSON.parse(readFileSync(files.keySetFile, 'utf8')).keys[0]).not.toHaveProperty('d');
-  const signed = signDecision(readPrivateKey(files.privateKeyFile), { wf: 'w', call: 'c', decision: 'approve', arguments: '{}' });
+  const signed = signDecision(readPrivateKey(files.privateKeyFile), {
+    wf: 'w',
+    call: 'c',
+    decision: 'approve',
+    arguments: '{}',
+  });
   expect(verifyDecisionSignatures(keys, [signed])).toEqual([{ ok: true, kid: 'dora' }]);
-  expect(verifyDecisionSignatures([{ kid: 'dora', x: ann.jwk.x }], [signed])).toEqual([{ ok: false, problem: 'bad signature: the token was not signed by key "dora"' }]);
+  expect(verifyDecisionSignatures([{ kid: 'dora', x: ann.jwk.x }], [signed])).toEqual([
+    { ok: false, problem: 'bad signature: the token was not signed by key "dora"' },
+  ]);
 });
 
 test('the inbox signs for approvers whose keys it holds, and says it cannot for the others', async () => {
@@ -267,13 +461,21 @@ test('the inbox signs for approvers whose keys it holds, and says it cannot for 
   const inbox = await startInbox({ runner, port: 0, tokens, keysDir: dir });
   try {
     const post = (workflowId: string, token: string) =>
-      fetch(`${inbox.url}/api/runs/${workflowId}/decisions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ decisions: [{ callId: 'w1', decision: 'approve' }] }) });
+      fetch(`${inbox.url}/api/runs/${workflowId}/decisions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ decisions: [{ callId: 'w1', decision: 'approve' }] }),
+      });
     const { workflowId } = await paused();
     const refused = await post(workflowId, tokens[1]!.token);
     expect(refused.status).toBe(422);
-    expect(((await refused.json()) as { error: string }).error).toBe('call w1 (wire_money) needs a signed decision and this server holds no key for bob: sign it yourself with countersign approve --key <file>');
+    expect(((await refused.json()) as { error: string }).error).toBe(
+      'call w1 (wire_money) needs a signed decision and this server holds no key for bob: sign it yourself with countersign approve --key <file>',
+    );
     const signedByServer = await post(workflowId, tokens[0]!.token);
-    expect(await signedByServer.json()).toMatchObject({ applied: [{ callId: 'w1', outcome: 'approved', approver: 'ann', verified: true }] });
+    expect(await signedByServer.json()).toMatchObject({
+      applied: [{ callId: 'w1', outcome: 'approved', approver: 'ann', verified: true }],
+    });
     await eventually(async () => ((await runner.describe(workflowId)).status === 'Completed' ? true : undefined));
     expect(await wiredBy(workflowId)).toHaveLength(1);
   } finally {
@@ -295,11 +497,21 @@ test('a spoofed identity header on a loopback header-only inbox never makes a si
     const spoofed = { 'x-forwarded-user': 'ann' };
     const page = await fetch(`${inbox.url}/runs/${workflowId}`, { headers: spoofed });
     const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1]!;
-    const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = page.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const form = new URLSearchParams({ _csrf: csrf, callId: 'w1', action: 'approve' });
-    const posted = await fetch(`${inbox.url}/runs/${workflowId}/decide`, { method: 'POST', body: form, headers: { ...spoofed, cookie }, redirect: 'manual' });
+    const posted = await fetch(`${inbox.url}/runs/${workflowId}/decide`, {
+      method: 'POST',
+      body: form,
+      headers: { ...spoofed, cookie },
+      redirect: 'manual',
+    });
     expect(posted.status).toBe(422);
-    expect(await posted.text()).toContain('call w1 (wire_money) needs a signed decision and this server holds no key for ann: sign it yourself with countersign approve --key &lt;file&gt;');
+    expect(await posted.text()).toContain(
+      'call w1 (wire_money) needs a signed decision and this server holds no key for ann: sign it yourself with countersign approve --key &lt;file&gt;',
+    );
     expect((await runner.pending(workflowId)).map((p) => p.callId)).toEqual(['w1']);
     expect(await auditOf(workflowId)).toEqual([]);
     expect(await wiredBy(workflowId)).toHaveLength(0);

@@ -25,8 +25,23 @@ const treasurer = defineAgent({
   name: 'treasurer-stale',
   instructions: 'test',
   tools: [
-    defineTool({ name: 'transfer', description: 'Transfer money', parameters: params, needsApproval: true, fingerprint, execute: ({ account, amount }) => (transfers.push(`${account}:${amount}`), `sent ${amount} from ${account}`) }),
-    defineTool({ name: 'sweep', description: 'Sweep an account', parameters: params, needsApproval: true, fingerprint, onStale: 'reject', execute: ({ account }) => (transfers.push(`sweep:${account}`), 'swept') }),
+    defineTool({
+      name: 'transfer',
+      description: 'Transfer money',
+      parameters: params,
+      needsApproval: true,
+      fingerprint,
+      execute: ({ account, amount }) => (transfers.push(`${account}:${amount}`), `sent ${amount} from ${account}`),
+    }),
+    defineTool({
+      name: 'sweep',
+      description: 'Sweep an account',
+      parameters: params,
+      needsApproval: true,
+      fingerprint,
+      onStale: 'reject',
+      execute: ({ account }) => (transfers.push(`sweep:${account}`), 'swept'),
+    }),
   ],
 });
 
@@ -40,7 +55,11 @@ let runner: Runner;
 let hook: WebhookReceiver;
 let inbox: LinkedDesk['inbox'];
 beforeAll(async () => {
-  desk = await startLinkedDesk({ registry: new AgentRegistry([...demoAgents, treasurer]), linkSecret: SECRET, harness: { approverKeys: [{ kid: 'ann', x: jwk.x }] } });
+  desk = await startLinkedDesk({
+    registry: new AgentRegistry([...demoAgents, treasurer]),
+    linkSecret: SECRET,
+    harness: { approverKeys: [{ kid: 'ann', x: jwk.x }] },
+  });
   ({ h, runner, hook, inbox } = desk);
 });
 afterAll(() => desk?.close());
@@ -55,7 +74,10 @@ const requested = (id: string) => hook.received.filter((n) => n.workflowId === i
 test('the target changes after the request: the approved call does not run, waits again with stale, and old links and tokens are refused', async () => {
   const id = newId('stale');
   balances.set('acct-1', 120);
-  h.model.script(id, [{ toolCalls: [{ name: 'transfer', arguments: { account: 'acct-1', amount: 100 }, callId: 't1' }] }, { text: 'transferred' }]);
+  h.model.script(id, [
+    { toolCalls: [{ name: 'transfer', arguments: { account: 'acct-1', amount: 100 }, callId: 't1' }] },
+    { text: 'transferred' },
+  ]);
   await runner.run('treasurer-stale', 'Pay the supplier 100 from acct-1', { workflowId: id });
   const [asked] = await runner.pending(id);
   expect(asked).toMatchObject({ callId: 't1', fingerprint: 'balance 120' });
@@ -66,21 +88,43 @@ test('the target changes after the request: the approved call does not run, wait
   balances.set('acct-1', 40); // someone else moved money meanwhile
   await runner.decide(id, [{ callId: 't1', decision: 'approve', approver: 'bob' }]);
   const again = await eventually(async () => (await runner.pending(id)).find((p) => p.stale));
-  expect(again).toMatchObject({ callId: 't1', fingerprint: 'balance 40', stale: { was: 'balance 120', now: 'balance 40' } });
+  expect(again).toMatchObject({
+    callId: 't1',
+    fingerprint: 'balance 40',
+    stale: { was: 'balance 120', now: 'balance 40' },
+  });
   expect(transfers).toEqual([]);
-  expect((await runner.audit(id)).map((a) => [a.decision, a.approver ?? '-'])).toEqual([['approved', 'bob'], ['stale', '-']]);
+  expect((await runner.audit(id)).map((a) => [a.decision, a.approver ?? '-'])).toEqual([
+    ['approved', 'bob'],
+    ['stale', '-'],
+  ]);
   expect((await runner.audit(id))[1]).toMatchObject({ stale: { was: 'balance 120', now: 'balance 40' }, via: 'run' });
-  expect((await countersign(['show', id], cliEnv({ COUNTERSIGN_TASK_QUEUE: h.taskQueue }))).stdout).toContain('approved, but what it acts on changed before it ran (was "balance 120", now "balance 40"): it did not run; decide again');
+  expect((await countersign(['show', id], cliEnv({ COUNTERSIGN_TASK_QUEUE: h.taskQueue }))).stdout).toContain(
+    'approved, but what it acts on changed before it ran (was "balance 120", now "balance 40"): it did not run; decide again',
+  );
 
   // The inbox card says so, and its forms carry the fingerprint the person sees (the run refuses them once it changed).
   const page = await (await fetch(`${inbox.url}/`, { headers: { 'X-Forwarded-User': 'ann' } })).text();
-  expect(page).toContain('Approved before what it acts on changed (it was <code>balance 120</code>, now <code>balance 40</code>): it did not run. Decide again.');
+  expect(page).toContain(
+    'Approved before what it acts on changed (it was <code>balance 120</code>, now <code>balance 40</code>): it did not run. Decide again.',
+  );
   expect(page).toContain('<input type="hidden" name="fingerprint" value="balance 40">');
 
   // Made for the old state: the first notification's link, and the token signed then, change nothing.
-  expect(await openLink(first.links!.approve)).toMatchObject({ status: 409, text: expect.stringContaining('What call t1 acts on changed after this link was made: open it from the inbox and decide on what it acts on now.') });
-  await expect(runner.decide(id, [oldToken])).rejects.toThrow("decision for call t1 refused: token fp does not match the call's fingerprint: what the call acts on changed since it was signed (sign it again for the fingerprint pendingApprovals shows)");
-  await expect(runner.decide(id, [{ callId: 't1', decision: 'approve', approver: 'bob', fingerprint: 'balance 120' }])).rejects.toThrow('what call t1 (transfer) acts on changed since this decision was made (fingerprint "balance 40" now): look at it again and decide anew');
+  expect(await openLink(first.links!.approve)).toMatchObject({
+    status: 409,
+    text: expect.stringContaining(
+      'What call t1 acts on changed after this link was made: open it from the inbox and decide on what it acts on now.',
+    ),
+  });
+  await expect(runner.decide(id, [oldToken])).rejects.toThrow(
+    "decision for call t1 refused: token fp does not match the call's fingerprint: what the call acts on changed since it was signed (sign it again for the fingerprint pendingApprovals shows)",
+  );
+  await expect(
+    runner.decide(id, [{ callId: 't1', decision: 'approve', approver: 'bob', fingerprint: 'balance 120' }]),
+  ).rejects.toThrow(
+    'what call t1 (transfer) acts on changed since this decision was made (fingerprint "balance 40" now): look at it again and decide anew',
+  );
   expect((await runner.pending(id)).map((p) => p.callId)).toEqual(['t1']);
 
   // The new state's notification and link work; a token for the new state applies; the call runs once.
@@ -89,7 +133,9 @@ test('the target changes after the request: the approved call does not run, wait
   expect((await openLink(second.links!.approve)).status).toBe(200);
   const [now] = await runner.pending(id);
   const applied = await runner.decide(id, [withToken(annKey, id, { callId: 't1', decision: 'approve' }, now!)]);
-  expect(applied.applied).toEqual([expect.objectContaining({ callId: 't1', outcome: 'approved', approver: 'ann', verified: true })]);
+  expect(applied.applied).toEqual([
+    expect.objectContaining({ callId: 't1', outcome: 'approved', approver: 'ann', verified: true }),
+  ]);
   expect((await h.client.workflow.getHandle(id).result()).finalOutput).toBe('transferred');
   expect(transfers).toEqual(['acct-1:100']);
   expect((await runner.audit(id)).map((a) => a.decision)).toEqual(['approved', 'stale', 'approved']);
@@ -117,7 +163,10 @@ test("onStale: 'reject' tells the model the call did not run; an unchanged targe
   ]);
   expect((await h.client.workflow.getHandle(id).result()).finalOutput).toBe('done');
   const items = (await runner.describe(id)).items.filter((i) => i.type === 'function_call_output');
-  expect(items.find((i) => i.callId === 's1')).toMatchObject({ output: 'The call of sweep did not run: what it acts on changed after it was approved (it was "balance 500", now "balance 0"). Look again before asking to run it.' });
+  expect(items.find((i) => i.callId === 's1')).toMatchObject({
+    output:
+      'The call of sweep did not run: what it acts on changed after it was approved (it was "balance 500", now "balance 0"). Look again before asking to run it.',
+  });
   expect(items.find((i) => i.callId === 't2')).toMatchObject({ output: 'sent 5 from acct-3' });
   expect(transfers).toEqual(['acct-3:5']);
   const audit = await runner.audit(id);

@@ -23,8 +23,17 @@ let runner: Runner;
 beforeAll(async () => {
   tracing = await startTracing({ serviceName: 'countersign-test', exporter });
   tracedBundle = await buildWorkflowBundle({ quiet: true, workflowInterceptorModules: [tracingInterceptors] });
-  h = await startHarness({ api: 'chat', tracing, workerOptions: { workflowBundle: tracedBundle, maxCachedWorkflows: 0 } });
-  const client = new Client({ connection: h.client.connection, namespace: 'default', dataConverter: dataConverterOf(openPayloadStorage(testPayloadStorage)), interceptors: await tracingClientInterceptors(tracing) });
+  h = await startHarness({
+    api: 'chat',
+    tracing,
+    workerOptions: { workflowBundle: tracedBundle, maxCachedWorkflows: 0 },
+  });
+  const client = new Client({
+    connection: h.client.connection,
+    namespace: 'default',
+    dataConverter: dataConverterOf(openPayloadStorage(testPayloadStorage)),
+    interceptors: await tracingClientInterceptors(tracing),
+  });
   runner = new Runner(client, { taskQueue: h.taskQueue });
 }, 240_000);
 afterAll(async () => h?.close());
@@ -35,15 +44,18 @@ const SECRET_BODY = 'ARGVALUE-5e1f9c-body';
 const SECRET_RECORD = 'DR-ARGVALUE-88d2';
 
 const attrs = (s: ReadableSpan) => s.attributes as Record<string, unknown>;
-const pick = (s: ReadableSpan, ...keys: string[]) => Object.fromEntries(keys.map((k) => [k.replace('countersign.', ''), attrs(s)[k]]));
+const pick = (s: ReadableSpan, ...keys: string[]) =>
+  Object.fromEntries(keys.map((k) => [k.replace('countersign.', ''), attrs(s)[k]]));
 
 test('a run: client start, model turns, tool call and waits for a person in one trace, exported once across a worker restart, without argument values', async () => {
   const workflowId = newId('traced');
   h.model.script(workflowId, [
-    { toolCalls: [
-      { name: 'send_email', arguments: { to: SECRET_TO, subject: 'Report', body: SECRET_BODY }, callId: 'mail-1' },
-      { name: 'delete_record', arguments: { record_id: SECRET_RECORD }, callId: 'del-1' },
-    ] },
+    {
+      toolCalls: [
+        { name: 'send_email', arguments: { to: SECRET_TO, subject: 'Report', body: SECRET_BODY }, callId: 'mail-1' },
+        { name: 'delete_record', arguments: { record_id: SECRET_RECORD }, callId: 'del-1' },
+      ],
+    },
     { text: 'done' },
   ]);
   let result = await runner.run('email-assistant', 'mail the report and delete the draft', { workflowId });
@@ -60,7 +72,9 @@ test('a run: client start, model turns, tool call and waits for a person in one 
   const spansOfRun = await eventually(async () => {
     await tracing.flush();
     const all = exporter.getFinishedSpans();
-    const start = all.find((s) => s.name === 'UpdateWithStartWorkflow:nextPause' && attrs(s).temporalWorkflowId === workflowId); // the client's start
+    const start = all.find(
+      (s) => s.name === 'UpdateWithStartWorkflow:nextPause' && attrs(s).temporalWorkflowId === workflowId,
+    ); // the client's start
     const trace = start && all.filter((s) => s.spanContext().traceId === start.spanContext().traceId);
     return trace?.some((s) => s.name === 'RunWorkflow:agentRun') ? trace : undefined;
   });
@@ -69,17 +83,27 @@ test('a run: client start, model turns, tool call and waits for a person in one 
   // Nothing twice: each kind of span as many times as it happened, though every workflow task replayed the history.
   expect(named('RunWorkflow:agentRun')).toHaveLength(1);
   // The decision is its own trace, from the client's update: the handler's span once.
-  expect(exporter.getFinishedSpans().filter((s) => s.name === 'HandleUpdate:decide' && attrs(s).workflowId === workflowId)).toHaveLength(1);
+  expect(
+    exporter.getFinishedSpans().filter((s) => s.name === 'HandleUpdate:decide' && attrs(s).workflowId === workflowId),
+  ).toHaveLength(1);
   expect(named('StartActivity:modelTurn')).toHaveLength(2);
   expect(named('StartActivity:runTool')).toHaveLength(1);
 
   const A = ['countersign.agent', 'countersign.tool', 'countersign.call_id', 'countersign.kind', 'countersign.outcome'];
-  expect(named(SPAN_NAMES.modelTurn).map((s) => pick(s, 'countersign.agent', 'countersign.turn', 'countersign.outcome', 'countersign.called_tools'))).toEqual([
+  expect(
+    named(SPAN_NAMES.modelTurn).map((s) =>
+      pick(s, 'countersign.agent', 'countersign.turn', 'countersign.outcome', 'countersign.called_tools'),
+    ),
+  ).toEqual([
     { agent: 'email-assistant', turn: 1, outcome: 'ok', called_tools: ['send_email', 'delete_record'] },
     { agent: 'email-assistant', turn: 2, outcome: 'ok', called_tools: [] },
   ]);
-  expect(named(SPAN_NAMES.toolCall).map((s) => pick(s, ...A))).toEqual([{ agent: 'email-assistant', tool: 'send_email', call_id: 'mail-1', kind: undefined, outcome: 'ok' }]);
-  const waits = named(SPAN_NAMES.waitForPerson).map((s) => pick(s, ...A)).sort((a, b) => String(a.call_id).localeCompare(String(b.call_id)));
+  expect(named(SPAN_NAMES.toolCall).map((s) => pick(s, ...A))).toEqual([
+    { agent: 'email-assistant', tool: 'send_email', call_id: 'mail-1', kind: undefined, outcome: 'ok' },
+  ]);
+  const waits = named(SPAN_NAMES.waitForPerson)
+    .map((s) => pick(s, ...A))
+    .sort((a, b) => String(a.call_id).localeCompare(String(b.call_id)));
   expect(waits).toEqual([
     { agent: 'email-assistant', tool: 'delete_record', call_id: 'del-1', kind: 'approval', outcome: 'rejected' },
     { agent: 'email-assistant', tool: 'send_email', call_id: 'mail-1', kind: 'approval', outcome: 'approved' },
@@ -94,7 +118,11 @@ test('a run: client start, model turns, tool call and waits for a person in one 
 
   // The values are in the run (the check can see them), and in no span's name, attributes, events or status.
   expect(JSON.stringify((await runner.describe(workflowId)).audit)).toContain(SECRET_BODY);
-  const exported = JSON.stringify(exporter.getFinishedSpans().map((s) => ({ name: s.name, attributes: s.attributes, events: s.events, status: s.status, links: s.links })));
+  const exported = JSON.stringify(
+    exporter
+      .getFinishedSpans()
+      .map((s) => ({ name: s.name, attributes: s.attributes, events: s.events, status: s.status, links: s.links })),
+  );
   for (const secret of [SECRET_TO, SECRET_BODY, SECRET_RECORD, 'keep it']) expect(exported).not.toContain(secret);
 
   // Replaying the run (a replay worker, with the exporter's sink) exports nothing.
@@ -102,7 +130,8 @@ test('a run: client start, model turns, tool call and waits for a person in one 
   await tracing.flush();
   const before = exporter.getFinishedSpans().length;
   const { sinks } = await tracingWorkerOptions(tracing);
-  for await (const r of Worker.runReplayHistories({ workflowBundle: tracedBundle, sinks }, [{ workflowId, history }])) expect(r.error).toBeUndefined();
+  for await (const r of Worker.runReplayHistories({ workflowBundle: tracedBundle, sinks }, [{ workflowId, history }]))
+    expect(r.error).toBeUndefined();
   await tracing.flush();
   expect(exporter.getFinishedSpans().length).toBe(before);
 }, 180_000);

@@ -20,7 +20,11 @@ let worker: Spawned | undefined;
 let runner: Runner;
 
 async function startWorker(): Promise<Spawned> {
-  const w = spawnTs('worker/main.ts', [], wp.env(taskQueue, { COUNTERSIGN_AGENTS_MODULE: 'test/support/shellAgents.ts' }));
+  const w = spawnTs(
+    'worker/main.ts',
+    [],
+    wp.env(taskQueue, { COUNTERSIGN_AGENTS_MODULE: 'test/support/shellAgents.ts' }),
+  );
   await w.waitFor(/worker polling task queue/, 120_000);
   return w;
 }
@@ -34,15 +38,21 @@ afterAll(async () => {
   await worker?.exited;
 });
 
-const cli = async (...args: string[]) => (await countersign(args, cliEnv({ COUNTERSIGN_TASK_QUEUE: taskQueue }))).stdout;
-const finalOutput = async (id: string) => ((await new Client({ connection: wp.connection }).workflow.getHandle(id).result()) as { finalOutput: string }).finalOutput;
+const cli = async (...args: string[]) =>
+  (await countersign(args, cliEnv({ COUNTERSIGN_TASK_QUEUE: taskQueue }))).stdout;
+const finalOutput = async (id: string) =>
+  ((await new Client({ connection: wp.connection }).workflow.getHandle(id).result()) as { finalOutput: string })
+    .finalOutput;
 const logOf = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
 
 /** An approved command that starts, then its worker is SIGKILLed and a new one starts: the call is uncertain. */
 async function killedMidCommand(id: string): Promise<string> {
   const log = join(dir, `${id}.log`);
   const commands = [`echo started >> ${log}`, 'sleep 3', `echo finished >> ${log}`];
-  wp.model.script(id, [{ toolCalls: [{ name: 'shell', arguments: { commands }, callId: 's1' }] }, { text: 'all done' }]);
+  wp.model.script(id, [
+    { toolCalls: [{ name: 'shell', arguments: { commands }, callId: 's1' }] },
+    { text: 'all done' },
+  ]);
   const paused = await runner.run('operator', 'deploy', { workflowId: id, toolTimeout: '8s' });
   expect(paused.interruptions.map((i) => [i.callId, i.kind])).toEqual([['s1', 'approval']]);
   await runner.decide(id, [{ callId: 's1', decision: 'approve', approver: 'ann' }]);
@@ -51,7 +61,11 @@ async function killedMidCommand(id: string): Promise<string> {
   await worker!.exited;
   worker = await startWorker();
   const pending = await eventually(async () => (await runner.pending(id)).find((p) => p.kind === 'uncertain'), 60_000);
-  expect(pending).toMatchObject({ callId: 's1', toolName: 'shell', uncertainBecause: 'its attempt timed out (it did not finish in time) after it started' });
+  expect(pending).toMatchObject({
+    callId: 's1',
+    toolName: 'shell',
+    uncertainBecause: 'its attempt timed out (it did not finish in time) after it started',
+  });
   expect(pending.expiresAt).toBeUndefined();
   await new Promise((r) => setTimeout(r, 4_000)); // longer than the command: nothing runs it again meanwhile
   expect(logOf(log)).toEqual(['started']);
@@ -64,17 +78,38 @@ test('SIGKILL mid-command: uncertain, shown by the CLI, answered "done" through 
 
   // `pending` finds runs through visibility, which trails the run by a moment under load
   const row = new RegExp(`${id}\\s+operator\\s+s1\\s+uncertain: may or may not have run\\s+shell`);
-  expect(await eventually(async () => { const out = await cli('pending', '--agent', 'operator'); return row.test(out) ? out : undefined; }, 30_000)).toMatch(row);
+  expect(
+    await eventually(async () => {
+      const out = await cli('pending', '--agent', 'operator');
+      return row.test(out) ? out : undefined;
+    }, 30_000),
+  ).toMatch(row);
   const shown = await cli('show', id);
-  expect(shown).toContain('may or may not have run: its attempt timed out (it did not finish in time) after it started');
+  expect(shown).toContain(
+    'may or may not have run: its attempt timed out (it did not finish in time) after it started',
+  );
   expect(shown).toContain(`countersign resolve ${id} s1 --retry | --done <result> | --failed <error>`);
-  const metadata = (await wp.connection.workflowService.describeWorkflowExecution({ namespace: 'default', execution: { workflowId: id } })).executionConfig;
+  const metadata = (
+    await wp.connection.workflowService.describeWorkflowExecution({
+      namespace: 'default',
+      execution: { workflowId: id },
+    })
+  ).executionConfig;
   expect(metadata).toBeDefined(); // the run still answers describe while it waits
 
-  expect(await cli('resolve', id, 's1', '--done', 'deployed by hand', '--as', 'ann')).toBe('done shell (call s1) as ann\n');
+  expect(await cli('resolve', id, 's1', '--done', 'deployed by hand', '--as', 'ann')).toBe(
+    'done shell (call s1) as ann\n',
+  );
   expect(await finalOutput(id)).toBe('all done');
-  expect((await runner.describe(id)).items.find((i) => i.type === 'function_call_output')).toMatchObject({ callId: 's1', output: 'deployed by hand' });
-  expect((await runner.audit(id)).map((a) => [a.decision, a.approver ?? '-'])).toEqual([['approved', 'ann'], ['uncertain', '-'], ['done', 'ann']]);
+  expect((await runner.describe(id)).items.find((i) => i.type === 'function_call_output')).toMatchObject({
+    callId: 's1',
+    output: 'deployed by hand',
+  });
+  expect((await runner.audit(id)).map((a) => [a.decision, a.approver ?? '-'])).toEqual([
+    ['approved', 'ann'],
+    ['uncertain', '-'],
+    ['done', 'ann'],
+  ]);
   expect(logOf(log)).toEqual(['started']);
 });
 
@@ -82,8 +117,14 @@ test('SIGKILL mid-command: answered "retry" through the decide update, the comma
   const id = newId('uncertain-retry');
   const log = await killedMidCommand(id);
 
-  await expect(cli('resolve', id, 's1', '--retry', '--done', 'x')).rejects.toMatchObject({ stderr: expect.stringContaining('pass exactly one of --retry, --done <result> or --failed <error>') });
-  await expect(runner.decide(id, [{ callId: 's1', decision: 'approve', editedArguments: { commands: ['echo other'] } }])).rejects.toThrow('call s1 (shell) may or may not have run: a retry runs it as it was approved, without edited arguments');
+  await expect(cli('resolve', id, 's1', '--retry', '--done', 'x')).rejects.toMatchObject({
+    stderr: expect.stringContaining('pass exactly one of --retry, --done <result> or --failed <error>'),
+  });
+  await expect(
+    runner.decide(id, [{ callId: 's1', decision: 'approve', editedArguments: { commands: ['echo other'] } }]),
+  ).rejects.toThrow(
+    'call s1 (shell) may or may not have run: a retry runs it as it was approved, without edited arguments',
+  );
   expect((await runner.pending(id)).map((p) => p.kind)).toEqual(['uncertain']);
 
   const answer = await runner.decide(id, [{ callId: 's1', decision: 'retry', approver: 'bob' }]);

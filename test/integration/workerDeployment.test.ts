@@ -33,7 +33,22 @@ test('a versioned worker serves runs once its deployment version is current', as
     // The version appears once the worker has polled; then make it current (what a deploy script does).
     await eventually(() => {
       try {
-        execFileSync(cli, ['worker', 'deployment', 'set-current-version', '--address', address, '--deployment-name', deploymentName, '--build-id', 'build-1', '--yes'], { stdio: 'pipe' });
+        execFileSync(
+          cli,
+          [
+            'worker',
+            'deployment',
+            'set-current-version',
+            '--address',
+            address,
+            '--deployment-name',
+            deploymentName,
+            '--build-id',
+            'build-1',
+            '--yes',
+          ],
+          { stdio: 'pipe' },
+        );
         return true;
       } catch {
         return undefined;

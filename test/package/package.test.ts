@@ -28,7 +28,12 @@ beforeAll(async () => {
   tarball = await packProject();
   consumer = mkdtempSync(join(tmpdir(), 'countersign-consumer-'));
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
-  await npmInstall(consumer, [tarball, `zod@${pinned('zod')}`, `typescript@${pinned('typescript')}`, `@types/node@${pinned('@types/node')}`]);
+  await npmInstall(consumer, [
+    tarball,
+    `zod@${pinned('zod')}`,
+    `typescript@${pinned('typescript')}`,
+    `@types/node@${pinned('@types/node')}`,
+  ]);
   cpSync(join(projectRoot, 'test/package/consumer'), consumer, { recursive: true });
 });
 
@@ -41,7 +46,10 @@ afterAll(async () => {
 async function workerUp(namespace: string, taskQueue: string): Promise<void> {
   const connection = await Connection.connect({ address: loadDevConfig().test.address });
   try {
-    await eventually(async () => ((await workerPolls(new Client({ connection, namespace }), taskQueue)) ? true : undefined), 120_000);
+    await eventually(
+      async () => ((await workerPolls(new Client({ connection, namespace }), taskQueue)) ? true : undefined),
+      120_000,
+    );
   } finally {
     await connection.close();
   }
@@ -49,30 +57,58 @@ async function workerUp(namespace: string, taskQueue: string): Promise<void> {
 
 /** What a service's process sees: the shared test server, the scripted model, a payload folder of its own. */
 function serviceEnv(taskQueue: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS, TEMPORAL_CONFIG_FILE: join(consumer, 'none.toml') };
-  return { ...env, OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'test-key', COUNTERSIGN_TASK_QUEUE: taskQueue, TASK_QUEUE: taskQueue, COUNTERSIGN_PAYLOAD_DIR: join(consumer, 'payloads'), ...extra };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+    TEMPORAL_CONFIG_FILE: join(consumer, 'none.toml'),
+  };
+  return {
+    ...env,
+    OPENAI_BASE_URL: model.baseURL,
+    OPENAI_API_KEY: 'test-key',
+    COUNTERSIGN_TASK_QUEUE: taskQueue,
+    TASK_QUEUE: taskQueue,
+    COUNTERSIGN_PAYLOAD_DIR: join(consumer, 'payloads'),
+    ...extra,
+  };
 }
 
 const refundStep = (args: Record<string, unknown>) => [{ toolCalls: [{ name: 'issue_refund', arguments: args }] }];
 
-test.each(['refunds.cjs', 'refunds.mjs'])('%s: define an agent, start a worker, run, approve, print the answer', async (file) => {
-  model.script('*', refundStep({ orderId: 'A-17', amount: 80 }));
-  const r = await run(process.execPath, [file], { cwd: consumer, env: serviceEnv(newId('consumer')) });
-  expect(r.stderr).not.toMatch(/Error/);
-  expect(r.code).toBe(0);
-  const lines = r.stdout.trim().split('\n').filter((l) => !l.includes('[INFO]'));
-  expect(lines.filter((l) => l.startsWith('approving '))).toEqual(['approving issue_refund {"orderId":"A-17","amount":80}']);
-  expect(lines.at(-1)).toBe('issue_refund: Refunded 80 EUR on order A-17'); // the tool ran; its output reached the model
-});
+test.each(['refunds.cjs', 'refunds.mjs'])(
+  '%s: define an agent, start a worker, run, approve, print the answer',
+  async (file) => {
+    model.script('*', refundStep({ orderId: 'A-17', amount: 80 }));
+    const r = await run(process.execPath, [file], { cwd: consumer, env: serviceEnv(newId('consumer')) });
+    expect(r.stderr).not.toMatch(/Error/);
+    expect(r.code).toBe(0);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .filter((l) => !l.includes('[INFO]'));
+    expect(lines.filter((l) => l.startsWith('approving '))).toEqual([
+      'approving issue_refund {"orderId":"A-17","amount":80}',
+    ]);
+    expect(lines.at(-1)).toBe('issue_refund: Refunded 80 EUR on order A-17'); // the tool ran; its output reached the model
+  },
+);
 
 test('a TypeScript consumer type-checks against the declarations (and wrong types are caught)', async () => {
-  const r = await run(process.execPath, [join(consumer, 'node_modules/typescript/bin/tsc'), '-p', '.'], { cwd: consumer });
+  const r = await run(process.execPath, [join(consumer, 'node_modules/typescript/bin/tsc'), '-p', '.'], {
+    cwd: consumer,
+  });
   expect(r.stdout + r.stderr).toBe('');
   expect(r.code).toBe(0);
   // The control: without the @ts-expect-error lines' mistakes being real errors, tsc would fail on them.
   const typed = readFileSync(join(consumer, 'typed.ts'), 'utf8');
-  writeFileSync(join(consumer, 'typed.ts'), typed.replace('const wrong: string = params.amount;', 'const wrong: number = params.amount;'));
-  const control = await run(process.execPath, [join(consumer, 'node_modules/typescript/bin/tsc'), '-p', '.'], { cwd: consumer });
+  writeFileSync(
+    join(consumer, 'typed.ts'),
+    typed.replace('const wrong: string = params.amount;', 'const wrong: number = params.amount;'),
+  );
+  const control = await run(process.execPath, [join(consumer, 'node_modules/typescript/bin/tsc'), '-p', '.'], {
+    cwd: consumer,
+  });
   writeFileSync(join(consumer, 'typed.ts'), typed);
   expect(control.stdout).toContain("error TS2578: Unused '@ts-expect-error' directive");
 });
@@ -82,7 +118,10 @@ test('the countersign bin runs the compiled CLI in a consumer project', async ()
   const help = await run(bin, ['--help'], { cwd: consumer });
   expect(help.code).toBe(0);
   expect(help.stdout).toContain('Usage: countersign [options] [command]');
-  const pending = await run(bin, ['pending', '--agent', 'nobody-here', '--json'], { cwd: consumer, env: serviceEnv('unused') });
+  const pending = await run(bin, ['pending', '--agent', 'nobody-here', '--json'], {
+    cwd: consumer,
+    env: serviceEnv('unused'),
+  });
   expect(pending.stderr).toBe('');
   expect(JSON.parse(pending.stdout)).toEqual([]);
 });
@@ -98,8 +137,24 @@ test("the README's examples in a new project: refunds.mts serves its agent for t
   children.push(refunds);
   await workerUp(namespace, 'refunds'); // as a person waits for the worker they started (start --wait gives one a few seconds only)
   // The commands the README gives it, from the consumer's own bin.
-  const started = await run(cli, ['start', 'refunds', 'Refund 80 EUR on order A-17', '--task-queue', 'refunds', '--workflow-id', 'readme-1', '--wait'], { cwd: consumer, env });
-  expect({ code: started.code, out: started.stdout + started.stderr + refunds.output() }).toMatchObject({ code: 0, out: expect.stringMatching(/approval +issue_refund +\{"orderId":"A-17","amount":80\}/) });
+  const started = await run(
+    cli,
+    [
+      'start',
+      'refunds',
+      'Refund 80 EUR on order A-17',
+      '--task-queue',
+      'refunds',
+      '--workflow-id',
+      'readme-1',
+      '--wait',
+    ],
+    { cwd: consumer, env },
+  );
+  expect({ code: started.code, out: started.stdout + started.stderr + refunds.output() }).toMatchObject({
+    code: 0,
+    out: expect.stringMatching(/approval +issue_refund +\{"orderId":"A-17","amount":80\}/),
+  });
   expect((await run(cli, ['approve', 'readme-1', '--all', '--as', 'ann'], { cwd: consumer, env })).code).toBe(0);
   const result = await run(cli, ['result', 'readme-1', '--wait'], { cwd: consumer, env });
   expect(result.stdout.trim()).toMatch(/^issue_refund: Refunded 80 EUR on order A-17 \(key readme-1:call_\w+\)$/);
@@ -109,19 +164,32 @@ test("the README's examples in a new project: refunds.mts serves its agent for t
 
   // approve.mts against a worker with the demo agents (the package's compiled worker), on a task queue of its own.
   const queue = serviceEnv(newId('readme-client'));
-  const worker = spawnProcess(process.execPath, [join(consumer, 'node_modules/countersign/dist/worker/main.js')], { cwd: consumer, env: queue });
+  const worker = spawnProcess(process.execPath, [join(consumer, 'node_modules/countersign/dist/worker/main.js')], {
+    cwd: consumer,
+    env: queue,
+  });
   children.push(worker);
   const approve = await run(process.execPath, [tsx, 'approve.mts'], { cwd: consumer, env: queue });
   expect({ code: approve.code, stderr: approve.stderr }).toEqual({ code: 0, stderr: '' });
-  expect(approve.stdout.trim().split('\n').slice(-2)).toEqual(["send_email: Email sent to alice@example.com with subject 'Report'", 'delete_record: Deletion requires manager approval']);
+  expect(approve.stdout.trim().split('\n').slice(-2)).toEqual([
+    "send_email: Email sent to alice@example.com with subject 'Report'",
+    'delete_record: Deletion requires manager approval',
+  ]);
 });
 
 test('examples/refund-desk: installed from the tarball, type-checked, one run paused → approved → completed', async () => {
   const app = mkdtempSync(join(tmpdir(), 'refund-desk-'));
-  cpSync(join(projectRoot, 'examples/refund-desk'), app, { recursive: true, filter: (src) => !/\/(node_modules|dist)(\/|$)/.test(src) });
-  const pkg = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+  cpSync(join(projectRoot, 'examples/refund-desk'), app, {
+    recursive: true,
+    filter: (src) => !/\/(node_modules|dist)(\/|$)/.test(src),
+  });
+  const pkg = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
   // The example pins what this project pins, so its install comes from the same cache.
-  for (const name of ['zod', 'typescript', '@types/node']) expect(pkg.dependencies[name] ?? pkg.devDependencies[name]).toBe(pinned(name));
+  for (const name of ['zod', 'typescript', '@types/node'])
+    expect(pkg.dependencies[name] ?? pkg.devDependencies[name]).toBe(pinned(name));
   await npmInstall(app, [tarball]);
   const build = await run('npm', ['run', 'build', '--silent'], { cwd: app });
   expect(build.stdout + build.stderr).toBe('');
@@ -136,11 +204,22 @@ test('examples/refund-desk: installed from the tarball, type-checked, one run pa
   await worker.waitFor(/refund-desk worker polling/);
   await server.waitFor(/refund-desk listening/);
 
-  model.script('*', [{ toolCalls: [{ name: 'lookup_order', arguments: { orderId: 'A-17' } }] }, ...refundStep({ orderId: 'A-17', amountCents: 8000, reason: 'arrived broken' })]);
-  const started = await fetch(`http://127.0.0.1:${port}/refund-requests`, { method: 'POST', body: JSON.stringify({ message: 'Refund order A-17 in full, it arrived broken', customer: 'alice' }) });
+  model.script('*', [
+    { toolCalls: [{ name: 'lookup_order', arguments: { orderId: 'A-17' } }] },
+    ...refundStep({ orderId: 'A-17', amountCents: 8000, reason: 'arrived broken' }),
+  ]);
+  const started = await fetch(`http://127.0.0.1:${port}/refund-requests`, {
+    method: 'POST',
+    body: JSON.stringify({ message: 'Refund order A-17 in full, it arrived broken', customer: 'alice' }),
+  });
   expect(started.status).toBe(202);
   const { workflowId } = (await started.json()) as { workflowId: string };
-  const status = async () => (await (await fetch(`http://127.0.0.1:${port}/refund-requests/${workflowId}`)).json()) as { status: string; pending: Array<{ tool: string }>; finalOutput?: string };
+  const status = async () =>
+    (await (await fetch(`http://127.0.0.1:${port}/refund-requests/${workflowId}`)).json()) as {
+      status: string;
+      pending: Array<{ tool: string }>;
+      finalOutput?: string;
+    };
 
   const paused = await eventually(async () => ((await status()).status === 'AwaitingApproval' ? status() : undefined));
   expect(paused.pending.map((p) => p.tool)).toEqual(['issue_refund']); // 80 EUR is over the predicate's limit
@@ -151,8 +230,16 @@ test('examples/refund-desk: installed from the tarball, type-checked, one run pa
 
   const done = await eventually(async () => ((await status()).status === 'Completed' ? status() : undefined));
   // The demo brain's final answer quotes every tool result of the request: the lookup, then the approved refund.
-  expect(done.finalOutput).toBe('lookup_order: {"orderId":"A-17","customer":"alice@example.com","totalCents":8000}\nissue_refund: Refunded 80.00 EUR on order A-17');
-  const ledger = readFileSync(env.LEDGER_FILE!, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { idempotencyKey: string; amountCents: number });
+  expect(done.finalOutput).toBe(
+    'lookup_order: {"orderId":"A-17","customer":"alice@example.com","totalCents":8000}\nissue_refund: Refunded 80.00 EUR on order A-17',
+  );
+  const ledger = readFileSync(env.LEDGER_FILE!, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { idempotencyKey: string; amountCents: number });
   expect(ledger).toHaveLength(1);
-  expect(ledger[0]).toMatchObject({ amountCents: 8000, idempotencyKey: expect.stringMatching(new RegExp(`^${workflowId}:call_`)) });
+  expect(ledger[0]).toMatchObject({
+    amountCents: 8000,
+    idempotencyKey: expect.stringMatching(new RegExp(`^${workflowId}:call_`)),
+  });
 });

@@ -10,7 +10,11 @@ import { projectRoot } from './toolchain';
 export const WORKER_BUILD = join(projectRoot, '.temporal/worker-build');
 const STAMP = join(WORKER_BUILD, '.built');
 /** What the package compiles: tsconfig.build.json's include list (a JSON file with // comments). */
-const SOURCES = (JSON.parse(readFileSync(join(projectRoot, 'tsconfig.build.json'), 'utf8').replace(/^\s*\/\/.*$/gm, '')) as { include: string[] }).include;
+const SOURCES = (
+  JSON.parse(readFileSync(join(projectRoot, 'tsconfig.build.json'), 'utf8').replace(/^\s*\/\/.*$/gm, '')) as {
+    include: string[];
+  }
+).include;
 
 function newestSource(path: string): number {
   const s = statSync(path);
@@ -22,7 +26,7 @@ function newestSource(path: string): number {
 export function ensureCompiledWorker(): string {
   const lock = join(projectRoot, '.temporal/worker-build.lock');
   mkdirSync(join(projectRoot, '.temporal'), { recursive: true });
-  for (const deadline = Date.now() + 300_000; ; ) {
+  for (const deadline = Date.now() + 300_000; ;) {
     try {
       mkdirSync(lock);
       break;
@@ -32,9 +36,14 @@ export function ensureCompiledWorker(): string {
     }
   }
   try {
-    const fresh = existsSync(STAMP) && statSync(STAMP).mtimeMs > Math.max(...SOURCES.map((s) => newestSource(join(projectRoot, s))));
+    const fresh =
+      existsSync(STAMP) &&
+      statSync(STAMP).mtimeMs > Math.max(...SOURCES.map((s) => newestSource(join(projectRoot, s))));
     if (!fresh) {
-      execFileSync(process.execPath, [join(projectRoot, 'scripts/build.mjs'), '--out', WORKER_BUILD], { cwd: projectRoot, stdio: 'ignore' });
+      execFileSync(process.execPath, [join(projectRoot, 'scripts/build.mjs'), '--out', WORKER_BUILD], {
+        cwd: projectRoot,
+        stdio: 'ignore',
+      });
       writeFileSync(STAMP, new Date().toISOString());
     }
   } finally {

@@ -10,16 +10,29 @@ export const CLI_PATH = join(projectRoot, 'bin/countersign.js');
 
 /** A CLI process's environment: the shared test server, no profile, no colour; then `extra` (task queue, storage …). */
 export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return { ...process.env, TEMPORAL_ADDRESS: loadDevConfig().test.address, TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml', NO_COLOR: '1', ...extra };
+  return {
+    ...process.env,
+    TEMPORAL_ADDRESS: loadDevConfig().test.address,
+    TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml',
+    NO_COLOR: '1',
+    ...extra,
+  };
 }
 
 /** `countersign <args>`: its output; a non-zero exit rejects with an error that carries `code`, `stdout` and `stderr`. */
-export function countersign(args: string[], env: NodeJS.ProcessEnv = cliEnv(), maxBuffer = 16 * 1024 * 1024): Promise<{ stdout: string; stderr: string }> {
+export function countersign(
+  args: string[],
+  env: NodeJS.ProcessEnv = cliEnv(),
+  maxBuffer = 16 * 1024 * 1024,
+): Promise<{ stdout: string; stderr: string }> {
   return promisify(execFile)(process.execPath, [CLI_PATH, ...args], { env, cwd: projectRoot, maxBuffer });
 }
 
 /** `countersign <args>` whatever its exit: the code with both outputs, for tests that assert refusals too. */
-export async function countersignExit(args: string[], env: NodeJS.ProcessEnv = cliEnv()): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function countersignExit(
+  args: string[],
+  env: NodeJS.ProcessEnv = cliEnv(),
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     return { code: 0, ...(await countersign(args, env)) };
   } catch (err) {

@@ -26,7 +26,12 @@ export interface ProseLine {
 /** README.md, CONTRIBUTING.md and every docs/*.md that exists. */
 export function docFiles(root = REPO): string[] {
   const top = ['README.md', 'CONTRIBUTING.md'].map((f) => join(root, f)).filter((f) => existsSync(f));
-  const docs = existsSync(join(root, 'docs')) ? readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => join(root, 'docs', f)) : [];
+  const docs = existsSync(join(root, 'docs'))
+    ? readdirSync(join(root, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .sort()
+        .map((f) => join(root, 'docs', f))
+    : [];
   return [...top, ...docs];
 }
 
@@ -40,7 +45,11 @@ export function splitMarkdown(file: string, text: string): { blocks: FencedBlock
     if (!open) {
       const m = /^(\s*)(`{3,}|~{3,})\s*([\w+-]*)/.exec(raw);
       if (m) {
-        open = { fence: m[2]!, indent: m[1]!.length, block: { file, lang: m[3]!.toLowerCase(), line: i + 2, lines: [] } };
+        open = {
+          fence: m[2]!,
+          indent: m[1]!.length,
+          block: { file, lang: m[3]!.toLowerCase(), line: i + 2, lines: [] },
+        };
       } else {
         prose.push({ file, line: i + 1, text: raw });
       }

@@ -12,7 +12,8 @@ import { addRunSearchAttributes, eventually } from './fixtures';
 import type { Harness } from './harness';
 
 export const BODY_BYTES = 300_000;
-export const bodyOf = (tag: string) => `${tag}\n${`Report ${tag}: all the figures. `.repeat(Math.ceil(BODY_BYTES / 20))}`.slice(0, BODY_BYTES);
+export const bodyOf = (tag: string) =>
+  `${tag}\n${`Report ${tag}: all the figures. `.repeat(Math.ceil(BODY_BYTES / 20))}`.slice(0, BODY_BYTES);
 
 /** A fresh namespace: retention 1 hour, the search attributes the workflow upserts; usable when this returns. */
 export async function gcNamespace(): Promise<string> {
@@ -20,7 +21,12 @@ export async function gcNamespace(): Promise<string> {
   const connection = await Connection.connect({ address: loadDevConfig().test.address });
   try {
     await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1h') });
-    await eventually(() => connection.workflowService.describeNamespace({ namespace }).then(() => true, () => undefined));
+    await eventually(() =>
+      connection.workflowService.describeNamespace({ namespace }).then(
+        () => true,
+        () => undefined,
+      ),
+    );
     await addRunSearchAttributes(connection, namespace);
   } finally {
     await connection.close();
@@ -30,7 +36,18 @@ export async function gcNamespace(): Promise<string> {
 
 /** A run that asks to send a 300 KB body of its own and waits for the approval. */
 export async function pausedRun(h: Harness, runner: Runner, workflowId: string) {
-  h.model.script(workflowId, [{ toolCalls: [{ name: 'send_email', arguments: { to: 'alice@example.com', subject: workflowId, body: bodyOf(workflowId) }, callId: 'mail-1' }] }, { text: `Sent ${workflowId}.` }]);
+  h.model.script(workflowId, [
+    {
+      toolCalls: [
+        {
+          name: 'send_email',
+          arguments: { to: 'alice@example.com', subject: workflowId, body: bodyOf(workflowId) },
+          callId: 'mail-1',
+        },
+      ],
+    },
+    { text: `Sent ${workflowId}.` },
+  ]);
   const first = await runner.run('email-assistant', `Send the report ${workflowId}`, { workflowId });
   expect(first.interruptions).toHaveLength(1);
   return first;
@@ -38,23 +55,48 @@ export async function pausedRun(h: Harness, runner: Runner, workflowId: string) 
 
 /** As retention does once it has passed: the execution, its history and its visibility record are deleted. */
 export async function pastRetention(client: Client, workflowId: string): Promise<void> {
-  await client.workflowService.deleteWorkflowExecution({ namespace: client.options.namespace, workflowExecution: { workflowId } });
+  await client.workflowService.deleteWorkflowExecution({
+    namespace: client.options.namespace,
+    workflowExecution: { workflowId },
+  });
   await eventually(async () => {
-    const listed = await client.workflowService.listWorkflowExecutions({ namespace: client.options.namespace, query: `WorkflowId = '${workflowId}'` });
-    const history = await client.workflow.getHandle(workflowId).describe().then(() => true, () => false);
+    const listed = await client.workflowService.listWorkflowExecutions({
+      namespace: client.options.namespace,
+      query: `WorkflowId = '${workflowId}'`,
+    });
+    const history = await client.workflow
+      .getHandle(workflowId)
+      .describe()
+      .then(
+        () => true,
+        () => false,
+      );
     return listed.executions?.length || history ? undefined : true;
   });
 }
 
 /** What a remaining run must still do after a sweep: its whole conversation, its queries, a replay of its history. */
-export async function stillWhole(client: Client, runner: Runner, storage: PayloadStorageSettings, workflowId: string): Promise<void> {
+export async function stillWhole(
+  client: Client,
+  runner: Runner,
+  storage: PayloadStorageSettings,
+  workflowId: string,
+): Promise<void> {
   const items = [];
   for await (const item of runner.conversation(workflowId)) items.push(item);
   const call = items.find((i) => i.type === 'function_call');
   expect(call && (JSON.parse(call.arguments) as { body: string }).body).toBe(bodyOf(workflowId));
   const snapshot = await runner.describe(workflowId); // a query, answered by a worker from the run's state
-  if (snapshot.status === 'AwaitingApproval') expect((JSON.parse(snapshot.pending[0]!.arguments) as { body: string }).body).toBe(bodyOf(workflowId));
+  if (snapshot.status === 'AwaitingApproval')
+    expect((JSON.parse(snapshot.pending[0]!.arguments) as { body: string }).body).toBe(bodyOf(workflowId));
   else expect(snapshot.status).toBe('Completed');
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
-  await Worker.runReplayHistory({ workflowBundle: { codePath: loadDevConfig().test.bundle! }, dataConverter: dataConverterOf(openPayloadStorage(storage)) }, history, workflowId);
+  await Worker.runReplayHistory(
+    {
+      workflowBundle: { codePath: loadDevConfig().test.bundle! },
+      dataConverter: dataConverterOf(openPayloadStorage(storage)),
+    },
+    history,
+    workflowId,
+  );
 }

@@ -76,12 +76,17 @@ export interface HarnessOptions {
 }
 
 /** The tests' file store: like the default, in a folder of its own. */
-export const testPayloadStorage: PayloadStorageSettings = { kind: 'file', dir: join(projectRoot, '.temporal/test-payloads'), thresholdBytes: 256 * 1024 };
+export const testPayloadStorage: PayloadStorageSettings = {
+  kind: 'file',
+  dir: join(projectRoot, '.temporal/test-payloads'),
+  thresholdBytes: 256 * 1024,
+};
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   quietRuntime();
   const { address, bundle: bundlePath } = loadDevConfig().test;
-  if ((!address && !opts.env) || !bundlePath) throw new Error('integration tests need the jest globalSetup (run them with `npm test`)');
+  if ((!address && !opts.env) || !bundlePath)
+    throw new Error('integration tests need the jest globalSetup (run them with `npm test`)');
 
   // The worker's demo outbox; in the environment too, for worker processes a test starts from this one's.
   const outbox = join(mkdtempSync(join(tmpdir(), 'countersign-outbox-')), 'outbox.jsonl');
@@ -94,7 +99,9 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const payloadStorage = opts.payloadStorage ?? testPayloadStorage;
   const dataConverter = dataConverterOf(openPayloadStorage(payloadStorage, opts.encryptionKeys));
   // On the time-skipping server, the environment's own client (it skips time while awaiting results).
-  const client = opts.env ? opts.env.client : new Client({ connection: connection!, namespace: opts.namespace ?? 'default', dataConverter });
+  const client = opts.env
+    ? opts.env.client
+    : new Client({ connection: connection!, namespace: opts.namespace ?? 'default', dataConverter });
   let registry = opts.registry ?? defaultRegistry();
   const deltaRelay = opts.deltaRelay === false ? undefined : await startDeltaRelay();
 
@@ -104,7 +111,13 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       namespace: opts.namespace ?? 'default',
       taskQueue,
       registry,
-      model: { baseURL: model.baseURL, apiKey: opts.apiKey ?? 'test-key', model: 'scripted', api: opts.api ?? 'responses', requestTimeoutMs: opts.requestTimeoutMs ?? 10_000 },
+      model: {
+        baseURL: model.baseURL,
+        apiKey: opts.apiKey ?? 'test-key',
+        model: 'scripted',
+        api: opts.api ?? 'responses',
+        requestTimeoutMs: opts.requestTimeoutMs ?? 10_000,
+      },
       webhookUrl: opts.webhookUrl,
       encryptionKeys: opts.encryptionKeys,
       payloadStorage,

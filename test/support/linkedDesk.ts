@@ -17,12 +17,28 @@ export interface LinkedDesk {
 }
 
 /** Signed-in people name themselves in X-Forwarded-User, as behind a reverse proxy. */
-export async function startLinkedDesk(o: { registry: AgentRegistry; linkSecret: string; harness?: Omit<HarnessOptions, 'registry' | 'webhookUrl' | 'links'>; inbox?: Pick<InboxOptions, 'slack' | 'log'> }): Promise<LinkedDesk> {
+export async function startLinkedDesk(o: {
+  registry: AgentRegistry;
+  linkSecret: string;
+  harness?: Omit<HarnessOptions, 'registry' | 'webhookUrl' | 'links'>;
+  inbox?: Pick<InboxOptions, 'slack' | 'log'>;
+}): Promise<LinkedDesk> {
   const port = await freePort();
   const hook = await startWebhookReceiver();
-  const h = await startHarness({ ...o.harness, registry: o.registry, webhookUrl: hook.url, links: { publicUrl: `http://127.0.0.1:${port}`, secret: o.linkSecret } });
+  const h = await startHarness({
+    ...o.harness,
+    registry: o.registry,
+    webhookUrl: hook.url,
+    links: { publicUrl: `http://127.0.0.1:${port}`, secret: o.linkSecret },
+  });
   const runner = new Runner(h.client, { taskQueue: h.taskQueue });
-  const inbox = await startInbox({ runner, port, approverHeader: 'X-Forwarded-User', linkSecret: o.linkSecret, ...o.inbox });
+  const inbox = await startInbox({
+    runner,
+    port,
+    approverHeader: 'X-Forwarded-User',
+    linkSecret: o.linkSecret,
+    ...o.inbox,
+  });
   return {
     h,
     runner,

@@ -11,4 +11,6 @@ const sendGreeting = defineTool({
   execute: ({ to }) => `Greeting card sent to ${to}`,
 });
 
-export const agents = [defineAgent({ name: 'greeter', instructions: 'You send greeting cards.', tools: [sendGreeting] })];
+export const agents = [
+  defineAgent({ name: 'greeter', instructions: 'You send greeting cards.', tools: [sendGreeting] }),
+];

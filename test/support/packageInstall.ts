@@ -14,15 +14,23 @@ export interface Ran {
 }
 
 /** Runs a command to its end (or kills it at the timeout) and returns its exit code and output. */
-export function run(cmd: string, args: string[], o: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<Ran> {
+export function run(
+  cmd: string,
+  args: string[],
+  o: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<Ran> {
   return new Promise((resolve) => {
-    execFile(cmd, args, { cwd: o.cwd, env: o.env ?? process.env, timeout: o.timeoutMs ?? 300_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      cmd,
+      args,
+      { cwd: o.cwd, env: o.env ?? process.env, timeout: o.timeoutMs ?? 300_000, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
 
-const npm = (args: string[], cwd: string) => run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd });
+const npm = (args: string[], cwd: string) =>
+  run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd });
 
 /** `npm pack` of this project into a temporary folder; returns the tarball's path. */
 export async function packProject(): Promise<string> {
@@ -42,7 +50,10 @@ export async function npmInstall(dir: string, specs: string[]): Promise<void> {
 
 /** The exact version this project pins for a (dev) dependency: consumers install the same, from the cache. */
 export function pinned(name: string): string {
-  const pkg = require(join(projectRoot, 'package.json')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+  const pkg = require(join(projectRoot, 'package.json')) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
   const version = pkg.dependencies[name] ?? pkg.devDependencies[name];
   if (!version) throw new Error(`${name} is not a dependency of this project`);
   return version;

@@ -29,7 +29,10 @@ export interface Spawned {
  * relaying signals — under load that relay SIGKILLs a child that is slow to acknowledge Ctrl-C), in a process group of its own.
  */
 export function spawnTs(entry: string, args: string[], env: NodeJS.ProcessEnv): Spawned {
-  return spawnProcess(process.execPath, ['--import', 'tsx', join(projectRoot, entry), ...args], { cwd: projectRoot, env });
+  return spawnProcess(process.execPath, ['--import', 'tsx', join(projectRoot, entry), ...args], {
+    cwd: projectRoot,
+    env,
+  });
 }
 
 /** Runs a program in a process group of its own, collecting its output. */
@@ -54,7 +57,7 @@ export function spawnProcess(cmd: string, args: string[], o: { cwd: string; env:
       new Promise((resolve, reject) => {
         const t0 = Date.now();
         const tick = setInterval(() => {
-          if (pattern.test(out)) return clearInterval(tick), resolve();
+          if (pattern.test(out)) return (clearInterval(tick), resolve());
           if (child.exitCode !== null || Date.now() - t0 > timeoutMs) {
             clearInterval(tick);
             reject(new Error(`never saw ${pattern} (exit ${child.exitCode}); output:\n${out}`));

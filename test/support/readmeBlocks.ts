@@ -17,7 +17,11 @@ export function readmeExamples(): ReadmeExample[] {
   return readme.blocks
     .filter((b) => b.lang === 'ts')
     .map((block) => {
-      const after = readme.prose.filter((p) => p.line > block.line + block.lines.length).slice(0, 3).map((p) => p.text).join(' ');
+      const after = readme.prose
+        .filter((p) => p.line > block.line + block.lines.length)
+        .slice(0, 3)
+        .map((p) => p.text)
+        .join(' ');
       const named = /Save it as `([\w-]+\.mts)`/.exec(after);
       if (!named) throw new Error(`README.md:${block.line}: the block is not followed by "Save it as \`<name>.mts\`"`);
       return { file: named[1]!, text: `${block.lines.join('\n')}\n`, line: block.line };

@@ -8,7 +8,13 @@ async function main() {
   for (const i of state.getInterruptions()) state.approve(i, { approver: 'second-process' });
   const runner = await Runner.connect();
   const result = await runner.run(state.agentName, state);
-  console.log(JSON.stringify({ status: result.status, finalOutput: result.finalOutput, approvers: (await runner.describe(result.workflowId)).audit.map((a) => a.approver) }));
+  console.log(
+    JSON.stringify({
+      status: result.status,
+      finalOutput: result.finalOutput,
+      approvers: (await runner.describe(result.workflowId)).audit.map((a) => a.approver),
+    }),
+  );
   await runner.close();
 }
 

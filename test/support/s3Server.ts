@@ -23,15 +23,50 @@ export async function startS3Server(bucket = 'countersign-payloads'): Promise<S3
   const credentials = { accessKeyId: 'countersign-test', secretAccessKey: 'countersign-test-secret' };
   writeFileSync(
     join(dir, 's3.json'),
-    JSON.stringify({ identities: [{ name: 'countersign', credentials: [{ accessKey: credentials.accessKeyId, secretKey: credentials.secretAccessKey }], actions: ['Admin', 'Read', 'Write', 'List', 'Tagging'] }] }),
+    JSON.stringify({
+      identities: [
+        {
+          name: 'countersign',
+          credentials: [{ accessKey: credentials.accessKeyId, secretKey: credentials.secretAccessKey }],
+          actions: ['Admin', 'Read', 'Write', 'List', 'Tagging'],
+        },
+      ],
+    }),
   );
   const ports = await Promise.all(Array.from({ length: 9 }, () => freePort()));
-  const [s3, master, volume, filer, s3g, masterg, volumeg, filerg, metrics] = ports as [number, number, number, number, number, number, number, number, number];
+  const [s3, master, volume, filer, s3g, masterg, volumeg, filerg, metrics] = ports as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const args = [
-    'server', `-dir=${join(dir, 'data')}`, '-ip=127.0.0.1', '-ip.bind=127.0.0.1', '-master.telemetry=false', '-volume.max=8', '-master.volumeSizeLimitMB=64',
-    `-master.port=${master}`, `-master.port.grpc=${masterg}`, `-volume.port=${volume}`, `-volume.port.grpc=${volumeg}`,
-    '-filer', `-filer.port=${filer}`, `-filer.port.grpc=${filerg}`, `-metricsPort=${metrics}`,
-    '-s3', `-s3.port=${s3}`, `-s3.port.grpc=${s3g}`, '-s3.port.iceberg=0', '-s3.port.lance=0', `-s3.config=${join(dir, 's3.json')}`,
+    'server',
+    `-dir=${join(dir, 'data')}`,
+    '-ip=127.0.0.1',
+    '-ip.bind=127.0.0.1',
+    '-master.telemetry=false',
+    '-volume.max=8',
+    '-master.volumeSizeLimitMB=64',
+    `-master.port=${master}`,
+    `-master.port.grpc=${masterg}`,
+    `-volume.port=${volume}`,
+    `-volume.port.grpc=${volumeg}`,
+    '-filer',
+    `-filer.port=${filer}`,
+    `-filer.port.grpc=${filerg}`,
+    `-metricsPort=${metrics}`,
+    '-s3',
+    `-s3.port=${s3}`,
+    `-s3.port.grpc=${s3g}`,
+    '-s3.port.iceberg=0',
+    '-s3.port.lance=0',
+    `-s3.config=${join(dir, 's3.json')}`,
   ];
   mkdirSync(join(dir, 'data'));
   const child: ChildProcess = spawn(binaryPath('weed'), args, { stdio: ['ignore', 'ignore', 'pipe'] });

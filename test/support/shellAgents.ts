@@ -3,4 +3,10 @@
 import { tmpdir } from 'node:os';
 import { defineAgent, shellTool } from '../../agents';
 
-export const agents = [defineAgent({ name: 'operator', instructions: 'You run commands.', tools: [shellTool({ cwd: tmpdir(), timeout: '60s' })] })];
+export const agents = [
+  defineAgent({
+    name: 'operator',
+    instructions: 'You run commands.',
+    tools: [shellTool({ cwd: tmpdir(), timeout: '60s' })],
+  }),
+];

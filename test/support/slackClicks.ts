@@ -5,7 +5,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { slackSignature } from '../../servers/inbox/slackSignature';
 
-export type SlackAnswer = { replace_original?: boolean; response_type?: string; text: string; blocks?: Array<{ type: string; block_id?: string; elements?: Array<{ text?: string }> }> };
+export type SlackAnswer = {
+  replace_original?: boolean;
+  response_type?: string;
+  text: string;
+  blocks?: Array<{ type: string; block_id?: string; elements?: Array<{ text?: string }> }>;
+};
 
 export interface SlackSide {
   url: string;
@@ -28,10 +33,32 @@ export async function startResponseUrls(): Promise<SlackSide> {
 }
 
 /** A block_actions click on the button `actionId` carrying `value`, by Slack user `user`, answered at `responseUrl`. */
-export function slackClick(o: { secret: string; responseUrl: string; blocks: unknown[]; actionId: string; value: string; user: string; ageSeconds?: number }) {
-  const payload = { type: 'block_actions', user: { id: o.user, username: o.user.toLowerCase() }, team: { id: 'T0TEAM' }, response_url: o.responseUrl, trigger_id: '1.2.3', message: { type: 'message', text: 'x', blocks: o.blocks }, actions: [{ type: 'button', action_id: o.actionId, block_id: 'countersign_actions', value: o.value, action_ts: '1.0' }] };
+export function slackClick(o: {
+  secret: string;
+  responseUrl: string;
+  blocks: unknown[];
+  actionId: string;
+  value: string;
+  user: string;
+  ageSeconds?: number;
+}) {
+  const payload = {
+    type: 'block_actions',
+    user: { id: o.user, username: o.user.toLowerCase() },
+    team: { id: 'T0TEAM' },
+    response_url: o.responseUrl,
+    trigger_id: '1.2.3',
+    message: { type: 'message', text: 'x', blocks: o.blocks },
+    actions: [
+      { type: 'button', action_id: o.actionId, block_id: 'countersign_actions', value: o.value, action_ts: '1.0' },
+    ],
+  };
   const body = `payload=${encodeURIComponent(JSON.stringify(payload))}`;
   const timestamp = String(Math.floor(Date.now() / 1000) - (o.ageSeconds ?? 0));
-  const headers = { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-request-timestamp': timestamp, 'x-slack-signature': slackSignature(o.secret, timestamp, body) };
+  const headers = {
+    'content-type': 'application/x-www-form-urlencoded',
+    'x-slack-request-timestamp': timestamp,
+    'x-slack-signature': slackSignature(o.secret, timestamp, body),
+  };
   return { responseUrl: o.responseUrl, body, headers, path: new URL(o.responseUrl).pathname };
 }

@@ -12,18 +12,45 @@ const agent: AgentSnapshot = {
   name: 'email-assistant',
   version: '1',
   instructions: 'help',
-  tools: [{ name: 'send_email', description: 'Send', parameters: {}, approval: 'always', policy: { approvalTimeout: '1h' } }],
+  tools: [
+    { name: 'send_email', description: 'Send', parameters: {}, approval: 'always', policy: { approvalTimeout: '1h' } },
+  ],
 };
-const call = (callId: string, args = `{"to":"${callId}@example.com"}`): WaitingCall => ({ callId, toolName: 'send_email', arguments: args, disposition: 'approval' as const, rejectionText: 'no', wait: {} });
+const call = (callId: string, args = `{"to":"${callId}@example.com"}`): WaitingCall => ({
+  callId,
+  toolName: 'send_email',
+  arguments: args,
+  disposition: 'approval' as const,
+  rejectionText: 'no',
+  wait: {},
+});
 
 function pausedRun(...ids: string[]): AgentRunState {
   const s = new AgentRunState({ agent: 'email-assistant', input: 'go', approvalTimeout: '2h' }, T0);
   s.described(agent);
   s.startTurn();
   const calls = ids.map((id) => call(id));
-  s.modelAnswered({ items: calls.map((c) => ({ type: 'function_call' as const, callId: c.callId, name: c.toolName, arguments: c.arguments })) });
+  s.modelAnswered({
+    items: calls.map((c) => ({
+      type: 'function_call' as const,
+      callId: c.callId,
+      name: c.toolName,
+      arguments: c.arguments,
+    })),
+  });
   s.startTurnCalls(calls);
-  for (const c of calls) s.book.request({ callId: c.callId, toolName: c.toolName, arguments: c.arguments, agentName: 'email-assistant', requestedAt: T0, rejectionText: 'no' }, T0);
+  for (const c of calls)
+    s.book.request(
+      {
+        callId: c.callId,
+        toolName: c.toolName,
+        arguments: c.arguments,
+        agentName: 'email-assistant',
+        requestedAt: T0,
+        rejectionText: 'no',
+      },
+      T0,
+    );
   return s;
 }
 
@@ -37,7 +64,14 @@ test('a run with calls waiting and nothing executing waits only for people', () 
   s.validationStarted();
   expect(s.quiescent()).toBe(false);
   s.validationEnded();
-  s.book.decide([{ callId: 'c1', decision: 'approve' }, { callId: 'c2', decision: 'reject' }], T0, 'update');
+  s.book.decide(
+    [
+      { callId: 'c1', decision: 'approve' },
+      { callId: 'c2', decision: 'reject' },
+    ],
+    T0,
+    'update',
+  );
   expect(s.status()).toBe('Running');
   expect(s.quiescent()).toBe(false); // the approved call has not run yet
   s.complete('done');
@@ -45,9 +79,27 @@ test('a run with calls waiting and nothing executing waits only for people', () 
 });
 
 test('a waiting call is booked on the terms it was planned with, and nothing else', () => {
-  const planned: WaitingCall = { ...call('c9'), wait: { timeout: '2h', onTimeout: 'fail', remindEvery: '30m', quorum: 2, approvers: ['ann', 'bob'], signedDecisions: true } };
+  const planned: WaitingCall = {
+    ...call('c9'),
+    wait: {
+      timeout: '2h',
+      onTimeout: 'fail',
+      remindEvery: '30m',
+      quorum: 2,
+      approvers: ['ann', 'bob'],
+      signedDecisions: true,
+    },
+  };
   const booking = bookingFor(planned, { agentName: 'email-assistant' }, T0);
-  expect(booking).toMatchObject({ timeout: '2h', expiresAt: '2026-11-22T12:00:00.000Z', onTimeout: 'fail', reminders: { remindEvery: '30m' }, quorum: { needed: 2, approvedBy: [] }, approvers: ['ann', 'bob'], signedDecisions: true });
+  expect(booking).toMatchObject({
+    timeout: '2h',
+    expiresAt: '2026-11-22T12:00:00.000Z',
+    onTimeout: 'fail',
+    reminders: { remindEvery: '30m' },
+    quorum: { needed: 2, approvedBy: [] },
+    approvers: ['ann', 'bob'],
+    signedDecisions: true,
+  });
   expect(booking).not.toHaveProperty('timeoutText'); // the default text is made at expiry, with any extension in it
   expect(bookingFor(call('c8'), { agentName: 'email-assistant' }, T0)).not.toHaveProperty('expiresAt');
 });
@@ -55,14 +107,26 @@ test('a waiting call is booked on the terms it was planned with, and nothing els
 test('calls in sub-runs surface with their path until a decision is passed on; a refusal makes them pending again', () => {
   const s = pausedRun();
   s.childStarted('run/x1', { callId: 'x1', toolName: 'check_identity' });
-  const nested = { callId: 'n1', kind: 'approval' as const, toolName: 'get_user_name', arguments: '{}', agentName: 'identity', requestedAt: T0 };
+  const nested = {
+    callId: 'n1',
+    kind: 'approval' as const,
+    toolName: 'get_user_name',
+    arguments: '{}',
+    agentName: 'identity',
+    requestedAt: T0,
+  };
   expect(s.applyChildReport({ childWorkflowId: 'run/x1', waiting: true, pending: [nested] })).toBe(true);
   expect(s.allPending()).toEqual([{ ...nested, path: 'check_identity > get_user_name', runId: 'run/x1' }]);
   expect(s.childOwning('n1')?.[0]).toBe('run/x1');
   s.forwardedTo('n1');
   expect(s.allPending()).toEqual([]);
   expect(s.childOwning('n1')).toBeUndefined();
-  s.applyChildReport({ childWorkflowId: 'run/x1', waiting: true, pending: [nested], refused: [{ callId: 'n1', because: 'editedArguments are invalid' }] });
+  s.applyChildReport({
+    childWorkflowId: 'run/x1',
+    waiting: true,
+    pending: [nested],
+    refused: [{ callId: 'n1', because: 'editedArguments are invalid' }],
+  });
   expect(s.allPending().map((p) => p.callId)).toEqual(['n1']);
   expect(s.applyChildReport({ childWorkflowId: 'unknown', waiting: true, pending: [] })).toBe(false);
 });
@@ -122,7 +186,17 @@ test('the carry holds each argument once and restores the book, the turn and the
   s.described(agent);
   s.modelAnswered({ items: [{ type: 'function_call', callId: 'c1', name: 'send_email', arguments: big }] });
   s.startTurnCalls([call('c1', big)]);
-  s.book.request({ callId: 'c1', toolName: 'send_email', arguments: big, agentName: 'email-assistant', requestedAt: T0, rejectionText: 'no' }, T0);
+  s.book.request(
+    {
+      callId: 'c1',
+      toolName: 'send_email',
+      arguments: big,
+      agentName: 'email-assistant',
+      requestedAt: T0,
+      rejectionText: 'no',
+    },
+    T0,
+  );
   s.book.decide([{ callId: 'c1', decision: 'approve', approver: 'ann' }], T0, 'update');
   s.book.ignore({ callId: 'c1' }, 'already decided', T0, 'signal');
   s.answerCall('c1', 'Email sent');

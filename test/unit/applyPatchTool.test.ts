@@ -1,13 +1,29 @@
 // The apply_patch tool, called directly in temp dirs (no server): create, update, delete, all-or-nothing, and paths
 // that leave the root refused by the schema (so nobody is ever asked about them).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolContext } from '../../agents/defineTool';
 import { applyPatchTool } from '../../agents/applyPatchTool';
 import { argumentLines } from '../../cli/terminalOutput';
 
-const ctx: ToolContext = { runId: 'run-1', agentName: 'a', callId: 'c1', idempotencyKey: 'run-1:c1', context: {}, sensitive: {} };
+const ctx: ToolContext = {
+  runId: 'run-1',
+  agentName: 'a',
+  callId: 'c1',
+  idempotencyKey: 'run-1:c1',
+  context: {},
+  sensitive: {},
+};
 type Op = { type: 'create_file' | 'update_file' | 'delete_file'; path: string; diff?: string };
 
 describe('applyPatchTool', () => {
@@ -39,8 +55,16 @@ describe('applyPatchTool', () => {
     const { root, read, apply } = setup({ 'b.txt': 'one\ntwo\nthree\n', 'c.txt': 'bye\n' });
     const out = await apply([
       { type: 'create_file', path: 'a.txt', diff: '+hello\n+world\n' },
-      { type: 'create_file', path: 'sub/dir/n.txt', diff: '--- /dev/null\n+++ b/sub/dir/n.txt\n@@ -0,0 +1,2 @@\n+x\n+y\n\\ No newline at end of file\n' },
-      { type: 'update_file', path: 'b.txt', diff: '--- a/b.txt\n+++ b/b.txt\n@@ -1,3 +1,5 @@\n one\n-two\n+TWO\n+2\n+zwei\n three\n' },
+      {
+        type: 'create_file',
+        path: 'sub/dir/n.txt',
+        diff: '--- /dev/null\n+++ b/sub/dir/n.txt\n@@ -0,0 +1,2 @@\n+x\n+y\n\\ No newline at end of file\n',
+      },
+      {
+        type: 'update_file',
+        path: 'b.txt',
+        diff: '--- a/b.txt\n+++ b/b.txt\n@@ -1,3 +1,5 @@\n one\n-two\n+TWO\n+2\n+zwei\n three\n',
+      },
       { type: 'delete_file', path: 'c.txt' },
     ]);
     expect(out).toBe('created a.txt\ncreated sub/dir/n.txt\nupdated b.txt (+3 -1)\ndeleted c.txt');
@@ -68,7 +92,9 @@ describe('applyPatchTool', () => {
         { type: 'delete_file', path: 'c.txt' },
         { type: 'update_file', path: 'b.txt', diff: '@@ -1,2 +1,2 @@\n one\n-two\n+2\n@@ -3,1 +3,1 @@\n-four\n+4\n' },
       ]),
-    ).rejects.toThrow('update_file b.txt: hunk 2 (@@ -3,1 +3,1 @@) does not match the file: its context and removed lines are not there. No file was changed.');
+    ).rejects.toThrow(
+      'update_file b.txt: hunk 2 (@@ -3,1 +3,1 @@) does not match the file: its context and removed lines are not there. No file was changed.',
+    );
     expect(read('b.txt')).toBe(files['b.txt']);
     expect(read('c.txt')).toBe(files['c.txt']);
     expect(existsSync(join(root, 'new.txt'))).toBe(false);
@@ -76,9 +102,15 @@ describe('applyPatchTool', () => {
 
   test('refuses to create an existing file, or to update or delete a missing one', async () => {
     const { read, apply } = setup({ 'x.txt': 'x\n' });
-    await expect(apply([{ type: 'create_file', path: 'x.txt', diff: '+y\n' }])).rejects.toThrow('create_file x.txt: the file already exists');
-    await expect(apply([{ type: 'update_file', path: 'nope.txt', diff: '@@ -1 +1 @@\n-a\n+b\n' }])).rejects.toThrow('update_file nope.txt: the file does not exist');
-    await expect(apply([{ type: 'delete_file', path: 'nope.txt' }])).rejects.toThrow('delete_file nope.txt: the file does not exist');
+    await expect(apply([{ type: 'create_file', path: 'x.txt', diff: '+y\n' }])).rejects.toThrow(
+      'create_file x.txt: the file already exists',
+    );
+    await expect(apply([{ type: 'update_file', path: 'nope.txt', diff: '@@ -1 +1 @@\n-a\n+b\n' }])).rejects.toThrow(
+      'update_file nope.txt: the file does not exist',
+    );
+    await expect(apply([{ type: 'delete_file', path: 'nope.txt' }])).rejects.toThrow(
+      'delete_file nope.txt: the file does not exist',
+    );
     expect(read('x.txt')).toBe('x\n');
   });
 
@@ -87,7 +119,9 @@ describe('applyPatchTool', () => {
     const check = (path: string) => problem(tool.parameters.safeParse({ operations: [{ type: 'delete_file', path }] }));
     expect(check('../escape.txt')).toBe('operations.0.path: path "../escape.txt" is outside the root');
     expect(check('a/../../escape.txt')).toMatch(/is outside the root/);
-    expect(check('/etc/passwd')).toBe('operations.0.path: path "/etc/passwd" is absolute; give a path relative to the root');
+    expect(check('/etc/passwd')).toBe(
+      'operations.0.path: path "/etc/passwd" is absolute; give a path relative to the root',
+    );
     expect(check('.')).toMatch(/is outside the root/);
     expect(check('')).toMatch(/operations\.0\.path/);
     expect(check('ok/../fine.txt')).toBeUndefined();
@@ -103,43 +137,78 @@ describe('applyPatchTool', () => {
     symlinkSync(join(outside, 'missing'), join(root, 'dangling'));
     mkdirSync(join(root, 'inner'));
     symlinkSync(join(root, 'inner'), join(root, 'inner-link'));
-    const check = (type: Op['type'], path: string, diff?: string) => problem(tool.parameters.safeParse({ operations: [{ type, path, diff }] }));
-    expect(check('create_file', 'link/new.txt', '+x\n')).toBe('operations.0.path: path "link/new.txt" goes through a symbolic link that leads outside the root');
-    expect(check('update_file', 'secret.txt', '@@ -1 +1 @@\n-secret\n+owned\n')).toMatch(/symbolic link that leads outside the root/);
+    const check = (type: Op['type'], path: string, diff?: string) =>
+      problem(tool.parameters.safeParse({ operations: [{ type, path, diff }] }));
+    expect(check('create_file', 'link/new.txt', '+x\n')).toBe(
+      'operations.0.path: path "link/new.txt" goes through a symbolic link that leads outside the root',
+    );
+    expect(check('update_file', 'secret.txt', '@@ -1 +1 @@\n-secret\n+owned\n')).toMatch(
+      /symbolic link that leads outside the root/,
+    );
     expect(check('create_file', 'dangling', '+x\n')).toMatch(/broken symbolic link/);
     expect(check('create_file', 'inner-link/ok.txt', '+x\n')).toBeUndefined();
     // A link that appears after approval: execute checks again before writing.
-    const approved = tool.parameters.parse({ operations: [{ type: 'create_file', path: 'later/new.txt', diff: '+x\n' }] });
+    const approved = tool.parameters.parse({
+      operations: [{ type: 'create_file', path: 'later/new.txt', diff: '+x\n' }],
+    });
     symlinkSync(outside, join(root, 'later'));
-    await expect(Promise.resolve(tool.execute!(approved, ctx))).rejects.toThrow(/symbolic link that leads outside the root/);
+    await expect(Promise.resolve(tool.execute!(approved, ctx))).rejects.toThrow(
+      /symbolic link that leads outside the root/,
+    );
     expect(existsSync(join(outside, 'new.txt'))).toBe(false);
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('secret\n');
-    await expect(apply([{ type: 'create_file', path: 'inner-link/ok.txt', diff: '+ok\n' }])).resolves.toBe('created inner-link/ok.txt');
+    await expect(apply([{ type: 'create_file', path: 'inner-link/ok.txt', diff: '+ok\n' }])).resolves.toBe(
+      'created inner-link/ok.txt',
+    );
   });
 
   test('diffs are checked by the schema: required, parseable, against empty for create_file', () => {
     const { tool } = setup();
     const check = (op: Op) => problem(tool.parameters.safeParse({ operations: [op] }));
     expect(check({ type: 'create_file', path: 'a' })).toBe('operations.0.diff: create_file needs a diff');
-    expect(check({ type: 'create_file', path: 'a', diff: 'plain content\n' })).toMatch(/line 1 does not start with '\+'/);
+    expect(check({ type: 'create_file', path: 'a', diff: 'plain content\n' })).toMatch(
+      /line 1 does not start with '\+'/,
+    );
     expect(check({ type: 'create_file', path: 'a', diff: '@@ -1 +1 @@\n-a\n+b\n' })).toMatch(/against an empty file/);
     expect(check({ type: 'create_file', path: 'a', diff: '' })).toBeUndefined();
     expect(check({ type: 'update_file', path: 'a', diff: 'just text' })).toMatch(/no hunks/);
     expect(check({ type: 'update_file', path: 'a', diff: '@@ def f():\n-a\n+b\n' })).toMatch(/line numbers/);
-    expect(check({ type: 'update_file', path: 'a', diff: '--- a/a\n+++ b/a\n@@ -1 +1 @@\n-a\n+b\n--- a/b\n+++ b/b\n@@ -1 +1 @@\n-a\n+b\n' })).toMatch(/one file/);
-    expect(check({ type: 'delete_file', path: 'a', diff: '-a\n' })).toBe('operations.0.diff: delete_file takes no diff');
+    expect(
+      check({
+        type: 'update_file',
+        path: 'a',
+        diff: '--- a/a\n+++ b/a\n@@ -1 +1 @@\n-a\n+b\n--- a/b\n+++ b/b\n@@ -1 +1 @@\n-a\n+b\n',
+      }),
+    ).toMatch(/one file/);
+    expect(check({ type: 'delete_file', path: 'a', diff: '-a\n' })).toBe(
+      'operations.0.diff: delete_file takes no diff',
+    );
     expect(problem(tool.parameters.safeParse({ operations: [] }))).toMatch(/operations/);
   });
 });
 
 describe('countersign show: how pending arguments read', () => {
   test('commands as $ lines, continuation lines with >', () => {
-    expect(argumentLines(JSON.stringify({ commands: ['ls -la', 'for i in 1 2; do\necho $i\ndone'] }))).toEqual(['$ ls -la', '$ for i in 1 2; do', '> echo $i', '> done']);
+    expect(argumentLines(JSON.stringify({ commands: ['ls -la', 'for i in 1 2; do\necho $i\ndone'] }))).toEqual([
+      '$ ls -la',
+      '$ for i in 1 2; do',
+      '> echo $i',
+      '> done',
+    ]);
   });
 
   test('operations with their diffs as written', () => {
     const diff = '--- a/b.txt\n+++ b/b.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+"TWO"\t\\n\n';
-    expect(argumentLines(JSON.stringify({ operations: [{ type: 'update_file', path: 'b.txt', diff }, { type: 'delete_file', path: 'c.txt' }] }))).toEqual([
+    expect(
+      argumentLines(
+        JSON.stringify({
+          operations: [
+            { type: 'update_file', path: 'b.txt', diff },
+            { type: 'delete_file', path: 'c.txt' },
+          ],
+        }),
+      ),
+    ).toEqual([
       'update_file b.txt',
       '--- a/b.txt',
       '+++ b/b.txt',
@@ -152,12 +221,20 @@ describe('countersign show: how pending arguments read', () => {
   });
 
   test('control and invisible characters are shown escaped, not interpreted', () => {
-    expect(argumentLines(JSON.stringify({ commands: ['echo safe\r\u001b[2Krm -rf ~ \u202e'] }))).toEqual(['$ echo safe\\u000d\\u001b[2Krm -rf ~ \\u202e']);
-    expect(argumentLines(JSON.stringify({ operations: [{ type: 'create_file', path: 'w.txt', diff: '+a\r\n+b\r\n' }] }))).toEqual(['create_file w.txt', '+a', '+b']);
+    expect(argumentLines(JSON.stringify({ commands: ['echo safe\r\u001b[2Krm -rf ~ \u202e'] }))).toEqual([
+      '$ echo safe\\u000d\\u001b[2Krm -rf ~ \\u202e',
+    ]);
+    expect(
+      argumentLines(JSON.stringify({ operations: [{ type: 'create_file', path: 'w.txt', diff: '+a\r\n+b\r\n' }] })),
+    ).toEqual(['create_file w.txt', '+a', '+b']);
   });
 
   test('other arguments are a key/value table', () => {
-    expect(argumentLines(JSON.stringify({ to: 'alice@example.com', subject: 'Hi', commands: 'not a list' }))).toEqual(['to: alice@example.com', 'subject: Hi', 'commands: not a list']);
+    expect(argumentLines(JSON.stringify({ to: 'alice@example.com', subject: 'Hi', commands: 'not a list' }))).toEqual([
+      'to: alice@example.com',
+      'subject: Hi',
+      'commands: not a list',
+    ]);
     expect(argumentLines(JSON.stringify({ commands: ['ls'], timeout: 5 }))).toEqual(['$ ls', 'timeout: 5']);
     expect(argumentLines('not json')).toEqual(['not json']);
   });

@@ -61,10 +61,36 @@ test('each terminal audit decision gives its status; a timeout that did not run 
 });
 
 test('a record carries the run, the agent, the tool, who decided, when, and whether it was signed', () => {
-  const [r] = approvalRecords(running, [entry('a', 'approved', { approver: 'ann', verified: true, keyId: 'k1', jti: 'j1', agentName: 'helper', decidedAt: '2026-01-01T10:05:00.000Z' })], []);
-  expect(r).toEqual({ workflowId: 'run-1', callId: 'a', agent: 'helper', toolName: 'send_email', status: 'approved', approvers: ['ann'], requestedAt: '2026-01-01T10:00:00.000Z', decidedAt: '2026-01-01T10:05:00.000Z', verified: true });
+  const [r] = approvalRecords(
+    running,
+    [
+      entry('a', 'approved', {
+        approver: 'ann',
+        verified: true,
+        keyId: 'k1',
+        jti: 'j1',
+        agentName: 'helper',
+        decidedAt: '2026-01-01T10:05:00.000Z',
+      }),
+    ],
+    [],
+  );
+  expect(r).toEqual({
+    workflowId: 'run-1',
+    callId: 'a',
+    agent: 'helper',
+    toolName: 'send_email',
+    status: 'approved',
+    approvers: ['ann'],
+    requestedAt: '2026-01-01T10:00:00.000Z',
+    decidedAt: '2026-01-01T10:05:00.000Z',
+    verified: true,
+  });
   // Entries from before agentName existed: the run's agent.
-  expect(approvalRecords(running, [entry('b', 'rejected')], [])[0]).toMatchObject({ agent: 'email-assistant', approvers: [] });
+  expect(approvalRecords(running, [entry('b', 'rejected')], [])[0]).toMatchObject({
+    agent: 'email-assistant',
+    approvers: [],
+  });
   expect(approvalRecords(running, [entry('b', 'rejected')], [])[0]).not.toHaveProperty('verified');
 });
 
@@ -103,34 +129,74 @@ test('approvers are people: each once (names compared canonically), in the spell
   const audit = [entry('q', 'approval_counted', { approver: 'ann' }), entry('q', 'approved', { approver: ' Ann' })];
   expect(approvalRecords(running, audit, []).map((r) => r.approvers)).toEqual([['ann']]);
   const pending = [waiting('p', { quorum: { needed: 3, approvedBy: ['Ame\u0301lie', 'bob'] } })];
-  expect(approvalRecords(running, [entry('p', 'approval_counted', { approver: 'am\u00e9lie' })], pending).map((r) => r.approvers)).toEqual([['am\u00e9lie', 'bob']]);
+  expect(
+    approvalRecords(running, [entry('p', 'approval_counted', { approver: 'am\u00e9lie' })], pending).map(
+      (r) => r.approvers,
+    ),
+  ).toEqual([['am\u00e9lie', 'bob']]);
 });
 
 test('a pending call of a running run is pending (with the approvals counted so far)', () => {
   const audit = [entry('q', 'approval_counted', { approver: 'ann', toolName: 'delete_record' })];
-  const pending = [waiting('q', { quorum: { needed: 2, approvedBy: ['ann'] } }), waiting('w', { agentName: 'other-agent', expiresAt: '2026-01-02T00:00:00.000Z' })];
+  const pending = [
+    waiting('q', { quorum: { needed: 2, approvedBy: ['ann'] } }),
+    waiting('w', { agentName: 'other-agent', expiresAt: '2026-01-02T00:00:00.000Z' }),
+  ];
   expect(approvalRecords(running, audit, pending)).toEqual([
-    { workflowId: 'run-1', callId: 'q', agent: 'email-assistant', toolName: 'delete_record', status: 'pending', approvers: ['ann'], requestedAt: '2026-01-01T11:00:00.000Z' },
-    { workflowId: 'run-1', callId: 'w', agent: 'other-agent', toolName: 'delete_record', status: 'pending', approvers: [], requestedAt: '2026-01-01T11:00:00.000Z' },
+    {
+      workflowId: 'run-1',
+      callId: 'q',
+      agent: 'email-assistant',
+      toolName: 'delete_record',
+      status: 'pending',
+      approvers: ['ann'],
+      requestedAt: '2026-01-01T11:00:00.000Z',
+    },
+    {
+      workflowId: 'run-1',
+      callId: 'w',
+      agent: 'other-agent',
+      toolName: 'delete_record',
+      status: 'pending',
+      approvers: [],
+      requestedAt: '2026-01-01T11:00:00.000Z',
+    },
   ]);
 });
 
 test('a call still pending in a closed run (terminated or timed out by the server) is cancelled', () => {
-  expect(statuses(approvalRecords(closed, [entry('done', 'approved', { approver: 'ann' })], [waiting('cut')]))).toEqual({ done: 'approved', cut: 'cancelled' });
+  expect(statuses(approvalRecords(closed, [entry('done', 'approved', { approver: 'ann' })], [waiting('cut')]))).toEqual(
+    { done: 'approved', cut: 'cancelled' },
+  );
   // A cancelled entry the run wrote itself wins over a stale pending listing; no record twice.
   expect(approvalRecords(closed, [entry('cut', 'cancelled', { via: 'run' })], [waiting('cut')])).toHaveLength(1);
 });
 
 test("a sub-run's pending calls (with runId) are left to the sub-run, which is listed by itself", () => {
   const pending = [waiting('own'), waiting('nested', { runId: 'run-1-sub', path: 'helper > delete_record' })];
-  expect(approvalRecords(running, [entry('nested', 'forwarded', { approver: 'ann' })], pending).map((r) => r.callId)).toEqual(['own']);
+  expect(
+    approvalRecords(running, [entry('nested', 'forwarded', { approver: 'ann' })], pending).map((r) => r.callId),
+  ).toEqual(['own']);
 });
 
 describe('filterRecords', () => {
-  const rec = (callId: string, more: Partial<ApprovalRecord>): ApprovalRecord => ({ workflowId: 'run-1', callId, agent: 'email-assistant', toolName: 'send_email', status: 'approved', approvers: [], ...more });
+  const rec = (callId: string, more: Partial<ApprovalRecord>): ApprovalRecord => ({
+    workflowId: 'run-1',
+    callId,
+    agent: 'email-assistant',
+    toolName: 'send_email',
+    status: 'approved',
+    approvers: [],
+    ...more,
+  });
   const records = [
     rec('a', { approvers: ['ann', 'bob'], decidedAt: '2026-01-03T00:00:00.000Z' }),
-    rec('b', { status: 'rejected', toolName: 'delete_record', approvers: ['bob'], decidedAt: '2026-01-01T00:00:00.000Z' }),
+    rec('b', {
+      status: 'rejected',
+      toolName: 'delete_record',
+      approvers: ['bob'],
+      decidedAt: '2026-01-01T00:00:00.000Z',
+    }),
     rec('c', { status: 'pending', agent: 'helper', requestedAt: '2026-01-02T12:00:00.000Z' }),
     rec('d', { status: 'cancelled' }),
   ];

@@ -10,7 +10,12 @@ import type { BookDecision } from '../../core/approvals/decisionRules';
 
 const T0 = '2026-11-22T10:00:00.000Z';
 const T1 = '2026-11-22T10:05:00.000Z';
-const base = { agentName: 'payments', arguments: '{"amount":10}', requestedAt: T0, rejectionText: 'Tool execution was not approved.' };
+const base = {
+  agentName: 'payments',
+  arguments: '{"amount":10}',
+  requestedAt: T0,
+  rejectionText: 'Tool execution was not approved.',
+};
 const signer = (kid: string, jti = `j-${kid}`) => ({ kid, jti, exp: Date.parse(T1) / 1000 + 600 });
 
 function book(extra: Record<string, unknown> = {}) {
@@ -21,16 +26,32 @@ function book(extra: Record<string, unknown> = {}) {
 
 test('a call that needs a signed decision refuses unsigned ones, and always-rules never decide it', () => {
   const b = book({ signedDecisions: true });
-  expect(() => b.decide([{ callId: 'c1', decision: 'approve', approver: 'ann' }], T1, 'update')).toThrow('call c1 (wire) needs a signed decision');
-  expect(() => b.decide([{ callId: 'c1', decision: 'reject', approver: 'ann' }], T1, 'update')).toThrow('needs a signed decision');
-  expect(() => b.decide([{ callId: 'c1', decision: 'approve', always: true, signed: signer('ann') }], T1, 'update')).toThrow('"always" cannot decide later calls');
+  expect(() => b.decide([{ callId: 'c1', decision: 'approve', approver: 'ann' }], T1, 'update')).toThrow(
+    'call c1 (wire) needs a signed decision',
+  );
+  expect(() => b.decide([{ callId: 'c1', decision: 'reject', approver: 'ann' }], T1, 'update')).toThrow(
+    'needs a signed decision',
+  );
+  expect(() =>
+    b.decide([{ callId: 'c1', decision: 'approve', always: true, signed: signer('ann') }], T1, 'update'),
+  ).toThrow('"always" cannot decide later calls');
   // A rule set on another tool's call does not reach it, nor one handed down for its own tool.
   b.state.sticky['payments/wire'] = { decision: 'approve' };
   b.request({ callId: 'c2', toolName: 'wire', ...base, signedDecisions: true }, T1);
   expect(b.call('c2')!.state).toBe('pending');
-  const [applied] = b.decide([{ callId: 'c1', decision: 'approve', approver: 'ann', signed: signer('ann') }], T1, 'update');
+  const [applied] = b.decide(
+    [{ callId: 'c1', decision: 'approve', approver: 'ann', signed: signer('ann') }],
+    T1,
+    'update',
+  );
   expect(applied).toMatchObject({ outcome: 'approved', approver: 'ann', verified: true });
-  expect(b.state.audit.at(-1)).toMatchObject({ decision: 'approved', approver: 'ann', verified: true, keyId: 'ann', jti: 'j-ann' });
+  expect(b.state.audit.at(-1)).toMatchObject({
+    decision: 'approved',
+    approver: 'ann',
+    verified: true,
+    keyId: 'ann',
+    jti: 'j-ann',
+  });
   expect(b.jtiUsed('j-ann')).toBe(true);
 });
 
@@ -38,13 +59,23 @@ test('quorum of 2: a duplicate approver is refused, the second distinct one appr
   const b = book({ quorum: { needed: 2, approvedBy: [] }, approvers: ['ann', 'bob', 'cy'] });
   expect(b.pendingApprovals()[0]).toMatchObject({ quorum: { needed: 2, approvedBy: [] } });
   expect(b.decide([{ callId: 'c1', decision: 'approve', approver: 'ann' }], T1, 'update')).toEqual([
-    { callId: 'c1', toolName: 'wire', outcome: 'approval_counted', approver: 'ann', quorum: { needed: 2, approvedBy: ['ann'] } },
+    {
+      callId: 'c1',
+      toolName: 'wire',
+      outcome: 'approval_counted',
+      approver: 'ann',
+      quorum: { needed: 2, approvedBy: ['ann'] },
+    },
   ]);
   expect(b.call('c1')!.state).toBe('pending');
   expect(b.pendingApprovals()[0]!.quorum).toEqual({ needed: 2, approvedBy: ['ann'] });
-  expect(() => b.decide([{ callId: 'c1', decision: 'approve', approver: 'ann' }], T1, 'update')).toThrow('ann has already approved call c1 (wire) (1 of 2 approvals (ann)): another approver must');
+  expect(() => b.decide([{ callId: 'c1', decision: 'approve', approver: 'ann' }], T1, 'update')).toThrow(
+    'ann has already approved call c1 (wire) (1 of 2 approvals (ann)): another approver must',
+  );
   expect(() => b.decide([{ callId: 'c1', decision: 'approve' }], T1, 'update')).toThrow('may not decide');
-  expect(() => b.decide([{ callId: 'c1', decision: 'approve', approver: 'bob', editedArguments: '{"amount":1}' }], T1, 'update')).toThrow('needs 2 approvals of the same arguments');
+  expect(() =>
+    b.decide([{ callId: 'c1', decision: 'approve', approver: 'bob', editedArguments: '{"amount":1}' }], T1, 'update'),
+  ).toThrow('needs 2 approvals of the same arguments');
   b.decide([{ callId: 'c1', decision: 'approve', approver: 'bob' }], T1, 'update');
   expect(b.call('c1')!.state).toBe('approved');
   expect(b.state.audit.map((a) => [a.decision, a.approver, a.quorum?.approvedBy.join('+')])).toEqual([
@@ -62,7 +93,9 @@ test('quorum: one rejection rejects the call, whatever approvals it had', () => 
 
 test('excludeRequester: the run requester may not approve its own call, but may reject it', () => {
   const b = book({ excludedApprover: 'ann' });
-  expect(() => b.decide([{ callId: 'c1', decision: 'approve', approver: 'ann' }], T1, 'update')).toThrow('ann requested this run and may not approve its own call c1 (wire): another approver must');
+  expect(() => b.decide([{ callId: 'c1', decision: 'approve', approver: 'ann' }], T1, 'update')).toThrow(
+    'ann requested this run and may not approve its own call c1 (wire): another approver must',
+  );
   expect(b.check({ callId: 'c1', decision: 'reject', approver: 'ann' })).toBeUndefined();
   expect(b.check({ callId: 'c1', decision: 'approve', approver: 'bob' })).toBeUndefined();
 });
@@ -71,17 +104,33 @@ test('extend: within maxExtension, audited, and refused past it or without an ex
   const b = book({ expiresAt: '2026-11-23T10:00:00.000Z', maxExtensionMs: 6 * 3_600_000 });
   const [applied] = b.decide([{ callId: 'c1', decision: 'extend', by: '4h', approver: 'ann' }], T1, 'update');
   expect(applied).toMatchObject({ outcome: 'extended', expiresAt: '2026-11-23T14:00:00.000Z' });
-  expect(b.state.audit.at(-1)).toMatchObject({ decision: 'extended', extendedBy: '4h', expiresAt: '2026-11-23T14:00:00.000Z', approver: 'ann' });
-  expect(() => b.decide([{ callId: 'c1', decision: 'extend', by: '3h' }], T1, 'update')).toThrow('may be extended by 2h more at most (maxExtension 6h), not 3h');
+  expect(b.state.audit.at(-1)).toMatchObject({
+    decision: 'extended',
+    extendedBy: '4h',
+    expiresAt: '2026-11-23T14:00:00.000Z',
+    approver: 'ann',
+  });
+  expect(() => b.decide([{ callId: 'c1', decision: 'extend', by: '3h' }], T1, 'update')).toThrow(
+    'may be extended by 2h more at most (maxExtension 6h), not 3h',
+  );
   b.decide([{ callId: 'c1', decision: 'extend', by: '2h' }], T1, 'update');
   expect(b.call('c1')!.expiresAt).toBe('2026-11-23T16:00:00.000Z');
-  expect(() => book().decide([{ callId: 'c1', decision: 'extend', by: '1h' }], T1, 'update')).toThrow('has no expiry to extend');
+  expect(() => book().decide([{ callId: 'c1', decision: 'extend', by: '1h' }], T1, 'update')).toThrow(
+    'has no expiry to extend',
+  );
 });
 
 test('expiry: audited expired (not rejected) when the call does not run; timed_out when it runs; old runs keep timed_out', () => {
-  const rejectOnTimeout = book({ expiresAt: T1, onTimeout: 'reject', timeoutText: 'The approval request expired after 5m.' });
+  const rejectOnTimeout = book({
+    expiresAt: T1,
+    onTimeout: 'reject',
+    timeoutText: 'The approval request expired after 5m.',
+  });
   expect(rejectOnTimeout.expire('c1', T1)).toBe('reject');
-  expect(rejectOnTimeout.call('c1')).toMatchObject({ state: 'rejected', rejectionOutput: 'The approval request expired after 5m.' });
+  expect(rejectOnTimeout.call('c1')).toMatchObject({
+    state: 'rejected',
+    rejectionOutput: 'The approval request expired after 5m.',
+  });
   expect(rejectOnTimeout.state.audit.at(-1)).toMatchObject({ decision: 'expired', onTimeout: 'reject', via: 'timer' });
   const approveOnTimeout = book({ expiresAt: T1, onTimeout: 'approve' });
   approveOnTimeout.expire('c1', T1);
@@ -100,16 +149,29 @@ test('cancelPending: every waiting call is cancelled and audited; decided ones s
   expect(b.cancelPending(T1, 'the run was cancelled').map((c) => c.callId)).toEqual(['c1']);
   expect(b.pendingApprovals()).toEqual([]);
   expect(b.call('c2')!.state).toBe('approved');
-  expect(b.state.audit.at(-1)).toMatchObject({ callId: 'c1', decision: 'cancelled', reason: 'the run was cancelled', via: 'run' });
+  expect(b.state.audit.at(-1)).toMatchObject({
+    callId: 'c1',
+    decision: 'cancelled',
+    reason: 'the run was cancelled',
+    via: 'run',
+  });
   expect(() => b.decide([{ callId: 'c1', decision: 'approve' }], T1, 'update')).toThrow(DecisionError);
 });
 
 test('token ids are remembered until their token expires, then forgotten', () => {
   const b = book();
   b.request({ callId: 'c2', toolName: 'wire', ...base }, T0);
-  b.decide([{ callId: 'c1', decision: 'approve', signed: { kid: 'ann', jti: 'short', exp: Date.parse(T1) / 1000 + 1 } }], T1, 'update');
+  b.decide(
+    [{ callId: 'c1', decision: 'approve', signed: { kid: 'ann', jti: 'short', exp: Date.parse(T1) / 1000 + 1 } }],
+    T1,
+    'update',
+  );
   expect(b.jtiUsed('short')).toBe(true);
-  b.decide([{ callId: 'c2', decision: 'approve', signed: { kid: 'ann', jti: 'other', exp: Date.parse(T1) / 1000 + 600 } }], '2026-11-22T10:06:00.000Z', 'update');
+  b.decide(
+    [{ callId: 'c2', decision: 'approve', signed: { kid: 'ann', jti: 'other', exp: Date.parse(T1) / 1000 + 600 } }],
+    '2026-11-22T10:06:00.000Z',
+    'update',
+  );
   expect(b.jtiUsed('short')).toBe(false);
   expect(b.jtiUsed('other')).toBe(true);
 });
@@ -123,11 +185,23 @@ test('readToken: the decision becomes the token’s (approver = sub) once its cl
   const call = book().call('c1');
   const ctx = { wf: 'run-1', nowSeconds: now, jtiUsed: () => false };
   expect(readToken({ callId: 'c1', decision: 'approve', approver: 'mallory', token }, call, ctx)).toEqual({
-    decision: { callId: 'c1', decision: 'approve', approver: 'ann', token, signed: { kid: 'ann', jti: 'j1', exp: now + 60 } },
+    decision: {
+      callId: 'c1',
+      decision: 'approve',
+      approver: 'ann',
+      token,
+      signed: { kid: 'ann', jti: 'j1', exp: now + 60 },
+    },
   });
-  expect(readToken({ callId: 'c1', decision: 'reject', token }, call, ctx)).toEqual({ problem: 'decision for call c1 refused: token says "approve", the decision is "reject"' });
-  expect(readToken({ callId: 'c1', decision: 'approve', token }, call, { ...ctx, wf: 'run-2' })).toMatchObject({ problem: expect.stringContaining('token is for run "run-1", not "run-2"') });
-  expect(readToken({ callId: 'c1', decision: 'approve', token, editedArguments: { amount: 1 } }, call, ctx)).toMatchObject({ problem: expect.stringContaining('token args do not match') });
+  expect(readToken({ callId: 'c1', decision: 'reject', token }, call, ctx)).toEqual({
+    problem: 'decision for call c1 refused: token says "approve", the decision is "reject"',
+  });
+  expect(readToken({ callId: 'c1', decision: 'approve', token }, call, { ...ctx, wf: 'run-2' })).toMatchObject({
+    problem: expect.stringContaining('token is for run "run-1", not "run-2"'),
+  });
+  expect(
+    readToken({ callId: 'c1', decision: 'approve', token, editedArguments: { amount: 1 } }, call, ctx),
+  ).toMatchObject({ problem: expect.stringContaining('token args do not match') });
 });
 
 describe('one person, one vote: names compared in their canonical form (NFC, trimmed, any case)', () => {
@@ -142,26 +216,47 @@ describe('one person, one vote: names compared in their canonical form (NFC, tri
   test.each(SPELLINGS)('%j then %j cannot complete a quorum of 2', (first, again) => {
     const b = book({ quorum: { needed: 2, approvedBy: [] } });
     b.decide([{ callId: 'c1', decision: 'approve', approver: first }], T1, 'update');
-    expect(() => b.decide([{ callId: 'c1', decision: 'approve', approver: again }], T1, 'update')).toThrow(`${again} has already approved call c1 (wire) (1 of 2 approvals (${first})): another approver must`);
+    expect(() => b.decide([{ callId: 'c1', decision: 'approve', approver: again }], T1, 'update')).toThrow(
+      `${again} has already approved call c1 (wire) (1 of 2 approvals (${first})): another approver must`,
+    );
     expect(b.call('c1')).toMatchObject({ state: 'pending', quorum: { needed: 2, approvedBy: [first] } });
     expect(b.state.audit).toHaveLength(1);
   });
 
-  test.each(SPELLINGS)('a run requested by %j: %j may not approve its call, but may reject it', (requester, spelling) => {
-    const b = book({ excludedApprover: requester });
-    expect(b.check({ callId: 'c1', decision: 'approve', approver: spelling })).toBe(`${spelling} requested this run and may not approve its own call c1 (wire): another approver must`);
-    expect(b.check({ callId: 'c1', decision: 'reject', approver: spelling })).toBeUndefined();
-  });
+  test.each(SPELLINGS)(
+    'a run requested by %j: %j may not approve its call, but may reject it',
+    (requester, spelling) => {
+      const b = book({ excludedApprover: requester });
+      expect(b.check({ callId: 'c1', decision: 'approve', approver: spelling })).toBe(
+        `${spelling} requested this run and may not approve its own call c1 (wire): another approver must`,
+      );
+      expect(b.check({ callId: 'c1', decision: 'reject', approver: spelling })).toBeUndefined();
+    },
+  );
 
   test('an approvers list takes every spelling of a listed name; the audit keeps the name as written', () => {
     const b = new ApprovalBook();
     const spellings = SPELLINGS.map(([, s]) => s);
-    spellings.forEach((_, i) => b.request({ callId: `c${i}`, toolName: 'wire', ...base, approvers: ['ann', 'am\u00e9lie'] }, T0));
-    expect(b.decide(spellings.map((approver, i) => ({ callId: `c${i}`, decision: 'approve', approver })), T1, 'update').map((a) => a.outcome)).toEqual(['approved', 'approved', 'approved', 'approved']);
+    spellings.forEach((_, i) =>
+      b.request({ callId: `c${i}`, toolName: 'wire', ...base, approvers: ['ann', 'am\u00e9lie'] }, T0),
+    );
+    expect(
+      b
+        .decide(
+          spellings.map((approver, i) => ({ callId: `c${i}`, decision: 'approve', approver })),
+          T1,
+          'update',
+        )
+        .map((a) => a.outcome),
+    ).toEqual(['approved', 'approved', 'approved', 'approved']);
     expect(b.state.audit.map((a) => a.approver)).toEqual(spellings);
-    expect(b.check({ callId: 'c9', decision: 'approve', approver: 'anne' })).toBe('unknown call id c9: it is not a pending approval of this run');
+    expect(b.check({ callId: 'c9', decision: 'approve', approver: 'anne' })).toBe(
+      'unknown call id c9: it is not a pending approval of this run',
+    );
     b.request({ callId: 'c9', toolName: 'wire', ...base, approvers: ['ann'] }, T0);
-    expect(b.check({ callId: 'c9', decision: 'approve', approver: 'anne' })).toBe('approver "anne" may not decide wire (call c9); allowed: ann');
+    expect(b.check({ callId: 'c9', decision: 'approve', approver: 'anne' })).toBe(
+      'approver "anne" may not decide wire (call c9); allowed: ann',
+    );
   });
 
   test.each([
@@ -171,7 +266,8 @@ describe('one person, one vote: names compared in their canonical form (NFC, tri
     ['x'.repeat(201), 'an approver name is at most 200 characters (this one has 201)'],
   ])('the name %j is refused in one line, whatever the decision', (approver, problem) => {
     const b = book();
-    for (const decision of ['approve', 'reject'] as const) expect(b.check({ callId: 'c1', decision, approver })).toBe(problem);
+    for (const decision of ['approve', 'reject'] as const)
+      expect(b.check({ callId: 'c1', decision, approver })).toBe(problem);
     expect(() => b.decide([{ callId: 'c1', decision: 'approve', approver }], T1, 'update')).toThrow(problem);
     expect(b.call('c1')!.state).toBe('pending');
   });
@@ -184,9 +280,15 @@ describe('one person, one vote: names compared in their canonical form (NFC, tri
     const token = `${input}.${sign(null, Buffer.from(input), privateKey).toString('base64url')}`;
     const b = book({ quorum: { needed: 2, approvedBy: [] }, approvers: ['ann', 'bob'] });
     b.decide([{ callId: 'c1', decision: 'approve', approver: 'ann' }], T1, 'update');
-    const read = readToken({ callId: 'c1', decision: 'approve', approver: 'bob', token }, b.call('c1'), { wf: 'run-1', nowSeconds: now, jtiUsed: () => false });
+    const read = readToken({ callId: 'c1', decision: 'approve', approver: 'bob', token }, b.call('c1'), {
+      wf: 'run-1',
+      nowSeconds: now,
+      jtiUsed: () => false,
+    });
     expect(read).toMatchObject({ decision: { approver: 'ANN', signed: { kid: 'ANN' } } });
-    expect(b.check((read as { decision: BookDecision }).decision)).toBe('ANN has already approved call c1 (wire) (1 of 2 approvals (ann)): another approver must');
+    expect(b.check((read as { decision: BookDecision }).decision)).toBe(
+      'ANN has already approved call c1 (wire) (1 of 2 approvals (ann)): another approver must',
+    );
   });
 
   test('a run recorded before the rule replays with names as written (the rule is the checks’ parameter)', () => {
@@ -194,6 +296,8 @@ describe('one person, one vote: names compared in their canonical form (NFC, tri
     const b = book({ quorum: { needed: 2, approvedBy: [] } });
     b.decide([{ callId: 'c1', decision: 'approve', approver: 'ann' }], T1, 'update', asWritten);
     expect(b.check({ callId: 'c1', decision: 'approve', approver: 'ANN' })).toMatch(/^ANN has already approved/);
-    expect(b.decide([{ callId: 'c1', decision: 'approve', approver: 'ANN' }], T1, 'update', asWritten)).toMatchObject([{ outcome: 'approved', quorum: { approvedBy: ['ann', 'ANN'] } }]);
+    expect(b.decide([{ callId: 'c1', decision: 'approve', approver: 'ANN' }], T1, 'update', asWritten)).toMatchObject([
+      { outcome: 'approved', quorum: { approvedBy: ['ann', 'ANN'] } },
+    ]);
   });
 });

@@ -8,7 +8,12 @@ import { join } from 'node:path';
 import { loadApproverKeys, verifyDecisionSignatures, type ApproverKey } from '../../activities/approverKeys';
 import { generateApproverKey, readPrivateKey, signDecision } from '../../client/signing/decisionSigning';
 import { CountersignError } from '../../client/errors';
-import { argsDigest, checkDecisionClaims, decodeDecisionToken, type DecodedToken } from '../../core/signing/decisionToken';
+import {
+  argsDigest,
+  checkDecisionClaims,
+  decodeDecisionToken,
+  type DecodedToken,
+} from '../../core/signing/decisionToken';
 
 const dir = mkdtempSync(join(tmpdir(), 'countersign-approver-keys-'));
 let n = 0;
@@ -24,7 +29,12 @@ function file(content: unknown, name = 'approvers.jwks.json'): string {
 function keyPair(kid: string) {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const jwk = publicKey.export({ format: 'jwk' });
-  return { privateKey, kid, publicJwk: { kty: 'OKP', crv: 'Ed25519', x: jwk.x!, kid }, privateJwk: { ...privateKey.export({ format: 'jwk' }), kid } };
+  return {
+    privateKey,
+    kid,
+    publicJwk: { kty: 'OKP', crv: 'Ed25519', x: jwk.x!, kid },
+    privateJwk: { ...privateKey.export({ format: 'jwk' }), kid },
+  };
 }
 const ann = keyPair('ann');
 const bob = keyPair('bob');
@@ -34,23 +44,44 @@ const ARGS = '{"table":"users"}';
 /** A compact JWS made with node:crypto alone. */
 function jws(key: KeyObject, kid: string, over: Record<string, unknown> = {}): string {
   const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
-  const payload = { sub: kid, wf: 'run-1', call: 'c1', decision: 'approve', args: argsDigest(ARGS), iat: NOW, exp: NOW + 60, jti: `j${n++}`, ...over };
+  const payload = {
+    sub: kid,
+    wf: 'run-1',
+    call: 'c1',
+    decision: 'approve',
+    args: argsDigest(ARGS),
+    iat: NOW,
+    exp: NOW + 60,
+    jti: `j${n++}`,
+    ...over,
+  };
   const input = `${b64({ alg: 'EdDSA', kid, typ: 'JWT' })}.${b64(payload)}`;
   return `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
 }
 
 const keys: ApproverKey[] = [ann, bob].map((k) => ({ kid: k.kid, x: k.publicJwk.x }));
-const expected = { wf: 'run-1', call: 'c1', decision: 'approve' as const, arguments: ARGS, nowSeconds: NOW, jtiUsed: (_jti: string) => false };
+const expected = {
+  wf: 'run-1',
+  call: 'c1',
+  decision: 'approve' as const,
+  arguments: ARGS,
+  nowSeconds: NOW,
+  jtiUsed: (_jti: string) => false,
+};
 const decoded = (token: string) => decodeDecisionToken(token) as DecodedToken;
 
 describe('loadApproverKeys', () => {
   test('reads the public keys of a JWKS file', () => {
-    expect(loadApproverKeys(file({ keys: [ann.publicJwk, { ...bob.publicJwk, alg: 'EdDSA', use: 'sig' }] }))).toEqual(keys);
+    expect(loadApproverKeys(file({ keys: [ann.publicJwk, { ...bob.publicJwk, alg: 'EdDSA', use: 'sig' }] }))).toEqual(
+      keys,
+    );
   });
 
   test('refuses a file that holds a private key, naming the key', () => {
     const path = file({ keys: [ann.publicJwk, bob.privateJwk] });
-    expect(() => loadApproverKeys(path)).toThrow(`COUNTERSIGN_APPROVER_KEYS ${path}: keys[1] holds a private key (d); the worker needs public keys only: `);
+    expect(() => loadApproverKeys(path)).toThrow(
+      `COUNTERSIGN_APPROVER_KEYS ${path}: keys[1] holds a private key (d); the worker needs public keys only: `,
+    );
   });
 
   test.each([
@@ -61,8 +92,16 @@ describe('loadApproverKeys', () => {
     ['a wrong curve', { keys: [{ ...ann.publicJwk, crv: 'X25519' }] }, 'keys[0].crv must be "Ed25519"'],
     ['an RSA key', { keys: [{ kty: 'RSA', n: 'x', e: 'AQAB', kid: 'ann' }] }, 'keys[0].kty must be "OKP"'],
     ['a key without kid', { keys: [{ kty: 'OKP', crv: 'Ed25519', x: ann.publicJwk.x }] }, 'keys[0].kid is required'],
-    ['duplicate kids', { keys: [ann.publicJwk, { ...bob.publicJwk, kid: 'ann' }] }, 'keys[1] (kid "ann"): keys[0] already has this kid'],
-    ['a short x', { keys: [{ ...ann.publicJwk, x: 'AAAA' }] }, 'keys[0] (kid "ann"): x must be base64url of the 32-byte Ed25519 public key'],
+    [
+      'duplicate kids',
+      { keys: [ann.publicJwk, { ...bob.publicJwk, kid: 'ann' }] },
+      'keys[1] (kid "ann"): keys[0] already has this kid',
+    ],
+    [
+      'a short x',
+      { keys: [{ ...ann.publicJwk, x: 'AAAA' }] },
+      'keys[0] (kid "ann"): x must be base64url of the 32-byte Ed25519 public key',
+    ],
   ])('refuses %s in one line', (_what, content, message) => {
     const path = content === undefined ? join(dir, 'absent.json') : file(content);
     let error: Error | undefined;
@@ -88,7 +127,9 @@ describe('verifyDecisionSignatures', () => {
     const good = jws(bob.privateKey, 'bob');
     const forged = jws(carol.privateKey, 'ann'); // claims to be ann, signed by someone else
     const tampered = `${good.split('.')[0]}.${jws(bob.privateKey, 'bob', { decision: 'reject' }).split('.')[1]}.${good.split('.')[2]}`;
-    expect(verifyDecisionSignatures(keys, ['not.a.token!', jws(carol.privateKey, 'carol'), forged, tampered, good])).toEqual([
+    expect(
+      verifyDecisionSignatures(keys, ['not.a.token!', jws(carol.privateKey, 'carol'), forged, tampered, good]),
+    ).toEqual([
       { ok: false, problem: 'token is not a compact JWS (header.payload.signature)' },
       { ok: false, problem: `unknown key id "carol": not in the worker's approver keys (COUNTERSIGN_APPROVER_KEYS)` },
       { ok: false, problem: 'bad signature: the token was not signed by key "ann"' },
@@ -101,7 +142,10 @@ describe('verifyDecisionSignatures', () => {
     const newAnn = keyPair('ann');
     const token = jws(ann.privateKey, 'ann');
     expect(verifyDecisionSignatures(keys, [token])[0]).toEqual({ ok: true, kid: 'ann' });
-    expect(verifyDecisionSignatures([{ kid: 'ann', x: newAnn.publicJwk.x }], [token])[0]).toEqual({ ok: false, problem: 'bad signature: the token was not signed by key "ann"' });
+    expect(verifyDecisionSignatures([{ kid: 'ann', x: newAnn.publicJwk.x }], [token])[0]).toEqual({
+      ok: false,
+      problem: 'bad signature: the token was not signed by key "ann"',
+    });
   });
 
   test('claims are refused in order: sub, run, call, decision, arguments, expiry, iat, reuse', () => {
@@ -114,8 +158,12 @@ describe('verifyDecisionSignatures', () => {
     expect(problem({ wf: 'run-2' })).toBe('token is for run "run-2", not "run-1"');
     expect(problem({ call: 'c2' })).toBe('token is for call "c2", not "c1"');
     expect(problem({ decision: 'reject' })).toBe('token says "reject", the decision is "approve"');
-    expect(problem({ args: argsDigest('{"table":"orders"}') })).toMatch(/^token args do not match the call's arguments \(sign the arguments exactly as pendingApprovals shows them/);
-    expect(problem({ iat: NOW - 120, exp: NOW - 60 })).toBe(`token expired at ${new Date((NOW - 60) * 1000).toISOString()}`);
+    expect(problem({ args: argsDigest('{"table":"orders"}') })).toMatch(
+      /^token args do not match the call's arguments \(sign the arguments exactly as pendingApprovals shows them/,
+    );
+    expect(problem({ iat: NOW - 120, exp: NOW - 60 })).toBe(
+      `token expired at ${new Date((NOW - 60) * 1000).toISOString()}`,
+    );
     expect(problem({ iat: NOW + 3600, exp: NOW + 7200 })).toBe('token iat is in the future');
     expect(problem({ jti: 'once' }, { jtiUsed: (j) => j === 'once' })).toBe('token jti "once" was already used');
   });
@@ -123,13 +171,36 @@ describe('verifyDecisionSignatures', () => {
 
 describe('signDecision and generateApproverKey', () => {
   test("signDecision's token verifies and binds the decision, the arguments and the time", () => {
-    const token = signDecision(ann.privateJwk as never, { wf: 'run-1', call: 'c1', decision: 'approve', arguments: ARGS, now: NOW * 1000 + 999, ttlSeconds: 60, jti: 'fixed' });
+    const token = signDecision(ann.privateJwk as never, {
+      wf: 'run-1',
+      call: 'c1',
+      decision: 'approve',
+      arguments: ARGS,
+      now: NOW * 1000 + 999,
+      ttlSeconds: 60,
+      jti: 'fixed',
+    });
     expect(verifyDecisionSignatures(keys, [token])).toEqual([{ ok: true, kid: 'ann' }]);
     const d = decoded(token);
-    expect(d.claims).toEqual({ sub: 'ann', wf: 'run-1', call: 'c1', decision: 'approve', args: argsDigest(ARGS), iat: NOW, exp: NOW + 60, jti: 'fixed' });
-    expect(JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString())).toEqual({ alg: 'EdDSA', kid: 'ann', typ: 'JWT' });
+    expect(d.claims).toEqual({
+      sub: 'ann',
+      wf: 'run-1',
+      call: 'c1',
+      decision: 'approve',
+      args: argsDigest(ARGS),
+      iat: NOW,
+      exp: NOW + 60,
+      jti: 'fixed',
+    });
+    expect(JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString())).toEqual({
+      alg: 'EdDSA',
+      kid: 'ann',
+      typ: 'JWT',
+    });
     expect(checkDecisionClaims(d, expected)).toBeUndefined();
-    const defaults = decoded(signDecision(ann.privateJwk as never, { wf: 'run-1', call: 'c1', decision: 'reject', arguments: ARGS }));
+    const defaults = decoded(
+      signDecision(ann.privateJwk as never, { wf: 'run-1', call: 'c1', decision: 'reject', arguments: ARGS }),
+    );
     expect(defaults.claims.exp - defaults.claims.iat).toBe(900);
     expect(defaults.claims.jti).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -137,7 +208,10 @@ describe('signDecision and generateApproverKey', () => {
   test('generateApproverKey writes a private key for the approver and a key set the workers load', () => {
     const folder = join(dir, 'keys', 'nested');
     const first = generateApproverKey('ann@example.com', folder);
-    expect(first).toEqual({ privateKeyFile: join(folder, 'ann@example.com.private.jwk'), keySetFile: join(folder, 'approvers.jwks.json') });
+    expect(first).toEqual({
+      privateKeyFile: join(folder, 'ann@example.com.private.jwk'),
+      keySetFile: join(folder, 'approvers.jwks.json'),
+    });
     expect(statSync(first.privateKeyFile).mode & 0o777).toBe(0o600);
     const { keySetFile } = generateApproverKey('bob', folder);
     const loaded = loadApproverKeys(keySetFile);
@@ -150,14 +224,18 @@ describe('signDecision and generateApproverKey', () => {
     expect(readPrivateKey(first.privateKeyFile).kid).toBe('ann@example.com');
 
     // a new key for ann replaces hers in the set and keeps bob's
-    expect(() => generateApproverKey('ann@example.com', folder)).toThrow(/already exists; delete it first or choose another approver name$/);
+    expect(() => generateApproverKey('ann@example.com', folder)).toThrow(
+      /already exists; delete it first or choose another approver name$/,
+    );
     const annX = loaded[0]!.x;
     rmSync(first.privateKeyFile);
     generateApproverKey('ann@example.com', folder);
     const reloaded = loadApproverKeys(keySetFile);
     expect(reloaded.map((k) => k.kid)).toEqual(['bob', 'ann@example.com']);
     expect(reloaded[1]!.x).not.toBe(annX);
-    expect(verifyDecisionSignatures(reloaded, [token])).toEqual([{ ok: false, problem: 'bad signature: the token was not signed by key "ann@example.com"' }]);
+    expect(verifyDecisionSignatures(reloaded, [token])).toEqual([
+      { ok: false, problem: 'bad signature: the token was not signed by key "ann@example.com"' },
+    ]);
   });
 
   test('refuses bad approver names, corrupt key sets and unusable private keys in one line', () => {
@@ -166,9 +244,15 @@ describe('signDecision and generateApproverKey', () => {
     const corrupt = file('{ nope', 'approvers.jwks.json');
     expect(() => generateApproverKey('ann', join(corrupt, '..'))).toThrow(`${corrupt} is not valid JSON (`);
     const leaky = file({ keys: [ann.privateJwk] }, 'approvers.jwks.json');
-    expect(() => generateApproverKey('bob', join(leaky, '..'))).toThrow('holds a private key (d), which workers must never get');
-    expect(() => readPrivateKey(join(dir, 'nobody.private.jwk'))).toThrow(/no such file; make one with: countersign keys generate <approver>$/);
-    expect(() => readPrivateKey(file(ann.publicJwk, 'ann.private.jwk'))).toThrow(/: d must be a string \(the private key\)$/);
+    expect(() => generateApproverKey('bob', join(leaky, '..'))).toThrow(
+      'holds a private key (d), which workers must never get',
+    );
+    expect(() => readPrivateKey(join(dir, 'nobody.private.jwk'))).toThrow(
+      /no such file; make one with: countersign keys generate <approver>$/,
+    );
+    expect(() => readPrivateKey(file(ann.publicJwk, 'ann.private.jwk'))).toThrow(
+      /: d must be a string \(the private key\)$/,
+    );
     expect(() => readPrivateKey(file('x', 'ann.private.jwk'))).toThrow(/invalid JSON/);
   });
 });

@@ -4,24 +4,69 @@ import { relativeTime } from '../../core/relativeTime';
 
 test('an object is a key/value table; strings as they are, other values as JSON', () => {
   const view = argumentView(JSON.stringify({ to: 'alice@example.com', subject: 'Hi', cc: ['b@x.io'], urgent: true }));
-  expect(view).toEqual({ fields: [{ key: 'to', value: 'alice@example.com' }, { key: 'subject', value: 'Hi' }, { key: 'cc', value: '[\n  "b@x.io"\n]' }, { key: 'urgent', value: 'true' }] });
-  expect(argumentText(view)).toEqual(['to: alice@example.com', 'subject: Hi', 'cc: [', '    "b@x.io"', '  ]', 'urgent: true']);
+  expect(view).toEqual({
+    fields: [
+      { key: 'to', value: 'alice@example.com' },
+      { key: 'subject', value: 'Hi' },
+      { key: 'cc', value: '[\n  "b@x.io"\n]' },
+      { key: 'urgent', value: 'true' },
+    ],
+  });
+  expect(argumentText(view)).toEqual([
+    'to: alice@example.com',
+    'subject: Hi',
+    'cc: [',
+    '    "b@x.io"',
+    '  ]',
+    'urgent: true',
+  ]);
 });
 
 test('shell commands are the lines that run; deceptive characters are shown, never passed through', () => {
-  const view = argumentView(JSON.stringify({ commands: ['ls -la', 'echo safe\r rm -rf /', 'printf "a\nb"'], timeoutMs: 5000 }));
+  const view = argumentView(
+    JSON.stringify({ commands: ['ls -la', 'echo safe\r rm -rf /', 'printf "a\nb"'], timeoutMs: 5000 }),
+  );
   expect(view.commands).toEqual(['ls -la', 'echo safe\\u000d rm -rf /', 'printf "a\nb"']);
-  expect(argumentText(view)).toEqual(['$ ls -la', '$ echo safe\\u000d rm -rf /', '$ printf "a', '> b"', 'timeoutMs: 5000']);
+  expect(argumentText(view)).toEqual([
+    '$ ls -la',
+    '$ echo safe\\u000d rm -rf /',
+    '$ printf "a',
+    '> b"',
+    'timeoutMs: 5000',
+  ]);
 });
 
 test('file edits are diffs, marked line by line', () => {
   const diff = '@@ -1,2 +1,2 @@\n keep\r\n-old\n+new\n';
-  const view = argumentView(JSON.stringify({ operations: [{ type: 'update_file', path: 'src/a.ts', diff }, { type: 'delete_file', path: 'b.ts' }] }));
+  const view = argumentView(
+    JSON.stringify({
+      operations: [
+        { type: 'update_file', path: 'src/a.ts', diff },
+        { type: 'delete_file', path: 'b.ts' },
+      ],
+    }),
+  );
   expect(view.files).toEqual([
-    { operation: 'update_file', path: 'src/a.ts', diff: [{ mark: '@', text: '@@ -1,2 +1,2 @@' }, { mark: ' ', text: ' keep' }, { mark: '-', text: 'old' }, { mark: '+', text: 'new' }] },
+    {
+      operation: 'update_file',
+      path: 'src/a.ts',
+      diff: [
+        { mark: '@', text: '@@ -1,2 +1,2 @@' },
+        { mark: ' ', text: ' keep' },
+        { mark: '-', text: 'old' },
+        { mark: '+', text: 'new' },
+      ],
+    },
     { operation: 'delete_file', path: 'b.ts', diff: [] },
   ]);
-  expect(argumentText(view)).toEqual(['update_file src/a.ts', '@@ -1,2 +1,2 @@', ' keep', '-old', '+new', 'delete_file b.ts']);
+  expect(argumentText(view)).toEqual([
+    'update_file src/a.ts',
+    '@@ -1,2 +1,2 @@',
+    ' keep',
+    '-old',
+    '+new',
+    'delete_file b.ts',
+  ]);
 });
 
 test('arguments that are not a JSON object are shown as they are', () => {

@@ -9,7 +9,9 @@ const files = productFiles(root);
 
 test('no product file is over 300 lines', () => {
   expect(files.length).toBeGreaterThan(100);
-  const long = files.map((f) => [f, readFileSync(join(root, f), 'utf8').split('\n').length - 1] as const).filter(([, n]) => n > 300);
+  const long = files
+    .map((f) => [f, readFileSync(join(root, f), 'utf8').split('\n').length - 1] as const)
+    .filter(([, n]) => n > 300);
   expect(long).toEqual([]);
 });
 

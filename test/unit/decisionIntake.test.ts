@@ -5,77 +5,210 @@ import { AgentRunState } from '../../core/run/agentRunState';
 import { DecisionDesk } from '../../workflows/decisionDesk';
 import type { Publisher } from '../../workflows/publisher';
 import type { SubRuns } from '../../workflows/subRuns';
-import { argumentsToValidate, decisionFromSignal, needsValidation, parseDecide, routeBatch, routeDecision, signalFor } from '../../core/approvals/decisionIntake';
+import {
+  argumentsToValidate,
+  decisionFromSignal,
+  needsValidation,
+  parseDecide,
+  routeBatch,
+  routeDecision,
+  signalFor,
+} from '../../core/approvals/decisionIntake';
 
 const T0 = '2026-11-22T10:00:00.000Z';
 
 function runWith(...ids: string[]): AgentRunState {
   const s = new AgentRunState({ agent: 'email-assistant', input: 'go' }, T0);
-  for (const callId of ids) s.book.request({ callId, toolName: 'send_email', arguments: '{"to":"a@example.com","subject":"s","body":"b"}', agentName: 'email-assistant', requestedAt: T0, rejectionText: 'no', ...(callId.startsWith('gated') ? { approvers: ['cfo'] } : {}) }, T0);
+  for (const callId of ids)
+    s.book.request(
+      {
+        callId,
+        toolName: 'send_email',
+        arguments: '{"to":"a@example.com","subject":"s","body":"b"}',
+        agentName: 'email-assistant',
+        requestedAt: T0,
+        rejectionText: 'no',
+        ...(callId.startsWith('gated') ? { approvers: ['cfo'] } : {}),
+      },
+      T0,
+    );
   return s;
 }
 
 test('each signal becomes the decide entry the update would carry', () => {
-  expect(decisionFromSignal('approve', { callId: 'c1', alwaysApprove: true, approver: 'ann', editedArguments: { to: 'b@example.com' } })).toEqual({
-    decision: { callId: 'c1', decision: 'approve', always: true, approver: 'ann', editedArguments: { to: 'b@example.com' } },
+  expect(
+    decisionFromSignal('approve', {
+      callId: 'c1',
+      alwaysApprove: true,
+      approver: 'ann',
+      editedArguments: { to: 'b@example.com' },
+    }),
+  ).toEqual({
+    decision: {
+      callId: 'c1',
+      decision: 'approve',
+      always: true,
+      approver: 'ann',
+      editedArguments: { to: 'b@example.com' },
+    },
   });
-  expect(decisionFromSignal('reject', { callId: 'c1', message: 'no', alwaysReject: false })).toEqual({ decision: { callId: 'c1', decision: 'reject', always: false, message: 'no' } });
-  expect(decisionFromSignal('provideInput', { callId: 'c1', values: { time: '10:00' } })).toEqual({ decision: { callId: 'c1', decision: 'input', values: { time: '10:00' } } });
-  expect(decisionFromSignal('provideResult', { callId: 'c1', error: 'declined' })).toEqual({ decision: { callId: 'c1', decision: 'result', error: 'declined' } });
+  expect(decisionFromSignal('reject', { callId: 'c1', message: 'no', alwaysReject: false })).toEqual({
+    decision: { callId: 'c1', decision: 'reject', always: false, message: 'no' },
+  });
+  expect(decisionFromSignal('provideInput', { callId: 'c1', values: { time: '10:00' } })).toEqual({
+    decision: { callId: 'c1', decision: 'input', values: { time: '10:00' } },
+  });
+  expect(decisionFromSignal('provideResult', { callId: 'c1', error: 'declined' })).toEqual({
+    decision: { callId: 'c1', decision: 'result', error: 'declined' },
+  });
 });
 
 test('a malformed signal says what is wrong and who it claims to be about', () => {
   const r = decisionFromSignal('approve', { callId: '', approver: 'mallory', extra: 1 });
-  expect(r).toEqual({ problem: expect.stringMatching(/^malformed approve signal: /), claimed: { callId: '', approver: 'mallory', extra: 1 } });
+  expect(r).toEqual({
+    problem: expect.stringMatching(/^malformed approve signal: /),
+    claimed: { callId: '', approver: 'mallory', extra: 1 },
+  });
 });
 
 test('the update payload is parsed with its defaults, or refused in one line', () => {
   expect(parseDecide({ inputs: ['hi'] })).toEqual({ payload: { decisions: [], inputs: ['hi'] } });
-  expect(parseDecide({ decisions: [{ callId: 'c1', decision: 'maybe' }] })).toEqual({ problem: 'invalid decide request: decisions.0.decision: must be "approve", "reject", "input", "result", "extend", "retry", "done" or "failed"' });
-  expect(parseDecide({})).toEqual({ problem: 'invalid decide request: decisions: send at least one decision or input' });
+  expect(parseDecide({ decisions: [{ callId: 'c1', decision: 'maybe' }] })).toEqual({
+    problem:
+      'invalid decide request: decisions.0.decision: must be "approve", "reject", "input", "result", "extend", "retry", "done" or "failed"',
+  });
+  expect(parseDecide({})).toEqual({
+    problem: 'invalid decide request: decisions: send at least one decision or input',
+  });
 });
 
 test('one check for every path: unknown, already decided, twice in a batch, wrong approver', () => {
   const s = runWith('c1', 'c2', 'gated-1');
   expect(routeDecision(s, { callId: 'c1', decision: 'approve' })).toEqual({ to: 'book' });
-  expect(routeDecision(s, { callId: 'ghost', decision: 'approve' })).toEqual({ problem: 'unknown call id ghost: it is not a pending approval of this run' });
-  expect(routeDecision(s, { callId: 'gated-1', decision: 'approve', approver: 'ann' })).toEqual({ problem: 'approver "ann" may not decide send_email (call gated-1); allowed: cfo' });
+  expect(routeDecision(s, { callId: 'ghost', decision: 'approve' })).toEqual({
+    problem: 'unknown call id ghost: it is not a pending approval of this run',
+  });
+  expect(routeDecision(s, { callId: 'gated-1', decision: 'approve', approver: 'ann' })).toEqual({
+    problem: 'approver "ann" may not decide send_email (call gated-1); allowed: cfo',
+  });
   const twice = [
     { callId: 'c1', decision: 'approve' as const },
     { callId: 'c1', decision: 'reject' as const },
   ];
   expect(routeBatch(s, twice)).toEqual({ problem: 'call c1 appears twice in one decide request' });
   s.book.decide([{ callId: 'c2', decision: 'reject' }], T0, 'update');
-  expect(routeBatch(s, [{ callId: 'c1', decision: 'approve' }, { callId: 'c2', decision: 'approve' }])).toEqual({ problem: 'call c2 (send_email) is already decided: rejected' });
+  expect(
+    routeBatch(s, [
+      { callId: 'c1', decision: 'approve' },
+      { callId: 'c2', decision: 'approve' },
+    ]),
+  ).toEqual({ problem: 'call c2 (send_email) is already decided: rejected' });
 });
 
 test("decisions for a sub-run's calls route to it, checked against what it reported", () => {
   const s = runWith('c1');
   s.childStarted('run/x1', { callId: 'x1', toolName: 'check_identity' });
-  s.applyChildReport({ childWorkflowId: 'run/x1', waiting: true, pending: [{ callId: 'n1', kind: 'input', fields: ['name'], toolName: 'ask', arguments: '{}', agentName: 'identity', requestedAt: T0 }] });
-  expect(routeBatch(s, [{ callId: 'c1', decision: 'approve' }, { callId: 'n1', decision: 'input', values: { name: 'ann' } }])).toEqual({
+  s.applyChildReport({
+    childWorkflowId: 'run/x1',
+    waiting: true,
+    pending: [
+      {
+        callId: 'n1',
+        kind: 'input',
+        fields: ['name'],
+        toolName: 'ask',
+        arguments: '{}',
+        agentName: 'identity',
+        requestedAt: T0,
+      },
+    ],
+  });
+  expect(
+    routeBatch(s, [
+      { callId: 'c1', decision: 'approve' },
+      { callId: 'n1', decision: 'input', values: { name: 'ann' } },
+    ]),
+  ).toEqual({
     local: [{ callId: 'c1', decision: 'approve' }],
     forward: [{ childId: 'run/x1', decision: { callId: 'n1', decision: 'input', values: { name: 'ann' } } }],
   });
-  expect(routeDecision(s, { callId: 'n1', decision: 'approve' })).toEqual({ problem: expect.stringContaining('waits for input, not "approve"') });
-  expect(signalFor({ callId: 'n1', decision: 'input', values: { name: 'ann' }, approver: 'bob' })).toEqual({ name: 'provideInput', payload: { callId: 'n1', approver: 'bob', values: { name: 'ann' } } });
+  expect(routeDecision(s, { callId: 'n1', decision: 'approve' })).toEqual({
+    problem: expect.stringContaining('waits for input, not "approve"'),
+  });
+  expect(signalFor({ callId: 'n1', decision: 'input', values: { name: 'ann' }, approver: 'bob' })).toEqual({
+    name: 'provideInput',
+    payload: { callId: 'n1', approver: 'bob', values: { name: 'ann' } },
+  });
 });
 
 test("one rule for names on every path: this run's book, a sub-run's call, and the update's validator", () => {
   const s = runWith('c1');
-  s.book.request({ callId: 'q1', toolName: 'payout', arguments: '{}', agentName: 'email-assistant', requestedAt: T0, rejectionText: 'no', quorum: { needed: 2, approvedBy: ['ann'] }, excludedApprover: 'cy' }, T0);
+  s.book.request(
+    {
+      callId: 'q1',
+      toolName: 'payout',
+      arguments: '{}',
+      agentName: 'email-assistant',
+      requestedAt: T0,
+      rejectionText: 'no',
+      quorum: { needed: 2, approvedBy: ['ann'] },
+      excludedApprover: 'cy',
+    },
+    T0,
+  );
   s.childStarted('run/x1', { callId: 'x1', toolName: 'check_identity' });
-  s.applyChildReport({ childWorkflowId: 'run/x1', waiting: true, pending: [{ callId: 'n1', kind: 'approval', toolName: 'ask', arguments: '{}', agentName: 'identity', requestedAt: T0, quorum: { needed: 2, approvedBy: ['ann'] }, approvers: ['ann', 'bob'] }] });
+  s.applyChildReport({
+    childWorkflowId: 'run/x1',
+    waiting: true,
+    pending: [
+      {
+        callId: 'n1',
+        kind: 'approval',
+        toolName: 'ask',
+        arguments: '{}',
+        agentName: 'identity',
+        requestedAt: T0,
+        quorum: { needed: 2, approvedBy: ['ann'] },
+        approvers: ['ann', 'bob'],
+      },
+    ],
+  });
   for (const spelling of ['ANN', ' ann', 'Ann ']) {
-    expect(routeDecision(s, { callId: 'q1', decision: 'approve', approver: spelling })).toEqual({ problem: `${spelling} has already approved call q1 (payout) (1 of 2 approvals (ann)): another approver must` });
-    expect(routeDecision(s, { callId: 'n1', decision: 'approve', approver: spelling })).toEqual({ problem: `${spelling} has already approved call n1 (ask) (1 of 2 approvals (ann)): another approver must` });
+    expect(routeDecision(s, { callId: 'q1', decision: 'approve', approver: spelling })).toEqual({
+      problem: `${spelling} has already approved call q1 (payout) (1 of 2 approvals (ann)): another approver must`,
+    });
+    expect(routeDecision(s, { callId: 'n1', decision: 'approve', approver: spelling })).toEqual({
+      problem: `${spelling} has already approved call n1 (ask) (1 of 2 approvals (ann)): another approver must`,
+    });
   }
-  expect(routeDecision(s, { callId: 'q1', decision: 'approve', approver: 'CY' })).toEqual({ problem: 'CY requested this run and may not approve its own call q1 (payout): another approver must' });
-  expect(routeDecision(s, { callId: 'n1', decision: 'approve', approver: 'BOB ' })).toEqual({ to: 'child', childId: 'run/x1' });
-  expect(routeBatch(s, [{ callId: 'c1', decision: 'approve', approver: 'bob' }, { callId: 'n1', decision: 'reject', approver: 'bob\u0007' }])).toEqual({ problem: 'approver name "bob\\u0007" holds a control or invisible formatting character: use plain text' });
-  const desk = new DecisionDesk(s, { publish() {}, refuse() {} } as unknown as Publisher, {} as SubRuns, () => T0, 'wf-1');
-  expect(() => desk.validate({ decisions: [{ callId: 'q1', decision: 'approve', approver: 'Ann ' }] })).toThrow('Ann  has already approved call q1 (payout) (1 of 2 approvals (ann)): another approver must');
-  expect(() => desk.validate({ decisions: [{ callId: 'c1', decision: 'approve', approver: ' ' }] })).toThrow('an approver name must not be empty');
+  expect(routeDecision(s, { callId: 'q1', decision: 'approve', approver: 'CY' })).toEqual({
+    problem: 'CY requested this run and may not approve its own call q1 (payout): another approver must',
+  });
+  expect(routeDecision(s, { callId: 'n1', decision: 'approve', approver: 'BOB ' })).toEqual({
+    to: 'child',
+    childId: 'run/x1',
+  });
+  expect(
+    routeBatch(s, [
+      { callId: 'c1', decision: 'approve', approver: 'bob' },
+      { callId: 'n1', decision: 'reject', approver: 'bob\u0007' },
+    ]),
+  ).toEqual({
+    problem: 'approver name "bob\\u0007" holds a control or invisible formatting character: use plain text',
+  });
+  const desk = new DecisionDesk(
+    s,
+    { publish() {}, refuse() {} } as unknown as Publisher,
+    {} as SubRuns,
+    () => T0,
+    'wf-1',
+  );
+  expect(() => desk.validate({ decisions: [{ callId: 'q1', decision: 'approve', approver: 'Ann ' }] })).toThrow(
+    'Ann  has already approved call q1 (payout) (1 of 2 approvals (ann)): another approver must',
+  );
+  expect(() => desk.validate({ decisions: [{ callId: 'c1', decision: 'approve', approver: ' ' }] })).toThrow(
+    'an approver name must not be empty',
+  );
   expect(s.book.call('q1')!.quorum).toEqual({ needed: 2, approvedBy: ['ann'] }); // nothing changed
 });
 
@@ -83,13 +216,18 @@ test('edits and input values are validated first; input values complete the mode
   expect(needsValidation({ callId: 'c1', decision: 'approve' })).toBe(false);
   expect(needsValidation({ callId: 'c1', decision: 'approve', editedArguments: { to: 'x' } })).toBe(true);
   expect(needsValidation({ callId: 'c1', decision: 'input', values: {} })).toBe(true);
-  expect(argumentsToValidate('{"title":"t"}', { callId: 'c1', decision: 'input', values: { time: '10:00' } })).toBe('{"title":"t","time":"10:00"}');
-  expect(argumentsToValidate('{"to":"a"}', { callId: 'c1', decision: 'approve', editedArguments: { to: 'b' } })).toBe('{"to":"b"}');
+  expect(argumentsToValidate('{"title":"t"}', { callId: 'c1', decision: 'input', values: { time: '10:00' } })).toBe(
+    '{"title":"t","time":"10:00"}',
+  );
+  expect(argumentsToValidate('{"to":"a"}', { callId: 'c1', decision: 'approve', editedArguments: { to: 'b' } })).toBe(
+    '{"to":"b"}',
+  );
 });
 
 describe('the update handler throws only ApplicationFailure (anything else would fail the workflow task)', () => {
   // The desk outside a workflow: its refusals come before anything that needs the workflow context.
-  const desk = (s: AgentRunState) => new DecisionDesk(s, { publish() {}, refuse() {} } as unknown as Publisher, {} as SubRuns, () => T0, 'wf-1');
+  const desk = (s: AgentRunState) =>
+    new DecisionDesk(s, { publish() {}, refuse() {} } as unknown as Publisher, {} as SubRuns, () => T0, 'wf-1');
 
   test.each([
     ['a malformed payload', { decisions: 'nope' }, /^invalid decide request: decisions: /],

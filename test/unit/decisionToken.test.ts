@@ -4,12 +4,18 @@
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { argsDigest, checkDecisionClaims, decodeDecisionToken, type DecodedToken } from '../../core/signing/decisionToken';
+import {
+  argsDigest,
+  checkDecisionClaims,
+  decodeDecisionToken,
+  type DecodedToken,
+} from '../../core/signing/decisionToken';
 import { base64urlDecode, base64urlEncode } from '../../core/signing/compactJws';
 
 const NOW = 1_800_000_000;
 const ARGS = '{"to":"bob@example.com","subject":"Grüße ✓"}';
-const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+const b64 = (value: unknown) =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 const { privateKey } = generateKeyPairSync('ed25519');
 
 const claims = (over: Record<string, unknown> = {}) => ({
@@ -25,7 +31,11 @@ const claims = (over: Record<string, unknown> = {}) => ({
 });
 
 /** A compact JWS made with node:crypto alone. */
-function jws(payload: unknown, header: unknown = { alg: 'EdDSA', kid: 'ann', typ: 'JWT' }, key: KeyObject = privateKey): string {
+function jws(
+  payload: unknown,
+  header: unknown = { alg: 'EdDSA', kid: 'ann', typ: 'JWT' },
+  key: KeyObject = privateKey,
+): string {
   const input = `${b64(header)}.${b64(payload)}`;
   return `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
 }
@@ -45,14 +55,22 @@ const expected = (over: Partial<Parameters<typeof checkDecisionClaims>[1]> = {})
   jtiUsed: () => false,
   ...over,
 });
-const problemOf = (payload: Record<string, unknown>, over: Partial<Parameters<typeof checkDecisionClaims>[1]> = {}, header?: unknown) =>
-  checkDecisionClaims(decoded(jws(payload, header)), expected(over));
+const problemOf = (
+  payload: Record<string, unknown>,
+  over: Partial<Parameters<typeof checkDecisionClaims>[1]> = {},
+  header?: unknown,
+) => checkDecisionClaims(decoded(jws(payload, header)), expected(over));
 
 describe('decodeDecisionToken', () => {
   test('a well-formed token decodes to its key id, claims and signed bytes', () => {
     const token = jws(claims());
     const [h, p, s] = token.split('.');
-    expect(decodeDecisionToken(token)).toEqual({ kid: 'ann', claims: claims(), signingInput: `${h}.${p}`, signature: s });
+    expect(decodeDecisionToken(token)).toEqual({
+      kid: 'ann',
+      claims: claims(),
+      signingInput: `${h}.${p}`,
+      signature: s,
+    });
     // typ is optional, and claims the decision does not use are ignored
     expect(decoded(jws({ ...claims(), aud: 'x' }, { alg: 'EdDSA', kid: 'ann' })).claims).toEqual(claims());
   });
@@ -60,7 +78,15 @@ describe('decodeDecisionToken', () => {
   test('anything but three base64url parts is not a compact JWS', () => {
     const message = 'token is not a compact JWS (header.payload.signature)';
     const token = jws(claims());
-    for (const bad of ['', 'abc', token.split('.').slice(0, 2).join('.'), `${token}.x`, token.replace('.', '.='), `${token.slice(0, -2)}+/`, `..${token.split('.')[2]}`])
+    for (const bad of [
+      '',
+      'abc',
+      token.split('.').slice(0, 2).join('.'),
+      `${token}.x`,
+      token.replace('.', '.='),
+      `${token.slice(0, -2)}+/`,
+      `..${token.split('.')[2]}`,
+    ])
       expect(decodeDecisionToken(bad)).toEqual({ problem: message });
     expect(decodeDecisionToken(42)).toEqual({ problem: 'token must be a string (a compact JWS)' });
     expect(decodeDecisionToken(`${'a'.repeat(4097)}`)).toEqual({ problem: 'token is longer than 4096 characters' });
@@ -68,12 +94,24 @@ describe('decodeDecisionToken', () => {
 
   test('the header must be JSON naming EdDSA and a key id', () => {
     const sig = 'A'.repeat(86);
-    expect(decodeDecisionToken(`${b64('not json')}.${b64(claims())}.${sig}`)).toEqual({ problem: 'token header is not base64url-encoded JSON object' });
-    expect(decodeDecisionToken(jws(claims(), { alg: 'HS256', kid: 'ann' }))).toEqual({ problem: 'token header alg must be "EdDSA", got "HS256"' });
-    expect(decodeDecisionToken(jws(claims(), { alg: 'none', kid: 'ann' }))).toEqual({ problem: 'token header alg must be "EdDSA", got "none"' });
-    expect(decodeDecisionToken(jws(claims(), { kid: 'ann' }))).toEqual({ problem: 'token header alg must be "EdDSA", got none' });
-    expect(decodeDecisionToken(jws(claims(), { alg: 'EdDSA' }))).toEqual({ problem: "token header kid must be a non-empty string (the approver's key id)" });
-    expect(decodeDecisionToken(jws(claims(), { alg: 'EdDSA', kid: 'ann', crit: ['b64'], b64: false }))).toEqual({ problem: 'token header crit is not supported' });
+    expect(decodeDecisionToken(`${b64('not json')}.${b64(claims())}.${sig}`)).toEqual({
+      problem: 'token header is not base64url-encoded JSON object',
+    });
+    expect(decodeDecisionToken(jws(claims(), { alg: 'HS256', kid: 'ann' }))).toEqual({
+      problem: 'token header alg must be "EdDSA", got "HS256"',
+    });
+    expect(decodeDecisionToken(jws(claims(), { alg: 'none', kid: 'ann' }))).toEqual({
+      problem: 'token header alg must be "EdDSA", got "none"',
+    });
+    expect(decodeDecisionToken(jws(claims(), { kid: 'ann' }))).toEqual({
+      problem: 'token header alg must be "EdDSA", got none',
+    });
+    expect(decodeDecisionToken(jws(claims(), { alg: 'EdDSA' }))).toEqual({
+      problem: "token header kid must be a non-empty string (the approver's key id)",
+    });
+    expect(decodeDecisionToken(jws(claims(), { alg: 'EdDSA', kid: 'ann', crit: ['b64'], b64: false }))).toEqual({
+      problem: 'token header crit is not supported',
+    });
   });
 
   test('every claim must be there with the right type', () => {
@@ -82,7 +120,9 @@ describe('decodeDecisionToken', () => {
     expect(problem(claims({ exp: '1800000600' }))).toBe('token payload: exp must be a number of seconds');
     expect(problem(claims({ iat: 1.5 }))).toBe('token payload: iat must be a whole number of seconds');
     expect(problem(claims({ decision: 'maybe' }))).toBe('token payload: decision must be "approve" or "reject"');
-    expect(problem(claims({ args: 'short' }))).toBe('token payload: args must be base64url of a SHA-256 digest (43 characters)');
+    expect(problem(claims({ args: 'short' }))).toBe(
+      'token payload: args must be base64url of a SHA-256 digest (43 characters)',
+    );
     expect(problem(claims({ wf: '' }))).toBe('token payload: wf must not be empty (the workflow id)');
     const { jti: _jti, ...withoutJti } = claims();
     expect(problem(withoutJti)).toBe('token payload: jti is missing');
@@ -90,7 +130,9 @@ describe('decodeDecisionToken', () => {
 
   test('the signature part must be 64 bytes', () => {
     const [h, p] = jws(claims()).split('.');
-    expect(decodeDecisionToken(`${h}.${p}.${b64('short')}`)).toEqual({ problem: 'token signature must be 64 bytes (an Ed25519 signature)' });
+    expect(decodeDecisionToken(`${h}.${p}.${b64('short')}`)).toEqual({
+      problem: 'token signature must be 64 bytes (an Ed25519 signature)',
+    });
   });
 });
 
@@ -120,7 +162,9 @@ describe('checkDecisionClaims', () => {
     const message = problemOf(claims({ wf: `${'x'.repeat(500)}\n` }))!;
     expect(message).not.toMatch(/\n/);
     expect(message.length).toBeLessThan(200);
-    expect(problemOf(claims({ exp: 8.64e12 + 1 }), { nowSeconds: 9e12 })).toBe('token expired at 8640000000001 s since the epoch');
+    expect(problemOf(claims({ exp: 8.64e12 + 1 }), { nowSeconds: 9e12 })).toBe(
+      'token expired at 8640000000001 s since the epoch',
+    );
   });
 });
 
@@ -134,14 +178,23 @@ describe('base64url and argsDigest', () => {
     expect(base64urlDecode('abcde')).toBeUndefined();
     expect(base64urlDecode('ab+/')).toBeUndefined();
     expect(base64urlDecode('ab==')).toBeUndefined();
-    for (const text of ['', ARGS, '{"emoji":"🦆"}', 'x'.repeat(10_000)]) expect(argsDigest(text)).toBe(createHash('sha256').update(text, 'utf8').digest('base64url'));
+    for (const text of ['', ARGS, '{"emoji":"🦆"}', 'x'.repeat(10_000)])
+      expect(argsDigest(text)).toBe(createHash('sha256').update(text, 'utf8').digest('base64url'));
   });
 });
 
 describe('in the workflow sandbox', () => {
   test('the module imports only zod, @noble/hashes and the sandbox-safe shared modules', () => {
-    const imports = (file: string) => [...readFileSync(join(__dirname, '../..', file), 'utf8').matchAll(/^import\s[^;]*?from\s+'([^']+)'/gm)].map((m) => m[1]);
-    expect(imports('core/signing/decisionToken.ts')).toEqual(['@noble/hashes/sha256', 'zod', '../../contract/sharedModules', './compactJws']);
+    const imports = (file: string) =>
+      [...readFileSync(join(__dirname, '../..', file), 'utf8').matchAll(/^import\s[^;]*?from\s+'([^']+)'/gm)].map(
+        (m) => m[1],
+      );
+    expect(imports('core/signing/decisionToken.ts')).toEqual([
+      '@noble/hashes/sha256',
+      'zod',
+      '../../contract/sharedModules',
+      './compactJws',
+    ]);
     expect(imports('core/signing/compactJws.ts')).toEqual(['zod']);
     expect(imports('contract/sharedModules.ts')).toEqual(['zod']);
   });

@@ -12,7 +12,9 @@ async function read(runId: string, turn: number): Promise<{ status: number; delt
   const res = await fetch(relay.feedUrl(runId, turn));
   const body = await res.text();
   const frames = body.split('\n\n').filter(Boolean);
-  const deltas = frames.filter((f) => f.startsWith('data: ')).map((f) => (JSON.parse(f.slice(6)) as { delta: string; at: string }).delta);
+  const deltas = frames
+    .filter((f) => f.startsWith('data: '))
+    .map((f) => (JSON.parse(f.slice(6)) as { delta: string; at: string }).delta);
   return { status: res.status, deltas, ended: frames.some((f) => f.startsWith('event: end')) };
 }
 
@@ -48,7 +50,7 @@ test('a turn the relay never had is a 404 after a short wait; an ended turn is d
   expect((await read('brief', 1)).status).toBe(404);
 });
 
-test('a retried turn starts afresh: the failed attempt\'s deltas are not replayed', async () => {
+test("a retried turn starts afresh: the failed attempt's deltas are not replayed", async () => {
   relay.begin('retry', 3);
   relay.publish('retry', 3, 'half an ans');
   relay.end('retry', 3);
@@ -63,8 +65,15 @@ test("a reader without the turn's token is refused, whether or not the turn exis
   relay.publish('secret-run', 1, 'private words');
   const path = `${relay.url}${deltaPath('secret-run', 1)}`;
   const other = new URL(relay.feedUrl('secret-run', 2)).searchParams.get('token')!;
-  const refused = 'refused: a turn\'s deltas need the token in the URL its run advertises (the model call\'s heartbeat: describe, or the client library)\n';
-  for (const url of [path, `${path}?token=`, `${path}?token=${'A'.repeat(43)}`, `${path}?token=${other}`, `${relay.url}${deltaPath('nobody', 9)}`]) {
+  const refused =
+    "refused: a turn's deltas need the token in the URL its run advertises (the model call's heartbeat: describe, or the client library)\n";
+  for (const url of [
+    path,
+    `${path}?token=`,
+    `${path}?token=${'A'.repeat(43)}`,
+    `${path}?token=${other}`,
+    `${relay.url}${deltaPath('nobody', 9)}`,
+  ]) {
     const res = await fetch(url);
     expect([res.status, await res.text()]).toEqual([403, refused]);
   }
@@ -77,16 +86,29 @@ test('COUNTERSIGN_DELTA_*: on by default on loopback, any port; off turns it off
   const base = { TEMPORAL_CONFIG_FILE: '/nonexistent/countersign-test.toml' };
   expect(loadConfig(base).deltaRelay).toEqual({ host: '127.0.0.1', port: 0 });
   expect(loadConfig({ ...base, COUNTERSIGN_DELTA_RELAY: 'off' }).deltaRelay).toBeUndefined();
-  expect(loadConfig({ ...base, COUNTERSIGN_DELTA_HOST: '0.0.0.0', COUNTERSIGN_DELTA_PORT: '7244', COUNTERSIGN_DELTA_PUBLIC_URL: 'http://w1.internal:7244' }).deltaRelay).toEqual({
+  expect(
+    loadConfig({
+      ...base,
+      COUNTERSIGN_DELTA_HOST: '0.0.0.0',
+      COUNTERSIGN_DELTA_PORT: '7244',
+      COUNTERSIGN_DELTA_PUBLIC_URL: 'http://w1.internal:7244',
+    }).deltaRelay,
+  ).toEqual({
     host: '0.0.0.0',
     port: 7244,
     publicUrl: 'http://w1.internal:7244',
   });
-  expect(() => loadConfig({ ...base, COUNTERSIGN_DELTA_PORT: '70000' })).toThrow('COUNTERSIGN_DELTA_PORT: must be 0 to 65535');
-  expect(() => loadConfig({ ...base, COUNTERSIGN_DELTA_RELAY: 'no' })).toThrow('COUNTERSIGN_DELTA_RELAY: must be "on" or "off"');
+  expect(() => loadConfig({ ...base, COUNTERSIGN_DELTA_PORT: '70000' })).toThrow(
+    'COUNTERSIGN_DELTA_PORT: must be 0 to 65535',
+  );
+  expect(() => loadConfig({ ...base, COUNTERSIGN_DELTA_RELAY: 'no' })).toThrow(
+    'COUNTERSIGN_DELTA_RELAY: must be "on" or "off"',
+  );
 });
 
 test('a port already taken is a one-line error naming the settings', async () => {
   const port = Number(new URL(relay.url).port);
-  await expect(startDeltaRelay({ port })).rejects.toThrow(/^the model-delta relay cannot listen on 127\.0\.0\.1:\d+ \(.*EADDRINUSE.*\): set COUNTERSIGN_DELTA_HOST/);
+  await expect(startDeltaRelay({ port })).rejects.toThrow(
+    /^the model-delta relay cannot listen on 127\.0\.0\.1:\d+ \(.*EADDRINUSE.*\): set COUNTERSIGN_DELTA_HOST/,
+  );
 });

@@ -6,14 +6,30 @@ const user = (text: string): BrainItem => ({ kind: 'message', role: 'user', text
 
 test('an email to an address becomes one send_email call', () => {
   expect(demoReply([user('Send an email to alice@example.com about the meeting tomorrow')], EMAIL_TOOLS)).toEqual({
-    toolCalls: [{ name: 'send_email', arguments: { to: 'alice@example.com', subject: 'Meeting tomorrow', body: 'Send an email to alice@example.com about the meeting tomorrow' } }],
+    toolCalls: [
+      {
+        name: 'send_email',
+        arguments: {
+          to: 'alice@example.com',
+          subject: 'Meeting tomorrow',
+          body: 'Send an email to alice@example.com about the meeting tomorrow',
+        },
+      },
+    ],
   });
 });
 
 test('"send the report to alice and delete DR-42" pauses on both calls in one turn', () => {
   const r = demoReply([user('Send the report to alice and delete the draft record DR-42')], EMAIL_TOOLS);
   expect(r.toolCalls?.map((c) => [c.name, c.arguments])).toEqual([
-    ['send_email', { to: 'alice@example.com', subject: 'Report', body: 'Send the report to alice and delete the draft record DR-42' }],
+    [
+      'send_email',
+      {
+        to: 'alice@example.com',
+        subject: 'Report',
+        body: 'Send the report to alice and delete the draft record DR-42',
+      },
+    ],
     ['delete_record', { record_id: 'DR-42' }],
   ]);
 });
@@ -22,19 +38,28 @@ test('an unknown name is looked up first, and the found address is then mailed',
   const first = demoReply([user('Look up bob and email him the agenda')], EMAIL_TOOLS);
   expect(first.toolCalls).toEqual([{ name: 'lookup_contact', arguments: { name: 'bob' } }]);
   const second = demoReply(
-    [user('Look up bob and email him the agenda'), { kind: 'call', callId: 'c1', name: 'lookup_contact', arguments: '{"name":"bob"}' }, { kind: 'output', callId: 'c1', output: 'bob@example.com' }],
+    [
+      user('Look up bob and email him the agenda'),
+      { kind: 'call', callId: 'c1', name: 'lookup_contact', arguments: '{"name":"bob"}' },
+      { kind: 'output', callId: 'c1', output: 'bob@example.com' },
+    ],
     EMAIL_TOOLS,
   );
   expect(second.toolCalls?.[0]).toMatchObject({ name: 'send_email', arguments: { to: 'bob@example.com' } });
 });
 
 test('weather: one call per city, temperature and weather told apart', () => {
-  const r = demoReply([user('What is the temperature in Oakland and San Francisco?')], ['get_temperature', 'get_weather']);
+  const r = demoReply(
+    [user('What is the temperature in Oakland and San Francisco?')],
+    ['get_temperature', 'get_weather'],
+  );
   expect(r.toolCalls).toEqual([
     { name: 'get_temperature', arguments: { city: 'Oakland' } },
     { name: 'get_temperature', arguments: { city: 'San Francisco' } },
   ]);
-  expect(demoReply([user("What's the weather in Paris?")], ['get_temperature', 'get_weather']).toolCalls).toEqual([{ name: 'get_weather', arguments: { city: 'Paris' } }]);
+  expect(demoReply([user("What's the weather in Paris?")], ['get_temperature', 'get_weather']).toolCalls).toEqual([
+    { name: 'get_weather', arguments: { city: 'Paris' } },
+  ]);
 });
 
 test('after the tools answered, the final text quotes every result', () => {
@@ -48,9 +73,13 @@ test('after the tools answered, the final text quotes every result', () => {
     ],
     EMAIL_TOOLS,
   );
-  expect(r).toEqual({ text: "send_email: Email sent to alice@example.com with subject 'Report'\ndelete_record: Deletion requires manager approval" });
+  expect(r).toEqual({
+    text: "send_email: Email sent to alice@example.com with subject 'Report'\ndelete_record: Deletion requires manager approval",
+  });
 });
 
 test('a request no tool fits gets a plain answer', () => {
-  expect(demoReply([user('hello')], EMAIL_TOOLS).text).toContain('I can use: lookup_contact, send_email, delete_record');
+  expect(demoReply([user('hello')], EMAIL_TOOLS).text).toContain(
+    'I can use: lookup_contact, send_email, delete_record',
+  );
 });

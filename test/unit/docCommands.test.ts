@@ -29,7 +29,9 @@ function wordsOf(text: string): Array<{ text: string; quoted: boolean }> {
 /** The `countersign …` invocations on one command line: split at && || ; | and $( , env assignments and npx dropped. */
 export function invocationsOn(line: string, where: string): Invocation[] {
   const out: Invocation[] = [];
-  const normalised = line.replace(/\bnpm run countersign --(?=\s)/g, 'countersign').replace(/\bnode bin\/countersign\.js\b/g, 'countersign');
+  const normalised = line
+    .replace(/\bnpm run countersign --(?=\s)/g, 'countersign')
+    .replace(/\bnode bin\/countersign\.js\b/g, 'countersign');
   for (const segment of normalised.split(/&&|\|\||;|\||\$\(|`/)) {
     const words = wordsOf(segment);
     while (words.length && /^[A-Z_][A-Z0-9_]*=/.test(words[0]!.text)) words.shift();
@@ -56,7 +58,8 @@ export function invocationsIn(blocks: FencedBlock[], prose: ProseLine[]): Invoca
     }
   }
   for (const p of prose) {
-    for (const m of p.text.matchAll(/`((?:npx )?countersign [^`]+)`/g)) out.push(...invocationsOn(m[1]!, `${p.file}:${p.line}`));
+    for (const m of p.text.matchAll(/`((?:npx )?countersign [^`]+)`/g))
+      out.push(...invocationsOn(m[1]!, `${p.file}:${p.line}`));
   }
   return out;
 }
@@ -80,12 +83,14 @@ export function problemOf(program: Command, inv: Invocation): string | undefined
   if (PLACEHOLDER.test(name.text)) return undefined; // `countersign …`, `countersign <command> --help`: no command named
   const path = [name.text];
   let command = program.commands.find((c) => c.name() === name.text || c.aliases().includes(name.text));
-  if (!command) return `${inv.where}: countersign ${name.text}: no such command (commands: ${program.commands.map((c) => c.name()).join(', ')})`;
+  if (!command)
+    return `${inv.where}: countersign ${name.text}: no such command (commands: ${program.commands.map((c) => c.name()).join(', ')})`;
   const subcommands = command.commands.filter((c) => c.name() !== 'help');
   if (subcommands.length && words[0] && !words[0].text.startsWith('-')) {
     const sub = words.shift()!.text;
     const found = subcommands.find((c) => c.name() === sub || c.aliases().includes(sub));
-    if (!found) return `${inv.where}: countersign ${name.text} ${sub}: no such command (${name.text} has: ${subcommands.map((c) => c.name()).join(', ')})`;
+    if (!found)
+      return `${inv.where}: countersign ${name.text} ${sub}: no such command (${name.text} has: ${subcommands.map((c) => c.name()).join(', ')})`;
     command = found;
     path.push(sub);
   }
@@ -93,7 +98,8 @@ export function problemOf(program: Command, inv: Invocation): string | undefined
   for (const w of words) {
     if (w.quoted) continue;
     for (const flag of w.text.match(/--[a-z][a-z0-9-]*/g) ?? []) {
-      if (!accepted.has(flag)) return `${inv.where}: countersign ${path.join(' ')} does not accept ${flag} (it takes: ${[...accepted].join(' ')})`;
+      if (!accepted.has(flag))
+        return `${inv.where}: countersign ${path.join(' ')} does not accept ${flag} (it takes: ${[...accepted].join(' ')})`;
     }
   }
   return undefined;
@@ -146,7 +152,11 @@ test('negative control: a made-up command, subcommand and flag are reported', ()
     'Prose with `countersign reject demo-1 --all --mesage no` inline.',
   ].join('\n');
   const { blocks, prose } = splitMarkdown('control.md', text);
-  expect(invocationsIn(blocks, prose).map((inv) => problemOf(program, inv)).filter(Boolean)).toEqual([
+  expect(
+    invocationsIn(blocks, prose)
+      .map((inv) => problemOf(program, inv))
+      .filter(Boolean),
+  ).toEqual([
     expect.stringMatching(/^control\.md:2: countersign frobnicate: no such command/),
     expect.stringMatching(/^control\.md:3: countersign approve does not accept --yolo/),
     expect.stringMatching(/^control\.md:4: countersign session shwo: no such command/),

@@ -31,7 +31,8 @@ export function snippetsOf(blocks: FencedBlock[]): Snippet[] {
     if (b.lang !== 'ts' && b.lang !== 'typescript') continue;
     const origin = b.lines.map((_, i) => `${b.file}:${b.line + i}`);
     if (CONTINUES.test(b.lines[0] ?? '')) {
-      if (!last || !last.where.startsWith(`${b.file}:`)) throw new Error(`${b.file}:${b.line}: "// continues" but no TypeScript block comes before it in this file`);
+      if (!last || !last.where.startsWith(`${b.file}:`))
+        throw new Error(`${b.file}:${b.line}: "// continues" but no TypeScript block comes before it in this file`);
       last.text += `\n${b.lines.join('\n')}`;
       last.origin.push(...origin);
       continue;
@@ -72,13 +73,17 @@ export function typeCheck(snippets: Snippet[]): string[] {
       return path;
     });
     const program = ts.createProgram(files, compilerOptions());
-    const problems = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()].map((d) => `compiler: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+    const problems = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()].map(
+      (d) => `compiler: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`,
+    );
     files.forEach((path, i) => {
       const source = program.getSourceFile(path)!;
       for (const d of [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)]) {
         const line = d.start === undefined ? 0 : source.getLineAndCharacterOfPosition(d.start).line;
         const where = snippets[i]!.origin[line] ?? snippets[i]!.where;
-        problems.push(`${where}: TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')} (block at ${snippets[i]!.where})`);
+        problems.push(
+          `${where}: TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')} (block at ${snippets[i]!.where})`,
+        );
       }
     });
     return problems;
@@ -119,12 +124,16 @@ test('every TypeScript block in the docs type-checks', () => {
 test('negative control: wrong snippets get a diagnostic each, with file and line', () => {
   const control = problems.filter((p) => p.startsWith('control.md:'));
   expect(control).toEqual([
-    expect.stringMatching(/^control\.md:102: TS2345 Argument of type 'number' is not assignable to parameter of type 'string'/),
+    expect.stringMatching(
+      /^control\.md:102: TS2345 Argument of type 'number' is not assignable to parameter of type 'string'/,
+    ),
     expect.stringMatching(/^control\.md:200: TS2305 .*noSuchExport/),
     expect.stringMatching(/^control\.md:501: TS2304 Cannot find name 'undeclaredThing'/),
   ]);
 });
 
 test('"// continues" needs a block before it in the same file', () => {
-  expect(() => snippetsOf([{ file: 'x.md', lang: 'ts', line: 3, lines: ['// continues', 'void 0;'] }])).toThrow('x.md:3: "// continues" but no TypeScript block comes before it in this file');
+  expect(() => snippetsOf([{ file: 'x.md', lang: 'ts', line: 3, lines: ['// continues', 'void 0;'] }])).toThrow(
+    'x.md:3: "// continues" but no TypeScript block comes before it in this file',
+  );
 });

@@ -20,10 +20,14 @@ test('round trip: ciphertext carries its key id and no plaintext', async () => {
 test('rotation: the newest key encrypts, older ones still decrypt; a removed key is a clear error', async () => {
   const [old] = await EncryptionCodec.fromSpec(`k1:${k1}`).encode([payload]);
   const rotated = EncryptionCodec.fromSpec(`k2:${k2},k1:${k1}`);
-  expect(defaultPayloadConverter.fromPayload((await rotated.decode([old!]))[0]!)).toMatchObject({ body: 'the secret plan' });
+  expect(defaultPayloadConverter.fromPayload((await rotated.decode([old!]))[0]!)).toMatchObject({
+    body: 'the secret plan',
+  });
   const [fresh] = await rotated.encode([payload]);
   expect(Buffer.from(fresh!.metadata![KEY_ID_METADATA]!).toString()).toBe('k2');
-  await expect(EncryptionCodec.fromSpec(`k2:${k2}`).decode([old!])).rejects.toThrow('payload was encrypted with key "k1", which is not in COUNTERSIGN_ENCRYPTION_KEYS');
+  await expect(EncryptionCodec.fromSpec(`k2:${k2}`).decode([old!])).rejects.toThrow(
+    'payload was encrypted with key "k1", which is not in COUNTERSIGN_ENCRYPTION_KEYS',
+  );
 });
 
 test('tampered ciphertext fails authentication; plain payloads pass through decode', async () => {

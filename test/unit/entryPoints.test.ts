@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { REPO } from '../support/docBlocks';
 import { sourceEntryPoints } from '../support/entryPoints';
 
-const exported = Object.keys(JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).exports as Record<string, unknown>)
+const exported = Object.keys(
+  JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).exports as Record<string, unknown>,
+)
   .filter((key) => key !== './package.json')
   .map((key) => (key === '.' ? 'countersign' : `countersign/${key.slice(2)}`));
 

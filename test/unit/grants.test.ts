@@ -3,13 +3,44 @@
 // be granted; and the approval book auditing a granted call.
 import { ApprovalBook } from '../../core/approvals/approvalBook';
 import type { AgentSnapshot } from '../../core/run/agentSnapshot';
-import { CALL_KEY_RETENTION_MS, GRANT_RETENTION_MS, MAX_REMEMBERED, activeGrants, addGrant, carryGrants, checkRevoke, emptyGrants, globMatch, grantRefusal, grantStatus, grantWarning, matchesWhere, notGrantable, pruneGrants, revokeGrant, useGrant } from '../../core/grants/grantsState';
+import {
+  CALL_KEY_RETENTION_MS,
+  GRANT_RETENTION_MS,
+  MAX_REMEMBERED,
+  activeGrants,
+  addGrant,
+  carryGrants,
+  checkRevoke,
+  emptyGrants,
+  globMatch,
+  grantRefusal,
+  grantStatus,
+  grantWarning,
+  matchesWhere,
+  notGrantable,
+  pruneGrants,
+  revokeGrant,
+  useGrant,
+} from '../../core/grants/grantsState';
 import { type AddGrantRequest, type GrantsState, addGrantRequestSchema } from '../../contract/grantMessages';
 
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');
 const MIN = 60_000;
-const request = (more: Partial<AddGrantRequest> = {}): AddGrantRequest => ({ agent: 'mailer', tool: 'send_email', where: { to: '*@example.com' }, for: '1h', grantedBy: 'ann', ...more });
-const call = (args: Record<string, unknown>, callKey = 'wf:run:c1', more = {}) => ({ agent: 'mailer', tool: 'send_email', arguments: JSON.stringify(args), callKey, ...more });
+const request = (more: Partial<AddGrantRequest> = {}): AddGrantRequest => ({
+  agent: 'mailer',
+  tool: 'send_email',
+  where: { to: '*@example.com' },
+  for: '1h',
+  grantedBy: 'ann',
+  ...more,
+});
+const call = (args: Record<string, unknown>, callKey = 'wf:run:c1', more = {}) => ({
+  agent: 'mailer',
+  tool: 'send_email',
+  arguments: JSON.stringify(args),
+  callKey,
+  ...more,
+});
 const withGrant = (more: Partial<AddGrantRequest> = {}, id = 'g-1'): GrantsState => {
   const s = emptyGrants();
   addGrant(s, request(more), id, T0);
@@ -66,11 +97,17 @@ describe('matching', () => {
   test('what `where` accepts, and the one-line problems with the rest', () => {
     const problem = (more: Partial<AddGrantRequest>) => {
       const parsed = addGrantRequestSchema.safeParse(request(more));
-      return parsed.success ? undefined : `${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}`;
+      return parsed.success
+        ? undefined
+        : `${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}`;
     };
-    expect(problem({ where: { to: '*@x.com', amount: { max: 5 }, n: { min: 1, max: 2 }, obj: { a: 1 }, list: [1] } })).toBeUndefined();
+    expect(
+      problem({ where: { to: '*@x.com', amount: { max: 5 }, n: { min: 1, max: 2 }, obj: { a: 1 }, list: [1] } }),
+    ).toBeUndefined();
     expect(problem({ where: { amount: { max: 'ten' } } })).toBe('where.amount: "min" and "max" must be numbers');
-    expect(problem({ where: { amount: { max: 5, unit: 'eur' } } })).toBe('where.amount: a range has only "min" and/or "max"');
+    expect(problem({ where: { amount: { max: 5, unit: 'eur' } } })).toBe(
+      'where.amount: a range has only "min" and/or "max"',
+    );
     expect(problem({ where: { amount: { min: 9, max: 5 } } })).toBe('where.amount: "min" is larger than "max"');
     expect(problem({ where: [] as never })).toMatch(/^where: must be a JSON object of argument constraints/);
     expect(problem({ where: { to: 'x'.repeat(2000) } })).toBe('where: at most 1000 characters of JSON');
@@ -89,7 +126,18 @@ describe('uses, expiry, revoking', () => {
     expect(useGrant(s, call({ to: 'b@evil.org' }, 'k2'), T0 + MIN)).toBeNull();
     expect(useGrant(s, call({ to: 'a@example.com' }, 'k2', { tool: 'delete_record' }), T0 + MIN)).toBeNull();
     expect(useGrant(s, call({ to: 'a@example.com' }, 'k2', { agent: 'other' }), T0 + MIN)).toBeNull();
-    expect(activeGrants(s, T0 + MIN)).toEqual([{ id: 'g-1', agent: 'mailer', tool: 'send_email', where: { to: '*@example.com' }, grantedBy: 'ann', grantedAt: '2026-11-22T10:00:00.000Z', expiresAt: '2026-11-22T11:00:00.000Z', usesLeft: 1 }]);
+    expect(activeGrants(s, T0 + MIN)).toEqual([
+      {
+        id: 'g-1',
+        agent: 'mailer',
+        tool: 'send_email',
+        where: { to: '*@example.com' },
+        grantedBy: 'ann',
+        grantedAt: '2026-11-22T10:00:00.000Z',
+        expiresAt: '2026-11-22T11:00:00.000Z',
+        usesLeft: 1,
+      },
+    ]);
     expect(useGrant(s, call({ to: 'c@example.com' }, 'k3'), T0 + MIN)).toEqual({ grantId: 'g-1', grantedBy: 'ann' });
     expect(grantStatus(s.grants[0]!, T0 + MIN)).toBe('exhausted');
     expect(useGrant(s, call({ to: 'd@example.com' }, 'k4'), T0 + MIN)).toBeNull();
@@ -98,7 +146,8 @@ describe('uses, expiry, revoking', () => {
 
   test('without uses a grant holds until it expires, then never again', () => {
     const s = withGrant();
-    for (let i = 0; i < 50; i++) expect(useGrant(s, call({ to: 'a@example.com' }, `k${i}`), T0 + 59 * MIN)).not.toBeNull();
+    for (let i = 0; i < 50; i++)
+      expect(useGrant(s, call({ to: 'a@example.com' }, `k${i}`), T0 + 59 * MIN)).not.toBeNull();
     expect(activeGrants(s, T0 + 59 * MIN)[0]!.usesLeft).toBeNull();
     expect(useGrant(s, call({ to: 'a@example.com' }, 'late'), T0 + 60 * MIN)).toBeNull();
     expect(grantStatus(s.grants[0]!, T0 + 60 * MIN)).toBe('expired');
@@ -115,7 +164,10 @@ describe('uses, expiry, revoking', () => {
   test('grants by people who may not approve the call are skipped, not used', () => {
     const s = withGrant({ grantedBy: 'mallory' });
     addGrant(s, request({ grantedBy: 'cy' }), 'g-2', T0);
-    expect(useGrant(s, call({ to: 'a@example.com' }, 'k1', { approvers: ['ann', 'cy'] }), T0)).toEqual({ grantId: 'g-2', grantedBy: 'cy' });
+    expect(useGrant(s, call({ to: 'a@example.com' }, 'k1', { approvers: ['ann', 'cy'] }), T0)).toEqual({
+      grantId: 'g-2',
+      grantedBy: 'cy',
+    });
     expect(useGrant(s, call({ to: 'a@example.com' }, 'k2', { approvers: ['ann', 'cy'], notBy: 'cy' }), T0)).toBeNull();
     expect(useGrant(s, call({ to: 'a@example.com' }, 'k3', { approvers: ['ann'] }), T0)).toBeNull();
     expect(s.grants.map((g) => g.used)).toEqual([0, 1]);
@@ -187,7 +239,11 @@ describe('pruning and continue-as-new', () => {
 });
 
 describe('which tools may be granted', () => {
-  const agent = (toolPolicy: Record<string, unknown> = {}, more: Partial<AgentSnapshot['tools'][number]> = {}, agentPolicy = {}): AgentSnapshot => ({
+  const agent = (
+    toolPolicy: Record<string, unknown> = {},
+    more: Partial<AgentSnapshot['tools'][number]> = {},
+    agentPolicy = {},
+  ): AgentSnapshot => ({
     name: 'mailer',
     version: '1',
     instructions: 'x',
@@ -197,24 +253,32 @@ describe('which tools may be granted', () => {
 
   test('quorum and signed decisions are never granted unless the policy says grantable: true; grantable: false forbids', () => {
     expect(grantRefusal(agent(), 'send_email')).toBeUndefined();
-    expect(grantRefusal(agent({ quorum: 2, approvers: ['a', 'b'] }), 'send_email')).toBe('tool send_email needs 2 approvals per call (quorum): it cannot be granted unless its policy says grantable: true');
+    expect(grantRefusal(agent({ quorum: 2, approvers: ['a', 'b'] }), 'send_email')).toBe(
+      'tool send_email needs 2 approvals per call (quorum): it cannot be granted unless its policy says grantable: true',
+    );
     expect(grantRefusal(agent({ quorum: 2, grantable: true }), 'send_email')).toBeUndefined();
     expect(grantRefusal(agent({}, {}, { signedDecisions: true }), 'send_email')).toMatch(/needs signed decisions/);
-    expect(grantRefusal(agent({ grantable: false }), 'send_email')).toBe('tool send_email may not be granted (its policy says grantable: false)');
+    expect(grantRefusal(agent({ grantable: false }), 'send_email')).toBe(
+      'tool send_email may not be granted (its policy says grantable: false)',
+    );
     expect(notGrantable('send_email', {}, true)).toMatch(/needs signed decisions/); // the worker's COUNTERSIGN_REQUIRE_SIGNED_DECISIONS
     expect(notGrantable('send_email', { grantable: true }, true)).toBeUndefined();
   });
 
   test('unknown tools, tools that never ask, input and external tools are refused', () => {
     expect(grantRefusal(agent(), 'nope')).toBe('agent mailer has no tool nope (it has: send_email)');
-    expect(grantRefusal(agent({}, { approval: 'never' }), 'send_email')).toBe('tool send_email never needs approval: there is nothing to grant');
+    expect(grantRefusal(agent({}, { approval: 'never' }), 'send_email')).toBe(
+      'tool send_email never needs approval: there is nothing to grant',
+    );
     expect(grantRefusal(agent({}, { approval: 'predicate' }), 'send_email')).toBeUndefined();
     expect(grantRefusal(agent({}, { external: true }), 'send_email')).toMatch(/waits for an external result/);
     expect(grantRefusal(agent({}, { userInput: ['to'] }), 'send_email')).toMatch(/waits for input/);
   });
 
   test('a grantor outside the approvers gets a warning when granting', () => {
-    expect(grantWarning(agent({ approvers: ['cfo'] }), 'send_email', 'ann')).toBe('ann is not among the approvers of send_email (cfo): this grant applies to none of its calls');
+    expect(grantWarning(agent({ approvers: ['cfo'] }), 'send_email', 'ann')).toBe(
+      'ann is not among the approvers of send_email (cfo): this grant applies to none of its calls',
+    );
     expect(grantWarning(agent({}, {}, { approvers: ['ann'] }), 'send_email', 'ann')).toBeUndefined();
   });
 });
@@ -222,16 +286,41 @@ describe('which tools may be granted', () => {
 test('the approval book audits a granted call as granted, via grant, by the grantor, with the grant id', () => {
   const book = new ApprovalBook();
   const booked = book.request(
-    { callId: 'c1', toolName: 'send_email', agentName: 'mailer', arguments: '{}', requestedAt: '2026-11-22T10:00:00.000Z', rejectionText: 'x' },
+    {
+      callId: 'c1',
+      toolName: 'send_email',
+      agentName: 'mailer',
+      arguments: '{}',
+      requestedAt: '2026-11-22T10:00:00.000Z',
+      rejectionText: 'x',
+    },
     '2026-11-22T10:00:00.000Z',
     { decision: 'approve', reason: 'standing grant g-1', grantId: 'g-1', grantedBy: 'ann' },
   );
   expect(booked.state).toBe('approved');
   expect(book.state.audit).toEqual([
-    expect.objectContaining({ callId: 'c1', decision: 'granted', via: 'grant', approver: 'ann', grantId: 'g-1', reason: 'standing grant g-1' }),
+    expect.objectContaining({
+      callId: 'c1',
+      decision: 'granted',
+      via: 'grant',
+      approver: 'ann',
+      grantId: 'g-1',
+      reason: 'standing grant g-1',
+    }),
   ]);
   // onApproval's decisions are unchanged.
-  book.request({ callId: 'c2', toolName: 'send_email', agentName: 'mailer', arguments: '{}', requestedAt: 'x', rejectionText: 'x' }, 'x', { decision: 'approve', reason: 'small' });
+  book.request(
+    {
+      callId: 'c2',
+      toolName: 'send_email',
+      agentName: 'mailer',
+      arguments: '{}',
+      requestedAt: 'x',
+      rejectionText: 'x',
+    },
+    'x',
+    { decision: 'approve', reason: 'small' },
+  );
   expect(book.state.audit[1]).toMatchObject({ decision: 'auto_approved', via: 'onApproval' });
   expect(book.state.audit[1]).not.toHaveProperty('grantId');
 });

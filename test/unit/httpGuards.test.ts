@@ -1,7 +1,14 @@
 // The guards every HTTP surface of the project shares, on their own.
 import { PassThrough } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
-import { BodyTooLarge, DEFAULT_BODY_LIMIT, checkBind, corsHeaders, isLoopback, readBody } from '../../servers/httpGuards';
+import {
+  BodyTooLarge,
+  DEFAULT_BODY_LIMIT,
+  checkBind,
+  corsHeaders,
+  isLoopback,
+  readBody,
+} from '../../servers/httpGuards';
 import { sameSecret } from '../../links/sameSecret';
 
 test('sameSecret: equal only for the same text, whatever the lengths', () => {
@@ -14,8 +21,16 @@ test('sameSecret: equal only for the same text, whatever the lengths', () => {
 });
 
 test('corsHeaders: listed origins get credentials, a wildcard never does, others get nothing', () => {
-  expect(corsHeaders('http://ui', ['http://ui'])).toEqual({ 'access-control-allow-origin': 'http://ui', 'access-control-allow-credentials': 'true', vary: 'origin' });
-  expect(corsHeaders('http://ui', ['*', 'http://ui'])).toEqual({ 'access-control-allow-origin': 'http://ui', 'access-control-allow-credentials': 'true', vary: 'origin' });
+  expect(corsHeaders('http://ui', ['http://ui'])).toEqual({
+    'access-control-allow-origin': 'http://ui',
+    'access-control-allow-credentials': 'true',
+    vary: 'origin',
+  });
+  expect(corsHeaders('http://ui', ['*', 'http://ui'])).toEqual({
+    'access-control-allow-origin': 'http://ui',
+    'access-control-allow-credentials': 'true',
+    vary: 'origin',
+  });
   expect(corsHeaders('http://evil', ['*'])).toEqual({ 'access-control-allow-origin': '*' });
   expect(corsHeaders('http://evil', ['http://ui'])).toEqual({});
   expect(corsHeaders('http://ui.evil', ['http://ui'])).toEqual({});
@@ -27,15 +42,21 @@ test('checkBind: loopback always; anything else only with authentication, in one
     expect(isLoopback(host)).toBe(true);
     expect(() => checkBind(host, false, 'x')).not.toThrow();
   }
-  for (const host of ['0.0.0.0', '::', '10.0.0.1', '128.0.0.1', 'localhost.example.com', 'example.com']) expect(isLoopback(host)).toBe(false);
-  expect(() => checkBind('0.0.0.0', false, 'the codec server', 'set COUNTERSIGN_CODEC_TOKEN, or bind to 127.0.0.1')).toThrow(
+  for (const host of ['0.0.0.0', '::', '10.0.0.1', '128.0.0.1', 'localhost.example.com', 'example.com'])
+    expect(isLoopback(host)).toBe(false);
+  expect(() =>
+    checkBind('0.0.0.0', false, 'the codec server', 'set COUNTERSIGN_CODEC_TOKEN, or bind to 127.0.0.1'),
+  ).toThrow(
     /^the codec server will not listen on 0\.0\.0\.0 without authentication it can verify: set COUNTERSIGN_CODEC_TOKEN, or bind to 127\.0\.0\.1$/,
   );
-  expect(() => checkBind('::', false, 'x')).toThrow('x will not listen on :: without authentication it can verify: set a token, or bind to 127.0.0.1');
+  expect(() => checkBind('::', false, 'x')).toThrow(
+    'x will not listen on :: without authentication it can verify: set a token, or bind to 127.0.0.1',
+  );
   expect(() => checkBind('0.0.0.0', true, 'x')).not.toThrow();
 });
 
-const request = (headers: Record<string, string> = {}) => Object.assign(new PassThrough(), { headers }) as unknown as IncomingMessage & PassThrough;
+const request = (headers: Record<string, string> = {}) =>
+  Object.assign(new PassThrough(), { headers }) as unknown as IncomingMessage & PassThrough;
 
 test('readBody: the whole body when it fits', async () => {
   const small = request();

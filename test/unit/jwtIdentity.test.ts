@@ -22,12 +22,21 @@ const now = () => Math.floor(Date.now() / 1000);
 let es: Signer, rs: Signer, ed: Signer, stranger: Signer;
 let jwks: string;
 beforeAll(async () => {
-  [es, rs, ed, stranger] = await Promise.all([signer('es-1', 'ES256'), signer('rs-1', 'RS256'), signer('ed-1', 'EdDSA'), signer('es-9', 'ES256')]);
+  [es, rs, ed, stranger] = await Promise.all([
+    signer('es-1', 'ES256'),
+    signer('rs-1', 'RS256'),
+    signer('ed-1', 'EdDSA'),
+    signer('es-9', 'ES256'),
+  ]);
   jwks = join(mkdtempSync(join(tmpdir(), 'countersign-jwks-')), 'jwks.json');
   writeFileSync(jwks, JSON.stringify({ keys: [es.jwk, rs.jwk, ed.jwk] }));
 });
 
-function assertion(s: Signer, claims: Record<string, unknown> = {}, o: { exp?: number; aud?: string; iss?: string; kid?: string } = {}): Promise<string> {
+function assertion(
+  s: Signer,
+  claims: Record<string, unknown> = {},
+  o: { exp?: number; aud?: string; iss?: string; kid?: string } = {},
+): Promise<string> {
   return new SignJWT({ email: 'ann@example.com', ...claims })
     .setProtectedHeader({ alg: s.alg, kid: o.kid ?? s.kid })
     .setIssuedAt()
@@ -36,49 +45,85 @@ function assertion(s: Signer, claims: Record<string, unknown> = {}, o: { exp?: n
     .setIssuer(o.iss ?? ISS)
     .sign(s.privateKey);
 }
-const verifier = (extra: { claim?: string } = {}) => jwtIdentity({ header: HEADER, jwks, audience: AUD, issuer: ISS, ...extra });
+const verifier = (extra: { claim?: string } = {}) =>
+  jwtIdentity({ header: HEADER, jwks, audience: AUD, issuer: ISS, ...extra });
 const refused = (why: string) => ({ problem: `the identity assertion in ${HEADER} was refused: ${why}` });
 
 test('good assertions (ES256, RS256, EdDSA) name the approver from the email claim, or the claim configured', async () => {
   const v = verifier();
   expect(v.header).toBe('x-goog-iap-jwt-assertion');
-  for (const s of [es, rs, ed]) await expect(v.verify(await assertion(s))).resolves.toEqual({ approver: 'ann@example.com' });
-  await expect(verifier({ claim: 'sub' }).verify(await assertion(es, { sub: 'ann' }))).resolves.toEqual({ approver: 'ann' });
+  for (const s of [es, rs, ed])
+    await expect(v.verify(await assertion(s))).resolves.toEqual({ approver: 'ann@example.com' });
+  await expect(verifier({ claim: 'sub' }).verify(await assertion(es, { sub: 'ann' }))).resolves.toEqual({
+    approver: 'ann',
+  });
 });
 
 test('expired, wrong audience, wrong issuer: refused', async () => {
   const v = verifier();
   await expect(v.verify(await assertion(es, {}, { exp: now() - 3600 }))).resolves.toEqual(refused('it has expired'));
-  await expect(v.verify(await assertion(es, {}, { aud: 'another-app' }))).resolves.toEqual(refused('it is for another audience'));
-  await expect(v.verify(await assertion(es, {}, { iss: 'https://evil.example' }))).resolves.toEqual(refused('it comes from another issuer'));
-  const noExpiry = await new SignJWT({ email: 'ann@example.com' }).setProtectedHeader({ alg: 'ES256', kid: 'es-1' }).setAudience(AUD).setIssuer(ISS).sign(es.privateKey);
+  await expect(v.verify(await assertion(es, {}, { aud: 'another-app' }))).resolves.toEqual(
+    refused('it is for another audience'),
+  );
+  await expect(v.verify(await assertion(es, {}, { iss: 'https://evil.example' }))).resolves.toEqual(
+    refused('it comes from another issuer'),
+  );
+  const noExpiry = await new SignJWT({ email: 'ann@example.com' })
+    .setProtectedHeader({ alg: 'ES256', kid: 'es-1' })
+    .setAudience(AUD)
+    .setIssuer(ISS)
+    .sign(es.privateKey);
   await expect(v.verify(noExpiry)).resolves.toEqual(refused('it has no "exp" claim'));
 });
 
 test('alg none, a shared-secret algorithm, an unknown key, a forged key under a known kid and a tampered payload: refused', async () => {
   const v = verifier();
   const claims = { email: 'ann@example.com', aud: AUD, iss: ISS, exp: now() + 600 };
-  await expect(v.verify(`${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`)).resolves.toEqual(refused('its algorithm is not one of ES256, RS256, EdDSA'));
-  const hs = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', kid: 'es-1' }).sign(new TextEncoder().encode('x'.repeat(32)));
+  await expect(v.verify(`${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`)).resolves.toEqual(
+    refused('its algorithm is not one of ES256, RS256, EdDSA'),
+  );
+  const hs = await new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256', kid: 'es-1' })
+    .sign(new TextEncoder().encode('x'.repeat(32)));
   await expect(v.verify(hs)).resolves.toEqual(refused('its algorithm is not one of ES256, RS256, EdDSA'));
-  await expect(v.verify(await assertion(stranger))).resolves.toEqual(refused('it is signed by a key the key set does not hold'));
-  await expect(v.verify(await assertion(stranger, {}, { kid: 'es-1' }))).resolves.toEqual(refused('its signature does not verify'));
+  await expect(v.verify(await assertion(stranger))).resolves.toEqual(
+    refused('it is signed by a key the key set does not hold'),
+  );
+  await expect(v.verify(await assertion(stranger, {}, { kid: 'es-1' }))).resolves.toEqual(
+    refused('its signature does not verify'),
+  );
   const [head, , sig] = (await assertion(es)).split('.');
-  await expect(v.verify(`${head}.${b64({ ...claims, email: 'mallory@example.com' })}.${sig}`)).resolves.toEqual(refused('its signature does not verify'));
+  await expect(v.verify(`${head}.${b64({ ...claims, email: 'mallory@example.com' })}.${sig}`)).resolves.toEqual(
+    refused('its signature does not verify'),
+  );
   await expect(v.verify('not-a-jwt')).resolves.toEqual(refused('it is not a well-formed signed JWT'));
 });
 
 test('the approver claim must be there and be a name', async () => {
   const v = verifier();
-  await expect(v.verify(await assertion(es, { email: undefined }))).resolves.toEqual(refused('it has no "email" claim naming the approver'));
-  await expect(v.verify(await assertion(es, { email: 'ann\u202e@example.com' }))).resolves.toEqual(refused('its "email" claim: approver name "ann\\u202e@example.com" holds a control or invisible formatting character: use plain text'));
+  await expect(v.verify(await assertion(es, { email: undefined }))).resolves.toEqual(
+    refused('it has no "email" claim naming the approver'),
+  );
+  await expect(v.verify(await assertion(es, { email: 'ann\u202e@example.com' }))).resolves.toEqual(
+    refused(
+      'its "email" claim: approver name "ann\\u202e@example.com" holds a control or invisible formatting character: use plain text',
+    ),
+  );
 });
 
 test('a bad key set or a missing option is one line at start', () => {
-  expect(() => jwtIdentity({ header: HEADER, jwks: '' })).toThrow(`--approver-jwt-header ${HEADER} needs --approver-jwks <file or https URL>: the proxy's public keys`);
-  expect(() => jwtIdentity({ header: HEADER, jwks: '/nonexistent/jwks.json' })).toThrow(/^--approver-jwks \/nonexistent\/jwks\.json: cannot read a key set \(ENOENT.*\): give a JWKS file or an https URL$/);
-  expect(() => jwtIdentity({ header: HEADER, jwks: 'http://proxy.internal/jwks' })).toThrow('--approver-jwks http://proxy.internal/jwks: give a JWKS file or an https URL');
+  expect(() => jwtIdentity({ header: HEADER, jwks: '' })).toThrow(
+    `--approver-jwt-header ${HEADER} needs --approver-jwks <file or https URL>: the proxy's public keys`,
+  );
+  expect(() => jwtIdentity({ header: HEADER, jwks: '/nonexistent/jwks.json' })).toThrow(
+    /^--approver-jwks \/nonexistent\/jwks\.json: cannot read a key set \(ENOENT.*\): give a JWKS file or an https URL$/,
+  );
+  expect(() => jwtIdentity({ header: HEADER, jwks: 'http://proxy.internal/jwks' })).toThrow(
+    '--approver-jwks http://proxy.internal/jwks: give a JWKS file or an https URL',
+  );
   const empty = join(mkdtempSync(join(tmpdir(), 'countersign-jwks-')), 'empty.json');
   writeFileSync(empty, '{"keys": []}');
-  expect(() => jwtIdentity({ header: HEADER, jwks: empty })).toThrow(`--approver-jwks ${empty}: the file holds no keys (a JWKS is {"keys": [...]})`);
+  expect(() => jwtIdentity({ header: HEADER, jwks: empty })).toThrow(
+    `--approver-jwks ${empty}: the file holds no keys (a JWKS is {"keys": [...]})`,
+  );
 });

@@ -27,7 +27,12 @@ const targets = files.map((f) => {
   if (!as) throw new Error(`${f}: first line must be "// as: <path>"`);
   return [join(fixtures, f), join(root, as)];
 });
-const linted = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(targets)], { cwd: root, encoding: 'utf8' })) as { out: Record<string, string[]>; LAYERS: Layer[] };
+const linted = JSON.parse(
+  execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(targets)], {
+    cwd: root,
+    encoding: 'utf8',
+  }),
+) as { out: Record<string, string[]>; LAYERS: Layer[] };
 const lintAs = async (file: string) => linted.out[join(fixtures, file)]!;
 
 const breaking = readdirSync(fixtures).filter((f) => f.endsWith('.ts') && !f.startsWith('allowed'));

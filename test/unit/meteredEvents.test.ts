@@ -10,11 +10,49 @@ import type { AuditDecision } from '../../contract/runViews';
 
 const T0 = '2026-11-22T10:00:00.000Z';
 const T1 = '2026-11-22T10:05:00.000Z';
-const request = (book: ApprovalBook, callId: string, toolName: string, extra: { kind?: 'input'; onTimeout?: 'approve'; auto?: { decision: 'approve' | 'reject'; grantId?: string; grantedBy?: string } } = {}) =>
-  book.request({ callId, toolName, agentName: 'clerk', arguments: '{"secret":"s3"}', requestedAt: T0, rejectionText: 'no', ...(extra.kind ? { kind: extra.kind, fields: ['x'] } : {}), ...(extra.onTimeout ? { onTimeout: extra.onTimeout, expiresAt: T1 } : {}) }, T0, extra.auto);
+const request = (
+  book: ApprovalBook,
+  callId: string,
+  toolName: string,
+  extra: {
+    kind?: 'input';
+    onTimeout?: 'approve';
+    auto?: { decision: 'approve' | 'reject'; grantId?: string; grantedBy?: string };
+  } = {},
+) =>
+  book.request(
+    {
+      callId,
+      toolName,
+      agentName: 'clerk',
+      arguments: '{"secret":"s3"}',
+      requestedAt: T0,
+      rejectionText: 'no',
+      ...(extra.kind ? { kind: extra.kind, fields: ['x'] } : {}),
+      ...(extra.onTimeout ? { onTimeout: extra.onTimeout, expiresAt: T1 } : {}),
+    },
+    T0,
+    extra.auto,
+  );
 
 test('every audit decision maps to one outcome label or to none', () => {
-  const all: AuditDecision[] = ['approved', 'rejected', 'auto_approved', 'auto_rejected', 'granted', 'input_provided', 'result_provided', 'forwarded', 'approval_counted', 'extended', 'timed_out', 'expired', 'cancelled', 'ignored', 'audited'];
+  const all: AuditDecision[] = [
+    'approved',
+    'rejected',
+    'auto_approved',
+    'auto_rejected',
+    'granted',
+    'input_provided',
+    'result_provided',
+    'forwarded',
+    'approval_counted',
+    'extended',
+    'timed_out',
+    'expired',
+    'cancelled',
+    'ignored',
+    'audited',
+  ];
   expect(Object.fromEntries(all.map((d) => [d, approvalOutcome(d) ?? null]))).toEqual({
     approved: 'approved',
     rejected: 'rejected',
@@ -32,7 +70,16 @@ test('every audit decision maps to one outcome label or to none', () => {
     ignored: null,
     audited: null,
   });
-  expect(APPROVAL_OUTCOMES).toEqual(['approved', 'rejected', 'expired', 'timed_out', 'auto_approved', 'auto_rejected', 'granted', 'cancelled']);
+  expect(APPROVAL_OUTCOMES).toEqual([
+    'approved',
+    'rejected',
+    'expired',
+    'timed_out',
+    'auto_approved',
+    'auto_rejected',
+    'granted',
+    'cancelled',
+  ]);
 });
 
 test('each request and each decision is taken once, with its wait; input calls count nothing', () => {
@@ -58,7 +105,15 @@ test('each request and each decision is taken once, with its wait; input calls c
   ]);
   expect(meter.take()).toEqual({ requested: [], decided: [] });
 
-  book.decide([{ callId: 'a1', decision: 'approve', approver: 'ann' }, { callId: 'a2', decision: 'reject' }, { callId: 'i1', decision: 'input', values: { x: 1 } } as never], T1, 'update');
+  book.decide(
+    [
+      { callId: 'a1', decision: 'approve', approver: 'ann' },
+      { callId: 'a2', decision: 'reject' },
+      { callId: 'i1', decision: 'input', values: { x: 1 } } as never,
+    ],
+    T1,
+    'update',
+  );
   book.ignore({ callId: 'a1' }, 'already decided', T1, 'signal');
   book.expire('a3', T1);
   expect(meter.take()).toEqual({
@@ -85,7 +140,13 @@ test('a continued run counts only what happens after it starts; a cancelled run 
 });
 
 test('the Grafana dashboard in docs/ queries the metrics by their names, and every one of them', () => {
-  const dashboard = JSON.parse(readFileSync(join(projectRoot, 'docs/grafana-dashboard.json'), 'utf8')) as { panels: Array<{ targets: Array<{ expr: string }> }> };
-  const used = new Set(dashboard.panels.flatMap((p) => p.targets.flatMap((t) => [...t.expr.matchAll(/countersign_\w+/g)].map((m) => m[0].replace(/_bucket$/, '')))));
+  const dashboard = JSON.parse(readFileSync(join(projectRoot, 'docs/grafana-dashboard.json'), 'utf8')) as {
+    panels: Array<{ targets: Array<{ expr: string }> }>;
+  };
+  const used = new Set(
+    dashboard.panels.flatMap((p) =>
+      p.targets.flatMap((t) => [...t.expr.matchAll(/countersign_\w+/g)].map((m) => m[0].replace(/_bucket$/, ''))),
+    ),
+  );
   expect([...used].sort()).toEqual(Object.values(METRIC_NAMES).sort());
 });

@@ -10,7 +10,11 @@ describe('demo outbox', () => {
 
   test('a key is written once, however often it is recorded', async () => {
     const path = join(dir, 'once.jsonl');
-    const wrote = await Promise.all([recordOnce(entry('run:c1'), path), recordOnce(entry('run:c1'), path), recordOnce(entry('run:c2'), path)]);
+    const wrote = await Promise.all([
+      recordOnce(entry('run:c1'), path),
+      recordOnce(entry('run:c1'), path),
+      recordOnce(entry('run:c2'), path),
+    ]);
     expect(wrote).toEqual([true, false, true]);
     expect(await recordOnce(entry('run:c1'), path)).toBe(false);
     expect((await readOutbox(path)).map((e) => e.idempotencyKey)).toEqual(['run:c1', 'run:c2']);

@@ -10,14 +10,22 @@ import { EncryptionCodec } from '../../codec/encryptionCodec';
 import type { ConversationItem } from '../../contract/items';
 import { FileStorageDriver } from '../../storage/fileStorageDriver';
 
-const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
+const files = (dir: string): string[] =>
+  readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
 const fresh = () => mkdtempSync(join(tmpdir(), 'countersign-store-'));
-const message = (i: number): ConversationItem => ({ type: 'message', role: 'user', content: `message ${i} SECRET-${i}` });
+const message = (i: number): ConversationItem => ({
+  type: 'message',
+  role: 'user',
+  content: `message ${i} SECRET-${i}`,
+});
 
 test('the file store is content-addressed: the same payload twice is one file, and comes back byte for byte', async () => {
   const dir = fresh();
   const driver = new FileStorageDriver(dir);
-  const payload = { metadata: { encoding: new Uint8Array(Buffer.from('json/plain')) }, data: new Uint8Array(randomBytes(300_000)) };
+  const payload = {
+    metadata: { encoding: new Uint8Array(Buffer.from('json/plain')) },
+    data: new Uint8Array(randomBytes(300_000)),
+  };
   const [a] = await driver.store({}, [payload]);
   const [b] = await driver.store({}, [payload]);
   expect(a!.claimData).toEqual(b!.claimData);
@@ -28,8 +36,12 @@ test('the file store is content-addressed: the same payload twice is one file, a
 
 test('a reference the store does not hold is a clear error', async () => {
   const driver = new FileStorageDriver(fresh());
-  await expect(driver.retrieve({}, [new StorageDriverClaim({ key: 'a'.repeat(64) })])).rejects.toThrow(/is not in .*: every worker and client of these runs must share COUNTERSIGN_PAYLOAD_DIR/);
-  await expect(driver.retrieve({}, [new StorageDriverClaim({ key: '../../etc/passwd' })])).rejects.toThrow(/not a payload reference/);
+  await expect(driver.retrieve({}, [new StorageDriverClaim({ key: 'a'.repeat(64) })])).rejects.toThrow(
+    /is not in .*: every worker and client of these runs must share COUNTERSIGN_PAYLOAD_DIR/,
+  );
+  await expect(driver.retrieve({}, [new StorageDriverClaim({ key: '../../etc/passwd' })])).rejects.toThrow(
+    /not a payload reference/,
+  );
 });
 
 test('the transcript grows by segments and a cold store rebuilds it, across compactions', async () => {
@@ -63,7 +75,9 @@ test('the transcript grows by segments and a cold store rebuilds it, across comp
 
 test('a transcript in another store says which store to configure', async () => {
   const store = new TranscriptStore(new FileStorageDriver(fresh()));
-  await expect(store.load({ ref: { driver: 's3', bucket: 'b', key: 'k' }, count: 1 })).rejects.toThrow(/payload store "s3", this worker uses "file"/);
+  await expect(store.load({ ref: { driver: 's3', bucket: 'b', key: 'k' }, count: 1 })).rejects.toThrow(
+    /payload store "s3", this worker uses "file"/,
+  );
 });
 
 test('a worker that appends for many runs keeps a bounded memory of them, and still extends a forgotten chain', async () => {

@@ -29,7 +29,9 @@ test('no dev tool and no web code is reachable from the worker’s entry points'
   const graph = reachable(ENTRIES);
   expect(graph.size).toBeGreaterThan(40); // the walk follows imports (a broken walk would pass trivially)
   expect(graph.has('activities/agentActivities.ts')).toBe(true);
-  expect([...graph].filter((f) => f.startsWith('devtools/') || f.startsWith('servers/') || f.startsWith('cli/'))).toEqual([]);
+  expect(
+    [...graph].filter((f) => f.startsWith('devtools/') || f.startsWith('servers/') || f.startsWith('cli/')),
+  ).toEqual([]);
 });
 
 test('the walk would see a dev tool if an entry imported one (negative control)', () => {
@@ -46,11 +48,18 @@ function loadedAfterChoosing(settings: Record<string, unknown>): string[] {
       await scripted?.close();
       console.log(JSON.stringify(loaded));
     });`;
-  return JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: root, encoding: 'utf8' })) as string[];
+  return JSON.parse(
+    execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: root, encoding: 'utf8' }),
+  ) as string[];
 }
 
 test('a worker with a model configured loads no dev tool and no web framework; one without loads the demo model only', () => {
-  const configured = loadedAfterChoosing({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', api: 'responses', requestTimeoutMs: 1000 });
+  const configured = loadedAfterChoosing({
+    baseURL: 'http://127.0.0.1:9/v1',
+    model: 'm',
+    api: 'responses',
+    requestTimeoutMs: 1000,
+  });
   expect(configured.some((f) => f.startsWith('worker/'))).toBe(true);
   expect(configured.filter((f) => f.startsWith('devtools/') || f.includes('node_modules/fastify/'))).toEqual([]);
   const demo = loadedAfterChoosing({ model: 'm', api: 'responses', requestTimeoutMs: 1000 });

@@ -1,7 +1,15 @@
 // Reviews of audit-only calls on their own (core/approvals/reviewsState.ts, core/approvals/reviewQueue.ts): one review
 // per call, the newest MAX_KEPT_REVIEWS kept and carried, what a review request may say, and the review queue's
 // records joined from a run's audit and the reviews.
-import { MAX_KEPT_REVIEWS, addReview, carryReviews, checkReview, emptyReviews, listReviews, reviewOf } from '../../core/approvals/reviewsState';
+import {
+  MAX_KEPT_REVIEWS,
+  addReview,
+  carryReviews,
+  checkReview,
+  emptyReviews,
+  listReviews,
+  reviewOf,
+} from '../../core/approvals/reviewsState';
 import { isReviewable, reviewRecords } from '../../core/approvals/reviewQueue';
 import { APPROVAL_STATUSES, approvalRecords, filterRecords } from '../../core/approvals/approvalHistory';
 import { type ReviewRequest, reviewRequestSchema } from '../../contract/reviewMessages';
@@ -9,14 +17,37 @@ import type { AuditEntry } from '../../contract/runViews';
 import { describeZodError } from '../../contract/zodErrors';
 
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');
-const req = (more: Partial<ReviewRequest> = {}): ReviewRequest => ({ workflowId: 'run-1', callId: 'c1', verdict: 'reviewed', reviewer: 'ann', ...more });
-const audited = (callId: string, more: Partial<AuditEntry> = {}): AuditEntry => ({ callId, toolName: 'refund', decision: 'audited', decidedAt: '2026-11-22T09:00:00.000Z', requestedAt: '2026-11-22T09:00:00.000Z', via: 'rule', review: true, ...more });
+const req = (more: Partial<ReviewRequest> = {}): ReviewRequest => ({
+  workflowId: 'run-1',
+  callId: 'c1',
+  verdict: 'reviewed',
+  reviewer: 'ann',
+  ...more,
+});
+const audited = (callId: string, more: Partial<AuditEntry> = {}): AuditEntry => ({
+  callId,
+  toolName: 'refund',
+  decision: 'audited',
+  decidedAt: '2026-11-22T09:00:00.000Z',
+  requestedAt: '2026-11-22T09:00:00.000Z',
+  via: 'rule',
+  review: true,
+  ...more,
+});
 
 describe('the reviews state', () => {
   test('a review is recorded with its reviewer, verdict, note and time; a second one of the same call is refused and changes nothing', () => {
     const s = emptyReviews();
     const review = addReview(s, req({ verdict: 'flagged', note: '  too large  ', toolName: 'refund' }), T0);
-    expect(review).toEqual({ workflowId: 'run-1', callId: 'c1', toolName: 'refund', verdict: 'flagged', note: 'too large', reviewer: 'ann', reviewedAt: '2026-11-22T10:00:00.000Z' });
+    expect(review).toEqual({
+      workflowId: 'run-1',
+      callId: 'c1',
+      toolName: 'refund',
+      verdict: 'flagged',
+      note: 'too large',
+      reviewer: 'ann',
+      reviewedAt: '2026-11-22T10:00:00.000Z',
+    });
     const refusal = 'call c1 of run run-1 was already flagged by ann at 2026-11-22T10:00:00.000Z: a review is final';
     expect(checkReview(s, req({ reviewer: 'bob' }))).toBe(refusal);
     expect(() => addReview(s, req({ reviewer: 'bob' }), T0 + 1000)).toThrow(refusal);
@@ -67,21 +98,48 @@ describe('a review request', () => {
 
 describe('the review queue', () => {
   const run = { workflowId: 'run-1', agent: 'shop' };
-  test('audit-only calls are unreviewed until reviewed; plain audited calls and other runs\' reviews do not count', () => {
-    const audit = [audited('c1'), audited('c2'), audited('c3', { review: undefined }), { ...audited('c4'), decision: 'approved' as const, review: undefined }];
+  test("audit-only calls are unreviewed until reviewed; plain audited calls and other runs' reviews do not count", () => {
+    const audit = [
+      audited('c1'),
+      audited('c2'),
+      audited('c3', { review: undefined }),
+      { ...audited('c4'), decision: 'approved' as const, review: undefined },
+    ];
     expect(audit.map(isReviewable)).toEqual([true, true, false, false]);
     const s = emptyReviews();
     addReview(s, req({ callId: 'c2', verdict: 'flagged', note: 'too large' }), T0);
     addReview(s, req({ workflowId: 'run-2', callId: 'c1' }), T0);
     const records = reviewRecords(run, audit, s.reviews);
     expect(records).toEqual([
-      { workflowId: 'run-1', callId: 'c1', agent: 'shop', toolName: 'refund', status: 'unreviewed', approvers: [], requestedAt: '2026-11-22T09:00:00.000Z', decidedAt: '2026-11-22T09:00:00.000Z' },
-      { workflowId: 'run-1', callId: 'c2', agent: 'shop', toolName: 'refund', status: 'flagged', approvers: ['ann'], requestedAt: '2026-11-22T09:00:00.000Z', decidedAt: '2026-11-22T09:00:00.000Z', reviewedAt: '2026-11-22T10:00:00.000Z', note: 'too large' },
+      {
+        workflowId: 'run-1',
+        callId: 'c1',
+        agent: 'shop',
+        toolName: 'refund',
+        status: 'unreviewed',
+        approvers: [],
+        requestedAt: '2026-11-22T09:00:00.000Z',
+        decidedAt: '2026-11-22T09:00:00.000Z',
+      },
+      {
+        workflowId: 'run-1',
+        callId: 'c2',
+        agent: 'shop',
+        toolName: 'refund',
+        status: 'flagged',
+        approvers: ['ann'],
+        requestedAt: '2026-11-22T09:00:00.000Z',
+        decidedAt: '2026-11-22T09:00:00.000Z',
+        reviewedAt: '2026-11-22T10:00:00.000Z',
+        note: 'too large',
+      },
     ]);
     expect(filterRecords(records, { status: 'unreviewed' }).map((r) => r.callId)).toEqual(['c1']);
     expect(filterRecords(records, { status: 'flagged', approver: 'ann' }).map((r) => r.callId)).toEqual(['c2']);
     // The decision records of the same audit leave audited calls out, as before.
     expect(approvalRecords({ ...run, running: false }, audit, []).map((r) => r.callId)).toEqual(['c4']);
-    expect(APPROVAL_STATUSES).toEqual(expect.arrayContaining(['unreviewed', 'reviewed', 'flagged', 'pending', 'approved']));
+    expect(APPROVAL_STATUSES).toEqual(
+      expect.arrayContaining(['unreviewed', 'reviewed', 'flagged', 'pending', 'approved']),
+    );
   });
 });

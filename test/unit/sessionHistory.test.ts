@@ -1,14 +1,30 @@
 // A session's history on its own: trimming at user messages, unanswered calls, the limit's sources, rules per agent.
 import type { ConversationItem } from '../../contract/items';
 import { SessionError } from '../../client/sessions/sessionErrors';
-import { answeredOnly, checkSessionId, rulesForAgent, sessionMaxItems, sessionRunId, trimHistory } from '../../client/sessions/sessionHistory';
+import {
+  answeredOnly,
+  checkSessionId,
+  rulesForAgent,
+  sessionMaxItems,
+  sessionRunId,
+  trimHistory,
+} from '../../client/sessions/sessionHistory';
 
 const user = (content: string): ConversationItem => ({ type: 'message', role: 'user', content });
 const answer = (content: string): ConversationItem => ({ type: 'message', role: 'assistant', content });
-const call = (callId: string): ConversationItem => ({ type: 'function_call', callId, name: 'get_weather', arguments: '{}' });
+const call = (callId: string): ConversationItem => ({
+  type: 'function_call',
+  callId,
+  name: 'get_weather',
+  arguments: '{}',
+});
 const output = (callId: string): ConversationItem => ({ type: 'function_call_output', callId, output: 'sunny' });
 /** An exchange of 2 + 2 × calls items. */
-const exchange = (n: number, calls = 1): ConversationItem[] => [user(`q${n}`), ...Array.from({ length: calls }, (_, i) => [call(`c${n}.${i}`), output(`c${n}.${i}`)]).flat(), answer(`a${n}`)];
+const exchange = (n: number, calls = 1): ConversationItem[] => [
+  user(`q${n}`),
+  ...Array.from({ length: calls }, (_, i) => [call(`c${n}.${i}`), output(`c${n}.${i}`)]).flat(),
+  answer(`a${n}`),
+];
 
 test('a history within the limit stays as it is', () => {
   const items = [...exchange(1), ...exchange(2)];
@@ -29,13 +45,17 @@ test('a newest exchange larger than the limit is kept whole, never cut between a
 test('calls without their output (a run stopped while one waited) are dropped, and outputs without their call', () => {
   const items = [user('q'), call('done'), output('done'), call('waiting'), output('orphan')];
   expect(answeredOnly(items)).toEqual([user('q'), call('done'), output('done')]);
-  expect(answeredOnly([user('q'), { type: 'mcp_approval_request', id: 'm1', serverLabel: 's', name: 't', arguments: '{}' }])).toEqual([user('q')]);
+  expect(
+    answeredOnly([user('q'), { type: 'mcp_approval_request', id: 'm1', serverLabel: 's', name: 't', arguments: '{}' }]),
+  ).toEqual([user('q')]);
 });
 
 test('session ids, run ids and the limit: checked, one line each', () => {
   expect(sessionRunId(checkSessionId('team.alpha_1-x'), 3)).toBe('session-team.alpha_1-x-3');
   for (const bad of ['', 'a b', 'a/b', 'x'.repeat(101)]) expect(() => checkSessionId(bad)).toThrow(SessionError);
-  expect(() => checkSessionId('a b')).toThrow('invalid session id "a b": use 1 to 100 letters, digits, dots, underscores or dashes');
+  expect(() => checkSessionId('a b')).toThrow(
+    'invalid session id "a b": use 1 to 100 letters, digits, dots, underscores or dashes',
+  );
   expect(sessionMaxItems()).toBe(200);
   expect(sessionMaxItems(undefined, 20)).toBe(20); // the configuration's COUNTERSIGN_SESSION_MAX_ITEMS (checked by loadConfig)
   expect(sessionMaxItems(7, 20)).toBe(7);

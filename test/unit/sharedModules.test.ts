@@ -15,7 +15,9 @@ const WORKFLOW_GRAPH = ['workflows', 'core', 'contract'];
 const SHARED_ON_PURPOSE = new Set(['core/signing/compactJws.ts:VALUE', 'contract/sharedModules.ts:built']);
 
 const tsFiles = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 
 /** Top-level `let`/`var`, and top-level collections, in `source`: state that would outlive the run that wrote it. */
 function moduleState(file: string, source: string): string[] {
@@ -27,7 +29,8 @@ function moduleState(file: string, source: string): string[] {
     for (const d of st.declarationList.declarations) {
       const name = d.name.getText(sf);
       const init = d.initializer;
-      const collection = !!init && ts.isNewExpression(init) && /^(Map|Set|WeakMap|WeakSet|Array)$/.test(init.expression.getText(sf));
+      const collection =
+        !!init && ts.isNewExpression(init) && /^(Map|Set|WeakMap|WeakSet|Array)$/.test(init.expression.getText(sf));
       if ((mutable || collection) && !SHARED_ON_PURPOSE.has(`${file}:${name}`)) found.push(`${file}:${name}`);
     }
   }
@@ -47,19 +50,28 @@ describe('the workflow graph is shared by every run on a thread', () => {
   });
 
   it('the scan finds module-level state (negative control)', () => {
-    expect(moduleState('workflows/x.ts', 'let count = 0;\nconst seen = new Map();\nconst limit = 3;\nexport const ok = () => limit;')).toEqual(['workflows/x.ts:count', 'workflows/x.ts:seen']);
+    expect(
+      moduleState(
+        'workflows/x.ts',
+        'let count = 0;\nconst seen = new Map();\nconst limit = 3;\nexport const ok = () => limit;',
+      ),
+    ).toEqual(['workflows/x.ts:count', 'workflows/x.ts:seen']);
   });
 
   /** What the SDK does to a preloaded module's exports (reusable-vm's deepFreeze): every reachable own object frozen. */
   const deepFreeze = (o: unknown, seen = new Set<unknown>()): void => {
     if (!o || (typeof o !== 'object' && typeof o !== 'function') || seen.has(o)) return;
     seen.add(o);
-    if (typeof o === 'object') for (const k of Reflect.ownKeys(o)) deepFreeze((o as Record<PropertyKey, unknown>)[k], seen);
+    if (typeof o === 'object')
+      for (const k of Reflect.ownKeys(o)) deepFreeze((o as Record<PropertyKey, unknown>)[k], seen);
     Object.freeze(o);
   };
 
   it('a shared schema parses and composes after its module is deep-frozen', () => {
-    const exportsOf = { callId: shareAcrossRuns('test.callId', () => z.string().min(1)), payload: undefined as unknown };
+    const exportsOf = {
+      callId: shareAcrossRuns('test.callId', () => z.string().min(1)),
+      payload: undefined as unknown,
+    };
     exportsOf.payload = shareAcrossRuns('test.payload', () => z.strictObject({ callId: exportsOf.callId }));
     deepFreeze(exportsOf);
     const payload = exportsOf.payload as z.ZodType<{ callId: string }>;

@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import type { ToolContext } from '../../agents/defineTool';
 import { MAX_STREAM_CHARS, shellTool } from '../../agents/shellTool';
 
-const ctx: ToolContext = { runId: 'run-1', agentName: 'a', callId: 'c1', idempotencyKey: 'run-1:c1', context: {}, sensitive: {} };
+const ctx: ToolContext = {
+  runId: 'run-1',
+  agentName: 'a',
+  callId: 'c1',
+  idempotencyKey: 'run-1:c1',
+  context: {},
+  sensitive: {},
+};
 
 describe('shellTool', () => {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'cs-shell-')));
@@ -35,7 +42,13 @@ describe('shellTool', () => {
 
   test('commands run in order, in cwd, with stdout, stderr and exit codes', async () => {
     const out = await run(['pwd', 'echo one > f.txt', 'cat f.txt; echo oops >&2']);
-    expect(out).toBe([`$ pwd\nexit code: 0\nstdout:\n${dir}\nstderr: (empty)`, '$ echo one > f.txt\nexit code: 0\nstdout: (empty)\nstderr: (empty)', '$ cat f.txt; echo oops >&2\nexit code: 0\nstdout:\none\nstderr:\noops'].join('\n\n'));
+    expect(out).toBe(
+      [
+        `$ pwd\nexit code: 0\nstdout:\n${dir}\nstderr: (empty)`,
+        '$ echo one > f.txt\nexit code: 0\nstdout: (empty)\nstderr: (empty)',
+        '$ cat f.txt; echo oops >&2\nexit code: 0\nstdout:\none\nstderr:\noops',
+      ].join('\n\n'),
+    );
   });
 
   test('the first non-zero exit stops the rest', async () => {
@@ -68,7 +81,12 @@ describe('shellTool', () => {
       const out = await run(['env'], { env: { GREETING: 'hello' } });
       expect(out).not.toContain('sk-planted-1234');
       expect(out).not.toContain('COUNTERSIGN_PLANTED_SECRET');
-      const names = out.split('\nstdout:\n')[1]!.split('\nstderr:')[0]!.split('\n').map((l) => l.split('=')[0]).filter((n) => n !== 'PWD' && n !== 'SHLVL' && n !== '_');
+      const names = out
+        .split('\nstdout:\n')[1]!
+        .split('\nstderr:')[0]!
+        .split('\n')
+        .map((l) => l.split('=')[0])
+        .filter((n) => n !== 'PWD' && n !== 'SHLVL' && n !== '_');
       expect(names.sort()).toEqual(['GREETING', 'HOME', 'PATH']);
       expect(out).toContain('GREETING=hello');
     } finally {
@@ -78,12 +96,16 @@ describe('shellTool', () => {
 
   test('long output is truncated, and says so', async () => {
     const out = await run([`head -c ${MAX_STREAM_CHARS + 5000} /dev/zero | tr '\\0' x`]);
-    expect(out).toContain(`[stdout truncated: showing the first ${MAX_STREAM_CHARS} of ${MAX_STREAM_CHARS + 5000} characters]`);
+    expect(out).toContain(
+      `[stdout truncated: showing the first ${MAX_STREAM_CHARS} of ${MAX_STREAM_CHARS + 5000} characters]`,
+    );
     expect(out.length).toBeLessThan(MAX_STREAM_CHARS + 500);
   });
 
   test('a missing working directory is an error for the model', async () => {
     const tool = shellTool({ cwd: join(dir, 'missing') });
-    await expect(Promise.resolve(tool.execute!({ commands: ['ls'] }, ctx))).rejects.toThrow(/working directory .* does not exist/);
+    await expect(Promise.resolve(tool.execute!({ commands: ['ls'] }, ctx))).rejects.toThrow(
+      /working directory .* does not exist/,
+    );
   });
 });

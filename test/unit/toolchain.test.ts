@@ -26,7 +26,9 @@ test('an env var wins, and a bad one is a clear error', () => {
   expect(good.stdout).toContain(`temporal=${cli}`);
   const bad = run(script, { ...process.env, TEMPORAL_CLI_PATH: '/nonexistent/temporal' });
   expect(bad.status).toBe(1);
-  expect(bad.stderr).toContain('TEMPORAL_CLI_PATH=/nonexistent/temporal is not an executable temporal; fix or unset it');
+  expect(bad.stderr).toContain(
+    'TEMPORAL_CLI_PATH=/nonexistent/temporal is not an executable temporal; fix or unset it',
+  );
 });
 
 test('when nothing can provide a binary, the error names the three ways to provide it', () => {
@@ -37,6 +39,8 @@ test('when nothing can provide a binary, the error names the three ways to provi
   const r = run(join(dir, 'scripts/temporal-toolchain.mjs'), { PATH: join(dir, 'empty-path'), HOME: dir });
   expect(r.status).toBe(1);
   expect(r.stderr).toContain('could not provide temporal');
-  expect(r.stderr).toContain('set TEMPORAL_CLI_PATH=/path/to/temporal, put the binary in .temporal/bin/temporal, or put temporal on PATH');
+  expect(r.stderr).toContain(
+    'set TEMPORAL_CLI_PATH=/path/to/temporal, put the binary in .temporal/bin/temporal, or put temporal on PATH',
+  );
   expect(r.stderr).toContain('set TEMPORAL_TEST_SERVER_PATH=');
 });

@@ -18,7 +18,16 @@ const probe = (startTracing: boolean) => `
   })();`;
 
 const run = (startTracing: boolean) =>
-  JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '-e', probe(startTracing)], { cwd: projectRoot, env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '' }, encoding: 'utf8' }).trim().split('\n').pop()!) as { tracing: unknown; loaded: number };
+  JSON.parse(
+    execFileSync(process.execPath, ['--import', 'tsx', '-e', probe(startTracing)], {
+      cwd: projectRoot,
+      env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '' },
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n')
+      .pop()!,
+  ) as { tracing: unknown; loaded: number };
 
 test('with tracing off, loading the worker, the client and the configuration loads no OpenTelemetry module', () => {
   expect(run(false)).toEqual({ tracing: null, loaded: 0 });
@@ -30,7 +39,15 @@ test('starting tracing loads them (the check can see them)', () => {
 
 test('OTEL_EXPORTER_OTLP_ENDPOINT turns tracing on, with OTEL_SERVICE_NAME or countersign', () => {
   const { loadConfig } = require('../../temporal.config') as typeof import('../../temporal.config');
-  expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }).tracing).toEqual({ endpoint: 'http://127.0.0.1:4318', serviceName: 'countersign' });
-  expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318/', OTEL_SERVICE_NAME: 'billing' }).tracing).toEqual({ endpoint: 'http://c:4318/', serviceName: 'billing' });
-  expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT.*must be a URL such as http:\/\/127.0.0.1:4318/);
+  expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }).tracing).toEqual({
+    endpoint: 'http://127.0.0.1:4318',
+    serviceName: 'countersign',
+  });
+  expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318/', OTEL_SERVICE_NAME: 'billing' }).tracing).toEqual({
+    endpoint: 'http://c:4318/',
+    serviceName: 'billing',
+  });
+  expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector' })).toThrow(
+    /OTEL_EXPORTER_OTLP_ENDPOINT.*must be a URL such as http:\/\/127.0.0.1:4318/,
+  );
 });

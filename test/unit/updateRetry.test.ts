@@ -4,8 +4,20 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { retryUnprocessed } from '../../client/updateRetry';
 
-const unprocessed = () => new WorkflowUpdateFailedError('Workflow Update failed', ApplicationFailure.create({ message: "Workflow Update is rejected because it wasn't processed by worker.", type: 'UnprocessedUpdate', nonRetryable: true }));
-const refused = () => new WorkflowUpdateFailedError('Workflow Update failed', ApplicationFailure.create({ message: 'callId c1 is not pending', type: 'DecisionRejected' }));
+const unprocessed = () =>
+  new WorkflowUpdateFailedError(
+    'Workflow Update failed',
+    ApplicationFailure.create({
+      message: "Workflow Update is rejected because it wasn't processed by worker.",
+      type: 'UnprocessedUpdate',
+      nonRetryable: true,
+    }),
+  );
+const refused = () =>
+  new WorkflowUpdateFailedError(
+    'Workflow Update failed',
+    ApplicationFailure.create({ message: 'callId c1 is not pending', type: 'DecisionRejected' }),
+  );
 
 test('sends again while the update was not processed, and returns the answer', async () => {
   let calls = 0;

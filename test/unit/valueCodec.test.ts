@@ -15,7 +15,12 @@ const THRESHOLD = 64 * 1024;
 const fresh = () => mkdtempSync(join(tmpdir(), 'countersign-values-'));
 const body = (n: number, bytes = 100_000) => `Newsletter ${n} SECRET-${n} ${'news '.repeat(bytes / 5)}`;
 const encodingOf = (p: Payload) => Buffer.from(p.metadata!.encoding!).toString();
-const roundTrip = async (codecs: { encode(p: Payload[]): Promise<Payload[]> }[], decoder: LargeValueCodec, value: unknown, keys?: EncryptionCodec) => {
+const roundTrip = async (
+  codecs: { encode(p: Payload[]): Promise<Payload[]> }[],
+  decoder: LargeValueCodec,
+  value: unknown,
+  keys?: EncryptionCodec,
+) => {
   let p: Payload = defaultPayloadConverter.toPayload(value);
   for (const c of codecs) p = (await c.encode([p]))[0]!;
   const encoded = p;
@@ -26,12 +31,25 @@ const roundTrip = async (codecs: { encode(p: Payload[]): Promise<Payload[]> }[],
 
 test('split and join give the value back, with the same string at several paths stored once', () => {
   const big = body(1);
-  const value = { items: [{ arguments: big }, { output: 'ok' }], calls: [{ arguments: big, n: 1 }], other: body(2), small: 'x' };
+  const value = {
+    items: [{ arguments: big }, { output: 'ok' }],
+    calls: [{ arguments: big, n: 1 }],
+    other: body(2),
+    small: 'x',
+  };
   const { skeleton, found } = splitValues(value);
   expect(found.size).toBe(2);
-  expect(found.get(big)).toEqual([['items', 0, 'arguments'], ['calls', 0, 'arguments']]);
+  expect(found.get(big)).toEqual([
+    ['items', 0, 'arguments'],
+    ['calls', 0, 'arguments'],
+  ]);
   expect(JSON.stringify(skeleton).length).toBeLessThan(200);
-  expect(joinValues(skeleton, [...found].map(([value, paths]) => ({ value, paths })))).toEqual(value);
+  expect(
+    joinValues(
+      skeleton,
+      [...found].map(([value, paths]) => ({ value, paths })),
+    ),
+  ).toEqual(value);
   // A payload that is one big string.
   const root = splitValues(big);
   expect(joinValues(root.skeleton, [{ value: big, paths: root.found.get(big)! }])).toBe(big);
@@ -45,7 +63,10 @@ test('each large string is one file, however many payloads hold it; history keep
   const codec = new LargeValueCodec(new FileStorageDriver(dir), THRESHOLD);
   const bodies = [body(1), body(2), body(3)];
   // The same bodies in differently shaped payloads: a model answer, a tool input, a carry.
-  const answer = { items: bodies.map((b, i) => ({ type: 'function_call', callId: `c${i}`, arguments: b })), calls: bodies.map((b, i) => ({ callId: `c${i}`, arguments: b })) };
+  const answer = {
+    items: bodies.map((b, i) => ({ type: 'function_call', callId: `c${i}`, arguments: b })),
+    calls: bodies.map((b, i) => ({ callId: `c${i}`, arguments: b })),
+  };
   const toolInput = { callId: 'c0', arguments: bodies[0] };
   const carry = { items: answer.items, turn: 3 };
   for (const value of [answer, { ...toolInput, padding: body(9, THRESHOLD) }, carry]) {
@@ -65,7 +86,10 @@ test('each large string is one file, however many payloads hold it; history keep
   // Under the threshold, or not JSON: untouched.
   const small = defaultPayloadConverter.toPayload({ arguments: 'x'.repeat(10_000) });
   expect(await codec.encode([small])).toEqual([small]);
-  const binary = { metadata: { encoding: new Uint8Array(Buffer.from('binary/plain')) }, data: new Uint8Array(randomBytes(THRESHOLD * 2)) };
+  const binary = {
+    metadata: { encoding: new Uint8Array(Buffer.from('binary/plain')) },
+    data: new Uint8Array(randomBytes(THRESHOLD * 2)),
+  };
   expect(await codec.encode([binary])).toEqual([binary]);
 });
 
@@ -87,11 +111,16 @@ test('with encryption keys: values are encrypted at rest, still written once, an
   expect(storeFiles(dir)).toEqual(files);
   // Without the keys: a clear error, not garbage.
   const [plainRef] = await keys.decode([encoded]);
-  await expect(new LargeValueCodec(new FileStorageDriver(dir), THRESHOLD).decode([plainRef!])).rejects.toThrow(/COUNTERSIGN_ENCRYPTION_KEYS/);
+  await expect(new LargeValueCodec(new FileStorageDriver(dir), THRESHOLD).decode([plainRef!])).rejects.toThrow(
+    /COUNTERSIGN_ENCRYPTION_KEYS/,
+  );
 });
 
 test('a value in another store says which store to configure', async () => {
   const codec = new LargeValueCodec(new FileStorageDriver(fresh()), THRESHOLD);
-  const payload = { metadata: { encoding: new Uint8Array(Buffer.from(VALUES_ENCODING)) }, data: new Uint8Array(Buffer.from(JSON.stringify({ envelope: { driver: 's3', bucket: 'b', key: 'k' }, bytes: 10 }))) };
+  const payload = {
+    metadata: { encoding: new Uint8Array(Buffer.from(VALUES_ENCODING)) },
+    data: new Uint8Array(Buffer.from(JSON.stringify({ envelope: { driver: 's3', bucket: 'b', key: 'k' }, bytes: 10 }))),
+  };
   await expect(codec.decode([payload])).rejects.toThrow(/payload store "s3", this process uses "file"/);
 });

@@ -3,7 +3,10 @@
 import { parseArgs } from 'node:util';
 import { Runner } from 'countersign/client';
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { reject: { type: 'string' }, as: { type: 'string' } } });
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { reject: { type: 'string' }, as: { type: 'string' } },
+});
 const workflowId = positionals[0];
 if (!workflowId) {
   console.error('usage: approve <workflowId> [--reject "<message>"] [--as <approver>]');
@@ -16,7 +19,9 @@ try {
   if (!pending.length) console.log(`${workflowId} waits for nothing`);
   const approver = values.as ?? 'refund-admin';
   const decisions = pending.map((p) =>
-    values.reject !== undefined ? { callId: p.callId, decision: 'reject' as const, message: values.reject, approver } : { callId: p.callId, decision: 'approve' as const, approver },
+    values.reject !== undefined
+      ? { callId: p.callId, decision: 'reject' as const, message: values.reject, approver }
+      : { callId: p.callId, decision: 'approve' as const, approver },
   );
   const result = await runner.decide(workflowId, decisions);
   for (const a of result.applied) console.log(`${a.outcome} ${a.toolName} ${a.callId} as ${a.approver}`);

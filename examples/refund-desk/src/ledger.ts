@@ -14,7 +14,10 @@ export const ledgerFile = () => process.env.LEDGER_FILE ?? 'ledger.jsonl';
 
 export function refunds(): Refund[] {
   if (!existsSync(ledgerFile())) return [];
-  return readFileSync(ledgerFile(), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Refund);
+  return readFileSync(ledgerFile(), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Refund);
 }
 
 export function refund(orderId: string, amountCents: number, idempotencyKey: string): Refund {

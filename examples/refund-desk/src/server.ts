@@ -19,20 +19,34 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   const path = new URL(req.url ?? '/', 'http://localhost').pathname;
   if (req.method === 'POST' && path === '/refund-requests') {
     const { message, customer } = await readJson(req);
-    if (typeof message !== 'string' || !message) return send(res, 400, { error: 'give "message": the customer\'s request' });
-    const workflowId = await runner.startOnly('refund-desk', message, { context: { customer: String(customer ?? 'unknown') }, approvalTimeout: '3d' });
+    if (typeof message !== 'string' || !message)
+      return send(res, 400, { error: 'give "message": the customer\'s request' });
+    const workflowId = await runner.startOnly('refund-desk', message, {
+      context: { customer: String(customer ?? 'unknown') },
+      approvalTimeout: '3d',
+    });
     return send(res, 202, { workflowId });
   }
   const match = /^\/refund-requests\/([^/]+)$/.exec(path);
   if (req.method === 'GET' && match) {
     const run = await runner.describe(decodeURIComponent(match[1]!));
-    return send(res, 200, { status: run.status, pending: run.pending.map((p) => ({ callId: p.callId, tool: p.toolName, arguments: p.arguments })), finalOutput: run.finalOutput, error: run.error });
+    return send(res, 200, {
+      status: run.status,
+      pending: run.pending.map((p) => ({ callId: p.callId, tool: p.toolName, arguments: p.arguments })),
+      finalOutput: run.finalOutput,
+      error: run.error,
+    });
   }
   send(res, 404, { error: `no route ${req.method} ${path}` });
 }
 
 const server = createServer((req, res) => {
-  handle(req, res).catch((err: Error) => send(res, err instanceof RunNotFoundError ? 404 : 500, { error: err.message }));
+  handle(req, res).catch((err: Error) =>
+    send(res, err instanceof RunNotFoundError ? 404 : 500, { error: err.message }),
+  );
 });
-server.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', () => console.log(`refund-desk listening on http://127.0.0.1:${(server.address() as { port: number }).port}`));
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => server.close(() => void runner.close()));
+server.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', () =>
+  console.log(`refund-desk listening on http://127.0.0.1:${(server.address() as { port: number }).port}`),
+);
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => server.close(() => void runner.close()));
