@@ -79,3 +79,16 @@ export const durationMs = (d: string): number => msToNumber(d as never);
 export function addDuration(fromIso: string, after: string): string {
   return new Date(Date.parse(fromIso) + durationMs(after)).toISOString();
 }
+
+/** The policy a run's own input sets (it wins over the agent's and the tools'); who may approve is the definitions' call. */
+export function runPolicyOf(input: ApprovalPolicy): ApprovalPolicy {
+  const { approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, remindBeforeExpiry } = input;
+  return {
+    approvalTimeout,
+    onTimeout,
+    remindEvery,
+    escalateAfter,
+    escalateTo,
+    ...(remindBeforeExpiry ? { remindBeforeExpiry } : {}),
+  };
+}

@@ -3,12 +3,13 @@
 // decisions, timers), and unit tests drive it directly. It answers the run's views (compact, paged) and writes and
 // reads the continue-as-new carry, which holds each conversation item once.
 import { ApprovalBook } from '../approvals/approvalBook';
-import type { AgentSnapshot, ToolSnapshot } from './agentSnapshot';
-import type { ApprovalPolicy } from '../../contract/approvalPolicy';
+import { type AgentSnapshot, type ToolSnapshot, frozenMcpTool, frozenMcpTools } from './agentSnapshot';
+import { type ApprovalPolicy, runPolicyOf } from '../../contract/approvalPolicy';
 import { type ConversationItem, type Usage, addUsage, emptyUsage } from '../../contract/items';
 import type { PlannedCall } from '../approvals/plannedCall';
+import { type ChildRun, ChildRuns } from './childRuns';
 import { EventLog } from './eventLog';
-import { type RunCarry, type TranscriptHead, argumentsByCall, omitArguments, restoreArguments } from './runCarry';
+import { type RunCarry, type TranscriptHead, carryOf, restoreArguments } from './runCarry';
 import type { RunInput } from '../../contract/messages';
 import type { ChildReport, Handoff, PendingApproval, RunStatus } from '../../contract/runViews';
 
@@ -19,15 +20,6 @@ export interface Finished {
   finalOutput?: string;
   error?: string;
   errorType?: string;
-}
-
-/** A sub-run (agent.asTool) in progress, as it last reported. */
-export interface ChildRun {
-  callId: string;
-  toolName: string;
-  /** It waits only for people (or has nothing running). */
-  waiting: boolean;
-  pending: PendingApproval[];
 }
 
 export class AgentRunState {
@@ -52,8 +44,7 @@ export class AgentRunState {
   private _problem: string | undefined;
   private _executing = 0;
   private _validating = 0;
-  private readonly _children = new Map<string, ChildRun>();
-  private readonly _forwarded = new Set<string>();
+  private readonly _childRuns = new ChildRuns();
 
   constructor(
     readonly input: RunInput,
@@ -133,7 +124,7 @@ export class AgentRunState {
   }
   /** Sub-runs in progress, by child workflow id. */
   get children(): ReadonlyMap<string, ChildRun> {
-    return this._children;
+    return this._childRuns.byId;
   }
 
   // ── What happens to a run ────────────────────────────────────────────────────────────────────────────────
@@ -207,14 +198,14 @@ export class AgentRunState {
   }
 
   childStarted(childId: string, call: { callId: string; toolName: string }): void {
-    this._children.set(childId, { callId: call.callId, toolName: call.toolName, waiting: false, pending: [] });
+    this._childRuns.started(childId, call);
   }
   childEnded(childId: string): void {
-    this._children.delete(childId);
+    this._childRuns.ended(childId);
   }
   /** A decision for a sub-run's call was passed on: the call is not listed here until the sub-run reports again. */
   forwardedTo(callId: string): void {
-    this._forwarded.add(callId);
+    this._childRuns.forwardedTo(callId);
   }
 
   complete(finalOutput: string): void {
@@ -223,21 +214,13 @@ export class AgentRunState {
   /** The run ended without an answer: calls still waiting are audited cancelled and leave every list. */
   fail(now: string, error: string, errorType: string | undefined): void {
     this.book.cancelPending(now, errorType === 'RunCancelled' ? 'the run was cancelled' : `the run ended: ${error}`);
-    this._children.clear();
+    this._childRuns.clear();
     this._finished = { status: 'Failed', error, ...(errorType ? { errorType } : {}) };
   }
 
   /** The run's own approval policy: wins over the agent's and the tools'. Who may approve is the definitions' call. */
   get runPolicy(): ApprovalPolicy {
-    const { approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, remindBeforeExpiry } = this.input;
-    return {
-      approvalTimeout,
-      onTimeout,
-      remindEvery,
-      escalateAfter,
-      escalateTo,
-      ...(remindBeforeExpiry ? { remindBeforeExpiry } : {}),
-    };
+    return runPolicyOf(this.input);
   }
 
   get continueAsNewAfter(): number {
@@ -246,14 +229,12 @@ export class AgentRunState {
 
   /** What activities need of an MCP tool the run froze: the snapshot of `toolName`, if it is one. */
   mcpTool(toolName: string): { mcpTool: ToolSnapshot } | Record<string, never> {
-    const tool = this.agent?.tools.find((t) => t.name === toolName && t.mcpServer);
-    return tool ? { mcpTool: tool } : {};
+    return frozenMcpTool(this.agent, toolName);
   }
 
   /** Every MCP tool the run froze (sent with each model turn), if the agent has any. */
   mcpTools(): { mcpTools: ToolSnapshot[] } | Record<string, never> {
-    const tools = this.agent?.tools.filter((t) => t.mcpServer) ?? [];
-    return tools.length ? { mcpTools: tools } : {};
+    return frozenMcpTools(this.agent);
   }
 
   agentRef(): { name: string; version: string } {
@@ -266,38 +247,31 @@ export class AgentRunState {
   // ── Who waits for what ───────────────────────────────────────────────────────────────────────────────────
   /** Calls waiting in sub-runs, named by the path of tools that leads to them. */
   childPending(): PendingApproval[] {
-    return [...this._children.entries()].flatMap(([childId, c]) =>
-      c.pending
-        .filter((p) => !this._forwarded.has(p.callId))
-        .map((p) => ({ ...p, path: `${c.toolName} > ${p.path ?? p.toolName}`, runId: p.runId ?? childId })),
-    );
+    return this._childRuns.pending();
   }
 
   allPending(): PendingApproval[] {
-    return this._children.size
+    return this.children.size
       ? [...this.book.pendingApprovals(), ...this.childPending()]
       : this.book.pendingApprovals();
   }
 
   /** The sub-run that holds a call this run does not (and has not passed a decision on to yet). */
   childOwning(callId: string): [string, ChildRun] | undefined {
-    return [...this._children.entries()].find(
-      ([, c]) => c.pending.some((p) => p.callId === callId) && !this._forwarded.has(callId),
-    );
+    return this._childRuns.owning(callId);
   }
 
   status(): RunStatus {
     return this.finished?.status ?? (this.allPending().length > 0 ? 'AwaitingApproval' : 'Running');
   }
 
-  private childWaiting(callId: string): boolean {
-    return [...this._children.values()].some((c) => c.callId === callId && c.waiting);
-  }
-
   /** Every call of the current turn is answered, waits for a person, or is a sub-run that waits for one. */
   turnSettled(): boolean {
     return this.turnCalls.every(
-      (c) => this.outputs.has(c.callId) || this.book.call(c.callId)?.state === 'pending' || this.childWaiting(c.callId),
+      (c) =>
+        this.outputs.has(c.callId) ||
+        this.book.call(c.callId)?.state === 'pending' ||
+        this._childRuns.waiting(c.callId),
     );
   }
 
@@ -311,40 +285,11 @@ export class AgentRunState {
 
   /** A sub-run reported: what it waits for now. Decisions passed on to it are settled once it stops listing the call. */
   applyChildReport(r: ChildReport): boolean {
-    const child = this._children.get(r.childWorkflowId);
-    if (!child) return false;
-    child.waiting = r.waiting;
-    child.pending = r.pending;
-    for (const id of [...this._forwarded]) if (!r.pending.some((p) => p.callId === id)) this._forwarded.delete(id);
-    // A decision the sub-run refused: the call is pending here again (its report still lists it).
-    for (const refusal of r.refused ?? []) this._forwarded.delete(refusal.callId);
-    return true;
+    return this._childRuns.applyReport(r);
   }
 
   // ── Continue-as-new ──────────────────────────────────────────────────────────────────────────────────────
   toCarry(): RunCarry {
-    const args = argumentsByCall(this._items);
-    const same = (callId: string, value: string | undefined) => value !== undefined && args.get(callId) === value;
-    const book = this.book.state;
-    return {
-      agent: this.agent!,
-      startedAt: this.startedAt,
-      items: this._items,
-      usage: this.usage,
-      turn: this.turn,
-      book: {
-        ...book,
-        calls: book.calls.map((c) => (same(c.callId, c.arguments) ? omitArguments(c) : c)),
-        audit: book.audit.map((a) => (a.decision !== 'ignored' && same(a.callId, a.arguments) ? omitArguments(a) : a)),
-      },
-      turnCalls: this.turnCalls.map((c) => (same(c.callId, c.arguments) ? omitArguments(c) : c)),
-      outputs: Object.fromEntries(this.outputs),
-      continuedAsNew: this.continuedAsNew + 1,
-      inputs: this._queuedInputs,
-      handoffs: this._handoffs,
-      ...(this.nextAgent ? { nextAgent: this.nextAgent } : {}),
-      ...(this.transcript ? { transcript: this.transcript } : {}),
-      events: this.events.state,
-    };
+    return carryOf(this);
   }
 }

@@ -51,3 +51,18 @@ export interface AgentSnapshot {
   /** With outputType: the JSON schema of the final answer (the run's final output is that JSON). */
   outputSchema?: Record<string, unknown>;
 }
+
+/** What activities need of an MCP tool a run froze: the snapshot of `toolName`, if it is one. */
+export function frozenMcpTool(
+  agent: AgentSnapshot | undefined,
+  toolName: string,
+): { mcpTool: ToolSnapshot } | Record<string, never> {
+  const tool = agent?.tools.find((t) => t.name === toolName && t.mcpServer);
+  return tool ? { mcpTool: tool } : {};
+}
+
+/** Every MCP tool a run froze (sent with each model turn), if the agent has any. */
+export function frozenMcpTools(agent: AgentSnapshot | undefined): { mcpTools: ToolSnapshot[] } | Record<string, never> {
+  const tools = agent?.tools.filter((t) => t.mcpServer) ?? [];
+  return tools.length ? { mcpTools: tools } : {};
+}

@@ -7,6 +7,7 @@ import type { ConversationItem, Usage } from '../../contract/items';
 import type { PlannedCall } from '../approvals/plannedCall';
 import type { Handoff } from '../../contract/runViews';
 import type { EventLogState } from './eventLog';
+import type { AgentRunState } from './agentRunState';
 
 /** Where the conversation stands in the transcript store the model activity reads (see activities/model/transcript.ts). */
 export interface TranscriptHead {
@@ -38,7 +39,7 @@ export interface RunCarry {
   events?: EventLogState;
 }
 
-export function argumentsByCall(items: ConversationItem[]): Map<string, string> {
+export function argumentsByCall(items: readonly ConversationItem[]): Map<string, string> {
   const out = new Map<string, string>();
   for (const i of items) {
     if (i.type === 'function_call') out.set(i.callId, i.arguments);
@@ -62,5 +63,32 @@ export function restoreArguments(carry: RunCarry): BookState {
     ...carry.book,
     calls: carry.book.calls.map(fill),
     audit: carry.book.audit.map((a) => (a.decision === 'ignored' ? a : fill(a))),
+  };
+}
+
+/** The carry of a run as it stands: each conversation item once, and no copy of the arguments a function call holds. */
+export function carryOf(run: AgentRunState): RunCarry {
+  const args = argumentsByCall(run.items);
+  const same = (callId: string, value: string | undefined) => value !== undefined && args.get(callId) === value;
+  const book = run.book.state;
+  return {
+    agent: run.agent!,
+    startedAt: run.startedAt,
+    items: [...run.items],
+    usage: run.usage,
+    turn: run.turn,
+    book: {
+      ...book,
+      calls: book.calls.map((c) => (same(c.callId, c.arguments) ? omitArguments(c) : c)),
+      audit: book.audit.map((a) => (a.decision !== 'ignored' && same(a.callId, a.arguments) ? omitArguments(a) : a)),
+    },
+    turnCalls: run.turnCalls.map((c) => (same(c.callId, c.arguments) ? omitArguments(c) : c)),
+    outputs: Object.fromEntries(run.outputs),
+    continuedAsNew: run.continuedAsNew + 1,
+    inputs: [...run.queuedInputs],
+    handoffs: [...run.handoffs],
+    ...(run.nextAgent ? { nextAgent: run.nextAgent } : {}),
+    ...(run.transcript ? { transcript: run.transcript } : {}),
+    events: run.events.state,
   };
 }
