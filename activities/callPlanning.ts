@@ -5,7 +5,7 @@
 import { Context, log } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { z } from 'zod';
-import { notGrantable, signatureNeeded } from '../core/grants/grantsState';
+import { notGrantable, signatureNeeded } from '../core/grants/grantableTools';
 import { GRANTS_WORKFLOW_ID, type UseGrantResult, useGrantUpdate } from '../contract/grantMessages';
 import { checkGrantUse, decodeGrantToken } from '../core/signing/grantToken';
 import type { SignedBy } from '../core/approvals/decisionRules';

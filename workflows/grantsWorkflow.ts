@@ -22,14 +22,12 @@ import {
   carryGrants,
   checkRevoke,
   emptyGrants,
-  grantRefusal,
-  grantSignatureNeeded,
-  grantWarning,
   jtiUsed,
   pruneGrants,
   revokeGrant,
   useGrant,
 } from '../core/grants/grantsState';
+import { grantRefusal, grantSignatureNeeded, grantWarning } from '../core/grants/grantableTools';
 import {
   type AddGrantRequest,
   type GrantsState,

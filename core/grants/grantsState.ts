@@ -1,9 +1,9 @@
 // Standing grants: an approver approves a pattern of calls (agent, tool, argument constraints) for a while, instead
-// of one call. The pure state of the `countersignGrants` workflow: what a grant request may say, which calls a grant
-// matches, consuming a use (once per call, however often an activity retries), revoking and forgetting old
-// entries. No Temporal imports: the workflow wires it to updates; unit tests drive it directly.
-import type { AgentSnapshot } from '../run/agentSnapshot';
-import { type ApprovalPolicy, durationMs, effectivePolicy } from '../../contract/approvalPolicy';
+// of one call. The pure state of the `countersignGrants` workflow: adding a grant, finding the one a call may use
+// (matching: grantMatching.ts) and consuming a use (once per call, however often an activity retries), revoking and
+// forgetting old entries. Which tools may be granted at all: grantableTools.ts. No Temporal imports: the workflow
+// wires it to updates; unit tests drive it directly.
+import { durationMs } from '../../contract/approvalPolicy';
 import {
   type AddGrantRequest,
   type Grant,
@@ -13,11 +13,9 @@ import {
   type RevokeGrantRequest,
   type UseGrantRequest,
   type UseGrantResult,
-  type Where,
-  isRange,
-  isRecord,
 } from '../../contract/grantMessages';
 import { amongApprovers, sameApprover } from '../../contract/approverName';
+import { matchesWhere } from './grantMatching';
 
 /** Ended grants are kept this long (revoke can still say why it is too late), then dropped. */
 export const GRANT_RETENTION_MS = 24 * 3600_000;
@@ -39,73 +37,6 @@ export function grantStatus(g: Grant, nowMs: number): GrantStatus {
   if (g.revokedAt) return 'revoked';
   if (g.uses !== undefined && g.used >= g.uses) return 'exhausted';
   return Date.parse(g.expiresAt) <= nowMs ? 'expired' : 'active';
-}
-
-// ── Matching ─────────────────────────────────────────────────────────────────────────────────────────────────
-/** `*` matches any run of characters, everything else itself. Iterative (no regular expression): linear-ish, never exponential. */
-export function globMatch(pattern: string, text: string): boolean {
-  let [p, t, star, mark] = [0, 0, -1, 0];
-  while (t < text.length) {
-    if (p < pattern.length && pattern[p] === '*') {
-      star = p++;
-      mark = t;
-    } else if (p < pattern.length && pattern[p] === text[t]) {
-      p++;
-      t++;
-    } else if (star >= 0) {
-      p = star + 1;
-      t = ++mark;
-    } else return false;
-  }
-  while (pattern[p] === '*') p++;
-  return p === pattern.length;
-}
-
-/** JSON equality, key order aside. */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (
-    typeof a !== 'object' ||
-    typeof b !== 'object' ||
-    a === null ||
-    b === null ||
-    Array.isArray(a) !== Array.isArray(b)
-  )
-    return false;
-  if (Array.isArray(a))
-    return a.length === (b as unknown[]).length && a.every((x, i) => sameJson(x, (b as unknown[])[i]));
-  const ka = Object.keys(a);
-  return (
-    ka.length === Object.keys(b).length &&
-    ka.every(
-      (k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
-    )
-  );
-}
-
-function satisfies(c: unknown, value: unknown): boolean {
-  if (isRange(c))
-    return (
-      typeof value === 'number' &&
-      Number.isFinite(value) &&
-      (c.min === undefined || value >= c.min) &&
-      (c.max === undefined || value <= c.max)
-    );
-  if (typeof c === 'string' && c.includes('*')) return typeof value === 'string' && globMatch(c, value);
-  return sameJson(c, value);
-}
-
-/** Every constraint holds; a constrained argument that is missing fails; arguments not named are free. */
-export function matchesWhere(where: Where, argumentsJson: string): boolean {
-  const names = Object.keys(where);
-  if (names.length === 0) return true;
-  let args: unknown;
-  try {
-    args = JSON.parse(argumentsJson);
-  } catch {
-    return false;
-  }
-  return isRecord(args) && names.every((n) => Object.hasOwn(args, n) && satisfies(where[n], args[n]));
 }
 
 // ── Changing the state ───────────────────────────────────────────────────────────────────────────────────────
@@ -256,66 +187,4 @@ export function carryGrants(s: GrantsState, nowMs: number): GrantsState {
   };
   pruneGrants(next, nowMs);
   return next;
-}
-
-// ── Which tools may be granted ───────────────────────────────────────────────────────────────────────────────
-/**
- * A grant never widens a tool's policy: `grantable: false` forbids grants, and calls that need a quorum or signed
- * decisions (the tool's, the agent's or the worker's setting) are granted only when the policy says `grantable: true`.
- */
-export function notGrantable(
-  toolName: string,
-  policy: ApprovalPolicy,
-  workerRequiresSigned = false,
-): string | undefined {
-  if (policy.grantable === true) return undefined;
-  if (policy.grantable === false) return `tool ${toolName} may not be granted (its policy says grantable: false)`;
-  if ((policy.quorum ?? 1) > 1)
-    return `tool ${toolName} needs ${policy.quorum} approvals per call (quorum): it cannot be granted unless its policy says grantable: true`;
-  if (policy.signedDecisions || workerRequiresSigned)
-    return `tool ${toolName} needs signed decisions: it cannot be granted unless its policy says grantable: true`;
-  return undefined;
-}
-
-/** Why `tool` of this agent (as describeAgent sees it now) cannot be granted, or undefined. */
-export function grantRefusal(agent: AgentSnapshot, toolName: string): string | undefined {
-  const tool = agent.tools.find((t) => t.name === toolName);
-  if (!tool)
-    return `agent ${agent.name} has no tool ${toolName} (it has: ${agent.tools.map((t) => t.name).join(', ') || 'none'})`;
-  if (tool.external || tool.userInput?.length)
-    return `tool ${toolName} waits for ${tool.external ? 'an external result' : 'input'}, not an approval: there is nothing to grant`;
-  if (tool.approval === 'never') return `tool ${toolName} never needs approval: there is nothing to grant`;
-  if (tool.approval === 'audit')
-    return `tool ${toolName} runs without waiting and is reviewed afterwards (audit-only): there is nothing to grant`;
-  return notGrantable(toolName, effectivePolicy(agent.policy, tool.policy), agent.requireSignedDecisions);
-}
-
-/**
- * Why a grant of this tool must be signed by an approver key (the tool needs signed decisions or a quorum: a grant
- * stands in for those decisions), or undefined. The same rule for the grants workflow and the planner.
- */
-export function signatureNeeded(
-  toolName: string,
-  policy: ApprovalPolicy,
-  workerRequiresSigned = false,
-): string | undefined {
-  if ((policy.quorum ?? 1) > 1) return `tool ${toolName} needs ${policy.quorum} approvals per call (quorum)`;
-  if (policy.signedDecisions || workerRequiresSigned) return `tool ${toolName} needs signed decisions`;
-  return undefined;
-}
-
-/** signatureNeeded for a tool of an agent as describeAgent sees it now. */
-export function grantSignatureNeeded(agent: AgentSnapshot, toolName: string): string | undefined {
-  return signatureNeeded(
-    toolName,
-    effectivePolicy(agent.policy, agent.tools.find((t) => t.name === toolName)?.policy),
-    agent.requireSignedDecisions,
-  );
-}
-
-/** A grant the tool's approver list leaves out is kept but never applies: say so when it is made. */
-export function grantWarning(agent: AgentSnapshot, toolName: string, grantedBy: string): string | undefined {
-  const { approvers } = effectivePolicy(agent.policy, agent.tools.find((t) => t.name === toolName)?.policy);
-  if (!approvers || amongApprovers(approvers, grantedBy)) return undefined;
-  return `${grantedBy} is not among the approvers of ${toolName} (${approvers.join(', ')}): this grant applies to none of its calls`;
 }

@@ -9,7 +9,7 @@ import { sameApprover } from '../../contract/approverName';
 import { IAT_LEEWAY_SECONDS } from './decisionToken';
 import { decodeCompactJws, quote, type DecodedJws } from './compactJws';
 import { shareAcrossRuns } from '../../contract/sharedModules';
-import { matchesWhere, sameJson } from '../grants/grantsState';
+import { matchesWhere, sameJson } from '../grants/grantMatching';
 
 export interface GrantClaims {
   /** Says what the token is for: a decision token can never pass for a grant, nor a grant token for a decision. */

@@ -12,16 +12,13 @@ import {
   carryGrants,
   checkRevoke,
   emptyGrants,
-  globMatch,
-  grantRefusal,
   grantStatus,
-  grantWarning,
-  matchesWhere,
-  notGrantable,
   pruneGrants,
   revokeGrant,
   useGrant,
 } from '../../core/grants/grantsState';
+import { globMatch, matchesWhere } from '../../core/grants/grantMatching';
+import { grantRefusal, grantWarning, notGrantable } from '../../core/grants/grantableTools';
 import { type AddGrantRequest, type GrantsState, addGrantRequestSchema } from '../../contract/grantMessages';
 
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');

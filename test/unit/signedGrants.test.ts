@@ -14,13 +14,11 @@ import {
   capGrants,
   carryGrants,
   emptyGrants,
-  grantRefusal,
-  grantSignatureNeeded,
   jtiUsed,
   pruneGrants,
-  signatureNeeded,
   useGrant,
 } from '../../core/grants/grantsState';
+import { grantRefusal, grantSignatureNeeded, signatureNeeded } from '../../core/grants/grantableTools';
 import type { AgentSnapshot } from '../../core/run/agentSnapshot';
 import type { ApprovalPolicy } from '../../contract/approvalPolicy';
 import {
