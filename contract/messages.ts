@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { approvalPolicyFields, durationSchema } from './approvalPolicy';
 import { shareAcrossRuns } from './sharedModules';
 import { modelSettingsSchema } from './modelSettings';
+import { decisionVerbSchema } from './decisionWords';
 
 export const WORKFLOW_TYPE = 'agentRun';
 export const DEFAULT_TASK_QUEUE = 'countersign';
@@ -136,9 +137,7 @@ export const decisionSchema = shareAcrossRuns('messages.decisionSchema', () =>
   z
     .strictObject({
       callId,
-      decision: z.enum(['approve', 'reject', 'input', 'result', 'extend', 'retry', 'done', 'failed'], {
-        error: 'must be "approve", "reject", "input", "result", "extend", "retry", "done" or "failed"',
-      }),
+      decision: decisionVerbSchema,
       values: inputValues.optional(),
       result: externalResult.optional(),
       error: text,

@@ -2,27 +2,10 @@
 // view, the snapshot and the pages of its logs. Shared by the run state, the workflow, the client and the CLI;
 // re-exported by the wire contract (contract/messages.ts). No Temporal imports.
 import type { ConversationItem, Usage } from './items';
+import type { AuditDecision, DecisionOutcome } from './decisionWords';
 
-/**
- * `forwarded`: the call lives in a sub-run; the decision was passed on to it (its audit records the outcome).
- * `approval_counted`: one approval of a call that needs a quorum; it waits for more. `extended`: it may wait longer.
- * `granted`: a standing grant approved it (the approver is the grant's author).
- */
-export type DecisionOutcome =
-  | 'approved'
-  | 'rejected'
-  | 'auto_approved'
-  | 'auto_rejected'
-  | 'granted'
-  | 'input_provided'
-  | 'result_provided'
-  | 'forwarded'
-  | 'approval_counted'
-  | 'extended'
-  | UncertainAnswer;
-
-/** A person's answer to an `uncertain` call: run it again, it ran (with the result the model gets), or it failed. */
-export type UncertainAnswer = 'retry' | 'done' | 'failed';
+// The decision's words live in contract/decisionWords.ts; re-exported here, where readers have always found them.
+export type { AuditDecision, DecisionOutcome, UncertainAnswer } from './decisionWords';
 
 export interface AppliedDecision {
   callId: string;
@@ -117,16 +100,6 @@ export interface ChildReport {
     /** The sub-run that refused it (at any depth). */ runId?: string;
   }>;
 }
-
-/**
- * `expired`: the call's time ran out and it did not run (onTimeout 'reject' or 'fail'); `timed_out`: it ran out
- * with onTimeout 'approve' and it ran; `extended`: an approver gave it more time; `cancelled`: the run ended (failed, timed out, cancelled) while it waited.
- * `uncertain`: a tool that is not idempotent may or may not have run (its attempt died or timed out); a person's
- * answer follows (`retry`, `done`, `failed`, or `rejected`).
- */
-/** `stale`: an approved call's target changed before it ran (its fingerprint differs): it did not run. */
-export type AuditDecision =
-  DecisionOutcome | 'timed_out' | 'expired' | 'cancelled' | 'ignored' | 'audited' | 'uncertain' | 'stale';
 
 export interface AuditEntry {
   /** Position in the run's audit log (1, 2, …): page with `auditLog({ after: seq })`. */

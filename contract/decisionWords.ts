@@ -1,0 +1,111 @@
+// The words of a decision, once: the verbs a person sends (`Decision.decision` on the wire), the outcomes a run
+// reports for them (`AppliedDecision.outcome`, `AuditEntry.decision`), and the one function from a verb to its
+// outcome. The wire spells them exactly so (version 1); everything else imports them from here.
+import { z } from 'zod';
+import { shareAcrossRuns } from './sharedModules';
+
+/** What a person (or a client for them) sends about a pending call: the verbs of the `decide` update. */
+export const DECISION_VERBS = ['approve', 'reject', 'input', 'result', 'extend', 'retry', 'done', 'failed'] as const;
+export type DecisionVerb = (typeof DECISION_VERBS)[number];
+
+/** The verbs a yes or no is said with: the ones an always-rule, a grant or a signed token carries. */
+export type YesNo = Extract<DecisionVerb, 'approve' | 'reject'>;
+
+/** `Decision.decision` on the wire, with its one-line refusal. */
+export const decisionVerbSchema = shareAcrossRuns('decisionWords.decisionVerbSchema', () =>
+  z.enum(DECISION_VERBS, {
+    error: 'must be "approve", "reject", "input", "result", "extend", "retry", "done" or "failed"',
+  }),
+);
+
+/** A person's answer to an `uncertain` call: run it again, it ran (with the result the model gets), or it failed. */
+export const UNCERTAIN_ANSWERS = ['retry', 'done', 'failed'] as const;
+export type UncertainAnswer = (typeof UNCERTAIN_ANSWERS)[number];
+
+/**
+ * What a decision came to, as `AppliedDecision.outcome` and the audit say it. `forwarded`: the call lives in a sub-run;
+ * the decision was passed on to it (its audit records the outcome). `approval_counted`: one approval of a call that
+ * needs a quorum; it waits for more. `extended`: it may wait longer. `granted`: a standing grant approved it (the
+ * approver is the grant's author). `auto_…`: the run's code decided (an always-rule, the tool's onApproval).
+ */
+export const DECISION_OUTCOMES = [
+  'approved',
+  'rejected',
+  'auto_approved',
+  'auto_rejected',
+  'granted',
+  'input_provided',
+  'result_provided',
+  'forwarded',
+  'approval_counted',
+  'extended',
+  ...UNCERTAIN_ANSWERS,
+] as const;
+export type DecisionOutcome = (typeof DECISION_OUTCOMES)[number];
+
+/**
+ * What the audit records besides decisions' outcomes. `expired`: the call's time ran out and it did not run (onTimeout
+ * 'reject' or 'fail'); `timed_out`: it ran out with onTimeout 'approve' and it ran; `cancelled`: the run ended (failed,
+ * timed out, cancelled) while it waited; `ignored`: a decision that changed nothing; `audited`: an audit-only call ran;
+ * `uncertain`: a tool that is not idempotent may or may not have run (a person's answer follows: `retry`, `done`,
+ * `failed`, or `rejected`); `stale`: an approved call's target changed before it ran (its fingerprint differs).
+ */
+export const AUDIT_DECISIONS = [
+  ...DECISION_OUTCOMES,
+  'timed_out',
+  'expired',
+  'cancelled',
+  'ignored',
+  'audited',
+  'uncertain',
+  'stale',
+] as const;
+export type AuditDecision = (typeof AUDIT_DECISIONS)[number];
+
+/** Who decided: a person (a signal, the update), the run's code (an always-rule, the tool's onApproval), a grant. */
+export type DecidedBy = 'person' | 'code' | 'grant';
+
+/** What besides the verb says what a decision came to. */
+export interface OutcomeTerms {
+  /** Default: a person. */
+  by?: DecidedBy;
+  /** The call may or may not have run (kind `uncertain`): an approve is a retry, a result says done or failed. */
+  uncertain?: boolean;
+  /** The decision carries an error (a `result` that says the call failed). */
+  withError?: boolean;
+  /** An approval that counts toward a quorum still short of it. */
+  counted?: boolean;
+  /** The call lives in a sub-run: the decision was passed on to it. */
+  forwarded?: boolean;
+}
+
+/** What a decision says about an uncertain call: `approve` is a retry, `result` is done or failed; `reject` is none. */
+export function uncertainAnswer(verb: DecisionVerb, withError: boolean): UncertainAnswer | undefined {
+  if (verb === 'retry' || verb === 'approve') return 'retry';
+  if (verb === 'done' || verb === 'failed') return verb;
+  if (verb === 'result') return withError ? 'failed' : 'done';
+  return undefined;
+}
+
+/** The outcome a verb comes to: `approve` → `approved` (`auto_approved` by code, `granted` by a grant), and so on. */
+export function outcomeOf(verb: DecisionVerb, terms: OutcomeTerms = {}): DecisionOutcome {
+  if (terms.forwarded) return 'forwarded';
+  if (verb === 'extend') return 'extended';
+  if (verb === 'approve' && terms.counted) return 'approval_counted';
+  const answer = terms.uncertain ? uncertainAnswer(verb, terms.withError ?? false) : undefined;
+  if (answer) return answer;
+  if (terms.by === 'grant') return 'granted';
+  const byCode = terms.by === 'code';
+  switch (verb) {
+    case 'approve':
+      return byCode ? 'auto_approved' : 'approved';
+    case 'reject':
+      return byCode ? 'auto_rejected' : 'rejected';
+    case 'input':
+      return 'input_provided';
+    case 'result':
+      return 'result_provided';
+    default:
+      return verb; // retry, done, failed: they answer uncertain calls only
+  }
+}
