@@ -156,3 +156,59 @@ export function nearness(value: MessageValue, words: string[]): number {
     ? 1
     : 0;
 }
+
+// Words that say nothing about which tool is meant: "issue_refund" is named by "refund", not by "issue".
+export const VAGUE = new Set([
+  'get',
+  'set',
+  'do',
+  'make',
+  'run',
+  'call',
+  'issue',
+  'perform',
+  'execute',
+  'handle',
+  'process',
+  'tool',
+  'the',
+  'a',
+  'an',
+  'of',
+  'for',
+  'and',
+  'or',
+  'with',
+  'by',
+  'from',
+  'on',
+  'in',
+  'at',
+  'to',
+  'my',
+  'new',
+  'this',
+  'that',
+  'it',
+  'is',
+  'are',
+  'be',
+  'can',
+  'will',
+  'your',
+  'you',
+  'when',
+  'use',
+  'user',
+  'given',
+  'returns',
+  'return',
+]);
+
+/** Lower case, with _ and - as spaces: how names are compared with what a message says. */
+export const plain = (s: string) => s.toLowerCase().replace(/[_-]+/g, ' ');
+/** The message says the phrase as a whole word (or words). */
+export const mentions = (message: string, phrase: string) =>
+  new RegExp(`(?:^|[^a-z0-9_])${plain(phrase).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[^a-z0-9_])`).test(
+    plain(message),
+  );

@@ -1,7 +1,8 @@
 // The scripted model drives any agent: a directed `call <tool> {…}`, or the tool a message names with arguments
 // filled from the tool's JSON schema and the message's values; the demo tools stay with the demo brain.
 import OpenAI from 'openai';
-import { type JsonSchema, planAnyAgent, type ToolSpec, toolSpecs } from '../../devtools/anyAgentBrain';
+import { planAnyAgent, type ToolSpec, toolSpecs } from '../../devtools/anyAgentBrain';
+import type { JsonSchema } from '../../devtools/schemaArguments';
 import { type BrainItem, demoReply } from '../../devtools/demoBrain';
 import { startScriptedModel } from '../../devtools/scriptedModel';
 
