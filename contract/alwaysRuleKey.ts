@@ -18,7 +18,7 @@ export const ruleToolName = (tool: string, mcpServer?: string): string =>
 /** A tool name as ruleToolName writes it, read back: `mcp:server/tool` is the server's tool, anything else a tool. */
 export function readRuleToolName(name: string): Pick<RuleTarget, 'tool' | 'mcpServer'> {
   const slash = name.indexOf('/');
-  if (!name.startsWith(MCP) || slash < 0) return { tool: name };
+  if (!name.startsWith(MCP) || slash <= MCP.length) return { tool: name }; // no server named: a tool of that name
   return { tool: name.slice(slash + 1), mcpServer: name.slice(MCP.length, slash) };
 }
 

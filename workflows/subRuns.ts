@@ -18,6 +18,7 @@ import {
   rejectSignal,
 } from '../contract/messages';
 import { type AppliedDecision, type ChildReport, type RunResult } from '../contract/runViews';
+import { readAlwaysRuleKey } from '../contract/alwaysRuleKey';
 
 const signals = {
   approve: approveSignal,
@@ -46,7 +47,7 @@ export class SubRuns {
     const share = 'shareAlwaysRules' in call && call.shareAlwaysRules;
     const rules = share
       ? Object.fromEntries(
-          Object.entries(s.book.state.sticky).map(([key, rule]) => [key.slice(key.indexOf('/') + 1), rule]),
+          Object.entries(s.book.state.sticky).map(([key, rule]) => [readAlwaysRuleKey(key)?.toolName ?? key, rule]),
         )
       : undefined;
     s.childStarted(childId, call);

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { ConversationItem } from '../../contract/items';
 import { runInputSchema } from '../../contract/messages';
+import { ruleToolNameOf } from '../../contract/alwaysRuleKey';
 import { SessionError } from './sessionErrors';
 import { DEFAULT_SESSION_MAX_ITEMS, MAX_SESSION_MAX_ITEMS } from '../../temporal.config';
 
@@ -88,10 +89,10 @@ const reportedRulesSchema = z.object({ alwaysRules: rulesSchema });
 export function rulesForAgent(snapshot: unknown, agent: string): AlwaysRules | undefined {
   const parsed = reportedRulesSchema.safeParse(snapshot);
   if (!parsed.success) return undefined;
-  const prefix = `${agent}/`;
   return Object.fromEntries(
-    Object.entries(parsed.data.alwaysRules).flatMap(([key, rule]) =>
-      key.startsWith(prefix) ? [[key.slice(prefix.length), rule]] : [],
-    ),
+    Object.entries(parsed.data.alwaysRules).flatMap(([key, rule]) => {
+      const tool = ruleToolNameOf(key, agent);
+      return tool === undefined ? [] : [[tool, rule]];
+    }),
   );
 }

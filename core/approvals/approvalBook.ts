@@ -11,7 +11,9 @@ import { expiryText } from './decisionText';
 import type { Decision } from '../../contract/messages';
 import type { AppliedDecision, AuditEntry, PendingApproval, PendingKind } from '../../contract/runViews';
 import { definedFields } from '../definedFields';
-import { markUncertain, uncertainAnswer, uncertainOutput } from './uncertainCalls';
+import { markUncertain, uncertainOutput } from './uncertainCalls';
+import { outcomeOf } from '../../contract/decisionWords';
+import { alwaysRuleKey } from '../../contract/alwaysRuleKey';
 import { markStale, type Stale } from './staleCalls';
 
 export interface BookCall extends Omit<PendingApproval, 'kind'> {
@@ -111,9 +113,9 @@ export class DecisionError extends Error {
   override name = 'DecisionError';
 }
 
-/** Always-rules hold per agent and tool; for an MCP tool, per agent, server and tool. */
-const ruleKey = (agentName: string, toolName: string, mcpServer?: string) =>
-  mcpServer ? `${agentName}/mcp:${mcpServer}/${toolName}` : `${agentName}/${toolName}`;
+/** Always-rules hold per agent and tool; for an MCP tool, per agent, server and tool (contract/alwaysRuleKey.ts). */
+const ruleKey = (call: Pick<BookCall, 'agentName' | 'toolName' | 'mcpServer'>) =>
+  alwaysRuleKey({ agent: call.agentName, tool: call.toolName, mcpServer: call.mcpServer });
 
 export class ApprovalBook {
   private readonly s: BookState;
@@ -198,7 +200,7 @@ export class ApprovalBook {
 
   private ruleFor(call: BookCall): StickyRule | undefined {
     if ((call.kind ?? 'approval') !== 'approval' || call.signedDecisions || call.quorum) return undefined;
-    return this.s.sticky[ruleKey(call.agentName, call.toolName, call.mcpServer)];
+    return this.s.sticky[ruleKey(call)];
   }
 
   /** Why this decision cannot be applied, or undefined if it can (names admitted and compared by `names`). Never changes anything. */
@@ -242,7 +244,7 @@ export class ApprovalBook {
         (call.kind ?? 'approval') === 'approval' &&
         (d.decision === 'approve' || d.decision === 'reject')
       ) {
-        this.s.sticky[ruleKey(call.agentName, call.toolName, call.mcpServer)] = {
+        this.s.sticky[ruleKey(call)] = {
           decision: d.decision,
           message: d.message,
           approver: d.approver,
@@ -424,19 +426,15 @@ export class ApprovalBook {
   ): AppliedDecision {
     if (via === 'grant')
       d = { reason: d.reason, approver: d.grantedBy, grantId: d.grantId, ...(d.signed ? { signed: d.signed } : {}) }; // a grant's author (its signer) approved it
-    const auto = via === 'rule' || via === 'onApproval';
-    const answer = call.kind === 'uncertain' ? uncertainAnswer(decision, d.error) : undefined;
-    call.state =
-      decision === 'reject'
-        ? 'rejected'
-        : decision === 'result' || answer === 'done' || answer === 'failed'
-          ? 'resolved'
-          : 'approved';
+    const by = via === 'grant' ? 'grant' : via === 'rule' || via === 'onApproval' ? 'code' : 'person';
+    const outcome = outcomeOf(decision, { by, uncertain: call.kind === 'uncertain', withError: d.error !== undefined });
+    const answer = outcome === 'done' || outcome === 'failed' ? outcome : undefined;
+    call.state = decision === 'reject' ? 'rejected' : decision === 'result' || answer ? 'resolved' : 'approved';
     if (decision === 'reject') call.rejectionOutput = d.message || call.rejectionText;
     // The workflow validates edits and input values and hands them over as JSON text; the book only records them.
     if ((decision === 'approve' || decision === 'input') && typeof d.editedArguments === 'string')
       call.editedArguments = d.editedArguments;
-    if (answer === 'done' || answer === 'failed') call.externalOutput = uncertainOutput(call, answer, d);
+    if (answer) call.externalOutput = uncertainOutput(call, answer, d);
     else if (decision === 'result')
       call.externalOutput =
         d.error !== undefined
@@ -444,21 +442,6 @@ export class ApprovalBook {
           : typeof d.result === 'string'
             ? d.result
             : JSON.stringify(d.result);
-    const outcome =
-      answer ??
-      (via === 'grant'
-        ? 'granted'
-        : decision === 'input'
-          ? 'input_provided'
-          : decision === 'result'
-            ? 'result_provided'
-            : decision === 'approve'
-              ? auto
-                ? 'auto_approved'
-                : 'approved'
-              : auto
-                ? 'auto_rejected'
-                : 'rejected');
     if (outcome === 'approved' && call.quorum && d.approver) call.quorum.approvedBy.push(d.approver);
     const quorum =
       call.quorum && outcome === 'approved'

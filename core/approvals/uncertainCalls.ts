@@ -2,8 +2,6 @@
 // started, so running them again could do the deed twice. Such a call waits for a person again, as `uncertain`,
 // who answers: run it again (`retry`), it ran (`done`, with the result the model gets), or it did not (`failed`, with
 // the error). Pure: the approval book applies these; the workflow decides when a call is uncertain.
-import type { Decision } from '../../contract/messages';
-import type { UncertainAnswer } from '../../contract/runViews';
 import type { BookCall, BookState } from './approvalBook';
 import { appendEntry } from './auditLog';
 import { type CallContext, contextFields } from './callContext';
@@ -58,17 +56,6 @@ export function markUncertain(
     via: 'run',
   });
   return entry;
-}
-
-/** What a decision says about an uncertain call: `approve` is a retry, `result` is done or failed; `reject` is none. */
-export function uncertainAnswer(
-  decision: Decision['decision'],
-  error: string | undefined,
-): UncertainAnswer | undefined {
-  if (decision === 'retry' || decision === 'approve') return 'retry';
-  if (decision === 'done' || decision === 'failed') return decision;
-  if (decision === 'result') return error !== undefined ? 'failed' : 'done';
-  return undefined;
 }
 
 /** What the model gets when a person says the call ran (its result) or failed (the error). */

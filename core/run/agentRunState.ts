@@ -12,6 +12,7 @@ import { EventLog } from './eventLog';
 import { type RunCarry, type TranscriptHead, carryOf, restoreArguments } from './runCarry';
 import type { RunInput } from '../../contract/messages';
 import type { ChildReport, Handoff, PendingApproval, RunStatus } from '../../contract/runViews';
+import { alwaysRuleKey, readRuleToolName } from '../../contract/alwaysRuleKey';
 
 export const DEFAULT_MAX_TURNS = 10;
 export const DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS = 10_000;
@@ -56,7 +57,7 @@ export class AgentRunState {
     // Always-rules handed down by a parent that opted in (asTool shareAlwaysRules) apply to this run's agent.
     if (!carry && input.alwaysRules)
       for (const [tool, rule] of Object.entries(input.alwaysRules))
-        this.book.state.sticky[`${input.agent}/${tool}`] = rule;
+        this.book.state.sticky[alwaysRuleKey({ agent: input.agent, ...readRuleToolName(tool) })] = rule;
     this._items = carry?.items ?? [
       ...((input.history ?? []) as ConversationItem[]),
       { type: 'message', role: 'user', content: input.input },

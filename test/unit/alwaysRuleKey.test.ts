@@ -28,6 +28,8 @@ test('read back, a key is what it was built from', () => {
     );
   }
   expect(readAlwaysRuleKey('no-slash')).toBeUndefined();
+  for (const odd of ['mcp:/x', 'mcp:x', 'a/b', 'mcp:s/t/u'])
+    expect(alwaysRuleKey({ agent: 'clerk', ...readRuleToolName(odd) })).toBe(`clerk/${odd}`);
 });
 
 test("a handed-down tool name makes the same key under the sub-run's agent", () => {
