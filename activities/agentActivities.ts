@@ -9,7 +9,7 @@ import { Context, log } from '@temporalio/activity';
 import { ApplicationFailure, type SerializationContext } from '@temporalio/common';
 import type { Agent } from '../agents/defineAgent';
 import type { AgentRegistry } from '../agents/registry';
-import type { ModelEndpoint } from '../temporal.config';
+import type { WorkerSettings } from '../config/workerSettings';
 import type { ConversationItem, ModelTurn } from '../contract/items';
 import type { ApprovalPolicy } from '../contract/approvalPolicy';
 import type { AgentSnapshot, ToolSnapshot } from '../core/run/agentSnapshot';
@@ -23,8 +23,7 @@ import { createModelActivities } from './model/modelTurn';
 import type { DeltaRelay } from './model/deltaRelay';
 import type { TranscriptStore } from './model/transcript';
 import { createNotifyActivities } from './notify';
-import { type ApproverKey, type SignatureCheck, verifyDecisionSignatures, verifyGrantSignature } from './approverKeys';
-import type { LinkSettings } from '../links/actionLinks';
+import { type SignatureCheck, verifyDecisionSignatures, verifyGrantSignature } from './approverKeys';
 
 export interface ModelTurnRequest {
   runId: string;
@@ -115,26 +114,17 @@ function toolsOf(agent: Agent, mcpTools: ToolSnapshot[] = []): Tool[] {
 
 export interface AgentActivityDeps {
   registry: AgentRegistry;
-  model: ModelEndpoint;
-  webhookUrl?: string;
+  /** The worker's settings, checked by createWorker: read here and handed to planning as they are. */
+  settings: WorkerSettings;
   transcripts?: TranscriptStore;
   deltaRelay?: DeltaRelay;
-  /** COUNTERSIGN_APPROVER_KEYS, read at worker start: the public keys signed decisions are checked against. */
-  approverKeys?: ApproverKey[];
-  /** COUNTERSIGN_REQUIRE_SIGNED_DECISIONS: every approval this worker plans needs a signed decision. */
-  requireSignedDecisions?: boolean;
-  /** COUNTERSIGN_PUBLIC_URL and COUNTERSIGN_LINK_SECRET: approval_requested notifications carry one-click links. */
-  links?: LinkSettings;
-  /** Fast mode (COUNTERSIGN_FAST_MODE): the runs this worker describes call the model in local activities. */
-  localModelCalls?: boolean;
-  /** COUNTERSIGN_GRANTS_WORKFLOW_ID: the standing grants planning asks; default `countersign-grants`. */
-  grantsWorkflowId?: string;
 }
 
 export function createAgentActivities(deps: AgentActivityDeps) {
-  const { callModel } = createModelActivities(deps.model, deps.deltaRelay);
+  const { settings } = deps;
+  const { callModel } = createModelActivities(settings.model, deps.deltaRelay);
   return {
-    ...createNotifyActivities({ webhookUrl: deps.webhookUrl, links: deps.links }),
+    ...createNotifyActivities(settings),
 
     /** The agent as this run will know it, its MCP servers' tools listed now and frozen with it. */
     async describeAgent(ref: { name: string; version?: string }): Promise<AgentSnapshot> {
@@ -142,9 +132,9 @@ export function createAgentActivities(deps: AgentActivityDeps) {
       // The run notifies (schedules the notify activity) only when the worker that describes its agent has a webhook.
       const snapshot: AgentSnapshot = {
         ...agent.snapshot(),
-        webhook: Boolean(deps.webhookUrl),
-        ...(deps.localModelCalls ? { modelCalls: 'local' as const } : {}),
-        ...(deps.requireSignedDecisions ? { requireSignedDecisions: true as const } : {}),
+        webhook: Boolean(settings.webhookUrl),
+        ...(settings.fastMode ? { modelCalls: 'local' as const } : {}),
+        ...(settings.requireSignedDecisions ? { requireSignedDecisions: true as const } : {}),
       };
       return agent.mcpServers.length
         ? { ...snapshot, tools: [...snapshot.tools, ...(await freezeMcpTools(agent))] }
@@ -153,12 +143,12 @@ export function createAgentActivities(deps: AgentActivityDeps) {
 
     /** Signed decisions' signatures, checked against this worker's approver keys (the run checks the claims). */
     async verifyDecisionTokens(tokens: string[]): Promise<ReturnType<typeof verifyDecisionSignatures>> {
-      return verifyDecisionSignatures(deps.approverKeys ?? [], tokens);
+      return verifyDecisionSignatures(settings.approverKeys, tokens);
     },
 
     /** A signed grant's signature, checked against this worker's approver keys (the grants workflow checks the claims). */
     async verifyGrantToken(token: string): Promise<SignatureCheck> {
-      return verifyGrantSignature(deps.approverKeys ?? [], token);
+      return verifyGrantSignature(settings.approverKeys, token);
     },
 
     async modelTurn(req: ModelTurnRequest): Promise<ModelTurnResult> {
@@ -177,12 +167,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         ...(agent.outputSchema ? { outputSchema: agent.outputSchema } : {}),
       });
       const outputProblem = finalOutputProblem(agent, turn.items);
-      const planning = {
-        ...req,
-        requireSignedDecisions: deps.requireSignedDecisions === true,
-        approverKeys: deps.approverKeys ?? [],
-        ...(deps.grantsWorkflowId ? { grantsWorkflowId: deps.grantsWorkflowId } : {}),
-      };
+      const planning = { runId: req.runId, context: req.context, policy: req.policy, settings };
       const planned = turn.items.flatMap((i) =>
         i.type === 'function_call'
           ? [planCall(agent, tools, i, planning)]

@@ -8,12 +8,9 @@ import { z } from 'zod';
 import { decodeDecisionToken } from '../core/signing/decisionToken';
 import { base64urlDecode, quote } from '../core/signing/compactJws';
 import { decodeGrantToken } from '../core/signing/grantToken';
+import type { ApproverKey } from '../config/workerSettings';
 
-export interface ApproverKey {
-  kid: string;
-  /** The public key, base64url of its 32 bytes. */
-  x: string;
-}
+export type { ApproverKey };
 
 const keySchema = z.looseObject({
   kty: z.literal('OKP', { error: 'must be "OKP" (only Ed25519 keys are accepted)' }),

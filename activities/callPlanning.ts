@@ -6,10 +6,11 @@ import { Context, log } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { z } from 'zod';
 import { notGrantable, signatureNeeded } from '../core/grants/grantableTools';
-import { GRANTS_WORKFLOW_ID, type UseGrantResult, useGrantUpdate } from '../contract/grantMessages';
+import { type UseGrantResult, useGrantUpdate } from '../contract/grantMessages';
 import { checkGrantUse, decodeGrantToken } from '../core/signing/grantToken';
 import type { SignedBy } from '../core/approvals/decisionRules';
 import { type ApproverKey, verifyGrantSignature } from './approverKeys';
+import type { WorkerSettings } from '../config/workerSettings';
 import type { Agent, ToolErrorKind } from '../agents/defineAgent';
 import type { Tool } from '../agents/defineTool';
 import type { FunctionCallItem } from '../contract/items';
@@ -28,12 +29,8 @@ export interface PlanningContext {
   context: Record<string, unknown>;
   /** The run's own approval policy (wins over the agent's and the tool's): needed for the timeout text. */
   policy?: ApprovalPolicy;
-  /** COUNTERSIGN_REQUIRE_SIGNED_DECISIONS on this worker: every approval needs a signed decision. */
-  requireSignedDecisions?: boolean;
-  /** COUNTERSIGN_GRANTS_WORKFLOW_ID on this worker: the standing grants to ask (default `countersign-grants`). */
-  grantsWorkflowId?: string;
-  /** COUNTERSIGN_APPROVER_KEYS on this worker: a signed grant's token is checked against them when it is used. */
-  approverKeys?: ApproverKey[];
+  /** This worker's settings, as createWorker checked them (signed decisions, the standing grants, approver keys). */
+  settings: WorkerSettings;
 }
 
 /**
@@ -51,7 +48,7 @@ async function waitTerms(
   const defined = effectivePolicy(agent.policy, tool?.policy);
   const policy = effectivePolicy(defined, req.policy);
   const approval = kind === 'approval';
-  const signedDecisions = approval && (req.requireSignedDecisions || defined.signedDecisions === true);
+  const signedDecisions = approval && (req.settings.requireSignedDecisions || defined.signedDecisions === true);
   const quorum = approval && (policy.quorum ?? 1) > 1 ? policy.quorum : undefined;
   const requestedBy = req.context.requestedBy;
   const excludedApprover =
@@ -234,7 +231,7 @@ async function grantDecision(
   req: PlanningContext,
 ): Promise<AutoDecision | undefined> {
   const policy = effectivePolicy(agent.policy, tool.policy);
-  if (notGrantable(tool.name, policy, req.requireSignedDecisions)) return undefined;
+  if (notGrantable(tool.name, policy, req.settings.requireSignedDecisions)) return undefined;
   let ctx: Context;
   try {
     ctx = Context.current();
@@ -246,7 +243,7 @@ async function grantDecision(
   // The run (workflow id and run id: a reused workflow id is another run) and the call: the same on every retry.
   const callKey = `${info.workflowExecution?.workflowId ?? req.runId}:${info.workflowExecution?.runId ?? ''}:${call.callId}`;
   const requestedBy = req.context.requestedBy;
-  const signed = signatureNeeded(tool.name, policy, req.requireSignedDecisions) !== undefined;
+  const signed = signatureNeeded(tool.name, policy, req.settings.requireSignedDecisions) !== undefined;
   const request = {
     ...(signed ? { signedOnly: true as const } : {}),
     agent: agent.name,
@@ -257,12 +254,12 @@ async function grantDecision(
     ...(policy.excludeRequester && typeof requestedBy === 'string' ? { notBy: requestedBy } : {}),
   };
   try {
-    const handle = client.workflow.getHandle(req.grantsWorkflowId ?? GRANTS_WORKFLOW_ID);
+    const handle = client.workflow.getHandle(req.settings.grantsWorkflowId);
     const granted = await client.withDeadline(Date.now() + GRANT_CHECK_TIMEOUT_MS, () =>
       handle.executeUpdate(useGrantUpdate, { args: [request], updateId: `use:${callKey}` }),
     );
     if (!granted) return undefined;
-    const signer = signed ? grantSigner(req.approverKeys ?? [], granted, request) : undefined;
+    const signer = signed ? grantSigner(req.settings.approverKeys, granted, request) : undefined;
     if (typeof signer === 'string') {
       log.warn('a signed grant did not check out; a person decides', {
         tool: tool.name,

@@ -9,6 +9,7 @@ import { writeHeapSnapshot } from 'node:v8';
 import { Worker } from '@temporalio/worker';
 import { buildWorkflowBundle } from '../worker/workflowBundle';
 import { createAgentActivities } from '../activities/agentActivities';
+import { workerSettingsOf } from '../config/workerSettings';
 import { defaultRegistry } from '../agents';
 import { startScriptedModel } from '../devtools/scriptedModel';
 import { Runner } from '../client/run/runner';
@@ -43,7 +44,10 @@ async function main() {
       });
       const activities =
         system === 'countersign'
-          ? createAgentActivities({ registry: defaultRegistry(), model: benchModel(model.baseURL) })
+          ? createAgentActivities({
+              registry: defaultRegistry(),
+              settings: workerSettingsOf({ model: benchModel(model.baseURL) }),
+            })
           : floorActivities(model.baseURL);
       const worker = await Worker.create({
         connection: env.nativeConnection,

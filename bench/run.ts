@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { buildWorkflowBundle } from '../worker/workflowBundle';
 import { createAgentActivities } from '../activities/agentActivities';
+import { workerSettingsOf } from '../config/workerSettings';
 import { defaultRegistry } from '../agents';
 import { startScriptedModel } from '../devtools/scriptedModel';
 import { quietRuntime } from '../test/support/harness';
@@ -103,13 +104,16 @@ async function main() {
       try {
         const taskQueue = 'bench';
         const fastTaskQueue = 'bench-fast';
-        const workerOn = async (queue: string, localModelCalls: boolean) =>
+        const workerOn = async (queue: string, fastMode: boolean) =>
           Worker.create({
             connection: shared.nativeConnection,
             taskQueue: queue,
             workflowBundle: await benchBundle(),
             activities: {
-              ...createAgentActivities({ registry: defaultRegistry(), model: modelSettings, localModelCalls }),
+              ...createAgentActivities({
+                registry: defaultRegistry(),
+                settings: workerSettingsOf({ model: modelSettings, fastMode }),
+              }),
               ...floorActivities(model.baseURL),
             },
           });

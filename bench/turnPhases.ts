@@ -6,6 +6,7 @@ import { Client, type WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { createAgentActivities } from '../activities/agentActivities';
+import { workerSettingsOf } from '../config/workerSettings';
 import { defaultRegistry } from '../agents';
 import { Runner } from '../client/run/runner';
 import { startScriptedModel } from '../devtools/scriptedModel';
@@ -73,13 +74,16 @@ async function main() {
   const env = await startBenchServer();
   const model = await startScriptedModel();
   const bundle = await buildWorkflowBundle({ workflowsPath: require.resolve('./benchWorkflows'), quiet: true });
-  const workerOn = (taskQueue: string, localModelCalls: boolean) =>
+  const workerOn = (taskQueue: string, fastMode: boolean) =>
     Worker.create({
       connection: env.nativeConnection,
       taskQueue,
       workflowBundle: bundle,
       activities: {
-        ...createAgentActivities({ registry: defaultRegistry(), model: benchModel(model.baseURL), localModelCalls }),
+        ...createAgentActivities({
+          registry: defaultRegistry(),
+          settings: workerSettingsOf({ model: benchModel(model.baseURL), fastMode }),
+        }),
         ...floorActivities(model.baseURL),
       },
     });

@@ -1,6 +1,7 @@
 // The shape of the loaded configuration: what loadConfig and loadDevConfig (temporal.config.ts) return. The variables
 // themselves, their types, defaults and meanings are declared in temporal.config.ts; the comments here name them.
 import type { loadClientConnectConfig } from '@temporalio/envconfig';
+import type { LinkSettings } from '../links/actionLinks';
 
 export type ModelApi = 'responses' | 'chat';
 
@@ -41,7 +42,7 @@ export interface CountersignConfig {
   model: ModelEndpoint;
   /** COUNTERSIGN_DEMO_OUTBOX */
   demoOutbox: string;
-  /** COUNTERSIGN_WEBHOOK_URL */
+  /** COUNTERSIGN_WEBHOOK_URL: where approval notifications are POSTed. */
   webhookUrl?: string;
   /** Worker Versioning: COUNTERSIGN_DEPLOYMENT_NAME, COUNTERSIGN_BUILD_ID (else the git commit), COUNTERSIGN_VERSIONING_BEHAVIOR. */
   deployment?: { name: string; buildId: string; behavior: 'AUTO_UPGRADE' | 'PINNED' };
@@ -64,15 +65,15 @@ export interface CountersignConfig {
   tracing?: TracingSettings;
   /** COUNTERSIGN_APPROVER_KEYS */
   approverKeysFile?: string;
-  /** COUNTERSIGN_REQUIRE_SIGNED_DECISIONS=true */
+  /** COUNTERSIGN_REQUIRE_SIGNED_DECISIONS=true: every approval this worker plans needs a signed decision. */
   requireSignedDecisions: boolean;
-  /** COUNTERSIGN_FAST_MODE=true */
+  /** Fast mode, COUNTERSIGN_FAST_MODE=true: the runs this worker describes make their model calls as local activities. */
   fastMode: boolean;
-  /** One-click links: COUNTERSIGN_PUBLIC_URL, COUNTERSIGN_LINK_SECRET, COUNTERSIGN_LINK_TTL (present when the URL is set). */
-  links?: { publicUrl: string; secret: string; maxTtlSeconds: number };
+  /** One-click links in approval_requested notifications: COUNTERSIGN_PUBLIC_URL, COUNTERSIGN_LINK_SECRET, COUNTERSIGN_LINK_TTL (present when the URL is set). */
+  links?: LinkSettings;
   /** COUNTERSIGN_LINK_SECRET, also without a public URL: `countersign serve` checks links with it. Secret. */
   linkSecret?: string;
-  /** COUNTERSIGN_GRANTS_WORKFLOW_ID */
+  /** COUNTERSIGN_GRANTS_WORKFLOW_ID: the standing grants planning asks (default `countersign-grants`). */
   grantsWorkflowId: string;
   /** COUNTERSIGN_SESSION_MAX_ITEMS */
   sessionMaxItems: number;

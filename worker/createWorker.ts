@@ -11,13 +11,13 @@ import {
   type ModelEndpoint,
   type PayloadStorageSettings,
 } from '../temporal.config';
+import { type WorkerSettings, workerSettingsOf } from '../config/workerSettings';
 import { checkSearchAttributes, connectWorker } from './workerConnection';
 import { type DeltaRelay, startDeltaRelay } from '../activities/model/deltaRelay';
 import { buildWorkflowBundle, prebuiltWorkflowBundle, tracingInterceptors } from './workflowBundle';
 import { startTracing, type Tracing } from '../config/tracing';
 import { tracingWorkerOptions, withTracing } from './workerTracing';
 import { type ApproverKey, loadApproverKeys } from '../activities/approverKeys';
-import type { LinkSettings } from '../links/actionLinks';
 import { useDemoOutbox } from '../agents/demo/outbox';
 import { startPayloadSweeper } from './payloadSweeper';
 import { type MetricsEndpoint, metricsEndpointAt } from './metricsEndpoint';
@@ -30,14 +30,16 @@ function approverKeysOf(file: string): ApproverKey[] {
   }
 }
 
-export interface CountersignWorkerOptions {
+/**
+ * The settings of the activities and planning are WorkerSettings' fields (webhookUrl, links, requireSignedDecisions,
+ * fastMode, grantsWorkflowId, approverKeys), each optional here with its default; the model is required.
+ */
+export interface CountersignWorkerOptions extends Partial<WorkerSettings> {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
   registry: AgentRegistry;
   model: ModelEndpoint;
-  /** COUNTERSIGN_WEBHOOK_URL: where approval notifications are POSTed. */
-  webhookUrl?: string;
   /** Worker Versioning: this worker's deployment version and default behaviour. */
   deployment?: CountersignConfig['deployment'];
   /** COUNTERSIGN_ENCRYPTION_KEYS: encrypt every payload this worker writes. */
@@ -50,32 +52,37 @@ export interface CountersignWorkerOptions {
   workerOptions?: Partial<WorkerOptions>;
   /** Where model turns publish their text deltas while they run (started and closed by the caller); none: no streaming. */
   deltaRelay?: DeltaRelay;
-  /** Approvers' public keys (COUNTERSIGN_APPROVER_KEYS, see loadApproverKeys): signed decisions are checked against them. */
-  approverKeys?: ApproverKey[];
-  /** Every approval this worker plans needs a signed decision (COUNTERSIGN_REQUIRE_SIGNED_DECISIONS). */
-  requireSignedDecisions?: boolean;
-  /** Fast mode (COUNTERSIGN_FAST_MODE): runs this worker starts make model calls as local activities. */
-  fastMode?: boolean;
-  /** One-click links in approval_requested notifications (COUNTERSIGN_PUBLIC_URL, COUNTERSIGN_LINK_SECRET). */
-  links?: LinkSettings;
-  /** The standing grants' workflow id (COUNTERSIGN_GRANTS_WORKFLOW_ID); default `countersign-grants`. */
-  grantsWorkflowId?: string;
   /** Where the demo agents' tools write their side effects (COUNTERSIGN_DEMO_OUTBOX), for every worker of this process. */
   demoOutbox?: string;
   /** Traces (OTEL_EXPORTER_OTLP_ENDPOINT): the SDK's OpenTelemetry interceptors and Countersign's spans; a given workflowBundle must hold the tracing interceptors. */
   tracing?: Tracing;
 }
 
+/** What createWorker builds the Worker from, beside the settings. */
+type WorkerBuild = Omit<CountersignWorkerOptions, keyof WorkerSettings>;
+
+/**
+ * The worker's settings out of `given`, checked against the agents it serves: the one check of the settings, made by
+ * createWorker before it builds anything and by createConfiguredWorker before it connects.
+ */
+function checkedSettings(
+  registry: AgentRegistry,
+  given: Partial<WorkerSettings> & Pick<WorkerSettings, 'model'>,
+): WorkerSettings {
+  const settings = workerSettingsOf(given);
+  checkModelApi(registry, settings.model);
+  checkApproverKeys(registry, settings);
+  return settings;
+}
+
 /** Signed decisions need keys to check them against: a worker that would ask for them without any refuses to start. */
-function checkApproverKeys(
-  o: Pick<CountersignWorkerOptions, 'registry' | 'approverKeys' | 'requireSignedDecisions'>,
-): void {
-  if (o.approverKeys?.length) return;
-  if (o.requireSignedDecisions)
+function checkApproverKeys(registry: AgentRegistry, s: WorkerSettings): void {
+  if (s.approverKeys.length) return;
+  if (s.requireSignedDecisions)
     throw new ConfigError(
       'COUNTERSIGN_REQUIRE_SIGNED_DECISIONS=true needs approver keys: set COUNTERSIGN_APPROVER_KEYS to a JWKS file (countersign keys generate <approver> writes one)',
     );
-  for (const agent of o.registry.all()) {
+  for (const agent of registry.all()) {
     const tool = agent.tools.find((t) => (t.policy.signedDecisions ?? agent.policy.signedDecisions) === true);
     if (tool)
       throw new ConfigError(
@@ -95,13 +102,11 @@ function checkModelApi(registry: AgentRegistry, model: ModelEndpoint): void {
 }
 
 export async function createWorker(o: CountersignWorkerOptions): Promise<Worker> {
-  checkModelApi(o.registry, o.model);
-  checkApproverKeys(o);
-  return createCheckedWorker(o);
+  return createCheckedWorker(o, checkedSettings(o.registry, o));
 }
 
-/** createWorker once its options are checked (createConfiguredWorker checks them before it connects). */
-async function createCheckedWorker(o: CountersignWorkerOptions): Promise<Worker> {
+/** createWorker once its settings are checked (createConfiguredWorker checks them before it connects). */
+async function createCheckedWorker(o: WorkerBuild, settings: WorkerSettings): Promise<Worker> {
   if (o.demoOutbox) useDemoOutbox(o.demoOutbox);
   const storage = openPayloadStorage(
     o.payloadStorage ?? { kind: 'file', dir: '.temporal/payloads', thresholdBytes: 256 * 1024 },
@@ -118,18 +123,7 @@ async function createCheckedWorker(o: CountersignWorkerOptions): Promise<Worker>
     namespace: o.namespace,
     taskQueue: o.taskQueue,
     workflowBundle: bundle,
-    activities: createAgentActivities({
-      registry: o.registry,
-      model: o.model,
-      webhookUrl: o.webhookUrl,
-      transcripts,
-      deltaRelay: o.deltaRelay,
-      approverKeys: o.approverKeys,
-      requireSignedDecisions: o.requireSignedDecisions,
-      links: o.links,
-      localModelCalls: o.fastMode === true,
-      ...(o.grantsWorkflowId ? { grantsWorkflowId: o.grantsWorkflowId } : {}),
-    }),
+    activities: createAgentActivities({ registry: o.registry, settings, transcripts, deltaRelay: o.deltaRelay }),
     dataConverter: dataConverterOf(storage),
     ...(o.deployment
       ? {
@@ -157,9 +151,8 @@ export async function createConfiguredWorker(
   workerOptions: Partial<WorkerOptions> = {},
 ): Promise<{ worker: Worker; connection: NativeConnection; deltaRelay?: DeltaRelay; metrics?: MetricsEndpoint }> {
   // A worker its settings refuse says so before it connects: nothing to close, nothing left retrying.
-  const approverKeys = config.approverKeysFile ? approverKeysOf(config.approverKeysFile) : undefined;
-  checkModelApi(registry, model);
-  checkApproverKeys({ registry, approverKeys, requireSignedDecisions: config.requireSignedDecisions });
+  const approverKeys = config.approverKeysFile ? approverKeysOf(config.approverKeysFile) : [];
+  const settings = checkedSettings(registry, { ...config, model, approverKeys });
   // The metrics endpoint installs the process's Temporal runtime: before the connection starts a default one.
   const metrics = config.metricsAddress ? await metricsEndpointAt(config.metricsAddress) : undefined;
   const connection = await connectWorker(config);
@@ -167,29 +160,26 @@ export async function createConfiguredWorker(
   try {
     await checkSearchAttributes(connection, config);
     deltaRelay = config.deltaRelay ? await startDeltaRelay(config.deltaRelay) : undefined;
-    const worker = await createCheckedWorker({
-      connection,
-      namespace: config.namespace,
-      taskQueue: config.taskQueue,
-      registry,
-      model,
-      webhookUrl: config.webhookUrl,
-      deployment: config.deployment,
-      encryptionKeys: config.encryptionKeys,
-      payloadStorage: config.payloadStorage,
-      deltaRelay,
-      ...(approverKeys ? { approverKeys } : {}),
-      requireSignedDecisions: config.requireSignedDecisions,
-      fastMode: config.fastMode,
-      ...(config.links ? { links: config.links } : {}),
-      grantsWorkflowId: config.grantsWorkflowId,
-      demoOutbox: config.demoOutbox,
-      ...(config.tracing ? { tracing: await startTracing(config.tracing) } : {}),
-      workerOptions: {
-        ...(config.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: config.maxCachedWorkflows } : {}),
-        ...workerOptions,
+    const { namespace, taskQueue, deployment, encryptionKeys, payloadStorage, demoOutbox } = config;
+    const worker = await createCheckedWorker(
+      {
+        namespace,
+        taskQueue,
+        deployment,
+        encryptionKeys,
+        payloadStorage,
+        demoOutbox,
+        connection,
+        registry,
+        deltaRelay,
+        ...(config.tracing ? { tracing: await startTracing(config.tracing) } : {}),
+        workerOptions: {
+          ...(config.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: config.maxCachedWorkflows } : {}),
+          ...workerOptions,
+        },
       },
-    });
+      settings,
+    );
     startPayloadSweeper(connection.workflowService, config, worker); // COUNTERSIGN_PAYLOAD_GC_INTERVAL; stops with the worker
     metrics?.watch(worker);
     return { worker, connection, ...(deltaRelay ? { deltaRelay } : {}), ...(metrics ? { metrics } : {}) };
