@@ -8,7 +8,8 @@ import { type Connect } from './cliConnection';
 import { lazy } from './lazyLoads';
 import { dim, green, print, printJson, red } from './terminalOutput';
 import { CountersignError } from '../client/errors';
-import { decidingAs } from '../client/approvals/approver';
+import { defaultApprover } from '../client/approvals/approver';
+import type { DecisionBuilding } from '../client/approvals/decisionBuilder';
 import { sameApprover } from '../contract/approverName';
 import { quorumText } from '../core/approvals/decisionText';
 
@@ -54,25 +55,30 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
     const ids = callId ? [callId] : pending.map((p) => p.callId);
     if (ids.length === 0) throw new CountersignError(`run ${workflowId} has no pending approvals`);
     const decisions: Decision[] = ids.map((id) => {
-      const d: Decision = {
-        callId: id,
-        decision: kind,
-        ...(o.always ? { always: true } : {}),
-        ...(key ? { approver: key.kid } : asApprover(o.as)),
-        ...(o.reason ? { reason: o.reason } : {}),
-        ...(o.message ? { message: o.message } : {}),
-        ...(editedArguments ? { editedArguments } : {}),
-      };
-      if (!key) return d;
-      const call = pending.find((p) => p.callId === id);
-      if (!call)
+      const call = key && pending.find((p) => p.callId === id);
+      if (key && !call)
         throw new CountersignError(
           `call ${id} is not pending in run ${workflowId} (see: countersign show ${workflowId})`,
         );
-      return lazy.decisionSigning().withToken(key, workflowId, { ...d, decision: kind }, call);
+      return decision(
+        {
+          callId: id,
+          decision: kind,
+          ...(o.always ? { always: true } : {}),
+          ...(key ? {} : asApprover(o.as)),
+          ...(o.reason ? { reason: o.reason } : {}),
+          ...(o.message ? { message: o.message } : {}),
+          ...(editedArguments ? { editedArguments } : {}),
+        },
+        key && call ? { sign: { key, workflowId, call } } : {},
+      );
     });
     await send(workflowId, decisions, o.json);
   }
+
+  /** A person's words as the contract's Decision: checked in one place (client/approvals/decisionBuilder.ts), signed with a key. */
+  const decision = (words: Decision, building?: DecisionBuilding): Decision =>
+    lazy.decisionBuilder().buildDecision(words, building);
 
   /** Sends decisions through the decide update and says what was applied. */
   async function send(workflowId: string, decisions: Decision[], json?: boolean): Promise<void> {
@@ -88,10 +94,10 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
     if (result.stillPending.length) print(dim(`still pending: ${result.stillPending.join(', ')}`));
   }
 
-  /** The approver for a decision: --as, else the OS user (a name the rule refuses is refused before anything is sent). */
+  /** The approver for a decision: --as, else the OS user (the builder refuses a name the rule refuses, before anything is sent). */
   const asApprover = (as?: string) => {
-    const approver = decidingAs(as);
-    return approver ? { approver } : {};
+    const approver = as ?? defaultApprover();
+    return approver !== undefined ? { approver } : {};
   };
 
   program
@@ -132,7 +138,7 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
     .option('--json', 'machine-readable output')
     .action(async (workflowId: string, callId: string, o: { values: string; as?: string; json?: boolean }) => {
       const values = jsonObjectOption('--values', o.values, `'{"time":"10:00"}'`, '--values must be a JSON object');
-      await send(workflowId, [{ callId, decision: 'input', values, ...asApprover(o.as) }], o.json);
+      await send(workflowId, [decision({ callId, decision: 'input', values, ...asApprover(o.as) })], o.json);
     });
 
   program
@@ -153,7 +159,7 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
         if ((o.result === undefined) === (o.error === undefined))
           throw new CountersignError('pass exactly one of --result or --error');
         const outcome = o.error !== undefined ? { error: o.error } : { result: o.result as string };
-        await send(workflowId, [{ callId, decision: 'result', ...outcome, ...asApprover(o.as) }], o.json);
+        await send(workflowId, [decision({ callId, decision: 'result', ...outcome, ...asApprover(o.as) })], o.json);
       },
     );
 
@@ -188,7 +194,7 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
             : { decision: 'failed' as const, error: o.failed! };
         await send(
           workflowId,
-          [{ callId, ...answer, ...asApprover(o.as), ...(o.reason ? { reason: o.reason } : {}) }],
+          [decision({ callId, ...answer, ...asApprover(o.as), ...(o.reason ? { reason: o.reason } : {}) })],
           o.json,
         );
       },
@@ -207,7 +213,15 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
       async (workflowId: string, callId: string, o: { by: string; as?: string; reason?: string; json?: boolean }) => {
         await send(
           workflowId,
-          [{ callId, decision: 'extend', by: o.by, ...asApprover(o.as), ...(o.reason ? { reason: o.reason } : {}) }],
+          [
+            decision({
+              callId,
+              decision: 'extend',
+              by: o.by,
+              ...asApprover(o.as),
+              ...(o.reason ? { reason: o.reason } : {}),
+            }),
+          ],
           o.json,
         );
       },

@@ -11,6 +11,8 @@ export const lazy = {
   codecServer: () => require('../servers/codecServer') as typeof import('../servers/codecServer'),
   decisionSigning: () =>
     require('../client/signing/decisionSigning') as typeof import('../client/signing/decisionSigning'),
+  decisionBuilder: () =>
+    require('../client/approvals/decisionBuilder') as typeof import('../client/approvals/decisionBuilder'),
   approvalsReport: () =>
     require('../client/approvals/approvalsReport') as typeof import('../client/approvals/approvalsReport'),
   inbox: () => require('../servers/inbox/inboxServer') as typeof import('../servers/inbox/inboxServer'),

@@ -5,6 +5,7 @@ import { EventEmitter } from 'node:events';
 import type { RunEvent } from '../../contract/runEvents';
 import type { PendingApproval } from '../../contract/runViews';
 import type { Runner } from './runner';
+import { buildDecision } from '../approvals/decisionBuilder';
 
 export interface ToolApprovalRequired {
   workflowId: string;
@@ -37,33 +38,33 @@ export class LiveSession extends EventEmitter<LiveSessionEvents> {
     this.done = this.follow(options.after);
   }
 
-  approveToolCall(callId: string, options: { always?: boolean; approver?: string; reason?: string } = {}) {
+  async approveToolCall(callId: string, options: { always?: boolean; approver?: string; reason?: string } = {}) {
     const { always, approver, reason } = options;
     return this.runner.decide(this.workflowId, [
-      {
+      buildDecision({
         callId,
         decision: 'approve',
         ...(always ? { always } : {}),
         ...(approver ? { approver } : {}),
         ...(reason ? { reason } : {}),
-      },
+      }),
     ]);
   }
 
-  rejectToolCall(
+  async rejectToolCall(
     callId: string,
     options: { message?: string; always?: boolean; approver?: string; reason?: string } = {},
   ) {
     const { message, always, approver, reason } = options;
     return this.runner.decide(this.workflowId, [
-      {
+      buildDecision({
         callId,
         decision: 'reject',
         ...(message ? { message } : {}),
         ...(always ? { always } : {}),
         ...(approver ? { approver } : {}),
         ...(reason ? { reason } : {}),
-      },
+      }),
     ]);
   }
 

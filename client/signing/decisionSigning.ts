@@ -57,10 +57,10 @@ export function readPrivateKey(file: string): ApproverPrivateKey {
   return parsed.data;
 }
 
-/** A compact JWS (EdDSA) for one decision on one call, binding the exact arguments text. */
 /**
  * The decision with its token: over run `wf`, the decision's call and the arguments it approves (the edited ones when
- * it edits), by the key's approver. The one way the CLI, RunState and the inbox sign.
+ * it edits), by the key's approver. What buildDecision (client/approvals/decisionBuilder.ts) signs with: the one way the
+ * CLI, RunState, live sessions and the inbox make a decision.
  */
 export function withToken(
   key: ApproverPrivateKey,
@@ -84,6 +84,7 @@ export function withToken(
   };
 }
 
+/** A compact JWS (EdDSA) for one decision on one call, binding the exact arguments text. */
 export function signDecision(
   key: ApproverPrivateKey | string,
   claims: {

@@ -6,10 +6,12 @@ import { join } from 'node:path';
 import type { Decision } from '../../contract/messages';
 import type { DecideResult, PendingApproval } from '../../contract/runViews';
 import { sameApprover } from '../../contract/approverName';
-import { readPrivateKey, withToken } from '../../client/signing/decisionSigning';
+import { buildDecision } from '../../client/approvals/decisionBuilder';
 import type { Runner } from '../../client/run/runner';
+import { CountersignError } from '../../client/errors';
 
-export class DecisionProblem extends Error {
+/** A form or API body that is not a decision: one line saying what to fix, a client-library error like the run's refusals. */
+export class DecisionProblem extends CountersignError {
   override name = 'DecisionProblem';
 }
 
@@ -89,8 +91,9 @@ export class Decider {
           'send decisions without a token: the server signs them with your key if it holds one',
         );
       const mine: Decision = { ...d, approver };
+      const refuse = (message: string) => new DecisionProblem(message);
       if (mine.decision !== 'approve' && mine.decision !== 'reject') {
-        out.push(mine);
+        out.push(buildDecision(mine, { refuse }));
         continue;
       }
       pending ??= await this.runner.pending(workflowId);
@@ -100,11 +103,9 @@ export class Decider {
         throw new DecisionProblem(
           `call ${mine.callId} (${call.toolName}) needs a signed decision and this server holds no key for ${approver}: sign it yourself with countersign ${mine.decision} --key <file>`,
         );
-      if (!call || !keyFile) {
-        out.push(mine);
-        continue;
-      }
-      out.push(withToken(readPrivateKey(keyFile), workflowId, { ...mine, decision: mine.decision }, call));
+      out.push(
+        buildDecision(mine, { refuse, ...(call && keyFile ? { sign: { key: keyFile, workflowId, call } } : {}) }),
+      );
     }
     return this.runner.decide(workflowId, out);
   }

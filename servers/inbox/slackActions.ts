@@ -14,6 +14,7 @@ import { DecisionProblem } from './deciding';
 import type { InboxContext } from './inboxServer';
 import { ownRun } from './runScope';
 import { slackRequestProblem } from './slackSignature';
+import { type YesNo, outcomeOf } from '../../contract/decisionWords';
 import { readSlackUsers } from './slackUsers';
 
 export const SLACK_ACTIONS_PATH = '/slack/actions';
@@ -64,7 +65,7 @@ const payloadSchema = z.looseObject({
 type SlackPayload = z.infer<typeof payloadSchema>;
 type SlackAnswer = Record<string, unknown>;
 
-const ACTIONS: Record<string, 'approve' | 'reject'> = { countersign_approve: 'approve', countersign_reject: 'reject' };
+const ACTIONS: Record<string, YesNo> = { countersign_approve: 'approve', countersign_reject: 'reject' };
 
 export async function addSlackRoutes(
   app: FastifyInstance,
@@ -158,7 +159,7 @@ async function answer(
     const counted = a.outcome === 'approval_counted';
     const said = counted
       ? `approval by ${approver} counted (${a.quorum?.approvedBy.length ?? 1} of ${a.quorum?.needed ?? '?'})`
-      : `${act === 'approve' ? 'approved' : 'rejected'} by ${approver}`;
+      : `${outcomeOf(act)} by ${approver}`;
     // The used button goes; on a counted approval the confirmation-page links stay for the other approvers.
     const kept = (payload.message?.blocks ?? []).filter((b) => {
       const id = (b as { block_id?: unknown }).block_id;
