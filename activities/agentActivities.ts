@@ -1,9 +1,10 @@
-// The activities of an agent run (planning a turn's calls is in callPlanning.ts). Everything that touches agent code (tools, predicates, error formatters)
-// or the network runs here, never in the workflow:
+// The activities of an agent run (planning a turn's calls is in callPlanning.ts). Everything that touches agent code
+// (tools, predicates, error formatters) or the network runs here, never in the workflow:
 //   describeAgent  — the agent snapshot recorded at run start (local activity)
 //   modelTurn      — one model call, then each tool call classified: error / run now / needs a person
 //   runTool        — one tool execution, with the call's idempotency key
 import { finalOutputProblem } from './model/outputCheck';
+import { Failure } from '../contract/failureTypes';
 import type { ModelSettings } from '../contract/modelSettings';
 import { Context, log } from '@temporalio/activity';
 import { ApplicationFailure, type SerializationContext } from '@temporalio/common';
@@ -15,7 +16,9 @@ import type { ApprovalPolicy } from '../contract/approvalPolicy';
 import type { AgentSnapshot, ToolSnapshot } from '../core/run/agentSnapshot';
 import type { Tool } from '../agents/defineTool';
 import type { AgentRef, CallBase, PlannedCall } from '../core/approvals/plannedCall';
-import { formatError, parseArguments, planCall, planHostedApproval } from './callPlanning';
+import { planCall, planHostedApproval } from './callPlanning';
+import { parseArguments } from './toolArguments';
+import { formatError } from './toolErrorText';
 import { changedSince } from './callFingerprint';
 import { freezeMcpTools, mcpTool } from './mcp/mcpTools';
 import type { TranscriptHead } from '../core/run/runCarry';
@@ -75,7 +78,11 @@ function agentOf(registry: AgentRegistry, ref: AgentRef): Agent {
   try {
     return registry.get(ref.name, ref.version);
   } catch (err) {
-    throw ApplicationFailure.create({ type: 'AgentUnavailable', message: (err as Error).message, nonRetryable: true });
+    throw ApplicationFailure.create({
+      type: Failure.AgentUnavailable,
+      message: (err as Error).message,
+      nonRetryable: true,
+    });
   }
 }
 
@@ -100,7 +107,7 @@ async function conversationOf(
   }
   if (req.transcript)
     throw ApplicationFailure.create({
-      type: 'PayloadStorageMissing',
+      type: Failure.PayloadStorageMissing,
       message:
         'this run keeps its transcript in payload storage, and this worker has COUNTERSIGN_PAYLOAD_STORAGE=off: configure the store its runs use',
     });
@@ -212,7 +219,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
           : !tool.execute
             ? `tool ${req.toolName} is executed outside the worker`
             : `arguments no longer valid: ${(parsed as { problem: string }).problem}`;
-        throw ApplicationFailure.create({ type: 'ToolUnavailable', message: why, nonRetryable: true });
+        throw ApplicationFailure.create({ type: Failure.ToolUnavailable, message: why, nonRetryable: true });
       }
       // The decision was given for the target as it was: if it changed, nothing runs and people decide again.
       const shared = { runId: req.runId, agentName: agent.name, callId: req.callId, context: req.context };
