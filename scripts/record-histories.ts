@@ -448,6 +448,43 @@ const scenarios: Record<string, Scenario> = {
     await runner.decide(id, [{ callId: 'g1', decision: 'approve', approver: 'ann' }]);
     await handle.result();
   },
+  // Published once per condition check (patch countersign-publish-once): a sub-run's reports to its parent, a
+  // decision it refuses and passes back up, approval_decided to the webhook, then the approval that completes both.
+  'publish-once': async (h, runner, id) => {
+    h.model.script(id, [
+      { toolCalls: [{ name: 'help_with_contract', arguments: { input: 'NDA' }, callId: 'c1' }] },
+      { text: 'done' },
+    ]);
+    h.model.script(`${id}/c1`, [
+      { toolCalls: [{ name: 'get_user_name', arguments: { userId: 'u1' }, callId: 'c2' }] },
+      { text: 'Ada' },
+    ]);
+    await runner.run('contract-helper', 'go', { workflowId: id });
+    await runner.decide(id, [{ callId: 'c2', decision: 'approve', editedArguments: { userId: 7 } }]);
+    await eventually(async () => ((await runner.pending(id)).some((p) => p.callId === 'c2') ? true : undefined));
+    await runner.run('contract-helper', (await runner.nextPause(id)).toState().approve('c2', { approver: 'ann' }));
+  },
+  // The same patch on a run whose call waits on timers (reminders, escalation) and times out, then a second call rejected.
+  'publish-once-timers': async (h, runner, id) => {
+    h.model.script(id, [{ toolCalls: [email(1)] }, { toolCalls: [email(2), email(3)] }, { text: 'gave up' }]);
+    const run = {
+      agent: 'email-assistant',
+      input: 'go',
+      approvalTimeout: '3s',
+      remindEvery: '1s',
+      escalateAfter: '2s',
+    };
+    await h.client.workflow.start('agentRun', {
+      taskQueue: h.taskQueue,
+      workflowId: id,
+      args: [{ ...run, onTimeout: 'reject' }],
+    });
+    const handle = h.client.workflow.getHandle(id);
+    await eventually(async () => ((await handle.query(runStateQuery)).pending.length === 2 ? true : undefined));
+    await handle.signal(rejectSignal, { callId: 'm2', message: 'no' });
+    await handle.signal(approveSignal, { callId: 'm3', approver: 'ann' });
+    await handle.result();
+  },
   'run-deadline': async (h, runner, id) => {
     h.model.script(id, [{ toolCalls: [email(1)] }]);
     await h.client.workflow.start('agentRun', {

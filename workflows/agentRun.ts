@@ -112,6 +112,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       historyLength: workflowInfo().historyLength,
       pending: state.book.undecided().length,
     });
+    publisher.settle(); // the activation's last check comes after the continue-as-new
     const carry = state.toCarry();
     fitsInHistory('the continue-as-new state', carry);
     return continueAsNew<typeof agentRun>(input, carry);
@@ -225,6 +226,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
     // Nothing left dangling: calls still waiting are audited cancelled and leave the pending list and search attributes.
     state.fail(isoNow(), cancelled ? 'the run was cancelled' : cause.message, cancelled ? 'RunCancelled' : cause.type);
     publish();
+    publisher.settle(); // the run ends before the activation's last check
     if (cancelled) {
       // A cancelled run still gets its last notifications out, then ends as cancelled.
       await CancellationScope.nonCancellable(() => notifier.settled());
@@ -241,6 +243,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
     });
   }
   publish();
+  publisher.settle();
   await notifier.settled();
   await condition(allHandlersFinished);
   return snapshotOf(state, RESULT_WINDOW) as RunResult;

@@ -8,4 +8,6 @@ export const PATCHES = {
   staleApprovals: 'countersign-stale-approvals',
   /** Approver names compared canonically (NFC, trimmed, any case) and refused when empty, hidden or over-long (approverNames.ts). */
   canonicalApprovers: 'countersign-canonical-approvers',
+  /** Search attributes, details, the parent's report, approval_decided and metrics brought up to date once per condition check (activationEnd.ts), not at every change. */
+  publishOnce: 'countersign-publish-once',
 } as const;

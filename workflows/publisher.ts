@@ -1,12 +1,18 @@
-// What the run tells the world on every transition: its search attributes, the Web UI's "current details", and,
-// for a sub-run, a report to its parent run of what it waits for. Each is sent only when it changed.
+// What the run tells the world when it changed: its search attributes, the Web UI's "current details", for a
+// sub-run a report to its parent run of what it waits for, the approval_decided notifications and the approval
+// metrics. Each is sent only when it changed. Code that changes the run says so (publish()); the run brings all of
+// it up to date in one place, at the condition checks of each activation (activationEnd.ts), the last of which
+// ends the activation. Runs from before patch publishOnce published at every publish() instead, and replay so.
 import {
   getExternalWorkflowHandle,
   log,
+  patched,
   setCurrentDetails,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import { flushAtEachCheck } from './activationEnd';
+import { PATCHES } from './patches';
 import type { AgentRunState } from '../core/run/agentRunState';
 import { pendingDetails } from '../core/approvals/pendingDetails';
 import { rootCause } from '../core/run/failures';
@@ -58,6 +64,10 @@ export class Publisher {
   private readonly refused: NonNullable<ChildReport['refused']> = [];
   private refusals = 0;
   private readonly metrics: RunMetrics;
+  /** Changed since the world was last told (publish-once runs only). */
+  private changed = false;
+  /** Whether the run publishes once per check (patch publishOnce) rather than at every publish(). */
+  private readonly once: boolean;
 
   constructor(
     private readonly state: AgentRunState,
@@ -66,10 +76,28 @@ export class Publisher {
     this.notifiedSeq = state.book.state.auditSeq ?? 0;
     this.metrics = new RunMetrics(state);
     this.published = publishedAtStart(state.agentRef().name);
+    this.once = patched(PATCHES.publishOnce);
+    if (this.once)
+      flushAtEachCheck(
+        () => this.changed,
+        () => this.flush(),
+      );
   }
 
+  /** The run changed. Its event log follows at once (it records each step); the rest at the activation's checks. */
   publish(): void {
     this.state.events.observe(this.state, new Date(Date.now()).toISOString());
+    if (this.once) this.changed = true;
+    else this.flush();
+  }
+
+  /** Before the run ends or continues as new (after its last check): what changed since the last check, now. */
+  settle(): void {
+    if (this.changed) this.flush();
+  }
+
+  private flush(): void {
+    this.changed = false;
     this.reportDecisions();
     this.metrics.observe();
     this.reportToParent();
