@@ -2,6 +2,7 @@
 // COUNTERSIGN_WEBHOOK_URL when set (approval_decided only then: it is a record for the user's own store).
 // A failing webhook throws, so Temporal retries it; the workflow never waits on it, so it never blocks a run.
 import type { CallPreview } from '../contract/runViews';
+import { Failure } from '../contract/failureTypes';
 import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { type LinkAction, type LinkSettings, actionLinks, buttonTokens } from '../links/actionLinks';
@@ -99,13 +100,13 @@ export function createNotifyActivities(options: { webhookUrl?: string; timeoutMs
         );
       } catch (err) {
         throw ApplicationFailure.create({
-          type: 'WebhookUnreachable',
+          type: Failure.WebhookUnreachable,
           message: `webhook ${options.webhookUrl} unreachable: ${(err as Error).message}`,
         });
       }
       if (!res.ok)
         throw ApplicationFailure.create({
-          type: 'WebhookFailed',
+          type: Failure.WebhookFailed,
           message: `webhook ${options.webhookUrl} answered ${res.status}`,
         });
     },

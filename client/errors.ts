@@ -1,4 +1,9 @@
-// Typed errors of the client library: each message is one line that says what is wrong and what to do.
+// Typed errors of the client library: each message is one line that says what is wrong and what to do. Failures
+// that come from a run, an update or a query are typed by their failure type (contract/failureTypes.ts), and
+// FAILURE_ERRORS names the class each type surfaces as: a failure type added to the contract without one here
+// does not compile.
+import { type FailureType, isFailureType } from '../contract/failureTypes';
+
 export class CountersignError extends Error {
   override name = 'CountersignError';
 }
@@ -41,4 +46,56 @@ export class NoWorkerError extends CountersignError {
   ) {
     super(message);
   }
+}
+/** A grants or reviews request, or a query, was refused (`type`: GrantRefused, ReviewRefused, InvalidQueryInput …); nothing changed. */
+export class RequestRefusedError extends CountersignError {
+  override name = 'RequestRefusedError';
+  constructor(
+    message: string,
+    readonly type?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** An error class a failure surfaces as: built from the failure's message and type. */
+export type FailureErrorClass = new (message: string, type?: string) => CountersignError;
+
+/** The client error class of every failure type: checked complete by the compiler. */
+export const FAILURE_ERRORS: { readonly [T in FailureType]: FailureErrorClass } = {
+  InvalidRunInput: RunFailedError,
+  MaxTurnsExceeded: RunFailedError,
+  OutputValidationFailed: RunFailedError,
+  PayloadTooLarge: RunFailedError,
+  RunTimedOut: RunFailedError,
+  RunCancelled: RunFailedError,
+  ApprovalTimedOut: RunFailedError,
+  ModelRequestRejected: RunFailedError,
+  ModelRateLimited: RunFailedError,
+  ModelServerError: RunFailedError,
+  ModelUnreachable: RunFailedError,
+  InvalidModelSettings: RunFailedError,
+  AgentUnavailable: RunFailedError,
+  ToolUnavailable: RunFailedError,
+  AmbiguousMcpTool: RunFailedError,
+  PayloadStorageMissing: RunFailedError,
+  McpServerUnavailable: RunFailedError,
+  WebhookUnreachable: RunFailedError,
+  WebhookFailed: RunFailedError,
+  DecisionRejected: DecisionRejectedError,
+  DecisionFailed: DecisionRejectedError,
+  UnprocessedUpdate: DecisionRejectedError,
+  InvalidQueryInput: RequestRefusedError,
+  GrantRefused: RequestRefusedError,
+  InvalidGrantsInput: RequestRefusedError,
+  ReviewRefused: RequestRefusedError,
+};
+
+/** The typed error for a failure (its root cause, see core/run/failures.ts); `otherwise` for a type not in the contract. */
+export function errorForFailure(
+  failure: { message: string; type?: string },
+  otherwise: FailureErrorClass,
+): CountersignError {
+  const ErrorClass = isFailureType(failure.type) ? FAILURE_ERRORS[failure.type] : otherwise;
+  return new ErrorClass(failure.message, failure.type);
 }

@@ -3,12 +3,13 @@
 // the update in it, e.g. while a worker is restarting or a run is continuing as new. Sending the same update again
 // is safe, so the client does, a few times, before reporting it.
 import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { Failure } from '../contract/failureTypes';
 import { rootCause } from '../core/run/failures';
 
 export const UNPROCESSED_UPDATE_TRIES = 5;
 
 export function isUnprocessedUpdate(err: unknown): boolean {
-  return err instanceof WorkflowUpdateFailedError && rootCause(err).type === 'UnprocessedUpdate';
+  return err instanceof WorkflowUpdateFailedError && rootCause(err).type === Failure.UnprocessedUpdate;
 }
 
 /** Runs `send` again (after 100, 200, 400 … ms) while the server reports the update as not processed. */

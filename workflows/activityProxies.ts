@@ -1,6 +1,7 @@
 // The workflow's side of its activities: proxies with their timeouts and retries, and the one wrapper every call
 // that needs the run's agent version goes through (while no worker has that version, the run waits and says so).
 import { type ActivityOptions, log, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { Failure } from '../contract/failureTypes';
 import type { Duration } from '@temporalio/common';
 import type { AgentActivities } from '../activities/agentActivities';
 import type { AgentRunState } from '../core/run/agentRunState';
@@ -49,7 +50,7 @@ export async function withAgent<T>(state: AgentRunState, publish: () => void, fn
       return result;
     } catch (err) {
       const cause = rootCause(err);
-      if (cause.type !== 'AgentUnavailable') throw err;
+      if (cause.type !== Failure.AgentUnavailable) throw err;
       state.setProblem(`${cause.message}; waiting for a worker that has it (next try in ${wait / 1000}s)`);
       log.warn('agent version unavailable; run waits', { problem: state.problem });
       publish();

@@ -19,6 +19,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { AgentRunState } from '../core/run/agentRunState';
+import { Failure } from '../contract/failureTypes';
 import { type RunCarry } from '../core/run/runCarry';
 import { RESULT_WINDOW } from '../core/run/logPages';
 import { auditPage, conversationPage, snapshotOf, viewOf } from '../core/run/stateViews';
@@ -66,7 +67,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   if (!parsedInput.success)
     throw ApplicationFailure.nonRetryable(
       `invalid run input: ${describeZodError(parsedInput.error)}`,
-      'InvalidRunInput',
+      Failure.InvalidRunInput,
     );
   const input = parsedInput.data;
   const workflowId = workflowInfo().workflowId;
@@ -122,7 +123,8 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   function fitsInHistory(what: string, value: unknown): void {
     if (state.transcript) return; // the worker offloads large payloads
     const problem = overInlineLimit(what, value);
-    if (problem) throw ApplicationFailure.create({ type: 'PayloadTooLarge', message: problem, nonRetryable: true });
+    if (problem)
+      throw ApplicationFailure.create({ type: Failure.PayloadTooLarge, message: problem, nonRetryable: true });
   }
 
   // ── The turn loop ────────────────────────────────────────────────────────────────────────────────────────
@@ -144,7 +146,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       if (state.turn >= state.maxTurns)
         throw ApplicationFailure.nonRetryable(
           `the agent used all ${state.maxTurns} turns without a final answer`,
-          'MaxTurnsExceeded',
+          Failure.MaxTurnsExceeded,
         );
       state.startTurn();
       publish();
@@ -177,7 +179,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
         if (++outputTries >= OUTPUT_TRIES)
           throw ApplicationFailure.nonRetryable(
             `the agent's final answer did not match its outputType in ${OUTPUT_TRIES} tries: ${result.outputProblem}`,
-            'OutputValidationFailed',
+            Failure.OutputValidationFailed,
           );
         state.tellModel(outputRetryText(result.outputProblem));
         continue;
@@ -221,10 +223,14 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
     const cancelled = isCancellation(err) && !deadlinePassed;
     const cause =
       deadlinePassed && isCancellation(err)
-        ? { message: `the run passed its deadline (runTimeout ${input.runTimeout})`, type: 'RunTimedOut' }
+        ? { message: `the run passed its deadline (runTimeout ${input.runTimeout})`, type: Failure.RunTimedOut }
         : rootCause(err);
     // Nothing left dangling: calls still waiting are audited cancelled and leave the pending list and search attributes.
-    state.fail(isoNow(), cancelled ? 'the run was cancelled' : cause.message, cancelled ? 'RunCancelled' : cause.type);
+    state.fail(
+      isoNow(),
+      cancelled ? 'the run was cancelled' : cause.message,
+      cancelled ? Failure.RunCancelled : cause.type,
+    );
     publish();
     publisher.settle(); // the run ends before the activation's last check
     if (cancelled) {

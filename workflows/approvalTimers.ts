@@ -3,6 +3,7 @@
 // (the book holds them). Timers survive worker restarts and deploys; reminders already sent are in the book, so a
 // run that continued as new does not repeat them.
 import { ApplicationFailure, condition } from '@temporalio/workflow';
+import { Failure } from '../contract/failureTypes';
 import type { AgentRunState } from '../core/run/agentRunState';
 import { addDuration, durationMs } from '../contract/approvalPolicy';
 import type { Notifier } from './notifier';
@@ -101,7 +102,7 @@ export class ApprovalTimers {
     this.notifier.about('approval_timed_out', call, { onTimeout: action });
     if (action === 'fail') {
       throw ApplicationFailure.create({
-        type: 'ApprovalTimedOut',
+        type: Failure.ApprovalTimedOut,
         message: `approval of ${call.toolName} (call ${callId}) timed out after ${call.timeout}`,
         nonRetryable: true,
       });

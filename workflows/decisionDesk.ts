@@ -6,6 +6,7 @@
 // audited as `ignored`; the update refuses with an ApplicationFailure and changes nothing. Approver names are
 // admitted and compared by one rule (contract/approverName.ts; runNames keeps older histories replaying).
 import { ApplicationFailure, condition, log } from '@temporalio/workflow';
+import { Failure } from '../contract/failureTypes';
 import type { AgentRunState } from '../core/run/agentRunState';
 import { DecisionError } from '../core/approvals/approvalBook';
 import {
@@ -32,7 +33,7 @@ import type { SubRuns } from './subRuns';
 
 /** A refusal of the update: final for this request (the CLI and clients do not suggest retrying). */
 const refuse = (message: string) =>
-  ApplicationFailure.create({ type: 'DecisionRejected', message, nonRetryable: true });
+  ApplicationFailure.create({ type: Failure.DecisionRejected, message, nonRetryable: true });
 
 type Taken = { applied: AppliedDecision[] } | { problem: string };
 
@@ -235,7 +236,7 @@ function asUpdateFailure(err: unknown): ApplicationFailure {
   if (err instanceof ApplicationFailure) return err;
   if (err instanceof DecisionError) return refuse(err.message);
   return ApplicationFailure.create({
-    type: 'DecisionFailed',
+    type: Failure.DecisionFailed,
     message: err instanceof Error ? err.message : String(err),
     nonRetryable: true,
   });

@@ -12,6 +12,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { z } from 'zod';
+import { Failure } from '../contract/failureTypes';
 import type { AgentSnapshot } from '../core/run/agentSnapshot';
 import { rootCause } from '../core/run/failures';
 import {
@@ -50,7 +51,8 @@ import {
 } from '../contract/grantMessages';
 
 /** A refusal: final for this request, and an ApplicationFailure (anything else would fail the workflow task, not the update). */
-const refuse = (message: string) => ApplicationFailure.create({ type: 'GrantRefused', message, nonRetryable: true });
+const refuse = (message: string) =>
+  ApplicationFailure.create({ type: Failure.GrantRefused, message, nonRetryable: true });
 
 function parse<T>(schema: z.ZodType<T>, raw: unknown, what: string): T {
   const parsed = schema.safeParse(raw);
@@ -129,7 +131,7 @@ function startState(carry: unknown): { state: GrantsState; limit: number } {
   const parsed = grantsCarrySchema.safeParse(carry);
   if (!parsed.success)
     throw ApplicationFailure.create({
-      type: 'InvalidGrantsInput',
+      type: Failure.InvalidGrantsInput,
       message: `invalid grants workflow input: ${describeZodError(parsed.error)}`,
       nonRetryable: true,
     });

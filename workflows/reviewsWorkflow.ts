@@ -12,6 +12,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { addReview, carryReviews, checkReview, emptyReviews, listReviews } from '../core/approvals/reviewsState';
+import { Failure } from '../contract/failureTypes';
 import {
   type ReviewRequest,
   type ReviewsCarry,
@@ -25,7 +26,8 @@ import { describeZodError } from '../contract/zodErrors';
 import { approverNameProblem } from '../contract/approverName';
 
 /** A refusal: final for this request, and an ApplicationFailure (anything else would fail the workflow task, not the update). */
-const refuse = (message: string) => ApplicationFailure.create({ type: 'ReviewRefused', message, nonRetryable: true });
+const refuse = (message: string) =>
+  ApplicationFailure.create({ type: Failure.ReviewRefused, message, nonRetryable: true });
 
 /** The request, valid and not a second review of its call; else a refusal. */
 function accepted(state: ReviewsState, raw: unknown): ReviewRequest {

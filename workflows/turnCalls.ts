@@ -4,6 +4,7 @@
 // out by the workflow itself. The run loop decides what to do while calls wait (continue as new, say); this module
 // only says whether the turn is answered.
 import type { AgentRunState } from '../core/run/agentRunState';
+import { Failure } from '../contract/failureTypes';
 import { bookingFor } from '../core/approvals/plannedCall';
 import { type CallContext, callContext } from '../core/approvals/callContext';
 import type { ConversationItem } from '../contract/items';
@@ -221,7 +222,10 @@ class TargetChanged extends Error {
 function mayHaveRun(err: unknown): string | undefined {
   if (!(err instanceof ActivityFailure) || isCancellation(err)) return undefined;
   const cause = err.cause;
-  if (cause instanceof ApplicationFailure && (cause.type === 'ToolUnavailable' || cause.type === 'AgentUnavailable'))
+  if (
+    cause instanceof ApplicationFailure &&
+    (cause.type === Failure.ToolUnavailable || cause.type === Failure.AgentUnavailable)
+  )
     return undefined;
   if (cause instanceof TimeoutFailure)
     return `its attempt timed out (${cause.timeoutType === 'HEARTBEAT' ? 'its worker stopped answering' : 'it did not finish in time'}) after it started`;

@@ -2,6 +2,7 @@
 // server that later adds or drops tools does not change a running run), and each frozen tool as a Tool that the
 // call planner and runTool treat like any function tool — its schema, its approval rule, its execution.
 import { Context } from '@temporalio/activity';
+import { Failure } from '../../contract/failureTypes';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import type { Agent } from '../../agents/defineAgent';
@@ -24,7 +25,7 @@ export async function freezeMcpTools(agent: Agent): Promise<ToolSnapshot[]> {
       const other = owner.get(t.name);
       if (other)
         throw ApplicationFailure.create({
-          type: 'AmbiguousMcpTool',
+          type: Failure.AmbiguousMcpTool,
           nonRetryable: true,
           message: `agent ${agent.name}: tool "${t.name}" is offered by MCP server "${spec.name}" and by ${other}; offer it from one only (the server's \`tools\` list)`,
         });
@@ -58,7 +59,7 @@ function serverOf(agent: Agent, name: string): McpServerSpec {
   const spec = agent.mcpServers.find((s) => s.name === name);
   if (!spec)
     throw ApplicationFailure.create({
-      type: 'ToolUnavailable',
+      type: Failure.ToolUnavailable,
       nonRetryable: true,
       message: `MCP server "${name}" is no longer on agent ${agent.name}@${agent.version}`,
     });
@@ -96,7 +97,7 @@ export function mcpTool(agent: Agent, snapshot: ToolSnapshot): Tool {
       } catch (err) {
         // Unreachable or dead: Temporal retries the activity; after the last try the model hears of it instead.
         if (Context.current().info.attempt < MCP_CALL_ATTEMPTS)
-          throw ApplicationFailure.retryable((err as Error).message, 'McpServerUnavailable');
+          throw ApplicationFailure.retryable((err as Error).message, Failure.McpServerUnavailable);
         throw new Error(
           `MCP server "${spec.name}" did not answer after ${MCP_CALL_ATTEMPTS} tries: ${(err as Error).message}`,
         );

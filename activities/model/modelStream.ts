@@ -2,6 +2,7 @@
 // `onDelta` as it arrives, and the result is what the non-streaming call would have returned (the message and its
 // tool calls, the usage), so activities/model/modelTurn.ts builds the same ModelTurn from either.
 import OpenAI from 'openai';
+import { Failure } from '../../contract/failureTypes';
 import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionMessage,
@@ -97,7 +98,7 @@ export async function streamResponses(
       else if (event.type === 'response.failed') {
         // A JSON call would have had the provider's error status; a stream reports it in-band, after a 200.
         throw ApplicationFailure.create({
-          type: 'ModelServerError' /* ModelFailure.serverError */,
+          type: Failure.ModelServerError,
           message: `model response failed: ${event.response.error?.message ?? 'no reason given'}`,
         });
       }

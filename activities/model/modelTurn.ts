@@ -4,6 +4,7 @@
 // The API key lives in this process only; nothing key-related is returned to the workflow.
 // With the worker's delta relay, the call streams (modelStream.ts): text deltas go to the relay, never to history.
 import { Context } from '@temporalio/activity';
+import { Failure } from '../../contract/failureTypes';
 import { ApplicationFailure } from '@temporalio/common';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
@@ -48,10 +49,10 @@ interface Live {
 
 /** Failure types the workflow and operators can match on. */
 export const ModelFailure = {
-  rejected: 'ModelRequestRejected', // 400/401/403/404/422: fix the request, key, model or URL
-  rateLimited: 'ModelRateLimited',
-  serverError: 'ModelServerError',
-  unreachable: 'ModelUnreachable',
+  rejected: Failure.ModelRequestRejected, // 400/401/403/404/422: fix the request, key, model or URL
+  rateLimited: Failure.ModelRateLimited,
+  serverError: Failure.ModelServerError,
+  unreachable: Failure.ModelUnreachable,
 } as const;
 
 function toChatMessages(instructions: string, items: ConversationItem[]): ChatCompletionMessageParam[] {

@@ -1,17 +1,16 @@
 // A run's model settings (contract/modelSettings.ts) as each API names them in the request body. Fields that only
 // make sense with tools are left out of a turn that offers none; toolChoice must name one of the turn's tools.
 import { ApplicationFailure } from '@temporalio/common';
+import { Failure } from '../../contract/failureTypes';
 import type { ModelSettings } from '../../contract/modelSettings';
 import { definedFields } from '../../core/definedFields';
-
-export const INVALID_MODEL_SETTINGS = 'InvalidModelSettings';
 
 function namedTool(s: ModelSettings, toolNames: readonly string[]): string | undefined {
   const choice = s.toolChoice;
   if (!choice || choice === 'auto' || choice === 'required' || choice === 'none') return undefined;
   if (!toolNames.includes(choice))
     throw ApplicationFailure.create({
-      type: INVALID_MODEL_SETTINGS,
+      type: Failure.InvalidModelSettings,
       nonRetryable: true,
       message: `modelSettings.toolChoice names "${choice}", which is not one of the agent's tools (${toolNames.join(', ') || 'none'})`,
     });

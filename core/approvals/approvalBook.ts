@@ -11,6 +11,8 @@ import { expiryText } from './decisionText';
 import type { Decision } from '../../contract/messages';
 import type { AppliedDecision, AuditEntry, PendingApproval, PendingKind } from '../../contract/runViews';
 import { definedFields } from '../definedFields';
+import { Failure } from '../../contract/failureTypes';
+import { Refusal } from '../refusal';
 import { markUncertain, uncertainOutput } from './uncertainCalls';
 import { outcomeOf } from '../../contract/decisionWords';
 import { alwaysRuleKey } from '../../contract/alwaysRuleKey';
@@ -109,8 +111,9 @@ function asPending({
   };
 }
 
-export class DecisionError extends Error {
+export class DecisionError extends Refusal {
   override name = 'DecisionError';
+  readonly failureType = Failure.DecisionRejected;
 }
 
 /** Always-rules hold per agent and tool; for an MCP tool, per agent, server and tool (contract/alwaysRuleKey.ts). */

@@ -2,6 +2,8 @@
 // refused, so the record cannot be rewritten), the newest MAX_KEPT_REVIEWS kept, and what a continued-as-new run
 // starts with. No Temporal imports: the workflow wires it to its update and query; unit tests drive it directly.
 import type { Review, ReviewRequest, ReviewsState } from '../../contract/reviewMessages';
+import { Failure } from '../../contract/failureTypes';
+import { Refusal } from '../refusal';
 
 /**
  * Reviews kept, the newest; older ones are forgotten (their calls count as unreviewed again). With the request's
@@ -11,8 +13,9 @@ export const MAX_KEPT_REVIEWS = 1000;
 
 export const emptyReviews = (): ReviewsState => ({ reviews: [] });
 
-export class ReviewError extends Error {
+export class ReviewError extends Refusal {
   override name = 'ReviewError';
+  readonly failureType = Failure.ReviewRefused;
 }
 
 export const reviewOf = (s: ReviewsState, workflowId: string, callId: string): Review | undefined =>

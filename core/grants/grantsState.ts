@@ -16,6 +16,8 @@ import {
 } from '../../contract/grantMessages';
 import { amongApprovers, sameApprover } from '../../contract/approverName';
 import { matchesWhere } from './grantMatching';
+import { Failure } from '../../contract/failureTypes';
+import { Refusal } from '../refusal';
 
 /** Ended grants are kept this long (revoke can still say why it is too late), then dropped. */
 export const GRANT_RETENTION_MS = 24 * 3600_000;
@@ -27,8 +29,9 @@ export const MAX_ACTIVE_GRANTS = 500;
 
 export const emptyGrants = (): GrantsState => ({ grants: [], used: {} });
 
-export class GrantError extends Error {
+export class GrantError extends Refusal {
   override name = 'GrantError';
+  readonly failureType = Failure.GrantRefused;
 }
 
 export type GrantStatus = 'active' | 'expired' | 'exhausted' | 'revoked';

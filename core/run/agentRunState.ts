@@ -3,6 +3,7 @@
 // decisions, timers), and unit tests drive it directly. It answers the run's views (compact, paged) and writes and
 // reads the continue-as-new carry, which holds each conversation item once.
 import { ApprovalBook } from '../approvals/approvalBook';
+import { Failure } from '../../contract/failureTypes';
 import { type AgentSnapshot, type ToolSnapshot, frozenMcpTool, frozenMcpTools } from './agentSnapshot';
 import { type ApprovalPolicy, runPolicyOf } from '../../contract/approvalPolicy';
 import { type ConversationItem, type Usage, addUsage, emptyUsage } from '../../contract/items';
@@ -214,7 +215,8 @@ export class AgentRunState {
   }
   /** The run ended without an answer: calls still waiting are audited cancelled and leave every list. */
   fail(now: string, error: string, errorType: string | undefined): void {
-    this.book.cancelPending(now, errorType === 'RunCancelled' ? 'the run was cancelled' : `the run ended: ${error}`);
+    const cancelled = errorType === Failure.RunCancelled;
+    this.book.cancelPending(now, cancelled ? 'the run was cancelled' : `the run ended: ${error}`);
     this._childRuns.clear();
     this._finished = { status: 'Failed', error, ...(errorType ? { errorType } : {}) };
   }
