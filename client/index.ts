@@ -13,6 +13,14 @@ export {
   type RejectOptions,
 } from './run/runState';
 export * from './errors';
+export {
+  FAILURES,
+  FAILURE_TYPES,
+  Failure,
+  isFailureType,
+  type FailureInfo,
+  type FailureType,
+} from '../contract/failureTypes';
 export { connectClient } from './clientConnection';
 export * from './sessions/sessionErrors';
 export { describeSession, type SessionView, type SessionRunRow } from './sessions/sessions';
