@@ -4,6 +4,7 @@
 import { jsonObjectOption } from './jsonOptions';
 import type { Command } from 'commander';
 import type { Decision } from '../contract/messages';
+import type { YesNo } from '../contract/decisionWords';
 import { type Connect } from './cliConnection';
 import { lazy } from './lazyLoads';
 import { dim, green, print, printJson, red } from './terminalOutput';
@@ -16,7 +17,7 @@ import { quorumText } from '../core/approvals/decisionText';
 export function addDecisionCommands(program: Command, connect: Connect): void {
   // ── approve / reject ───────────────────────────────────────────────────────────────────────────────────────
   async function decideCommand(
-    kind: 'approve' | 'reject',
+    kind: YesNo,
     workflowId: string,
     callId: string | undefined,
     o: {

@@ -8,6 +8,7 @@ import { argsDigest, type DecisionClaims } from '../../core/signing/decisionToke
 import { base64urlDecode, base64urlEncode } from '../../core/signing/compactJws';
 import { signedArguments } from '../../core/approvals/decisionText';
 import type { Decision } from '../../contract/messages';
+import type { YesNo } from '../../contract/decisionWords';
 import { CountersignError } from '../errors';
 
 export type ApproverPrivateKey = { kty: 'OKP'; crv: 'Ed25519'; x: string; d: string; kid: string };
@@ -65,7 +66,7 @@ export function readPrivateKey(file: string): ApproverPrivateKey {
 export function withToken(
   key: ApproverPrivateKey,
   wf: string,
-  d: Decision & { decision: 'approve' | 'reject' },
+  d: Decision & { decision: YesNo },
   call: { arguments: string; fingerprint?: string },
   ttlSeconds?: number,
 ): Decision {
@@ -90,7 +91,7 @@ export function signDecision(
   claims: {
     wf: string;
     call: string;
-    decision: 'approve' | 'reject';
+    decision: YesNo;
     arguments: string;
     fingerprint?: string;
     ttlSeconds?: number;

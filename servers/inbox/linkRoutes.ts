@@ -8,6 +8,7 @@ import { DecisionProblem } from './deciding';
 import { type InboxCall, linkPage, messagePage } from './pages';
 import type { InboxContext } from './inboxServer';
 import { ownRun } from './runScope';
+import type { YesNo } from '../../contract/decisionWords';
 
 type LinkRoute = { Params: { token: string }; Body: Record<string, unknown> };
 
@@ -75,7 +76,7 @@ export function addLinkRoutes(app: FastifyInstance, ctx: InboxContext): void {
       linkPage({
         csrf: reply.generateCsrf(),
         approver: req.identity.approver,
-        action: opened.claims.act as 'approve' | 'reject',
+        action: opened.claims.act as YesNo,
         call: opened.call,
         token: req.params.token,
       }),
@@ -93,7 +94,7 @@ export function addLinkRoutes(app: FastifyInstance, ctx: InboxContext): void {
     try {
       const result = await ctx.decider.decide(
         claims.wf,
-        [{ callId: claims.call, decision: claims.act as 'approve' | 'reject', linkId: claims.id, ...message, ...seen }],
+        [{ callId: claims.call, decision: claims.act as YesNo, linkId: claims.id, ...message, ...seen }],
         req.identity.approver,
       );
       const a = result.applied[0]!;

@@ -5,6 +5,7 @@ import { quorumText } from '../../core/approvals/decisionText';
 import { argumentsMarkup, callContext, callTimes, quorumProgress } from './callDetails';
 import type { ConversationItem } from '../../contract/items';
 import type { AuditEntry, PendingApproval, RunSnapshot } from '../../contract/runViews';
+import type { YesNo } from '../../contract/decisionWords';
 import { html, type Markup } from '../../links/html';
 
 export type InboxCall = PendingApproval & { workflowId: string };
@@ -110,13 +111,7 @@ ${s.finalOutput !== undefined ? html`<h2>Final output</h2><pre>${s.finalOutput}<
   return layout(workflowId, body, { approver: o.approver, script: '/assets/run.js' });
 }
 
-export function linkPage(o: {
-  csrf: string;
-  approver: string;
-  action: 'approve' | 'reject';
-  call: InboxCall;
-  token: string;
-}): string {
+export function linkPage(o: { csrf: string; approver: string; action: YesNo; call: InboxCall; token: string }): string {
   const c = o.call;
   const body = html`<h1>${o.action === 'approve' ? 'Approve' : 'Reject'} ${c.path ?? c.toolName}?</h1>
 <p class="meta">agent <b>${c.agentName}</b> · run <a href="${runPath(c.workflowId)}">${c.workflowId}</a> · call ${c.callId}${c.quorum ? html` · ${quorumText(c.quorum)}` : ''}</p>
