@@ -253,6 +253,8 @@ export const decideUpdate = defineUpdate<DecideResult, [DecidePayload]>('decide'
 export const nextPauseUpdate = defineUpdate<RunView, []>('nextPause');
 /** Internal signal from a sub-run to its parent run. */
 export const childStateSignal = defineSignal<[ChildReport]>('countersignChildState');
+/** Internal signal from a run to its sub-run: a decision for one of the sub-run's calls, the `Decision` as it came (decisionSchema). */
+export const parentDecisionSignal = defineSignal<[Decision]>('countersignParentDecision');
 export const pendingApprovalsQuery = defineQuery<PendingApproval[]>('pendingApprovals');
 export const runStateQuery = defineQuery<RunSnapshot>('runState');
 /** The conversation in pages: `{ after?, limit? }` → `{ items, next, total }`. */

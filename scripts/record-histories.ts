@@ -194,6 +194,30 @@ const scenarios: Record<string, Scenario> = {
     await eventually(async () => ((await runner.pending(id)).some((p) => p.callId === 'c2') ? true : undefined));
     await runner.run('contract-helper', (await runner.nextPause(id)).toState().approve('c2'));
   },
+  // Decisions for a sub-run's calls go on as they came (patch countersign-relayed-decisions): an edit the sub-run
+  // refuses comes back, then an approval through the update, a rejection through a signal to the top run.
+  'relayed-sub-run-decisions': async (h, runner, id) => {
+    h.model.script(id, [
+      { toolCalls: [{ name: 'help_with_contract', arguments: { input: 'NDA' }, callId: 'c1' }] },
+      { text: 'done' },
+    ]);
+    h.model.script(`${id}/c1`, [
+      { toolCalls: [{ name: 'get_user_name', arguments: { userId: 'u1' }, callId: 'c2' }] },
+      { toolCalls: [{ name: 'get_user_name', arguments: { userId: 'u2' }, callId: 'c3' }] },
+      { text: 'Ada' },
+    ]);
+    await runner.run('contract-helper', 'go', { workflowId: id });
+    await runner.decide(id, [{ callId: 'c2', decision: 'approve', editedArguments: { userId: 7 } }]);
+    const waits = (callId: string) => async () =>
+      (await runner.pending(id)).some((p) => p.callId === callId) ? true : undefined;
+    await eventually(waits('c2'));
+    await runner.decide(id, [{ callId: 'c2', decision: 'approve', approver: 'ann', reason: 'checked the NDA' }]);
+    await eventually(waits('c3'));
+    await h.client.workflow
+      .getHandle(id)
+      .signal(rejectSignal, { callId: 'c3', message: 'not this one', approver: 'bob' });
+    await h.client.workflow.getHandle(id).result();
+  },
   'on-approval': async (h, runner, id) => {
     const refund = (amount: number, callId: string) => ({ name: 'refund', arguments: { amount }, callId });
     h.model.script(id, [{ toolCalls: [refund(50, 'a1'), refund(5000, 'a2'), refund(500, 'a3')] }, { text: 'done' }]);

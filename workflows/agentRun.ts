@@ -44,6 +44,7 @@ import {
   eventsQuery,
   extendSignal,
   nextPauseUpdate,
+  parentDecisionSignal,
   pendingApprovalsQuery,
   provideInputSignal,
   provideResultSignal,
@@ -89,6 +90,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   setHandler(provideInputSignal, (p) => desk.signal('provideInput', p));
   setHandler(provideResultSignal, (p) => desk.signal('provideResult', p));
   setHandler(extendSignal, (p) => desk.signal('extend', p));
+  setHandler(parentDecisionSignal, (d) => desk.relayed(d));
   setHandler(addInputSignal, (p) => desk.addInput(p));
   setHandler(decideUpdate, (p) => desk.update(p), { validator: (p) => desk.validate(p) });
   setHandler(nextPauseUpdate, () => condition(() => state.quiescent()).then(() => viewOf(state)));

@@ -8,6 +8,8 @@ export const PATCHES = {
   staleApprovals: 'countersign-stale-approvals',
   /** Approver names compared canonically (NFC, trimmed, any case) and refused when empty, hidden or over-long (approverNames.ts). */
   canonicalApprovers: 'countersign-canonical-approvers',
+  /** A decision for a sub-run's call goes on as the Decision it came as (signal countersignParentDecision), not rebuilt as an approve/reject/… signal. */
+  relayedDecisions: 'countersign-relayed-decisions',
   /** Search attributes, details, the parent's report, approval_decided and metrics brought up to date once per condition check (activationEnd.ts), not at every change. */
   publishOnce: 'countersign-publish-once',
 } as const;

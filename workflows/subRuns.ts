@@ -1,10 +1,12 @@
 // Agents as tools: each call of an `asTool` tool runs the sub-agent as a child workflow (`<parent id>/<callId>`).
 // Approvals inside it surface on this run through the child's reports; decisions for them are passed on to the
-// child as the matching signal, and a child that refuses one says so in its next report (the call is pending here
-// again, and this run's audit records why).
-import { type ExternalWorkflowHandle, executeChild, getExternalWorkflowHandle, log } from '@temporalio/workflow';
+// child as they came (signal countersignParentDecision; runs from before patch relayedDecisions send the matching
+// approve/reject/… signal instead), and a child that refuses one says so in its next report (the call is pending
+// here again, and this run's audit records why).
+import { executeChild, getExternalWorkflowHandle, log, patched } from '@temporalio/workflow';
 import type { AgentRunState } from '../core/run/agentRunState';
-import { type SignalKind, signalFor } from '../core/approvals/decisionIntake';
+import type { SignalKind } from '../core/approvals/decisionIntake';
+import { PATCHES } from './patches';
 import { rootCause } from '../core/run/failures';
 import type { Publisher } from './publisher';
 import type { PlannedCall } from '../core/approvals/plannedCall';
@@ -13,6 +15,7 @@ import {
   WORKFLOW_TYPE,
   approveSignal,
   extendSignal,
+  parentDecisionSignal,
   provideInputSignal,
   provideResultSignal,
   rejectSignal,
@@ -86,11 +89,14 @@ export class SubRuns {
     this.publish();
   }
 
-  /** Passes a decision for a child's call on to that child, as the matching signal. */
+  /** Passes a decision for a child's call on to that child as it came (checked here once; the child checks it again, as its own). */
   forward(childId: string, d: Decision): AppliedDecision {
-    const { name, payload } = signalFor(d);
-    const child: ExternalWorkflowHandle = getExternalWorkflowHandle(childId);
-    child.signal(signals[name as SignalKind], payload as never).catch((err) =>
+    const child = getExternalWorkflowHandle(childId);
+    const legacy = patched(PATCHES.relayedDecisions) ? undefined : signalFor(d);
+    const sent = legacy
+      ? child.signal(signals[legacy.name], legacy.payload as never)
+      : child.signal(parentDecisionSignal, d);
+    sent.catch((err) =>
       log.warn('could not forward a decision to the sub-run', {
         childId,
         callId: d.callId,
@@ -112,4 +118,46 @@ function requestOf(call: PlannedCall): string {
   } catch {
     return '';
   }
+}
+
+/** A decision for a sub-run's call as the signal the sub-run takes: how a run from before patch relayedDecisions passes it on. */
+export function signalFor(d: Decision): { name: SignalKind; payload: Record<string, unknown> } {
+  const who = {
+    callId: d.callId,
+    ...(d.approver ? { approver: d.approver } : {}),
+    ...(d.reason ? { reason: d.reason } : {}),
+  };
+  // A token goes along as it came: the sub-run checks it itself (a parent's word is no proof).
+  const token = d.token !== undefined ? { token: d.token } : {};
+  if (d.decision === 'approve')
+    return {
+      name: 'approve',
+      payload: {
+        ...who,
+        ...(d.always ? { alwaysApprove: true } : {}),
+        ...(d.editedArguments !== undefined ? { editedArguments: d.editedArguments } : {}),
+        ...token,
+      },
+    };
+  if (d.decision === 'reject')
+    return {
+      name: 'reject',
+      payload: {
+        ...who,
+        ...(d.always ? { alwaysReject: true } : {}),
+        ...(d.message ? { message: d.message } : {}),
+        ...token,
+      },
+    };
+  if (d.decision === 'input') return { name: 'provideInput', payload: { ...who, values: d.values ?? {} } };
+  if (d.decision === 'extend') return { name: 'extend', payload: { ...who, by: d.by } };
+  if (d.decision === 'retry') return { name: 'approve', payload: who }; // an uncertain call takes approve as retry, provideResult as done / failed
+  return {
+    name: 'provideResult',
+    payload: {
+      callId: d.callId,
+      ...(d.approver ? { approver: d.approver } : {}),
+      ...(d.error !== undefined ? { error: d.error } : { result: d.result as string }),
+    },
+  };
 }

@@ -4,7 +4,14 @@
 // and unit tests drive it directly. Its state is plain JSON so it can be queried and carried across runs.
 import { type OnTimeout, addDuration, durationMs } from '../../contract/approvalPolicy';
 import { appendEntry, appendIgnored, entriesAfter } from './auditLog';
-import { type BookDecision, type CallState, type DecisionClaim, checkDecision } from './decisionRules';
+import {
+  type BookDecision,
+  type CallState,
+  type CheckedBatch,
+  type CheckedDecision,
+  type DecisionClaim,
+  checkDecision,
+} from './decisionRules';
 import type { NameRule } from '../../contract/approverName';
 import type { AutoDecision } from './plannedCall';
 import { expiryText } from './decisionText';
@@ -217,16 +224,36 @@ export class ApprovalBook {
     return checkDecision(this.call(d.callId), d, batch, names);
   }
 
+  /** `check`'s answer as a type: the decision marked checked (the one place a CheckedDecision is made), or why not. */
+  admit<D extends BookDecision>(
+    d: D,
+    batch: ReadonlyArray<Pick<Decision, 'callId'>> = [],
+    names?: NameRule,
+  ): { problem: string } | { decision: D & CheckedDecision } {
+    const problem = this.check(d, batch, names);
+    return problem === undefined ? { decision: d as D & CheckedDecision } : { problem };
+  }
+
+  /** Moves with every change to a call (each one is audited): a batch checked at this revision still holds. */
+  get revision(): number {
+    return this.s.auditSeq ?? 0;
+  }
+
   /**
-   * Apply a batch atomically: every decision is checked first; if any fails, nothing changes and a
-   * DecisionError says why. Exact decisions are applied first, then sticky rules from this batch decide
-   * the remaining pending calls of their tool (an exact decision always beats a sticky one). `names`: as check's.
+   * Apply a batch atomically. A CheckedBatch applies as it was checked (the book checks nothing twice), unless the
+   * book changed since; plain decisions are checked here first. Either way, if any cannot apply nothing changes and a
+   * DecisionError says why. Exact decisions are applied first, then sticky rules from this batch decide the remaining
+   * pending calls of their tool (an exact decision always beats a sticky one). `names`: as check's.
    */
-  decide(decisions: BookDecision[], now: string, via: 'signal' | 'update', names?: NameRule): AppliedDecision[] {
-    for (const d of decisions) {
-      const problem = this.check(d, decisions, names);
-      if (problem) throw new DecisionError(problem);
-    }
+  decide(
+    batch: CheckedBatch | BookDecision[],
+    now: string,
+    via: 'signal' | 'update',
+    names?: NameRule,
+  ): AppliedDecision[] {
+    const { checked: decisions, at } = Array.isArray(batch) ? this.admitAll(batch, names) : batch;
+    if (at !== this.revision)
+      throw new DecisionError('the run changed after these decisions were checked: send them again');
     const applied: AppliedDecision[] = [];
     for (const d of decisions) {
       const call = this.call(d.callId)!;
@@ -260,6 +287,13 @@ export class ApprovalBook {
         applied.push(this.settle(call, rule.decision, { message: rule.message, approver: rule.approver }, now, 'rule'));
     }
     return applied;
+  }
+
+  private admitAll(decisions: BookDecision[], names?: NameRule): CheckedBatch {
+    const checked = decisions.map((d) => this.admit(d, decisions, names));
+    const refused = checked.find((c) => 'problem' in c);
+    if (refused) throw new DecisionError(refused.problem);
+    return { checked: checked.map((c) => (c as { decision: CheckedDecision }).decision), at: this.revision };
   }
 
   /** The run ended (failed, timed out, cancelled) while these calls waited: none of them will ever run. */

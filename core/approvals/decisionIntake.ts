@@ -1,6 +1,8 @@
-// One intake for every decision: the four signals, the `decide` update, and decisions a parent run passes on to a
-// sub-run all become `Decision`s here and pass the same check. Pure: the workflow does the waiting (edited
-// arguments are validated in an activity) and the applying; unit tests drive this directly.
+// One intake for every decision: the five signals, the `decide` update, and decisions a parent run passes on to a
+// sub-run all become `Decision`s here and pass the same check, once per stage: once in the update's validator, once
+// in a handler (a signal's, the update's), and the book applies what was checked without checking it again
+// (CheckedBatch). Pure: the workflow lends the activities (token signatures, edited arguments) and does the applying;
+// unit tests drive this directly.
 import type { AgentRunState } from '../run/agentRunState';
 import {
   type DecidePayload,
@@ -14,8 +16,9 @@ import {
 } from '../../contract/messages';
 import { describeZodError } from '../../contract/zodErrors';
 import { canonicalNames, type NameRule } from '../../contract/approverName';
-import { checkDecision } from './decisionRules';
-import type { BookDecision } from './decisionRules';
+import { type BookDecision, type CheckedBatch, type CheckedDecision, checkDecision } from './decisionRules';
+import type { BookCall } from './approvalBook';
+import { type TokenContext, readToken, stillAuthorized } from '../signing/signedDecisions';
 
 export type SignalKind = 'approve' | 'reject' | 'provideInput' | 'provideResult' | 'extend';
 export type Via = 'signal' | 'update';
@@ -85,44 +88,184 @@ export const needsValidation = (d: Decision): boolean => d.editedArguments !== u
 /** Where a decision goes: this run's book, or the sub-run that holds the call. */
 export type Route = { to: 'book' } | { to: 'child'; childId: string };
 
+/** A batch that passed the check: this run's decisions (marked checked by its book), and those for its sub-runs. */
+export type Admitted<D extends BookDecision> = {
+  local: Array<D & CheckedDecision>;
+  forward: Array<{ childId: string; decision: D }>;
+};
+
 /**
- * The one check. Why the decision cannot apply (against this run's book, or against what the sub-run holding the
- * call last reported), or where it goes; approver names admitted and compared by `names`. Never changes anything.
+ * The one check of one decision: against this run's book (which marks it checked), or against what the sub-run
+ * holding the call last reported; approver names admitted and compared by `names`. Never changes anything.
  */
+function admitOne<D extends BookDecision>(
+  state: AgentRunState,
+  d: D,
+  batch: ReadonlyArray<Pick<Decision, 'callId'>>,
+  names: NameRule,
+): { problem: string } | { to: 'book'; decision: D & CheckedDecision } | { to: 'child'; childId: string; decision: D } {
+  const owner = state.book.call(d.callId) ? undefined : state.childOwning(d.callId);
+  if (!owner) {
+    const admitted = state.book.admit(d, batch, names);
+    return 'problem' in admitted ? admitted : { to: 'book', decision: admitted.decision };
+  }
+  const call = owner[1].pending.find((p) => p.callId === d.callId);
+  const problem = checkDecision(call, d, batch, names);
+  return problem ? { problem } : { to: 'child', childId: owner[0], decision: d };
+}
+
+/** Why the decision cannot apply, or where it goes (the check alone, for readers of one decision). */
 export function routeDecision(
   state: AgentRunState,
   d: BookDecision,
   batch: Decision[] = [],
   names: NameRule = canonicalNames,
 ): { problem: string } | Route {
-  const owner = state.book.call(d.callId) ? undefined : state.childOwning(d.callId);
-  const problem = owner
-    ? checkDecision(
-        owner[1].pending.find((p) => p.callId === d.callId),
-        d,
-        batch,
-        names,
-      )
-    : state.book.check(d, batch, names);
-  if (problem) return { problem };
-  return owner ? { to: 'child', childId: owner[0] } : { to: 'book' };
+  const r = admitOne(state, d, batch, names);
+  return 'problem' in r ? r : r.to === 'book' ? { to: 'book' } : { to: 'child', childId: r.childId };
 }
 
-/** Checks a whole batch; the first problem refuses all of it. Decisions are split by where they go. */
+/** Checks a whole batch, each decision once; the first problem refuses all of it. Decisions are split by where they go. */
 export function routeBatch<D extends BookDecision>(
   state: AgentRunState,
   decisions: D[],
   names: NameRule = canonicalNames,
-): { problem: string } | { local: D[]; forward: Array<{ childId: string; decision: D }> } {
-  const local: D[] = [];
-  const forward: Array<{ childId: string; decision: D }> = [];
+): { problem: string } | Admitted<D> {
+  const out: Admitted<D> = { local: [], forward: [] };
   for (const d of decisions) {
-    const route = routeDecision(state, d, decisions, names);
-    if ('problem' in route) return route;
-    if (route.to === 'book') local.push(d);
-    else forward.push({ childId: route.childId, decision: d });
+    const r = admitOne(state, d, decisions, names);
+    if ('problem' in r) return r;
+    if (r.to === 'book') out.local.push(r.decision);
+    else out.forward.push({ childId: r.childId, decision: r.decision });
   }
-  return { local, forward };
+  return out;
+}
+
+/** What the workflow lends the intake: its name rule, what tokens must name, its clock, and two activities. */
+export interface IntakeChecks {
+  names: NameRule;
+  /** The workflow id tokens must name: the top run's. */
+  tokenRun: string;
+  nowSeconds: () => number;
+  /** Token signatures against the worker's approver keys, in order. */
+  verifyTokens: (tokens: string[]) => Promise<Array<{ ok: true } | { ok: false; problem: string }>>;
+  /** JSON text against the call's tool schema: normalised, or why not. */
+  validate: (
+    call: BookCall,
+    argumentsText: string,
+  ) => Promise<{ ok: true; arguments: string } | { ok: false; problem: string }>;
+}
+
+/** A batch ready to apply: this run's part checked at the book's revision, and what goes on to sub-runs as it came. */
+export type Intake =
+  { problem: string } | { local: CheckedBatch; forward: Array<{ childId: string; decision: Decision }> };
+
+/** A decision as it came on the wire: the signer the run read from its token stays here. */
+export function asSent(d: BookDecision): Decision {
+  const sent = { ...d };
+  delete sent.signed;
+  return sent;
+}
+
+/** The validator's pass, and the first step of a handler's: tokens' claims read (a token counts once per batch), then each decision checked once and routed. */
+export function admitDecisions(
+  state: AgentRunState,
+  decisions: Decision[],
+  names: NameRule,
+  checks: Pick<IntakeChecks, 'tokenRun' | 'nowSeconds'>,
+): { problem: string } | Admitted<BookDecision> {
+  const seen = new Set<string>();
+  const ctx: TokenContext = {
+    wf: checks.tokenRun,
+    nowSeconds: checks.nowSeconds(),
+    jtiUsed: (jti) => seen.has(jti) || state.book.jtiUsed(jti),
+  };
+  const read: BookDecision[] = [];
+  for (const d of decisions) {
+    const call =
+      state.book.call(d.callId) ?? state.childOwning(d.callId)?.[1].pending.find((p) => p.callId === d.callId);
+    const r = readToken(d, call, ctx);
+    if ('problem' in r) return r;
+    if (r.decision.signed) seen.add(r.decision.signed.jti);
+    read.push(r.decision);
+  }
+  return routeBatch(state, read, names);
+}
+
+/**
+ * A handler's pass: each decision checked once. Plain decisions are ready at once (no await: they apply in the
+ * handler's own call). Tokens and edits go to their activities first; their check stands unless the book changed
+ * while those ran (`revision`), when it is made again — the first answer may no longer hold — and a token's time
+ * and single use are looked at again either way.
+ */
+export function takeDecisions(
+  state: AgentRunState,
+  decisions: Decision[],
+  checks: IntakeChecks,
+): Intake | Promise<Intake> {
+  const at = state.book.revision;
+  const routed = admitDecisions(state, decisions, checks.names, checks);
+  if ('problem' in routed) return routed;
+  const forward = routed.forward.map((f) => ({ childId: f.childId, decision: asSent(f.decision) }));
+  if (!routed.local.some((d) => needsValidation(d) || d.signed))
+    return { local: { checked: routed.local, at }, forward };
+  return afterActivities(state, routed.local, decisions, at, checks, forward);
+}
+
+async function afterActivities(
+  state: AgentRunState,
+  decisions: CheckedDecision[],
+  batch: Decision[],
+  at: number,
+  checks: IntakeChecks,
+  forward: Array<{ childId: string; decision: Decision }>,
+): Promise<Intake> {
+  state.validationStarted();
+  try {
+    const signed = decisions.filter((d) => d.signed);
+    if (signed.length) {
+      const answers = await checks.verifyTokens(signed.map((d) => d.token!));
+      const bad = answers.findIndex((a) => !a.ok);
+      if (bad >= 0)
+        return {
+          problem: `decision for call ${signed[bad]!.callId} refused: ${(answers[bad] as { problem: string }).problem}`,
+        };
+    }
+    const validated = await validatedEdits(state, decisions, checks);
+    if ('problem' in validated) return validated;
+    const changed = state.book.revision !== at;
+    const ctx = { nowSeconds: checks.nowSeconds(), jtiUsed: (jti: string) => state.book.jtiUsed(jti) };
+    const checked: CheckedDecision[] = [];
+    for (const d of validated.decisions) {
+      const again = changed ? state.book.admit(d, batch, checks.names) : { decision: d };
+      const why = 'problem' in again ? again.problem : stillAuthorized(d, ctx);
+      if (why) return { problem: why };
+      checked.push((again as { decision: CheckedDecision }).decision);
+    }
+    return { local: { checked, at: state.book.revision }, forward };
+  } finally {
+    state.validationEnded();
+  }
+}
+
+/** Edited arguments and input values checked against the tool's schema and normalised; the first invalid one is the refusal. */
+async function validatedEdits(
+  state: AgentRunState,
+  decisions: CheckedDecision[],
+  checks: IntakeChecks,
+): Promise<{ decisions: CheckedDecision[] } | { problem: string }> {
+  const out: CheckedDecision[] = [];
+  for (const d of decisions) {
+    const call = state.book.call(d.callId);
+    if (!needsValidation(d) || !call) {
+      out.push(d);
+      continue;
+    }
+    const checked = await checks.validate(call, argumentsToValidate(call.arguments, d));
+    if (!checked.ok) return { problem: invalidEdit(d, call.toolName, checked.problem) };
+    out.push({ ...d, editedArguments: checked.arguments }); // the same decision, its edit normalised: still checked
+  }
+  return { decisions: out };
 }
 
 /** The JSON text to validate: input values complete the model's arguments; edited arguments replace them. */
@@ -134,45 +277,3 @@ export function argumentsToValidate(modelArguments: string, d: Decision): string
 
 export const invalidEdit = (d: Decision, toolName: string, problem: string): string =>
   `${d.decision === 'input' ? 'input values' : 'editedArguments'} for call ${d.callId} (${toolName}) are invalid: ${problem}`;
-
-/** A decision for a sub-run's call, as the signal the sub-run takes. */
-export function signalFor(d: Decision): { name: SignalKind; payload: Record<string, unknown> } {
-  const who = {
-    callId: d.callId,
-    ...(d.approver ? { approver: d.approver } : {}),
-    ...(d.reason ? { reason: d.reason } : {}),
-  };
-  // A token goes along as it came: the sub-run checks it itself (a parent's word is no proof).
-  const token = d.token !== undefined ? { token: d.token } : {};
-  if (d.decision === 'approve')
-    return {
-      name: 'approve',
-      payload: {
-        ...who,
-        ...(d.always ? { alwaysApprove: true } : {}),
-        ...(d.editedArguments !== undefined ? { editedArguments: d.editedArguments } : {}),
-        ...token,
-      },
-    };
-  if (d.decision === 'reject')
-    return {
-      name: 'reject',
-      payload: {
-        ...who,
-        ...(d.always ? { alwaysReject: true } : {}),
-        ...(d.message ? { message: d.message } : {}),
-        ...token,
-      },
-    };
-  if (d.decision === 'input') return { name: 'provideInput', payload: { ...who, values: d.values ?? {} } };
-  if (d.decision === 'extend') return { name: 'extend', payload: { ...who, by: d.by } };
-  if (d.decision === 'retry') return { name: 'approve', payload: who }; // an uncertain call takes approve as retry, provideResult as done / failed
-  return {
-    name: 'provideResult',
-    payload: {
-      callId: d.callId,
-      ...(d.approver ? { approver: d.approver } : {}),
-      ...(d.error !== undefined ? { error: d.error } : { result: d.result as string }),
-    },
-  };
-}

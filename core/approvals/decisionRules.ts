@@ -23,6 +23,15 @@ export interface SignedBy {
 /** A decision as the book applies it: the wire's, plus the signer once its token checked out. */
 export type BookDecision = Decision & { signed?: SignedBy };
 
+declare const checkedMark: unique symbol;
+/** A decision checkDecision let through: only ApprovalBook.admit makes one, and the book applies it without a second check. */
+export type CheckedDecision = BookDecision & { readonly [checkedMark]: true };
+/** A batch of this run's decisions, checked while the book's audit stood at `at` (ApprovalBook.revision): nothing changed since. */
+export interface CheckedBatch {
+  readonly checked: readonly CheckedDecision[];
+  readonly at: number;
+}
+
 /** What a decision claims: which call, what decision, who, and how. */
 export type DecisionClaim = Pick<
   BookDecision,

@@ -12,8 +12,8 @@ import {
   parseDecide,
   routeBatch,
   routeDecision,
-  signalFor,
 } from '../../core/approvals/decisionIntake';
+import { signalFor } from '../../workflows/subRuns';
 
 const T0 = '2026-11-22T10:00:00.000Z';
 
