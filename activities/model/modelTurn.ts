@@ -47,14 +47,6 @@ interface Live {
   timeoutMs: number;
 }
 
-/** Failure types the workflow and operators can match on. */
-export const ModelFailure = {
-  rejected: Failure.ModelRequestRejected, // 400/401/403/404/422: fix the request, key, model or URL
-  rateLimited: Failure.ModelRateLimited,
-  serverError: Failure.ModelServerError,
-  unreachable: Failure.ModelUnreachable,
-} as const;
-
 function toChatMessages(instructions: string, items: ConversationItem[]): ChatCompletionMessageParam[] {
   const messages: ChatCompletionMessageParam[] = [];
   if (instructions) messages.push({ role: 'system', content: instructions });
@@ -220,7 +212,7 @@ async function callResponses(client: OpenAI, model: string, req: ModelRequest, l
 function toFailure(err: unknown, where: string): never {
   if (err instanceof OpenAI.APIConnectionError) {
     throw ApplicationFailure.create({
-      type: ModelFailure.unreachable,
+      type: Failure.ModelUnreachable,
       message: `model at ${where} unreachable: ${err.message}`,
     });
   }
@@ -230,15 +222,15 @@ function toFailure(err: unknown, where: string): never {
     if (err.status === 429) {
       const retryAfter = Number(err.headers?.get('retry-after'));
       throw ApplicationFailure.create({
-        type: ModelFailure.rateLimited,
+        type: Failure.ModelRateLimited,
         message,
         ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { nextRetryDelay: `${retryAfter}s` } : {}),
       });
     }
     if (err.status >= 500 || err.status === 408 || err.status === 409)
-      throw ApplicationFailure.create({ type: ModelFailure.serverError, message });
+      throw ApplicationFailure.create({ type: Failure.ModelServerError, message });
     throw ApplicationFailure.create({
-      type: ModelFailure.rejected,
+      type: Failure.ModelRequestRejected, // 400/401/403/404/422: fix the request, key, model or URL
       message,
       nonRetryable: true,
       details: [{ status: err.status }],
