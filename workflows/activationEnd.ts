@@ -4,17 +4,16 @@
 // parent's report, notifications) joins that activation's commands. Not an interceptor: the SDK's
 // concludeActivation hook runs after the commands are collected, so commands issued there would land in the next
 // activation. No timer, no promise resolved, no extra entry into the workflow sandbox: one boolean read per check.
-import { CancellationScope, condition } from '@temporalio/workflow';
+import { condition } from '@temporalio/workflow';
 
 /**
  * From now on, `flush` runs at each condition check of the run that finds `changed()` true. The condition never
- * unblocks; it is made outside any cancellable scope, so a cancelled run still publishes how it ended.
+ * unblocks; a cancelled run's root scope drops it (the run then settles what it publishes itself, agentRun.ts).
+ * Three promises for the run's life: no scope of its own.
  */
 export function flushAtEachCheck(changed: () => boolean, flush: () => void): void {
-  void CancellationScope.nonCancellable(() =>
-    condition(() => {
-      if (changed()) flush();
-      return false;
-    }),
-  );
+  condition(() => {
+    if (changed()) flush();
+    return false;
+  }).catch(() => undefined);
 }
