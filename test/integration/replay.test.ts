@@ -45,6 +45,7 @@ test('the corpus covers paused, completed, timed-out, continued-as-new and faile
     'canonical-approvers',
     'signed-grant',
     'names-as-written',
+    'relayed-sub-run-decisions',
   ])
     expect(names).toContain(kind);
 });
