@@ -5,13 +5,8 @@ export { StreamedRunResult } from './run/runStream';
 export { LiveSession, type ToolApprovalRequired } from './run/live';
 export { followEvents, type FollowOptions } from './run/eventFollowing';
 export { workerPolls, RECENT_POLL_MS } from './run/workerPresence';
-export {
-  RunState,
-  RUN_STATE_SCHEMA_VERSION,
-  type Interruption,
-  type ApproveOptions,
-  type RejectOptions,
-} from './run/runState';
+export { RunState, RUN_STATE_SCHEMA_VERSION, type ApproveOptions, type RejectOptions } from './run/runState';
+export type { Interruption } from './run/interruption';
 export * from './errors';
 export {
   FAILURES,

@@ -2,6 +2,10 @@
 // view, the snapshot and the pages of its logs. Shared by the run state, the workflow, the client and the CLI;
 // re-exported by the wire contract (contract/messages.ts). No Temporal imports.
 import type { ConversationItem, Usage } from './items';
+import type { PendingApproval } from './pendingCall';
+
+// The pending call is one zod schema (contract/pendingCall.ts); its types are re-exported here with the rest of the views.
+export type { CallPreview, PendingApproval, PendingKind, Quorum } from './pendingCall';
 import type { AuditDecision, DecisionOutcome } from './decisionWords';
 
 // The decision's words live in contract/decisionWords.ts; re-exported here, where readers have always found them.
@@ -29,63 +33,6 @@ export interface DecideResult {
 
 // ── What the run shows ───────────────────────────────────────────────────────────────────────────────────────
 export type RunStatus = 'Running' | 'AwaitingApproval' | 'Completed' | 'Failed';
-
-/**
- * What a pending call waits for: a yes/no, values a person fills in, a result from outside, or (`uncertain`) word on a
- * tool that is not idempotent and may or may not have run: its attempt died or timed out after it started.
- */
-export type PendingKind = 'approval' | 'input' | 'external' | 'uncertain';
-
-export interface PendingApproval {
-  callId: string;
-  kind: PendingKind;
-  /** For `input`: the fields to fill in. */
-  fields?: string[];
-  toolName: string;
-  /** JSON string, exactly as the model produced it. */
-  arguments: string;
-  agentName: string;
-  /** ISO-8601. */
-  requestedAt: string;
-  /** When the call times out (ISO-8601), if a timeout applies. */
-  expiresAt?: string;
-  /** Who may decide it, if the tool or agent says. */
-  approvers?: string[];
-  /** For a call inside a sub-agent (agent.asTool): the tools that lead to it, e.g. `help_with_contract > get_user_name`. */
-  path?: string;
-  /** For an MCP tool: the agent's MCP server that offers it (always-rules hold for this server's tool only). */
-  mcpServer?: string;
-  /** For a call inside a sub-agent: the workflow id of the sub-run that holds it. Decide it through this run all the same. */
-  runId?: string;
-  /** For a call that needs several approvers: how many, and who has approved so far ("1 of 2 approvals (ann)"). */
-  quorum?: { needed: number; approvedBy: string[] };
-  /** Decisions on it must carry a valid signed token (`token`). */
-  signedDecisions?: true;
-  /** The run's `context.requestedBy`, when the policy says that person may not approve it (excludeRequester). */
-  excludedApprover?: string;
-  /** For `uncertain`: what happened to the attempt that may or may not have run. */
-  uncertainBecause?: string;
-  /** What the call would change, in the tool's words (its `preview`, computed when the call was planned). */
-  preview?: CallPreview;
-  /**
-   * The tool's fingerprint of what the call acts on, when it was planned (or last found changed): decisions apply to
-   * this state only; signed tokens and links carry its digest (`fp`). Shown to approvers, so it holds no secrets.
-   */
-  fingerprint?: string;
-  /** The call was approved, but what it acts on changed before it ran: it did not run, and waits for a decision again. */
-  stale?: { was: string; now: string };
-  /** What the run was asked: its first user message, shortened (at most 300 characters). */
-  request?: string;
-  /** The assistant's words in the turn that made the call, just before it, shortened (at most 500 characters). */
-  assistantSaid?: string;
-}
-
-/** A tool's impact preview: a line, maybe more; `failed` when the preview threw or timed out (summary says why). */
-export interface CallPreview {
-  summary: string;
-  details?: string;
-  failed?: true;
-}
 
 /** Internal: what a sub-run (child workflow) tells its parent whenever it changes. */
 export interface ChildReport {

@@ -3,7 +3,8 @@
 import type { z } from 'zod';
 import type { RunView } from '../../contract/runViews';
 import { readFinalOutput } from './typedOutput';
-import { type Interruption, interruptionOf, RunState } from './runState';
+import { type Interruption, interruptionOf } from './interruption';
+import { RunState } from './runState';
 
 /** Where a run stands when `run` returns: paused with interruptions, or finished with a final output. */
 export class AgentRunResult {

@@ -1,72 +1,17 @@
 // RunState: a paused run as a value you can hold, save and pass on — the workflow id, the interruptions it showed,
 // and the decisions buffered for them. The run itself lives in Temporal; RunState is only the handle plus decisions,
 // so a state saved in one process resumes in another (`RunState.fromString`).
-import { z } from 'zod';
 import { type Decision, decisionSchema } from '../../contract/messages';
 import { describeZodError } from '../../contract/zodErrors';
-import { type PendingApproval, type RunView } from '../../contract/runViews';
+import { type RunView } from '../../contract/runViews';
 import { RunStateError } from '../errors';
 import { defaultApprover } from '../approvals/approver';
 import { approverNameProblem } from '../../contract/approverName';
 import { type ApproverPrivateKey, readPrivateKey, withToken } from '../signing/decisionSigning';
+import { type Interruption, interruptionOf } from './interruption';
+import { RUN_STATE_SCHEMA_VERSION, type StateData, readStateData } from './runStateFormat';
 
-export const RUN_STATE_SCHEMA_VERSION = 1;
-
-/**
- * A pending tool call as the OpenAI Agents SDK shows it: `id` and `callId` are the same, `name` is `toolName` (the Agents SDK's
- * name for it), and `args` is `arguments` parsed (undefined when the model's JSON does not parse).
- */
-export interface Interruption extends PendingApproval {
-  id: string;
-  name: string;
-  args: Record<string, unknown> | undefined;
-}
-
-/** The Agents SDK's view of a pending call. */
-export function interruptionOf(p: PendingApproval): Interruption {
-  let args: Record<string, unknown> | undefined;
-  try {
-    const parsed: unknown = JSON.parse(p.arguments);
-    args =
-      parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
-  } catch {
-    args = undefined;
-  }
-  return { ...p, id: p.callId, name: p.toolName, args };
-}
-
-const pendingSchema = z.object({
-  callId: z.string(),
-  kind: z.enum(['approval', 'input', 'external', 'uncertain']).default('approval'),
-  fields: z.array(z.string()).optional(),
-  toolName: z.string(),
-  arguments: z.string(),
-  agentName: z.string(),
-  requestedAt: z.string(),
-  expiresAt: z.string().optional(),
-  approvers: z.array(z.string()).optional(),
-  path: z.string().optional(),
-  mcpServer: z.string().optional(),
-  quorum: z.object({ needed: z.number(), approvedBy: z.array(z.string()) }).optional(),
-  signedDecisions: z.literal(true).optional(),
-  excludedApprover: z.string().optional(),
-  uncertainBecause: z.string().optional(),
-  preview: z
-    .object({ summary: z.string(), details: z.string().optional(), failed: z.literal(true).optional() })
-    .optional(),
-});
-const stateSchema = z.object({
-  $schemaVersion: z.literal(RUN_STATE_SCHEMA_VERSION),
-  workflowId: z.string().min(1),
-  agent: z.object({ name: z.string().min(1), version: z.string() }),
-  /** The agent the run started with, when a handoff has moved the conversation since. */
-  startedWith: z.string().min(1).optional(),
-  interruptions: z.array(pendingSchema),
-  decisions: z.array(decisionSchema),
-  /** User messages to deliver with the decisions (addInput). */
-  inputs: z.array(z.string().min(1)).default([]),
-});
-type StateData = z.infer<typeof stateSchema>;
+export { RUN_STATE_SCHEMA_VERSION };
 
 /** Sign the decision with an approver's private key (a JWK object, or the path of a `<approver>.private.jwk` file). */
 export interface Signing {
@@ -128,18 +73,7 @@ export class RunState {
   }
 
   private static read(raw: unknown, what: 'string' | 'object', writer: string): RunState {
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
-      throw new RunStateError(`RunState ${what} is not an object; pass the exact output of ${writer}`);
-    const version = (raw as { $schemaVersion?: unknown }).$schemaVersion;
-    if (version === undefined)
-      throw new RunStateError(`RunState ${what} has no $schemaVersion; it was not written by RunState (${writer})`);
-    if (version !== RUN_STATE_SCHEMA_VERSION)
-      throw new RunStateError(
-        `RunState $schemaVersion ${JSON.stringify(version)} is not supported (this library reads version ${RUN_STATE_SCHEMA_VERSION}); upgrade countersign`,
-      );
-    const parsed = stateSchema.safeParse(raw);
-    if (!parsed.success) throw new RunStateError(`RunState ${what} is corrupt: ${describeZodError(parsed.error)}`);
-    return new RunState(parsed.data); // zod returns copies: the caller's object is never changed
+    return new RunState(readStateData(raw, what, writer));
   }
 
   get $schemaVersion(): number {
