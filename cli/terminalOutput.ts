@@ -90,7 +90,7 @@ export function pendingTable(pending: PendingApproval[], withRun?: (p: PendingAp
         ? 'uncertain: may or may not have run'
         : p.quorum
           ? `approval: ${quorumText(p.quorum)}`
-          : (p.kind ?? 'approval');
+          : p.kind;
   const rows = pending.map((p) =>
     [
       ...(withRun ? withRun(p) : []),

@@ -65,7 +65,7 @@ export class ApprovalTimers {
       if (call.expiryReminderFor !== expiry) {
         const at = Date.parse(expiry) - durationMs(before);
         if (await this.until(moved, at, `expiry reminder: ${call.toolName}`)) continue;
-        call.expiryReminderFor = expiry;
+        this.state.book.markExpiryReminded(callId, expiry);
         this.notifier.about('approval_expiring', call, { expiresIn: before });
       }
       await condition(moved);

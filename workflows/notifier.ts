@@ -4,7 +4,7 @@
 // a closed run drops them.
 import { condition, log } from '@temporalio/workflow';
 import type { Notification, NotificationEvent } from '../activities/notify';
-import type { BookCall } from '../core/approvals/approvalBook';
+import type { BookCall, DeepReadonly } from '../core/approvals/approvalBook';
 import type { AuditEntry } from '../contract/runViews';
 import { rootCause } from '../core/run/failures';
 import { notify, notifyOptions } from './activityProxies';
@@ -20,7 +20,7 @@ export class Notifier {
     private readonly webhook: () => boolean | undefined,
   ) {}
 
-  about(event: NotificationEvent, call: BookCall, extra: Partial<Notification> = {}): void {
+  about(event: NotificationEvent, call: DeepReadonly<BookCall>, extra: Partial<Notification> = {}): void {
     const n: Notification = {
       event,
       workflowId: this.workflowId,

@@ -28,7 +28,7 @@ export function traceWait(state: AgentRunState, callId: string, wait: () => Prom
   if (!tracer || !call || call.state !== 'pending') return wait();
   const A = SPAN_ATTRIBUTES;
   const span = tracer.start(
-    { [A.agent]: call.agentName, [A.tool]: call.toolName, [A.callId]: callId, [A.kind]: call.kind ?? 'approval' },
+    { [A.agent]: call.agentName, [A.tool]: call.toolName, [A.callId]: callId, [A.kind]: call.kind },
     new Date(call.requestedAt),
   );
   const end = () =>

@@ -10,7 +10,7 @@ import { RunNotFoundError } from '../errors';
 import { QUERY_NAME, checkQueryValues, forEachLimited } from '../visibility';
 import { type RunPlace, askRun, workerPolls } from './workerPresence';
 
-/** A pending call with the run it belongs to. */
+/** A pending call with the run it belongs to: a row of `runner.pending()` across runs needs to say which run. */
 export type PendingCall = PendingApproval & { workflowId: string };
 
 /** The run's task queue and Temporal status (RUNNING, COMPLETED, FAILED, …), or a RunNotFoundError. */

@@ -2,11 +2,10 @@
 // validates and applies decisions (first decision wins), keeps sticky always-rules per agent and tool, and
 // writes the audit log. No Temporal imports: the workflow wires it to signals, updates, timers and activities,
 // and unit tests drive it directly. Its state is plain JSON so it can be queried and carried across runs.
-import { type OnTimeout, addDuration, durationMs } from '../../contract/approvalPolicy';
+import type { OnTimeout } from '../../contract/approvalPolicy';
 import { appendEntry, appendIgnored, entriesAfter } from './auditLog';
 import {
   type BookDecision,
-  type CallState,
   type CheckedBatch,
   type CheckedDecision,
   type DecisionClaim,
@@ -14,109 +13,28 @@ import {
 } from './decisionRules';
 import type { NameRule } from '../../contract/approverName';
 import type { AutoDecision } from './plannedCall';
-import { expiryText } from './decisionText';
 import type { Decision } from '../../contract/messages';
-import type { AppliedDecision, AuditEntry, PendingApproval, PendingKind } from '../../contract/runViews';
-import { definedFields } from '../definedFields';
+import type { AppliedDecision, AuditEntry, PendingApproval } from '../../contract/runViews';
+import {
+  type BookCall,
+  type BookState,
+  type BookView,
+  type Booking,
+  type DeepReadonly,
+  type RecordedBook,
+  type StickyRule,
+  asPending,
+  ownState,
+} from './bookCall';
+import { cancel, count, expire, extend, settle } from './callSettling';
 import { Failure } from '../../contract/failureTypes';
 import { Refusal } from '../refusal';
-import { markUncertain, uncertainOutput } from './uncertainCalls';
-import { outcomeOf } from '../../contract/decisionWords';
+import { markUncertain } from './uncertainCalls';
 import { alwaysRuleKey } from '../../contract/alwaysRuleKey';
 import { markStale, type Stale } from './staleCalls';
 
-export interface BookCall extends Omit<PendingApproval, 'kind'> {
-  /** Absent: 'approval'. */
-  kind?: PendingKind;
-  state: CallState;
-  /** For external calls: the text the model gets (the result, or the error). */
-  externalOutput?: string;
-  /** What the model sees when this call is rejected without a reviewer message (formatter already applied). */
-  rejectionText: string;
-  /** With expiresAt: the wait it was given ('24h'), what its end does, and the agent's own words for it (else expiryText). */
-  timeout?: string;
-  onTimeout?: OnTimeout;
-  timeoutText?: string;
-  /** Notifications while it waits (from its WaitTerms). */
-  reminders?: { remindEvery?: string; remindBeforeExpiry?: string; escalateAfter?: string; escalateTo?: string };
-  /** Notifications already sent, so a continued-as-new run does not repeat them. */
-  remindersSent?: number;
-  escalated?: boolean;
-  /** The text the model gets for a rejection: the reviewer's message, else rejectionText. */
-  rejectionOutput?: string;
-  /** Approved with other arguments (JSON, already validated): these run instead. */
-  editedArguments?: string;
-  /** The tool's maxExtension, and what approvers have added so far (ms). */
-  maxExtensionMs?: number;
-  extendedMs?: number;
-  /** The expiry the before-expiry reminder went out for (an extension calls for another). */
-  expiryReminderFor?: string;
-}
-
-export interface StickyRule {
-  decision: 'approve' | 'reject';
-  message?: string;
-  approver?: string;
-}
-
-export interface BookState {
-  calls: BookCall[];
-  /** key `${agentName}/${toolName}` */
-  sticky: Record<string, StickyRule>;
-  audit: AuditEntry[];
-  /** The last audit sequence number handed out: entries are read in pages after a `seq` (ignored ones get trimmed). */
-  auditSeq?: number;
-  /** Token ids of signed decisions applied here, with their expiry (seconds): a token counts once. Expired ones are dropped. */
-  usedJtis?: Record<string, number>;
-}
-
-/** What a waiting call shows readers (copies: the book's state stays its own). */
-function asPending({
-  callId,
-  kind,
-  fields,
-  toolName,
-  arguments: args,
-  agentName,
-  requestedAt,
-  expiresAt,
-  approvers,
-  mcpServer,
-  quorum,
-  signedDecisions,
-  excludedApprover,
-  uncertainBecause,
-  preview,
-  request,
-  assistantSaid,
-  fingerprint,
-  stale,
-}: BookCall): PendingApproval {
-  const optional = {
-    fields,
-    expiresAt,
-    approvers,
-    mcpServer,
-    signedDecisions,
-    excludedApprover,
-    uncertainBecause,
-    preview,
-    request,
-    assistantSaid,
-    fingerprint,
-    stale,
-    quorum: quorum && { needed: quorum.needed, approvedBy: [...quorum.approvedBy] },
-  };
-  return {
-    callId,
-    kind: kind ?? 'approval',
-    toolName,
-    arguments: args,
-    agentName,
-    requestedAt,
-    ...definedFields(optional),
-  };
-}
+// The book's records and views (bookCall.ts), where the book's readers have always found them.
+export type { BookCall, BookState, BookView, Booking, DeepReadonly, RecordedBook, StickyRule } from './bookCall';
 
 export class DecisionError extends Refusal {
   override name = 'DecisionError';
@@ -130,8 +48,9 @@ const ruleKey = (call: Pick<BookCall, 'agentName' | 'toolName' | 'mcpServer'>) =
 export class ApprovalBook {
   private readonly s: BookState;
 
-  constructor(state?: BookState) {
-    this.s = state ?? { calls: [], sticky: {}, audit: [], auditSeq: 0 };
+  /** A new book, or one from a recorded state (a continue-as-new carry): the book keeps its own copy. */
+  constructor(state?: RecordedBook) {
+    this.s = ownState(state);
   }
 
   /** Entries after sequence number `after`, oldest first. */
@@ -143,16 +62,26 @@ export class ApprovalBook {
     appendEntry(this.s, entry);
   }
 
-  get state(): BookState {
+  /** The book's state, read-only (carried across continue-as-new as it is). */
+  get state(): BookView {
     return this.s;
   }
 
-  call(callId: string): BookCall | undefined {
-    return this.s.calls.find((c) => c.callId === callId);
+  call(callId: string): DeepReadonly<BookCall> | undefined {
+    return this.own(callId);
   }
 
   /** Calls still waiting for a person. */
-  undecided(): BookCall[] {
+  undecided(): ReadonlyArray<DeepReadonly<BookCall>> {
+    return this.waiting();
+  }
+
+  /** The book's own record of a call, to change (never handed out). */
+  private own(callId: string): BookCall | undefined {
+    return this.s.calls.find((c) => c.callId === callId);
+  }
+
+  private waiting(): BookCall[] {
     return this.s.calls.filter((c) => c.state === 'pending');
   }
 
@@ -171,25 +100,8 @@ export class ApprovalBook {
    * rejected (it never runs); the workflow then fails the run. No-op once decided.
    */
   expire(callId: string, now: string): OnTimeout | undefined {
-    const call = this.call(callId);
-    if (!call || call.state !== 'pending') return undefined;
-    const action = call.onTimeout ?? 'reject';
-    call.state = action === 'approve' ? 'approved' : 'rejected';
-    if (call.state === 'rejected')
-      call.rejectionOutput =
-        call.timeoutText ??
-        (call.timeout
-          ? expiryText({ kind: call.kind, timeout: call.timeout, extendedMs: call.extendedMs })
-          : call.rejectionText);
-    this.log({
-      ...this.about(call),
-      decision: action === 'approve' ? 'timed_out' : 'expired',
-      onTimeout: action,
-      requestedAt: call.requestedAt,
-      decidedAt: now,
-      via: 'timer',
-    });
-    return action;
+    const call = this.own(callId);
+    return call?.state === 'pending' ? expire(this.s, call, now) : undefined;
   }
 
   /**
@@ -197,19 +109,19 @@ export class ApprovalBook {
    * tool's onApproval: auto_approved / auto_rejected; a standing grant: granted); otherwise it waits. Rules never decide
    * calls that need a signed decision or a quorum: each such call needs its own people.
    */
-  request(call: Omit<BookCall, 'state' | 'rejectionOutput'>, now: string, auto?: AutoDecision): BookCall {
+  request(call: Booking, now: string, auto?: AutoDecision): DeepReadonly<BookCall> {
     if (this.call(call.callId)) throw new DecisionError(`call ${call.callId} is already in the book`);
     const entry: BookCall = { ...call, state: 'pending' };
     this.s.calls.push(entry);
     const rule = this.ruleFor(entry);
-    if (rule) this.settle(entry, rule.decision, { message: rule.message, approver: rule.approver }, now, 'rule');
-    else if (auto && (call.kind ?? 'approval') === 'approval')
-      this.settle(entry, auto.decision, auto, now, auto.grantId !== undefined ? 'grant' : 'onApproval');
+    if (rule) settle(this.s, entry, rule.decision, { message: rule.message, approver: rule.approver }, now, 'rule');
+    else if (auto && call.kind === 'approval')
+      settle(this.s, entry, auto.decision, auto, now, auto.grantId !== undefined ? 'grant' : 'onApproval');
     return entry;
   }
 
   private ruleFor(call: BookCall): StickyRule | undefined {
-    if ((call.kind ?? 'approval') !== 'approval' || call.signedDecisions || call.quorum) return undefined;
+    if (call.kind !== 'approval' || call.signedDecisions || call.quorum) return undefined;
     return this.s.sticky[ruleKey(call)];
   }
 
@@ -221,7 +133,7 @@ export class ApprovalBook {
   ): string | undefined {
     if (d.linkId !== undefined && this.jtiUsed(`link:${d.linkId}`))
       return 'this link was already used: open the approval from the inbox instead';
-    return checkDecision(this.call(d.callId), d, batch, names);
+    return checkDecision(this.own(d.callId), d, batch, names);
   }
 
   /** `check`'s answer as a type: the decision marked checked (the one place a CheckedDecision is made), or why not. */
@@ -256,24 +168,20 @@ export class ApprovalBook {
       throw new DecisionError('the run changed after these decisions were checked: send them again');
     const applied: AppliedDecision[] = [];
     for (const d of decisions) {
-      const call = this.call(d.callId)!;
+      const call = this.own(d.callId)!;
       if (d.signed) this.useJti(d.signed, now);
       if (d.linkId !== undefined)
         this.useJti({ jti: `link:${d.linkId}`, exp: Math.floor(Date.parse(now) / 1000) + 31 * 86_400 }, now); // outlives any link
       if (d.decision === 'extend') {
-        applied.push(this.extend(call, d, now, via));
+        applied.push(extend(this.s, call, d, now, via));
         continue;
       }
       if (d.decision === 'approve' && call.quorum && call.quorum.approvedBy.length + 1 < call.quorum.needed) {
-        applied.push(this.count(call, d, now, via));
+        applied.push(count(this.s, call, d, now, via));
         continue;
       }
-      applied.push(this.settle(call, d.decision, d, now, via));
-      if (
-        d.always &&
-        (call.kind ?? 'approval') === 'approval' &&
-        (d.decision === 'approve' || d.decision === 'reject')
-      ) {
+      applied.push(settle(this.s, call, d.decision, d, now, via));
+      if (d.always && call.kind === 'approval' && (d.decision === 'approve' || d.decision === 'reject')) {
         this.s.sticky[ruleKey(call)] = {
           decision: d.decision,
           message: d.message,
@@ -281,10 +189,12 @@ export class ApprovalBook {
         };
       }
     }
-    for (const call of this.undecided()) {
+    for (const call of this.waiting()) {
       const rule = this.ruleFor(call);
       if (rule)
-        applied.push(this.settle(call, rule.decision, { message: rule.message, approver: rule.approver }, now, 'rule'));
+        applied.push(
+          settle(this.s, call, rule.decision, { message: rule.message, approver: rule.approver }, now, 'rule'),
+        );
     }
     return applied;
   }
@@ -297,78 +207,10 @@ export class ApprovalBook {
   }
 
   /** The run ended (failed, timed out, cancelled) while these calls waited: none of them will ever run. */
-  cancelPending(now: string, because: string): BookCall[] {
-    const cancelled = this.undecided();
-    for (const call of cancelled) {
-      call.state = 'cancelled';
-      this.log({
-        ...this.about(call),
-        decision: 'cancelled',
-        reason: because.slice(0, 500),
-        requestedAt: call.requestedAt,
-        decidedAt: now,
-        via: 'run',
-      });
-    }
+  cancelPending(now: string, because: string): ReadonlyArray<DeepReadonly<BookCall>> {
+    const cancelled = this.waiting();
+    for (const call of cancelled) cancel(this.s, call, now, because);
     return cancelled;
-  }
-
-  private about(call: BookCall): Pick<AuditEntry, 'callId' | 'toolName' | 'arguments' | 'agentName'> {
-    return { callId: call.callId, toolName: call.toolName, arguments: call.arguments, agentName: call.agentName };
-  }
-
-  private signer(d: { signed?: BookDecision['signed'] }): Partial<AuditEntry> {
-    return d.signed ? { verified: true, keyId: d.signed.kid, jti: d.signed.jti } : {};
-  }
-
-  /** One approval of a call that needs more: recorded, and the call waits on. */
-  private count(call: BookCall, d: BookDecision, now: string, via: 'signal' | 'update'): AppliedDecision {
-    const quorum = call.quorum!;
-    quorum.approvedBy.push(d.approver!);
-    const snapshot = { needed: quorum.needed, approvedBy: [...quorum.approvedBy] };
-    this.log({
-      ...this.about(call),
-      decision: 'approval_counted',
-      approver: d.approver,
-      ...(d.reason ? { reason: d.reason } : {}),
-      ...this.signer(d),
-      quorum: snapshot,
-      requestedAt: call.requestedAt,
-      decidedAt: now,
-      via,
-    });
-    return {
-      callId: call.callId,
-      toolName: call.toolName,
-      outcome: 'approval_counted',
-      approver: d.approver!,
-      ...(d.signed ? { verified: true as const } : {}),
-      quorum: snapshot,
-    };
-  }
-
-  /** More time for a pending call (checked against its maxExtension already). */
-  private extend(call: BookCall, d: BookDecision, now: string, via: 'signal' | 'update'): AppliedDecision {
-    call.expiresAt = addDuration(call.expiresAt!, d.by!);
-    call.extendedMs = (call.extendedMs ?? 0) + durationMs(d.by!);
-    this.log({
-      ...this.about(call),
-      decision: 'extended',
-      ...(d.approver ? { approver: d.approver } : {}),
-      ...(d.reason ? { reason: d.reason } : {}),
-      extendedBy: d.by!,
-      expiresAt: call.expiresAt,
-      requestedAt: call.requestedAt,
-      decidedAt: now,
-      via,
-    });
-    return {
-      callId: call.callId,
-      toolName: call.toolName,
-      outcome: 'extended',
-      ...(d.approver ? { approver: d.approver } : {}),
-      expiresAt: call.expiresAt,
-    };
   }
 
   /** A signed decision's token id counts once; ids of expired tokens are forgotten (those tokens fail on exp anyway). */
@@ -381,13 +223,24 @@ export class ApprovalBook {
 
   /** Records that reminder `n` went out for a pending call (carried across continue-as-new). */
   markReminded(callId: string, n: number): void {
-    const call = this.call(callId);
+    const call = this.own(callId);
     if (call) call.remindersSent = n;
   }
 
   markEscalated(callId: string): void {
-    const call = this.call(callId);
+    const call = this.own(callId);
     if (call) call.escalated = true;
+  }
+
+  /** Records that the before-expiry reminder went out for this expiry (an extension calls for another). */
+  markExpiryReminded(callId: string, expiry: string): void {
+    const call = this.own(callId);
+    if (call) call.expiryReminderFor = expiry;
+  }
+
+  /** An always-rule set from outside a decision (a parent run's, handed down to this one). */
+  setRule(key: string, rule: StickyRule): void {
+    this.s.sticky[key] = { ...rule };
   }
 
   /** A call that is not idempotent may or may not have run: it waits for a person again (see uncertainCalls.ts). */
@@ -396,13 +249,13 @@ export class ApprovalBook {
     agentName: string,
     because: string,
     now: string,
-  ): BookCall {
+  ): DeepReadonly<BookCall> {
     return markUncertain(this.s, call, agentName, because, now);
   }
 
   /** An approved call's target changed before it ran (see staleCalls.ts): pending again, or rejected with `reject`. */
-  markStale(callId: string, stale: Stale, now: string, reject?: string): BookCall {
-    return markStale(this.s, this.call(callId)!, stale, now, reject);
+  markStale(callId: string, stale: Stale, now: string, reject?: string): DeepReadonly<BookCall> {
+    return markStale(this.s, this.own(callId)!, stale, now, reject);
   }
 
   /** An audit-kind call ran without waiting: recorded for later review. */
@@ -442,69 +295,5 @@ export class ApprovalBook {
       now,
       via,
     );
-  }
-
-  private settle(
-    call: BookCall,
-    decision: Decision['decision'],
-    d: {
-      message?: string;
-      reason?: string;
-      approver?: string;
-      editedArguments?: unknown;
-      result?: unknown;
-      error?: string;
-      signed?: BookDecision['signed'];
-      grantId?: string;
-      grantedBy?: string;
-    },
-    now: string,
-    via: 'signal' | 'update' | 'rule' | 'onApproval' | 'grant',
-  ): AppliedDecision {
-    if (via === 'grant')
-      d = { reason: d.reason, approver: d.grantedBy, grantId: d.grantId, ...(d.signed ? { signed: d.signed } : {}) }; // a grant's author (its signer) approved it
-    const by = via === 'grant' ? 'grant' : via === 'rule' || via === 'onApproval' ? 'code' : 'person';
-    const outcome = outcomeOf(decision, { by, uncertain: call.kind === 'uncertain', withError: d.error !== undefined });
-    const answer = outcome === 'done' || outcome === 'failed' ? outcome : undefined;
-    call.state = decision === 'reject' ? 'rejected' : decision === 'result' || answer ? 'resolved' : 'approved';
-    if (decision === 'reject') call.rejectionOutput = d.message || call.rejectionText;
-    // The workflow validates edits and input values and hands them over as JSON text; the book only records them.
-    if ((decision === 'approve' || decision === 'input') && typeof d.editedArguments === 'string')
-      call.editedArguments = d.editedArguments;
-    if (answer) call.externalOutput = uncertainOutput(call, answer, d);
-    else if (decision === 'result')
-      call.externalOutput =
-        d.error !== undefined
-          ? `The external execution failed: ${d.error}`
-          : typeof d.result === 'string'
-            ? d.result
-            : JSON.stringify(d.result);
-    if (outcome === 'approved' && call.quorum && d.approver) call.quorum.approvedBy.push(d.approver);
-    const quorum =
-      call.quorum && outcome === 'approved'
-        ? { quorum: { needed: call.quorum.needed, approvedBy: [...call.quorum.approvedBy] } }
-        : {};
-    this.log({
-      ...this.about(call),
-      decision: outcome,
-      ...(d.approver ? { approver: d.approver } : {}),
-      ...this.signer(d),
-      ...quorum,
-      ...(d.reason ? { reason: d.reason } : {}),
-      ...(d.message ? { message: d.message } : {}),
-      ...(call.editedArguments ? { editedArguments: call.editedArguments } : {}),
-      ...(d.grantId !== undefined ? { grantId: d.grantId } : {}),
-      requestedAt: call.requestedAt,
-      decidedAt: now,
-      via,
-    });
-    return {
-      callId: call.callId,
-      toolName: call.toolName,
-      outcome,
-      ...(d.approver ? { approver: d.approver } : {}),
-      ...(d.signed ? { verified: true as const } : {}),
-      ...quorum,
-    };
   }
 }

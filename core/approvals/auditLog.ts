@@ -11,7 +11,7 @@ export interface AuditState {
 }
 
 /** Entries after sequence number `after`, oldest first. */
-export function entriesAfter(audit: AuditEntry[], after: number): AuditEntry[] {
+export function entriesAfter(audit: ReadonlyArray<Readonly<AuditEntry>>, after: number): AuditEntry[] {
   const from = audit.findIndex((a) => (a.seq ?? 0) > after);
   return from < 0 ? [] : audit.slice(from);
 }

@@ -151,7 +151,7 @@ export interface IntakeChecks {
   verifyTokens: (tokens: string[]) => Promise<Array<{ ok: true } | { ok: false; problem: string }>>;
   /** JSON text against the call's tool schema: normalised, or why not. */
   validate: (
-    call: BookCall,
+    call: Pick<BookCall, 'callId' | 'toolName'>,
     argumentsText: string,
   ) => Promise<{ ok: true; arguments: string } | { ok: false; problem: string }>;
 }

@@ -8,6 +8,7 @@ import { amongApprovers, canonicalNames, type NameRule } from '../../contract/ap
 import { formatMs, quorumText } from './decisionText';
 import type { Decision } from '../../contract/messages';
 import type { PendingApproval, PendingKind } from '../../contract/runViews';
+import type { BookCall, DeepReadonly } from './bookCall';
 
 /** `resolved`: an external call whose result arrived; `cancelled`: the run ended while it waited. */
 export type CallState = 'pending' | 'approved' | 'rejected' | 'resolved' | 'cancelled';
@@ -38,13 +39,12 @@ export type DecisionClaim = Pick<
   'callId' | 'approver' | 'always' | 'editedArguments' | 'by' | 'signed' | 'fingerprint'
 > & { decision?: Decision['decision'] };
 
-/** What the checks read of a call: what pendingApprovals shows, plus (in the book) its state and extension bound. */
-export type CheckedCall = Omit<PendingApproval, 'kind'> & {
-  kind?: PendingKind;
-  state?: CallState;
-  maxExtensionMs?: number;
-  extendedMs?: number;
-};
+/**
+ * What the checks read of a call: a pending call, plus what only the book knows (its state, its extension bound). The
+ * same rules read a sub-run's call as its parent sees it (a PendingApproval) and the book's own (a BookCall).
+ */
+export type CheckedCall = DeepReadonly<PendingApproval> &
+  Partial<Pick<BookCall, 'state' | 'maxExtensionMs' | 'extendedMs'>>;
 
 const FITS: Record<PendingKind, string[]> = {
   approval: ['approve', 'reject', 'extend'],
@@ -76,7 +76,7 @@ export function checkDecision(
     return `call ${d.callId} appears twice in one decide request`;
   if (d.fingerprint !== undefined && d.fingerprint !== call.fingerprint)
     return `what ${which} acts on changed since this decision was made (fingerprint ${JSON.stringify(call.fingerprint ?? null)} now): look at it again and decide anew`;
-  const kind = call.kind ?? 'approval';
+  const kind = call.kind;
   if (d.decision && !FITS[kind].includes(d.decision)) {
     const hint = {
       approval: 'approve or reject it',

@@ -9,7 +9,7 @@ export function signedArguments(d: Pick<Decision, 'editedArguments'>, call: { ar
 }
 
 /** "1 of 2 approvals (ann)" */
-export const quorumText = (q: { needed: number; approvedBy: string[] }): string =>
+export const quorumText = (q: { needed: number; approvedBy: readonly string[] }): string =>
   `${q.approvedBy.length} of ${q.needed} approvals${q.approvedBy.length ? ` (${q.approvedBy.join(', ')})` : ''}`;
 
 /** 90000 → "1m30s": for messages. */

@@ -2,9 +2,9 @@
 // waiting for a person (approval, input, external) on terms decided then and carried as data (WaitTerms): nothing
 // downstream looks at a policy again. Plain data, shared by the activities and the workflow.
 import { type OnTimeout, addDuration, durationMs } from '../../contract/approvalPolicy';
-import type { BookCall } from './approvalBook';
+import type { Booking } from './bookCall';
 import type { SignedBy } from './decisionRules';
-import type { CallPreview } from '../../contract/runViews';
+import type { PendingApproval } from '../../contract/runViews';
 import { definedFields } from '../definedFields';
 
 export interface AgentRef {
@@ -12,19 +12,16 @@ export interface AgentRef {
   version: string;
 }
 
-export interface CallBase {
-  callId: string;
-  toolName: string;
-  arguments: string;
+/**
+ * What every planned call has: the pending call's own fields (for a call a person decides, `preview` and `fingerprint`
+ * as the tool gave them when it was planned; the fingerprint is checked again before it runs), plus how it runs.
+ */
+export type CallBase = Pick<PendingApproval, 'callId' | 'toolName' | 'arguments' | 'preview' | 'fingerprint'> & {
   /** The tool is not idempotent: its activity runs at most once; an attempt that may have run makes the call `uncertain`. */
   idempotent?: false;
-  /** For a call a person decides: what it would change, as the tool's preview said when it was planned. */
-  preview?: CallPreview;
-  /** For a call a person decides: the tool's fingerprint of its target when planned, checked again before it runs. */
-  fingerprint?: string;
   /** With fingerprint: a changed target rejects the call instead of asking again. */
   onStale?: 'reject';
-}
+};
 
 /** Calls the workflow carries out itself instead of running an activity: handoffs and sub-agents. */
 export interface Special {
@@ -73,7 +70,7 @@ export interface WaitTerms {
   signedDecisions?: true;
 }
 
-/** A tool call as the workflow should treat it. */
+/** A tool call as the model-turn activity planned it (recorded in history as the activity's result): its disposition says how the workflow treats it. */
 export type PlannedCall =
   | (CallBase & { disposition: 'error'; output: string })
   | (CallBase & { disposition: 'run'; audit?: boolean; review?: true } & Special)
@@ -85,12 +82,10 @@ export type PlannedCall =
     } & Special)
   | (CallBase & { disposition: 'input'; fields: string[]; rejectionText: string; wait: WaitTerms });
 
-/** A call that waits for a person. */
+/** A planned call that waits for a person: the one kind of planned call that becomes a pending call (bookingFor). */
 export type WaitingCall = Exclude<PlannedCall, { disposition: 'error' | 'run' }>;
 
 /** What a waiting call enters the approval book with: its planned terms, turned into times from when it was requested. */
-export type Booking = Omit<BookCall, 'state' | 'rejectionOutput'>;
-
 export function bookingFor(
   c: WaitingCall,
   where: { agentName: string; mcpServer?: string },
@@ -106,7 +101,7 @@ export function bookingFor(
   };
   const booking: Booking = {
     callId: c.callId,
-    ...(c.disposition !== 'approval' ? { kind: c.disposition } : {}),
+    kind: c.disposition,
     ...(c.disposition === 'input' ? { fields: c.fields } : {}),
     toolName: c.toolName,
     arguments: c.arguments,

@@ -58,7 +58,7 @@ export class AgentRunState {
     // Always-rules handed down by a parent that opted in (asTool shareAlwaysRules) apply to this run's agent.
     if (!carry && input.alwaysRules)
       for (const [tool, rule] of Object.entries(input.alwaysRules))
-        this.book.state.sticky[alwaysRuleKey({ agent: input.agent, ...readRuleToolName(tool) })] = rule;
+        this.book.setRule(alwaysRuleKey({ agent: input.agent, ...readRuleToolName(tool) }), rule);
     this._items = carry?.items ?? [
       ...((input.history ?? []) as ConversationItem[]),
       { type: 'message', role: 'user', content: input.input },

@@ -2,7 +2,7 @@
 // the `outcome` label), and a cursor over the approval book that yields each request and each decision once.
 // Pure: workflows/runMetrics.ts emits what it yields through the workflow's replay-safe metric meter.
 import type { AuditDecision } from '../../contract/runViews';
-import type { BookState } from '../approvals/approvalBook';
+import type { BookView } from '../approvals/approvalBook';
 import { entriesAfter } from '../approvals/auditLog';
 
 export const METRIC_NAMES = {
@@ -53,7 +53,7 @@ export class ApprovalMeter {
   private calls: number;
   private auditSeq: number;
 
-  constructor(private readonly book: BookState) {
+  constructor(private readonly book: BookView) {
     this.calls = book.calls.length;
     this.auditSeq = book.auditSeq ?? 0;
   }
@@ -65,14 +65,14 @@ export class ApprovalMeter {
     // The book only appends calls, and numbers its audit entries: both are read from where the last look stopped.
     for (; this.calls < b.calls.length; this.calls++) {
       const call = b.calls[this.calls]!;
-      if ((call.kind ?? 'approval') === 'approval') requested.push({ agent: call.agentName, tool: call.toolName });
+      if (call.kind === 'approval') requested.push({ agent: call.agentName, tool: call.toolName });
     }
     const seq = b.auditSeq ?? 0;
     if (seq === this.auditSeq) return { requested, decided };
     for (const entry of entriesAfter(b.audit, this.auditSeq)) {
       const outcome = approvalOutcome(entry.decision);
       const call = outcome && b.calls.find((c) => c.callId === entry.callId);
-      if (!call || (call.kind ?? 'approval') !== 'approval') continue;
+      if (!call || call.kind !== 'approval') continue;
       const waited = (Date.parse(entry.decidedAt) - Date.parse(entry.requestedAt ?? call.requestedAt)) / 1000;
       decided.push({
         agent: call.agentName,

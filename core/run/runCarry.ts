@@ -2,7 +2,7 @@
 // once, and the book's calls, the audit and the turn in progress without copies of the arguments their function
 // call already holds (restored on load). Pure.
 import type { AgentSnapshot } from './agentSnapshot';
-import type { BookState } from '../approvals/approvalBook';
+import type { RecordedBook } from '../approvals/approvalBook';
 import type { ConversationItem, Usage } from '../../contract/items';
 import type { PlannedCall } from '../approvals/plannedCall';
 import type { Handoff } from '../../contract/runViews';
@@ -24,7 +24,7 @@ export interface RunCarry {
   usage: Usage;
   turn: number;
   /** Calls and audit entries carry no `arguments` when they equal their function call's (restored on load). */
-  book: BookState;
+  book: RecordedBook;
   /** The calls of the turn in progress, and the answers they already have. */
   turnCalls: PlannedCall[];
   outputs: Record<string, string>;
@@ -54,7 +54,7 @@ export function omitArguments<T extends { arguments?: string }>(value: T): T {
 }
 
 /** The carried book with each call's and audit entry's arguments back from the conversation (carries before compaction have them already). */
-export function restoreArguments(carry: RunCarry): BookState {
+export function restoreArguments(carry: RunCarry): RecordedBook {
   const args = argumentsByCall(carry.items);
   const fill = <T extends { callId: string; arguments?: string }>(v: T): T =>
     v.arguments === undefined && args.has(v.callId) ? { ...v, arguments: args.get(v.callId)! } : v;

@@ -15,6 +15,7 @@ function bookWith(...calls: Array<[string, string, string?]>) {
         agentName,
         arguments: `{"id":"${callId}"}`,
         requestedAt: T0,
+        kind: 'approval' as const,
         rejectionText: 'Tool execution was not approved.',
       },
       T0,
@@ -113,6 +114,7 @@ test('always-approve decides pending siblings of the same tool now and later cal
       agentName: 'email-assistant',
       arguments: '{}',
       requestedAt: T1,
+      kind: 'approval' as const,
       rejectionText: 'x',
     },
     T1,
@@ -136,6 +138,7 @@ test('always-reject reuses its message for later calls', () => {
       agentName: 'email-assistant',
       arguments: '{}',
       requestedAt: T1,
+      kind: 'approval' as const,
       rejectionText: 'default',
     },
     T1,
@@ -164,7 +167,15 @@ test('sticky rules are per agent: another agent with the same tool name still as
   const book = bookWith(['c1', 'send_email', 'a1']);
   book.decide([{ callId: 'c1', decision: 'approve', always: true }], T1, 'update');
   const other = book.request(
-    { callId: 'c2', toolName: 'send_email', agentName: 'a2', arguments: '{}', requestedAt: T1, rejectionText: 'x' },
+    {
+      callId: 'c2',
+      toolName: 'send_email',
+      agentName: 'a2',
+      arguments: '{}',
+      requestedAt: T1,
+      kind: 'approval' as const,
+      rejectionText: 'x',
+    },
     T1,
   );
   expect(other.state).toBe('pending');
@@ -222,6 +233,7 @@ test('the state is plain JSON and a book rebuilt from it behaves the same', () =
       agentName: 'email-assistant',
       arguments: '{}',
       requestedAt: T1,
+      kind: 'approval' as const,
       rejectionText: 'x',
     },
     T1,

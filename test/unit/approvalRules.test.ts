@@ -14,6 +14,7 @@ const base = {
   agentName: 'payments',
   arguments: '{"amount":10}',
   requestedAt: T0,
+  kind: 'approval' as const,
   rejectionText: 'Tool execution was not approved.',
 };
 const signer = (kid: string, jti = `j-${kid}`) => ({ kid, jti, exp: Date.parse(T1) / 1000 + 600 });
@@ -36,7 +37,7 @@ test('a call that needs a signed decision refuses unsigned ones, and always-rule
     b.decide([{ callId: 'c1', decision: 'approve', always: true, signed: signer('ann') }], T1, 'update'),
   ).toThrow('"always" cannot decide later calls');
   // A rule set on another tool's call does not reach it, nor one handed down for its own tool.
-  b.state.sticky['payments/wire'] = { decision: 'approve' };
+  b.setRule('payments/wire', { decision: 'approve' });
   b.request({ callId: 'c2', toolName: 'wire', ...base, signedDecisions: true }, T1);
   expect(b.call('c2')!.state).toBe('pending');
   const [applied] = b.decide(

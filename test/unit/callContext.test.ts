@@ -71,6 +71,7 @@ test('the book carries the context into the pending view, and into an uncertain 
       arguments: '{}',
       agentName: 'mail',
       requestedAt: T0,
+      kind: 'approval' as const,
       rejectionText: 'no',
       ...ctx,
     },

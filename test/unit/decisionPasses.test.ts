@@ -34,6 +34,7 @@ function runWith(...ids: string[]): AgentRunState {
         arguments: ARGS,
         agentName: 'email-assistant',
         requestedAt: T0,
+        kind: 'approval' as const,
         rejectionText: 'no',
       },
       T0,
@@ -165,7 +166,7 @@ test("a decision for a sub-run's call: once per stage here, passed on as it came
   expect(checkDecision).toHaveBeenCalledTimes(2);
 
   const child = runWith('c9');
-  child.book.call('c9')!.fingerprint = 'v1';
+  Object.assign(child.book.call('c9')!, { fingerprint: 'v1' }); // as if planned with it (the book hands out read-only views)
   const there = await handle(
     child,
     [(here as { forward: Array<{ decision: Decision }> }).forward[0]!.decision],

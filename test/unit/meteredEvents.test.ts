@@ -27,6 +27,7 @@ const request = (
       agentName: 'clerk',
       arguments: '{"secret":"s3"}',
       requestedAt: T0,
+      kind: 'approval' as const,
       rejectionText: 'no',
       ...(extra.kind ? { kind: extra.kind, fields: ['x'] } : {}),
       ...(extra.onTimeout ? { onTimeout: extra.onTimeout, expiresAt: T1 } : {}),

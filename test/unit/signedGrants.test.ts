@@ -258,6 +258,7 @@ test('the book audits a call approved by a signed grant with its signer', () => 
       agentName: 'vault',
       arguments: '{}',
       requestedAt: '2026-11-22T10:00:00.000Z',
+      kind: 'approval' as const,
       rejectionText: 'x',
     },
     '2026-11-22T10:00:00.000Z',

@@ -16,6 +16,7 @@ function approvedThenUncertain() {
       ...shell,
       agentName: 'ops',
       requestedAt: T0,
+      kind: 'approval' as const,
       rejectionText: 'not approved',
       approvers: ['ann', 'bob'],
       timeout: '1h',
@@ -112,7 +113,7 @@ test('answers that do not fit, or from someone not allowed, are refused and chan
   expect(JSON.stringify(book.state)).toBe(before);
   // An approval never takes an uncertain call's answers.
   const plain = new ApprovalBook();
-  plain.request({ ...shell, agentName: 'ops', requestedAt: T0, rejectionText: 'no' }, T0);
+  plain.request({ ...shell, agentName: 'ops', requestedAt: T0, kind: 'approval' as const, rejectionText: 'no' }, T0);
   expect(() => plain.decide([{ callId: 'c1', decision: 'done', result: 'x' }], T1, 'update')).toThrow(
     /waits for approval, not "done"/,
   );
