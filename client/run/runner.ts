@@ -1,7 +1,6 @@
 // Runner: the OpenAI Agents SDK's API on Temporal. `run(agent, input)` starts an agentRun workflow and returns at its first pause
 // or its end; `run(agent, state)` sends the state's decisions in one `decide` update and returns at the next pause
 // or the end. Waiting is a long-poll update (`nextPause`), never a polling loop.
-import { randomUUID } from 'node:crypto';
 import {
   type Client,
   WithStartWorkflowOperation,
@@ -9,18 +8,8 @@ import {
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
 } from '@temporalio/client';
-import type { SearchAttributePair } from '@temporalio/common';
 import { type CountersignConfig, loadConfig } from '../../temporal.config';
-import {
-  DEFAULT_TASK_QUEUE,
-  type RunInput,
-  WORKFLOW_TYPE,
-  decideUpdate,
-  nextPauseUpdate,
-  eventsQuery,
-  runInputSchema,
-} from '../../contract/messages';
-import { describeZodError } from '../../contract/zodErrors';
+import { DEFAULT_TASK_QUEUE, WORKFLOW_TYPE, decideUpdate, nextPauseUpdate, eventsQuery } from '../../contract/messages';
 import { type RunEvent } from '../../contract/runEvents';
 import {
   type DecideResult,
@@ -31,55 +20,23 @@ import {
   type RunView,
 } from '../../contract/runViews';
 import { rootCause } from '../../core/run/failures';
-import { HitlAgent, HitlStatus } from '../../contract/searchAttributes';
 import { retryUnprocessed } from '../updateRetry';
 import type { ConversationItem } from '../../contract/items';
 import { connectClient } from '../clientConnection';
 import { type PendingCall, auditOf, conversationOf, describeRun, pendingCalls, pendingOf } from './runReads';
-import {
-  CountersignError,
-  DecisionRejectedError,
-  RunFailedError,
-  RunFinishedError,
-  RunNotFoundError,
-  RunStateError,
-} from '../errors';
+import { DecisionRejectedError, RunFailedError, RunFinishedError, RunNotFoundError, RunStateError } from '../errors';
 import { RunState } from './runState';
 import { AgentRunResult } from './agentRunResult';
 
 export { AgentRunResult };
-import { SessionError } from '../sessions/sessionErrors';
 import { sessionMaxItems } from '../sessions/sessionHistory';
-import { idTaken, nextSessionRun } from '../sessions/sessions';
+import { idTaken } from '../sessions/sessions';
 import { LiveSession } from './live';
 import { type FollowOptions, followEvents } from './eventFollowing';
 import { StreamedRunResult, untilPause, withModelDeltas } from './runStream';
+import { type RunOptions, prepareStart } from './runStart';
 
-/** Per-run approval policy (wins over the agent's and tools'), deadline and continue-as-new threshold. */
-export interface RunOptions extends Pick<
-  RunInput,
-  | 'approvalTimeout'
-  | 'onTimeout'
-  | 'remindEvery'
-  | 'escalateAfter'
-  | 'escalateTo'
-  | 'runTimeout'
-  | 'continueAsNewAfterEvents'
-  | 'modelTimeout'
-  | 'toolTimeout'
-  | 'modelSettings'
-> {
-  /** Default `<agent>-<uuid>`. */
-  workflowId?: string;
-  agentVersion?: string;
-  /** Non-secret context for tools and predicates (stored in history). */
-  context?: Record<string, unknown>;
-  maxTurns?: number;
-  /** Continue this session: the run is `session-<id>-<n>` and starts with the session's conversation (see sessions.ts). */
-  session?: string;
-  /** With `session`: carry the previous run's always-rules (for this agent) into this run. */
-  sessionRules?: boolean;
-}
+export type { RunOptions };
 
 export interface RunnerConnectOptions {
   /** Task queue of new runs (default COUNTERSIGN_TASK_QUEUE, else `countersign`). */
@@ -130,7 +87,7 @@ export class Runner {
 
   /** Starts a run and returns at once with its workflow id (the CLI's `start` without --wait). */
   async startOnly(agent: string, input: string, options: RunOptions = {}): Promise<string> {
-    const { start, session } = await this.prepare(agent, input, options);
+    const { start, session } = await prepareStart(this, agent, input, options);
     await this.client.workflow
       .start(WORKFLOW_TYPE, start)
       .catch(async (err: Error) =>
@@ -251,54 +208,8 @@ export class Runner {
     return new AgentRunResult(workflowId, snapshot);
   }
 
-  /** What starting a run sends: its id (default `<agent>-<uuid>`), the validated input, a one-line summary. */
-  private startOptions(
-    agent: string,
-    input: string,
-    options: Omit<RunOptions, 'session' | 'sessionRules'>,
-    extra: Partial<RunInput> = {},
-  ) {
-    const { workflowId = `${agent}-${randomUUID()}`, ...rest } = options;
-    const parsed = runInputSchema.safeParse({ agent, input, ...rest, ...extra });
-    if (!parsed.success) throw new CountersignError(`invalid run: ${describeZodError(parsed.error)}`);
-    const oneLine = input.replace(/\s+/g, ' ');
-    const staticSummary = `${agent}: ${oneLine.length > 80 ? `${oneLine.slice(0, 77)}...` : oneLine}`;
-    // The run's first search attributes go with the start (the run need not write them: one event less).
-    const typedSearchAttributes = [
-      { key: HitlStatus, value: 'Running' },
-      { key: HitlAgent, value: agent },
-    ] as SearchAttributePair[];
-    return {
-      workflowId,
-      taskQueue: this.taskQueue,
-      args: [parsed.data] as [RunInput],
-      staticSummary,
-      typedSearchAttributes,
-    };
-  }
-
-  /** A run's start; in a session, its id and history come from the session's newest run (client/sessions/sessions.ts). */
-  private async prepare(agent: string, input: string, { session, sessionRules, ...options }: RunOptions) {
-    if (session === undefined && sessionRules)
-      throw new SessionError("sessionRules carries the rules of a session's previous run: pass a session too");
-    if (session === undefined) return { start: this.startOptions(agent, input, options) };
-    if (options.workflowId)
-      throw new SessionError(
-        `a session run's workflow id is session-${session}-<n>: pass a session or a workflowId, not both`,
-      );
-    const next = await nextSessionRun(this.client, { session, agent, maxItems: this.sessionMaxItems, sessionRules });
-    // A closed run's id is taken too: of two concurrent starts of run N, the second fails (conflict policy FAIL covers a running one).
-    return {
-      start: {
-        ...this.startOptions(agent, input, { ...options, workflowId: next.workflowId }, next.input),
-        workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,
-      },
-      session,
-    };
-  }
-
   private async start(agent: string, input: string, options: RunOptions): Promise<AgentRunResult> {
-    const { start, session } = await this.prepare(agent, input, options);
+    const { start, session } = await prepareStart(this, agent, input, options);
     const workflowId = start.workflowId;
     const startWorkflowOperation = new WithStartWorkflowOperation(WORKFLOW_TYPE, {
       ...start,
