@@ -66,8 +66,8 @@ export class Publisher {
   private readonly metrics: RunMetrics;
   /** Changed since the world was last told (publish-once runs only). */
   private changed = false;
-  /** Whether the run publishes once per check (patch publishOnce) rather than at every publish(). */
-  private readonly once: boolean;
+  /** Whether the run publishes once per check (patch publishOnce) rather than at every publish(); see `once`. */
+  private onceMode: boolean | undefined;
 
   constructor(
     private readonly state: AgentRunState,
@@ -76,12 +76,22 @@ export class Publisher {
     this.notifiedSeq = state.book.state.auditSeq ?? 0;
     this.metrics = new RunMetrics(state);
     this.published = publishedAtStart(state.agentRef().name);
-    this.once = patched(PATCHES.publishOnce);
-    if (this.once)
-      flushAtEachCheck(
-        () => this.changed,
-        () => this.flush(),
-      );
+  }
+
+  /**
+   * Asked at the run's first publication, which comes after its agent snapshot: the patch's marker follows the
+   * snapshot's in history, which stays the run's first marker.
+   */
+  private get once(): boolean {
+    if (this.onceMode === undefined) {
+      this.onceMode = patched(PATCHES.publishOnce);
+      if (this.onceMode)
+        flushAtEachCheck(
+          () => this.changed,
+          () => this.flush(),
+        );
+    }
+    return this.onceMode;
   }
 
   /** The run changed. Its event log follows at once (it records each step); the rest at the activation's checks. */
