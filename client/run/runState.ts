@@ -1,13 +1,12 @@
 // RunState: a paused run as a value you can hold, save and pass on — the workflow id, the interruptions it showed,
 // and the decisions buffered for them. The run itself lives in Temporal; RunState is only the handle plus decisions,
 // so a state saved in one process resumes in another (`RunState.fromString`).
-import { type Decision, decisionSchema } from '../../contract/messages';
-import { describeZodError } from '../../contract/zodErrors';
+import type { Decision } from '../../contract/messages';
 import { type RunView } from '../../contract/runViews';
 import { RunStateError } from '../errors';
 import { defaultApprover } from '../approvals/approver';
-import { approverNameProblem } from '../../contract/approverName';
-import { type ApproverPrivateKey, readPrivateKey, withToken } from '../signing/decisionSigning';
+import type { ApproverPrivateKey } from '../signing/decisionSigning';
+import { buildDecision } from '../approvals/decisionBuilder';
 import { type Interruption, interruptionOf } from './interruption';
 import { RUN_STATE_SCHEMA_VERSION, type StateData, readStateData } from './runStateFormat';
 
@@ -113,33 +112,29 @@ export class RunState {
 
   approve(interruption: string | { callId: string }, options: ApproveOptions = {}): this {
     return this.record(
-      this.signed(
-        {
-          callId: this.known(interruption),
-          decision: 'approve',
-          ...(options.alwaysApprove ? { always: true } : {}),
-          ...(options.editedArguments ? { editedArguments: options.editedArguments } : {}),
-          ...(options.reason ? { reason: options.reason } : {}),
-          ...this.approverOf(options.approver),
-        },
-        options,
-      ),
+      {
+        callId: this.known(interruption),
+        decision: 'approve',
+        ...(options.alwaysApprove ? { always: true } : {}),
+        ...(options.editedArguments ? { editedArguments: options.editedArguments } : {}),
+        ...(options.reason ? { reason: options.reason } : {}),
+        ...this.approverOf(options.approver),
+      },
+      options,
     );
   }
 
   reject(interruption: string | { callId: string }, options: RejectOptions = {}): this {
     return this.record(
-      this.signed(
-        {
-          callId: this.known(interruption),
-          decision: 'reject',
-          ...(options.alwaysReject ? { always: true } : {}),
-          ...(options.message ? { message: options.message } : {}),
-          ...(options.reason ? { reason: options.reason } : {}),
-          ...this.approverOf(options.approver),
-        },
-        options,
-      ),
+      {
+        callId: this.known(interruption),
+        decision: 'reject',
+        ...(options.alwaysReject ? { always: true } : {}),
+        ...(options.message ? { message: options.message } : {}),
+        ...(options.reason ? { reason: options.reason } : {}),
+        ...this.approverOf(options.approver),
+      },
+      options,
     );
   }
 
@@ -201,20 +196,6 @@ export class RunState {
     return this.data;
   }
 
-  /** With signWith: the decision carries a token over this run, this call and the arguments it approves; the approver is the key's. */
-  private signed(d: Decision, o: Signing): Decision {
-    if (!o.signWith) return d;
-    const key = typeof o.signWith === 'string' ? readPrivateKey(o.signWith) : o.signWith;
-    const call = this.data.interruptions.find((i) => i.callId === d.callId)!;
-    return withToken(
-      key,
-      this.data.workflowId,
-      { ...d, decision: d.decision as 'approve' | 'reject' },
-      call,
-      o.ttlSeconds,
-    );
-  }
-
   private inputValues(callId: string, values: unknown): Record<string, unknown> {
     const fields = this.data.interruptions.find((i) => i.callId === callId)?.fields ?? [];
     const isObject = values !== null && typeof values === 'object' && !Array.isArray(values);
@@ -241,14 +222,21 @@ export class RunState {
     return callId;
   }
 
-  private record(d: Decision): this {
-    const parsed = decisionSchema.safeParse(d);
-    if (!parsed.success) throw new RunStateError(`invalid decision: ${describeZodError(parsed.error)}`);
-    const nameProblem = d.approver === undefined ? undefined : approverNameProblem(d.approver);
-    if (nameProblem) throw new RunStateError(nameProblem);
+  /**
+   * The decision, made by the one builder (client/approvals/decisionBuilder.ts): checked, and with signWith signed
+   * over this run, this call and the arguments it approves (the approver is then the key's).
+   */
+  private record(words: Decision, o: Signing = {}): this {
+    const call = this.data.interruptions.find((i) => i.callId === words.callId)!;
+    const d = buildDecision(words, {
+      refuse: (message) => new RunStateError(message),
+      ...(o.signWith
+        ? { sign: { key: o.signWith, workflowId: this.data.workflowId, call, ttlSeconds: o.ttlSeconds } }
+        : {}),
+    });
     const earlier = this.data.decisions.find((x) => x.callId === d.callId);
     if (earlier) throw new RunStateError(`call ${d.callId} is already decided in this state (${earlier.decision})`);
-    this.data.decisions.push(parsed.data);
+    this.data.decisions.push(d);
     return this;
   }
 }
