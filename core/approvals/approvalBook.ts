@@ -54,7 +54,7 @@ export class ApprovalBook {
   }
 
   /** Entries after sequence number `after`, oldest first. */
-  auditAfter(after: number): AuditEntry[] {
+  auditAfter(after: number): Array<Readonly<AuditEntry>> {
     return entriesAfter(this.s.audit, after);
   }
 
@@ -278,7 +278,7 @@ export class ApprovalBook {
     because: string,
     now: string,
     via: 'signal' | 'update',
-  ): AuditEntry {
+  ): Readonly<AuditEntry> {
     const callId =
       typeof d.callId === 'string'
         ? d.callId.slice(0, 256)
