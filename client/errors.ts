@@ -47,9 +47,12 @@ export class NoWorkerError extends CountersignError {
     super(message);
   }
 }
-/** A grants or reviews request, or a query, was refused (`type`: GrantRefused, ReviewRefused, InvalidQueryInput …); nothing changed. */
+/**
+ * A grants or reviews request, or a query, was refused (`type`: GrantRefused, ReviewRefused, InvalidQueryInput …);
+ * nothing changed. Its `name` stays `CountersignError`, as these refusals were named before the class existed:
+ * callers that print or compare the name see what they saw in 1.0.
+ */
 export class RequestRefusedError extends CountersignError {
-  override name = 'RequestRefusedError';
   constructor(
     message: string,
     readonly type?: string,
