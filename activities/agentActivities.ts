@@ -29,6 +29,7 @@ import { createNotifyActivities } from './notify';
 import { type SignatureCheck, verifyDecisionSignatures, verifyGrantSignature } from './approverKeys';
 
 export interface ModelTurnRequest {
+  /** The run's workflow id. Named runId in the requests histories hold, so it keeps that name here. */
   runId: string;
   /** The run's turn number (state.turn): names the turn's model-delta feed; absent in requests of older workflow code. */
   turn?: number;
@@ -55,6 +56,7 @@ export type ModelTurnResult = ModelTurn & {
 };
 
 export interface RunToolRequest {
+  /** The run's workflow id. Named runId in the requests histories hold, so it keeps that name here. */
   runId: string;
   agent: AgentRef;
   callId: string;
@@ -163,7 +165,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
       const tools = toolsOf(agent, req.mcpTools);
       const conversation = await conversationOf(req, deps.transcripts);
       const turn = await callModel({
-        runId: req.runId,
+        workflowId: req.runId,
         ...(req.turn !== undefined ? { turn: req.turn } : {}),
         model: agent.model,
         instructions: agent.instructions,
@@ -174,7 +176,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         ...(agent.outputSchema ? { outputSchema: agent.outputSchema } : {}),
       });
       const outputProblem = finalOutputProblem(agent, turn.items);
-      const planning = { runId: req.runId, context: req.context, policy: req.policy, settings };
+      const planning = { workflowId: req.runId, context: req.context, policy: req.policy, settings };
       const planned = turn.items.flatMap((i) =>
         i.type === 'function_call'
           ? [planCall(agent, tools, i, planning)]

@@ -16,7 +16,7 @@ import type { AutoDecision, CallBase } from '../core/approvals/plannedCall';
 
 /** The run a call belongs to and the worker's settings (callPlanning.ts's PlanningContext has them). */
 interface CallOfRun {
-  runId: string;
+  workflowId: string;
   context: Record<string, unknown>;
   settings: WorkerSettings;
 }
@@ -49,7 +49,7 @@ async function autoDecision(
   let verdict: unknown;
   try {
     verdict = await tool.onApproval(
-      { runId: req.runId, agentName: agent.name, callId: call.callId, context: req.context },
+      { runId: req.workflowId, agentName: agent.name, callId: call.callId, context: req.context },
       { toolName: tool.name, callId: call.callId, arguments: params },
     );
   } catch (err) {
@@ -119,7 +119,7 @@ async function grantDecision(
   }
   const { client, info } = ctx;
   // The run (workflow id and run id: a reused workflow id is another run) and the call: the same on every retry.
-  const callKey = `${info.workflowExecution?.workflowId ?? req.runId}:${info.workflowExecution?.runId ?? ''}:${call.callId}`;
+  const callKey = `${info.workflowExecution?.workflowId ?? req.workflowId}:${info.workflowExecution?.runId ?? ''}:${call.callId}`;
   const requestedBy = req.context.requestedBy;
   const signed = signatureNeeded(tool.name, policy, req.settings.requireSignedDecisions) !== undefined;
   const request = {

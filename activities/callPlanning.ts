@@ -21,7 +21,8 @@ export const DEFAULT_REJECTION = 'Tool execution was not approved.';
 
 /** What planning needs to know about the run. */
 export interface PlanningContext {
-  runId: string;
+  /** The run's workflow id (tools and predicates get it as ToolContext.runId). */
+  workflowId: string;
   context: Record<string, unknown>;
   /** The run's own approval policy (wins over the agent's and the tool's): needed for the timeout text. */
   policy?: ApprovalPolicy;
@@ -86,7 +87,7 @@ async function needsApproval(
     return tool.needsApproval === true || tool.needsApproval === 'audit' ? tool.needsApproval : false;
   try {
     const answer = await tool.needsApproval(
-      { runId: req.runId, agentName: agent.name, callId: call.callId, context: req.context },
+      { runId: req.workflowId, agentName: agent.name, callId: call.callId, context: req.context },
       params,
       call.callId,
     );
@@ -157,7 +158,7 @@ export async function planCall(
       wait: await waitTerms(agent, tool, 'external', base, req),
     };
   const once = tool.idempotent === false ? { idempotent: false as const } : {};
-  const toolCtx = { runId: req.runId, agentName: agent.name, callId: call.callId, context: req.context };
+  const toolCtx = { runId: req.workflowId, agentName: agent.name, callId: call.callId, context: req.context };
   const previewed = async () => {
     const preview = await previewOf(tool, parsed.params, toolCtx);
     return preview ? { preview } : {};

@@ -114,14 +114,14 @@ async function previewByServer(
   previewTool: string,
   tool: string,
   args: Record<string, unknown>,
-  runId: string,
+  workflowId: string,
   callId: string,
 ): Promise<{ summary: string; details?: string }> {
   const result = await callMcpTool(
     connectionOf(spec),
     previewTool,
     { tool, arguments: args },
-    `${runId}:${callId}:preview`,
+    `${workflowId}:${callId}:preview`,
     { timeoutMs: spec.timeoutMs },
   );
   if (result.isError) throw new Error(`${previewTool} answered an error: ${result.output}`);

@@ -1,6 +1,6 @@
 // The model-delta relay: a side channel from the worker to readers, so a model's text reaches them while the
 // modelTurn activity still runs, without a history event (or a payload) per delta. An in-process hub plus a tiny
-// SSE server: GET /runs/<encoded runId>/turns/<turn> replays the turn's deltas so far, then streams the rest, then
+// SSE server: GET /runs/<workflow id>/turns/<turn> replays the turn's deltas so far, then streams the rest, then
 // `event: end`. Best effort and volatile: a turn's buffer is dropped shortly after it ends, and the durable
 // events (the activity's result) carry the final text. The activity advertises the URL in its one heartbeat, with the
 // turn's token: a feed is read only by who can read the run (its pending activity), not by whoever guesses a run id.
@@ -27,16 +27,16 @@ export interface DeltaRelay {
   /** Base URL readers dial (no trailing slash). */
   url: string;
   /** The URL a turn's readers dial: its path and its token (unguessable; valid while this worker holds the feed). */
-  feedUrl(runId: string, turn: number): string;
+  feedUrl(workflowId: string, turn: number): string;
   /** A turn (attempt) starts: its feed exists from now on, empty; a previous attempt's buffer is dropped. */
-  begin(runId: string, turn: number): void;
-  publish(runId: string, turn: number, delta: string): void;
+  begin(workflowId: string, turn: number): void;
+  publish(workflowId: string, turn: number, delta: string): void;
   /** The turn's model call is over (completed or failed): readers get `event: end`. */
-  end(runId: string, turn: number): void;
+  end(workflowId: string, turn: number): void;
   close(): Promise<void>;
 }
 
-export const deltaPath = (runId: string, turn: number) => `/runs/${encodeURIComponent(runId)}/turns/${turn}`;
+export const deltaPath = (workflowId: string, turn: number) => `/runs/${encodeURIComponent(workflowId)}/turns/${turn}`;
 
 interface Feed {
   frames: string[];
@@ -53,7 +53,7 @@ export async function startDeltaRelay(options: DeltaRelayOptions = {}): Promise<
   const { host = '127.0.0.1', port = 0, lingerMs = 30_000, waitMs = 5_000 } = options;
   const feeds = new Map<string, Feed>();
   const waiters = new Map<string, Set<(feed: Feed | undefined) => void>>();
-  const keyOf = (runId: string, turn: number) => `${turn}:${runId}`;
+  const keyOf = (workflowId: string, turn: number) => `${turn}:${workflowId}`;
   // One secret per relay: a turn's token is derived from it, so an early reader's token is checked before its feed exists.
   const secret = randomBytes(32);
   const tokenOf = (key: string) => createHmac('sha256', secret).update(key).digest('base64url');
@@ -71,8 +71,8 @@ export async function startDeltaRelay(options: DeltaRelayOptions = {}): Promise<
     feed.readers.clear();
   };
 
-  function begin(runId: string, turn: number): Feed {
-    const key = keyOf(runId, turn);
+  function begin(workflowId: string, turn: number): Feed {
+    const key = keyOf(workflowId, turn);
     const previous = feeds.get(key);
     if (previous) finish(previous);
     const feed: Feed = { frames: [], ended: false, readers: new Set() };
@@ -164,20 +164,20 @@ export async function startDeltaRelay(options: DeltaRelayOptions = {}): Promise<
   const url = (options.publicUrl ?? `http://${shownHost}:${address.port}`).replace(/\/+$/, '');
   return {
     url,
-    feedUrl: (runId, turn) => `${url}${deltaPath(runId, turn)}?token=${tokenOf(keyOf(runId, turn))}`,
-    begin(runId, turn) {
-      begin(runId, turn);
+    feedUrl: (workflowId, turn) => `${url}${deltaPath(workflowId, turn)}?token=${tokenOf(keyOf(workflowId, turn))}`,
+    begin(workflowId, turn) {
+      begin(workflowId, turn);
     },
-    publish(runId, turn, delta) {
+    publish(workflowId, turn, delta) {
       if (!delta) return;
-      const feed = feeds.get(keyOf(runId, turn)) ?? begin(runId, turn);
+      const feed = feeds.get(keyOf(workflowId, turn)) ?? begin(workflowId, turn);
       if (feed.ended) return; // a late delta of an attempt that is over
       const frame = `data: ${JSON.stringify({ delta, at: new Date().toISOString() })}\n\n`;
       feed.frames.push(frame);
       for (const res of feed.readers) write(res, frame);
     },
-    end(runId, turn) {
-      const key = keyOf(runId, turn);
+    end(workflowId, turn) {
+      const key = keyOf(workflowId, turn);
       const feed = feeds.get(key);
       if (!feed || feed.ended) return;
       feed.ended = true;

@@ -19,8 +19,8 @@ import type { DeltaRelay } from './deltaRelay';
 import { type OnDelta, streamChat, streamResponses } from './modelStream';
 
 export interface ModelRequest {
-  /** The workflow id: sent as a header so logs and scripted servers can tell runs apart. */
-  runId: string;
+  /** The run's workflow id: sent as the run-id header so logs and scripted servers can tell runs apart. */
+  workflowId: string;
   /** The run's turn number: names the turn's delta feed. Without it (older workflow code) the call does not stream. */
   turn?: number;
   /** The agent's model, else the worker's COUNTERSIGN_MODEL. */
@@ -119,7 +119,7 @@ async function callChat(client: OpenAI, model: string, req: ModelRequest, live?:
     messages: toChatMessages(req.instructions, req.items),
     ...(tools.length ? { tools } : {}),
   } as OpenAI.ChatCompletionCreateParamsNonStreaming;
-  const headers = { [RUN_ID_HEADER]: req.runId };
+  const headers = { [RUN_ID_HEADER]: req.workflowId };
   const completion = live
     ? await streamChat(client, params, { headers, timeoutMs: live.timeoutMs }, live.onDelta)
     : await client.chat.completions
@@ -173,7 +173,7 @@ async function callResponses(client: OpenAI, model: string, req: ModelRequest, l
     input: toResponsesInput(req.items),
     ...(tools.length ? { tools } : {}),
   } as OpenAI.Responses.ResponseCreateParamsNonStreaming;
-  const headers = { [RUN_ID_HEADER]: req.runId };
+  const headers = { [RUN_ID_HEADER]: req.workflowId };
   const response = live
     ? await streamResponses(client, params, { headers, timeoutMs: live.timeoutMs }, live.onDelta)
     : await client.responses.create(params, { headers });
@@ -240,13 +240,17 @@ function toFailure(err: unknown, where: string): never {
 }
 
 /** Opens the turn's feed on the relay and says where it is, in the attempt's one heartbeat. */
-function openFeed(relay: DeltaRelay, runId: string, turn: number, timeoutMs: number): Live & { end(): void } {
+function openFeed(relay: DeltaRelay, workflowId: string, turn: number, timeoutMs: number): Live & { end(): void } {
   // Readers find the feed through describe() (pending activities' heartbeat details): no event, no payload in
   // history. The first heartbeat is sent at once; heartbeat details reach history only if the activity fails.
   // (A reader quicker than begin() below waits for the feed: the relay holds early readers a few seconds.)
-  Context.current().heartbeat({ turn, deltas: relay.feedUrl(runId, turn) } satisfies DeltaHeartbeat);
-  relay.begin(runId, turn);
-  return { onDelta: (delta) => relay.publish(runId, turn, delta), timeoutMs, end: () => relay.end(runId, turn) };
+  Context.current().heartbeat({ turn, deltas: relay.feedUrl(workflowId, turn) } satisfies DeltaHeartbeat);
+  relay.begin(workflowId, turn);
+  return {
+    onDelta: (delta) => relay.publish(workflowId, turn, delta),
+    timeoutMs,
+    end: () => relay.end(workflowId, turn),
+  };
 }
 
 function inLocalActivity(): boolean {
@@ -274,7 +278,7 @@ export function createModelActivities(settings: ModelEndpoint, relay?: DeltaRela
       // A local activity (fast mode) has no heartbeat, so no reader could find a feed: it does not stream.
       const live =
         relay && req.turn !== undefined && !inLocalActivity()
-          ? openFeed(relay, req.runId, req.turn, settings.requestTimeoutMs)
+          ? openFeed(relay, req.workflowId, req.turn, settings.requestTimeoutMs)
           : undefined;
       try {
         return settings.api === 'chat'
