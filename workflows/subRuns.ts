@@ -46,18 +46,18 @@ export class SubRuns {
   /** Runs the sub-agent for one call; its final output is the call's output (a failure is told to the model). */
   async run(call: PlannedCall, subAgent: string): Promise<string> {
     const s = this.state;
-    const childId = `${this.workflowId}/${call.callId}`;
+    const subRunWorkflowId = `${this.workflowId}/${call.callId}`;
     const share = 'shareAlwaysRules' in call && call.shareAlwaysRules;
     const rules = share
       ? Object.fromEntries(
           Object.entries(s.book.state.sticky).map(([key, rule]) => [readAlwaysRuleKey(key)?.toolName ?? key, rule]),
         )
       : undefined;
-    s.childStarted(childId, call);
+    s.childStarted(subRunWorkflowId, call);
     this.publish();
     try {
       const result = await executeChild<(input: unknown) => Promise<RunResult>>(WORKFLOW_TYPE, {
-        workflowId: childId,
+        workflowId: subRunWorkflowId,
         args: [
           {
             agent: subAgent,
@@ -72,7 +72,7 @@ export class SubRuns {
     } catch (err) {
       return `The ${subAgent} agent failed: ${rootCause(err).message}`;
     } finally {
-      s.childEnded(childId);
+      s.childEnded(subRunWorkflowId);
       this.publish();
     }
   }
@@ -81,31 +81,37 @@ export class SubRuns {
   onReport(report: ChildReport): void {
     if (!this.state.applyChildReport(report)) return;
     for (const r of report.refused ?? []) {
-      const by = r.runId ?? report.childWorkflowId;
-      log.warn('sub-run refused a decision passed on to it', { childId: by, callId: r.callId, because: r.because });
-      this.state.book.ignore({ callId: r.callId }, `sub-run ${by} refused it: ${r.because}`, this.now(), 'signal');
-      this.publisher.relayRefusal({ ...r, runId: by });
+      const subRunWorkflowId = r.runId ?? report.childWorkflowId; // runId: the wire's name for it
+      log.warn('sub-run refused a decision passed on to it', {
+        subRunWorkflowId,
+        callId: r.callId,
+        because: r.because,
+      });
+      const because = `sub-run ${subRunWorkflowId} refused it: ${r.because}`;
+      this.state.book.ignore({ callId: r.callId }, because, this.now(), 'signal');
+      this.publisher.relayRefusal({ ...r, runId: subRunWorkflowId });
     }
     this.publish();
   }
 
   /** Passes a decision for a child's call on to that child as it came (checked here once; the child checks it again, as its own). */
-  forward(childId: string, d: Decision): AppliedDecision {
-    const child = getExternalWorkflowHandle(childId);
+  forward(subRunWorkflowId: string, d: Decision): AppliedDecision {
+    const child = getExternalWorkflowHandle(subRunWorkflowId);
     const legacy = patched(PATCHES.relayedDecisions) ? undefined : signalFor(d);
     const sent = legacy
       ? child.signal(signals[legacy.name], legacy.payload as never)
       : child.signal(parentDecisionSignal, d);
     sent.catch((err) =>
       log.warn('could not forward a decision to the sub-run', {
-        childId,
+        subRunWorkflowId,
         callId: d.callId,
         error: rootCause(err).message,
       }),
     );
     this.state.forwardedTo(d.callId);
-    const toolName = this.state.children.get(childId)?.pending.find((p) => p.callId === d.callId)?.toolName ?? '';
-    log.info('decision forwarded to sub-run', { childId, callId: d.callId, decision: d.decision });
+    const toolName =
+      this.state.children.get(subRunWorkflowId)?.pending.find((p) => p.callId === d.callId)?.toolName ?? '';
+    log.info('decision forwarded to sub-run', { subRunWorkflowId, callId: d.callId, decision: d.decision });
     this.publish();
     return { callId: d.callId, toolName, outcome: 'forwarded', ...(d.approver ? { approver: d.approver } : {}) };
   }

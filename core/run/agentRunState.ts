@@ -199,11 +199,11 @@ export class AgentRunState {
     return changed;
   }
 
-  childStarted(childId: string, call: { callId: string; toolName: string }): void {
-    this._childRuns.started(childId, call);
+  childStarted(subRunWorkflowId: string, call: { callId: string; toolName: string }): void {
+    this._childRuns.started(subRunWorkflowId, call);
   }
-  childEnded(childId: string): void {
-    this._childRuns.ended(childId);
+  childEnded(subRunWorkflowId: string): void {
+    this._childRuns.ended(subRunWorkflowId);
   }
   /** A decision for a sub-run's call was passed on: the call is not listed here until the sub-run reports again. */
   forwardedTo(callId: string): void {

@@ -21,11 +21,11 @@ export class ChildRuns {
     return this._byId;
   }
 
-  started(childId: string, call: { callId: string; toolName: string }): void {
-    this._byId.set(childId, { callId: call.callId, toolName: call.toolName, waiting: false, pending: [] });
+  started(subRunWorkflowId: string, call: { callId: string; toolName: string }): void {
+    this._byId.set(subRunWorkflowId, { callId: call.callId, toolName: call.toolName, waiting: false, pending: [] });
   }
-  ended(childId: string): void {
-    this._byId.delete(childId);
+  ended(subRunWorkflowId: string): void {
+    this._byId.delete(subRunWorkflowId);
   }
   clear(): void {
     this._byId.clear();
@@ -37,10 +37,10 @@ export class ChildRuns {
 
   /** Calls waiting in sub-runs, named by the path of tools that leads to them. */
   pending(): PendingApproval[] {
-    return [...this._byId.entries()].flatMap(([childId, c]) =>
+    return [...this._byId.entries()].flatMap(([subRunWorkflowId, c]) =>
       c.pending
         .filter((p) => !this._forwarded.has(p.callId))
-        .map((p) => ({ ...p, path: `${c.toolName} > ${p.path ?? p.toolName}`, runId: p.runId ?? childId })),
+        .map((p) => ({ ...p, path: `${c.toolName} > ${p.path ?? p.toolName}`, runId: p.runId ?? subRunWorkflowId })),
     );
   }
 
