@@ -139,7 +139,7 @@ export class DecisionDesk {
   private finish(intake: Intake, via: Via): Taken {
     if ('problem' in intake) return intake;
     const applied = intake.local.checked.length ? this.apply(intake.local, via) : [];
-    for (const f of intake.forward) applied.push(this.subRuns.forward(f.childId, f.decision));
+    for (const f of intake.forward) applied.push(this.subRuns.forward(f.subRunWorkflowId, f.decision));
     return { applied };
   }
 

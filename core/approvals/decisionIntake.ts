@@ -86,12 +86,12 @@ export function parseDecide(
 export const needsValidation = (d: Decision): boolean => d.editedArguments !== undefined || d.decision === 'input';
 
 /** Where a decision goes: this run's book, or the sub-run that holds the call. */
-export type Route = { to: 'book' } | { to: 'child'; childId: string };
+export type Route = { to: 'book' } | { to: 'child'; subRunWorkflowId: string };
 
 /** A batch that passed the check: this run's decisions (marked checked by its book), and those for its sub-runs. */
 export type Admitted<D extends BookDecision> = {
   local: Array<D & CheckedDecision>;
-  forward: Array<{ childId: string; decision: D }>;
+  forward: Array<{ subRunWorkflowId: string; decision: D }>;
 };
 
 /**
@@ -103,7 +103,10 @@ function admitOne<D extends BookDecision>(
   d: D,
   batch: ReadonlyArray<Pick<Decision, 'callId'>>,
   names: NameRule,
-): { problem: string } | { to: 'book'; decision: D & CheckedDecision } | { to: 'child'; childId: string; decision: D } {
+):
+  | { problem: string }
+  | { to: 'book'; decision: D & CheckedDecision }
+  | { to: 'child'; subRunWorkflowId: string; decision: D } {
   const owner = state.book.call(d.callId) ? undefined : state.childOwning(d.callId);
   if (!owner) {
     const admitted = state.book.admit(d, batch, names);
@@ -111,7 +114,7 @@ function admitOne<D extends BookDecision>(
   }
   const call = owner[1].pending.find((p) => p.callId === d.callId);
   const problem = checkDecision(call, d, batch, names);
-  return problem ? { problem } : { to: 'child', childId: owner[0], decision: d };
+  return problem ? { problem } : { to: 'child', subRunWorkflowId: owner[0], decision: d };
 }
 
 /** Why the decision cannot apply, or where it goes (the check alone, for readers of one decision). */
@@ -122,7 +125,7 @@ export function routeDecision(
   names: NameRule = canonicalNames,
 ): { problem: string } | Route {
   const r = admitOne(state, d, batch, names);
-  return 'problem' in r ? r : r.to === 'book' ? { to: 'book' } : { to: 'child', childId: r.childId };
+  return 'problem' in r ? r : r.to === 'book' ? { to: 'book' } : { to: 'child', subRunWorkflowId: r.subRunWorkflowId };
 }
 
 /** Checks a whole batch, each decision once; the first problem refuses all of it. Decisions are split by where they go. */
@@ -136,7 +139,7 @@ export function routeBatch<D extends BookDecision>(
     const r = admitOne(state, d, decisions, names);
     if ('problem' in r) return r;
     if (r.to === 'book') out.local.push(r.decision);
-    else out.forward.push({ childId: r.childId, decision: r.decision });
+    else out.forward.push({ subRunWorkflowId: r.subRunWorkflowId, decision: r.decision });
   }
   return out;
 }
@@ -158,7 +161,7 @@ export interface IntakeChecks {
 
 /** A batch ready to apply: this run's part checked at the book's revision, and what goes on to sub-runs as it came. */
 export type Intake =
-  { problem: string } | { local: CheckedBatch; forward: Array<{ childId: string; decision: Decision }> };
+  { problem: string } | { local: CheckedBatch; forward: Array<{ subRunWorkflowId: string; decision: Decision }> };
 
 /** A decision as it came on the wire: the signer the run read from its token stays here. */
 export function asSent(d: BookDecision): Decision {
@@ -206,7 +209,7 @@ export function takeDecisions(
   const at = state.book.revision;
   const routed = admitDecisions(state, decisions, checks.names, checks);
   if ('problem' in routed) return routed;
-  const forward = routed.forward.map((f) => ({ childId: f.childId, decision: asSent(f.decision) }));
+  const forward = routed.forward.map((f) => ({ subRunWorkflowId: f.subRunWorkflowId, decision: asSent(f.decision) }));
   if (!routed.local.some((d) => needsValidation(d) || d.signed))
     return { local: { checked: routed.local, at }, forward };
   return afterActivities(state, routed.local, decisions, at, checks, forward);
@@ -218,7 +221,7 @@ async function afterActivities(
   batch: Decision[],
   at: number,
   checks: IntakeChecks,
-  forward: Array<{ childId: string; decision: Decision }>,
+  forward: Array<{ subRunWorkflowId: string; decision: Decision }>,
 ): Promise<Intake> {
   state.validationStarted();
   try {

@@ -131,7 +131,7 @@ test("decisions for a sub-run's calls route to it, checked against what it repor
     ]),
   ).toEqual({
     local: [{ callId: 'c1', decision: 'approve' }],
-    forward: [{ childId: 'run/x1', decision: { callId: 'n1', decision: 'input', values: { name: 'ann' } } }],
+    forward: [{ subRunWorkflowId: 'run/x1', decision: { callId: 'n1', decision: 'input', values: { name: 'ann' } } }],
   });
   expect(routeDecision(s, { callId: 'n1', decision: 'approve' })).toEqual({
     problem: expect.stringContaining('waits for input, not "approve"'),
@@ -188,7 +188,7 @@ test("one rule for names on every path: this run's book, a sub-run's call, and t
   });
   expect(routeDecision(s, { callId: 'n1', decision: 'approve', approver: 'BOB ' })).toEqual({
     to: 'child',
-    childId: 'run/x1',
+    subRunWorkflowId: 'run/x1',
   });
   expect(
     routeBatch(s, [

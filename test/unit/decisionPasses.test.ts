@@ -98,7 +98,7 @@ test('the spy sees the rule wherever it runs: in the book and on the sub-run rou
     waiting: true,
     pending: [{ callId: 'n1', kind: 'approval', toolName: 'ask', arguments: '{}', agentName: 'id', requestedAt: T0 }],
   });
-  expect(routeDecision(s, { callId: 'n1', decision: 'approve' })).toEqual({ to: 'child', childId: 'wf-1/x1' });
+  expect(routeDecision(s, { callId: 'n1', decision: 'approve' })).toEqual({ to: 'child', subRunWorkflowId: 'wf-1/x1' });
   expect(checkDecision).toHaveBeenCalledTimes(2);
 });
 
@@ -160,9 +160,11 @@ test("a decision for a sub-run's call: once per stage here, passed on as it came
     ],
   });
   const d: Decision = { callId: 'c9', decision: 'approve', approver: 'ann', reason: 'fine', fingerprint: 'v1' };
-  expect(admitDecisions(parent, [d], canonicalNames, checksFor())).toMatchObject({ forward: [{ childId: 'wf-1/x1' }] });
+  expect(admitDecisions(parent, [d], canonicalNames, checksFor())).toMatchObject({
+    forward: [{ subRunWorkflowId: 'wf-1/x1' }],
+  });
   const here = await handle(parent, [d], checksFor(), 'update');
-  expect(here).toEqual({ applied: [], forward: [{ childId: 'wf-1/x1', decision: d }] }); // unchanged: no signal rebuilt
+  expect(here).toEqual({ applied: [], forward: [{ subRunWorkflowId: 'wf-1/x1', decision: d }] }); // unchanged: no signal rebuilt
   expect(checkDecision).toHaveBeenCalledTimes(2);
 
   const child = runWith('c9');
