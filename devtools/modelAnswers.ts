@@ -6,6 +6,7 @@ import type { BrainItem } from './demoBrain';
 import type { ScriptStep } from './scriptSteps';
 
 export interface SentChunk {
+  /** The run's workflow id (the field keeps the name tests read it by). */
   runId?: string;
   at: number;
   text: string;
@@ -37,7 +38,7 @@ interface SseEvent {
 }
 
 export interface Pace {
-  runId?: string;
+  workflowId?: string;
   chunkDelayMs?: number;
   sent: SentChunk[];
 }
@@ -55,7 +56,7 @@ async function sendSse(res: ServerResponse, events: SseEvent[], pace: Pace) {
       `${e.event ? `event: ${e.event}\n` : ''}data: ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}\n\n`,
     );
     if (e.text !== undefined)
-      pace.sent.push({ ...(pace.runId ? { runId: pace.runId } : {}), at: Date.now(), text: e.text });
+      pace.sent.push({ ...(pace.workflowId ? { runId: pace.workflowId } : {}), at: Date.now(), text: e.text });
   }
   res.end();
 }

@@ -1,5 +1,5 @@
 // What a script for the scripted model may say, one step per model request. Validated with zod because
-// scripts also arrive over HTTP (POST /_scripts/<runId>) from tests that run the worker in another process.
+// scripts also arrive over HTTP (POST /_scripts/<workflow id>) from tests that run the worker in another process.
 import { z } from 'zod';
 
 const toolCall = z.object({

@@ -15,6 +15,7 @@ const SHARED = '*';
 
 export interface RecordedRequest {
   api: 'chat' | 'responses';
+  /** The run's workflow id, from the run-id header (the field keeps the name tests read it by). */
   runId?: string;
   stream: boolean;
   authorization?: string;
@@ -28,7 +29,7 @@ export interface ScriptedModel {
   /** e.g. http://127.0.0.1:41234/v1 — what OPENAI_BASE_URL should be. */
   baseURL: string;
   /** Queue steps for one run (workflow id), or for any run with '*'. */
-  script(runId: string, steps: ScriptStep[]): void;
+  script(workflowId: string, steps: ScriptStep[]): void;
   /** Every request received, oldest first. */
   requests: RecordedRequest[];
   /** Every text chunk of a streamed answer, when it was written (Date.now()): benches and tests time deltas with it. */
@@ -61,8 +62,8 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
     requests,
     sentChunks,
     requiredApiKey: options.requiredApiKey,
-    script(runId, steps) {
-      queues.set(runId, [...(queues.get(runId) ?? []), ...scriptSchema.parse(steps)]);
+    script(workflowId, steps) {
+      queues.set(workflowId, [...(queues.get(workflowId) ?? []), ...scriptSchema.parse(steps)]);
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
@@ -87,17 +88,17 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
 
     const authorization = req.headers.authorization;
     const body = await readBody(req);
-    const runId = req.headers[RUN_ID_HEADER.toLowerCase()] as string | undefined;
+    const workflowId = req.headers[RUN_ID_HEADER.toLowerCase()] as string | undefined;
     const items = api === 'chat' ? chatItems(body) : responsesItems(body);
     const tools = toolNames(body);
     const stream = body.stream === true;
-    requests.push({ api, runId, stream, authorization, body, items, tools });
+    requests.push({ api, runId: workflowId, stream, authorization, body, items, tools });
     if (model.requiredApiKey && authorization !== `Bearer ${model.requiredApiKey}`)
       return sendJson(res, 401, {
         error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' },
       });
 
-    const queue = (runId && queues.get(runId)?.length ? queues.get(runId) : queues.get(SHARED)) ?? [];
+    const queue = (workflowId && queues.get(workflowId)?.length ? queues.get(workflowId) : queues.get(SHARED)) ?? [];
     const step = queue.shift() ?? demoReply(items, tools, toolSpecs(body));
     if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
     if (step.error) {
@@ -110,7 +111,7 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
         headers,
       );
     }
-    const pace = stream ? { runId, chunkDelayMs: step.chunkDelayMs, sent: sentChunks } : undefined;
+    const pace = stream ? { workflowId, chunkDelayMs: step.chunkDelayMs, sent: sentChunks } : undefined;
     if (api === 'chat') await answerChat(res, body, items, step, pace);
     else await answerResponses(res, body, items, step, pace);
   }
