@@ -56,6 +56,6 @@ export interface EventPage {
 /** What modelTurn heartbeats once at its start when the worker relays deltas; client/run/modelDeltas.ts reads it. */
 export interface DeltaHeartbeat {
   turn: number;
-  /** The turn's SSE feed on this worker's relay: <relay url>/runs/<encoded runId>/turns/<turn>. */
+  /** The turn's SSE feed on this worker's relay: <relay url>/runs/<encoded workflow id>/turns/<turn>. */
   deltas: string;
 }
