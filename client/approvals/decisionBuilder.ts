@@ -2,6 +2,7 @@
 // buildDecision, which checks them once (the approver by the one name rule, the rest by the contract's schema), signs
 // the yes or no when a key is given (the approver is then the key's), and returns the contract's `Decision` as the
 // `decide` update takes it. The run checks it again, as it checks whatever arrives; nothing here is trusted there.
+// A refusal reads as the run's own would (`invalid decide request: …`), whichever side finds it.
 import { type Decision, decisionSchema } from '../../contract/messages';
 import { approverNameProblem } from '../../contract/approverName';
 import { describeZodError } from '../../contract/zodErrors';
@@ -42,6 +43,6 @@ export function buildDecision(words: Decision, options: DecisionBuilding = {}): 
     throw refuse(`only an approve or reject decision is signed, not "${words.decision}": send it without a key`);
   const d = key && sign && signable(words) ? withToken(key, sign.workflowId, words, sign.call, sign.ttlSeconds) : words;
   const parsed = decisionSchema.safeParse(d);
-  if (!parsed.success) throw refuse(`invalid decision: ${describeZodError(parsed.error)}`);
+  if (!parsed.success) throw refuse(`invalid decide request: ${describeZodError(parsed.error)}`);
   return parsed.data;
 }

@@ -40,9 +40,9 @@ test("a refusal is one line, as the caller's error; the name rule speaks before 
   expect(long.message).toBe('an approver name is at most 200 characters (this one has 201)');
   const asState = refused({ callId: 'c1', decision: 'input' }, (m) => new RunStateError(m));
   expect(asState).toBeInstanceOf(RunStateError);
-  expect(asState.message).toBe('invalid decision: values: an "input" decision carries values, and only it does');
+  expect(asState.message).toBe('invalid decide request: values: an "input" decision carries values, and only it does');
   expect(refused({ callId: 'c1', decision: 'extend', by: 'soon' }).message).toBe(
-    'invalid decision: by: must be a duration such as "30s", "15m", "24h" or "7d"',
+    'invalid decide request: by: must be a duration such as "30s", "15m", "24h" or "7d"',
   );
 });
 
