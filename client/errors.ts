@@ -4,8 +4,15 @@
 // does not compile.
 import { type FailureType, isFailureType } from '../contract/failureTypes';
 
+/** Every error of the client library; `type` is the failure type behind it when one is (contract/failureTypes.ts). */
 export class CountersignError extends Error {
   override name = 'CountersignError';
+  constructor(
+    message: string,
+    readonly type?: string,
+  ) {
+    super(message);
+  }
 }
 /** No run with that workflow id in this namespace. */
 export class RunNotFoundError extends CountersignError {
@@ -26,12 +33,6 @@ export class RunStateError extends CountersignError {
 /** The run failed (e.g. MaxTurnsExceeded, ModelRequestRejected); `type` is the failure type. */
 export class RunFailedError extends CountersignError {
   override name = 'RunFailedError';
-  constructor(
-    message: string,
-    readonly type?: string,
-  ) {
-    super(message);
-  }
 }
 /** finalOutputAs: the run has no final output yet, or it does not match the schema asked for. */
 export class OutputTypeError extends CountersignError {
@@ -47,20 +48,6 @@ export class NoWorkerError extends CountersignError {
     super(message);
   }
 }
-/**
- * A grants or reviews request, or a query, was refused (`type`: GrantRefused, ReviewRefused, InvalidQueryInput …);
- * nothing changed. Its `name` stays `CountersignError`, as these refusals were named before the class existed:
- * callers that print or compare the name see what they saw in 1.0.
- */
-export class RequestRefusedError extends CountersignError {
-  constructor(
-    message: string,
-    readonly type?: string,
-  ) {
-    super(message);
-  }
-}
-
 /** An error class a failure surfaces as: built from the failure's message and type. */
 export type FailureErrorClass = new (message: string, type?: string) => CountersignError;
 
@@ -88,10 +75,10 @@ export const FAILURE_ERRORS: { readonly [T in FailureType]: FailureErrorClass } 
   DecisionRejected: DecisionRejectedError,
   DecisionFailed: DecisionRejectedError,
   UnprocessedUpdate: DecisionRejectedError,
-  InvalidQueryInput: RequestRefusedError,
-  GrantRefused: RequestRefusedError,
-  InvalidGrantsInput: RequestRefusedError,
-  ReviewRefused: RequestRefusedError,
+  InvalidQueryInput: CountersignError,
+  GrantRefused: CountersignError,
+  InvalidGrantsInput: CountersignError,
+  ReviewRefused: CountersignError,
 };
 
 /** The typed error for a failure (its root cause, see core/run/failures.ts); `otherwise` for a type not in the contract. */

@@ -22,7 +22,7 @@ import type { AuditEntry } from '../../contract/runViews';
 import { describeZodError } from '../../contract/zodErrors';
 import { approverNameProblem } from '../../contract/approverName';
 import { setting } from '../../temporal.config';
-import { CountersignError, RequestRefusedError, errorForFailure } from '../errors';
+import { CountersignError, errorForFailure } from '../errors';
 import { auditOf, workflowStatus } from '../run/runReads';
 
 export type { Review, ReviewVerdict };
@@ -46,7 +46,7 @@ const workflowIdOf = (o?: ReviewsOptions) => o?.workflowId ?? setting('COUNTERSI
 
 /** A refusal from the reviews workflow as one line; other errors as they are. */
 function explained(err: unknown): Error {
-  if (err instanceof WorkflowUpdateFailedError) return errorForFailure(rootCause(err), RequestRefusedError);
+  if (err instanceof WorkflowUpdateFailedError) return errorForFailure(rootCause(err), CountersignError);
   return err instanceof Error ? err : new Error(String(err));
 }
 

@@ -14,7 +14,7 @@ import {
   revokeGrantUpdate,
 } from '../../contract/grantMessages';
 import { setting } from '../../temporal.config';
-import { CountersignError, RequestRefusedError, errorForFailure } from '../errors';
+import { CountersignError, errorForFailure } from '../errors';
 import { sameApprover } from '../../contract/approverName';
 import { type ApproverPrivateKey, readPrivateKey } from '../signing/decisionSigning';
 import { signGrant } from '../signing/grantSigning';
@@ -52,7 +52,7 @@ const isNotFound = (err: unknown) =>
 
 /** A refusal from the grants workflow as one line; other errors as they are. */
 function explained(err: unknown): Error {
-  if (err instanceof WorkflowUpdateFailedError) return errorForFailure(rootCause(err), RequestRefusedError);
+  if (err instanceof WorkflowUpdateFailedError) return errorForFailure(rootCause(err), CountersignError);
   return err instanceof Error ? err : new Error(String(err));
 }
 

@@ -9,7 +9,6 @@ import {
   CountersignError,
   DecisionRejectedError,
   FAILURE_ERRORS,
-  RequestRefusedError,
   RunFailedError,
   errorForFailure,
 } from '../../client/errors';
@@ -80,11 +79,13 @@ test('every failure type has a client error class, of the kind its place says', 
     DecisionRejectedError,
   );
   const refused = errorForFailure({ message: 'no', type: Failure.GrantRefused }, CountersignError);
-  expect(refused).toBeInstanceOf(RequestRefusedError);
-  expect((refused as RequestRefusedError).type).toBe('GrantRefused');
+  // A grants or reviews refusal is a CountersignError, as in 1.0, that now carries its failure type.
+  expect(refused.constructor).toBe(CountersignError);
+  expect(refused.type).toBe('GrantRefused');
   // A type the contract does not know takes the class the caller names.
-  const other = errorForFailure({ message: 'odd', type: 'SomethingElse' }, RequestRefusedError);
-  expect(other).toBeInstanceOf(RequestRefusedError);
+  const other = errorForFailure({ message: 'odd', type: 'SomethingElse' }, DecisionRejectedError);
+  expect(other).toBeInstanceOf(DecisionRejectedError);
+  expect(other.type).toBe('SomethingElse');
   expect(errorForFailure({ message: 'plain' }, RunFailedError)).toBeInstanceOf(RunFailedError);
 });
 
