@@ -1,6 +1,6 @@
 // Which calls a grant's `where` matches: each named argument equals its constraint (JSON equality, key order aside),
 // lies in its range, or matches its `*` pattern; arguments not named are free. Pure; the grants workflow and signed
-// grant tokens use it.
+// grant tokens use it, on arguments parsed once (the grants workflow reads the update's text once per use).
 import { type Where, isRange, isRecord } from '../../contract/grantMessages';
 
 /** `*` matches any run of characters, everything else itself. Iterative (no regular expression): linear-ish, never exponential. */
@@ -56,15 +56,21 @@ function satisfies(c: unknown, value: unknown): boolean {
   return sameJson(c, value);
 }
 
-/** Every constraint holds; a constrained argument that is missing fails; arguments not named are free. */
-export function matchesWhere(where: Where, argumentsJson: string): boolean {
+/** A call's arguments as the grants update carries them (JSON text), read once: undefined when they are not JSON. */
+export function argumentsOf(argumentsJson: string): unknown {
+  try {
+    return JSON.parse(argumentsJson);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every constraint holds on the call's parsed arguments; a constrained argument that is missing fails; arguments not
+ * named are free (with no constraints, any call matches, even one whose arguments are not an object).
+ */
+export function matchesWhere(where: Where, args: unknown): boolean {
   const names = Object.keys(where);
   if (names.length === 0) return true;
-  let args: unknown;
-  try {
-    args = JSON.parse(argumentsJson);
-  } catch {
-    return false;
-  }
   return isRecord(args) && names.every((n) => Object.hasOwn(args, n) && satisfies(where[n], args[n]));
 }

@@ -15,7 +15,7 @@ import {
   type UseGrantResult,
 } from '../../contract/grantMessages';
 import { amongApprovers, sameApprover } from '../../contract/approverName';
-import { matchesWhere } from './grantMatching';
+import { argumentsOf, matchesWhere } from './grantMatching';
 import { Failure } from '../../contract/failureTypes';
 import { Refusal } from '../refusal';
 
@@ -128,6 +128,7 @@ export function useGrant(s: GrantsState, req: UseGrantRequest, nowMs: number): U
   const known = s.used[req.callKey];
   const token = known && s.grants.find((x) => x.id === known.grantId)?.token;
   if (known) return { grantId: known.grantId, grantedBy: known.grantedBy, ...(token !== undefined ? { token } : {}) };
+  const args = argumentsOf(req.arguments); // once for every grant it is matched against
   const g = s.grants.find(
     (x) =>
       x.agent === req.agent &&
@@ -136,7 +137,7 @@ export function useGrant(s: GrantsState, req: UseGrantRequest, nowMs: number): U
       (!req.signedOnly || x.token !== undefined) &&
       (!req.approvers || amongApprovers(req.approvers, x.grantedBy)) &&
       !(req.notBy !== undefined && sameApprover(req.notBy, x.grantedBy)) &&
-      matchesWhere(x.where, req.arguments),
+      matchesWhere(x.where, args),
   );
   if (!g) return null;
   const at = new Date(nowMs).toISOString();

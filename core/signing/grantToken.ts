@@ -97,17 +97,18 @@ export function checkGrantClaims(
 /**
  * The first reason a grant's token does not cover this call now, or undefined: checked again by the planner when a
  * grant is used, so a grant that reached the grants workflow by another path (a crafted start input) approves nothing.
+ * `params` are the call's arguments as planning parsed them against the tool's schema.
  */
 export function checkGrantUse(
   t: DecodedGrantToken,
-  call: { agent: string; tool: string; arguments: string; grantedBy: string; nowSeconds: number },
+  call: { agent: string; tool: string; params: Record<string, unknown>; grantedBy: string; nowSeconds: number },
 ): string | undefined {
   const c = t.claims;
   if (c.sub !== t.kid || !sameApprover(c.sub, call.grantedBy))
     return `grant token is signed by ${quote(t.kid)}, not by ${quote(call.grantedBy)}`;
   if (c.agent !== call.agent || c.tool !== call.tool)
     return `grant token is for ${quote(`${c.agent} ${c.tool}`)}, not ${quote(`${call.agent} ${call.tool}`)}`;
-  if (!matchesWhere(c.where, call.arguments)) return "the call's arguments are outside the signed grant's constraints";
+  if (!matchesWhere(c.where, call.params)) return "the call's arguments are outside the signed grant's constraints";
   if (c.exp <= call.nowSeconds) return 'grant token has expired';
   return undefined;
 }

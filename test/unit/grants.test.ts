@@ -17,7 +17,7 @@ import {
   revokeGrant,
   useGrant,
 } from '../../core/grants/grantsState';
-import { globMatch, matchesWhere } from '../../core/grants/grantMatching';
+import { argumentsOf, globMatch, matchesWhere } from '../../core/grants/grantMatching';
 import { grantRefusal, grantWarning, notGrantable } from '../../core/grants/grantableTools';
 import { type AddGrantRequest, type GrantsState, addGrantRequestSchema } from '../../contract/grantMessages';
 
@@ -46,14 +46,14 @@ const withGrant = (more: Partial<AddGrantRequest> = {}, id = 'g-1'): GrantsState
 
 describe('matching', () => {
   test('exact values: strings, numbers, booleans, null, arrays and objects (key order aside)', () => {
-    expect(matchesWhere({ to: 'bob@example.com' }, '{"to":"bob@example.com","subject":"hi"}')).toBe(true);
-    expect(matchesWhere({ to: 'bob@example.com' }, '{"to":"Bob@example.com"}')).toBe(false);
-    expect(matchesWhere({ n: 3, ok: true, none: null }, '{"n":3,"ok":true,"none":null}')).toBe(true);
-    expect(matchesWhere({ n: 3 }, '{"n":"3"}')).toBe(false);
-    expect(matchesWhere({ tags: ['a', 'b'] }, '{"tags":["a","b"]}')).toBe(true);
-    expect(matchesWhere({ tags: ['a', 'b'] }, '{"tags":["b","a"]}')).toBe(false);
-    expect(matchesWhere({ opts: { a: 1, b: [2] } }, '{"opts":{"b":[2],"a":1}}')).toBe(true);
-    expect(matchesWhere({ opts: { a: 1 } }, '{"opts":{"a":1,"b":2}}')).toBe(false);
+    expect(matchesWhere({ to: 'bob@example.com' }, argumentsOf('{"to":"bob@example.com","subject":"hi"}'))).toBe(true);
+    expect(matchesWhere({ to: 'bob@example.com' }, argumentsOf('{"to":"Bob@example.com"}'))).toBe(false);
+    expect(matchesWhere({ n: 3, ok: true, none: null }, argumentsOf('{"n":3,"ok":true,"none":null}'))).toBe(true);
+    expect(matchesWhere({ n: 3 }, argumentsOf('{"n":"3"}'))).toBe(false);
+    expect(matchesWhere({ tags: ['a', 'b'] }, argumentsOf('{"tags":["a","b"]}'))).toBe(true);
+    expect(matchesWhere({ tags: ['a', 'b'] }, argumentsOf('{"tags":["b","a"]}'))).toBe(false);
+    expect(matchesWhere({ opts: { a: 1, b: [2] } }, argumentsOf('{"opts":{"b":[2],"a":1}}'))).toBe(true);
+    expect(matchesWhere({ opts: { a: 1 } }, argumentsOf('{"opts":{"a":1,"b":2}}'))).toBe(false);
   });
 
   test('globs: * is any run of characters, everything else literal', () => {
@@ -70,25 +70,25 @@ describe('matching', () => {
     const started = Date.now();
     expect(globMatch(`${'*a'.repeat(30)}b`, 'a'.repeat(5000))).toBe(false);
     expect(Date.now() - started).toBeLessThan(2000);
-    expect(matchesWhere({ to: '*@example.com' }, '{"to":42}')).toBe(false); // a glob matches strings only
+    expect(matchesWhere({ to: '*@example.com' }, argumentsOf('{"to":42}'))).toBe(false); // a glob matches strings only
   });
 
   test('ranges: max and min for numbers, inclusive', () => {
-    expect(matchesWhere({ amount: { max: 100 } }, '{"amount":100}')).toBe(true);
-    expect(matchesWhere({ amount: { max: 100 } }, '{"amount":100.5}')).toBe(false);
-    expect(matchesWhere({ amount: { min: 10, max: 100 } }, '{"amount":9}')).toBe(false);
-    expect(matchesWhere({ amount: { min: 10 } }, '{"amount":1e9}')).toBe(true);
-    expect(matchesWhere({ amount: { max: 100 } }, '{"amount":"50"}')).toBe(false);
+    expect(matchesWhere({ amount: { max: 100 } }, argumentsOf('{"amount":100}'))).toBe(true);
+    expect(matchesWhere({ amount: { max: 100 } }, argumentsOf('{"amount":100.5}'))).toBe(false);
+    expect(matchesWhere({ amount: { min: 10, max: 100 } }, argumentsOf('{"amount":9}'))).toBe(false);
+    expect(matchesWhere({ amount: { min: 10 } }, argumentsOf('{"amount":1e9}'))).toBe(true);
+    expect(matchesWhere({ amount: { max: 100 } }, argumentsOf('{"amount":"50"}'))).toBe(false);
   });
 
   test('every constraint must hold; a constrained argument that is missing fails; others are free', () => {
     const where = { to: '*@example.com', amount: { max: 5 } };
-    expect(matchesWhere(where, '{"to":"a@example.com","amount":5,"cc":"x@evil.org"}')).toBe(true);
-    expect(matchesWhere(where, '{"to":"a@example.com","amount":6}')).toBe(false);
-    expect(matchesWhere(where, '{"to":"a@example.com"}')).toBe(false);
-    expect(matchesWhere({}, 'not json')).toBe(true); // no constraints: any call of the tool
-    expect(matchesWhere(where, 'not json')).toBe(false);
-    expect(matchesWhere(where, '[1,2]')).toBe(false);
+    expect(matchesWhere(where, argumentsOf('{"to":"a@example.com","amount":5,"cc":"x@evil.org"}'))).toBe(true);
+    expect(matchesWhere(where, argumentsOf('{"to":"a@example.com","amount":6}'))).toBe(false);
+    expect(matchesWhere(where, argumentsOf('{"to":"a@example.com"}'))).toBe(false);
+    expect(matchesWhere({}, argumentsOf('not json'))).toBe(true); // no constraints: any call of the tool
+    expect(matchesWhere(where, argumentsOf('not json'))).toBe(false);
+    expect(matchesWhere(where, argumentsOf('[1,2]'))).toBe(false);
   });
 
   test('what `where` accepts, and the one-line problems with the rest', () => {

@@ -135,12 +135,12 @@ describe('grant tokens', () => {
     const use = {
       agent: 'vault',
       tool: 'wire_funds',
-      arguments: '{"to":"acme","amount":5}',
+      params: { to: 'acme', amount: 5 },
       grantedBy: 'ann',
       nowSeconds: NOW + 60,
     };
     expect(checkGrantUse(token, use)).toBeUndefined();
-    expect(checkGrantUse(token, { ...use, arguments: '{"to":"evil","amount":5}' })).toBe(
+    expect(checkGrantUse(token, { ...use, params: { to: 'evil', amount: 5 } })).toBe(
       "the call's arguments are outside the signed grant's constraints",
     );
     expect(checkGrantUse(token, { ...use, grantedBy: 'bob' })).toBe('grant token is signed by "ann", not by "bob"');
