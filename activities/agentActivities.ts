@@ -192,18 +192,27 @@ export function createAgentActivities(deps: AgentActivityDeps) {
       };
     },
 
-    /** A reviewer's edited arguments, checked against the tool's schema: normalised JSON, or what is wrong. */
+    /**
+     * What people send in a call's place, checked against the tool's schema: normalised JSON, or what is wrong. Edited
+     * arguments come as their JSON text (`arguments`) or as the object sent (`values`); input values come as `values`
+     * over the model's `arguments`. A text is parsed once here; an object is taken as it came, never stringified first.
+     */
     async validateArguments(req: {
       agent: AgentRef;
       toolName: string;
-      arguments: string;
+      arguments?: string;
+      values?: Record<string, unknown>;
       mcpTool?: ToolSnapshot;
     }): Promise<{ ok: true; arguments: string } | { ok: false; problem: string }> {
       const agent = agentOf(deps.registry, req.agent);
       const tool = req.mcpTool ? mcpTool(agent, req.mcpTool) : agent.tool(req.toolName);
       if (!tool)
         return { ok: false, problem: `tool ${req.toolName} is not on agent ${req.agent.name}@${req.agent.version}` };
-      const parsed = parseArguments(tool, req.arguments, false, true);
+      const parsed =
+        req.arguments === undefined
+          ? parseArguments(tool, req.values ?? {}, { strict: true })
+          : parseArguments(tool, req.arguments, { strict: true, over: req.values });
+      // Text out: the book, the audit and runTool's request carry a call's arguments as JSON text (recorded in history).
       return parsed.ok
         ? { ok: true, arguments: JSON.stringify(parsed.params) }
         : { ok: false, problem: parsed.problem };

@@ -1,5 +1,6 @@
 // Who decides a gated call before a person is asked, in the model-turn activity: the tool's onApproval code, then
-// a standing grant (the grants workflow). Both fail closed: whatever goes wrong, a person decides.
+// a standing grant (the grants workflow), asked in that order by planCall. Both fail closed: whatever goes wrong, a
+// person decides. Both get the call's arguments as planning parsed them, never their text read again.
 import { Context, log } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { z } from 'zod';
@@ -21,24 +22,13 @@ interface CallOfRun {
   settings: WorkerSettings;
 }
 
-/** A gated call decided without a person, or undefined: a person decides. */
-export async function decidedWithoutPerson(
-  agent: Agent,
-  tool: Tool,
-  params: Record<string, unknown>,
-  call: CallBase,
-  req: CallOfRun,
-): Promise<AutoDecision | undefined> {
-  return (await autoDecision(agent, tool, params, call, req)) ?? (await grantDecision(agent, tool, params, call, req));
-}
-
 const autoDecisionSchema = z.union([
   z.object({ approve: z.literal(true), reason: z.string().optional() }),
   z.object({ approve: z.literal(false), message: z.string().optional(), reason: z.string().optional() }),
 ]);
 
 /** The tool's onApproval verdict for a gated call; undefined (ask a person) when it has none, abstains, throws or answers nonsense. */
-async function autoDecision(
+export async function autoDecision(
   agent: Agent,
   tool: Tool,
   params: Record<string, unknown>,
@@ -81,7 +71,7 @@ const GRANT_CHECK_TIMEOUT_MS = 10_000;
 function grantSigner(
   keys: ApproverKey[],
   granted: NonNullable<UseGrantResult>,
-  call: { agent: string; tool: string; arguments: string },
+  call: { agent: string; tool: string; params: Record<string, unknown> },
 ): SignedBy | string {
   if (granted.token === undefined) return 'the grant is not signed';
   const verdict = verifyGrantSignature(keys, granted.token);
@@ -101,7 +91,7 @@ function grantSigner(
  * the agent's and the tool's (a run's input cannot widen it); the grants workflow skips grants by people who may not
  * approve the call, and takes a use only from a grant that applies (once per call, however often this activity retries).
  */
-async function grantDecision(
+export async function grantDecision(
   agent: Agent,
   tool: Tool,
   params: Record<string, unknown>,
@@ -126,7 +116,8 @@ async function grantDecision(
     ...(signed ? { signedOnly: true as const } : {}),
     agent: agent.name,
     tool: tool.name,
-    arguments: JSON.stringify(params), // what would run, as the tool's schema reads the model's arguments
+    // The update's field is JSON text (the grants workflow's recorded wire): what would run, as the schema read it.
+    arguments: JSON.stringify(params),
     callKey,
     ...(policy.approvers ? { approvers: policy.approvers } : {}),
     ...(policy.excludeRequester && typeof requestedBy === 'string' ? { notBy: requestedBy } : {}),
@@ -137,7 +128,9 @@ async function grantDecision(
       handle.executeUpdate(useGrantUpdate, { args: [request], updateId: `use:${callKey}` }),
     );
     if (!granted) return undefined;
-    const signer = signed ? grantSigner(req.settings.approverKeys, granted, request) : undefined;
+    const signer = signed
+      ? grantSigner(req.settings.approverKeys, granted, { agent: agent.name, tool: tool.name, params })
+      : undefined;
     if (typeof signer === 'string') {
       log.warn('a signed grant did not check out; a person decides', {
         tool: tool.name,

@@ -13,7 +13,7 @@ import { expiryText } from '../core/approvals/decisionText';
 import { definedFields } from '../core/definedFields';
 import { previewOf } from './callPreview';
 import { fingerprintOf } from './callFingerprint';
-import { decidedWithoutPerson } from './autoDecisions';
+import { autoDecision, grantDecision } from './autoDecisions';
 import { parseArguments } from './toolArguments';
 import { formatError } from './toolErrorText';
 
@@ -75,34 +75,6 @@ async function waitTerms(
   return definedFields(terms);
 }
 
-/** true, false, or 'audit' (run at once, then review): anything else a predicate answers is false, as before. */
-async function needsApproval(
-  agent: Agent,
-  tool: Tool,
-  params: Record<string, unknown>,
-  call: CallBase,
-  req: PlanningContext,
-): Promise<boolean | 'audit'> {
-  if (typeof tool.needsApproval !== 'function')
-    return tool.needsApproval === true || tool.needsApproval === 'audit' ? tool.needsApproval : false;
-  try {
-    const answer = await tool.needsApproval(
-      { runId: req.workflowId, agentName: agent.name, callId: call.callId, context: req.context },
-      params,
-      call.callId,
-    );
-    return answer === true || answer === 'audit' ? answer : false;
-  } catch (err) {
-    // Fail closed: a predicate that cannot decide asks a person.
-    log.warn('needsApproval predicate threw; approval required', {
-      tool: tool.name,
-      callId: call.callId,
-      error: String(err),
-    });
-    return true;
-  }
-}
-
 /** A hosted MCP server's approval request: always a person's (or a sticky rule's) to decide. */
 export async function planHostedApproval(
   agent: Agent,
@@ -140,7 +112,7 @@ export async function planCall(
     );
     return { ...base, disposition: 'error', output };
   }
-  const parsed = parseArguments(tool, call.arguments, true);
+  const parsed = parseArguments(tool, call.arguments, { partial: true });
   if (!parsed.ok) {
     const text = `Invalid arguments for tool ${call.name}: ${parsed.problem}. Call it again with arguments that match its schema.`;
     return {
@@ -186,10 +158,27 @@ export async function planCall(
     ...(tool.handoffTo ? { handoffTo: tool.handoffTo } : {}),
     ...(tool.subAgent ? { subAgent: tool.subAgent, ...(tool.shareAlwaysRules ? { shareAlwaysRules: true } : {}) } : {}),
   };
-  const needs = await needsApproval(agent, tool, parsed.params, base, req);
+  // true, false, or 'audit' (run at once, then review): anything else a predicate answers is false, as before.
+  let needs: unknown = tool.needsApproval;
+  if (typeof tool.needsApproval === 'function')
+    try {
+      needs = await tool.needsApproval(toolCtx, parsed.params, call.callId);
+    } catch (err) {
+      // Fail closed: a predicate that cannot decide asks a person.
+      log.warn('needsApproval predicate threw; approval required', {
+        tool: tool.name,
+        callId: call.callId,
+        error: String(err),
+      });
+      needs = true;
+    }
   if (needs === 'audit') return { ...base, ...once, disposition: 'run', audit: true, review: true, ...handoff };
-  if (!needs) return { ...base, ...once, disposition: 'run', ...(tool.audit ? { audit: true } : {}), ...handoff };
-  const auto = await decidedWithoutPerson(agent, tool, parsed.params, base, req);
+  if (needs !== true)
+    return { ...base, ...once, disposition: 'run', ...(tool.audit ? { audit: true } : {}), ...handoff };
+  // Decided without a person (the tool's onApproval, else a standing grant), or undefined: a person decides.
+  const auto =
+    (await autoDecision(agent, tool, parsed.params, base, req)) ??
+    (await grantDecision(agent, tool, parsed.params, base, req));
   return {
     ...base,
     ...once,

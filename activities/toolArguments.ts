@@ -1,24 +1,33 @@
 // A call's arguments, read against its tool's schema: once when the call is planned (activities/callPlanning.ts),
-// once when it runs (runTool), and for what people send in its place (validateArguments: edits, input values).
+// once when it runs (runTool), and for what people send in its place (validateArguments: edits, input values). Text
+// is parsed once; what came as an object is never stringified to be parsed again.
 import type { z } from 'zod';
 import type { Tool } from '../agents/defineTool';
 
 export type ParsedArgs = { ok: true; params: Record<string, unknown> } | { ok: false; problem: string };
 
-/**
- * With `partial`, the tool's userInput fields may be missing (the model leaves them to a person). With `strict`,
- * keys the schema does not know are refused instead of dropped (for what people send: edits and input values).
- */
-export function parseArguments(tool: Tool, raw: string, partial = false, strict = false): ParsedArgs {
-  let json: unknown;
-  try {
-    json = raw.trim() === '' ? {} : JSON.parse(raw);
-  } catch {
-    return { ok: false, problem: 'the arguments are not valid JSON' };
-  }
-  const base = strict ? tool.parameters.strict() : tool.parameters;
+/** How to read: `partial` lets the tool's userInput fields be missing (the model leaves them to a person); `strict`
+ * refuses keys the schema does not know instead of dropping them (for what people send: edits and input values);
+ * `over` are values that complete or replace the arguments' own (a person's input values). */
+export interface ReadHow {
+  partial?: boolean;
+  strict?: boolean;
+  over?: Record<string, unknown>;
+}
+
+/** The arguments as JSON text (parsed here, once) or as the object people sent (taken as it is), against the schema. */
+export function parseArguments(tool: Tool, raw: string | Record<string, unknown>, how: ReadHow = {}): ParsedArgs {
+  let json: unknown = raw;
+  if (typeof raw === 'string')
+    try {
+      json = raw.trim() === '' ? {} : JSON.parse(raw);
+    } catch {
+      return { ok: false, problem: 'the arguments are not valid JSON' };
+    }
+  if (how.over) json = { ...(json as object), ...how.over };
+  const base = how.strict ? tool.parameters.strict() : tool.parameters;
   const schema =
-    partial && tool.userInput?.length
+    how.partial && tool.userInput?.length
       ? base.partial(Object.fromEntries(tool.userInput.map((f) => [f, true])) as never)
       : base;
   const parsed = (schema as z.ZodType).safeParse(json);
