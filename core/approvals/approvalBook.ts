@@ -4,13 +4,7 @@
 // and unit tests drive it directly. Its state is plain JSON so it can be queried and carried across runs.
 import type { OnTimeout } from '../../contract/approvalPolicy';
 import { appendEntry, appendIgnored, entriesAfter } from './auditLog';
-import {
-  type BookDecision,
-  type CheckedBatch,
-  type CheckedDecision,
-  type DecisionClaim,
-  checkDecision,
-} from './decisionRules';
+import { type BookDecision, type CheckedBatch, type CheckedDecision, checkDecision } from './decisionRules';
 import type { NameRule } from '../../contract/approverName';
 import type { AutoDecision } from './plannedCall';
 import type { Decision } from '../../contract/messages';
@@ -125,24 +119,19 @@ export class ApprovalBook {
     return this.s.sticky[ruleKey(call)];
   }
 
-  /** Why this decision cannot be applied, or undefined if it can (names admitted and compared by `names`). Never changes anything. */
-  check(
-    d: DecisionClaim & { linkId?: string },
-    batch: ReadonlyArray<Pick<Decision, 'callId'>> = [],
-    names?: NameRule,
-  ): string | undefined {
-    if (d.linkId !== undefined && this.jtiUsed(`link:${d.linkId}`))
-      return 'this link was already used: open the approval from the inbox instead';
-    return checkDecision(this.own(d.callId), d, batch, names);
-  }
-
-  /** `check`'s answer as a type: the decision marked checked (the one place a CheckedDecision is made), or why not. */
+  /**
+   * The one check of a decision against this book: the decision marked checked (the one place a CheckedDecision is
+   * made), or why it cannot apply (names admitted and compared by `names`). Never changes anything.
+   */
   admit<D extends BookDecision>(
     d: D,
     batch: ReadonlyArray<Pick<Decision, 'callId'>> = [],
     names?: NameRule,
   ): { problem: string } | { decision: D & CheckedDecision } {
-    const problem = this.check(d, batch, names);
+    const problem =
+      d.linkId !== undefined && this.jtiUsed(`link:${d.linkId}`)
+        ? 'this link was already used: open the approval from the inbox instead'
+        : checkDecision(this.own(d.callId), d, batch, names);
     return problem === undefined ? { decision: d as D & CheckedDecision } : { problem };
   }
 

@@ -15,7 +15,7 @@ import {
   rejectPayloadSchema,
 } from '../../contract/messages';
 import { describeZodError } from '../../contract/zodErrors';
-import { canonicalNames, type NameRule } from '../../contract/approverName';
+import type { NameRule } from '../../contract/approverName';
 import { type BookDecision, type CheckedBatch, type CheckedDecision, checkDecision } from './decisionRules';
 import type { BookCall } from './approvalBook';
 import { type TokenContext, readToken, stillAuthorized } from '../signing/signedDecisions';
@@ -85,64 +85,11 @@ export function parseDecide(
 /** Edited arguments and input values must be checked against the tool's schema (in an activity) before they apply. */
 export const needsValidation = (d: Decision): boolean => d.editedArguments !== undefined || d.decision === 'input';
 
-/** Where a decision goes: this run's book, or the sub-run that holds the call. */
-export type Route = { to: 'book' } | { to: 'child'; subRunWorkflowId: string };
-
-/** A batch that passed the check: this run's decisions (marked checked by its book), and those for its sub-runs. */
-export type Admitted<D extends BookDecision> = {
-  local: Array<D & CheckedDecision>;
-  forward: Array<{ subRunWorkflowId: string; decision: D }>;
+/** A batch that passed the check: this run's decisions (marked checked by its book), and those for its sub-runs as they came. */
+export type Admitted = {
+  local: CheckedDecision[];
+  forward: Array<{ subRunWorkflowId: string; decision: Decision }>;
 };
-
-/**
- * The one check of one decision: against this run's book (which marks it checked), or against what the sub-run
- * holding the call last reported; approver names admitted and compared by `names`. Never changes anything.
- */
-function admitOne<D extends BookDecision>(
-  state: AgentRunState,
-  d: D,
-  batch: ReadonlyArray<Pick<Decision, 'callId'>>,
-  names: NameRule,
-):
-  | { problem: string }
-  | { to: 'book'; decision: D & CheckedDecision }
-  | { to: 'child'; subRunWorkflowId: string; decision: D } {
-  const owner = state.book.call(d.callId) ? undefined : state.childOwning(d.callId);
-  if (!owner) {
-    const admitted = state.book.admit(d, batch, names);
-    return 'problem' in admitted ? admitted : { to: 'book', decision: admitted.decision };
-  }
-  const call = owner[1].pending.find((p) => p.callId === d.callId);
-  const problem = checkDecision(call, d, batch, names);
-  return problem ? { problem } : { to: 'child', subRunWorkflowId: owner[0], decision: d };
-}
-
-/** Why the decision cannot apply, or where it goes (the check alone, for readers of one decision). */
-export function routeDecision(
-  state: AgentRunState,
-  d: BookDecision,
-  batch: Decision[] = [],
-  names: NameRule = canonicalNames,
-): { problem: string } | Route {
-  const r = admitOne(state, d, batch, names);
-  return 'problem' in r ? r : r.to === 'book' ? { to: 'book' } : { to: 'child', subRunWorkflowId: r.subRunWorkflowId };
-}
-
-/** Checks a whole batch, each decision once; the first problem refuses all of it. Decisions are split by where they go. */
-export function routeBatch<D extends BookDecision>(
-  state: AgentRunState,
-  decisions: D[],
-  names: NameRule = canonicalNames,
-): { problem: string } | Admitted<D> {
-  const out: Admitted<D> = { local: [], forward: [] };
-  for (const d of decisions) {
-    const r = admitOne(state, d, decisions, names);
-    if ('problem' in r) return r;
-    if (r.to === 'book') out.local.push(r.decision);
-    else out.forward.push({ subRunWorkflowId: r.subRunWorkflowId, decision: r.decision });
-  }
-  return out;
-}
 
 /** What the workflow lends the intake: its name rule, what tokens must name, its clock, and two activities. */
 export interface IntakeChecks {
@@ -160,39 +107,63 @@ export interface IntakeChecks {
 }
 
 /** A batch ready to apply: this run's part checked at the book's revision, and what goes on to sub-runs as it came. */
-export type Intake =
-  { problem: string } | { local: CheckedBatch; forward: Array<{ subRunWorkflowId: string; decision: Decision }> };
+export type Intake = { problem: string } | { local: CheckedBatch; forward: Admitted['forward'] };
 
 /** A decision as it came on the wire: the signer the run read from its token stays here. */
-export function asSent(d: BookDecision): Decision {
+function asSent(d: BookDecision): Decision {
   const sent = { ...d };
   delete sent.signed;
   return sent;
 }
 
-/** The validator's pass, and the first step of a handler's: tokens' claims read (a token counts once per batch), then each decision checked once and routed. */
+/**
+ * The validator's pass, and the first step of a handler's. Tokens' claims are read first (a token counts once per
+ * batch; a decision without one is not looked at). Then each decision is checked once, by this run's book (which
+ * marks it checked) or, for a sub-run's call, against what the sub-run last reported; the first problem refuses the
+ * whole batch. Never changes anything.
+ */
 export function admitDecisions(
   state: AgentRunState,
   decisions: Decision[],
   names: NameRule,
   checks: Pick<IntakeChecks, 'tokenRun' | 'nowSeconds'>,
-): { problem: string } | Admitted<BookDecision> {
+): { problem: string } | Admitted {
+  const read: BookDecision[] = [...decisions];
   const seen = new Set<string>();
-  const ctx: TokenContext = {
-    wf: checks.tokenRun,
-    nowSeconds: checks.nowSeconds(),
-    jtiUsed: (jti) => seen.has(jti) || state.book.jtiUsed(jti),
-  };
-  const read: BookDecision[] = [];
-  for (const d of decisions) {
+  let ctx: TokenContext | undefined;
+  for (const [i, d] of decisions.entries()) {
+    if (d.token === undefined) continue;
+    ctx ??= {
+      wf: checks.tokenRun,
+      nowSeconds: checks.nowSeconds(),
+      jtiUsed: (jti) => seen.has(jti) || state.book.jtiUsed(jti),
+    };
     const call =
       state.book.call(d.callId) ?? state.childOwning(d.callId)?.[1].pending.find((p) => p.callId === d.callId);
-    const r = readToken(d, call, ctx);
+    const r = readToken({ ...d, token: d.token }, call, ctx);
     if ('problem' in r) return r;
     if (r.decision.signed) seen.add(r.decision.signed.jti);
-    read.push(r.decision);
+    read[i] = r.decision;
   }
-  return routeBatch(state, read, names);
+  const out: Admitted = { local: [], forward: [] };
+  for (const d of read) {
+    const owner = state.book.call(d.callId) ? undefined : state.childOwning(d.callId);
+    if (!owner) {
+      const admitted = state.book.admit(d, decisions, names);
+      if ('problem' in admitted) return admitted;
+      out.local.push(admitted.decision);
+      continue;
+    }
+    const problem = checkDecision(
+      owner[1].pending.find((p) => p.callId === d.callId),
+      d,
+      decisions,
+      names,
+    );
+    if (problem) return { problem };
+    out.forward.push({ subRunWorkflowId: owner[0], decision: asSent(d) });
+  }
+  return out;
 }
 
 /**
@@ -207,12 +178,11 @@ export function takeDecisions(
   checks: IntakeChecks,
 ): Intake | Promise<Intake> {
   const at = state.book.revision;
-  const routed = admitDecisions(state, decisions, checks.names, checks);
-  if ('problem' in routed) return routed;
-  const forward = routed.forward.map((f) => ({ subRunWorkflowId: f.subRunWorkflowId, decision: asSent(f.decision) }));
-  if (!routed.local.some((d) => needsValidation(d) || d.signed))
-    return { local: { checked: routed.local, at }, forward };
-  return afterActivities(state, routed.local, decisions, at, checks, forward);
+  const admitted = admitDecisions(state, decisions, checks.names, checks);
+  if ('problem' in admitted) return admitted;
+  const { local, forward } = admitted;
+  if (!local.some((d) => needsValidation(d) || d.signed)) return { local: { checked: local, at }, forward };
+  return afterActivities(state, local, decisions, at, checks, forward);
 }
 
 async function afterActivities(
@@ -221,7 +191,7 @@ async function afterActivities(
   batch: Decision[],
   at: number,
   checks: IntakeChecks,
-  forward: Array<{ subRunWorkflowId: string; decision: Decision }>,
+  forward: Admitted['forward'],
 ): Promise<Intake> {
   state.validationStarted();
   try {

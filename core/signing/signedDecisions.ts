@@ -14,16 +14,16 @@ export interface TokenContext {
 }
 
 /**
- * The decision as the token says it (approver = sub, signer recorded), or why the token refuses it. Decisions
- * without a token pass unchanged (whether the call needs one is the book's check). `call` undefined: the call
- * is unknown, which the book's check reports.
+ * The decision as its token says it (approver = sub, signer recorded), or why the token refuses it. Only a decision
+ * that carries a token is read (whether the call needs one is the book's check). `call` undefined: the call is
+ * unknown, which the book's check reports.
  */
 export function readToken(
-  d: BookDecision,
+  d: BookDecision & { token: string },
   call: CheckedCall | undefined,
   ctx: TokenContext,
 ): { decision: BookDecision } | { problem: string } {
-  if (d.token === undefined || !call) return { decision: d };
+  if (!call) return { decision: d };
   const decoded = decodeDecisionToken(d.token);
   if ('problem' in decoded) return { problem: `decision for call ${d.callId} refused: ${decoded.problem}` };
   if (d.decision !== 'approve' && d.decision !== 'reject')

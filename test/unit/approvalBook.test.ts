@@ -1,6 +1,7 @@
 // The approval book on its own: no Temporal, just decisions, sticky rules and the audit log.
 import { ApprovalBook, DecisionError } from '../../core/approvals/approvalBook';
 import { MAX_IGNORED_AUDIT_ENTRIES } from '../../core/approvals/auditLog';
+import { checkOn } from '../support/decisionChecks';
 
 const T0 = '2026-11-22T10:00:00.000Z';
 const T1 = '2026-11-22T10:05:00.000Z';
@@ -250,10 +251,10 @@ test('kinds: an input call takes values, an external call a result; other decisi
     ['i1', 'input', ['time']],
     ['x1', 'external', undefined],
   ]);
-  expect(book.check({ callId: 'i1', decision: 'approve' })).toBe(
+  expect(checkOn(book, { callId: 'i1', decision: 'approve' })).toBe(
     'call i1 (book_meeting) waits for input, not "approve": send "input" with values for time (or reject it)',
   );
-  expect(book.check({ callId: 'x1', decision: 'input' })).toBe(
+  expect(checkOn(book, { callId: 'x1', decision: 'input' })).toBe(
     'call x1 (charge_card) waits for an external result, not "input": send "result" with its result or error (or reject it)',
   );
   const applied = book.decide(

@@ -7,6 +7,7 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import { argsDigest } from '../../core/signing/decisionToken';
 import type { NameRule } from '../../contract/approverName';
 import type { BookDecision } from '../../core/approvals/decisionRules';
+import { checkOn } from '../support/decisionChecks';
 
 const T0 = '2026-11-22T10:00:00.000Z';
 const T1 = '2026-11-22T10:05:00.000Z';
@@ -97,8 +98,8 @@ test('excludeRequester: the run requester may not approve its own call, but may 
   expect(() => b.decide([{ callId: 'c1', decision: 'approve', approver: 'ann' }], T1, 'update')).toThrow(
     'ann requested this run and may not approve its own call c1 (wire): another approver must',
   );
-  expect(b.check({ callId: 'c1', decision: 'reject', approver: 'ann' })).toBeUndefined();
-  expect(b.check({ callId: 'c1', decision: 'approve', approver: 'bob' })).toBeUndefined();
+  expect(checkOn(b, { callId: 'c1', decision: 'reject', approver: 'ann' })).toBeUndefined();
+  expect(checkOn(b, { callId: 'c1', decision: 'approve', approver: 'bob' })).toBeUndefined();
 });
 
 test('extend: within maxExtension, audited, and refused past it or without an expiry', () => {
@@ -228,10 +229,10 @@ describe('one person, one vote: names compared in their canonical form (NFC, tri
     'a run requested by %j: %j may not approve its call, but may reject it',
     (requester, spelling) => {
       const b = book({ excludedApprover: requester });
-      expect(b.check({ callId: 'c1', decision: 'approve', approver: spelling })).toBe(
+      expect(checkOn(b, { callId: 'c1', decision: 'approve', approver: spelling })).toBe(
         `${spelling} requested this run and may not approve its own call c1 (wire): another approver must`,
       );
-      expect(b.check({ callId: 'c1', decision: 'reject', approver: spelling })).toBeUndefined();
+      expect(checkOn(b, { callId: 'c1', decision: 'reject', approver: spelling })).toBeUndefined();
     },
   );
 
@@ -251,11 +252,11 @@ describe('one person, one vote: names compared in their canonical form (NFC, tri
         .map((a) => a.outcome),
     ).toEqual(['approved', 'approved', 'approved', 'approved']);
     expect(b.state.audit.map((a) => a.approver)).toEqual(spellings);
-    expect(b.check({ callId: 'c9', decision: 'approve', approver: 'anne' })).toBe(
+    expect(checkOn(b, { callId: 'c9', decision: 'approve', approver: 'anne' })).toBe(
       'unknown call id c9: it is not a pending approval of this run',
     );
     b.request({ callId: 'c9', toolName: 'wire', ...base, approvers: ['ann'] }, T0);
-    expect(b.check({ callId: 'c9', decision: 'approve', approver: 'anne' })).toBe(
+    expect(checkOn(b, { callId: 'c9', decision: 'approve', approver: 'anne' })).toBe(
       'approver "anne" may not decide wire (call c9); allowed: ann',
     );
   });
@@ -268,7 +269,7 @@ describe('one person, one vote: names compared in their canonical form (NFC, tri
   ])('the name %j is refused in one line, whatever the decision', (approver, problem) => {
     const b = book();
     for (const decision of ['approve', 'reject'] as const)
-      expect(b.check({ callId: 'c1', decision, approver })).toBe(problem);
+      expect(checkOn(b, { callId: 'c1', decision, approver })).toBe(problem);
     expect(() => b.decide([{ callId: 'c1', decision: 'approve', approver }], T1, 'update')).toThrow(problem);
     expect(b.call('c1')!.state).toBe('pending');
   });
@@ -287,7 +288,7 @@ describe('one person, one vote: names compared in their canonical form (NFC, tri
       jtiUsed: () => false,
     });
     expect(read).toMatchObject({ decision: { approver: 'ANN', signed: { kid: 'ANN' } } });
-    expect(b.check((read as { decision: BookDecision }).decision)).toBe(
+    expect(checkOn(b, (read as { decision: BookDecision }).decision)).toBe(
       'ANN has already approved call c1 (wire) (1 of 2 approvals (ann)): another approver must',
     );
   });
@@ -296,7 +297,7 @@ describe('one person, one vote: names compared in their canonical form (NFC, tri
     const asWritten: NameRule = { same: (a, b) => a === b, problem: () => undefined };
     const b = book({ quorum: { needed: 2, approvedBy: [] } });
     b.decide([{ callId: 'c1', decision: 'approve', approver: 'ann' }], T1, 'update', asWritten);
-    expect(b.check({ callId: 'c1', decision: 'approve', approver: 'ANN' })).toMatch(/^ANN has already approved/);
+    expect(checkOn(b, { callId: 'c1', decision: 'approve', approver: 'ANN' })).toMatch(/^ANN has already approved/);
     expect(b.decide([{ callId: 'c1', decision: 'approve', approver: 'ANN' }], T1, 'update', asWritten)).toMatchObject([
       { outcome: 'approved', quorum: { approvedBy: ['ann', 'ANN'] } },
     ]);

@@ -10,9 +10,8 @@ import {
   decisionFromSignal,
   needsValidation,
   parseDecide,
-  routeBatch,
-  routeDecision,
 } from '../../core/approvals/decisionIntake';
+import { routeBatch, routeDecision } from '../support/decisionChecks';
 import { signalFor } from '../../workflows/subRuns';
 
 const T0 = '2026-11-22T10:00:00.000Z';

@@ -10,7 +10,6 @@ import {
   type IntakeChecks,
   admitDecisions,
   decisionFromSignal,
-  routeDecision,
   takeDecisions,
 } from '../../core/approvals/decisionIntake';
 import { argsDigest } from '../../core/signing/decisionToken';
@@ -19,6 +18,7 @@ import type { Decision } from '../../contract/messages';
 import { DecisionDesk } from '../../workflows/decisionDesk';
 import type { Publisher } from '../../workflows/publisher';
 import type { SubRuns } from '../../workflows/subRuns';
+import { checkOn, routeDecision } from '../support/decisionChecks';
 
 const T0 = '2026-11-22T10:00:00.000Z';
 const ARGS = '{"to":"a@example.com","subject":"s","body":"b"}';
@@ -90,7 +90,7 @@ afterEach(() => checkDecision.mockRestore());
 
 test('the spy sees the rule wherever it runs: in the book and on the sub-run route (control)', () => {
   const s = runWith('c1');
-  expect(s.book.check({ callId: 'c1', decision: 'approve' })).toBeUndefined();
+  expect(checkOn(s.book, { callId: 'c1', decision: 'approve' })).toBeUndefined();
   expect(checkDecision).toHaveBeenCalledTimes(1);
   s.childStarted('wf-1/x1', { callId: 'x1', toolName: 'check_identity' });
   s.applyChildReport({
