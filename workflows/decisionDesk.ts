@@ -21,7 +21,6 @@ import {
   parseDecide,
   takeDecisions,
 } from '../core/approvals/decisionIntake';
-import type { CheckedBatch } from '../core/approvals/decisionRules';
 import { addInputPayloadSchema, decisionSchema, type Decision } from '../contract/messages';
 import { describeZodError } from '../contract/zodErrors';
 import { canonicalNames } from '../contract/approverName';
@@ -84,14 +83,15 @@ export class DecisionDesk {
     // A decision can reach the run in the very workflow task whose model result books the call it names (its sender
     // read the call from a query answered with that result), and signals are handled before results: such a
     // decision waits for the rest of this activation, results included. (The update's validator refuses it instead.)
-    if (!this.knows(d.callId)) return condition(() => true).then(() => this.settleSignal(this.take([d], 'signal'), d));
-    return this.settleSignal(this.take([d], 'signal'), d);
-  }
-
-  /** A signal's refusal is audited the moment it is known, so the audit keeps the order signals came in. */
-  private settleSignal(taken: Taken | Promise<Taken>, d: Decision): void | Promise<void> {
-    if (taken instanceof Promise) return taken.then((t) => this.settleSignal(t, d));
-    if ('problem' in taken) this.ignore(taken.problem, d);
+    const takeSignal = (): void | Promise<void> => {
+      const taken = this.take([d], 'signal');
+      // A signal's refusal is audited the moment it is known, so the audit keeps the order signals came in.
+      const audit = (t: Taken): void => {
+        if ('problem' in t) this.ignore(t.problem, d);
+      };
+      return taken instanceof Promise ? taken.then(audit) : audit(taken);
+    };
+    return this.knows(d.callId) ? takeSignal() : condition(() => true).then(takeSignal);
   }
 
   /** The update's validator: refuses a malformed or inapplicable request before it enters history (no marker: canonicalNames). */
@@ -128,19 +128,30 @@ export class DecisionDesk {
   }
 
   /**
-   * The intake. Plain decisions apply at once, in the handler's own call; those with a token, edited arguments or
-   * input values after their checks. A batch applies whole or not at all.
+   * The intake: the batch checked once (takeDecisions), then this run's part applied by the book as it was checked
+   * and the rest passed on to the sub-runs that hold those calls. A batch applies whole or not at all. Plain
+   * decisions apply at once, in the handler's own call; those with a token, edited arguments or input values after
+   * their checks (local activities).
    */
   private take(decisions: Decision[], via: Via): Taken | Promise<Taken> {
+    const apply = (intake: Intake): Taken => {
+      if ('problem' in intake) return intake;
+      const applied = intake.local.checked.length ? this.state.book.decide(intake.local, this.now(), via) : [];
+      for (const a of applied)
+        log.info('decision applied', {
+          callId: a.callId,
+          tool: a.toolName,
+          outcome: a.outcome,
+          approver: a.approver,
+          via,
+          ...(a.verified ? { verified: true } : {}),
+        });
+      if (intake.local.checked.length) this.publisher.publish();
+      for (const f of intake.forward) applied.push(this.subRuns.forward(f.subRunWorkflowId, f.decision));
+      return { applied };
+    };
     const intake = takeDecisions(this.state, decisions, this.checks);
-    return intake instanceof Promise ? intake.then((i) => this.finish(i, via)) : this.finish(intake, via);
-  }
-
-  private finish(intake: Intake, via: Via): Taken {
-    if ('problem' in intake) return intake;
-    const applied = intake.local.checked.length ? this.apply(intake.local, via) : [];
-    for (const f of intake.forward) applied.push(this.subRuns.forward(f.subRunWorkflowId, f.decision));
-    return { applied };
+    return intake instanceof Promise ? intake.then(apply) : apply(intake);
   }
 
   private knows(callId: string): boolean {
@@ -150,21 +161,6 @@ export class DecisionDesk {
   private queueInputs(messages: string[]): void {
     this.state.queueInputs(messages);
     log.info('user input queued for the next turn', { count: messages.length });
-  }
-
-  private apply(checked: CheckedBatch, via: Via): AppliedDecision[] {
-    const applied = this.state.book.decide(checked, this.now(), via);
-    for (const a of applied)
-      log.info('decision applied', {
-        callId: a.callId,
-        tool: a.toolName,
-        outcome: a.outcome,
-        approver: a.approver,
-        via,
-        ...(a.verified ? { verified: true } : {}),
-      });
-    this.publisher.publish();
-    return applied;
   }
 
   /** A signal that changes nothing: logged, audited as ignored, and (in a sub-run) reported to the parent that passed it on. */
