@@ -1,6 +1,11 @@
 // A tool the model may call: a zod schema for its arguments, an optional approval rule, and the side effect.
 import { z } from 'zod';
-import { type ApprovalPolicy, approvalPolicySchema, durationSchema } from '../contract/approvalPolicy';
+import {
+  type ApprovalPolicy,
+  approvalPolicyFields,
+  approvalPolicySchema,
+  durationSchema,
+} from '../contract/approvalPolicy';
 import { definedFields } from '../core/definedFields';
 
 /** What a tool (and an approval predicate) knows about the call it serves. */
@@ -103,34 +108,11 @@ export interface Tool<S extends z.ZodObject = z.ZodObject> extends Omit<ToolConf
 
 /** The approval-policy fields of a tool or agent config, validated; a bad one throws at definition time. */
 export function policyOf(owner: string, config: ApprovalPolicy): ApprovalPolicy {
-  const {
-    approvalTimeout,
-    onTimeout,
-    remindEvery,
-    escalateAfter,
-    escalateTo,
-    approvers,
-    quorum,
-    excludeRequester,
-    signedDecisions,
-    maxExtension,
-    remindBeforeExpiry,
-    grantable,
-  } = config;
-  const parsed = approvalPolicySchema.safeParse({
-    approvalTimeout,
-    onTimeout,
-    remindEvery,
-    escalateAfter,
-    escalateTo,
-    approvers,
-    quorum,
-    excludeRequester,
-    signedDecisions,
-    maxExtension,
-    remindBeforeExpiry,
-    grantable,
-  });
+  // The schema is strict and the config carries the tool's other fields too: pick the policy by the schema's keys.
+  const policy = Object.fromEntries(
+    Object.keys(approvalPolicyFields.shape).map((key) => [key, config[key as keyof ApprovalPolicy]]),
+  );
+  const parsed = approvalPolicySchema.safeParse(policy);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new Error(`${owner}: ${issue.path.join('.')} ${issue.message}`);
