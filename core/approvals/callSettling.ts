@@ -3,7 +3,7 @@
 // counted; an extension moves its expiry; its time running out or its run ending settle it without a person. Pure
 // functions over the book's own state: only ApprovalBook calls them.
 import { addDuration, durationMs } from '../../contract/approvalPolicy';
-import { outcomeOf } from '../../contract/decisionWords';
+import { type DecisionOutcome, outcomeOf } from '../../contract/decisionWords';
 import type { Decision } from '../../contract/messages';
 import type { AppliedDecision, AuditEntry } from '../../contract/runViews';
 import type { OnTimeout } from '../../contract/approvalPolicy';
@@ -17,8 +17,38 @@ export function about(call: BookCall): Pick<AuditEntry, 'callId' | 'toolName' | 
   return { callId: call.callId, toolName: call.toolName, arguments: call.arguments, agentName: call.agentName };
 }
 
-export function signer(d: { signed?: BookDecision['signed'] }): Partial<AuditEntry> {
+export function signer(d: { signed?: BookDecision['signed'] }): Pick<AuditEntry, 'verified' | 'keyId' | 'jti'> {
   return d.signed ? { verified: true, keyId: d.signed.kid, jti: d.signed.jti } : {};
+}
+
+/** What an audit entry says beyond the call it is about and when and how it was decided. */
+type Said = Omit<AuditEntry, 'seq' | keyof ReturnType<typeof about> | 'requestedAt' | 'decidedAt' | 'via'>;
+
+/** Audits what became of the call: the call, what was said, when it was asked and decided, and how. */
+function audit(book: AuditState, call: BookCall, now: string, via: AuditEntry['via'], said: Said): AuditEntry {
+  const entry: AuditEntry = { ...about(call), ...said, requestedAt: call.requestedAt, decidedAt: now, via };
+  appendEntry(book, entry);
+  return entry;
+}
+
+/** Audits a decision and tells the decider what the audit says: the outcome, who, and where a quorum or expiry stands. */
+function decided(
+  book: AuditState,
+  call: BookCall,
+  now: string,
+  via: AuditEntry['via'],
+  said: Said & { decision: DecisionOutcome },
+): AppliedDecision {
+  const { approver, verified, quorum, expiresAt } = audit(book, call, now, via, said);
+  return {
+    callId: call.callId,
+    toolName: call.toolName,
+    outcome: said.decision,
+    ...(approver !== undefined ? { approver } : {}),
+    ...(verified ? { verified } : {}),
+    ...(quorum ? { quorum } : {}),
+    ...(expiresAt ? { expiresAt } : {}),
+  };
 }
 
 /** One approval of a call that needs more: recorded, and the call waits on. */
@@ -31,26 +61,13 @@ export function count(
 ): AppliedDecision {
   const quorum = call.quorum!;
   quorum.approvedBy.push(d.approver!);
-  const snapshot = { needed: quorum.needed, approvedBy: [...quorum.approvedBy] };
-  appendEntry(book, {
-    ...about(call),
+  return decided(book, call, now, via, {
     decision: 'approval_counted',
     approver: d.approver,
     ...(d.reason ? { reason: d.reason } : {}),
     ...signer(d),
-    quorum: snapshot,
-    requestedAt: call.requestedAt,
-    decidedAt: now,
-    via,
+    quorum: { needed: quorum.needed, approvedBy: [...quorum.approvedBy] },
   });
-  return {
-    callId: call.callId,
-    toolName: call.toolName,
-    outcome: 'approval_counted',
-    approver: d.approver!,
-    ...(d.signed ? { verified: true as const } : {}),
-    quorum: snapshot,
-  };
 }
 
 /** More time for a pending call (checked against its maxExtension already). */
@@ -63,24 +80,13 @@ export function extend(
 ): AppliedDecision {
   call.expiresAt = addDuration(call.expiresAt!, d.by!);
   call.extendedMs = (call.extendedMs ?? 0) + durationMs(d.by!);
-  appendEntry(book, {
-    ...about(call),
+  return decided(book, call, now, via, {
     decision: 'extended',
     ...(d.approver ? { approver: d.approver } : {}),
     ...(d.reason ? { reason: d.reason } : {}),
     extendedBy: d.by!,
     expiresAt: call.expiresAt,
-    requestedAt: call.requestedAt,
-    decidedAt: now,
-    via,
   });
-  return {
-    callId: call.callId,
-    toolName: call.toolName,
-    outcome: 'extended',
-    ...(d.approver ? { approver: d.approver } : {}),
-    expiresAt: call.expiresAt,
-  };
 }
 
 export function settle(
@@ -120,32 +126,18 @@ export function settle(
           ? d.result
           : JSON.stringify(d.result);
   if (outcome === 'approved' && call.quorum && d.approver) call.quorum.approvedBy.push(d.approver);
-  const quorum =
-    call.quorum && outcome === 'approved'
-      ? { quorum: { needed: call.quorum.needed, approvedBy: [...call.quorum.approvedBy] } }
-      : {};
-  appendEntry(book, {
-    ...about(call),
+  return decided(book, call, now, via, {
     decision: outcome,
     ...(d.approver ? { approver: d.approver } : {}),
     ...signer(d),
-    ...quorum,
+    ...(call.quorum && outcome === 'approved'
+      ? { quorum: { needed: call.quorum.needed, approvedBy: [...call.quorum.approvedBy] } }
+      : {}),
     ...(d.reason ? { reason: d.reason } : {}),
     ...(d.message ? { message: d.message } : {}),
     ...(call.editedArguments ? { editedArguments: call.editedArguments } : {}),
     ...(d.grantId !== undefined ? { grantId: d.grantId } : {}),
-    requestedAt: call.requestedAt,
-    decidedAt: now,
-    via,
   });
-  return {
-    callId: call.callId,
-    toolName: call.toolName,
-    outcome,
-    ...(d.approver ? { approver: d.approver } : {}),
-    ...(d.signed ? { verified: true as const } : {}),
-    ...quorum,
-  };
 }
 
 /** The call's time is up: decided by its onTimeout ('reject' unless said otherwise); 'fail' leaves it rejected. */
@@ -158,26 +150,12 @@ export function expire(book: AuditState, call: BookCall, now: string): OnTimeout
       (call.timeout
         ? expiryText({ kind: call.kind, timeout: call.timeout, extendedMs: call.extendedMs })
         : call.rejectionText);
-  appendEntry(book, {
-    ...about(call),
-    decision: action === 'approve' ? 'timed_out' : 'expired',
-    onTimeout: action,
-    requestedAt: call.requestedAt,
-    decidedAt: now,
-    via: 'timer',
-  });
+  audit(book, call, now, 'timer', { decision: action === 'approve' ? 'timed_out' : 'expired', onTimeout: action });
   return action;
 }
 
 /** The run ended while the call waited: it will never run. */
 export function cancel(book: AuditState, call: BookCall, now: string, because: string): void {
   call.state = 'cancelled';
-  appendEntry(book, {
-    ...about(call),
-    decision: 'cancelled',
-    reason: because.slice(0, 500),
-    requestedAt: call.requestedAt,
-    decidedAt: now,
-    via: 'run',
-  });
+  audit(book, call, now, 'run', { decision: 'cancelled', reason: because.slice(0, 500) });
 }
