@@ -9,6 +9,7 @@ import { ensureCompiledWorker } from '../support/compiledWorker';
 import { newId } from '../support/fixtures';
 import { projectRoot } from '../support/toolchain';
 import { loadDevConfig } from '../../temporal.config';
+import { testAddress } from '../support/testServer';
 
 export const full = loadDevConfig().test.faultsFull;
 export const count = (fast: number, complete: number) => (full ? complete : fast);
@@ -27,7 +28,7 @@ export function recordSummary(row: { suite: string; cases: number; passed: numbe
  */
 export async function workerProcessSetup(prefix: string) {
   ensureCompiledWorker();
-  const address = loadDevConfig().test.address!;
+  const address = testAddress();
   const taskQueue = newId(prefix);
   const outbox = join(mkdtempSync(join(tmpdir(), `${prefix}-`)), 'outbox.jsonl');
   const model = await startScriptedModel();

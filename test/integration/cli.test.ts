@@ -11,6 +11,7 @@ import type { AuditEntry, PendingApproval } from '../../contract/runViews';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { binaryPath, projectRoot } from '../support/toolchain';
+import { testAddress } from '../support/testServer';
 
 jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
 const run = promisify(execFile);
@@ -56,7 +57,7 @@ beforeAll(async () => {
   h = await startHarness({ registry: new AgentRegistry([...demoAgents, guarded, auditKinds]) });
   env = {
     ...process.env,
-    TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+    TEMPORAL_ADDRESS: testAddress(),
     TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml',
     COUNTERSIGN_TASK_QUEUE: h.taskQueue,
     NO_COLOR: '1',
@@ -78,7 +79,7 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
 }
 
 async function temporal(...args: string[]): Promise<string> {
-  const { stdout } = await run(binaryPath('temporal'), [...args, '--address', process.env.COUNTERSIGN_TEST_ADDRESS!], {
+  const { stdout } = await run(binaryPath('temporal'), [...args, '--address', testAddress()], {
     env,
   });
   return stdout;

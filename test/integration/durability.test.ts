@@ -10,12 +10,13 @@ import { approveSignal } from '../../contract/messages';
 import { newId, outboxOf } from '../support/fixtures';
 import { startHarness } from '../support/harness';
 import { spawnTs, type Spawned } from '../support/processes';
+import { testAddress } from '../support/testServer';
 
 jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
 
 const clientEnv = (taskQueue: string): NodeJS.ProcessEnv => ({
   ...process.env,
-  TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+  TEMPORAL_ADDRESS: testAddress(),
   TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml',
   COUNTERSIGN_TASK_QUEUE: taskQueue,
 });
@@ -47,7 +48,7 @@ test('a RunState saved to a file is resumed by a second process', async () => {
 
 test('worker killed while paused; approval sent with no worker; restarted worker completes the run exactly once', async () => {
   const model = await startScriptedModel();
-  const connection = await Connection.connect({ address: process.env.COUNTERSIGN_TEST_ADDRESS! });
+  const connection = await Connection.connect({ address: testAddress() });
   const client = new Client({ connection });
   const taskQueue = newId('crash');
   const outbox = join(mkdtempSync(join(tmpdir(), 'crash-outbox-')), 'outbox.jsonl');

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { historyText as rawHistoryText, newId } from '../support/fixtures';
 import { startHarness, testPayloadStorage, type Harness } from '../support/harness';
 import { openPayloadStorage } from '../../storage/payloadStorage';
+import { testAddress } from '../support/testServer';
 
 const keys = `k1:${randomBytes(32).toString('base64')}`;
 let h: Harness;
@@ -25,7 +26,7 @@ afterAll(async () => {
 
 /** A client without the key reads the raw history. */
 async function historyText(workflowId: string): Promise<string> {
-  const connection = await Connection.connect({ address: process.env.COUNTERSIGN_TEST_ADDRESS! });
+  const connection = await Connection.connect({ address: testAddress() });
   try {
     return await rawHistoryText(new Client({ connection }).workflow.getHandle(workflowId));
   } finally {

@@ -9,6 +9,7 @@ import { rejectSignal } from '../../contract/messages';
 import { startWorker } from '../../worker';
 import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
+import { testAddress } from '../support/testServer';
 
 jest.setTimeout(300_000);
 
@@ -101,7 +102,7 @@ test('an approval the provider asks for is a pending call; approve and reject go
 
 test('a worker on Chat Completions refuses an agent with hosted MCP before serving anything', async () => {
   const env = {
-    TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+    TEMPORAL_ADDRESS: testAddress(),
     TEMPORAL_CONFIG_FILE: join(tmpdir(), 'none.toml'),
     COUNTERSIGN_MODEL_API: 'chat',
     OPENAI_BASE_URL: h.model.baseURL,

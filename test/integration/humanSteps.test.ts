@@ -18,6 +18,7 @@ import {
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { projectRoot } from '../support/toolchain';
+import { testAddress } from '../support/testServer';
 
 jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
 const exec = promisify(execFile);
@@ -121,7 +122,7 @@ test('invalid edited arguments are refused by the update (and ignored on the sig
     {
       env: {
         ...process.env,
-        TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+        TEMPORAL_ADDRESS: testAddress(),
         TEMPORAL_CONFIG_FILE: '/nonexistent.toml',
         NO_COLOR: '1',
       },
@@ -156,7 +157,7 @@ test('addInput while paused: the message reaches the model on its next turn (Run
   await exec(process.execPath, [join(projectRoot, 'bin/countersign.js'), 'add-input', workflowId, 'And cc the team.'], {
     env: {
       ...process.env,
-      TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+      TEMPORAL_ADDRESS: testAddress(),
       TEMPORAL_CONFIG_FILE: '/nonexistent.toml',
     },
   });
@@ -181,7 +182,7 @@ test('addInput while paused: the message reaches the model on its next turn (Run
 
 const cliEnv = () => ({
   ...process.env,
-  TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+  TEMPORAL_ADDRESS: testAddress(),
   TEMPORAL_CONFIG_FILE: '/nonexistent.toml',
   NO_COLOR: '1',
 });

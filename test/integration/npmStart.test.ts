@@ -12,6 +12,7 @@ import type { PendingApproval, RunResult, RunSnapshot } from '../../contract/run
 import { launchChromium } from '../support/chromium';
 import { freePort, spawnTs, type Spawned } from '../support/processes';
 import { projectRoot } from '../support/toolchain';
+import { testAddress } from '../support/testServer';
 
 jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
 const afterCleanup: Array<() => void> = [];
@@ -251,7 +252,7 @@ test('a namespace the server does not have is one clear line', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'countersign-start-'));
   const env = {
     ...startEnv(dir, await freePort(), await freePort()),
-    TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+    TEMPORAL_ADDRESS: testAddress(),
     TEMPORAL_NAMESPACE: 'no-such-namespace',
   };
   const run = spawnTs('devtools/start.ts', [], env);

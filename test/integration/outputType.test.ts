@@ -9,6 +9,7 @@ import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { spawnProcess } from '../support/processes';
 import { projectRoot } from '../support/toolchain';
+import { testAddress } from '../support/testServer';
 
 jest.setTimeout(120_000);
 
@@ -110,7 +111,7 @@ test('the CLI prints a typed final output as JSON', async () => {
   });
   const env = {
     ...process.env,
-    TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+    TEMPORAL_ADDRESS: testAddress(),
     TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml',
     COUNTERSIGN_TASK_QUEUE: responses.taskQueue,
     NO_COLOR: '1',

@@ -12,7 +12,7 @@ import { startHarness, testPayloadStorage, type Harness } from '../support/harne
 import { freePort, spawnProcess, type Spawned } from '../support/processes';
 import { binaryPath, projectRoot } from '../support/toolchain';
 import { CLI_PATH } from '../support/countersignCli';
-import { loadDevConfig } from '../../temporal.config';
+import { testAddress } from '../support/testServer';
 
 jest.setTimeout(300_000);
 const execute = promisify(execFile);
@@ -24,7 +24,7 @@ const { dir, thresholdBytes } = testPayloadStorage as { dir: string; thresholdBy
 /** The bundled `temporal` binary against the test dev server, with no profile of the machine's. */
 async function temporal(...args: string[]): Promise<string> {
   const env = { ...process.env, TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml', NO_COLOR: '1' };
-  const { stdout } = await execute(binaryPath('temporal'), [...args, '--address', loadDevConfig().test.address!], {
+  const { stdout } = await execute(binaryPath('temporal'), [...args, '--address', testAddress()], {
     env,
     maxBuffer: 64 * 1024 * 1024,
   });

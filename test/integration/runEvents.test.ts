@@ -8,6 +8,7 @@ import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { spawnProcess } from '../support/processes';
 import { projectRoot } from '../support/toolchain';
+import { testAddress } from '../support/testServer';
 
 jest.setTimeout(300_000);
 
@@ -45,7 +46,7 @@ test('the seed scenario, watched across a continue-as-new and a worker restart: 
   const workflowId = newId('events');
   const env = {
     ...process.env,
-    TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+    TEMPORAL_ADDRESS: testAddress(),
     TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml',
     COUNTERSIGN_TASK_QUEUE: h.taskQueue,
     NO_COLOR: '1',

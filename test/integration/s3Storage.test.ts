@@ -13,6 +13,7 @@ import { newId, outboxOf } from '../support/fixtures';
 import { type Harness, startHarness } from '../support/harness';
 import { type S3Server, s3StorageOn, startS3Server } from '../support/s3Server';
 import { projectRoot } from '../support/toolchain';
+import { testAddress } from '../support/testServer';
 
 jest.setTimeout(300_000);
 
@@ -64,7 +65,7 @@ test('newsletters of 300 KB run through S3: references in history, objects in th
       maxBuffer: 64 * 1024 * 1024,
       env: {
         ...process.env,
-        TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+        TEMPORAL_ADDRESS: testAddress(),
         COUNTERSIGN_PAYLOAD_STORAGE: 's3',
         COUNTERSIGN_PAYLOAD_S3_BUCKET: s3.bucket,
         COUNTERSIGN_PAYLOAD_S3_ENDPOINT: s3.endpoint,

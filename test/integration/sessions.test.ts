@@ -13,6 +13,7 @@ import type { ConversationItem } from '../../contract/items';
 import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { projectRoot } from '../support/toolchain';
+import { testAddress } from '../support/testServer';
 
 jest.setTimeout(600_000); // 50 runs one after another, and CLI child processes, on a loaded 2-core machine
 const exec = promisify(execFile);
@@ -25,7 +26,7 @@ beforeAll(async () => {
   runner = new Runner(h.client, { taskQueue: h.taskQueue });
   env = {
     ...process.env,
-    TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+    TEMPORAL_ADDRESS: testAddress(),
     TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml',
     COUNTERSIGN_TASK_QUEUE: h.taskQueue,
     NO_COLOR: '1',

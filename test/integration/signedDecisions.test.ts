@@ -21,6 +21,7 @@ import { recordOnce } from '../../agents/demo/outbox';
 import { loadApproverKeys, verifyDecisionSignatures } from '../../activities/approverKeys';
 import { readPrivateKey, signDecision } from '../../client/signing/decisionSigning';
 import { startInbox } from '../../servers/inbox/inboxServer';
+import { testAddress } from '../support/testServer';
 
 jest.setTimeout(300_000);
 const exec = promisify(execFile);
@@ -332,7 +333,7 @@ test('CLI: approve --key signs with a private JWK file; reject --key too', async
   writeFileSync(keyFile, JSON.stringify({ ...ann.jwk, kid: 'ann' }));
   const env = {
     ...process.env,
-    TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+    TEMPORAL_ADDRESS: testAddress(),
     TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml',
     COUNTERSIGN_TASK_QUEUE: h.taskQueue,
     NO_COLOR: '1',

@@ -12,6 +12,7 @@ import { HitlPendingTools, HitlStatus } from '../../contract/searchAttributes';
 import { eventually, newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { projectRoot } from '../support/toolchain';
+import { testAddress } from '../support/testServer';
 
 jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
 
@@ -123,7 +124,7 @@ test('the same through the CLI, and a bad decision for a nested call is refused 
   await runner.run('contract-helper', 'Draft an NDA for user u1', { workflowId: top });
   const env = {
     ...process.env,
-    TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+    TEMPORAL_ADDRESS: testAddress(),
     TEMPORAL_CONFIG_FILE: '/nonexistent.toml',
     NO_COLOR: '1',
   };

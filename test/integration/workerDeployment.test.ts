@@ -8,11 +8,12 @@ import { startScriptedModel } from '../../devtools/scriptedModel';
 import { eventually, newId } from '../support/fixtures';
 import { spawnTs } from '../support/processes';
 import { binaryPath } from '../support/toolchain';
+import { testAddress } from '../support/testServer';
 
 jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
 
 test('a versioned worker serves runs once its deployment version is current', async () => {
-  const address = process.env.COUNTERSIGN_TEST_ADDRESS!;
+  const address = testAddress();
   const deploymentName = newId('countersign-deploy');
   const taskQueue = newId('deploy-queue');
   const model = await startScriptedModel();

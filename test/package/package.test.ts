@@ -8,13 +8,13 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { workerPolls } from '../../client/run/workerPresence';
 import { startScriptedModel, type ScriptedModel } from '../../devtools/scriptedModel';
-import { loadDevConfig } from '../../temporal.config';
 import { eventually, newId } from '../support/fixtures';
 import { gcNamespace } from '../support/gcRuns';
 import { npmInstall, packProject, pinned, run } from '../support/packageInstall';
 import { freePort, type Spawned, spawnProcess } from '../support/processes';
 import { readmeExamples } from '../support/readmeBlocks';
 import { projectRoot } from '../support/toolchain';
+import { testAddress } from '../support/testServer';
 
 jest.setTimeout(600_000); // packing builds the package; installs and child processes are slow on a loaded 2-core machine
 
@@ -44,7 +44,7 @@ afterAll(async () => {
 
 /** Until a worker polls `taskQueue` in `namespace`. */
 async function workerUp(namespace: string, taskQueue: string): Promise<void> {
-  const connection = await Connection.connect({ address: loadDevConfig().test.address });
+  const connection = await Connection.connect({ address: testAddress() });
   try {
     await eventually(
       async () => ((await workerPolls(new Client({ connection, namespace }), taskQueue)) ? true : undefined),
@@ -60,7 +60,7 @@ function serviceEnv(taskQueue: string, extra: NodeJS.ProcessEnv = {}): NodeJS.Pr
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    TEMPORAL_ADDRESS: process.env.COUNTERSIGN_TEST_ADDRESS,
+    TEMPORAL_ADDRESS: testAddress(),
     TEMPORAL_CONFIG_FILE: join(consumer, 'none.toml'),
   };
   return {

@@ -3,8 +3,8 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { loadDevConfig } from '../../temporal.config';
 import { projectRoot } from './toolchain';
+import { testAddress } from './testServer';
 
 export const CLI_PATH = join(projectRoot, 'bin/countersign.js');
 
@@ -12,7 +12,7 @@ export const CLI_PATH = join(projectRoot, 'bin/countersign.js');
 export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return {
     ...process.env,
-    TEMPORAL_ADDRESS: loadDevConfig().test.address,
+    TEMPORAL_ADDRESS: testAddress(),
     TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml',
     NO_COLOR: '1',
     ...extra,

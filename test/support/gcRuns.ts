@@ -10,6 +10,7 @@ import { dataConverterOf, openPayloadStorage } from '../../storage/payloadStorag
 import { loadDevConfig, type PayloadStorageSettings } from '../../temporal.config';
 import { addRunSearchAttributes, eventually } from './fixtures';
 import type { Harness } from './harness';
+import { testAddress } from './testServer';
 
 export const BODY_BYTES = 300_000;
 export const bodyOf = (tag: string) =>
@@ -18,7 +19,7 @@ export const bodyOf = (tag: string) =>
 /** A fresh namespace: retention 1 hour, the search attributes the workflow upserts; usable when this returns. */
 export async function gcNamespace(): Promise<string> {
   const namespace = `gc-${randomUUID().slice(0, 8)}`;
-  const connection = await Connection.connect({ address: loadDevConfig().test.address });
+  const connection = await Connection.connect({ address: testAddress() });
   try {
     await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1h') });
     await eventually(() =>

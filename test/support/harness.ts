@@ -18,6 +18,7 @@ import { startDeltaRelay } from '../../activities/model/deltaRelay';
 import type { ApproverKey } from '../../activities/approverKeys';
 import type { LinkSettings } from '../../links/actionLinks';
 import type { Tracing } from '../../config/tracing';
+import { testAddress } from './testServer';
 
 let runtimeInstalled = false;
 /** Call before anything starts the Temporal runtime (a worker, a test environment); a file may install its own first (metrics.test.ts). */
@@ -84,9 +85,9 @@ export const testPayloadStorage: PayloadStorageSettings = {
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   quietRuntime();
-  const { address, bundle: bundlePath } = loadDevConfig().test;
-  if ((!address && !opts.env) || !bundlePath)
-    throw new Error('integration tests need the jest globalSetup (run them with `npm test`)');
+  const { bundle: bundlePath } = loadDevConfig().test;
+  if (!bundlePath) throw new Error('integration tests need the jest globalSetup (run them with `npm test`)');
+  const address = opts.env ? undefined : testAddress();
 
   // The worker's demo outbox; in the environment too, for worker processes a test starts from this one's.
   const outbox = join(mkdtempSync(join(tmpdir(), 'countersign-outbox-')), 'outbox.jsonl');

@@ -2,7 +2,7 @@
 // whole file, and the environment a worker process needs to reach the shared test server and that model.
 import { Connection } from '@temporalio/client';
 import { startScriptedModel, type ScriptedModel } from '../../devtools/scriptedModel';
-import { loadDevConfig } from '../../temporal.config';
+import { testAddress } from './testServer';
 
 export interface WorkerProcesses {
   readonly model: ScriptedModel;
@@ -17,7 +17,7 @@ export function useWorkerProcesses(): WorkerProcesses {
   let connection: Connection | undefined;
   beforeAll(async () => {
     model = await startScriptedModel();
-    connection = await Connection.connect({ address: loadDevConfig().test.address! });
+    connection = await Connection.connect({ address: testAddress() });
   });
   afterAll(async () => {
     await connection?.close();
@@ -32,7 +32,7 @@ export function useWorkerProcesses(): WorkerProcesses {
     },
     env: (taskQueue, extra) => ({
       ...process.env,
-      TEMPORAL_ADDRESS: loadDevConfig().test.address,
+      TEMPORAL_ADDRESS: testAddress(),
       COUNTERSIGN_TASK_QUEUE: taskQueue,
       OPENAI_BASE_URL: model!.baseURL,
       OPENAI_API_KEY: 'test',
