@@ -208,6 +208,11 @@ export const decidePayloadSchema = shareAcrossRuns('messages.decidePayloadSchema
       decisions: z.array(decisionSchema).max(1000).default([]),
       /** User messages delivered to the model on its next turn. */
       inputs: z.array(userMessage).max(100).optional(),
+      /**
+       * Answer only when the run next waits for people or ends, with the RunView `nextPause` answers, instead of the
+       * DecideResult (one update where Runner.run(state) sent decide, then nextPause). Workers before it refuse the key.
+       */
+      waitForPause: z.boolean().optional(),
     })
     .refine((p) => p.decisions.length > 0 || (p.inputs?.length ?? 0) > 0, {
       message: 'send at least one decision or input',
@@ -249,6 +254,8 @@ export const rejectSignal = defineSignal<[RejectPayload]>('reject');
 export const extendSignal = defineSignal<[ExtendPayload]>('extend');
 /** Validated decisions; the update is rejected (and nothing changes) if any entry is invalid. */
 export const decideUpdate = defineUpdate<DecideResult, [DecidePayload]>('decide');
+/** The same `decide` update, as sent with `waitForPause: true`: the RunView at the next pause (DecideResult from older workers). */
+export const decideUntilPauseUpdate = defineUpdate<RunView | DecideResult, [DecidePayload]>('decide');
 /** Long-poll: returns once the run is waiting only for people, or has ended. Used by Runner.run. */
 export const nextPauseUpdate = defineUpdate<RunView, []>('nextPause');
 /** Internal signal from a sub-run to its parent run. */

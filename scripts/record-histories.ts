@@ -21,6 +21,7 @@ import { binaryPath, projectRoot } from '../test/support/toolchain';
 import { startWebhookReceiver } from '../test/support/webhookReceiver';
 import { historyRegistry, signingKey } from './historyAgents';
 import { approvalScenarios } from './histories/approvals';
+import { decideWaitScenarios } from './histories/decideWaits';
 import { GRANTS, type Scenarios } from './histories/common';
 import { publishingScenarios } from './histories/publishing';
 import { signingScenarios } from './histories/signing';
@@ -63,6 +64,7 @@ const ORDER = [
   'publish-once',
   'publish-once-timers',
   'run-deadline',
+  'decide-waits-for-pause',
 ];
 
 function inRecordingOrder(...groups: Scenarios[]): Scenarios {
@@ -79,6 +81,7 @@ const scenarios = inRecordingOrder(
   timerScenarios,
   signingScenarios,
   publishingScenarios,
+  decideWaitScenarios,
 );
 
 async function main() {

@@ -14,6 +14,7 @@ import {
   continueAsNew,
   isCancellation,
   log,
+  patched,
   setHandler,
   sleep,
   workflowInfo,
@@ -34,13 +35,14 @@ import { ApprovalTimers } from './approvalTimers';
 import { DecisionDesk } from './decisionDesk';
 import { Handoffs } from './handoffs';
 import {
+  type DecidePayload,
   type RunInput,
   addInputSignal,
   approveSignal,
   auditLogQuery,
   childStateSignal,
   conversationQuery,
-  decideUpdate,
+  decideUntilPauseUpdate,
   eventsQuery,
   extendSignal,
   nextPauseUpdate,
@@ -53,13 +55,14 @@ import {
   runStateQuery,
 } from '../contract/messages';
 import { describeZodError } from '../contract/zodErrors';
-import { type RunResult } from '../contract/runViews';
+import { type DecideResult, type RunResult, type RunView } from '../contract/runViews';
 import { Notifier } from './notifier';
 import { pageOf } from './pageRequests';
 import { Publisher } from './publisher';
 import { SubRuns } from './subRuns';
 import { TurnCalls } from './turnCalls';
 import { countModelTurn } from './runMetrics';
+import { PATCHES } from './patches';
 
 const isoNow = () => new Date(Date.now()).toISOString();
 
@@ -92,8 +95,14 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   setHandler(extendSignal, (p) => desk.signal('extend', p));
   setHandler(parentDecisionSignal, (d) => desk.relayed(d));
   setHandler(addInputSignal, (p) => desk.addInput(p));
-  setHandler(decideUpdate, (p) => desk.update(p), { validator: (p) => desk.validate(p) });
-  setHandler(nextPauseUpdate, () => condition(() => state.quiescent()).then(() => viewOf(state)));
+  const untilPause = () => condition(() => state.quiescent()).then(() => viewOf(state));
+  // waitForPause: the decisions apply as without it, then the answer waits for the pause (patched only when it is sent).
+  const decide = (p: DecidePayload) =>
+    p?.waitForPause === true
+      ? desk.update(p).then<DecideResult | RunView>((r) => (patched(PATCHES.decideWaits) ? untilPause() : r))
+      : desk.update(p);
+  setHandler(decideUntilPauseUpdate, decide, { validator: (p) => desk.validate(p) });
+  setHandler(nextPauseUpdate, untilPause);
   setHandler(pendingApprovalsQuery, () => state.allPending());
   setHandler(runStateQuery, () => snapshotOf(state));
   setHandler(conversationQuery, (page) => conversationPage(state, pageOf(page)));

@@ -12,4 +12,6 @@ export const PATCHES = {
   relayedDecisions: 'countersign-relayed-decisions',
   /** Search attributes, details, the parent's report, approval_decided and metrics brought up to date once per condition check (activationEnd.ts), not at every change. */
   publishOnce: 'countersign-publish-once',
+  /** A `decide` update sent with waitForPause answers at the run's next pause, with the RunView (asked only when the field is sent). */
+  decideWaits: 'countersign-decide-waits',
 } as const;

@@ -1,6 +1,7 @@
 // Runner: the OpenAI Agents SDK's API on Temporal. `run(agent, input)` starts an agentRun workflow and returns at its first pause
-// or its end; `run(agent, state)` sends the state's decisions in one `decide` update and returns at the next pause
-// or the end. Waiting is a long-poll update (`nextPause`), never a polling loop.
+// or its end; `run(agent, state)` sends the state's decisions in one `decide` update that answers at the next pause
+// or the end (waitForPause; an older worker's plain answer is followed by `nextPause`). Waiting is a long-poll update,
+// never a polling loop.
 import {
   type Client,
   WithStartWorkflowOperation,
@@ -9,7 +10,15 @@ import {
   WorkflowUpdateFailedError,
 } from '@temporalio/client';
 import { type CountersignConfig, loadConfig } from '../../temporal.config';
-import { DEFAULT_TASK_QUEUE, WORKFLOW_TYPE, decideUpdate, nextPauseUpdate, eventsQuery } from '../../contract/messages';
+import {
+  DEFAULT_TASK_QUEUE,
+  WORKFLOW_TYPE,
+  decideUpdate,
+  decideUntilPauseUpdate,
+  nextPauseUpdate,
+  eventsQuery,
+} from '../../contract/messages';
+import { Failure } from '../../contract/failureTypes';
 import { type RunEvent } from '../../contract/runEvents';
 import {
   type DecideResult,
@@ -231,9 +240,23 @@ export class Runner {
       throw new RunStateError(
         `this RunState belongs to agent "${state.agentName}", not "${agent}"; resume it with runner.run('${state.agentName}', state)`,
       );
-    if (state.decisions.length > 0 || state.inputs.length > 0)
-      await this.decide(state.workflowId, state.decisions, state.inputs);
-    return this.nextPause(state.workflowId);
+    const { workflowId, decisions, inputs } = state;
+    if (decisions.length === 0 && inputs.length === 0) return this.nextPause(workflowId);
+    const update = { decisions: [...decisions], ...(inputs.length ? { inputs: [...inputs] } : {}), waitForPause: true };
+    let answer: RunView | DecideResult;
+    try {
+      const handle = this.client.workflow.getHandle(workflowId);
+      answer = await retryUnprocessed(() => handle.executeUpdate(decideUntilPauseUpdate, { args: [update] }));
+    } catch (err) {
+      const refused = err instanceof WorkflowUpdateFailedError && rootCause(err).type === Failure.DecisionRejected;
+      // A worker from before waitForPause refuses the key (its validator: nothing applied): decide, then wait, as then.
+      if (refused && rootCause(err).message.includes('"waitForPause"'))
+        answer = await this.decide(workflowId, decisions, inputs);
+      else if (refused || (err as Error).name === 'WorkflowNotFoundError') throw await this.explain(workflowId, err);
+      else return this.closedResult(workflowId, err); // applied, and the run ended before it paused
+    }
+    // The run's view at the pause; a plain DecideResult (a worker that ignored the field): wait for the pause.
+    return 'status' in answer ? this.resultOf(workflowId, answer) : this.nextPause(workflowId);
   }
 
   /** After an update failed: the run ended (return or throw its outcome), or the error explained. */
