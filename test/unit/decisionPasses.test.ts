@@ -13,6 +13,7 @@ import {
   takeDecisions,
 } from '../../core/approvals/decisionIntake';
 import { argsDigest } from '../../core/signing/decisionToken';
+import * as signing from '../../core/signing/signedDecisions';
 import { canonicalNames } from '../../contract/approverName';
 import type { Decision } from '../../contract/messages';
 import { DecisionDesk } from '../../workflows/decisionDesk';
@@ -139,6 +140,35 @@ test.each<[string, (s: AgentRunState) => Decision, number]>([
   expect(taken).toMatchObject({ applied: [{ callId: 'c1', outcome: 'approved' }] });
   expect(checks.activityCalls).toBe(activities);
   expect(checkDecision).toHaveBeenCalledTimes(2);
+});
+
+test.each<[string, Decision[], number]>([
+  [
+    'plain decisions',
+    [
+      { callId: 'c1', decision: 'approve', approver: 'ann' },
+      { callId: 'c2', decision: 'reject' },
+    ],
+    0,
+  ],
+  [
+    'one decision of two with a token',
+    [
+      { callId: 'c1', decision: 'approve', token: tokenFor('c1', 'approve') },
+      { callId: 'c2', decision: 'reject' },
+    ],
+    2,
+  ],
+])('tokens are read only where one came: %s', async (_what, decisions, reads) => {
+  const readToken = jest.spyOn(signing, 'readToken');
+  try {
+    const s = runWith('c1', 'c2');
+    desk(s).validate({ decisions });
+    expect(await handle(s, decisions, checksFor(), 'update')).toMatchObject({ applied: [{}, {}] });
+    expect(readToken).toHaveBeenCalledTimes(reads); // once in the validator, once in the handler, for the token only
+  } finally {
+    readToken.mockRestore();
+  }
 });
 
 test("a decision for a sub-run's call: once per stage here, passed on as it came, once in the sub-run", async () => {
