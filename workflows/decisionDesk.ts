@@ -52,11 +52,11 @@ export class DecisionDesk {
       tokenRun,
       nowSeconds: () => Math.floor(Date.now() / 1000),
       verifyTokens: (tokens) => verifyDecisionTokens(tokens),
-      validate: (call, argumentsText) =>
+      validate: (call, given) =>
         validateArguments({
           agent: state.agentRef(),
           toolName: call.toolName,
-          arguments: argumentsText,
+          ...given,
           ...state.mcpTool(call.toolName),
         }),
     };

@@ -99,10 +99,10 @@ export interface IntakeChecks {
   nowSeconds: () => number;
   /** Token signatures against the worker's approver keys, in order. */
   verifyTokens: (tokens: string[]) => Promise<Array<{ ok: true } | { ok: false; problem: string }>>;
-  /** JSON text against the call's tool schema: normalised, or why not. */
+  /** What people sent, against the call's tool schema: normalised JSON text, or why not. */
   validate: (
     call: Pick<BookCall, 'callId' | 'toolName'>,
-    argumentsText: string,
+    given: ArgumentsToValidate,
   ) => Promise<{ ok: true; arguments: string } | { ok: false; problem: string }>;
 }
 
@@ -241,11 +241,14 @@ async function validatedEdits(
   return { decisions: out };
 }
 
-/** The JSON text to validate: input values complete the model's arguments; edited arguments replace them. */
-export function argumentsToValidate(modelArguments: string, d: Decision): string {
-  if (d.decision === 'input')
-    return JSON.stringify({ ...(JSON.parse(modelArguments) as Record<string, unknown>), ...d.values });
-  return typeof d.editedArguments === 'string' ? d.editedArguments : JSON.stringify(d.editedArguments);
+/** What people send in a call's place, as sent: JSON text, an object, or input values over the model's arguments. */
+export type ArgumentsToValidate = { arguments?: string; values?: Record<string, unknown> };
+
+/** What to validate: input values complete the model's arguments; edited arguments replace them. As sent: the
+ * activity parses each once, nothing is stringified to be parsed again. */
+export function argumentsToValidate(modelArguments: string, d: Decision): ArgumentsToValidate {
+  if (d.decision === 'input') return { arguments: modelArguments, ...(d.values ? { values: d.values } : {}) };
+  return typeof d.editedArguments === 'string' ? { arguments: d.editedArguments } : { values: d.editedArguments };
 }
 
 export const invalidEdit = (d: Decision, toolName: string, problem: string): string =>

@@ -217,12 +217,17 @@ test('edits and input values are validated first; input values complete the mode
   expect(needsValidation({ callId: 'c1', decision: 'approve' })).toBe(false);
   expect(needsValidation({ callId: 'c1', decision: 'approve', editedArguments: { to: 'x' } })).toBe(true);
   expect(needsValidation({ callId: 'c1', decision: 'input', values: {} })).toBe(true);
-  expect(argumentsToValidate('{"title":"t"}', { callId: 'c1', decision: 'input', values: { time: '10:00' } })).toBe(
-    '{"title":"t","time":"10:00"}',
-  );
-  expect(argumentsToValidate('{"to":"a"}', { callId: 'c1', decision: 'approve', editedArguments: { to: 'b' } })).toBe(
-    '{"to":"b"}',
-  );
+  // As sent: the activity merges and parses them once (toolArguments.test.ts shows the merged text).
+  expect(argumentsToValidate('{"title":"t"}', { callId: 'c1', decision: 'input', values: { time: '10:00' } })).toEqual({
+    arguments: '{"title":"t"}',
+    values: { time: '10:00' },
+  });
+  expect(
+    argumentsToValidate('{"to":"a"}', { callId: 'c1', decision: 'approve', editedArguments: { to: 'b' } }),
+  ).toEqual({ values: { to: 'b' } });
+  expect(
+    argumentsToValidate('{"to":"a"}', { callId: 'c1', decision: 'approve', editedArguments: '{"to":"c"}' }),
+  ).toEqual({ arguments: '{"to":"c"}' });
 });
 
 describe('the update handler throws only ApplicationFailure (anything else would fail the workflow task)', () => {

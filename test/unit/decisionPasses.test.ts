@@ -7,6 +7,7 @@ import { AgentRunState } from '../../core/run/agentRunState';
 import { DecisionError } from '../../core/approvals/approvalBook';
 import * as rules from '../../core/approvals/decisionRules';
 import {
+  type ArgumentsToValidate,
   type IntakeChecks,
   admitDecisions,
   decisionFromSignal,
@@ -55,10 +56,11 @@ function checksFor(during: () => void = () => {}): IntakeChecks & { activityCall
       during();
       return tokens.map(() => ({ ok: true as const }));
     },
-    validate: async (_call: unknown, text: string) => {
+    validate: async (_call: unknown, given: ArgumentsToValidate) => {
       checks.activityCalls += 1;
       during();
-      return { ok: true as const, arguments: JSON.stringify(JSON.parse(text)) };
+      const modelArguments = given.arguments ? (JSON.parse(given.arguments) as object) : {};
+      return { ok: true as const, arguments: JSON.stringify({ ...modelArguments, ...given.values }) };
     },
   };
   return checks;
