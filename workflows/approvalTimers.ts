@@ -5,9 +5,12 @@
 import { ApplicationFailure, condition } from '@temporalio/workflow';
 import { Failure } from '../contract/failureTypes';
 import type { AgentRunState } from '../core/run/agentRunState';
+import type { BookCall, DeepReadonly } from '../core/approvals/approvalBook';
 import { addDuration, durationMs } from '../contract/approvalPolicy';
 import type { Notifier } from './notifier';
-import { traceWait } from './waitTraces';
+import { WAIT_TRACER, type WaitTracer, traceWait } from './waitTraces';
+
+type Decided = DeepReadonly<BookCall>;
 
 export class ApprovalTimers {
   constructor(
@@ -28,7 +31,7 @@ export class ApprovalTimers {
   }
 
   /** Starts the escalation and reminder timers of a pending call (each stops once it is decided). */
-  startReminders(callId: string): void {
+  private startReminders(callId: string): void {
     const call = this.state.book.call(callId)!;
     const { remindEvery, escalateAfter, escalateTo, remindBeforeExpiry } = call.reminders ?? {};
     if (remindBeforeExpiry && call.expiresAt) void this.remindBeforeExpiry(callId, remindBeforeExpiry);
@@ -79,20 +82,33 @@ export class ApprovalTimers {
     return condition(done, ms, { summary });
   }
 
-  /** Resolves when the call is decided, or decides it by its onTimeout; 'fail' fails the run. An extension moves the deadline. */
-  waitForDecision(callId: string, now: () => string): Promise<void> {
-    return traceWait(this.state, callId, () => this.untilDecided(callId, now));
-  }
-
-  private async untilDecided(callId: string, now: () => string): Promise<void> {
+  /**
+   * Starts the call's reminders (if its terms have any) and resolves with the call once it is decided, or decides it
+   * by its onTimeout ('fail' fails the run; an extension moves the deadline). Without expiry or tracer that is one
+   * `condition`, whose `.then` stands where the wait's own async frame stood: the promise resolves two microtasks
+   * after the decision, as it always did, so the tool's activity is scheduled at the same point among the
+   * activation's commands and recorded histories replay.
+   */
+  waitForDecision(callId: string, now: () => string): Promise<Decided> {
     const book = this.state.book;
     const call = book.call(callId)!;
-    if (!call.expiresAt) return condition(this.decided(callId));
+    if (call.reminders && call.state === 'pending') this.startReminders(callId);
+    const tracer = (globalThis as unknown as Record<symbol, WaitTracer | undefined>)[WAIT_TRACER];
+    const wait = call.expiresAt
+      ? () => this.untilDecided(callId, now)
+      : () => condition(() => book.call(callId)!.state !== 'pending').then(() => book.call(callId)!);
+    return tracer ? traceWait(tracer, this.state, callId, wait) : wait();
+  }
+
+  /** The wait of a call with an expiry: until it is decided or, on a durable timer, until it expires. */
+  private async untilDecided(callId: string, now: () => string): Promise<Decided> {
+    const book = this.state.book;
+    const call = book.call(callId)!;
     for (;;) {
-      const expiry = call.expiresAt;
+      const expiry = call.expiresAt!;
       const decidedOrMoved = () => call.state !== 'pending' || call.expiresAt !== expiry;
       if (await this.until(decidedOrMoved, Date.parse(expiry), `approval timeout: ${call.toolName}`)) {
-        if (call.state !== 'pending') return;
+        if (call.state !== 'pending') return call;
         continue; // extended: wait for the new expiry
       }
       break;
@@ -107,5 +123,6 @@ export class ApprovalTimers {
         nonRetryable: true,
       });
     }
+    return call;
   }
 }

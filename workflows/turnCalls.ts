@@ -9,7 +9,14 @@ import { bookingFor } from '../core/approvals/plannedCall';
 import { type CallContext, callContext } from '../core/approvals/callContext';
 import type { ConversationItem } from '../contract/items';
 import type { PlannedCall } from '../core/approvals/plannedCall';
-import { ActivityFailure, ApplicationFailure, isCancellation, patched, TimeoutFailure } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  isCancellation,
+  metricMeter,
+  patched,
+  TimeoutFailure,
+} from '@temporalio/workflow';
 import { onceToolOptions, runTool, toolOptions, withAgent, withTimeout } from './activityProxies';
 import { PATCHES } from './patches';
 import { staleRejection } from '../core/approvals/staleCalls';
@@ -17,7 +24,7 @@ import type { ApprovalTimers } from './approvalTimers';
 import type { Handoffs } from './handoffs';
 import type { Notifier } from './notifier';
 import type { SubRuns } from './subRuns';
-import { countToolCall } from './runMetrics';
+import { METRIC_NAMES } from '../core/run/meteredEvents';
 
 export class TurnCalls {
   private failure: unknown;
@@ -94,25 +101,27 @@ export class TurnCalls {
     }
   }
 
-  /** Waits for the person (or the call's expiry) and carries out what they decided. */
-  private async decided(c: Exclude<PlannedCall, { disposition: 'error' }>): Promise<string> {
-    const { timers, now } = this.parts;
-    if (this.state.book.call(c.callId)!.state === 'pending') timers.startReminders(c.callId);
-    await timers.waitForDecision(c.callId, now);
-    const call = this.state.book.call(c.callId)!;
-    return call.state === 'approved'
-      ? this.run(c)
-      : call.state === 'resolved'
-        ? call.externalOutput!
-        : call.rejectionOutput!;
+  /**
+   * Waits for the person (or the call's expiry) and carries out what they decided. Plain `.then`s where async frames
+   * and their awaits were: the same microtasks between the decision, the tool's activity and the answer (so the
+   * same order of commands), fewer promises.
+   */
+  private decided(c: Exclude<PlannedCall, { disposition: 'error' }>): Promise<string> {
+    return this.parts.timers
+      .waitForDecision(c.callId, this.parts.now)
+      .then((call) =>
+        call.state === 'approved'
+          ? this.run(c)
+          : call.state === 'resolved'
+            ? call.externalOutput!
+            : call.rejectionOutput!,
+      );
   }
 
   /** Runs the call. A tool that is not idempotent gets one attempt; if it may have run, a person says what came of it. */
-  private async run(c: Exclude<PlannedCall, { disposition: 'error' }>): Promise<string> {
+  private run(c: Exclude<PlannedCall, { disposition: 'error' }>): Promise<string> {
     const once = c.idempotent === false && patched(PATCHES.uncertainCalls);
-    try {
-      return await this.execute(c, once);
-    } catch (err) {
+    return this.execute(c, once).then(undefined, (err: unknown) => {
       if (err instanceof TargetChanged) return this.again(c, err.stale);
       if (!once) throw err;
       const because = mayHaveRun(err);
@@ -129,7 +138,7 @@ export class TurnCalls {
         uncertainBecause: call.uncertainBecause,
       });
       return this.decided(c);
-    }
+    });
   }
 
   /** The approver's context for a call: the run's request and the assistant's words before it (data, no command). */
@@ -179,23 +188,34 @@ export class TurnCalls {
       const booked = s.book.call(call.callId);
       const edited = booked?.editedArguments;
       const fingerprint = booked?.fingerprint;
-      const result = await countToolCall(
-        s.agentRef().name,
-        call.toolName,
-        withAgent(s, this.parts.publish, () =>
-          runTool.executeWithOptions({ ...(once ? onceToolOptions(options) : options), summary: call.toolName }, [
-            {
-              runId: this.workflowId,
-              agent: s.agentRef(),
-              callId: call.callId,
-              toolName: call.toolName,
-              arguments: edited ?? call.arguments,
-              context: s.input.context ?? {},
-              ...s.mcpTool(call.toolName),
-              ...(fingerprint !== undefined ? { fingerprint } : {}),
-            },
-          ]),
-        ),
+      // The tool-call metric (`ok` unless the tool or the activity failed; a cancelled run's call counts nothing).
+      const agent = s.agentRef().name;
+      const count = (result: 'ok' | 'error') =>
+        metricMeter
+          .createCounter(METRIC_NAMES.toolCalls, '1', 'tool calls run, by agent, tool and result')
+          .add(1, { agent, tool: call.toolName, result });
+      const result = await withAgent(s, this.parts.publish, () =>
+        runTool.executeWithOptions({ ...(once ? onceToolOptions(options) : options), summary: call.toolName }, [
+          {
+            runId: this.workflowId,
+            agent: s.agentRef(),
+            callId: call.callId,
+            toolName: call.toolName,
+            arguments: edited ?? call.arguments,
+            context: s.input.context ?? {},
+            ...s.mcpTool(call.toolName),
+            ...(fingerprint !== undefined ? { fingerprint } : {}),
+          },
+        ]),
+      ).then(
+        (done) => {
+          count(done.ok === false ? 'error' : 'ok');
+          return done;
+        },
+        (err: unknown) => {
+          if (!isCancellation(err)) count('error');
+          throw err;
+        },
       );
       if (result.stale) throw new TargetChanged(result.stale);
       // The model asked for other arguments; it must know what actually ran.

@@ -1,7 +1,8 @@
 // A wait for a person as a span of the run's trace, when the worker traces. The workflow interceptors of a traced
 // worker (workflows/tracingInterceptors.ts, in the workflow bundle only with tracing on) put a WaitTracer into the
 // run's own globals — the SDK keeps each run's globals apart, also in a shared V8 context — so this shared module
-// holds no state; without one a wait costs one property read. Spans made in workflow code leave through the SDK's
+// holds no state. The wait (approvalTimers.ts) reads it, one property read, and comes here only when there is one,
+// so an untraced run's wait never enters this module. Spans made in workflow code leave through the SDK's
 // exporter sink, which drops what a replay produces: a wait replayed after a restart is never exported twice.
 import type { AgentRunState } from '../core/run/agentRunState';
 import { SPAN_ATTRIBUTES } from '../contract/traceSpans';
@@ -18,14 +19,18 @@ export const WAIT_TRACER = Symbol.for('countersign.waitTracer');
 const NOT_AN_END: readonly string[] = ['ignored', 'extended', 'approval_counted', 'forwarded', 'audited', 'uncertain'];
 
 /**
- * `wait()` (until the call is decided); with a tracer and a call still pending, a span that ends with the decision.
+ * `wait()` (until the call is decided); with a call still pending, a span of `tracer` that ends with the decision.
  * The caller gets the very promise `wait()` returns, so the run's commands come in the same order with tracing on
- * or off, and a run can move between traced and untraced workers.
+ * or off, and a run can move between traced and untraced workers. Only waits with a tracer come here.
  */
-export function traceWait(state: AgentRunState, callId: string, wait: () => Promise<void>): Promise<void> {
-  const tracer = (globalThis as unknown as Record<symbol, WaitTracer | undefined>)[WAIT_TRACER];
+export function traceWait<T>(
+  tracer: WaitTracer,
+  state: AgentRunState,
+  callId: string,
+  wait: () => Promise<T>,
+): Promise<T> {
   const call = state.book.call(callId);
-  if (!tracer || !call || call.state !== 'pending') return wait();
+  if (!call || call.state !== 'pending') return wait();
   const A = SPAN_ATTRIBUTES;
   const span = tracer.start(
     { [A.agent]: call.agentName, [A.tool]: call.toolName, [A.callId]: callId, [A.kind]: call.kind },
