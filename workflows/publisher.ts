@@ -1,9 +1,17 @@
 // What the run tells the world when it changed: its search attributes, the Web UI's "current details", for a
 // sub-run a report to its parent run of what it waits for, the approval_decided notifications and the approval
 // metrics. Each is sent only when it changed. Code that changes the run says so (publish()); the run brings all of
-// it up to date in one place, at the condition checks of each activation (activationEnd.ts), the last of which
-// ends the activation. Runs from before patch publishOnce published at every publish() instead, and replay so.
+// it up to date in one place, at the condition checks of each activation, the last of which ends the activation.
+// Runs from before patch publishOnce published at every publish() instead, and replay so.
+//
+// Why the condition checks: the SDK checks the run's conditions after each job of an activation and then, each time
+// the run's code has run as far as it can, until none unblocks; the last check sees the activation's final state,
+// and what it issues (upserts, the parent's report, notifications) joins that activation's commands. Not an
+// interceptor: the SDK's concludeActivation hook runs after the commands are collected, so commands issued there
+// would land in the next activation. No timer, no promise resolved, no extra entry into the workflow sandbox: one
+// boolean read per check.
 import {
+  condition,
   getExternalWorkflowHandle,
   log,
   patched,
@@ -11,7 +19,6 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { flushAtEachCheck } from './activationEnd';
 import { PATCHES } from './patches';
 import type { AgentRunState } from '../core/run/agentRunState';
 import { pendingDetails } from '../core/approvals/pendingDetails';
@@ -80,16 +87,18 @@ export class Publisher {
 
   /**
    * Asked at the run's first publication, which comes after its agent snapshot: the patch's marker follows the
-   * snapshot's in history, which stays the run's first marker.
+   * snapshot's in history, which stays the run's first marker. From then on, a publish-once run flushes at each
+   * condition check that finds it changed: the condition never unblocks, and a cancelled run's root scope drops it
+   * (the run then settles what it publishes itself, agentRun.ts). Three promises for the run's life.
    */
   private get once(): boolean {
     if (this.onceMode === undefined) {
       this.onceMode = patched(PATCHES.publishOnce);
       if (this.onceMode)
-        flushAtEachCheck(
-          () => this.changed,
-          () => this.flush(),
-        );
+        condition(() => {
+          if (this.changed) this.flush();
+          return false;
+        }).catch(() => undefined);
     }
     return this.onceMode;
   }
