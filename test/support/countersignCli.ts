@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { projectRoot } from './toolchain';
+import { binaryPath, projectRoot } from './toolchain';
 import { testAddress } from './testServer';
 
 export const CLI_PATH = join(projectRoot, 'bin/countersign.js');
@@ -39,4 +39,13 @@ export async function countersignExit(
     const e = err as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
+}
+
+/** The bundled `temporal` CLI against the shared test server (`--address`), with no profile of the machine's: its output. */
+export async function temporalCli(args: string[], env: NodeJS.ProcessEnv = cliEnv()): Promise<string> {
+  const { stdout } = await promisify(execFile)(binaryPath('temporal'), [...args, '--address', testAddress()], {
+    env,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return stdout;
 }
