@@ -1,105 +1,31 @@
 // Signed decisions against the real dev server: keys and tokens made with Node's crypto directly (not the project's
 // signer), every refusal reason by update (one clear message, nothing changes) and by signal (ignored and audited),
 // a valid token by signal, update, RunState and CLI, a token replayed on another call or run, a nested call, and
-// every decision reported to the webhook.
+// every decision reported to the webhook. The vault, its keys and tokens are in test/support/signedVault.ts; the inbox's
+// signing for the approvers whose keys it holds, and a spoofed identity header, are in inboxIdentity.test.ts.
 import { execFile } from 'node:child_process';
-import { generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { z } from 'zod';
-import { AgentRegistry, defineAgent, defineTool } from '../../agents';
+import { AgentRegistry } from '../../agents';
 import { DecisionRejectedError, Runner } from '../../client';
 import { approveSignal } from '../../contract/messages';
-import { type AuditEntry, type PendingApproval } from '../../contract/runViews';
-import { eventually, newId, outboxOf } from '../support/fixtures';
+import { eventually, newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { projectRoot } from '../support/toolchain';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
-import { recordOnce } from '../../agents/demo/outbox';
+import { approver, approverKeysOf, ARGS, now, parent, token, vault, vaultRuns, wireCall } from '../support/signedVault';
 import { loadApproverKeys, verifyDecisionSignatures } from '../../activities/approverKeys';
 import { readPrivateKey, signDecision } from '../../client/signing/decisionSigning';
-import { startInbox } from '../../servers/inbox/inboxServer';
 import { testAddress } from '../support/testServer';
 
 jest.setTimeout(300_000);
 const exec = promisify(execFile);
 
-// ── Keys and tokens, by hand ───────────────────────────────────────────────────────────────────────────────────
-interface Approver {
-  kid: string;
-  privateKey: KeyObject;
-  jwk: { kty: 'OKP'; crv: 'Ed25519'; x: string; d: string };
-}
-function approver(kid: string): Approver {
-  const { privateKey } = generateKeyPairSync('ed25519');
-  return { kid, privateKey, jwk: privateKey.export({ format: 'jwk' }) as Approver['jwk'] };
-}
-const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
-const digest = (text: string) =>
-  require('node:crypto').createHash('sha256').update(text, 'utf8').digest('base64url') as string;
-const now = () => Math.floor(Date.now() / 1000);
-
-type Claims = {
-  sub: string;
-  wf: string;
-  call: string;
-  decision: string;
-  args: string;
-  iat: number;
-  exp: number;
-  jti: string;
-};
-function token(
-  a: Approver,
-  claims: Partial<Claims> & Pick<Claims, 'wf' | 'call'> & { arguments?: string },
-  opts: { kid?: string; signer?: KeyObject } = {},
-): string {
-  const { arguments: args = '', ...rest } = claims;
-  const payload: Claims = {
-    sub: a.kid,
-    decision: 'approve',
-    args: digest(args),
-    iat: now(),
-    exp: now() + 600,
-    jti: randomUUID(),
-    ...rest,
-  };
-  const input = `${b64({ alg: 'EdDSA', kid: opts.kid ?? a.kid, typ: 'JWT' })}.${b64(payload)}`;
-  return `${input}.${sign(null, Buffer.from(input), opts.signer ?? a.privateKey).toString('base64url')}`;
-}
-
 const ann = approver('ann');
 const bob = approver('bob');
 const mallory = approver('mallory'); // not in the worker's key set
-
-const wire = defineTool({
-  name: 'wire_money',
-  description: 'Send money',
-  parameters: z.object({ to: z.string(), amount: z.number() }),
-  needsApproval: true,
-  signedDecisions: true,
-  execute: async ({ to, amount }, ctx) => {
-    await recordOnce({ idempotencyKey: ctx.idempotencyKey, kind: 'wire', to, amount });
-    return `wired ${amount} to ${to}`;
-  },
-});
-const release = defineTool({
-  name: 'release_funds',
-  description: 'Release funds',
-  parameters: z.object({ amount: z.number() }),
-  needsApproval: true,
-  signedDecisions: true,
-  quorum: 2,
-  execute: ({ amount }) => `released ${amount}`,
-});
-const vault = defineAgent({ name: 'vault', instructions: 'test', tools: [wire, release] });
-const parent = defineAgent({
-  name: 'vault-parent',
-  instructions: 'test',
-  tools: [vault.asTool({ toolName: 'ask_vault', toolDescription: 'Ask the vault' })],
-});
 
 let h: Harness;
 let runner: Runner;
@@ -109,7 +35,7 @@ beforeAll(async () => {
   h = await startHarness({
     registry: new AgentRegistry([vault, parent]),
     webhookUrl: hook.url,
-    approverKeys: [ann, bob].map((a) => ({ kid: a.kid, x: a.jwk.x })),
+    approverKeys: approverKeysOf([ann, bob]),
   });
   runner = new Runner(h.client, { taskQueue: h.taskQueue });
 });
@@ -117,24 +43,7 @@ afterAll(async () => {
   await h?.close();
   await hook?.close();
 });
-
-const ARGS = '{"to":"acme","amount":100}';
-const wireCall = (callId: string) => ({
-  toolCalls: [{ name: 'wire_money', arguments: { to: 'acme', amount: 100 }, callId }],
-});
-
-async function paused(callId = 'w1'): Promise<{ workflowId: string; pending: PendingApproval }> {
-  const workflowId = newId('signed');
-  h.model.script(workflowId, [wireCall(callId), { text: 'done' }]);
-  const run = await runner.run('vault', 'pay acme', { workflowId });
-  expect(run.interruptions).toHaveLength(1);
-  expect(run.interruptions[0]).toMatchObject({ callId, signedDecisions: true });
-  return { workflowId, pending: run.interruptions[0]! };
-}
-
-const auditOf = async (workflowId: string): Promise<AuditEntry[]> => (await runner.describe(workflowId)).audit;
-const wiredBy = async (workflowId: string) =>
-  (await outboxOf(h.outbox)).filter((e) => String(e.idempotencyKey).startsWith(`${workflowId}:`));
+const { paused, auditOf, wiredBy } = vaultRuns(() => ({ h, runner }));
 
 test('the pending call shows exactly the arguments a token must sign', async () => {
   const { pending } = await paused();
@@ -450,73 +359,4 @@ test('countersign keys generate: a private key (mode 600) and a public key set t
   expect(verifyDecisionSignatures([{ kid: 'dora', x: ann.jwk.x }], [signed])).toEqual([
     { ok: false, problem: 'bad signature: the token was not signed by key "dora"' },
   ]);
-});
-
-test('the inbox signs for approvers whose keys it holds, and says it cannot for the others', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'countersign-inbox-keys-'));
-  writeFileSync(join(dir, 'ann.private.jwk'), JSON.stringify({ ...ann.jwk, kid: 'ann' }));
-  const tokens = [
-    { approver: 'ann', token: 'ann-token-0123456789abcdef' },
-    { approver: 'bob', token: 'bob-token-0123456789abcdef' },
-  ];
-  const inbox = await startInbox({ runner, port: 0, tokens, keysDir: dir });
-  try {
-    const post = (workflowId: string, token: string) =>
-      fetch(`${inbox.url}/api/runs/${workflowId}/decisions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ decisions: [{ callId: 'w1', decision: 'approve' }] }),
-      });
-    const { workflowId } = await paused();
-    const refused = await post(workflowId, tokens[1]!.token);
-    expect(refused.status).toBe(422);
-    expect(((await refused.json()) as { error: string }).error).toBe(
-      'call w1 (wire_money) needs a signed decision and this server holds no key for bob: sign it yourself with countersign approve --key <file>',
-    );
-    const signedByServer = await post(workflowId, tokens[0]!.token);
-    expect(await signedByServer.json()).toMatchObject({
-      applied: [{ callId: 'w1', outcome: 'approved', approver: 'ann', verified: true }],
-    });
-    await eventually(async () => ((await runner.describe(workflowId)).status === 'Completed' ? true : undefined));
-    expect(await wiredBy(workflowId)).toHaveLength(1);
-  } finally {
-    await inbox.close();
-  }
-});
-
-test('a spoofed identity header on a loopback header-only inbox never makes a signed decision: the server holds no key, so nothing runs', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'countersign-inbox-keys-'));
-  writeFileSync(join(dir, 'ann.private.jwk'), JSON.stringify({ ...ann.jwk, kid: 'ann' }));
-  // The attack of issue 31: the header with the keys is refused outright ...
-  await expect(startInbox({ runner, port: 0, approverHeader: 'X-Forwarded-User', keysDir: dir })).rejects.toThrow(
-    "countersign serve --keys-dir signs decisions with approvers' keys, so it needs an identity that cannot be spoofed: set COUNTERSIGN_SERVE_TOKENS=ann:<token>,… or --approver-jwt-header with --approver-jwks, and no --approver-header",
-  );
-  // ... and without the keys, anyone who reaches the port and names ann gets the form, but not a signed decision.
-  const inbox = await startInbox({ runner, port: 0, approverHeader: 'X-Forwarded-User' });
-  try {
-    const { workflowId } = await paused();
-    const spoofed = { 'x-forwarded-user': 'ann' };
-    const page = await fetch(`${inbox.url}/runs/${workflowId}`, { headers: spoofed });
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1]!;
-    const cookie = page.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
-    const form = new URLSearchParams({ _csrf: csrf, callId: 'w1', action: 'approve' });
-    const posted = await fetch(`${inbox.url}/runs/${workflowId}/decide`, {
-      method: 'POST',
-      body: form,
-      headers: { ...spoofed, cookie },
-      redirect: 'manual',
-    });
-    expect(posted.status).toBe(422);
-    expect(await posted.text()).toContain(
-      'call w1 (wire_money) needs a signed decision and this server holds no key for ann: sign it yourself with countersign approve --key &lt;file&gt;',
-    );
-    expect((await runner.pending(workflowId)).map((p) => p.callId)).toEqual(['w1']);
-    expect(await auditOf(workflowId)).toEqual([]);
-    expect(await wiredBy(workflowId)).toHaveLength(0);
-  } finally {
-    await inbox.close();
-  }
 });
