@@ -18,7 +18,12 @@ const ship = defineTool({
   description: 'Ship an order',
   parameters: z.object({ order: z.string() }),
   needsApproval: true,
-  execute: ({ order }) => (shipped.push(order), `shipped ${order}`),
+  // Slow enough that the older path's nextPause always arrives while the tool runs (its own workflow task, counted).
+  execute: async ({ order }) => {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    shipped.push(order);
+    return `shipped ${order}`;
+  },
 });
 const agent = defineAgent({ name: 'shipper-waits', instructions: 'test', tools: [ship] });
 
