@@ -1,8 +1,5 @@
 // Human steps beyond yes/no: approving with edited arguments (validated against the tool's schema), and adding a
 // user message to a paused run. Through RunState, the decide update, the signals and the CLI.
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
@@ -17,11 +14,9 @@ import {
 } from '../../contract/messages';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
-import { projectRoot } from '../support/toolchain';
-import { testAddress } from '../support/testServer';
+import { countersign as countersignOrThrow, countersignExit } from '../support/countersignCli';
 
 jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
-const exec = promisify(execFile);
 
 // Agno's other human steps, as tools: fields a person fills in, a result from outside, an audit-only call.
 const kinds = defineAgent({
@@ -116,18 +111,7 @@ test('invalid edited arguments are refused by the update (and ignored on the sig
   );
 
   await handle.signal(approveSignal, { callId: 'e2', editedArguments: '{"to": ' });
-  const cli = await exec(
-    process.execPath,
-    [join(projectRoot, 'bin/countersign.js'), 'approve', workflowId, 'e2', '--edit', '{"subject": 7}'],
-    {
-      env: {
-        ...process.env,
-        TEMPORAL_ADDRESS: testAddress(),
-        TEMPORAL_CONFIG_FILE: '/nonexistent.toml',
-        NO_COLOR: '1',
-      },
-    },
-  ).catch((e: { code: number; stderr: string }) => e);
+  const cli = await countersignExit(['approve', workflowId, 'e2', '--edit', '{"subject": 7}']);
   expect((cli as { code: number }).code).toBe(1);
   expect((cli as { stderr: string }).stderr.trim()).toMatch(
     /^countersign: editedArguments for call e2 \(send_email\) are invalid: (to|subject|body): /,
@@ -154,13 +138,7 @@ test('addInput while paused: the message reaches the model on its next turn (Run
   h.model.script(workflowId, [mail('i1'), { text: 'noted' }]);
   const paused = await runner.run('email-assistant', 'mail', { workflowId });
   await h.client.workflow.getHandle(workflowId).signal(addInputSignal, { message: 'Also, sign it from Bob.' });
-  await exec(process.execPath, [join(projectRoot, 'bin/countersign.js'), 'add-input', workflowId, 'And cc the team.'], {
-    env: {
-      ...process.env,
-      TEMPORAL_ADDRESS: testAddress(),
-      TEMPORAL_CONFIG_FILE: '/nonexistent.toml',
-    },
-  });
+  await countersignOrThrow(['add-input', workflowId, 'And cc the team.']);
   await eventually(async () =>
     (await h.client.workflow.getHandle(workflowId).query(runStateQuery)).queuedInputs.length === 2 ? true : undefined,
   );
@@ -180,17 +158,7 @@ test('addInput while paused: the message reaches the model on its next turn (Run
   expect((await runner.describe(done.workflowId)).queuedInputs).toEqual([]);
 });
 
-const cliEnv = () => ({
-  ...process.env,
-  TEMPORAL_ADDRESS: testAddress(),
-  TEMPORAL_CONFIG_FILE: '/nonexistent.toml',
-  NO_COLOR: '1',
-});
-const countersign = (...args: string[]) =>
-  exec(process.execPath, [join(projectRoot, 'bin/countersign.js'), ...args], { env: cliEnv() }).then(
-    (r) => ({ code: 0, ...r }),
-    (e: { code: number; stdout: string; stderr: string }) => e,
-  );
+const countersign = (...args: string[]) => countersignExit(args);
 
 test('input: the call waits for the fields a person fills in, checked against the schema, then runs', async () => {
   const workflowId = newId('input');

@@ -9,7 +9,7 @@ import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { spawnProcess } from '../support/processes';
 import { projectRoot } from '../support/toolchain';
-import { testAddress } from '../support/testServer';
+import { cliEnv } from '../support/countersignCli';
 
 jest.setTimeout(120_000);
 
@@ -109,13 +109,7 @@ test('the CLI prints a typed final output as JSON', async () => {
   await new Runner(responses.client, { taskQueue: responses.taskQueue }).run('forecaster', 'Weather in Oslo?', {
     workflowId,
   });
-  const env = {
-    ...process.env,
-    TEMPORAL_ADDRESS: testAddress(),
-    TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml',
-    COUNTERSIGN_TASK_QUEUE: responses.taskQueue,
-    NO_COLOR: '1',
-  };
+  const env = cliEnv({ COUNTERSIGN_TASK_QUEUE: responses.taskQueue });
   const cli = spawnProcess(process.execPath, [join(projectRoot, 'bin/countersign.js'), 'result', workflowId], {
     cwd: projectRoot,
     env,

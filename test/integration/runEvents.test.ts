@@ -8,7 +8,7 @@ import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { spawnProcess } from '../support/processes';
 import { projectRoot } from '../support/toolchain';
-import { testAddress } from '../support/testServer';
+import { cliEnv } from '../support/countersignCli';
 
 jest.setTimeout(300_000);
 
@@ -44,13 +44,7 @@ const EXPECTED = [
 
 test('the seed scenario, watched across a continue-as-new and a worker restart: every event once, in order', async () => {
   const workflowId = newId('events');
-  const env = {
-    ...process.env,
-    TEMPORAL_ADDRESS: testAddress(),
-    TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml',
-    COUNTERSIGN_TASK_QUEUE: h.taskQueue,
-    NO_COLOR: '1',
-  };
+  const env = cliEnv({ COUNTERSIGN_TASK_QUEUE: h.taskQueue });
   const paused = await runner.run('email-assistant', SEED, { workflowId, continueAsNewAfterEvents: 10 });
   const watch = spawnProcess(
     process.execPath,

@@ -8,18 +8,12 @@ import { join } from 'node:path';
 import { type CryptoKey, SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { freePort, spawnProcess, type Spawned } from '../support/processes';
 import { projectRoot } from '../support/toolchain';
-import { testAddress } from '../support/testServer';
+import { cliEnv } from '../support/countersignCli';
 
 jest.setTimeout(180_000);
 
 const TOKEN = 'ops-token-0123456789abcdef';
-const env = () => ({
-  ...process.env,
-  TEMPORAL_ADDRESS: testAddress(),
-  TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml',
-  NO_COLOR: '1',
-  COUNTERSIGN_SERVE_TOKENS: `ops:${TOKEN}`,
-});
+const env = () => cliEnv({ COUNTERSIGN_SERVE_TOKENS: `ops:${TOKEN}` });
 const serve = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) =>
   spawnProcess(process.execPath, [join(projectRoot, 'bin/countersign.js'), 'serve', ...args], {
     cwd: projectRoot,

@@ -1,9 +1,6 @@
 // Sessions across runs against the real dev server: run N of a session is workflow session-<id>-<N> and starts
 // with the conversation so far (what the scripted model received proves it), a busy session refuses the next start
 // and starts nothing, the CLI's --session and `session show`, and a long session stays within its limit.
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { Runner } from '../../client/run/runner';
 import { SessionBusyError } from '../../client/sessions/sessionErrors';
@@ -12,11 +9,9 @@ import type { BrainItem } from '../../devtools/demoBrain';
 import type { ConversationItem } from '../../contract/items';
 import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
-import { projectRoot } from '../support/toolchain';
-import { testAddress } from '../support/testServer';
+import { cliEnv, countersignExit } from '../support/countersignCli';
 
 jest.setTimeout(600_000); // 50 runs one after another, and CLI child processes, on a loaded 2-core machine
-const exec = promisify(execFile);
 
 let h: Harness;
 let runner: Runner;
@@ -24,31 +19,11 @@ let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   h = await startHarness();
   runner = new Runner(h.client, { taskQueue: h.taskQueue });
-  env = {
-    ...process.env,
-    TEMPORAL_ADDRESS: testAddress(),
-    TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml',
-    COUNTERSIGN_TASK_QUEUE: h.taskQueue,
-    NO_COLOR: '1',
-  };
+  env = cliEnv({ COUNTERSIGN_TASK_QUEUE: h.taskQueue });
 });
 afterAll(async () => h?.close());
 
-async function cli(
-  args: string[],
-  extraEnv: NodeJS.ProcessEnv = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [join(projectRoot, 'bin/countersign.js'), ...args], {
-      env: { ...env, ...extraEnv },
-      cwd: projectRoot,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => countersignExit(args, { ...env, ...extraEnv });
 
 const PARIS = "What's the weather in Paris?";
 const SUNNY = 'get_weather: The weather in Paris is sunny';

@@ -18,7 +18,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookRe
 import { approver, approverKeysOf, ARGS, now, parent, token, vault, vaultRuns, wireCall } from '../support/signedVault';
 import { loadApproverKeys, verifyDecisionSignatures } from '../../activities/approverKeys';
 import { readPrivateKey, signDecision } from '../../client/signing/decisionSigning';
-import { testAddress } from '../support/testServer';
+import { cliEnv, countersign } from '../support/countersignCli';
 
 jest.setTimeout(300_000);
 const exec = promisify(execFile);
@@ -240,15 +240,8 @@ test('CLI: approve --key signs with a private JWK file; reject --key too', async
   const dir = mkdtempSync(join(tmpdir(), 'countersign-keys-'));
   const keyFile = join(dir, 'ann.private.jwk');
   writeFileSync(keyFile, JSON.stringify({ ...ann.jwk, kid: 'ann' }));
-  const env = {
-    ...process.env,
-    TEMPORAL_ADDRESS: testAddress(),
-    TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml',
-    COUNTERSIGN_TASK_QUEUE: h.taskQueue,
-    NO_COLOR: '1',
-  };
-  const cli = (...args: string[]) =>
-    exec(process.execPath, [join(projectRoot, 'bin/countersign.js'), ...args], { env, cwd: projectRoot });
+  const env = cliEnv({ COUNTERSIGN_TASK_QUEUE: h.taskQueue });
+  const cli = (...args: string[]) => countersign(args, env);
   const a = await paused('c1');
   const { stdout } = await cli('approve', a.workflowId, 'c1', '--key', keyFile);
   expect(stdout).toContain('approved wire_money (call c1) as ann (signed)');

@@ -1,8 +1,5 @@
 // Agents as tools: a sub-agent runs as a child workflow; approvals inside it, at any depth, surface on the top
 // run with their path and are decided through it (RunState, CLI); rejecting the asTool call means no child.
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
@@ -11,8 +8,7 @@ import { runStateQuery } from '../../contract/messages';
 import { HitlPendingTools, HitlStatus } from '../../contract/searchAttributes';
 import { eventually, newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
-import { projectRoot } from '../support/toolchain';
-import { testAddress } from '../support/testServer';
+import { countersignExit } from '../support/countersignCli';
 
 jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
 
@@ -122,17 +118,7 @@ test('the same through the CLI, and a bad decision for a nested call is refused 
   const top = newId('nested-cli');
   scriptThreeLevels(top);
   await runner.run('contract-helper', 'Draft an NDA for user u1', { workflowId: top });
-  const env = {
-    ...process.env,
-    TEMPORAL_ADDRESS: testAddress(),
-    TEMPORAL_CONFIG_FILE: '/nonexistent.toml',
-    NO_COLOR: '1',
-  };
-  const cli = (...args: string[]) =>
-    promisify(execFile)(process.execPath, [join(projectRoot, 'bin/countersign.js'), ...args], { env }).then(
-      (r) => ({ code: 0, ...r }),
-      (e: { code: number; stdout: string; stderr: string }) => e,
-    );
+  const cli = (...args: string[]) => countersignExit(args);
 
   const shown = await cli('show', top, '--json');
   expect(JSON.parse(shown.stdout).pending).toEqual([
