@@ -24,7 +24,7 @@ import type { AgentRunState } from '../core/run/agentRunState';
 import { pendingDetails } from '../core/approvals/pendingDetails';
 import { rootCause } from '../core/run/failures';
 import { childStateSignal } from '../contract/messages';
-import { type ChildReport } from '../contract/runViews';
+import { type ChildReport, type PendingApproval } from '../contract/runViews';
 import type { Notifier } from './notifier';
 import { RunMetrics } from './runMetrics';
 import {
@@ -119,9 +119,9 @@ export class Publisher {
     this.changed = false;
     this.reportDecisions();
     this.metrics.observe();
-    this.reportToParent();
     const s = this.state;
     const pending = s.allPending();
+    this.reportToParent(pending);
     const key = publicationKey(s.status(), s.agentRef().name, s.problem, pending);
     if (key !== this.published) {
       this.published = key;
@@ -164,14 +164,14 @@ export class Publisher {
   }
 
   /** A sub-run tells its parent what it waits for (and whether it waits only for people), on every change. */
-  private reportToParent(): void {
+  private reportToParent(pending: PendingApproval[]): void {
     const parent = workflowInfo().parent;
     if (!parent) return;
     const s = this.state;
     const report: ChildReport = {
       childWorkflowId: workflowInfo().workflowId,
       waiting: s.quiescent(),
-      pending: s.finished ? [] : s.allPending(),
+      pending: s.finished ? [] : pending,
     };
     if (this.refused.length) report.refused = this.refused.splice(0);
     const key = `${report.waiting}|${report.pending.map((p) => p.callId).join(',')}${this.refusals ? `|${this.refusals}` : ''}`;

@@ -70,6 +70,11 @@ export class ApprovalBook {
     return this.waiting();
   }
 
+  /** Whether any call waits for a person (undecided().length > 0, without the list). */
+  hasUndecided(): boolean {
+    return this.s.calls.some((c) => c.state === 'pending');
+  }
+
   /** The book's own record of a call, to change (never handed out). */
   private own(callId: string): BookCall | undefined {
     return this.s.calls.find((c) => c.callId === callId);

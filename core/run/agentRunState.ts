@@ -248,14 +248,15 @@ export class AgentRunState {
   }
 
   // ── Who waits for what ───────────────────────────────────────────────────────────────────────────────────
-  /** Calls waiting in sub-runs, named by the path of tools that leads to them. */
-  childPending(): PendingApproval[] {
-    return this._childRuns.pending();
+  /** Whether any call waits for a person here or in a sub-run: allPending().length > 0 without building the list. */
+  hasPending(): boolean {
+    return this.book.hasUndecided() || (this.children.size > 0 && this._childRuns.hasPending());
   }
 
+  /** Calls waiting here, then those waiting in sub-runs (named by the path of tools that leads to them). */
   allPending(): PendingApproval[] {
     return this.children.size
-      ? [...this.book.pendingApprovals(), ...this.childPending()]
+      ? [...this.book.pendingApprovals(), ...this._childRuns.pending()]
       : this.book.pendingApprovals();
   }
 
@@ -265,7 +266,7 @@ export class AgentRunState {
   }
 
   status(): RunStatus {
-    return this.finished?.status ?? (this.allPending().length > 0 ? 'AwaitingApproval' : 'Running');
+    return this.finished?.status ?? (this.hasPending() ? 'AwaitingApproval' : 'Running');
   }
 
   /** Every call of the current turn is answered, waits for a person, or is a sub-run that waits for one. */
@@ -282,7 +283,7 @@ export class AgentRunState {
   quiescent(): boolean {
     return (
       this.finished !== undefined ||
-      (this.allPending().length > 0 && this.executing === 0 && this.validating === 0 && this.turnSettled())
+      (this.hasPending() && this.executing === 0 && this.validating === 0 && this.turnSettled())
     );
   }
 

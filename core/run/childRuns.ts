@@ -44,6 +44,12 @@ export class ChildRuns {
     );
   }
 
+  /** Whether any sub-run lists a call not passed a decision on to yet (pending().length > 0, without the copies). */
+  hasPending(): boolean {
+    for (const c of this._byId.values()) if (c.pending.some((p) => !this._forwarded.has(p.callId))) return true;
+    return false;
+  }
+
   /** The sub-run that holds a call the parent does not (and has not passed a decision on to yet). */
   owning(callId: string): [string, ChildRun] | undefined {
     return [...this._byId.entries()].find(
