@@ -1,35 +1,23 @@
 // The plain `temporal` CLI on a run with a 300 KB tool argument: without a codec it prints the reference history
 // keeps (the value codec's envelope reference, or ciphertext with encryption keys); pointed at `countersign
 // codec-server` (--codec-endpoint, --codec-auth for its token) it prints the argument itself.
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { promisify } from 'node:util';
 import { Runner } from '../../client';
 import { approveUntilDone } from '../../bench/growth';
 import type { PendingApproval, RunResult } from '../../contract/runViews';
 import { newId } from '../support/fixtures';
 import { startHarness, testPayloadStorage, type Harness } from '../support/harness';
 import { freePort, spawnProcess, type Spawned } from '../support/processes';
-import { binaryPath, projectRoot } from '../support/toolchain';
-import { CLI_PATH } from '../support/countersignCli';
-import { testAddress } from '../support/testServer';
+import { projectRoot } from '../support/toolchain';
+import { CLI_PATH, temporalCli } from '../support/countersignCli';
 
 jest.setTimeout(300_000);
-const execute = promisify(execFile);
 const TOKEN = 'plain-cli-codec-token-0123456789';
 const MARKER = 'END-OF-THE-300KB-BODY';
 const BODY = `${'Quarterly figures, line by line. '.repeat(10_000).slice(0, 300_000 - MARKER.length)}${MARKER}`;
 const { dir, thresholdBytes } = testPayloadStorage as { dir: string; thresholdBytes: number };
 
-/** The bundled `temporal` binary against the test dev server, with no profile of the machine's. */
-async function temporal(...args: string[]): Promise<string> {
-  const env = { ...process.env, TEMPORAL_CONFIG_FILE: '/nonexistent/countersign.toml', NO_COLOR: '1' };
-  const { stdout } = await execute(binaryPath('temporal'), [...args, '--address', testAddress()], {
-    env,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return stdout;
-}
+const temporal = (...args: string[]) => temporalCli(args);
 const encodingOf = (p: { metadata: { encoding: string } }) => Buffer.from(p.metadata.encoding, 'base64').toString();
 const bodyOf = (args: string) => (JSON.parse(args) as { body: string }).body;
 
