@@ -10,7 +10,7 @@ export const PATCHES = {
   canonicalApprovers: 'countersign-canonical-approvers',
   /** A decision for a sub-run's call goes on as the Decision it came as (signal countersignParentDecision), not rebuilt as an approve/reject/… signal. */
   relayedDecisions: 'countersign-relayed-decisions',
-  /** Search attributes, details, the parent's report, approval_decided and metrics brought up to date once per condition check (activationEnd.ts), not at every change. */
+  /** Search attributes, details, the parent's report, approval_decided and metrics brought up to date once per condition check (Publisher.once, publisher.ts), not at every change. */
   publishOnce: 'countersign-publish-once',
   /** A `decide` update sent with waitForPause answers at the run's next pause, with the RunView (asked only when the field is sent). */
   decideWaits: 'countersign-decide-waits',
