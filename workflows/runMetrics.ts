@@ -3,7 +3,7 @@
 // needs no patched(). Labels are agent, tool and outcome names only: never arguments, outputs or context.
 // With no metrics configured on the worker the meter is a no-op. The tool-call metric is counted where the tool's
 // activity returns (TurnCalls.execute, turnCalls.ts), with no wrapper of its own.
-import { metricMeter } from '@temporalio/workflow';
+import { metricMeter, workflowInfo } from '@temporalio/workflow';
 import type { AgentRunState } from '../core/run/agentRunState';
 import { ApprovalMeter, METRIC_NAMES } from '../core/run/meteredEvents';
 
@@ -17,6 +17,8 @@ export class RunMetrics {
 
   observe(): void {
     const { requested, decided } = this.approvals.take();
+    // The meter drops what a replay counts (each add asks isReplaying after composing its tags): ask once, first.
+    if (workflowInfo().unsafe.isReplaying) return;
     if (requested.length) {
       const counter = metricMeter.createCounter(
         METRIC_NAMES.approvalsRequested,
@@ -47,5 +49,6 @@ export class RunMetrics {
 
 /** One model turn answered. */
 export function countModelTurn(agent: string): void {
+  if (workflowInfo().unsafe.isReplaying) return;
   metricMeter.createCounter(METRIC_NAMES.modelTurns, '1', 'model turns answered, by agent').add(1, { agent });
 }
