@@ -13,7 +13,7 @@ import type { AgentRegistry } from '../agents/registry';
 import type { WorkerSettings } from '../config/workerSettings';
 import type { ConversationItem, ModelTurn } from '../contract/items';
 import type { ApprovalPolicy } from '../contract/approvalPolicy';
-import type { AgentSnapshot, ToolSnapshot } from '../core/run/agentSnapshot';
+import { type AgentSnapshot, type ToolSnapshot, SNAPSHOT_REVISION } from '../core/run/agentSnapshot';
 import type { Tool } from '../agents/defineTool';
 import type { AgentRef, CallBase, PlannedCall } from '../core/approvals/plannedCall';
 import { planCall, planHostedApproval } from './callPlanning';
@@ -142,6 +142,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
       const snapshot: AgentSnapshot = {
         ...agent.snapshot(),
         webhook: Boolean(settings.webhookUrl),
+        revision: SNAPSHOT_REVISION,
         ...(settings.fastMode ? { modelCalls: 'local' as const } : {}),
         ...(settings.requireSignedDecisions ? { requireSignedDecisions: true as const } : {}),
       };

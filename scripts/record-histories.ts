@@ -65,6 +65,7 @@ const ORDER = [
   'publish-once-timers',
   'run-deadline',
   'decide-waits-for-pause',
+  'snapshot-revision',
 ];
 
 function inRecordingOrder(...groups: Scenarios[]): Scenarios {

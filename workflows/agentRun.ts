@@ -14,7 +14,6 @@ import {
   continueAsNew,
   isCancellation,
   log,
-  patched,
   setHandler,
   sleep,
   workflowInfo,
@@ -62,7 +61,7 @@ import { Publisher } from './publisher';
 import { SubRuns } from './subRuns';
 import { TurnCalls } from './turnCalls';
 import { countModelTurn } from './runMetrics';
-import { PATCHES } from './patches';
+import { hasChange } from './patches';
 
 const isoNow = () => new Date(Date.now()).toISOString();
 
@@ -99,7 +98,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   // waitForPause: the decisions apply as without it, then the answer waits for the pause (patched only when it is sent).
   const decide = (p: DecidePayload) =>
     p?.waitForPause === true
-      ? desk.update(p).then<DecideResult | RunView>((r) => (patched(PATCHES.decideWaits) ? untilPause() : r))
+      ? desk.update(p).then<DecideResult | RunView>((r) => (hasChange(state.agent, 'decideWaits') ? untilPause() : r))
       : desk.update(p);
   setHandler(decideUntilPauseUpdate, decide, { validator: (p) => desk.validate(p) });
   setHandler(nextPauseUpdate, untilPause);

@@ -1,3 +1,5 @@
+import { patched } from '@temporalio/workflow';
+
 // Every change to workflow behaviour since 1.0, by the id `patched()` knows it by. Runs recorded before a change
 // replay the old way (test/integration/replay.test.ts proves it on test/histories); an id is never reused. Once no
 // open run predates a change, its patched() becomes deprecatePatch(), and later the old branch goes.
@@ -15,3 +17,19 @@ export const PATCHES = {
   /** A `decide` update sent with waitForPause answers at the run's next pause, with the RunView (asked only when the field is sent). */
   decideWaits: 'countersign-decide-waits',
 } as const;
+
+/**
+ * Changes a run takes without a marker when its agent snapshot was written at this revision or later
+ * (SNAPSHOT_REVISION, agentSnapshot.ts): a marker and its TemporalChangeVersion upsert are two events and a
+ * visibility write in every new run. The snapshot is recorded at the run's start, so replay reads the same answer.
+ */
+const SINCE_REVISION: Partial<Record<keyof typeof PATCHES, number>> = { publishOnce: 1, decideWaits: 1 };
+
+/** Whether the run takes change `id`: its snapshot's revision says so, or else patched() does (runs described before). */
+export function hasChange(agent: { revision?: number } | undefined, id: keyof typeof PATCHES): boolean {
+  const since = SINCE_REVISION[id];
+  return (since !== undefined && (agent?.revision ?? 0) >= since) || patched(PATCHES[id]);
+}
+
+/** The highest revision a change needs: describeAgent must write at least this (test/unit/patches.test.ts). */
+export const NEEDED_REVISION = Math.max(0, ...Object.values(SINCE_REVISION));

@@ -14,12 +14,11 @@ import {
   condition,
   getExternalWorkflowHandle,
   log,
-  patched,
   setCurrentDetails,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { PATCHES } from './patches';
+import { hasChange } from './patches';
 import type { AgentRunState } from '../core/run/agentRunState';
 import { pendingDetails } from '../core/approvals/pendingDetails';
 import { rootCause } from '../core/run/failures';
@@ -93,7 +92,7 @@ export class Publisher {
    */
   private get once(): boolean {
     if (this.onceMode === undefined) {
-      this.onceMode = patched(PATCHES.publishOnce);
+      this.onceMode = hasChange(this.state.agent, 'publishOnce');
       if (this.onceMode)
         condition(() => {
           if (this.changed) this.flush();

@@ -42,6 +42,12 @@ export interface AgentSnapshot {
    * before it was always set (they replay what they did then).
    */
   webhook?: boolean;
+  /**
+   * The workflow revision of the worker that described it (SNAPSHOT_REVISION). A run takes each change that
+   * workflows/patches.ts lists at or below it without asking patched(), so it records no marker (and no
+   * TemporalChangeVersion upsert) for them. Absent in snapshots of runs described before: they ask patched().
+   */
+  revision?: number;
   /** The worker that described it requires signed decisions for every approval (COUNTERSIGN_REQUIRE_SIGNED_DECISIONS): grants must be signed too. */
   requireSignedDecisions?: true;
   /** 'local': the run calls the model in local activities (fast mode, set by the worker that described it). */
@@ -51,6 +57,9 @@ export interface AgentSnapshot {
   /** With outputType: the JSON schema of the final answer (the run's final output is that JSON). */
   outputSchema?: Record<string, unknown>;
 }
+
+/** The workflow revision describeAgent writes into every snapshot: raise it with the change that needs it (patches.ts). */
+export const SNAPSHOT_REVISION = 1;
 
 /** What activities need of an MCP tool a run froze: the snapshot of `toolName`, if it is one. */
 export function frozenMcpTool(

@@ -47,7 +47,8 @@ async function resumed(prefix: string, resume: (r: Runner, state: ReturnType<Pau
   const handle = h.client.workflow.getHandle(workflowId);
   const before = (await handle.fetchHistory()).events!.length;
   const answer = await resume(runner, paused.toState().approve('s1', { approver: 'ann' }));
-  const events = (await handle.fetchHistory()).events!.slice(before);
+  const all = (await handle.fetchHistory()).events!;
+  const events = all.slice(before);
   const count = (type: temporal.api.enums.v1.EventType) => events.filter((e) => e.eventType === type).length;
   const accepted = events.flatMap(
     (e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name ?? [],
@@ -58,6 +59,11 @@ async function resumed(prefix: string, resume: (r: Runner, state: ReturnType<Pau
     accepted,
     updates: count(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED),
     tasks: count(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED),
+    // Patch markers over the whole run, and the TemporalChangeVersion upserts that come with them.
+    markers: all.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').length,
+    changeVersions: all.filter(
+      (e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.TemporalChangeVersion,
+    ).length,
   };
 }
 type Paused = Awaited<ReturnType<Runner['run']>>;
@@ -74,6 +80,8 @@ test('Runner.run(state) resumes with one update and one workflow task less than 
   expect(one.updates).toBe(1);
   expect(two.updates).toBe(2);
   expect(one.tasks).toBe(two.tasks - 1);
+  // A new run's snapshot carries the worker's revision: publish-once and decide-waits need no marker (patches.ts).
+  expect([one.markers, one.changeVersions, two.markers, two.changeVersions]).toEqual([0, 0, 0, 0]);
   // The approved tool ran once for each run, never again.
   expect(shipped.filter((o) => o === one.workflowId)).toEqual([one.workflowId]);
   expect(shipped.filter((o) => o === two.workflowId)).toEqual([two.workflowId]);
