@@ -20,6 +20,7 @@ import {
   runStateQuery,
 } from '../../contract/messages';
 import { type RunSnapshot } from '../../contract/runViews';
+import { SNAPSHOT_REVISION } from '../../core/run/agentSnapshot';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 
@@ -151,6 +152,7 @@ test('the agent snapshot (instructions, tools, JSON schemas, approval policy, ve
       },
     ],
     webhook: false, // the harness's worker has none: notifications are logged by the run
+    revision: SNAPSHOT_REVISION, // the changes the run takes without a patch marker (workflows/patches.ts)
   });
 });
 
