@@ -95,7 +95,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   setHandler(parentDecisionSignal, (d) => desk.relayed(d));
   setHandler(addInputSignal, (p) => desk.addInput(p));
   const untilPause = () => condition(() => state.quiescent()).then(() => viewOf(state));
-  // waitForPause: the decisions apply as without it, then the answer waits for the pause (patched only when it is sent).
+  // waitForPause: the decisions apply as without it, then the answer waits for the pause (hasChange asked only then).
   const decide = (p: DecidePayload) =>
     p?.waitForPause === true
       ? desk.update(p).then<DecideResult | RunView>((r) => (hasChange(state.agent, 'decideWaits') ? untilPause() : r))
