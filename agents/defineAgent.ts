@@ -1,68 +1,15 @@
 // An agent: instructions, tools and how tool errors read to the model. Referred to by name from workflows;
 // each run records a snapshot (see AgentSnapshot) so a run that waits a month keeps the definition it began with.
-import { checkModelSettings, type ModelSettings } from '../contract/modelSettings';
+import { checkModelSettings } from '../contract/modelSettings';
 import type { ApprovalPolicy } from '../contract/approvalPolicy';
 import { z } from 'zod';
 import { approvalPolicyOf, defineTool, policyOf, type Tool } from './defineTool';
-import { checkMcpServers, type McpServerSpec } from './mcpServers';
-import { checkHostedMcp, type HostedMcpServer } from './hostedMcp';
+import { checkMcpServers } from './mcpServers';
+import { checkHostedMcp } from './hostedMcp';
 import type { AgentSnapshot } from '../core/run/agentSnapshot';
+import type { Agent, AgentConfig } from './agentConfig';
 
-export type ToolErrorKind = 'approval_rejected' | 'tool_not_found' | 'invalid_arguments' | 'tool_failed';
-
-export interface ToolErrorInfo {
-  kind: ToolErrorKind;
-  toolName: string;
-  callId: string;
-  /** What the model sees without a formatter. */
-  defaultMessage: string;
-  context: Record<string, unknown>;
-}
-
-/** Approval-policy fields here are the agent's defaults; a tool's own fields win. */
-export interface AgentConfig extends ApprovalPolicy {
-  name: string;
-  /** Bump when instructions or tools change in a way a running conversation should not see. Default '1'. */
-  version?: string;
-  instructions: string;
-  /** Model name; default COUNTERSIGN_MODEL. */
-  model?: string;
-  /** temperature, topP, maxOutputTokens, toolChoice, parallelToolCalls, reasoningEffort, store, providerData: checked here. */
-  modelSettings?: ModelSettings;
-  /**
-   * The final answer's type, a zod object schema: the model is asked for structured output (JSON schema), the
-   * answer is checked in the model activity, and one that does not match goes back to the model with what is wrong
-   * (OUTPUT_TRIES answers in all, then the run fails with OutputValidationFailed). Read it with result.finalOutputAs(schema).
-   */
-  outputType?: z.ZodObject;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any parameter schema
-  tools: Tool<any>[];
-  /** The text the model sees for a tool error; return undefined to keep the default. */
-  toolErrorFormatter?: (info: ToolErrorInfo) => string | undefined | Promise<string | undefined>;
-  /**
-   * Secrets and other sensitive context, resolved in the tool activity for each
-   * call from the run's plain context and handed to tools as `ctx.sensitive`. Never returned to the workflow,
-   * so it never enters history.
-   */
-  sensitiveContext?: (run: {
-    runId: string;
-    agentName: string;
-    context: Record<string, unknown>;
-  }) => Record<string, unknown> | Promise<Record<string, unknown>>;
-  /**
-   * Agents this one may hand the conversation to (by registered name). Each becomes a tool
-   * `transfer_to_<name>`; the run continues in the same workflow under that agent, with its own tools and policies.
-   */
-  handoffs?: Array<string | { agent: string; description?: string; needsApproval?: boolean }>;
-  /**
-   * MCP servers whose tools the agent offers, listed when a run starts and frozen into its snapshot. Tool names
-   * reach the model as the server names them, so they must be unique across the agent's tools and servers (a
-   * clash fails the run at start; narrow a server with `tools`).
-   */
-  mcpServers?: McpServerSpec[];
-  /** Hosted MCP servers (Responses API only): the provider calls them; approvals it asks for are booked here. */
-  hostedMcp?: HostedMcpServer[];
-}
+export type { Agent, AgentConfig, ToolErrorInfo, ToolErrorKind } from './agentConfig';
 
 /** The JSON schema the model is asked to answer with: an object (what both model APIs take for structured output). */
 function outputSchemaOf(agent: string, outputType: z.ZodObject): Record<string, unknown> {
@@ -83,32 +30,6 @@ export function handoffTool(spec: string | { agent: string; description?: string
     needsApproval: needsApproval ?? false,
     handoffTo: agent,
   }) as unknown as Tool;
-}
-
-export interface Agent extends Required<Pick<AgentConfig, 'name' | 'version' | 'instructions' | 'tools'>> {
-  model?: string;
-  modelSettings?: ModelSettings;
-  outputType?: z.ZodObject;
-  /** outputType's JSON schema, computed once at definition: what the model is asked to answer with. */
-  outputSchema?: Record<string, unknown>;
-  toolErrorFormatter?: AgentConfig['toolErrorFormatter'];
-  sensitiveContext?: AgentConfig['sensitiveContext'];
-  policy: ApprovalPolicy;
-  mcpServers: readonly McpServerSpec[];
-  hostedMcp: readonly HostedMcpServer[];
-  snapshot(): AgentSnapshot;
-  tool(name: string): Tool | undefined;
-  /**
-   * This agent as a tool of another: each call runs it as a child workflow with the call's `input`. Approvals
-   * inside surface on the parent run and are decided through it. The parent's always-rules stay out unless
-   * `shareAlwaysRules`.
-   */
-  asTool(options: {
-    toolName: string;
-    toolDescription: string;
-    needsApproval?: boolean;
-    shareAlwaysRules?: boolean;
-  }): Tool;
 }
 
 export function defineAgent(input: AgentConfig): Agent {

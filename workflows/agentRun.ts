@@ -34,7 +34,6 @@ import { ApprovalTimers } from './approvalTimers';
 import { DecisionDesk } from './decisionDesk';
 import { Handoffs } from './handoffs';
 import {
-  type DecidePayload,
   type RunInput,
   addInputSignal,
   approveSignal,
@@ -54,14 +53,13 @@ import {
   runStateQuery,
 } from '../contract/messages';
 import { describeZodError } from '../contract/zodErrors';
-import { type DecideResult, type RunResult, type RunView } from '../contract/runViews';
+import { type RunResult } from '../contract/runViews';
 import { Notifier } from './notifier';
 import { pageOf } from './pageRequests';
 import { Publisher } from './publisher';
 import { SubRuns } from './subRuns';
 import { TurnCalls } from './turnCalls';
 import { countModelTurn } from './runMetrics';
-import { hasChange } from './patches';
 
 const isoNow = () => new Date(Date.now()).toISOString();
 
@@ -95,12 +93,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   setHandler(parentDecisionSignal, (d) => desk.relayed(d));
   setHandler(addInputSignal, (p) => desk.addInput(p));
   const untilPause = () => condition(() => state.quiescent()).then(() => viewOf(state));
-  // waitForPause: the decisions apply as without it, then the answer waits for the pause (hasChange asked only then).
-  const decide = (p: DecidePayload) =>
-    p?.waitForPause === true
-      ? desk.update(p).then<DecideResult | RunView>((r) => (hasChange(state.agent, 'decideWaits') ? untilPause() : r))
-      : desk.update(p);
-  setHandler(decideUntilPauseUpdate, decide, { validator: (p) => desk.validate(p) });
+  setHandler(decideUntilPauseUpdate, (p) => desk.decide(p, untilPause), { validator: (p) => desk.validate(p) });
   setHandler(nextPauseUpdate, untilPause);
   setHandler(pendingApprovalsQuery, () => state.allPending());
   setHandler(runStateQuery, () => snapshotOf(state));

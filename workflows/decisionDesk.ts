@@ -21,11 +21,12 @@ import {
   parseDecide,
   takeDecisions,
 } from '../core/approvals/decisionIntake';
-import { addInputPayloadSchema, decisionSchema, type Decision } from '../contract/messages';
+import { addInputPayloadSchema, decisionSchema, type Decision, type DecidePayload } from '../contract/messages';
 import { describeZodError } from '../contract/zodErrors';
 import { canonicalNames } from '../contract/approverName';
 import { runNames } from './approverNames';
-import { type AppliedDecision, type DecideResult } from '../contract/runViews';
+import { type AppliedDecision, type DecideResult, type RunView } from '../contract/runViews';
+import { hasChange } from './patches';
 import { validateArguments, verifyDecisionTokens } from './activityProxies';
 import type { Publisher } from './publisher';
 import type { SubRuns } from './subRuns';
@@ -100,6 +101,18 @@ export class DecisionDesk {
     if ('problem' in parsed) throw refuse(parsed.problem);
     const admitted = admitDecisions(this.state, parsed.payload.decisions, canonicalNames, this.checks);
     if ('problem' in admitted) throw refuse(admitted.problem);
+  }
+
+  /**
+   * The `decide` update: the batch applies as without `waitForPause`; with it, the answer then waits for the pause
+   * (`untilPause`). hasChange is asked only then. The same chain of promises as when this lived in agentRun.ts.
+   */
+  decide(payload: DecidePayload, untilPause: () => Promise<RunView>): Promise<DecideResult | RunView> {
+    return payload?.waitForPause === true
+      ? this.update(payload).then<DecideResult | RunView>((r) =>
+          hasChange(this.state.agent, 'decideWaits') ? untilPause() : r,
+        )
+      : this.update(payload);
   }
 
   /** The update's handler: applies the whole batch or nothing (every error it throws is an ApplicationFailure). */

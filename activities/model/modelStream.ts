@@ -107,3 +107,9 @@ export async function streamResponses(
     return final;
   });
 }
+
+/** How a call streams: where its deltas go, and the whole stream's limit. */
+export interface Live {
+  onDelta: OnDelta;
+  timeoutMs: number;
+}

@@ -54,3 +54,6 @@ export function chatSettings(s: ModelSettings | undefined, toolNames: readonly s
   };
   return { ...s.providerData, ...definedFields(fields) };
 }
+
+/** The name the structured-output format carries in requests. */
+export const OUTPUT_FORMAT_NAME = 'final_output';

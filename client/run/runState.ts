@@ -89,6 +89,13 @@ export class RunState {
   belongsTo(agent: string): boolean {
     return agent === this.data.agent.name || agent === this.data.startedWith;
   }
+  /** Throws unless `agent` may resume this state: it resumes only the agent it was saved from. */
+  checkResumedAs(agent: string, method: 'run' | 'runStreamed'): void {
+    if (!this.belongsTo(agent))
+      throw new RunStateError(
+        `this RunState belongs to agent "${this.agentName}", not "${agent}"; resume it with runner.${method}('${this.agentName}', state)`,
+      );
+  }
   /** Decisions made on this state and not yet sent. */
   get decisions(): readonly Decision[] {
     return this.data.decisions;

@@ -17,6 +17,7 @@ import {
   decideUntilPauseUpdate,
   nextPauseUpdate,
   eventsQuery,
+  type DecidePayload,
 } from '../../contract/messages';
 import { Failure } from '../../contract/failureTypes';
 import { type RunEvent } from '../../contract/runEvents';
@@ -33,7 +34,7 @@ import { retryUnprocessed } from '../updateRetry';
 import type { ConversationItem } from '../../contract/items';
 import { connectClient } from '../clientConnection';
 import { type PendingCall, auditOf, conversationOf, describeRun, pendingCalls, pendingOf } from './runReads';
-import { DecisionRejectedError, RunFailedError, RunFinishedError, RunNotFoundError, RunStateError } from '../errors';
+import { DecisionRejectedError, RunFailedError, RunFinishedError, RunNotFoundError } from '../errors';
 import { RunState } from './runState';
 import { AgentRunResult } from './agentRunResult';
 
@@ -117,8 +118,9 @@ export class Runner {
   ): Promise<DecideResult> {
     const handle = this.client.workflow.getHandle(workflowId);
     try {
-      const update = { decisions: [...decisions], ...(inputs.length ? { inputs: [...inputs] } : {}) };
-      return await retryUnprocessed(() => handle.executeUpdate(decideUpdate, { args: [update] }));
+      return await retryUnprocessed(() =>
+        handle.executeUpdate(decideUpdate, { args: [decidePayload(decisions, inputs)] }),
+      );
     } catch (err) {
       throw await this.explain(workflowId, err);
     }
@@ -134,10 +136,7 @@ export class Runner {
     let workflowId: string;
     if (typeof input === 'string') workflowId = await this.startOnly(agent, input, options);
     else {
-      if (!input.belongsTo(agent))
-        throw new RunStateError(
-          `this RunState belongs to agent "${input.agentName}", not "${agent}"; resume it with runner.runStreamed('${input.agentName}', state)`,
-        );
+      input.checkResumedAs(agent, 'runStreamed');
       workflowId = input.workflowId;
       after = (await this.client.workflow.getHandle(workflowId).query(eventsQuery, { after: 0, limit: 1 })).last;
       if (input.decisions.length > 0 || input.inputs.length > 0)
@@ -236,13 +235,10 @@ export class Runner {
   }
 
   private async resume(agent: string, state: RunState): Promise<AgentRunResult> {
-    if (!state.belongsTo(agent))
-      throw new RunStateError(
-        `this RunState belongs to agent "${state.agentName}", not "${agent}"; resume it with runner.run('${state.agentName}', state)`,
-      );
+    state.checkResumedAs(agent, 'run');
     const { workflowId, decisions, inputs } = state;
     if (decisions.length === 0 && inputs.length === 0) return this.nextPause(workflowId);
-    const update = { decisions: [...decisions], ...(inputs.length ? { inputs: [...inputs] } : {}), waitForPause: true };
+    const update = { ...decidePayload(decisions, inputs), waitForPause: true };
     let answer: RunView | DecideResult;
     try {
       const handle = this.client.workflow.getHandle(workflowId);
@@ -296,4 +292,9 @@ export class Runner {
     }
     return err instanceof Error ? err : new Error(String(err));
   }
+}
+
+/** The `decide` update's payload for a RunState's decisions and messages. */
+function decidePayload(decisions: RunState['decisions'], inputs: readonly string[]): DecidePayload {
+  return { decisions: [...decisions], ...(inputs.length ? { inputs: [...inputs] } : {}) };
 }

@@ -4,7 +4,8 @@ import { loadConfig } from '../../temporal.config';
 import { deltaPath, startDeltaRelay, type DeltaRelay } from '../../activities/model/deltaRelay';
 
 let relay: DeltaRelay;
-beforeAll(async () => (relay = await startDeltaRelay({ lingerMs: 300, waitMs: 400 })));
+// lingerMs well above a loaded machine's pauses: the late reader in the first test must still find the ended turn.
+beforeAll(async () => (relay = await startDeltaRelay({ lingerMs: 1500, waitMs: 400 })));
 afterAll(() => relay.close());
 
 /** Reads a feed to its end: the data events, and whether `event: end` closed it. */
@@ -46,7 +47,7 @@ test('a turn the relay never had is a 404 after a short wait; an ended turn is d
   relay.begin('brief', 1);
   relay.publish('brief', 1, 'gone soon');
   relay.end('brief', 1);
-  await new Promise((r) => setTimeout(r, 400));
+  await new Promise((r) => setTimeout(r, 1600));
   expect((await read('brief', 1)).status).toBe(404);
 });
 

@@ -1,0 +1,93 @@
+// The Responses API: the conversation as input items, the agent's function tools and hosted MCP servers as tools;
+// the answer's output items back as provider-neutral items.
+import type OpenAI from 'openai';
+import type { ResponseInputItem, FunctionTool, Tool } from 'openai/resources/responses/responses';
+import type { ConversationItem, ModelTurn } from '../../contract/items';
+import { hostedMcpTool } from '../../agents/hostedMcp';
+import { OUTPUT_FORMAT_NAME, responsesSettings } from './providerSettings';
+import { type Live, streamResponses } from './modelStream';
+import { type ModelRequest, RUN_ID_HEADER } from './modelRequest';
+
+function toResponsesInput(items: ConversationItem[]): ResponseInputItem[] {
+  return items.map((item): ResponseInputItem => {
+    if (item.type === 'message') return { type: 'message', role: item.role, content: item.content };
+    if (item.type === 'function_call')
+      return { type: 'function_call', call_id: item.callId, name: item.name, arguments: item.arguments };
+    if (item.type === 'mcp_approval_request')
+      return {
+        type: 'mcp_approval_request',
+        id: item.id,
+        server_label: item.serverLabel,
+        name: item.name,
+        arguments: item.arguments,
+      };
+    if (item.type === 'mcp_approval_response')
+      return {
+        type: 'mcp_approval_response',
+        approval_request_id: item.approvalRequestId,
+        approve: item.approve,
+        ...(item.reason ? { reason: item.reason } : {}),
+      };
+    if (item.type === 'provider_item') return item.item as unknown as ResponseInputItem;
+    return { type: 'function_call_output', call_id: item.callId, output: item.output };
+  });
+}
+
+export async function callResponses(client: OpenAI, model: string, req: ModelRequest, live?: Live): Promise<ModelTurn> {
+  const functions: FunctionTool[] = req.tools.map((t) => ({
+    type: 'function',
+    name: t.name,
+    description: t.description,
+    parameters: t.parameters,
+    strict: false,
+  }));
+  const tools = [...functions, ...(req.hostedMcp ?? []).map(hostedMcpTool)] as Tool[];
+  const settings = responsesSettings(
+    req.settings,
+    req.tools.map((t) => t.name),
+  );
+  const format = req.outputSchema
+    ? { text: { format: { type: 'json_schema', name: OUTPUT_FORMAT_NAME, schema: req.outputSchema, strict: false } } }
+    : {};
+  const params = {
+    ...settings,
+    ...format,
+    model,
+    instructions: req.instructions || undefined,
+    input: toResponsesInput(req.items),
+    ...(tools.length ? { tools } : {}),
+  } as OpenAI.Responses.ResponseCreateParamsNonStreaming;
+  const headers = { [RUN_ID_HEADER]: req.workflowId };
+  const response = live
+    ? await streamResponses(client, params, { headers, timeoutMs: live.timeoutMs }, live.onDelta)
+    : await client.responses.create(params, { headers });
+  const items: ConversationItem[] = [];
+  for (const out of response.output) {
+    if (out.type === 'message') {
+      const text = out.content.map((c) => (c.type === 'output_text' ? c.text : c.refusal)).join('');
+      if (text) items.push({ type: 'message', role: 'assistant', content: text });
+    } else if (out.type === 'function_call') {
+      items.push({ type: 'function_call', callId: out.call_id, name: out.name, arguments: out.arguments });
+    } else if (out.type === 'mcp_approval_request') {
+      items.push({
+        type: 'mcp_approval_request',
+        id: out.id,
+        serverLabel: out.server_label,
+        name: out.name,
+        arguments: out.arguments,
+      });
+    } else if (out.type === 'mcp_list_tools' || out.type === 'mcp_call') {
+      items.push({ type: 'provider_item', item: out as unknown as Record<string, unknown> });
+    }
+  }
+  const u = response.usage;
+  return {
+    items,
+    usage: {
+      requests: 1,
+      inputTokens: u?.input_tokens ?? 0,
+      outputTokens: u?.output_tokens ?? 0,
+      totalTokens: u?.total_tokens ?? 0,
+    },
+  };
+}
