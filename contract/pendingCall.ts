@@ -6,11 +6,12 @@ import { z } from 'zod';
 import { shareAcrossRuns } from './sharedModules';
 
 /**
- * What a pending call waits for: a yes/no, values a person fills in, a result from outside, or (`uncertain`) word on a
- * tool that is not idempotent and may or may not have run: its attempt died or timed out after it started.
+ * What a pending call waits for: a yes/no, values a person fills in, a result from outside, (`uncertain`) word on a
+ * tool that is not idempotent and may or may not have run: its attempt died or timed out after it started, or
+ * (`guardrail`) a yes/no on a tripped guardrail whose `onTripwire` is 'ask': approved, the run goes on as if it passed.
  */
 export const pendingKindSchema = shareAcrossRuns('pendingCall.kind', () =>
-  z.enum(['approval', 'input', 'external', 'uncertain']),
+  z.enum(['approval', 'input', 'external', 'uncertain', 'guardrail']),
 );
 export type PendingKind = z.infer<typeof pendingKindSchema>;
 
@@ -25,6 +26,22 @@ export const quorumSchema = shareAcrossRuns('pendingCall.quorum', () =>
   z.object({ needed: z.number(), approvedBy: z.array(z.string()) }),
 );
 export type Quorum = z.infer<typeof quorumSchema>;
+
+/**
+ * The guardrail that put this item before a person: for kind `guardrail`, the agent's input or output guardrail that
+ * tripped (`checked`: what it checked, shortened); for a tool call, the tool input guardrail that answered `ask`.
+ */
+export const guardrailAskSchema = shareAcrossRuns('pendingCall.guardrail', () =>
+  z.object({
+    name: z.string(),
+    stage: z.enum(['input', 'output', 'tool_input']),
+    /** What the guardrail checked: the run's input, the final output, or the call's arguments (shortened). */
+    checked: z.string().optional(),
+    /** The guardrail's outputInfo, as it returned it (JSON data). */
+    outputInfo: z.unknown().optional(),
+  }),
+);
+export type GuardrailAsk = z.infer<typeof guardrailAskSchema>;
 
 export const pendingApprovalSchema = shareAcrossRuns('pendingCall.pendingApproval', () =>
   z.object({
@@ -70,6 +87,8 @@ export const pendingApprovalSchema = shareAcrossRuns('pendingCall.pendingApprova
     request: z.string().optional(),
     /** The assistant's words in the turn that made the call, just before it, shortened (at most 500 characters). */
     assistantSaid: z.string().optional(),
+    /** Why a guardrail put it before a person (kind `guardrail`, or a tool input guardrail's `ask`). */
+    guardrail: guardrailAskSchema.optional(),
   }),
 );
 /** The pending call as a run shows it. */

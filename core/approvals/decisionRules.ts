@@ -52,12 +52,14 @@ const FITS: Record<PendingKind, string[]> = {
   external: ['result', 'reject', 'extend'],
   // `approve` and `result` answer too, so the plain signals (approve, provideResult) serve admin scripts.
   uncertain: ['retry', 'done', 'failed', 'approve', 'result', 'reject'],
+  guardrail: ['approve', 'reject', 'extend'],
 };
 const WAITS_FOR: Record<PendingKind, string> = {
   approval: 'approval',
   input: 'input',
   external: 'an external result',
   uncertain: 'word on whether it ran',
+  guardrail: 'a person to overrule its guardrail',
 };
 
 /** Why this decision cannot be applied to this call (undefined: it can). Never changes anything. */
@@ -83,11 +85,14 @@ export function checkDecision(
       input: `send "input" with values for ${(call.fields ?? []).join(', ')} (or reject it)`,
       external: 'send "result" with its result or error (or reject it)',
       uncertain: 'it may or may not have run: send "retry", "done" with its result, or "failed" with its error',
+      guardrail: 'approve it (the run goes on as if the guardrail passed) or reject it',
     }[kind];
     return `${which} waits for ${WAITS_FOR[kind]}, not "${d.decision}": ${hint}`;
   }
   if (kind === 'uncertain' && d.editedArguments !== undefined)
     return `${which} may or may not have run: a retry runs it as it was approved, without edited arguments`;
+  if (kind === 'guardrail' && d.editedArguments !== undefined)
+    return `${which} is a tripped guardrail, not a tool call: it has no arguments to edit; approve or reject it`;
   if (call.approvers && !(d.approver && amongApprovers(call.approvers, d.approver, names)))
     return `approver ${d.approver ? `"${d.approver}"` : '(none given)'} may not decide ${call.toolName} (call ${d.callId}); allowed: ${call.approvers.join(', ')}`;
   if (d.decision === 'extend') return checkExtension(call, which, d.by);

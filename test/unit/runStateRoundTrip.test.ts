@@ -7,7 +7,7 @@ import { RunState } from '../../client/run/runState';
 import { type PendingApproval, type PendingKind, pendingApprovalSchema } from '../../contract/pendingCall';
 import type { RunView } from '../../contract/runViews';
 
-const KINDS: PendingKind[] = ['approval', 'input', 'external', 'uncertain'];
+const KINDS: PendingKind[] = ['approval', 'input', 'external', 'uncertain', 'guardrail'];
 
 /** A pending call with every field set (nested objects whole too). */
 const full = (kind: PendingKind, n = 1): PendingApproval => ({
@@ -32,6 +32,7 @@ const full = (kind: PendingKind, n = 1): PendingApproval => ({
   stale: { was: 'balance 150', now: 'balance 120' },
   request: 'Pay acme 100',
   assistantSaid: 'I will wire the money now.',
+  guardrail: { name: 'no_pii', stage: 'input', checked: 'Pay acme 100', outputInfo: { found: ['iban'], score: 0.9 } },
 });
 
 const view = (pending: PendingApproval[]): RunView => ({
