@@ -7,6 +7,7 @@ import type { Tool } from './defineTool';
 import type { McpServerSpec } from './mcpServers';
 import type { HostedMcpServer } from './hostedMcp';
 import type { AgentSnapshot } from '../core/run/agentSnapshot';
+import type { ConversationItem } from '../contract/items';
 
 export type ToolErrorKind = 'approval_rejected' | 'tool_not_found' | 'invalid_arguments' | 'tool_failed';
 
@@ -17,6 +18,35 @@ export interface ToolErrorInfo {
   /** What the model sees without a formatter. */
   defaultMessage: string;
   context: Record<string, unknown>;
+}
+
+/** A handoff's input as its receiving agent gets it: the conversation so far (already filtered by earlier handoffs). */
+export interface HandoffInputData {
+  inputHistory: ConversationItem[];
+  context: Record<string, unknown>;
+  fromAgent: string;
+  toAgent: string;
+}
+
+/** A handoff (the SDK's handoff()): to which agent, and what happens on the way. */
+export interface HandoffSpec {
+  agent: string;
+  description?: string;
+  needsApproval?: boolean;
+  /**
+   * What the receiving agent's model is sent of the conversation so far: 'remove_all_tools' (messages only),
+   * `{ keepLast: n }` (the last n items), or a function run in an activity when the handoff happens. The run's
+   * conversation, views and audit keep everything.
+   */
+  inputFilter?:
+    | 'remove_all_tools'
+    | { keepLast: number }
+    | ((data: HandoffInputData) => ConversationItem[] | Promise<ConversationItem[]>);
+  /** Run in an activity when the handoff happens, before the next agent's first turn (the SDK's onHandoff). */
+  onHandoff?: (
+    ctx: { context: Record<string, unknown>; runId: string; agentName: string },
+    input: { reason?: string },
+  ) => void | Promise<void>;
 }
 
 /** Approval-policy fields here are the agent's defaults; a tool's own fields win. */
@@ -53,7 +83,15 @@ export interface AgentConfig extends ApprovalPolicy {
    * Agents this one may hand the conversation to (by registered name). Each becomes a tool
    * `transfer_to_<name>`; the run continues in the same workflow under that agent, with its own tools and policies.
    */
-  handoffs?: Array<string | { agent: string; description?: string; needsApproval?: boolean }>;
+  handoffs?: Array<string | HandoffSpec>;
+  /**
+   * What a tool's result does (the OpenAI Agents SDK's toolUseBehavior): 'run_llm_again' (default) sends it to the
+   * model; 'stop_on_first_tool' makes the first call of a turn that ran the run's final output; `stopAtToolNames`
+   * does so for a call to one of those tools. A rejected or invalid call did not run: the model answers again.
+   */
+  toolUseBehavior?: 'run_llm_again' | 'stop_on_first_tool' | { stopAtToolNames: string[] };
+  /** Default true: once the agent has used a tool, a forced toolChoice ('required' or a tool's name) is sent as 'auto'. */
+  resetToolChoice?: boolean;
   /**
    * MCP servers whose tools the agent offers, listed when a run starts and frozen into its snapshot. Tool names
    * reach the model as the server names them, so they must be unique across the agent's tools and servers (a
@@ -77,6 +115,8 @@ export interface Agent extends Required<Pick<AgentConfig, 'name' | 'version' | '
   hostedMcp: readonly HostedMcpServer[];
   snapshot(): AgentSnapshot;
   tool(name: string): Tool | undefined;
+  /** The handoff a `transfer_to_…` tool makes, by the tool's name. */
+  handoff?(toolName: string): HandoffSpec | undefined;
   /**
    * This agent as a tool of another: each call runs it as a child workflow with the call's `input`. Approvals
    * inside surface on the parent run and are decided through it. The parent's always-rules stay out unless

@@ -7,6 +7,8 @@ import { approvalPolicyOf, defineTool, policyOf, type Tool } from './defineTool'
 import { checkMcpServers } from './mcpServers';
 import { checkHostedMcp } from './hostedMcp';
 import type { AgentSnapshot } from '../core/run/agentSnapshot';
+import { checkHandoffs, handoffSnapshot } from './handoffSpecs';
+import { toolUseSnapshot } from './toolUseBehavior';
 import type { Agent, AgentConfig } from './agentConfig';
 
 export type { Agent, AgentConfig, ToolErrorInfo, ToolErrorKind } from './agentConfig';
@@ -43,6 +45,7 @@ export function defineAgent(input: AgentConfig): Agent {
   checkHostedMcp(config.name, config.hostedMcp ?? []);
   const version = config.version ?? '1';
   const byName = new Map(config.tools.map((t) => [t.name, t as Tool]));
+  const handoffSpecs = checkHandoffs(config.name, input.handoffs ?? [], (h) => handoffTool(h).name);
   const policy = policyOf(`agent ${config.name}`, config);
   const checked =
     config.modelSettings === undefined
@@ -50,6 +53,7 @@ export function defineAgent(input: AgentConfig): Agent {
       : checkModelSettings(`agent ${config.name}`, config.modelSettings, [...names]);
   if (checked && 'problem' in checked) throw new Error(checked.problem);
   const modelSettings = checked?.settings;
+  const toolUse = toolUseSnapshot(config, [...names], modelSettings);
   const outputSchema = config.outputType ? outputSchemaOf(config.name, config.outputType) : undefined;
   const withPolicy = (p: ApprovalPolicy) => (Object.keys(p).length ? { policy: p } : {});
   return Object.freeze({
@@ -66,6 +70,7 @@ export function defineAgent(input: AgentConfig): Agent {
     mcpServers: Object.freeze([...(config.mcpServers ?? [])]),
     hostedMcp: Object.freeze([...(config.hostedMcp ?? [])]),
     tool: (name: string) => byName.get(name),
+    handoff: (name: string) => handoffSpecs.get(name),
     asTool: (o: { toolName: string; toolDescription: string; needsApproval?: boolean; shareAlwaysRules?: boolean }) =>
       defineTool({
         name: o.toolName,
@@ -82,6 +87,7 @@ export function defineAgent(input: AgentConfig): Agent {
       ...(config.model ? { model: config.model } : {}),
       ...(modelSettings ? { modelSettings } : {}),
       ...(outputSchema ? { outputSchema } : {}),
+      ...toolUse,
       ...withPolicy(policy),
       tools: config.tools.map((t) => ({
         name: t.name,
@@ -92,7 +98,7 @@ export function defineAgent(input: AgentConfig): Agent {
         ...(t.userInput?.length ? { userInput: [...t.userInput] } : {}),
         ...(t.external ? { external: true, ...(t.resultTimeout ? { resultTimeout: t.resultTimeout } : {}) } : {}),
         ...(t.audit ? { audit: true } : {}),
-        ...(t.handoffTo ? { handoffTo: t.handoffTo } : {}),
+        ...(t.handoffTo ? { handoffTo: t.handoffTo, ...handoffSnapshot(handoffSpecs.get(t.name)) } : {}),
         ...(t.subAgent ? { subAgent: t.subAgent, ...(t.shareAlwaysRules ? { shareAlwaysRules: true } : {}) } : {}),
       })),
     }),

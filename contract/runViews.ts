@@ -93,6 +93,17 @@ export interface Handoff {
   to: string;
   callId: string;
   at: string;
+  /** A handoff with an input filter: what the receiving agent's model was sent from then on (core/run/handoffView.ts). */
+  inputFilter?: HandoffMark;
+}
+
+/** A declarative handoff input filter: the SDK's handoffFilters.removeAllTools, or the last n items only. */
+export type HandoffInputFilter = 'remove_all_tools' | { keepLast: number };
+/** Where a filtered handoff happened (the conversation's length then), which filter, and a function filter's items. */
+export interface HandoffMark {
+  at: number;
+  filter: HandoffInputFilter | 'function';
+  items?: ConversationItem[];
 }
 
 /**

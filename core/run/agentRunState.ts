@@ -12,7 +12,7 @@ import { type ChildRun, ChildRuns } from './childRuns';
 import { EventLog } from './eventLog';
 import { type RunCarry, type TranscriptHead, carryOf, restoreArguments } from './runCarry';
 import type { RunInput } from '../../contract/messages';
-import type { ChildReport, Handoff, PendingApproval, RunStatus } from '../../contract/runViews';
+import type { ChildReport, Handoff, HandoffMark, PendingApproval, RunStatus } from '../../contract/runViews';
 import { alwaysRuleKey, readRuleToolName } from '../../contract/alwaysRuleKey';
 
 export const DEFAULT_MAX_TURNS = 10;
@@ -174,8 +174,9 @@ export class AgentRunState {
     this._nextAgent = { to, callId };
     return true;
   }
-  handedOff(to: AgentSnapshot, at: string): void {
-    this._handoffs.push({ from: this.agentRef().name, to: to.name, callId: this._nextAgent!.callId, at });
+  handedOff(to: AgentSnapshot, at: string, inputFilter?: HandoffMark): void {
+    const handoff = { from: this.agentRef().name, to: to.name, callId: this._nextAgent!.callId, at };
+    this._handoffs.push(inputFilter ? { ...handoff, inputFilter } : handoff);
     this._agent = to;
     this._nextAgent = undefined;
   }

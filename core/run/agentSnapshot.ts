@@ -21,6 +21,9 @@ export interface ToolSnapshot {
   audit?: true;
   /** Calling it hands the conversation to this agent. */
   handoffTo?: string;
+  /** With handoffTo: the handoff's input filter ('function': run in the handoffStarted activity); onHandoff: it has one. */
+  handoffInput?: 'remove_all_tools' | { keepLast: number } | 'function';
+  onHandoff?: true;
   /** Calling it runs this agent as a child workflow (agent.asTool). */
   subAgent?: string;
   shareAlwaysRules?: true;
@@ -56,6 +59,10 @@ export interface AgentSnapshot {
   modelSettings?: ModelSettings;
   /** With outputType: the JSON schema of the final answer (the run's final output is that JSON). */
   outputSchema?: Record<string, unknown>;
+  /** Tool-use behaviour other than run_llm_again: a tool's output ends the run (core/run/toolUse.ts). */
+  toolUseBehavior?: 'stop_on_first_tool' | { stopAtToolNames: string[] };
+  /** true: a forced toolChoice is sent as 'auto' once the agent has used a tool (recorded when the agent forces one, or asks). */
+  resetToolChoice?: boolean;
 }
 
 /** The workflow revision describeAgent writes into every snapshot: raise it with the change that needs it (patches.ts). */
