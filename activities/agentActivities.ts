@@ -173,6 +173,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         items: conversation.items,
         tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema })),
         ...(agent.hostedMcp.length ? { hostedMcp: agent.hostedMcp } : {}),
+        ...(agent.hostedTools.length ? { hostedTools: agent.hostedTools } : {}),
         ...(req.modelSettings ? { settings: req.modelSettings } : {}),
         ...(agent.outputSchema ? { outputSchema: agent.outputSchema } : {}),
       });

@@ -6,6 +6,7 @@ import type { ApprovalPolicy } from '../contract/approvalPolicy';
 import type { Tool } from './defineTool';
 import type { McpServerSpec } from './mcpServers';
 import type { HostedMcpServer } from './hostedMcp';
+import type { HostedTool } from './hostedTools';
 import type { AgentSnapshot } from '../core/run/agentSnapshot';
 import type { ConversationItem } from '../contract/items';
 
@@ -65,8 +66,9 @@ export interface AgentConfig extends ApprovalPolicy {
    * (OUTPUT_TRIES answers in all, then the run fails with OutputValidationFailed). Read it with result.finalOutputAs(schema).
    */
   outputType?: z.ZodObject;
+  /** Function tools, and hosted tools (webSearchTool() …: Responses API only, run by the provider, never gated). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any parameter schema
-  tools: Tool<any>[];
+  tools: Array<Tool<any> | HostedTool>;
   /** The text the model sees for a tool error; return undefined to keep the default. */
   toolErrorFormatter?: (info: ToolErrorInfo) => string | undefined | Promise<string | undefined>;
   /**
@@ -102,7 +104,11 @@ export interface AgentConfig extends ApprovalPolicy {
   hostedMcp?: HostedMcpServer[];
 }
 
-export interface Agent extends Required<Pick<AgentConfig, 'name' | 'version' | 'instructions' | 'tools'>> {
+export interface Agent extends Required<Pick<AgentConfig, 'name' | 'version' | 'instructions'>> {
+  /** The function tools (hosted tools are in hostedTools). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any parameter schema
+  tools: Tool<any>[];
+  hostedTools: readonly HostedTool[];
   model?: string;
   modelSettings?: ModelSettings;
   outputType?: z.ZodObject;

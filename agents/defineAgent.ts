@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { approvalPolicyOf, defineTool, policyOf, type Tool } from './defineTool';
 import { checkMcpServers } from './mcpServers';
 import { checkHostedMcp } from './hostedMcp';
+import { checkHostedTools, isHostedTool } from './hostedTools';
 import type { AgentSnapshot } from '../core/run/agentSnapshot';
 import { checkHandoffs, handoffSnapshot } from './handoffSpecs';
 import { toolUseSnapshot } from './toolUseBehavior';
@@ -35,8 +36,10 @@ export function handoffTool(spec: string | { agent: string; description?: string
 }
 
 export function defineAgent(input: AgentConfig): Agent {
-  const config = { ...input, tools: [...input.tools, ...(input.handoffs ?? []).map(handoffTool)] };
-  const names = new Set<string>();
+  const hostedTools = checkHostedTools(input.name, input.tools.filter(isHostedTool));
+  const functionTools = input.tools.filter((t): t is Tool => !isHostedTool(t));
+  const config = { ...input, tools: [...functionTools, ...(input.handoffs ?? []).map(handoffTool)] };
+  const names = new Set<string>(hostedTools.map((t) => t.name));
   for (const t of config.tools) {
     if (names.has(t.name)) throw new Error(`agent ${config.name}: two tools are named ${t.name}`);
     names.add(t.name);
@@ -69,6 +72,7 @@ export function defineAgent(input: AgentConfig): Agent {
     policy,
     mcpServers: Object.freeze([...(config.mcpServers ?? [])]),
     hostedMcp: Object.freeze([...(config.hostedMcp ?? [])]),
+    hostedTools,
     tool: (name: string) => byName.get(name),
     handoff: (name: string) => handoffSpecs.get(name),
     asTool: (o: { toolName: string; toolDescription: string; needsApproval?: boolean; shareAlwaysRules?: boolean }) =>
@@ -88,6 +92,7 @@ export function defineAgent(input: AgentConfig): Agent {
       ...(modelSettings ? { modelSettings } : {}),
       ...(outputSchema ? { outputSchema } : {}),
       ...toolUse,
+      ...(hostedTools.length ? { hostedTools: hostedTools.map(({ type: _t, ...t }) => t) } : {}),
       ...withPolicy(policy),
       tools: config.tools.map((t) => ({
         name: t.name,

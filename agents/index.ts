@@ -8,6 +8,17 @@ export { defineTool, type Tool, type ToolConfig, type ToolContext } from './defi
 export { AgentRegistry, AgentNotFoundError } from './registry';
 export { shellTool, type ShellToolOptions } from './shellTool';
 export { applyPatchTool, type ApplyPatchToolOptions } from './applyPatchTool';
+export {
+  webSearchTool,
+  fileSearchTool,
+  codeInterpreterTool,
+  imageGenerationTool,
+  type HostedTool,
+  type WebSearchToolOptions,
+  type FileSearchToolOptions,
+  type CodeInterpreterToolOptions,
+  type ImageGenerationToolOptions,
+} from './hostedTools';
 export type { ApprovalPolicy } from '../contract/approvalPolicy';
 export type { ModelSettings } from '../contract/modelSettings';
 export { OUTPUT_TRIES } from '../core/run/outputType';

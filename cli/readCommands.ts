@@ -14,6 +14,7 @@ import {
   itemLine,
   pendingTable,
   print,
+  providerCallLines,
   printJson,
   printProblem,
   red,
@@ -110,6 +111,7 @@ export function addReadCommands(program: Command, connect: Connect): void {
           ),
           auditTable(s.audit),
         );
+      lines.push(...providerCallLines(s.items));
       if (s.finalOutput !== undefined) lines.push('', bold('Final output'), finalOutputText(s));
       if (s.error) lines.push('', red(visible(`Failed (${s.errorType ?? 'error'}): ${s.error}`)));
       print(lines.join('\n'));
@@ -158,10 +160,10 @@ export function addReadCommands(program: Command, connect: Connect): void {
     .option('--json', 'machine-readable output')
     .action(async (workflowId: string, o: { json?: boolean }) => {
       const { runner } = await connect();
-      await runner.describe(workflowId); // a clear error for an unknown run, or one no worker can answer for
+      const s = await runner.describe(workflowId); // a clear error for an unknown run, or one no worker can answer for
       const audit = await runner.audit(workflowId);
       if (o.json) return printJson(audit);
-      print(audit.length ? auditTable(audit) : 'No decisions yet.');
+      print([audit.length ? auditTable(audit) : 'No decisions yet.', ...providerCallLines(s.items)].join('\n'));
     });
 
   program

@@ -8,6 +8,7 @@ import { type DiffLine, argumentText, argumentView, diffLineText } from '../core
 import { relativeTime } from '../core/relativeTime';
 import { visible } from '../core/visibleText';
 import type { ConversationItem } from '../contract/items';
+import { providerCallOf, providerCallsIn } from '../core/run/providerCalls';
 import type { RunEvent } from '../contract/runEvents';
 import type { AuditEntry, PendingApproval } from '../contract/runViews';
 import type { AgentRunResult } from '../client/run/runner';
@@ -170,6 +171,20 @@ export const auditTable = (audit: AuditEntry[]) =>
     'REASON / MESSAGE',
   );
 
+/** The calls the provider ran within its turns (hosted tools, hosted MCP): for `show` and `audit`, never gated. */
+export function providerCallLines(items: readonly ConversationItem[]): string[] {
+  const calls = providerCallsIn(items);
+  if (!calls.length) return [];
+  return [
+    '',
+    bold('Provider-executed (run by the model provider within a turn; no person could gate them)'),
+    ...calls.map(
+      (c) =>
+        `  ${shownLine(c.callId)}  ${callText(c.server ? `${c.server}: ${c.toolName}` : c.toolName, c.arguments, 100)}${c.status ? dim(` (${shownLine(c.status)})`) : ''}`,
+    ),
+  ];
+}
+
 /** One conversation item, for `countersign conversation`. */
 export function itemLine(item: ConversationItem): string {
   if (item.type === 'message') return `${bold(shownLine(item.role))}: ${visible(item.content)}`;
@@ -179,6 +194,9 @@ export function itemLine(item: ConversationItem): string {
     return `${yellow('→')} ${shownLine(item.serverLabel)}: ${callText(item.name, item.arguments, 100)} ${dim(`(hosted MCP, asks approval ${shownLine(item.id)})`)}`;
   if (item.type === 'mcp_approval_response')
     return `${item.approve ? green('←') : red('←')} ${shownLine(item.approvalRequestId)}: ${item.approve ? 'approved' : `rejected${item.reason ? `: ${visible(item.reason)}` : ''}`}`;
+  const call = providerCallOf(item);
+  if (call)
+    return `${yellow('→')} ${callText(call.server ? `${call.server}: ${call.toolName}` : call.toolName, call.arguments, 100)} ${dim(`(provider-executed ${shownLine(call.callId)}${call.status ? `, ${shownLine(call.status)}` : ''})`)}`;
   if (item.type === 'provider_item')
     return dim(
       `(${shownLine(String(item.item.type))}${item.item.name ? ` ${shownLine(String(item.item.name))}` : ''}${item.item.output ? `: ${visible(String(item.item.output))}` : ''})`,
@@ -197,7 +215,7 @@ export function eventLine(e: RunEvent): string {
     case 'model_text_delta':
       return `${head}${dim('…')} ${visible(e.delta)}`;
     case 'tool_called':
-      return `${head}${yellow('→')} ${callText(e.toolName, e.arguments, 100)} ${dim(`(call ${shownLine(e.callId)}${e.needsPerson ? ', needs a person' : ''})`)}`;
+      return `${head}${yellow('→')} ${callText(e.toolName, e.arguments, 100)} ${dim(`(call ${shownLine(e.callId)}${e.needsPerson ? ', needs a person' : ''}${e.providerExecuted ? ', provider-executed' : ''})`)}`;
     case 'approval_requested':
       return `${head}${yellow('waiting')} ${callText(e.pending.toolName, e.pending.arguments, 80)} ${dim(`(call ${shownLine(e.callId)}, ${e.pending.kind})`)}`;
     case 'decision':

@@ -17,7 +17,15 @@ export type RunEvent = EventBase &
   (
     | { type: 'run_started'; input: string }
     | { type: 'turn_started'; turn: number }
-    | { type: 'tool_called'; callId: string; toolName: string; arguments: string; needsPerson: boolean }
+    | {
+        type: 'tool_called';
+        callId: string;
+        toolName: string;
+        arguments: string;
+        needsPerson: boolean;
+        /** The model provider ran it within the turn (a hosted tool, a hosted MCP call): no person could gate it. */
+        providerExecuted?: true;
+      }
     | { type: 'approval_requested'; callId: string; pending: PendingApproval }
     | {
         type: 'decision';

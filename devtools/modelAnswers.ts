@@ -125,7 +125,7 @@ export async function answerResponses(
   const id = nextId('resp');
   const calls = resolvedCalls(step);
   const u = usageFor(items, step);
-  const output: Array<Record<string, unknown>> = [];
+  const output: Array<Record<string, unknown>> = [...(step.providerItems ?? [])];
   if (step.text !== undefined)
     output.push({
       type: 'message',

@@ -23,6 +23,11 @@ export const scriptStepSchema = z.object({
       }),
     )
     .optional(),
+  /**
+   * Responses API: items the provider executed itself within the turn (hosted tools: web_search_call,
+   * file_search_call, code_interpreter_call, image_generation_call, mcp_call), sent before the text, as given.
+   */
+  providerItems: z.array(z.record(z.string(), z.unknown())).optional(),
   /** Answer with this HTTP error instead (e.g. 500, 429, 401). */
   error: z
     .object({

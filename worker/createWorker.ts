@@ -91,13 +91,18 @@ function checkApproverKeys(registry: AgentRegistry, s: WorkerSettings): void {
   }
 }
 
-/** Hosted MCP is a Responses API tool: a worker on Chat Completions refuses agents that use it, before any run does. */
+/** Hosted MCP and hosted tools are Responses API tools: a worker on Chat Completions refuses agents that use it, before any run does. */
 function checkModelApi(registry: AgentRegistry, model: ModelEndpoint): void {
   if (model.api !== 'chat') return;
   const hosted = registry.all().find((a) => a.hostedMcp.length > 0);
   if (hosted)
     throw new ConfigError(
       `agent ${hosted.name} uses hosted MCP servers, which only the Responses API offers; set COUNTERSIGN_MODEL_API=responses, or use mcpServers (run by the worker) instead`,
+    );
+  const tooled = registry.all().find((a) => a.hostedTools?.length);
+  if (tooled)
+    throw new ConfigError(
+      `agent ${tooled.name} uses hosted tools (${tooled.hostedTools.map((t) => t.name).join(', ')}), which only the Responses API offers; set COUNTERSIGN_MODEL_API=responses, or use function tools instead`,
     );
 }
 

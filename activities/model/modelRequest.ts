@@ -3,6 +3,7 @@
 import type { ModelSettings } from '../../contract/modelSettings';
 import type { ConversationItem, ToolSpec } from '../../contract/items';
 import type { HostedMcpServer } from '../../agents/hostedMcp';
+import type { HostedTool } from '../../agents/hostedTools';
 
 export interface ModelRequest {
   /** The run's workflow id: sent as the run-id header so logs and scripted servers can tell runs apart. */
@@ -16,6 +17,8 @@ export interface ModelRequest {
   tools: ToolSpec[];
   /** Hosted MCP servers (Responses API only). */
   hostedMcp?: readonly HostedMcpServer[];
+  /** Hosted tools: web search, file search, code interpreter, image generation (Responses API only). */
+  hostedTools?: readonly HostedTool[];
   /** The run's model settings (its agent's, with the run's own over them). */
   settings?: ModelSettings;
   /** With the agent's outputType: the final answer must be JSON of this schema (structured output). */

@@ -4,6 +4,7 @@ import type OpenAI from 'openai';
 import type { ResponseInputItem, FunctionTool, Tool } from 'openai/resources/responses/responses';
 import type { ConversationItem, ModelTurn } from '../../contract/items';
 import { hostedMcpTool } from '../../agents/hostedMcp';
+import { HOSTED_CALL_TYPES, hostedCallItem, providerInput } from '../../agents/hostedTools';
 import { OUTPUT_FORMAT_NAME, responsesSettings } from './providerSettings';
 import { type Live, streamResponses } from './modelStream';
 import { type ModelRequest, RUN_ID_HEADER } from './modelRequest';
@@ -28,7 +29,7 @@ function toResponsesInput(items: ConversationItem[]): ResponseInputItem[] {
         approve: item.approve,
         ...(item.reason ? { reason: item.reason } : {}),
       };
-    if (item.type === 'provider_item') return item.item as unknown as ResponseInputItem;
+    if (item.type === 'provider_item') return providerInput(item.item) as unknown as ResponseInputItem;
     return { type: 'function_call_output', call_id: item.callId, output: item.output };
   });
 }
@@ -41,7 +42,13 @@ export async function callResponses(client: OpenAI, model: string, req: ModelReq
     parameters: t.parameters,
     strict: false,
   }));
-  const tools = [...functions, ...(req.hostedMcp ?? []).map(hostedMcpTool)] as Tool[];
+  const hosted = req.hostedTools ?? [];
+  const tools = [
+    ...functions,
+    ...(req.hostedMcp ?? []).map(hostedMcpTool),
+    ...hosted.map((t) => t.providerData),
+  ] as Tool[];
+  const include = [...new Set(hosted.flatMap((t) => t.include ?? []))];
   const settings = responsesSettings(
     req.settings,
     req.tools.map((t) => t.name),
@@ -56,6 +63,7 @@ export async function callResponses(client: OpenAI, model: string, req: ModelReq
     instructions: req.instructions || undefined,
     input: toResponsesInput(req.items),
     ...(tools.length ? { tools } : {}),
+    ...(include.length ? { include } : {}),
   } as OpenAI.Responses.ResponseCreateParamsNonStreaming;
   const headers = { [RUN_ID_HEADER]: req.workflowId };
   const response = live
@@ -78,6 +86,8 @@ export async function callResponses(client: OpenAI, model: string, req: ModelReq
       });
     } else if (out.type === 'mcp_list_tools' || out.type === 'mcp_call') {
       items.push({ type: 'provider_item', item: out as unknown as Record<string, unknown> });
+    } else if ((HOSTED_CALL_TYPES as readonly string[]).includes(out.type)) {
+      items.push({ type: 'provider_item', item: hostedCallItem(out as unknown as Record<string, unknown>) });
     }
   }
   const u = response.usage;

@@ -63,6 +63,8 @@ export interface AgentSnapshot {
   toolUseBehavior?: 'stop_on_first_tool' | { stopAtToolNames: string[] };
   /** true: a forced toolChoice is sent as 'auto' once the agent has used a tool (recorded when the agent forces one, or asks). */
   resetToolChoice?: boolean;
+  /** Hosted tools (Responses API; the provider runs them within a turn): each one's name and the tool as sent. */
+  hostedTools?: Array<{ name: string; providerData: Record<string, unknown>; include?: string[] }>;
 }
 
 /** The workflow revision describeAgent writes into every snapshot: raise it with the change that needs it (patches.ts). */

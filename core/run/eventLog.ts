@@ -3,6 +3,7 @@
 // path has to remember to emit anything, and a replay derives the same events with the same numbers. It travels in
 // the continue-as-new carry, so `seq` keeps counting across runs of one workflow id. Pure, no Temporal imports.
 import type { ConversationItem } from '../../contract/items';
+import { providerCallOf } from './providerCalls';
 import type { PlannedCall } from '../approvals/plannedCall';
 import type { EventPage, RunEvent } from '../../contract/runEvents';
 import type { AuditEntry, Handoff, PendingApproval, RunStatus } from '../../contract/runViews';
@@ -166,6 +167,19 @@ export class EventLog {
           ? plan.disposition !== 'run' && plan.disposition !== 'error' && !('auto' in plan && plan.auto)
           : !!run.book.call(callId);
         emit({ type: 'tool_called', callId, toolName: item.name, arguments: cut(item.arguments), needsPerson });
+      } else if (item.type === 'provider_item') {
+        const call = providerCallOf(item);
+        if (call) {
+          const { callId, toolName } = call;
+          emit({
+            type: 'tool_called',
+            callId,
+            toolName,
+            arguments: cut(call.arguments),
+            needsPerson: false,
+            providerExecuted: true,
+          });
+        }
       } else if (item.type === 'function_call_output' && !s.outputs.includes(item.callId)) {
         s.outputs.push(item.callId);
         emit({ type: 'tool_output', callId: item.callId, output: cut(item.output) });
