@@ -60,6 +60,8 @@ export const runInputSchema = shareAcrossRuns('messages.runInputSchema', () =>
     history: z.array(z.looseObject({ type: z.string() })).optional(),
     /** The model's settings for this run: win over the agent's, key by key (see contract/modelSettings.ts). */
     modelSettings: modelSettingsSchema.optional(),
+    /** 'server': the provider keeps the conversation (Responses API: each turn sends only new items, previous_response_id); `{ conversationId }`: an OpenAI conversation to add to. */
+    conversation: z.union([z.literal('server'), z.object({ conversationId: z.string().min(1) })]).optional(),
   }),
 );
 export type RunInput = z.infer<typeof runInputSchema>;

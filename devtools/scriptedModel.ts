@@ -10,6 +10,7 @@ import { type BrainItem, demoReply } from './demoBrain';
 import { type SentChunk, answerChat, answerResponses, sendJson } from './modelAnswers';
 import { chatItems, responsesItems, toolNames } from './requestItems';
 import { type ScriptStep, scriptSchema } from './scriptSteps';
+import { ResponseStore } from './responseStore';
 
 const SHARED = '*';
 
@@ -57,6 +58,7 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
   const queues = new Map<string, ScriptStep[]>();
   const requests: RecordedRequest[] = [];
   const sentChunks: SentChunk[] = [];
+  const store = new ResponseStore(); // Responses API: stored responses and conversations (responseStore.ts)
   const model: ScriptedModel = {
     baseURL: '',
     requests,
@@ -76,6 +78,8 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
       model.script(decodeURIComponent(url.pathname.slice('/_scripts/'.length)), parsed.data);
       return sendJson(res, 200, { queued: parsed.data.length });
     }
+    if (req.method === 'POST' && url.pathname.endsWith('/conversations'))
+      return sendJson(res, 200, store.createConversation());
     const api = url.pathname.endsWith('/chat/completions')
       ? 'chat'
       : url.pathname.endsWith('/responses')
@@ -98,6 +102,9 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
         error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' },
       });
 
+    const held = api === 'responses' ? store.check(body, items) : { prior: [] };
+    if ('error' in held)
+      return sendJson(res, held.error.status, { error: { ...held.error, type: 'invalid_request_error', code: null } });
     const queue = (workflowId && queues.get(workflowId)?.length ? queues.get(workflowId) : queues.get(SHARED)) ?? [];
     const step = queue.shift() ?? demoReply(items, tools, toolSpecs(body));
     if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
@@ -113,7 +120,7 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
     }
     const pace = stream ? { workflowId, chunkDelayMs: step.chunkDelayMs, sent: sentChunks } : undefined;
     if (api === 'chat') await answerChat(res, body, items, step, pace);
-    else await answerResponses(res, body, items, step, pace);
+    else store.keep(body, held.prior, items, await answerResponses(res, body, items, step, pace));
   }
 
   const server: Server = createServer((req, res) => {

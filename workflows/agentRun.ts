@@ -60,6 +60,7 @@ import { Publisher } from './publisher';
 import { SubRuns } from './subRuns';
 import { TurnCalls } from './turnCalls';
 import { countModelTurn } from './runMetrics';
+import { ServerConversation } from '../core/run/serverConversation';
 
 const isoNow = () => new Date(Date.now()).toISOString();
 
@@ -82,6 +83,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   const handoffs = new Handoffs(state, publish, isoNow);
   const turnCalls = new TurnCalls(state, workflowId, { timers, notifier, subRuns, handoffs, publish, now: isoNow });
   const desk = new DecisionDesk(state, publisher, subRuns, isoNow, workflowInfo().root?.workflowId ?? workflowId);
+  const server = new ServerConversation(input.conversation, carry?.server, (line) => log.warn(line)); // conversation: 'server'
 
   // ── Handlers ─────────────────────────────────────────────────────────────────────────────────────────────
   setHandler(childStateSignal, (report) => subRuns.onReport(report));
@@ -117,7 +119,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       pending: state.book.undecided().length,
     });
     publisher.settle(); // the activation's last check comes after the continue-as-new
-    const carry = state.toCarry();
+    const carry = { ...state.toCarry(), ...server.carry() };
     fitsInHistory('the continue-as-new state', carry);
     return continueAsNew<typeof agentRun>(input, carry);
   }
@@ -160,8 +162,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
         runId: workflowId,
         turn: state.turn,
         agent: state.agentRef(),
-        ...(transcript ? { transcript } : {}),
-        items: state.items.slice(transcript?.count ?? 0),
+        ...server.request(state.agent, state.items, transcript), // the transcript's tail, or only what the provider lacks
         context: input.context ?? {},
         policy: state.runPolicy,
         ...state.mcpTools(),
@@ -176,6 +177,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
         ),
       );
       state.modelAnswered(result);
+      server.answered(result.responseId, state.items.length);
       countModelTurn(state.agentRef().name);
       if (result.calls.length === 0 && result.outputProblem !== undefined) {
         // outputType: the answer did not match; the model hears why and answers again, OUTPUT_TRIES answers in all.

@@ -83,8 +83,13 @@ export function createModelActivities(settings: ModelEndpoint, relay?: DeltaRela
   const where = settings.baseURL ?? 'the OpenAI API';
   return {
     /** One model turn. Retried by Temporal per the workflow's retry policy. */
-    async callModel(req: ModelRequest): Promise<ModelTurn> {
+    async callModel(req: ModelRequest): Promise<ModelTurn & { responseId?: string }> {
       const model = req.model ?? settings.model;
+      if (req.conversation && settings.api === 'chat')
+        throw ApplicationFailure.create({
+          type: Failure.ModelRequestRejected,
+          message: `this run's conversation is kept by the provider (conversation: 'server'), which needs the Responses API, and this worker uses Chat Completions: run it on a worker with COUNTERSIGN_MODEL_API=responses`,
+        });
       // A local activity (fast mode) has no heartbeat, so no reader could find a feed: it does not stream.
       const live =
         relay && req.turn !== undefined && !inLocalActivity()

@@ -23,6 +23,7 @@ export interface RunOptions extends Pick<
   | 'modelTimeout'
   | 'toolTimeout'
   | 'modelSettings'
+  | 'conversation'
 > {
   /** Default `<agent>-<uuid>`. */
   workflowId?: string;

@@ -8,6 +8,7 @@ import type { PlannedCall } from '../approvals/plannedCall';
 import type { Handoff } from '../../contract/runViews';
 import type { EventLogState } from './eventLog';
 import type { AgentRunState } from './agentRunState';
+import type { ServerConversationState } from './serverConversation';
 
 /** Where the conversation stands in the transcript store the model activity reads (see activities/model/transcript.ts). */
 export interface TranscriptHead {
@@ -37,6 +38,8 @@ export interface RunCarry {
   transcript?: TranscriptHead;
   /** The run's event log (seq keeps counting in the continuation). */
   events?: EventLogState;
+  /** What the provider holds of a server-managed conversation (core/run/serverConversation.ts). */
+  server?: ServerConversationState;
 }
 
 export function argumentsByCall(items: readonly ConversationItem[]): Map<string, string> {
