@@ -22,6 +22,7 @@ import { formatError } from './toolErrorText';
 import { changedSince } from './callFingerprint';
 import { freezeMcpTools, mcpTool } from './mcp/mcpTools';
 import type { TranscriptHead } from '../core/run/runCarry';
+import type { ConversationRef } from '../core/run/serverConversation';
 import { createModelActivities } from './model/modelTurn';
 import type { DeltaRelay } from './model/deltaRelay';
 import type { TranscriptStore } from './model/transcript';
@@ -45,6 +46,8 @@ export interface ModelTurnRequest {
   mcpTools?: ToolSnapshot[];
   /** The run's model settings: its agent snapshot's, with the run's own over them (the snapshot keeps a run's settings). */
   modelSettings?: ModelSettings;
+  /** A server-managed conversation: `items` are what the provider lacks, and no transcript is kept. */
+  conversation?: ConversationRef;
 }
 
 export type ModelTurnResult = ModelTurn & {
@@ -53,6 +56,8 @@ export type ModelTurnResult = ModelTurn & {
   outputProblem?: string;
   /** The stored conversation including the request's items: the next turn sends only what comes after it. */
   transcript?: TranscriptHead;
+  /** With a server-managed conversation: the provider's response id, which the next turn continues from. */
+  responseId?: string;
 };
 
 export interface RunToolRequest {
@@ -145,6 +150,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         revision: SNAPSHOT_REVISION,
         ...(settings.fastMode ? { modelCalls: 'local' as const } : {}),
         ...(settings.requireSignedDecisions ? { requireSignedDecisions: true as const } : {}),
+        ...(settings.model.api === 'chat' ? { modelApi: 'chat' as const } : {}), // a server conversation falls back
       };
       return agent.mcpServers.length
         ? { ...snapshot, tools: [...snapshot.tools, ...(await freezeMcpTools(agent))] }
@@ -164,7 +170,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
     async modelTurn(req: ModelTurnRequest): Promise<ModelTurnResult> {
       const agent = agentOf(deps.registry, req.agent);
       const tools = toolsOf(agent, req.mcpTools);
-      const conversation = await conversationOf(req, deps.transcripts);
+      const conversation = req.conversation ? { items: req.items } : await conversationOf(req, deps.transcripts);
       const turn = await callModel({
         workflowId: req.runId,
         ...(req.turn !== undefined ? { turn: req.turn } : {}),
@@ -176,6 +182,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         ...(agent.hostedTools.length ? { hostedTools: agent.hostedTools } : {}),
         ...(req.modelSettings ? { settings: req.modelSettings } : {}),
         ...(agent.outputSchema ? { outputSchema: agent.outputSchema } : {}),
+        ...(req.conversation ? { conversation: req.conversation } : {}),
       });
       const outputProblem = finalOutputProblem(agent, turn.items);
       const planning = { workflowId: req.runId, context: req.context, policy: req.policy, settings };

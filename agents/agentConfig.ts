@@ -102,6 +102,11 @@ export interface AgentConfig extends ApprovalPolicy {
   mcpServers?: McpServerSpec[];
   /** Hosted MCP servers (Responses API only): the provider calls them; approvals it asks for are booked here. */
   hostedMcp?: HostedMcpServer[];
+  /**
+   * 'server': the provider keeps the conversation (Responses API): each turn sends only the items new since the last
+   * response, with previous_response_id and store: true. On Chat Completions the whole conversation is sent, as without.
+   */
+  conversation?: 'server';
 }
 
 export interface Agent extends Required<Pick<AgentConfig, 'name' | 'version' | 'instructions'>> {
@@ -119,6 +124,7 @@ export interface Agent extends Required<Pick<AgentConfig, 'name' | 'version' | '
   policy: ApprovalPolicy;
   mcpServers: readonly McpServerSpec[];
   hostedMcp: readonly HostedMcpServer[];
+  conversation?: 'server';
   snapshot(): AgentSnapshot;
   tool(name: string): Tool | undefined;
   /** The handoff a `transfer_to_…` tool makes, by the tool's name. */

@@ -46,6 +46,8 @@ export function defineAgent(input: AgentConfig): Agent {
   }
   checkMcpServers(config.name, config.mcpServers ?? []);
   checkHostedMcp(config.name, config.hostedMcp ?? []);
+  if (config.conversation !== undefined && config.conversation !== 'server')
+    throw new Error(`agent ${config.name}: conversation must be 'server' (the provider keeps it) or left out`);
   const version = config.version ?? '1';
   const byName = new Map(config.tools.map((t) => [t.name, t as Tool]));
   const handoffSpecs = checkHandoffs(config.name, input.handoffs ?? [], (h) => handoffTool(h).name);
@@ -72,6 +74,7 @@ export function defineAgent(input: AgentConfig): Agent {
     policy,
     mcpServers: Object.freeze([...(config.mcpServers ?? [])]),
     hostedMcp: Object.freeze([...(config.hostedMcp ?? [])]),
+    ...(config.conversation ? { conversation: config.conversation } : {}),
     hostedTools,
     tool: (name: string) => byName.get(name),
     handoff: (name: string) => handoffSpecs.get(name),
@@ -93,6 +96,7 @@ export function defineAgent(input: AgentConfig): Agent {
       ...(outputSchema ? { outputSchema } : {}),
       ...toolUse,
       ...(hostedTools.length ? { hostedTools: hostedTools.map(({ type: _t, ...t }) => t) } : {}),
+      ...(config.conversation ? { conversation: config.conversation } : {}),
       ...withPolicy(policy),
       tools: config.tools.map((t) => ({
         name: t.name,

@@ -121,7 +121,7 @@ export async function answerResponses(
   items: BrainItem[],
   step: ScriptStep,
   pace?: Pace,
-) {
+): Promise<{ id: string; output: Array<Record<string, unknown>> }> {
   const id = nextId('resp');
   const calls = resolvedCalls(step);
   const u = usageFor(items, step);
@@ -171,7 +171,10 @@ export async function answerResponses(
       output_tokens_details: { reasoning_tokens: 0 },
     },
   };
-  if (!pace) return sendJson(res, 200, response);
+  if (!pace) {
+    sendJson(res, 200, response);
+    return response;
+  }
   let n = 0;
   const ev = (type: string, data: Record<string, unknown>): SseEvent => ({
     event: type,
@@ -192,6 +195,7 @@ export async function answerResponses(
   });
   events.push(ev('response.completed', { response }));
   await sendSse(res, events, pace);
+  return response;
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {

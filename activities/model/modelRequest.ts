@@ -3,6 +3,7 @@
 import type { ModelSettings } from '../../contract/modelSettings';
 import type { ConversationItem, ToolSpec } from '../../contract/items';
 import type { HostedMcpServer } from '../../agents/hostedMcp';
+import type { ConversationRef } from '../../core/run/serverConversation';
 import type { HostedTool } from '../../agents/hostedTools';
 
 export interface ModelRequest {
@@ -23,6 +24,8 @@ export interface ModelRequest {
   settings?: ModelSettings;
   /** With the agent's outputType: the final answer must be JSON of this schema (structured output). */
   outputSchema?: Record<string, unknown>;
+  /** A server-managed conversation (Responses API): `items` are only what the provider lacks; store: true. */
+  conversation?: ConversationRef;
 }
 
 export const RUN_ID_HEADER = 'X-Countersign-Run-Id';

@@ -34,7 +34,20 @@ function toResponsesInput(items: ConversationItem[]): ResponseInputItem[] {
   });
 }
 
-export async function callResponses(client: OpenAI, model: string, req: ModelRequest, live?: Live): Promise<ModelTurn> {
+/** A server-managed conversation: the provider stores each response and continues from the last (or a conversation). */
+function serverConversation(req: ModelRequest) {
+  const ref = req.conversation;
+  if (!ref) return {};
+  if (ref.conversationId) return { store: true, conversation: ref.conversationId };
+  return { store: true, ...(ref.previousResponseId ? { previous_response_id: ref.previousResponseId } : {}) };
+}
+
+export async function callResponses(
+  client: OpenAI,
+  model: string,
+  req: ModelRequest,
+  live?: Live,
+): Promise<ModelTurn & { responseId?: string }> {
   const functions: FunctionTool[] = req.tools.map((t) => ({
     type: 'function',
     name: t.name,
@@ -63,6 +76,7 @@ export async function callResponses(client: OpenAI, model: string, req: ModelReq
     instructions: req.instructions || undefined,
     input: toResponsesInput(req.items),
     ...(tools.length ? { tools } : {}),
+    ...serverConversation(req),
     ...(include.length ? { include } : {}),
   } as OpenAI.Responses.ResponseCreateParamsNonStreaming;
   const headers = { [RUN_ID_HEADER]: req.workflowId };
@@ -93,6 +107,7 @@ export async function callResponses(client: OpenAI, model: string, req: ModelReq
   const u = response.usage;
   return {
     items,
+    ...(req.conversation ? { responseId: response.id } : {}), // the next turn continues from it
     usage: {
       requests: 1,
       inputTokens: u?.input_tokens ?? 0,

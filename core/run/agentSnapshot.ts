@@ -65,6 +65,10 @@ export interface AgentSnapshot {
   resetToolChoice?: boolean;
   /** Hosted tools (Responses API; the provider runs them within a turn): each one's name and the tool as sent. */
   hostedTools?: Array<{ name: string; providerData: Record<string, unknown>; include?: string[] }>;
+  /** 'server': the provider keeps the conversation (Responses API); a run's own `conversation` wins. */
+  conversation?: 'server';
+  /** 'chat': the worker that described it calls Chat Completions (a server conversation falls back to sending all). */
+  modelApi?: 'chat';
 }
 
 /** The workflow revision describeAgent writes into every snapshot: raise it with the change that needs it (patches.ts). */
