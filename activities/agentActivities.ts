@@ -27,6 +27,7 @@ import { createModelActivities } from './model/modelTurn';
 import type { DeltaRelay } from './model/deltaRelay';
 import type { TranscriptStore } from './model/transcript';
 import { createNotifyActivities } from './notify';
+import { type HandoffMark, conversationView, createHandoffActivities } from './handoffStarted';
 import { type SignatureCheck, verifyDecisionSignatures, verifyGrantSignature } from './approverKeys';
 
 export interface ModelTurnRequest {
@@ -46,6 +47,7 @@ export interface ModelTurnRequest {
   mcpTools?: ToolSnapshot[];
   /** The run's model settings: its agent snapshot's, with the run's own over them (the snapshot keeps a run's settings). */
   modelSettings?: ModelSettings;
+  view?: HandoffMark[]; // after filtered handoffs, what the agent in charge sees (core/run/handoffView.ts)
   /** A server-managed conversation: `items` are what the provider lacks, and no transcript is kept. */
   conversation?: ConversationRef;
 }
@@ -139,6 +141,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
   const { callModel } = createModelActivities(settings.model, deps.deltaRelay);
   return {
     ...createNotifyActivities(settings),
+    ...createHandoffActivities(deps),
 
     /** The agent as this run will know it, its MCP servers' tools listed now and frozen with it. */
     async describeAgent(ref: { name: string; version?: string }): Promise<AgentSnapshot> {
@@ -176,7 +179,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         ...(req.turn !== undefined ? { turn: req.turn } : {}),
         model: agent.model,
         instructions: agent.instructions,
-        items: conversation.items,
+        items: req.view ? conversationView(conversation.items, req.view) : conversation.items,
         tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema })),
         ...(agent.hostedMcp.length ? { hostedMcp: agent.hostedMcp } : {}),
         ...(agent.hostedTools.length ? { hostedTools: agent.hostedTools } : {}),

@@ -56,6 +56,7 @@ export const FAILURE_ERRORS: { readonly [T in FailureType]: FailureErrorClass } 
   InvalidRunInput: RunFailedError,
   MaxTurnsExceeded: RunFailedError,
   OutputValidationFailed: RunFailedError,
+  HandoffFailed: RunFailedError,
   PayloadTooLarge: RunFailedError,
   RunTimedOut: RunFailedError,
   RunCancelled: RunFailedError,

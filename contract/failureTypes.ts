@@ -19,6 +19,10 @@ export const FAILURES = {
   InvalidRunInput: { shows: 'run', means: 'the start input does not parse' },
   MaxTurnsExceeded: { shows: 'run', means: 'the agent used all its turns (maxTurns) without a final answer' },
   OutputValidationFailed: { shows: 'run', means: "the final answer did not match the agent's outputType" },
+  HandoffFailed: {
+    shows: 'run',
+    means: "a handoff's onHandoff or input filter function threw or returned no conversation",
+  },
   PayloadTooLarge: { shows: 'run', means: 'what the run would carry on is over the payload limit' },
   RunTimedOut: { shows: 'run', means: 'the run passed its deadline (runTimeout)' },
   RunCancelled: { shows: 'run', means: 'the run was cancelled' },
@@ -51,6 +55,7 @@ export const Failure = {
   InvalidRunInput: 'InvalidRunInput',
   MaxTurnsExceeded: 'MaxTurnsExceeded',
   OutputValidationFailed: 'OutputValidationFailed',
+  HandoffFailed: 'HandoffFailed',
   PayloadTooLarge: 'PayloadTooLarge',
   RunTimedOut: 'RunTimedOut',
   RunCancelled: 'RunCancelled',

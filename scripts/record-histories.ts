@@ -22,6 +22,7 @@ import { startWebhookReceiver } from '../test/support/webhookReceiver';
 import { historyRegistry, signingKey } from './historyAgents';
 import { approvalScenarios } from './histories/approvals';
 import { decideWaitScenarios } from './histories/decideWaits';
+import { serverConversationScenarios } from './histories/serverConversation';
 import { GRANTS, type Scenarios } from './histories/common';
 import { publishingScenarios } from './histories/publishing';
 import { signingScenarios } from './histories/signing';
@@ -66,6 +67,7 @@ const ORDER = [
   'run-deadline',
   'decide-waits-for-pause',
   'snapshot-revision',
+  'server-conversation',
 ];
 
 function inRecordingOrder(...groups: Scenarios[]): Scenarios {
@@ -83,6 +85,7 @@ const scenarios = inRecordingOrder(
   signingScenarios,
   publishingScenarios,
   decideWaitScenarios,
+  serverConversationScenarios,
 );
 
 async function main() {

@@ -31,6 +31,8 @@ export const notifyOptions: ActivityOptions = {
 };
 
 export const { modelTurn, runTool, notify } = proxyActivities<AgentActivities>(modelOptions);
+/** A handoff's onHandoff and function input filter: user code, retried like a tool. */
+export const { handoffStarted } = proxyActivities<AgentActivities>(toolOptions);
 /** Fast mode's model call: a local activity (same timeouts and retries; no task-queue round trip, one marker). */
 export const { modelTurn: localModelTurn } = proxyLocalActivities<AgentActivities>(modelOptions);
 export const { describeAgent, validateArguments, verifyDecisionTokens, verifyGrantToken } =

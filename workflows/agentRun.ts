@@ -33,6 +33,7 @@ import { describeAgent, localModelTurn, modelOptions, modelTurn, withAgent, with
 import { ApprovalTimers } from './approvalTimers';
 import { DecisionDesk } from './decisionDesk';
 import { Handoffs } from './handoffs';
+import { resetToolChoice, stopsAfterTools } from '../core/run/toolUse';
 import {
   type RunInput,
   addInputSignal,
@@ -143,7 +144,9 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       });
     }
     publish();
-    if (state.turnCalls.length) await answerTurn([...state.turnCalls]); // a turn that was waiting across continue-as-new
+    const carried = [...state.turnCalls];
+    if (carried.length) await answerTurn(carried); // a turn that was waiting across continue-as-new
+    if (carried.length && stopsAfterTools(state, carried)) return; // toolUseBehavior (core/run/toolUse.ts)
     let outputTries = 0;
 
     for (;;) {
@@ -167,6 +170,8 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
         policy: state.runPolicy,
         ...state.mcpTools(),
         ...(modelSettings ? { modelSettings } : {}),
+        ...resetToolChoice(state, modelSettings), // a forced toolChoice goes back to 'auto' once a tool ran
+        ...handoffs.view(), // after filtered handoffs: what this agent's model is sent
       };
       fitsInHistory(`the conversation sent to the model in turn ${state.turn}`, request);
       const call = state.agent?.modelCalls === 'local' ? localModelTurn : modelTurn; // fast mode: recorded in the snapshot
@@ -196,6 +201,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
         return;
       }
       await answerTurn(result.calls);
+      if (stopsAfterTools(state, result.calls)) return;
     }
   }
 

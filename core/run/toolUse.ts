@@ -67,10 +67,13 @@ export const forcesTool = (choice: string | undefined): boolean =>
   choice !== undefined && choice !== 'auto' && choice !== 'none';
 
 /**
- * The settings a turn sends: with the snapshot's resetToolChoice, a forced toolChoice goes back to 'auto' once the
- * agent in charge has used a tool, so the model cannot loop on it (the SDK's resetToolChoice, default true).
+ * The settings a turn sends instead of `settings`, if any: with the snapshot's resetToolChoice, a forced toolChoice
+ * goes back to 'auto' once the agent in charge has used a tool, so the model cannot loop on it (the SDK's default).
  */
-export function turnSettings(state: AgentRunState, settings: ModelSettings | undefined): ModelSettings | undefined {
-  if (!state.agent?.resetToolChoice || !settings || !forcesTool(settings.toolChoice)) return settings;
-  return agentUsedTools(state.items, state.handoffs) ? { ...settings, toolChoice: 'auto' } : settings;
+export function resetToolChoice(
+  state: AgentRunState,
+  settings: ModelSettings | undefined,
+): { modelSettings: ModelSettings } | Record<string, never> {
+  if (!state.agent?.resetToolChoice || !settings || !forcesTool(settings.toolChoice)) return {};
+  return agentUsedTools(state.items, state.handoffs) ? { modelSettings: { ...settings, toolChoice: 'auto' } } : {};
 }
