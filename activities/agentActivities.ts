@@ -6,7 +6,7 @@
 import { finalOutputProblem } from './model/outputCheck';
 import { Failure } from '../contract/failureTypes';
 import type { ModelSettings } from '../contract/modelSettings';
-import { Context, log } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure, type SerializationContext } from '@temporalio/common';
 import type { Agent } from '../agents/defineAgent';
 import type { AgentRegistry } from '../agents/registry';
@@ -18,16 +18,20 @@ import type { Tool } from '../agents/defineTool';
 import type { AgentRef, CallBase, PlannedCall } from '../core/approvals/plannedCall';
 import { planCall, planHostedApproval } from './callPlanning';
 import { parseArguments } from './toolArguments';
-import { formatError } from './toolErrorText';
+import { executeTool } from './toolExecution';
 import { changedSince } from './callFingerprint';
 import { freezeMcpTools, mcpTool } from './mcp/mcpTools';
 import type { TranscriptHead } from '../core/run/runCarry';
 import type { ConversationRef } from '../core/run/serverConversation';
 import { createModelActivities } from './model/modelTurn';
+import { toolSpecOf } from './model/strictMode';
+import { instructionsFor } from './model/agentInstructions';
+import { MAX_TURNS_TOOL, checkTurns } from '../core/run/maxTurnsAsk';
 import type { DeltaRelay } from './model/deltaRelay';
 import type { TranscriptStore } from './model/transcript';
 import { createNotifyActivities } from './notify';
 import { type HandoffMark, conversationView, createHandoffActivities } from './handoffStarted';
+import { createGuardrailActivities } from './guardrails';
 import { type SignatureCheck, verifyDecisionSignatures, verifyGrantSignature } from './approverKeys';
 
 export interface ModelTurnRequest {
@@ -142,9 +146,15 @@ export function createAgentActivities(deps: AgentActivityDeps) {
   return {
     ...createNotifyActivities(settings),
     ...createHandoffActivities(deps),
+    ...createGuardrailActivities((ref) => agentOf(deps.registry, ref), settings),
 
     /** The agent as this run will know it, its MCP servers' tools listed now and frozen with it. */
-    async describeAgent(ref: { name: string; version?: string }): Promise<AgentSnapshot> {
+    // `context`: the run's plain context, for its MCP servers' toolFilter functions (absent: the run has none).
+    async describeAgent(ref: {
+      name: string;
+      version?: string;
+      context?: Record<string, unknown>;
+    }): Promise<AgentSnapshot> {
       const agent = agentOf(deps.registry, { name: ref.name, version: ref.version as string });
       // The run notifies (schedules the notify activity) only when the worker that describes its agent has a webhook.
       const snapshot: AgentSnapshot = {
@@ -156,7 +166,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         ...(settings.model.api === 'chat' ? { modelApi: 'chat' as const } : {}), // a server conversation falls back
       };
       return agent.mcpServers.length
-        ? { ...snapshot, tools: [...snapshot.tools, ...(await freezeMcpTools(agent))] }
+        ? { ...snapshot, tools: [...snapshot.tools, ...(await freezeMcpTools(agent, ref.context))] }
         : snapshot;
     },
 
@@ -178,9 +188,10 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         workflowId: req.runId,
         ...(req.turn !== undefined ? { turn: req.turn } : {}),
         model: agent.model,
-        instructions: agent.instructions,
-        items: req.view ? conversationView(conversation.items, req.view) : conversation.items,
-        tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.jsonSchema })),
+        instructions: await instructionsFor(agent, { workflowId: req.runId, context: req.context }),
+        // With a server conversation the provider holds the history: no handoff view applies to the new items.
+        items: req.view && !req.conversation ? conversationView(conversation.items, req.view) : conversation.items,
+        tools: tools.map(toolSpecOf),
         ...(agent.hostedMcp.length ? { hostedMcp: agent.hostedMcp } : {}),
         ...(agent.hostedTools.length ? { hostedTools: agent.hostedTools } : {}),
         ...(req.modelSettings ? { settings: req.modelSettings } : {}),
@@ -218,6 +229,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
     }): Promise<{ ok: true; arguments: string } | { ok: false; problem: string }> {
       const agent = agentOf(deps.registry, req.agent);
       const tool = req.mcpTool ? mcpTool(agent, req.mcpTool) : agent.tool(req.toolName);
+      if (!tool && req.toolName === MAX_TURNS_TOOL) return checkTurns(req.arguments ?? '{}', req.values); // onMaxTurns 'ask'
       if (!tool)
         return { ok: false, problem: `tool ${req.toolName} is not on agent ${req.agent.name}@${req.agent.version}` };
       const parsed =
@@ -258,23 +270,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
       const ctx = { ...shared, idempotencyKey: `${req.runId}:${req.callId}`, sensitive };
       const stopBeating = beatWhileRunning();
       try {
-        const result = await tool.execute!(parsed.params, ctx);
-        return { output: typeof result === 'string' ? result : JSON.stringify(result ?? null), ok: true };
-      } catch (err) {
-        // A tool may ask Temporal to retry it by throwing a retryable ApplicationFailure; other errors go to the model.
-        if (err instanceof ApplicationFailure && !err.nonRetryable) throw err;
-        const message = err instanceof Error ? err.message : String(err);
-        log.warn('tool failed', { tool: req.toolName, callId: req.callId, error: message });
-        return {
-          output: await formatError(
-            agent,
-            'tool_failed',
-            base,
-            `An error occurred while running the tool ${req.toolName}: ${message}`,
-            req.context,
-          ),
-          ok: false,
-        };
+        return await executeTool(agent, tool, parsed.params, ctx, base); // its output guardrails, its errorText
       } finally {
         stopBeating();
       }

@@ -9,6 +9,7 @@ import type { HostedMcpServer } from './hostedMcp';
 import type { HostedTool } from './hostedTools';
 import type { AgentSnapshot } from '../core/run/agentSnapshot';
 import type { ConversationItem } from '../contract/items';
+import type { InputGuardrail, OutputGuardrail } from './agentGuardrails';
 
 export type ToolErrorKind = 'approval_rejected' | 'tool_not_found' | 'invalid_arguments' | 'tool_failed';
 
@@ -20,6 +21,15 @@ export interface ToolErrorInfo {
   defaultMessage: string;
   context: Record<string, unknown>;
 }
+
+/** What an instructions function gets (the Agents SDK passes its RunContext and the agent; here the run's plain context). */
+export interface InstructionsContext {
+  context: Record<string, unknown>;
+  agentName: string;
+  workflowId: string;
+}
+
+export type OnMaxTurns = 'fail' | 'final_output' | 'ask';
 
 /** A handoff's input as its receiving agent gets it: the conversation so far (already filtered by earlier handoffs). */
 export interface HandoffInputData {
@@ -55,7 +65,16 @@ export interface AgentConfig extends ApprovalPolicy {
   name: string;
   /** Bump when instructions or tools change in a way a running conversation should not see. Default '1'. */
   version?: string;
-  instructions: string;
+  /**
+   * The system prompt: a string, or a function of the run's plain context called in the model activity before each
+   * turn (a throw, or anything but a string, fails the run with InstructionsFailed). The snapshot records only that it is dynamic.
+   */
+  instructions: string | ((ctx: InstructionsContext) => string | Promise<string>);
+  /**
+   * What the run does when it has used its maxTurns: 'fail' (default, MaxTurnsExceeded); 'final_output' asks the model
+   * once more, without tools, for its final answer; 'ask' lets a person allow more turns (an `input` item, field `turns`) or stop.
+   */
+  onMaxTurns?: OnMaxTurns;
   /** Model name; default COUNTERSIGN_MODEL. */
   model?: string;
   /** temperature, topP, maxOutputTokens, toolChoice, parallelToolCalls, reasoningEffort, store, providerData: checked here. */
@@ -107,6 +126,10 @@ export interface AgentConfig extends ApprovalPolicy {
    * response, with previous_response_id and store: true. On Chat Completions the whole conversation is sent, as without.
    */
   conversation?: 'server';
+  /** Checks of the run's input (and added input) before the model's first answer is acted on (agentGuardrails.ts). */
+  inputGuardrails?: InputGuardrail[];
+  /** Checks of the final output before the run completes. */
+  outputGuardrails?: OutputGuardrail[];
 }
 
 export interface Agent extends Required<Pick<AgentConfig, 'name' | 'version' | 'instructions'>> {
@@ -116,11 +139,14 @@ export interface Agent extends Required<Pick<AgentConfig, 'name' | 'version' | '
   hostedTools: readonly HostedTool[];
   model?: string;
   modelSettings?: ModelSettings;
+  onMaxTurns?: OnMaxTurns;
   outputType?: z.ZodObject;
   /** outputType's JSON schema, computed once at definition: what the model is asked to answer with. */
   outputSchema?: Record<string, unknown>;
   toolErrorFormatter?: AgentConfig['toolErrorFormatter'];
   sensitiveContext?: AgentConfig['sensitiveContext'];
+  inputGuardrails?: readonly InputGuardrail[];
+  outputGuardrails?: readonly OutputGuardrail[];
   policy: ApprovalPolicy;
   mcpServers: readonly McpServerSpec[];
   hostedMcp: readonly HostedMcpServer[];

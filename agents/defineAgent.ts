@@ -11,6 +11,8 @@ import type { AgentSnapshot } from '../core/run/agentSnapshot';
 import { checkHandoffs, handoffSnapshot } from './handoffSpecs';
 import { toolUseSnapshot } from './toolUseBehavior';
 import type { Agent, AgentConfig } from './agentConfig';
+import { checkGuardrails } from './agentGuardrails';
+import { checkAgentHandlers } from './agentHandlers';
 
 export type { Agent, AgentConfig, ToolErrorInfo, ToolErrorKind } from './agentConfig';
 
@@ -46,6 +48,7 @@ export function defineAgent(input: AgentConfig): Agent {
   }
   checkMcpServers(config.name, config.mcpServers ?? []);
   checkHostedMcp(config.name, config.hostedMcp ?? []);
+  const guardrails = checkGuardrails(config.name, config.inputGuardrails, config.outputGuardrails);
   if (config.conversation !== undefined && config.conversation !== 'server')
     throw new Error(`agent ${config.name}: conversation must be 'server' (the provider keeps it) or left out`);
   const version = config.version ?? '1';
@@ -61,16 +64,21 @@ export function defineAgent(input: AgentConfig): Agent {
   const toolUse = toolUseSnapshot(config, [...names], modelSettings);
   const outputSchema = config.outputType ? outputSchemaOf(config.name, config.outputType) : undefined;
   const withPolicy = (p: ApprovalPolicy) => (Object.keys(p).length ? { policy: p } : {});
+  const dynamic = checkAgentHandlers(config);
   return Object.freeze({
     name: config.name,
     version,
     instructions: config.instructions,
     model: config.model,
     modelSettings,
+    ...(config.onMaxTurns ? { onMaxTurns: config.onMaxTurns } : {}),
     ...(config.outputType ? { outputType: config.outputType, outputSchema } : {}),
     tools: config.tools,
     toolErrorFormatter: config.toolErrorFormatter,
     sensitiveContext: config.sensitiveContext,
+    ...(guardrails.length
+      ? { inputGuardrails: config.inputGuardrails, outputGuardrails: config.outputGuardrails }
+      : {}),
     policy,
     mcpServers: Object.freeze([...(config.mcpServers ?? [])]),
     hostedMcp: Object.freeze([...(config.hostedMcp ?? [])]),
@@ -90,11 +98,14 @@ export function defineAgent(input: AgentConfig): Agent {
     snapshot: (): AgentSnapshot => ({
       name: config.name,
       version,
-      instructions: config.instructions,
+      instructions: dynamic ? '' : (config.instructions as string),
+      ...(dynamic ? { dynamicInstructions: true as const } : {}),
+      ...(config.onMaxTurns && config.onMaxTurns !== 'fail' ? { onMaxTurns: config.onMaxTurns } : {}),
       ...(config.model ? { model: config.model } : {}),
       ...(modelSettings ? { modelSettings } : {}),
       ...(outputSchema ? { outputSchema } : {}),
       ...toolUse,
+      ...(guardrails.length ? { guardrails } : {}),
       ...(hostedTools.length ? { hostedTools: hostedTools.map(({ type: _t, ...t }) => t) } : {}),
       ...(config.conversation ? { conversation: config.conversation } : {}),
       ...withPolicy(policy),
@@ -107,8 +118,10 @@ export function defineAgent(input: AgentConfig): Agent {
         ...(t.userInput?.length ? { userInput: [...t.userInput] } : {}),
         ...(t.external ? { external: true, ...(t.resultTimeout ? { resultTimeout: t.resultTimeout } : {}) } : {}),
         ...(t.audit ? { audit: true } : {}),
+        ...(t.timeout ? { timeout: t.timeout } : {}),
         ...(t.handoffTo ? { handoffTo: t.handoffTo, ...handoffSnapshot(handoffSpecs.get(t.name)) } : {}),
         ...(t.subAgent ? { subAgent: t.subAgent, ...(t.shareAlwaysRules ? { shareAlwaysRules: true } : {}) } : {}),
+        ...(t.strictSchema ? { strict: true as const } : {}),
       })),
     }),
   });

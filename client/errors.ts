@@ -2,7 +2,7 @@
 // that come from a run, an update or a query are typed by their failure type (contract/failureTypes.ts), and
 // FAILURE_ERRORS names the class each type surfaces as: a failure type added to the contract without one here
 // does not compile.
-import { type FailureType, isFailureType } from '../contract/failureTypes';
+import { Failure, type FailureType, isFailureType } from '../contract/failureTypes';
 
 /** Every error of the client library; `type` is the failure type behind it when one is (contract/failureTypes.ts). */
 export class CountersignError extends Error {
@@ -34,6 +34,22 @@ export class RunStateError extends CountersignError {
 export class RunFailedError extends CountersignError {
   override name = 'RunFailedError';
 }
+/** An input guardrail's tripwire ended the run (as in the Agents SDK); `type` is InputGuardrailTripwireTriggered. */
+export class InputGuardrailTripwireTriggered extends RunFailedError {
+  override name: string = Failure.InputGuardrailTripwireTriggered;
+}
+/** An output guardrail's tripwire ended the run (as in the Agents SDK); `type` is OutputGuardrailTripwireTriggered. */
+export class OutputGuardrailTripwireTriggered extends RunFailedError {
+  override name: string = Failure.OutputGuardrailTripwireTriggered;
+}
+/** A tool input guardrail answered throwException (as in the Agents SDK); `type` is ToolInputGuardrailTripwireTriggered. */
+export class ToolInputGuardrailTripwireTriggered extends RunFailedError {
+  override name = 'ToolInputGuardrailTripwireTriggered';
+}
+/** A tool output guardrail answered throwException (as in the Agents SDK); `type` is ToolOutputGuardrailTripwireTriggered. */
+export class ToolOutputGuardrailTripwireTriggered extends RunFailedError {
+  override name = 'ToolOutputGuardrailTripwireTriggered';
+}
 /** finalOutputAs: the run has no final output yet, or it does not match the schema asked for. */
 export class OutputTypeError extends CountersignError {
   override name = 'OutputTypeError';
@@ -57,6 +73,7 @@ export const FAILURE_ERRORS: { readonly [T in FailureType]: FailureErrorClass } 
   MaxTurnsExceeded: RunFailedError,
   OutputValidationFailed: RunFailedError,
   HandoffFailed: RunFailedError,
+  InstructionsFailed: RunFailedError,
   PayloadTooLarge: RunFailedError,
   RunTimedOut: RunFailedError,
   RunCancelled: RunFailedError,
@@ -80,6 +97,10 @@ export const FAILURE_ERRORS: { readonly [T in FailureType]: FailureErrorClass } 
   GrantRefused: CountersignError,
   InvalidGrantsInput: CountersignError,
   ReviewRefused: CountersignError,
+  InputGuardrailTripwireTriggered,
+  OutputGuardrailTripwireTriggered,
+  ToolInputGuardrailTripwireTriggered,
+  ToolOutputGuardrailTripwireTriggered,
 };
 
 /** The typed error for a failure (its root cause, see core/run/failures.ts); `otherwise` for a type not in the contract. */
@@ -89,4 +110,9 @@ export function errorForFailure(
 ): CountersignError {
   const ErrorClass = isFailureType(failure.type) ? FAILURE_ERRORS[failure.type] : otherwise;
   return new ErrorClass(failure.message, failure.type);
+}
+
+/** A run's failure as the client throws it: `run <id> failed: <why>`, of its failure type's class (RunFailedError or one derived). */
+export function runFailedError(workflowId: string, message: string, type: string | undefined): CountersignError {
+  return errorForFailure({ message: `run ${workflowId} failed: ${message}`, type }, RunFailedError);
 }

@@ -23,6 +23,7 @@ export const FAILURES = {
     shows: 'run',
     means: "a handoff's onHandoff or input filter function threw or returned no conversation",
   },
+  InstructionsFailed: { shows: 'run', means: "the agent's instructions function threw or returned no text" },
   PayloadTooLarge: { shows: 'run', means: 'what the run would carry on is over the payload limit' },
   RunTimedOut: { shows: 'run', means: 'the run passed its deadline (runTimeout)' },
   RunCancelled: { shows: 'run', means: 'the run was cancelled' },
@@ -45,6 +46,20 @@ export const FAILURES = {
   GrantRefused: { shows: 'refusal', means: 'the grants workflow refused a grant request' },
   InvalidGrantsInput: { shows: 'refusal', means: "the grants workflow's start input does not parse" },
   ReviewRefused: { shows: 'refusal', means: 'the reviews workflow refused a review' },
+  InputGuardrailTripwireTriggered: {
+    shows: 'run',
+    means: "an input guardrail's tripwire ended the run (onTripwire 'fail', or a person rejected its 'ask')",
+  },
+  OutputGuardrailTripwireTriggered: { shows: 'run', means: "an output guardrail's tripwire ended the run" },
+  ToolInputGuardrailTripwireTriggered: {
+    shows: 'run',
+    means:
+      'a tool input guardrail answered throwException on a call: the call did not run (details: guardrail, tool, outputInfo)',
+  },
+  ToolOutputGuardrailTripwireTriggered: {
+    shows: 'run',
+    means: "a tool output guardrail answered throwException on a tool's result: the model never saw it",
+  },
   UnprocessedUpdate: { shows: 'server', means: 'Temporal did not hand the update to a worker: the client retries' },
 } as const satisfies Record<string, FailureInfo>;
 
@@ -56,6 +71,7 @@ export const Failure = {
   MaxTurnsExceeded: 'MaxTurnsExceeded',
   OutputValidationFailed: 'OutputValidationFailed',
   HandoffFailed: 'HandoffFailed',
+  InstructionsFailed: 'InstructionsFailed',
   PayloadTooLarge: 'PayloadTooLarge',
   RunTimedOut: 'RunTimedOut',
   RunCancelled: 'RunCancelled',
@@ -78,6 +94,10 @@ export const Failure = {
   GrantRefused: 'GrantRefused',
   InvalidGrantsInput: 'InvalidGrantsInput',
   ReviewRefused: 'ReviewRefused',
+  InputGuardrailTripwireTriggered: 'InputGuardrailTripwireTriggered',
+  OutputGuardrailTripwireTriggered: 'OutputGuardrailTripwireTriggered',
+  ToolInputGuardrailTripwireTriggered: 'ToolInputGuardrailTripwireTriggered',
+  ToolOutputGuardrailTripwireTriggered: 'ToolOutputGuardrailTripwireTriggered',
   UnprocessedUpdate: 'UnprocessedUpdate',
 } as const satisfies { readonly [T in FailureType]: T };
 

@@ -29,12 +29,28 @@ export interface ToolSnapshot {
   shareAlwaysRules?: true;
   /** Listed from this MCP server of the agent when the run started (frozen: later listings do not change the run). */
   mcpServer?: string;
+  /** Sent to the model in strict mode (its parameters made strict); absent: sent as they are (runs recorded before). */
+  strict?: true;
+  /** The tool's own timeout per attempt (defineTool timeout): past it, after retries, an idempotent tool fails to the model. */
+  timeout?: string;
+}
+
+/** An agent guardrail as a run knows it: its name, what it checks, and what its tripwire does (agents/agentGuardrails.ts). */
+export interface GuardrailSnapshot {
+  name: string;
+  stage: 'input' | 'output';
+  onTripwire: 'fail' | 'ask';
 }
 
 export interface AgentSnapshot {
   name: string;
   version: string;
+  /** '' when dynamicInstructions: the model activity calls the agent's function each turn. */
   instructions: string;
+  /** The agent's instructions are a function of the run's context (a snapshot cannot hold a function). */
+  dynamicInstructions?: true;
+  /** What the run does at maxTurns when not 'fail' (the agent's; a run's own onMaxTurns wins): workflows/maxTurns.ts. */
+  onMaxTurns?: 'final_output' | 'ask';
   model?: string;
   /** The agent's default approval policy. */
   policy?: ApprovalPolicy;
@@ -63,12 +79,14 @@ export interface AgentSnapshot {
   toolUseBehavior?: 'stop_on_first_tool' | { stopAtToolNames: string[] };
   /** true: a forced toolChoice is sent as 'auto' once the agent has used a tool (recorded when the agent forces one, or asks). */
   resetToolChoice?: boolean;
-  /** Hosted tools (Responses API; the provider runs them within a turn): each one's name and the tool as sent. */
-  hostedTools?: Array<{ name: string; providerData: Record<string, unknown>; include?: string[] }>;
+  /** The agent's input and output guardrails (their code runs in the runGuardrails activity): absent when it has none. */
+  guardrails?: GuardrailSnapshot[];
   /** 'server': the provider keeps the conversation (Responses API); a run's own `conversation` wins. */
   conversation?: 'server';
   /** 'chat': the worker that described it calls Chat Completions (a server conversation falls back to sending all). */
   modelApi?: 'chat';
+  /** Hosted tools (Responses API; the provider runs them within a turn): each one's name and the tool as sent. */
+  hostedTools?: Array<{ name: string; providerData: Record<string, unknown>; include?: string[] }>;
 }
 
 /** The workflow revision describeAgent writes into every snapshot: raise it with the change that needs it (patches.ts). */
