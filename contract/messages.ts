@@ -26,6 +26,8 @@ export const runInputSchema = shareAcrossRuns('messages.runInputSchema', () =>
     context: jsonRecord.optional(),
     /** Model turns before the run fails with MaxTurnsExceeded. Default 10. */
     maxTurns: z.number().int().min(1).max(1000).optional(),
+    /** At maxTurns: 'fail' (MaxTurnsExceeded), 'final_output' (one more turn without tools) or 'ask' (a person allows more turns or stops). Wins over the agent's. */
+    onMaxTurns: z.enum(['fail', 'final_output', 'ask']).optional(),
     /** Approval policy for this run: wins over the agent's and the tools' (approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, remindBeforeExpiry). */
     ...approvalPolicyFields.omit({
       approvers: true,

@@ -22,7 +22,9 @@ import { startWebhookReceiver } from '../test/support/webhookReceiver';
 import { historyRegistry, signingKey } from './historyAgents';
 import { approvalScenarios } from './histories/approvals';
 import { decideWaitScenarios } from './histories/decideWaits';
+import { maxTurnsScenarios } from './histories/maxTurns';
 import { serverConversationScenarios } from './histories/serverConversation';
+import { toolUseScenarios } from './histories/toolUse';
 import { GRANTS, type Scenarios } from './histories/common';
 import { publishingScenarios } from './histories/publishing';
 import { signingScenarios } from './histories/signing';
@@ -67,7 +69,12 @@ const ORDER = [
   'run-deadline',
   'decide-waits-for-pause',
   'snapshot-revision',
+  'max-turns-final-output',
+  'max-turns-ask',
   'server-conversation',
+  'tool-use-stop-on-first-tool',
+  'handoff-remove-all-tools',
+  'handoff-function-filter',
 ];
 
 function inRecordingOrder(...groups: Scenarios[]): Scenarios {
@@ -85,7 +92,9 @@ const scenarios = inRecordingOrder(
   signingScenarios,
   publishingScenarios,
   decideWaitScenarios,
+  maxTurnsScenarios,
   serverConversationScenarios,
+  toolUseScenarios,
 );
 
 async function main() {

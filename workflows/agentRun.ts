@@ -61,6 +61,8 @@ import { Publisher } from './publisher';
 import { SubRuns } from './subRuns';
 import { TurnCalls } from './turnCalls';
 import { countModelTurn } from './runMetrics';
+import { GuardrailGate } from './guardrailGate';
+import { MaxTurns } from './maxTurns';
 import { ServerConversation } from '../core/run/serverConversation';
 
 const isoNow = () => new Date(Date.now()).toISOString();
@@ -84,6 +86,8 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   const handoffs = new Handoffs(state, publish, isoNow);
   const turnCalls = new TurnCalls(state, workflowId, { timers, notifier, subRuns, handoffs, publish, now: isoNow });
   const desk = new DecisionDesk(state, publisher, subRuns, isoNow, workflowInfo().root?.workflowId ?? workflowId);
+  const guardrails = new GuardrailGate(state, workflowId, { timers, notifier, publish, now: isoNow });
+  const maxTurns = new MaxTurns(state, { timers, notifier, publish, now: isoNow }); // onMaxTurns
   const server = new ServerConversation(input.conversation, carry?.server, (line) => log.warn(line)); // conversation: 'server'
 
   // ── Handlers ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -136,7 +140,9 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   // ── The turn loop ────────────────────────────────────────────────────────────────────────────────────────
   async function converse(): Promise<void> {
     if (!state.agent) {
-      state.described(await describeAgent({ name: input.agent, version: input.agentVersion }));
+      // The run's context goes along (for MCP toolFilter functions) only when it has one: the same command either way.
+      const context = input.context && Object.keys(input.context).length ? { context: input.context } : {};
+      state.described(await describeAgent({ name: input.agent, version: input.agentVersion, ...context }));
       log.info('run started', {
         agent: state.agentRef().name,
         version: state.agentRef().version,
@@ -151,16 +157,18 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
 
     for (;;) {
       if (continueAsNewDue() && allHandlersFinished()) await continueAsNewNow();
-      if (state.turn >= state.maxTurns)
+      if (state.turn >= maxTurns.limit() && maxTurns.mode() !== 'fail') await maxTurns.reached(); // maxTurns.ts
+      if (state.turn >= maxTurns.limit() && !maxTurns.finalTurn)
         throw ApplicationFailure.nonRetryable(
           `the agent used all ${state.maxTurns} turns without a final answer`,
           Failure.MaxTurnsExceeded,
         );
+      const newInput = guardrails.newInput(); // the user's words this turn adds, with input guardrails
       state.startTurn();
       publish();
       // Only what is new since the stored transcript goes into history: the activity keeps the rest.
       const { transcript } = state;
-      const modelSettings = mergeModelSettings(state.agent?.modelSettings, input.modelSettings); // the run's win
+      const modelSettings = maxTurns.settings(mergeModelSettings(state.agent?.modelSettings, input.modelSettings)); // the run's win
       const request = {
         runId: workflowId,
         turn: state.turn,
@@ -175,12 +183,14 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       };
       fitsInHistory(`the conversation sent to the model in turn ${state.turn}`, request);
       const call = state.agent?.modelCalls === 'local' ? localModelTurn : modelTurn; // fast mode: recorded in the snapshot
+      const inputChecked = guardrails.checkInput(newInput); // alongside the model call, as the Agents SDK runs them
       const result = await withAgent(state, publish, () =>
         call.executeWithOptions(
           { ...withTimeout(modelOptions, input.modelTimeout), summary: `model turn ${state.turn}` },
           [request],
         ),
       );
+      if (inputChecked) await inputChecked; // before the model's answer is acted on
       state.modelAnswered(result);
       server.answered(result.responseId, state.items.length);
       countModelTurn(state.agentRef().name);
@@ -194,7 +204,8 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
         state.tellModel(outputRetryText(result.outputProblem));
         continue;
       }
-      if (result.calls.length === 0) {
+      if (result.calls.length === 0 || maxTurns.finalTurn) {
+        if (guardrails.has('output') && !(await guardrails.checkOutput(result.items))) continue; // rejected: again
         state.complete(
           result.items.flatMap((i) => (i.type === 'message' && i.role === 'assistant' ? [i.content] : [])).join('\n'),
         );

@@ -23,6 +23,7 @@ export interface RunOptions extends Pick<
   | 'modelTimeout'
   | 'toolTimeout'
   | 'modelSettings'
+  | 'onMaxTurns'
   | 'conversation'
 > {
   /** Default `<agent>-<uuid>`. */
