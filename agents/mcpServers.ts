@@ -18,6 +18,26 @@ export type RequireApproval =
       args: Record<string, unknown>,
     ) => boolean | Promise<boolean>);
 
+/** What a tool filter function is asked about: one listed tool of one server, for the run that starts. */
+export interface McpToolFilterContext {
+  toolName: string;
+  serverName: string;
+  agentName: string;
+  /** The run's plain context (the one tools get); `{}` when it has none. */
+  context: Record<string, unknown>;
+}
+
+/**
+ * Which listed tools the agent offers (the OpenAI Agents SDK's toolFilter): a function, asked once per tool when the
+ * run starts (in the activity that lists them; a throw leaves the tool out), or the SDK's static form.
+ */
+export type McpToolFilter =
+  | ((
+      ctx: McpToolFilterContext,
+      tool: { name: string; description: string; inputSchema: Record<string, unknown> },
+    ) => boolean | Promise<boolean>)
+  | { allowedToolNames?: string[]; blockedToolNames?: string[] };
+
 export type McpServerSpec = McpServerConfig &
   ApprovalPolicy & {
     /** Default 'always'. */
@@ -26,6 +46,8 @@ export type McpServerSpec = McpServerConfig &
     onApproval?: OnApproval<Record<string, unknown>>;
     /** Offer only these of the server's tools (e.g. to resolve a name two servers share). Default: all. */
     tools?: string[];
+    /** Also offer only the tools this says yes to (after `tools`); the run's frozen tool list holds what it kept. */
+    toolFilter?: McpToolFilter;
     /** One tools/call's limit (default 60 s); a server that does not answer is retried like any activity. */
     timeoutMs?: number;
     /**
@@ -46,6 +68,22 @@ const requireApprovalSchema = z.union([
   ),
 ]);
 
+const toolFilterSchema = z
+  .union(
+    [
+      z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function'),
+      z.strictObject({
+        allowedToolNames: toolList.shape.toolNames.optional(),
+        blockedToolNames: toolList.shape.toolNames.optional(),
+      }),
+    ],
+    {
+      error:
+        'must be a function ({ toolName, serverName, agentName, context }) => boolean, or { allowedToolNames, blockedToolNames }',
+    },
+  )
+  .optional();
+
 /** A server definition's problems, as one line naming the agent and the server; nothing when it is fine. */
 export function checkMcpServers(agent: string, servers: McpServerSpec[]): void {
   const names = new Set<string>();
@@ -57,6 +95,8 @@ export function checkMcpServers(agent: string, servers: McpServerSpec[]): void {
     const hasCommand = 'command' in s && !!s.command;
     const hasUrl = 'url' in s && !!s.url;
     if (hasCommand === hasUrl) throw new Error(`${where}: give either command (stdio) or url (Streamable HTTP)`);
+    const tf = toolFilterSchema.safeParse(s.toolFilter);
+    if (!tf.success) throw new Error(`${where}: toolFilter ${tf.error.issues[0]!.message}`);
     const ra = requireApprovalSchema.safeParse(s.requireApproval ?? 'always');
     if (!ra.success) throw new Error(`${where}: requireApproval ${ra.error.issues[0]!.message}`);
     if (

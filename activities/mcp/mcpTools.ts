@@ -1,7 +1,7 @@
 // The activity side of MCP servers: listing an agent's servers at run start (frozen into the run's snapshot, so a
 // server that later adds or drops tools does not change a running run), and each frozen tool as a Tool that the
 // call planner and runTool treat like any function tool — its schema, its approval rule, its execution.
-import { Context } from '@temporalio/activity';
+import { Context, log } from '@temporalio/activity';
 import { Failure } from '../../contract/failureTypes';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
@@ -9,18 +9,55 @@ import type { Agent } from '../../agents/defineAgent';
 import { policyOf, type Tool } from '../../agents/defineTool';
 import { connectionOf, mcpApproval, type McpServerSpec } from '../../agents/mcpServers';
 import type { ToolSnapshot } from '../../core/run/agentSnapshot';
-import { callMcpTool, listMcpTools } from './mcpClient';
+import { type McpToolInfo, callMcpTool, listMcpTools } from './mcpClient';
 
 /** A tool call to an unreachable server is retried this many times (attempts of runTool), then answered as a tool error. */
 export const MCP_CALL_ATTEMPTS = 3;
 
-/** Every MCP tool the agent offers, as snapshots; two sources of one name refuse the run (non-retryable). */
-export async function freezeMcpTools(agent: Agent): Promise<ToolSnapshot[]> {
+/** The listed tools the server's toolFilter keeps (a filter that throws leaves its tool out: it fails closed). */
+async function filtered(
+  agent: Agent,
+  spec: McpServerSpec,
+  listed: McpToolInfo[],
+  context: Record<string, unknown>,
+): Promise<McpToolInfo[]> {
+  const filter = spec.toolFilter;
+  if (!filter) return listed;
+  if (typeof filter !== 'function')
+    return listed.filter(
+      (t) =>
+        (!filter.allowedToolNames || filter.allowedToolNames.includes(t.name)) &&
+        !filter.blockedToolNames?.includes(t.name),
+    );
+  const kept = await Promise.all(
+    listed.map(async (t) => {
+      const ctx = { toolName: t.name, serverName: spec.name, agentName: agent.name, context };
+      try {
+        return (await filter(ctx, { name: t.name, description: t.description, inputSchema: t.inputSchema })) === true;
+      } catch (err) {
+        log.warn('MCP toolFilter threw: the tool is left out', { server: spec.name, tool: t.name, error: String(err) });
+        return false;
+      }
+    }),
+  );
+  return listed.filter((_, i) => kept[i]);
+}
+
+/**
+ * Every MCP tool the agent offers, as snapshots (narrowed by each server's `tools` and toolFilter, asked with the
+ * run's context); two sources of one name refuse the run (non-retryable).
+ */
+export async function freezeMcpTools(agent: Agent, context: Record<string, unknown> = {}): Promise<ToolSnapshot[]> {
   const owner = new Map<string, string>(agent.tools.map((t) => [t.name, 'a function tool']));
   const frozen: ToolSnapshot[] = [];
   for (const spec of agent.mcpServers) {
     const listed = await listMcpTools(connectionOf(spec), { timeoutMs: spec.timeoutMs });
-    const offered = spec.tools ? listed.filter((t) => spec.tools!.includes(t.name)) : listed;
+    const offered = await filtered(
+      agent,
+      spec,
+      spec.tools ? listed.filter((t) => spec.tools!.includes(t.name)) : listed,
+      context,
+    );
     for (const t of offered) {
       const other = owner.get(t.name);
       if (other)
