@@ -1,8 +1,12 @@
 // A call's arguments, read against its tool's schema: once when the call is planned (activities/callPlanning.ts),
 // once when it runs (runTool), and for what people send in its place (validateArguments: edits, input values). Text
-// is parsed once; what came as an object is never stringified to be parsed again.
+// is parsed once; what came as an object is never stringified to be parsed again. A tool sent to the model strict
+// reads a null for an optional field as the field left out (strict mode's way to omit it); a JSON-schema tool's
+// arguments are checked with Ajv (agents/toolSchema.ts), a zod tool's with zod, with the same answers.
 import type { z } from 'zod';
 import type { Tool } from '../agents/defineTool';
+import { checkAgainst, isZodParameters } from '../agents/toolSchema';
+import { withoutOptionalNulls } from '../core/run/strictSchema';
 
 export type ParsedArgs = { ok: true; params: Record<string, unknown> } | { ok: false; problem: string };
 
@@ -24,7 +28,13 @@ export function parseArguments(tool: Tool, raw: string | Record<string, unknown>
     } catch {
       return { ok: false, problem: 'the arguments are not valid JSON' };
     }
+  if (tool.strictSchema) json = withoutOptionalNulls(tool.jsonSchema, json, tool.userInput);
   if (how.over) json = { ...(json as object), ...how.over };
+  if (!isZodParameters(tool.parameters))
+    return checkAgainst(tool.jsonSchema, json, {
+      partial: how.partial ? (tool.userInput ?? []) : [],
+      closed: how.strict === true,
+    });
   const base = how.strict ? tool.parameters.strict() : tool.parameters;
   const schema =
     how.partial && tool.userInput?.length

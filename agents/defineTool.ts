@@ -7,6 +7,8 @@ import {
   durationSchema,
 } from '../contract/approvalPolicy';
 import { definedFields } from '../core/definedFields';
+import { toStrictSchema } from '../core/run/strictSchema';
+import { type ParamsOf, type ToolParameters, jsonSchemaOf, parameterNames } from './toolSchema';
 
 /** What a tool (and an approval predicate) knows about the call it serves. */
 export interface ToolContext {
@@ -39,24 +41,27 @@ export type OnApproval<P> = (
   call: { toolName: string; callId: string; arguments: P },
 ) => AutoDecision | Promise<AutoDecision>;
 
-export interface ToolConfig<S extends z.ZodObject> extends ApprovalPolicy {
+export interface ToolConfig<S extends ToolParameters> extends ApprovalPolicy {
   name: string;
   description: string;
+  /** A zod object schema, or a plain JSON schema of type "object" (checked with Ajv; execute gets Record<string, unknown>). */
   parameters: S;
+  /** Default true: the model is held to the schema (strict mode) whenever strict mode can express it; false opts out. */
+  strict?: boolean;
   /**
    * true, false (default), 'audit', or a predicate evaluated in an activity answering one of them; a predicate that
    * throws means "needs approval". 'audit': the call runs at once and waits in the review queue (`countersign review`).
    */
-  needsApproval?: boolean | 'audit' | ApprovalPredicate<z.infer<S>>;
+  needsApproval?: boolean | 'audit' | ApprovalPredicate<ParamsOf<S>>;
   /** For a call that needs approval: decide it in code first (auto_approved / auto_rejected in the audit). */
-  onApproval?: OnApproval<z.infer<S>>;
+  onApproval?: OnApproval<ParamsOf<S>>;
   /**
    * What a call would change, for the person who decides it ("deletes record DR-42 and its 3 invoices"): run once
    * when the call is planned, within 5 s; a throw or a timeout shows `preview failed: <reason>` and the person is
    * asked all the same. Read-only: it must not change anything itself.
    */
   preview?: (
-    params: z.infer<S>,
+    params: ParamsOf<S>,
     ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>,
   ) => string | { summary: string; details?: string } | Promise<string | { summary: string; details?: string }>;
   /**
@@ -65,18 +70,18 @@ export interface ToolConfig<S extends z.ZodObject> extends ApprovalPolicy {
    * again on the new state (audited `stale`). Signed tokens and links bind it. Shown to approvers: no secrets.
    */
   fingerprint?: (
-    params: z.infer<S>,
+    params: ParamsOf<S>,
     ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>,
   ) => string | Promise<string>;
   /** With fingerprint: 'ask' (default) asks people again; 'reject' rejects the call, and the model is told it did not run. */
   onStale?: 'ask' | 'reject';
   /** Runs in the tool activity. Return a string (or JSON-able value) for the model. Not needed for `external` tools. */
-  execute?: (params: z.infer<S>, ctx: ToolContext) => unknown | Promise<unknown>;
+  execute?: (params: ParamsOf<S>, ctx: ToolContext) => unknown | Promise<unknown>;
   /**
    * Fields a person fills in (Agno's requires_user_input): the model may omit them; the call waits for
    * provideInput. `true`: every parameter (a form the model does not fill at all).
    */
-  userInput?: Array<keyof z.infer<S> & string> | true;
+  userInput?: Array<keyof ParamsOf<S> & string> | true;
   /** Executed by an outside system (Agno's external_execution): the call waits for provideResult; the worker never runs it. */
   external?: boolean;
   /** With `external`: how long to wait for the result before telling the model none came. */
@@ -97,11 +102,13 @@ export interface ToolConfig<S extends z.ZodObject> extends ApprovalPolicy {
   shareAlwaysRules?: boolean;
 }
 
-export interface Tool<S extends z.ZodObject = z.ZodObject> extends Omit<ToolConfig<S>, 'userInput'> {
+export interface Tool<S extends ToolParameters = z.ZodObject> extends Omit<ToolConfig<S>, 'userInput'> {
   /** The fields a person fills in (`userInput: true` becomes every parameter). */
-  userInput?: Array<keyof z.infer<S> & string>;
+  userInput?: Array<keyof ParamsOf<S> & string>;
   /** JSON schema of the parameters, as sent to the model and recorded in the run's agent snapshot. */
   jsonSchema: Record<string, unknown>;
+  /** The schema made strict (core/run/strictSchema.ts), sent with strict: true; absent when sent as it is. */
+  strictSchema?: Record<string, unknown>;
   /** approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, approvers, quorum, … — validated. */
   policy: ApprovalPolicy;
 }
@@ -122,29 +129,28 @@ export function policyOf(owner: string, config: ApprovalPolicy): ApprovalPolicy 
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-export function defineTool<S extends z.ZodObject>(config: ToolConfig<S>): Tool<S> {
+export function defineTool<S extends ToolParameters>(config: ToolConfig<S>): Tool<S> {
   if (!TOOL_NAME.test(config.name))
     throw new Error(`tool name "${config.name}" must match ${TOOL_NAME} (the model APIs require it)`);
   if (!config.external && !config.handoffTo && !config.subAgent && !config.execute)
     throw new Error(`tool ${config.name}: give it an execute function, or mark it external`);
-  const userInput =
-    config.userInput === true
-      ? (Object.keys(config.parameters.shape) as Array<keyof z.infer<S> & string>)
-      : config.userInput;
+  const jsonSchema = jsonSchemaOf(`tool ${config.name}`, config.parameters);
+  const names = parameterNames(jsonSchema);
+  const userInput = config.userInput === true ? (names as Array<keyof ParamsOf<S> & string>) : config.userInput;
   for (const field of userInput ?? [])
-    if (!(field in config.parameters.shape))
+    if (!names.includes(field))
       throw new Error(`tool ${config.name}: userInput field "${field}" is not one of its parameters`);
   if (config.resultTimeout !== undefined && !durationSchema.safeParse(config.resultTimeout).success)
     throw new Error(`tool ${config.name}: resultTimeout must be a duration such as "30s", "15m", "24h" or "7d"`);
-  const { $schema: _drop, ...jsonSchema } = z.toJSONSchema(config.parameters, { target: 'draft-7' }) as Record<
-    string,
-    unknown
-  >;
+  if (config.strict !== undefined && typeof config.strict !== 'boolean')
+    throw new Error(`tool ${config.name}: strict must be true or false`);
+  const sent = config.strict === false ? undefined : toStrictSchema(jsonSchema, userInput ?? []);
   const { userInput: _asGiven, ...rest } = config;
   return Object.freeze({
     ...rest,
     ...(userInput ? { userInput } : {}),
     jsonSchema,
+    ...(sent?.strict ? { strictSchema: sent.schema } : {}),
     policy: policyOf(`tool ${config.name}`, config),
   });
 }

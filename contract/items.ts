@@ -42,4 +42,6 @@ export interface ToolSpec {
   name: string;
   description: string;
   parameters: Record<string, unknown>;
+  /** Sent in strict mode (the parameters are the strict schema): the model is held to them. Absent: false. */
+  strict?: boolean;
 }

@@ -6,6 +6,7 @@ import type { ConversationItem, ModelTurn } from '../../contract/items';
 import { OUTPUT_FORMAT_NAME, chatSettings } from './providerSettings';
 import { type Live, streamChat } from './modelStream';
 import { type ModelRequest, RUN_ID_HEADER } from './modelRequest';
+import { outputFormatOf, outputTextOf } from './strictMode';
 
 function toChatMessages(instructions: string, items: ConversationItem[]): ChatCompletionMessageParam[] {
   const messages: ChatCompletionMessageParam[] = [];
@@ -33,7 +34,7 @@ function toChatMessages(instructions: string, items: ConversationItem[]): ChatCo
 export async function callChat(client: OpenAI, model: string, req: ModelRequest, live?: Live): Promise<ModelTurn> {
   const tools: ChatCompletionTool[] = req.tools.map((t) => ({
     type: 'function',
-    function: { name: t.name, description: t.description, parameters: t.parameters },
+    function: { name: t.name, description: t.description, parameters: t.parameters, strict: t.strict ?? false },
   }));
   const settings = chatSettings(
     req.settings,
@@ -43,7 +44,7 @@ export async function callChat(client: OpenAI, model: string, req: ModelRequest,
     ? {
         response_format: {
           type: 'json_schema',
-          json_schema: { name: OUTPUT_FORMAT_NAME, schema: req.outputSchema, strict: false },
+          json_schema: { name: OUTPUT_FORMAT_NAME, ...outputFormatOf(req.outputSchema) },
         },
       }
     : {};
@@ -62,7 +63,8 @@ export async function callChat(client: OpenAI, model: string, req: ModelRequest,
         .then((c) => ({ message: c.choices[0]?.message, usage: c.usage }));
   const message = completion.message;
   const items: ConversationItem[] = [];
-  if (message?.content) items.push({ type: 'message', role: 'assistant', content: message.content });
+  if (message?.content)
+    items.push({ type: 'message', role: 'assistant', content: outputTextOf(req.outputSchema, message.content) });
   for (const call of message?.tool_calls ?? []) {
     if (call.type === 'function')
       items.push({

@@ -8,6 +8,7 @@ import { HOSTED_CALL_TYPES, hostedCallItem, providerInput } from '../../agents/h
 import { OUTPUT_FORMAT_NAME, responsesSettings } from './providerSettings';
 import { type Live, streamResponses } from './modelStream';
 import { type ModelRequest, RUN_ID_HEADER } from './modelRequest';
+import { outputFormatOf, outputTextOf } from './strictMode';
 
 function toResponsesInput(items: ConversationItem[]): ResponseInputItem[] {
   return items.map((item): ResponseInputItem => {
@@ -53,7 +54,7 @@ export async function callResponses(
     name: t.name,
     description: t.description,
     parameters: t.parameters,
-    strict: false,
+    strict: t.strict ?? false,
   }));
   const hosted = req.hostedTools ?? [];
   const tools = [
@@ -67,7 +68,7 @@ export async function callResponses(
     req.tools.map((t) => t.name),
   );
   const format = req.outputSchema
-    ? { text: { format: { type: 'json_schema', name: OUTPUT_FORMAT_NAME, schema: req.outputSchema, strict: false } } }
+    ? { text: { format: { type: 'json_schema', name: OUTPUT_FORMAT_NAME, ...outputFormatOf(req.outputSchema) } } }
     : {};
   const params = {
     ...settings,
@@ -87,7 +88,7 @@ export async function callResponses(
   for (const out of response.output) {
     if (out.type === 'message') {
       const text = out.content.map((c) => (c.type === 'output_text' ? c.text : c.refusal)).join('');
-      if (text) items.push({ type: 'message', role: 'assistant', content: text });
+      if (text) items.push({ type: 'message', role: 'assistant', content: outputTextOf(req.outputSchema, text) });
     } else if (out.type === 'function_call') {
       items.push({ type: 'function_call', callId: out.call_id, name: out.name, arguments: out.arguments });
     } else if (out.type === 'mcp_approval_request') {

@@ -143,12 +143,14 @@ test('the agent snapshot (instructions, tools, JSON schemas, approval policy, ve
         description: expect.any(String),
         parameters: expect.objectContaining({ type: 'object', required: ['city'] }),
         approval: 'predicate',
+        strict: true, // sent to the model in strict mode
       },
       {
         name: 'get_weather',
         description: expect.any(String),
         parameters: expect.objectContaining({ type: 'object' }),
         approval: 'never',
+        strict: true,
       },
     ],
     webhook: false, // the harness's worker has none: notifications are logged by the run

@@ -56,8 +56,8 @@ test.each([
       : (body!.response_format as { json_schema: unknown }).json_schema;
   expect(format).toMatchObject({
     name: 'final_output',
-    strict: false,
-    schema: { type: 'object', required: ['city', 'temperatureC'] },
+    strict: true, // made strict (core/run/strictSchema.ts): this schema already is, so it goes out closed as it was
+    schema: { type: 'object', required: ['city', 'temperatureC'], additionalProperties: false },
   });
   expect(() => result.finalOutputAs(z.object({ city: z.number() }))).toThrow(OutputTypeError);
 });
