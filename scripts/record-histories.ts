@@ -25,7 +25,6 @@ import { decideWaitScenarios } from './histories/decideWaits';
 import { maxTurnsScenarios } from './histories/maxTurns';
 import { serverConversationScenarios } from './histories/serverConversation';
 import { toolUseScenarios } from './histories/toolUse';
-import { toolUseScenarios } from './histories/toolUse';
 import { GRANTS, type Scenarios } from './histories/common';
 import { publishingScenarios } from './histories/publishing';
 import { signingScenarios } from './histories/signing';
