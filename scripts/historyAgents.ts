@@ -4,6 +4,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../agents';
+import { hostedToolAgents } from './histories/hostedTools';
 import { toolUseAgents } from './histories/toolUse';
 
 // The other kinds of human step, for the corpus (same shapes as test/integration/humanSteps.test.ts).
@@ -223,6 +224,7 @@ const grantVault = defineAgent({
 export const historyRegistry = () =>
   new AgentRegistry([
     ...demoAgents,
+    ...hostedToolAgents,
     ...toolUseAgents,
     kindsAgent,
     guardedAgent,

@@ -25,6 +25,7 @@ import { decideWaitScenarios } from './histories/decideWaits';
 import { maxTurnsScenarios } from './histories/maxTurns';
 import { serverConversationScenarios } from './histories/serverConversation';
 import { toolUseScenarios } from './histories/toolUse';
+import { hostedToolScenarios } from './histories/hostedTools';
 import { GRANTS, type Scenarios } from './histories/common';
 import { publishingScenarios } from './histories/publishing';
 import { signingScenarios } from './histories/signing';
@@ -75,6 +76,7 @@ const ORDER = [
   'tool-use-stop-on-first-tool',
   'handoff-remove-all-tools',
   'handoff-function-filter',
+  'hosted-tools',
 ];
 
 function inRecordingOrder(...groups: Scenarios[]): Scenarios {
@@ -95,6 +97,7 @@ const scenarios = inRecordingOrder(
   maxTurnsScenarios,
   serverConversationScenarios,
   toolUseScenarios,
+  hostedToolScenarios,
 );
 
 async function main() {
