@@ -21,6 +21,7 @@ export {
 } from './hostedTools';
 export type { ApprovalPolicy } from '../contract/approvalPolicy';
 export type { ModelSettings } from '../contract/modelSettings';
+export type { HandoffSpec, HandoffInputData } from './agentConfig';
 export { OUTPUT_TRIES } from '../core/run/outputType';
 
 export const demoAgents = [emailAssistant, weatherAssistant];
