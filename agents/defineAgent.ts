@@ -51,6 +51,14 @@ export function defineAgent(input: AgentConfig): Agent {
   const guardrails = checkGuardrails(config.name, config.inputGuardrails, config.outputGuardrails);
   if (config.conversation !== undefined && config.conversation !== 'server')
     throw new Error(`agent ${config.name}: conversation must be 'server' (the provider keeps it) or left out`);
+  // As in the OpenAI Agents SDK: a conversation the provider keeps cannot be filtered for a handoff.
+  const filtered = config.conversation
+    ? input.handoffs?.find((h) => typeof h !== 'string' && h.inputFilter)
+    : undefined;
+  if (filtered && typeof filtered !== 'string')
+    throw new Error(
+      `agent ${config.name}: the handoff to ${filtered.agent} has an inputFilter, which a conversation the provider keeps (conversation: 'server') cannot apply: drop one of them`,
+    );
   const version = config.version ?? '1';
   const byName = new Map(config.tools.map((t) => [t.name, t as Tool]));
   const handoffSpecs = checkHandoffs(config.name, input.handoffs ?? [], (h) => handoffTool(h).name);

@@ -68,4 +68,15 @@ test("defineAgent: conversation is 'server' or left out, and the snapshot record
   expect(() =>
     defineAgent({ name: 'k', instructions: 'x', tools: [], conversation: 'client' as unknown as 'server' }),
   ).toThrow("agent k: conversation must be 'server' (the provider keeps it) or left out");
+  expect(() =>
+    defineAgent({
+      name: 'k',
+      instructions: 'x',
+      tools: [],
+      conversation: 'server',
+      handoffs: [{ agent: 'other', inputFilter: 'remove_all_tools' }],
+    }),
+  ).toThrow(
+    "agent k: the handoff to other has an inputFilter, which a conversation the provider keeps (conversation: 'server') cannot apply: drop one of them",
+  );
 });
