@@ -35,7 +35,7 @@ export interface PlanningContext {
  * tool's < the run's, except that who decides and how (approvers, quorum, signatures) is the definitions' and the
  * worker's alone, and a run's own onTimeout cannot turn the end of a signed or quorum call's wait into an approval.
  */
-async function waitTerms(
+export async function waitTerms(
   agent: Agent,
   tool: Tool | undefined,
   kind: 'approval' | 'input' | 'external',

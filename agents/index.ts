@@ -19,6 +19,14 @@ export {
   type CodeInterpreterToolOptions,
   type ImageGenerationToolOptions,
 } from './hostedTools';
+export type {
+  InputGuardrail,
+  OutputGuardrail,
+  GuardrailFunctionOutput,
+  InputGuardrailArgs,
+  OutputGuardrailArgs,
+  OnTripwire,
+} from './agentGuardrails';
 export type { ApprovalPolicy } from '../contract/approvalPolicy';
 export type { ModelSettings } from '../contract/modelSettings';
 export type { HandoffSpec, HandoffInputData } from './agentConfig';

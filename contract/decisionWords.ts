@@ -48,7 +48,8 @@ export type DecisionOutcome = (typeof DECISION_OUTCOMES)[number];
  * 'reject' or 'fail'); `timed_out`: it ran out with onTimeout 'approve' and it ran; `cancelled`: the run ended (failed,
  * timed out, cancelled) while it waited; `ignored`: a decision that changed nothing; `audited`: an audit-only call ran;
  * `uncertain`: a tool that is not idempotent may or may not have run (a person's answer follows: `retry`, `done`,
- * `failed`, or `rejected`); `stale`: an approved call's target changed before it ran (its fingerprint differs).
+ * `failed`, or `rejected`); `stale`: an approved call's target changed before it ran (its fingerprint differs);
+ * `tripped`: an agent guardrail's tripwire ended the run (onTripwire 'fail'; the entry names the guardrail).
  */
 export const AUDIT_DECISIONS = [
   ...DECISION_OUTCOMES,
@@ -59,6 +60,7 @@ export const AUDIT_DECISIONS = [
   'audited',
   'uncertain',
   'stale',
+  'tripped',
 ] as const;
 export type AuditDecision = (typeof AUDIT_DECISIONS)[number];
 

@@ -32,6 +32,8 @@ export {
   DecisionRejectedError,
   RunStateError,
   RunFailedError,
+  InputGuardrailTripwireTriggered,
+  OutputGuardrailTripwireTriggered,
   OutputTypeError,
   SessionError,
   SessionBusyError,

@@ -34,7 +34,7 @@ import { retryUnprocessed } from '../updateRetry';
 import type { ConversationItem } from '../../contract/items';
 import { connectClient } from '../clientConnection';
 import { type PendingCall, auditOf, conversationOf, describeRun, pendingCalls, pendingOf } from './runReads';
-import { DecisionRejectedError, RunFailedError, RunFinishedError, RunNotFoundError } from '../errors';
+import { DecisionRejectedError, RunFinishedError, RunNotFoundError, runFailedError } from '../errors';
 import { RunState } from './runState';
 import { AgentRunResult } from './agentRunResult';
 
@@ -212,7 +212,7 @@ export class Runner {
   /** A failed run is an error, as in the Agents SDK (e.g. MaxTurnsExceeded); anything else a result. */
   private resultOf(workflowId: string, snapshot: RunView): AgentRunResult {
     if (snapshot.status === 'Failed')
-      throw new RunFailedError(`run ${workflowId} failed: ${snapshot.error ?? 'unknown error'}`, snapshot.errorType);
+      throw runFailedError(workflowId, snapshot.error ?? 'unknown error', snapshot.errorType);
     return new AgentRunResult(workflowId, snapshot);
   }
 
@@ -272,7 +272,7 @@ export class Runner {
     } catch (e) {
       if (e instanceof WorkflowFailedError) {
         const f = rootCause(e);
-        throw new RunFailedError(`run ${workflowId} failed: ${f.message}`, f.type);
+        throw runFailedError(workflowId, f.message, f.type);
       }
       throw e;
     }

@@ -266,6 +266,11 @@ export class ApprovalBook {
     });
   }
 
+  /** A guardrail's tripwire ended the run (its onTripwire is 'fail'): `toolName` is the guardrail, `message` its outputInfo. */
+  recordTripped(entry: Pick<AuditEntry, 'callId' | 'toolName' | 'arguments' | 'message'>, now: string): void {
+    this.log({ ...entry, decision: 'tripped', requestedAt: now, decidedAt: now, via: 'run' });
+  }
+
   /** A signal that could not be applied: logged in the audit as ignored, nothing else changes. */
   ignore(
     d: { callId?: unknown; approver?: unknown },

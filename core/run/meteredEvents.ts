@@ -35,6 +35,9 @@ export function approvalOutcome(decision: AuditDecision): ApprovalOutcome | unde
   return (APPROVAL_OUTCOMES as readonly string[]).includes(decision) ? (decision as ApprovalOutcome) : undefined;
 }
 
+/** The kinds the approval metrics count: tool approvals, and tripped guardrails a person decides (tool: the guardrail). */
+const metered = (kind: string) => kind === 'approval' || kind === 'guardrail';
+
 export interface MeteredRequest {
   agent: string;
   tool: string;
@@ -47,7 +50,8 @@ export interface MeteredDecision extends MeteredRequest {
 
 /**
  * Approvals requested and decided since the last look. Started from the book as a run begins, so what a continued
- * run carries over was counted by the run before it. Only calls of kind `approval` count, whichever way they end.
+ * run carries over was counted by the run before it. Only calls of kind `approval` (and `guardrail`) count, whichever way
+ * they end.
  */
 export class ApprovalMeter {
   private calls: number;
@@ -65,14 +69,14 @@ export class ApprovalMeter {
     // The book only appends calls, and numbers its audit entries: both are read from where the last look stopped.
     for (; this.calls < b.calls.length; this.calls++) {
       const call = b.calls[this.calls]!;
-      if (call.kind === 'approval') requested.push({ agent: call.agentName, tool: call.toolName });
+      if (metered(call.kind)) requested.push({ agent: call.agentName, tool: call.toolName });
     }
     const seq = b.auditSeq ?? 0;
     if (seq === this.auditSeq) return { requested, decided };
     for (const entry of entriesAfter(b.audit, this.auditSeq)) {
       const outcome = approvalOutcome(entry.decision);
       const call = outcome && b.calls.find((c) => c.callId === entry.callId);
-      if (!call || call.kind !== 'approval') continue;
+      if (!call || !metered(call.kind)) continue;
       const waited = (Date.parse(entry.decidedAt) - Date.parse(entry.requestedAt ?? call.requestedAt)) / 1000;
       decided.push({
         agent: call.agentName,

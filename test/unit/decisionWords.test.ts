@@ -74,5 +74,6 @@ test('every outcome is one the audit records, and each verb comes to one of them
     'audited',
     'uncertain',
     'stale',
+    'tripped',
   ]);
 });

@@ -1,0 +1,75 @@
+// Agent guardrails at definition: checked in one line each (names, uniqueness across both lists, execute, onTripwire),
+// and the snapshot records only their names, stages and onTripwire (absent when the agent has none).
+import { defineAgent } from '../../agents';
+import { createGuardrailActivities } from '../../activities/guardrails';
+import type { WorkerSettings } from '../../config/workerSettings';
+
+const pass = () => ({ tripwireTriggered: false });
+const base = { name: 'g', instructions: 'x', tools: [] };
+
+test('the snapshot lists guardrails by name, stage and onTripwire; none, no field', () => {
+  const agent = defineAgent({
+    ...base,
+    inputGuardrails: [{ name: 'a', execute: pass }],
+    outputGuardrails: [{ name: 'b', execute: pass, onTripwire: 'ask' }],
+  });
+  expect(agent.snapshot().guardrails).toEqual([
+    { name: 'a', stage: 'input', onTripwire: 'fail' },
+    { name: 'b', stage: 'output', onTripwire: 'ask' },
+  ]);
+  expect(defineAgent(base).snapshot()).not.toHaveProperty('guardrails');
+  expect(defineAgent({ ...base, inputGuardrails: [] }).snapshot()).not.toHaveProperty('guardrails');
+});
+
+test('bad guardrails are refused at definition, in one line', () => {
+  const define = (extra: object) => () => defineAgent({ ...base, ...extra } as Parameters<typeof defineAgent>[0]);
+  expect(
+    define({ inputGuardrails: [{ name: 'a', execute: pass }], outputGuardrails: [{ name: 'a', execute: pass }] }),
+  ).toThrow('agent g: two guardrails are named a; give each its own name');
+  expect(define({ inputGuardrails: [{ name: 'has space', execute: pass }] })).toThrow(
+    'agent g: each of inputGuardrails needs a name of letters, digits, _ or - (at most 64), e.g. "no_secrets"; got "has space"',
+  );
+  expect(define({ outputGuardrails: [{ name: 'x' }] })).toThrow(
+    'agent g: guardrail x needs execute: async ({ … }) => ({ tripwireTriggered })',
+  );
+  expect(define({ inputGuardrails: [{ name: 'x', execute: pass, onTripwire: 'warn' }] })).toThrow(
+    `agent g: guardrail x has onTripwire "warn": use 'fail' or 'ask'`,
+  );
+  expect(define({ inputGuardrails: { name: 'x', execute: pass } })).toThrow(
+    'agent g: inputGuardrails must be an array of guardrails',
+  );
+});
+
+test('runGuardrails runs every guardrail of the stage with what it checks, and says what each answered', async () => {
+  const seen: unknown[] = [];
+  const agent = defineAgent({
+    ...base,
+    inputGuardrails: [
+      {
+        name: 'words',
+        execute: ({ input, context }) => {
+          seen.push([input, context]);
+          return { tripwireTriggered: input.includes('bad'), outputInfo: { n: input.length, gone: undefined } };
+        },
+      },
+    ],
+    outputGuardrails: [{ name: 'out', execute: ({ agentOutput }) => ({ tripwireTriggered: agentOutput === 'x' }) }],
+  });
+  const { runGuardrails } = createGuardrailActivities(() => agent, {} as WorkerSettings);
+  const req = { workflowId: 'w', agent: { name: 'g', version: '1' }, turn: 1, context: { tenant: 't' } };
+  await expect(runGuardrails({ ...req, stage: 'input', checked: 'a bad day' })).resolves.toEqual({
+    results: [{ name: 'words', tripwireTriggered: true, outputInfo: { n: 9 }, onTripwire: 'fail' }],
+  });
+  expect(seen).toEqual([['a bad day', { tenant: 't' }]]);
+  await expect(runGuardrails({ ...req, stage: 'output', checked: 'y' })).resolves.toEqual({
+    results: [{ name: 'out', tripwireTriggered: false, onTripwire: 'fail' }],
+  });
+  const broken = defineAgent({ ...base, inputGuardrails: [{ name: 'b', execute: () => ({}) as never }] });
+  await expect(
+    createGuardrailActivities(() => broken, {} as WorkerSettings).runGuardrails({
+      ...req,
+      stage: 'input',
+      checked: 'q',
+    }),
+  ).rejects.toThrow('guardrail b of agent g returned {}: it must return { tripwireTriggered: boolean, outputInfo? }');
+});
