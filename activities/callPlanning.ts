@@ -15,7 +15,8 @@ import { previewOf } from './callPreview';
 import { fingerprintOf } from './callFingerprint';
 import { autoDecision, grantDecision } from './autoDecisions';
 import { parseArguments } from './toolArguments';
-import { formatError } from './toolErrorText';
+import { failureText, formatError } from './toolErrorText';
+import { checkToolInput, tripwire } from './toolGuardrailChecks';
 
 export const DEFAULT_REJECTION = 'Tool execution was not approved.';
 
@@ -113,23 +114,33 @@ export async function planCall(
     return { ...base, disposition: 'error', output };
   }
   const parsed = parseArguments(tool, call.arguments, { partial: true });
+  const run = { runId: req.workflowId, context: req.context };
   if (!parsed.ok) {
     const text = `Invalid arguments for tool ${call.name}: ${parsed.problem}. Call it again with arguments that match its schema.`;
-    return {
-      ...base,
-      disposition: 'error',
-      output: await formatError(agent, 'invalid_arguments', base, text, req.context),
-    };
+    const failure = { kind: 'invalid_arguments' as const, message: parsed.problem };
+    return { ...base, disposition: 'error', output: await failureText(agent, tool, failure, base, text, run) };
   }
+  // The tool's input guardrails: allow, answer the model instead, fail the run, or (ask) put the call before a person.
+  const toolCall = { callId: call.callId, name: call.name, arguments: call.arguments };
+  const verdict = await checkToolInput(tool, { arguments: parsed.params, toolCall, agentName: agent.name, ...run });
+  if (verdict?.type === 'rejectContent') return { ...base, disposition: 'error', output: verdict.message };
+  if (verdict?.type === 'throwException') throw tripwire('input', verdict.name, tool.name, verdict.outputInfo);
+  const asked = verdict?.type === 'ask' ? { guardrail: verdict.guardrail } : {};
+  // A tool with a timeout: what the model gets if it runs past it, written now (the workflow cannot run errorText).
+  const late = `Tool ${tool.name} did not finish within ${tool.timeout}`;
+  const timed = tool.timeout
+    ? { timedOutText: await failureText(agent, tool, { kind: 'timed_out', message: late }, base, `${late}.`, run) }
+    : {};
   const rejectionText = await formatError(agent, 'approval_rejected', base, DEFAULT_REJECTION, req.context);
   if (tool.external)
     return {
       ...base,
+      ...asked,
       disposition: 'external',
       rejectionText,
       wait: await waitTerms(agent, tool, 'external', base, req),
     };
-  const once = tool.idempotent === false ? { idempotent: false as const } : {};
+  const once = { ...(tool.idempotent === false ? { idempotent: false as const } : {}), ...asked, ...timed };
   const toolCtx = { runId: req.workflowId, agentName: agent.name, callId: call.callId, context: req.context };
   const previewed = async () => {
     const preview = await previewOf(tool, parsed.params, toolCtx);
@@ -172,13 +183,16 @@ export async function planCall(
       });
       needs = true;
     }
+  // An input guardrail that asks puts the call before a person, whatever the tool's own rule, and no code decides it.
+  if (asked.guardrail) needs = 'guardrail';
   if (needs === 'audit') return { ...base, ...once, disposition: 'run', audit: true, review: true, ...handoff };
-  if (needs !== true)
+  if (needs !== true && needs !== 'guardrail')
     return { ...base, ...once, disposition: 'run', ...(tool.audit ? { audit: true } : {}), ...handoff };
   // Decided without a person (the tool's onApproval, else a standing grant), or undefined: a person decides.
-  const auto =
-    (await autoDecision(agent, tool, parsed.params, base, req)) ??
-    (await grantDecision(agent, tool, parsed.params, base, req));
+  const auto = asked.guardrail
+    ? undefined
+    : ((await autoDecision(agent, tool, parsed.params, base, req)) ??
+      (await grantDecision(agent, tool, parsed.params, base, req)));
   return {
     ...base,
     ...once,

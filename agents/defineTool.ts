@@ -9,6 +9,12 @@ import {
 import { definedFields } from '../core/definedFields';
 import { toStrictSchema } from '../core/run/strictSchema';
 import { type ParamsOf, type ToolParameters, jsonSchemaOf, parameterNames } from './toolSchema';
+import {
+  type ToolErrorText,
+  type ToolInputGuardrail,
+  type ToolOutputGuardrail,
+  checkToolGuardrails,
+} from './toolGuardrails';
 
 /** What a tool (and an approval predicate) knows about the call it serves. */
 export interface ToolContext {
@@ -100,6 +106,18 @@ export interface ToolConfig<S extends ToolParameters> extends ApprovalPolicy {
   subAgent?: string;
   /** With subAgent: the parent's always-rules apply inside the sub-run too. */
   shareAlwaysRules?: boolean;
+  /** Checks each call when it is planned: allow, rejectContent (the model gets a message), throwException, or ask a person. */
+  inputGuardrails?: ToolInputGuardrail<ParamsOf<S>>[];
+  /** Checks each result before the model sees it: allow, rejectContent (the model sees a message instead), throwException. */
+  outputGuardrails?: ToolOutputGuardrail<ParamsOf<S>>[];
+  /**
+   * How long one attempt may run ('30s'; over the run's toolTimeout). Past it, after its retries, an idempotent tool
+   * fails to the model (errorText, or "tool X did not finish within 30s") and the run goes on; one that is not
+   * idempotent becomes `uncertain`.
+   */
+  timeout?: string;
+  /** What the model sees for this tool's failures (it threw, bad arguments, past its timeout): wins over toolErrorFormatter. */
+  errorText?: ToolErrorText;
 }
 
 export interface Tool<S extends ToolParameters = z.ZodObject> extends Omit<ToolConfig<S>, 'userInput'> {
@@ -142,6 +160,11 @@ export function defineTool<S extends ToolParameters>(config: ToolConfig<S>): Too
       throw new Error(`tool ${config.name}: userInput field "${field}" is not one of its parameters`);
   if (config.resultTimeout !== undefined && !durationSchema.safeParse(config.resultTimeout).success)
     throw new Error(`tool ${config.name}: resultTimeout must be a duration such as "30s", "15m", "24h" or "7d"`);
+  if (config.timeout !== undefined && !durationSchema.safeParse(config.timeout).success)
+    throw new Error(`tool ${config.name}: timeout must be a duration such as "30s", "5m" or "1h"`);
+  if (config.errorText !== undefined && typeof config.errorText !== 'function')
+    throw new Error(`tool ${config.name}: errorText must be a function (error, ctx) => string`);
+  checkToolGuardrails(config.name, config.inputGuardrails, config.outputGuardrails);
   if (config.strict !== undefined && typeof config.strict !== 'boolean')
     throw new Error(`tool ${config.name}: strict must be true or false`);
   const sent = config.strict === false ? undefined : toStrictSchema(jsonSchema, userInput ?? []);

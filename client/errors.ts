@@ -44,11 +44,11 @@ export class OutputGuardrailTripwireTriggered extends RunFailedError {
 }
 /** A tool input guardrail answered throwException (as in the Agents SDK); `type` is ToolInputGuardrailTripwireTriggered. */
 export class ToolInputGuardrailTripwireTriggered extends RunFailedError {
-  override name = 'ToolInputGuardrailTripwireTriggered';
+  override name: string = Failure.ToolInputGuardrailTripwireTriggered;
 }
 /** A tool output guardrail answered throwException (as in the Agents SDK); `type` is ToolOutputGuardrailTripwireTriggered. */
 export class ToolOutputGuardrailTripwireTriggered extends RunFailedError {
-  override name = 'ToolOutputGuardrailTripwireTriggered';
+  override name: string = Failure.ToolOutputGuardrailTripwireTriggered;
 }
 /** finalOutputAs: the run has no final output yet, or it does not match the schema asked for. */
 export class OutputTypeError extends CountersignError {

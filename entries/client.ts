@@ -34,6 +34,8 @@ export {
   RunFailedError,
   InputGuardrailTripwireTriggered,
   OutputGuardrailTripwireTriggered,
+  ToolInputGuardrailTripwireTriggered,
+  ToolOutputGuardrailTripwireTriggered,
   OutputTypeError,
   SessionError,
   SessionBusyError,

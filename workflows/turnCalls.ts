@@ -19,6 +19,7 @@ import {
 } from '@temporalio/workflow';
 import { onceToolOptions, runTool, toolOptions, withAgent, withTimeout } from './activityProxies';
 import { PATCHES } from './patches';
+import { timedOutAnswer, toolTimeoutOf } from './toolTimeouts';
 import { staleRejection } from '../core/approvals/staleCalls';
 import type { ApprovalTimers } from './approvalTimers';
 import type { Handoffs } from './handoffs';
@@ -123,6 +124,9 @@ export class TurnCalls {
     const once = c.idempotent === false && patched(PATCHES.uncertainCalls);
     return this.execute(c, once).then(undefined, (err: unknown) => {
       if (err instanceof TargetChanged) return this.again(c, err.stale);
+      // A tool with its own timeout ran past it on every attempt: the model is told, the run goes on.
+      const late = once ? undefined : timedOutAnswer(this.state.agent, c, err);
+      if (late !== undefined) return late;
       if (!once) throw err;
       const because = mayHaveRun(err);
       if (because === undefined) throw err;
@@ -182,7 +186,7 @@ export class TurnCalls {
     if ('hostedMcp' in call && call.hostedMcp) return 'approved';
     if ('subAgent' in call && call.subAgent) return this.parts.subRuns.run(call, call.subAgent);
     if ('handoffTo' in call && call.handoffTo) return this.parts.handoffs.request(call.handoffTo, call.callId);
-    const options = withTimeout(toolOptions, s.input.toolTimeout);
+    const options = withTimeout(toolOptions, toolTimeoutOf(s.agent, call.toolName) ?? s.input.toolTimeout);
     s.executionStarted();
     try {
       const booked = s.book.call(call.callId);
@@ -244,7 +248,9 @@ function mayHaveRun(err: unknown): string | undefined {
   const cause = err.cause;
   if (
     cause instanceof ApplicationFailure &&
-    (cause.type === Failure.ToolUnavailable || cause.type === Failure.AgentUnavailable)
+    (cause.type === Failure.ToolUnavailable ||
+      cause.type === Failure.AgentUnavailable ||
+      cause.type === Failure.ToolOutputGuardrailTripwireTriggered) // it ran; the run fails
   )
     return undefined;
   if (cause instanceof TimeoutFailure)

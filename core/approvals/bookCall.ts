@@ -114,6 +114,7 @@ export function asPending({
   assistantSaid,
   fingerprint,
   stale,
+  guardrail,
 }: DeepReadonly<BookCall>): PendingApproval {
   const optional = {
     fields: fields && [...fields],
@@ -129,6 +130,7 @@ export function asPending({
     fingerprint,
     stale: stale && { ...stale },
     quorum: quorum && { needed: quorum.needed, approvedBy: [...quorum.approvedBy] },
+    guardrail: guardrail && ({ ...guardrail } as PendingApproval['guardrail']),
   };
   return { callId, kind, toolName, arguments: args, agentName, requestedAt, ...definedFields(optional) };
 }

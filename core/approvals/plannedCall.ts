@@ -16,9 +16,14 @@ export interface AgentRef {
  * What every planned call has: the pending call's own fields (for a call a person decides, `preview` and `fingerprint`
  * as the tool gave them when it was planned; the fingerprint is checked again before it runs), plus how it runs.
  */
-export type CallBase = Pick<PendingApproval, 'callId' | 'toolName' | 'arguments' | 'preview' | 'fingerprint'> & {
+export type CallBase = Pick<
+  PendingApproval,
+  'callId' | 'toolName' | 'arguments' | 'preview' | 'fingerprint' | 'guardrail'
+> & {
   /** The tool is not idempotent: its activity runs at most once; an attempt that may have run makes the call `uncertain`. */
   idempotent?: false;
+  /** A tool with a `timeout`: what the model gets if it runs past it (after its retries; its errorText, else the default). */
+  timedOutText?: string;
   /** With fingerprint: a changed target rejects the call instead of asking again. */
   onStale?: 'reject';
 };
@@ -125,6 +130,7 @@ export function bookingFor(
     ...(w.excludedApprover !== undefined ? { excludedApprover: w.excludedApprover } : {}),
     ...(c.preview ? { preview: c.preview } : {}),
     ...(c.fingerprint !== undefined ? { fingerprint: c.fingerprint } : {}),
+    ...(c.guardrail ? { guardrail: c.guardrail } : {}),
   };
   return booking;
 }
