@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../agents';
 import { hostedToolAgents } from './histories/hostedTools';
 import { toolUseAgents } from './histories/toolUse';
+import { guardrailAgents } from './histories/guardrails';
 
 // The other kinds of human step, for the corpus (same shapes as test/integration/humanSteps.test.ts).
 const kindsAgent = defineAgent({
@@ -226,6 +227,7 @@ export const historyRegistry = () =>
     ...demoAgents,
     ...hostedToolAgents,
     ...toolUseAgents,
+    ...guardrailAgents,
     kindsAgent,
     guardedAgent,
     hostedAgent,

@@ -25,6 +25,7 @@ import { decideWaitScenarios } from './histories/decideWaits';
 import { maxTurnsScenarios } from './histories/maxTurns';
 import { serverConversationScenarios } from './histories/serverConversation';
 import { toolUseScenarios } from './histories/toolUse';
+import { guardrailScenarios } from './histories/guardrails';
 import { hostedToolScenarios } from './histories/hostedTools';
 import { GRANTS, type Scenarios } from './histories/common';
 import { publishingScenarios } from './histories/publishing';
@@ -77,6 +78,8 @@ const ORDER = [
   'handoff-remove-all-tools',
   'handoff-function-filter',
   'hosted-tools',
+  'input-guardrail-ask-approved',
+  'output-guardrail-ask-rejected',
 ];
 
 function inRecordingOrder(...groups: Scenarios[]): Scenarios {
@@ -98,6 +101,7 @@ const scenarios = inRecordingOrder(
   serverConversationScenarios,
   toolUseScenarios,
   hostedToolScenarios,
+  guardrailScenarios,
 );
 
 async function main() {
