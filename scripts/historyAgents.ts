@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../agents';
 import { hostedToolAgents } from './histories/hostedTools';
 import { toolUseAgents } from './histories/toolUse';
+import { toolTimeoutAgents } from './histories/toolTimeouts';
 import { guardrailAgents } from './histories/guardrails';
 
 // The other kinds of human step, for the corpus (same shapes as test/integration/humanSteps.test.ts).
@@ -227,6 +228,7 @@ export const historyRegistry = () =>
     ...demoAgents,
     ...hostedToolAgents,
     ...toolUseAgents,
+    ...toolTimeoutAgents,
     ...guardrailAgents,
     kindsAgent,
     guardedAgent,

@@ -25,6 +25,7 @@ import { decideWaitScenarios } from './histories/decideWaits';
 import { maxTurnsScenarios } from './histories/maxTurns';
 import { serverConversationScenarios } from './histories/serverConversation';
 import { toolUseScenarios } from './histories/toolUse';
+import { toolTimeoutScenarios } from './histories/toolTimeouts';
 import { guardrailScenarios } from './histories/guardrails';
 import { hostedToolScenarios } from './histories/hostedTools';
 import { GRANTS, type Scenarios } from './histories/common';
@@ -78,6 +79,7 @@ const ORDER = [
   'handoff-remove-all-tools',
   'handoff-function-filter',
   'hosted-tools',
+  'tool-timeout',
   'input-guardrail-ask-approved',
   'output-guardrail-ask-rejected',
 ];
@@ -100,6 +102,7 @@ const scenarios = inRecordingOrder(
   maxTurnsScenarios,
   serverConversationScenarios,
   toolUseScenarios,
+  toolTimeoutScenarios,
   hostedToolScenarios,
   guardrailScenarios,
 );
