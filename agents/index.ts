@@ -29,7 +29,7 @@ export type {
 } from './agentGuardrails';
 export type { ApprovalPolicy } from '../contract/approvalPolicy';
 export type { ModelSettings } from '../contract/modelSettings';
-export type { HandoffSpec, HandoffInputData } from './agentConfig';
+export type { HandoffSpec, HandoffInputData, InstructionsContext, OnMaxTurns } from './agentConfig';
 export { OUTPUT_TRIES } from '../core/run/outputType';
 
 export const demoAgents = [emailAssistant, weatherAssistant];

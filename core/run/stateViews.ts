@@ -2,6 +2,7 @@
 // (`runState`, and the workflow's result), and the conversation and audit in pages. Read from the run state, never
 // kept: each is built when asked.
 import type { AgentRunState } from './agentRunState';
+import { turnsAllowed } from './maxTurnsAsk';
 import { DEFAULT_PAGE, SNAPSHOT_WINDOW, type Window, page, windowStart } from './logPages';
 import { addDuration } from '../../contract/approvalPolicy';
 import type { PageRequest } from '../../contract/messages';
@@ -15,7 +16,7 @@ export function viewOf(s: AgentRunState): RunView {
     ...(startedWith ? { startedWith } : {}),
     status: s.status(),
     turn: s.turn,
-    maxTurns: s.maxTurns,
+    maxTurns: s.maxTurns + turnsAllowed(s.book.state), // with the turns people allowed (onMaxTurns 'ask')
     pending: s.allPending(),
     usage: s.usage,
     startedAt: s.startedAt,

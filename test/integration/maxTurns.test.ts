@@ -122,6 +122,7 @@ test("'ask': a person allows more turns (input turns), the run takes them and as
   );
   expect(again.interruptions.map((i) => [i.callId, i.arguments])).toEqual([['max_turns:3', '{"turns":1,"used":3}']]);
   expect(requestsOf(h, workflowId)).toHaveLength(3);
+  expect((await runner.describe(workflowId)).maxTurns).toBe(3); // the run's view counts the turns allowed: 3/3, not 3/1
 
   const err = await runner
     .run('looper-ask', again.toState().reject('max_turns:3', { message: 'Enough stepping.', approver: 'bob' }))
