@@ -3,7 +3,7 @@
 // decide update (an input guardrail fails the run as the tripwire, with the person's message; an output guardrail's
 // message goes to the model, which answers again). onTripwire 'fail': the run fails as the tripwire, with
 // { guardrail, outputInfo } in the failure's details, audited `tripped`. A run whose agent has no guardrails never
-// schedules the runGuardrails activity.
+// schedules the runGuardrails activity. The CLI lists and decides a guardrail's pending item as any call.
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { AgentRegistry, defineAgent, demoAgents } from '../../agents';
@@ -17,6 +17,7 @@ import { startInbox } from '../../servers/inbox/inboxServer';
 import { eventually, newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { freePort } from '../support/processes';
+import { cliEnv, countersign } from '../support/countersignCli';
 
 jest.setTimeout(180_000);
 const BOT_TOKEN = 'guardrail-bot-token-0123456789abcdef';
@@ -232,4 +233,27 @@ test("an output guardrail with 'fail': OutputGuardrailTripwireTriggered", async 
   const err = await runner.run('guarded-output-fail', 'hi', { workflowId }).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(OutputGuardrailTripwireTriggered);
   expect((err as Error).message).toBe(`run ${workflowId} failed: output guardrail never tripped`);
+});
+
+test('the CLI lists a tripped guardrail with the pending calls and rejects it like any call', async () => {
+  const workflowId = newId('guard-cli');
+  h.model.script(workflowId, [{ text: 'never acted on' }]);
+  await runner.run('guarded-ask', 'a password for you', { workflowId });
+  const env = cliEnv({ COUNTERSIGN_TASK_QUEUE: h.taskQueue });
+  const listed = await countersign(['pending', '--json'], env);
+  expect(JSON.parse(listed.stdout)).toContainEqual(
+    expect.objectContaining({
+      workflowId,
+      callId: 'guardrail_no_passwords_1',
+      kind: 'guardrail',
+      toolName: 'no_passwords',
+    }),
+  );
+  await countersign(['reject', workflowId, 'guardrail_no_passwords_1', '--message', 'not here', '--as', 'cy'], env);
+  const err = await runner.nextPause(workflowId).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(InputGuardrailTripwireTriggered);
+  expect((err as Error).message).toContain('a person rejected it: not here');
+  expect((await runner.audit(workflowId)).map((a) => [a.decision, a.approver, a.message])).toEqual([
+    ['rejected', 'cy', 'not here'],
+  ]);
 });

@@ -3,6 +3,8 @@
 import { defineAgent } from '../../agents';
 import { createGuardrailActivities } from '../../activities/guardrails';
 import type { WorkerSettings } from '../../config/workerSettings';
+import { ApprovalBook } from '../../core/approvals/approvalBook';
+import { ApprovalMeter } from '../../core/run/meteredEvents';
 
 const pass = () => ({ tripwireTriggered: false });
 const base = { name: 'g', instructions: 'x', tools: [] };
@@ -72,4 +74,38 @@ test('runGuardrails runs every guardrail of the stage with what it checks, and s
       checked: 'q',
     }),
   ).rejects.toThrow('guardrail b of agent g returned {}: it must return { tripwireTriggered: boolean, outputInfo? }');
+});
+
+test('a guardrail a person decides counts in the approval metrics (tool: the guardrail); a tripped one is audited', () => {
+  const book = new ApprovalBook();
+  const meter = new ApprovalMeter(book.state);
+  const T0 = '2026-11-26T10:00:00.000Z';
+  book.request(
+    {
+      callId: 'guardrail_no_pii_1',
+      kind: 'guardrail',
+      toolName: 'no_pii',
+      arguments: '{"input":"x"}',
+      agentName: 'clerk',
+      requestedAt: T0,
+      rejectionText: 'no',
+      guardrail: { name: 'no_pii', stage: 'input', checked: 'x' },
+    },
+    T0,
+  );
+  book.decide(
+    [{ callId: 'guardrail_no_pii_1', decision: 'approve', approver: 'ann' }],
+    '2026-11-26T10:00:30.000Z',
+    'update',
+  );
+  expect(meter.take()).toEqual({
+    requested: [{ agent: 'clerk', tool: 'no_pii' }],
+    decided: [{ agent: 'clerk', tool: 'no_pii', outcome: 'approved', waitSeconds: 30 }],
+  });
+  expect(book.pendingApprovals()).toEqual([]);
+  book.recordTripped({ callId: 'guardrail_no_pii_2', toolName: 'no_pii', arguments: '{"input":"y"}' }, T0);
+  expect(book.auditAfter(1)).toEqual([
+    expect.objectContaining({ callId: 'guardrail_no_pii_2', decision: 'tripped', toolName: 'no_pii', via: 'run' }),
+  ]);
+  expect(meter.take()).toEqual({ requested: [], decided: [] }); // a tripwire that failed the run is no approval
 });
