@@ -6,7 +6,8 @@
 // schedules the runGuardrails activity. The CLI lists and decides a guardrail's pending item as any call.
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { AgentRegistry, defineAgent, demoAgents } from '../../agents';
+import { z } from 'zod';
+import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
 import {
   InputGuardrailTripwireTriggered,
   OutputGuardrailTripwireTriggered,
@@ -42,6 +43,20 @@ const failInput = defineAgent({
   tools: [],
   inputGuardrails: [noPasswords('fail')],
 });
+const noteTaker = defineAgent({
+  name: 'guarded-notes',
+  instructions: 'test',
+  tools: [
+    defineTool({
+      name: 'take_note',
+      description: 'Take a note',
+      parameters: z.object({ text: z.string() }),
+      needsApproval: true,
+      execute: ({ text }) => `noted: ${text}`,
+    }),
+  ],
+  inputGuardrails: [noPasswords('fail')],
+});
 const askOutput = defineAgent({
   name: 'guarded-output',
   instructions: 'test',
@@ -69,7 +84,7 @@ let runner: Runner;
 let inbox: { url: string; close(): Promise<void> };
 beforeAll(async () => {
   h = await startHarness({
-    registry: new AgentRegistry([...demoAgents, askInput, failInput, askOutput, failOutput]),
+    registry: new AgentRegistry([...demoAgents, askInput, failInput, noteTaker, askOutput, failOutput]),
   });
   runner = new Runner(h.client, { taskQueue: h.taskQueue });
   inbox = await startInbox({ runner, port: await freePort(), tokens: [{ approver: 'bot', token: BOT_TOKEN }] });
@@ -255,5 +270,23 @@ test('the CLI lists a tripped guardrail with the pending calls and rejects it li
   expect((err as Error).message).toContain('a person rejected it: not here');
   expect((await runner.audit(workflowId)).map((a) => [a.decision, a.approver, a.message])).toEqual([
     ['rejected', 'cy', 'not here'],
+  ]);
+});
+
+test('messages added with add-input are checked on the turn they join the conversation', async () => {
+  const workflowId = newId('guard-added');
+  h.model.script(workflowId, [
+    { toolCalls: [{ name: 'take_note', arguments: { text: 'hi' }, callId: 'n1' }] },
+    { text: 'never acted on' },
+  ]);
+  const paused = await runner.run('guarded-notes', 'take a note', { workflowId });
+  expect(paused.interruptions.map((i) => i.callId)).toEqual(['n1']);
+  await runner.decide(workflowId, [{ callId: 'n1', decision: 'approve' }], ['and my password is hunter2']);
+  const err = await runner.nextPause(workflowId).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(InputGuardrailTripwireTriggered);
+  expect((await activitiesOf(workflowId)).filter((a) => a === 'runGuardrails')).toHaveLength(2); // turn 1, turn 2
+  expect((await runner.audit(workflowId)).map((a) => [a.callId, a.decision])).toEqual([
+    ['n1', 'approved'],
+    ['guardrail_no_passwords_2', 'tripped'],
   ]);
 });
