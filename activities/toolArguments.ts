@@ -5,7 +5,7 @@
 // arguments are checked with Ajv (agents/toolSchema.ts), a zod tool's with zod, with the same answers.
 import type { z } from 'zod';
 import type { Tool } from '../agents/defineTool';
-import { checkAgainst, isZodParameters } from '../agents/toolSchema';
+import { type ToolParameters, checkAgainst, isZodParameters } from '../agents/toolSchema';
 import { withoutOptionalNulls } from '../core/run/strictSchema';
 
 export type ParsedArgs = { ok: true; params: Record<string, unknown> } | { ok: false; problem: string };
@@ -20,7 +20,16 @@ export interface ReadHow {
 }
 
 /** The arguments as JSON text (parsed here, once) or as the object people sent (taken as it is), against the schema. */
-export function parseArguments(tool: Tool, raw: string | Record<string, unknown>, how: ReadHow = {}): ParsedArgs {
+/** What reading needs of a tool, whatever its parameters (a zod object or a JSON schema). */
+export type ToolArgumentsSpec = Pick<Tool<ToolParameters>, 'parameters' | 'jsonSchema' | 'strictSchema'> & {
+  userInput?: readonly string[];
+};
+
+export function parseArguments(
+  tool: ToolArgumentsSpec,
+  raw: string | Record<string, unknown>,
+  how: ReadHow = {},
+): ParsedArgs {
   let json: unknown = raw;
   if (typeof raw === 'string')
     try {

@@ -4,13 +4,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { z } from 'zod';
 import type { JsonSchema } from '../core/run/strictSchema';
 
-/** A plain JSON schema of an object: the tool's arguments. */
-export interface JsonObjectSchema {
-  type: 'object';
-  properties?: Record<string, unknown>;
-  required?: readonly string[];
-  [keyword: string]: unknown;
-}
+/** A plain JSON schema of the tool's arguments, `{ type: 'object', properties, required, … }` (checked at definition). */
+export type JsonObjectSchema = Record<string, unknown>;
 
 export type ToolParameters = z.ZodObject | JsonObjectSchema;
 

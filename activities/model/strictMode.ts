@@ -7,7 +7,7 @@ import type { ToolSpec } from '../../contract/items';
 import { type JsonSchema, toStrictSchema, withoutOptionalNulls } from '../../core/run/strictSchema';
 
 /** A tool as the model gets it: its strict schema with strict true, else its schema as it is with strict false. */
-export function toolSpecOf(tool: Tool): ToolSpec {
+export function toolSpecOf(tool: Pick<Tool, 'name' | 'description' | 'jsonSchema' | 'strictSchema'>): ToolSpec {
   return {
     name: tool.name,
     description: tool.description,
