@@ -1,13 +1,26 @@
 // COUNTERSIGN_AGENTS_FILE: agents declared in JSON by operators, served by `npm start` / `npm run worker` beside the
-// built-in ones without writing code. A declared agent has no function tools (a JSON file holds no code to run):
-// its tools come from its MCP servers, and it may hand off to other served agents. Every mistake in the file stops
+// built-in ones without writing code. A declared agent has no tools the worker runs (a JSON file holds no code):
+// its tools come from its MCP servers, external tools with JSON-schema parameters and hosted tools, and it may hand
+// off to other served agents; the agent features that are data (toolUseBehavior, onMaxTurns, …) are declared here too. Every mistake in the file stops
 // the worker with one line naming the file, the field (as a JSON path) and what is wrong.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
-import { approvalPolicyFields } from '../contract/approvalPolicy';
+import { approvalPolicyFields, durationSchema } from '../contract/approvalPolicy';
 import { ConfigError } from '../temporal.config';
 import { defineAgent, type Agent } from './defineAgent';
+import { defineTool } from './defineTool';
+import type { JsonObjectSchema } from './toolSchema';
+import {
+  type CodeInterpreterToolOptions,
+  type HostedTool,
+  type ImageGenerationToolOptions,
+  type WebSearchToolOptions,
+  codeInterpreterTool,
+  fileSearchTool,
+  imageGenerationTool,
+  webSearchTool,
+} from './hostedTools';
 import type { McpServerSpec } from './mcpServers';
 import { definedFields } from '../core/definedFields';
 import { defaultMessage, innermost, jsonErrorAt, jsonPath, oneLine } from './agentsFileErrors';
@@ -66,14 +79,98 @@ const mcpServerSchema = strict({
     });
 });
 
+const positiveInt = z.number().int('must be a whole number').positive('must be more than 0');
+const handoffSchema = z.union([
+  name,
+  strict({
+    agent: name,
+    description: z.string().optional(),
+    needsApproval: z.boolean().optional(),
+    inputFilter: z
+      .union([z.literal('remove_all_tools'), strict({ keepLast: positiveInt })], {
+        error: 'must be "remove_all_tools" or { "keepLast": n }',
+      })
+      .optional(),
+  }),
+]);
+
+// A tool in the file has no code: the worker never runs it. An outside system does, and its result arrives with
+// provideResult (external). Its parameters are a JSON schema.
+const externalToolSchema = strict({
+  name,
+  description: z.string(),
+  parameters: z.record(z.string(), z.unknown(), { error: 'must be a JSON schema object, e.g. { "type": "object" }' }),
+  external: z.literal(true, { error: 'must be true: a tool declared in this file runs outside the worker' }),
+  strict: z.boolean().optional(),
+  needsApproval: z.union([z.boolean(), z.literal('audit')]).optional(),
+  resultTimeout: durationSchema.optional(),
+  ...approvalPolicyFields.shape,
+});
+
+// The hosted tools' options as the agents SDK names them; the provider checks their values.
+const option = z.unknown().optional();
+const hostedToolSchema = z.discriminatedUnion(
+  'type',
+  [
+    strict({
+      type: z.literal('web_search'),
+      name: name.optional(),
+      userLocation: option,
+      filters: option,
+      searchContextSize: option,
+      externalWebAccess: option,
+    }),
+    strict({
+      type: z.literal('file_search'),
+      name: name.optional(),
+      vectorStoreIds: z.array(name).min(1),
+      maxNumResults: option,
+      includeSearchResults: z.boolean().optional(),
+      rankingOptions: option,
+      filters: option,
+    }),
+    strict({
+      type: z.literal('code_interpreter'),
+      name: name.optional(),
+      includeOutputs: z.boolean().optional(),
+      container: option,
+    }),
+    strict({
+      type: z.literal('image_generation'),
+      name: name.optional(),
+      background: option,
+      inputFidelity: option,
+      inputImageMask: option,
+      model: option,
+      moderation: option,
+      outputCompression: option,
+      outputFormat: option,
+      partialImages: option,
+      quality: option,
+      size: option,
+    }),
+  ],
+  { error: 'must have "type": "web_search", "file_search", "code_interpreter" or "image_generation"' },
+);
+
 const agentSchema = strict({
   name,
   version: name.default('1'),
   instructions: name,
   model: name.optional(),
   mcpServers: z.array(mcpServerSchema).default([]),
-  /** Names of other served agents this one may hand the conversation to. */
-  handoffs: z.array(name).optional(),
+  /** Other served agents this one may hand the conversation to: names, or { agent, inputFilter, … }. */
+  handoffs: z.array(handoffSchema).optional(),
+  tools: z.array(externalToolSchema).optional(),
+  hostedTools: z.array(hostedToolSchema).optional(),
+  toolUseBehavior: z
+    .union([z.enum(['run_llm_again', 'stop_on_first_tool']), strict({ stopAtToolNames: z.array(name) })], {
+      error: 'must be "run_llm_again", "stop_on_first_tool" or { "stopAtToolNames": [ … ] }',
+    })
+    .optional(),
+  resetToolChoice: z.boolean().optional(),
+  onMaxTurns: z.enum(['fail', 'final_output', 'ask']).optional(),
+  conversation: z.literal('server', { error: 'must be "server"' }).optional(),
   ...approvalPolicyFields.shape,
 });
 
@@ -113,13 +210,18 @@ export function loadAgentsFile(path: string, cwd = process.cwd()): Agent[] {
         `agents[${i}]: agents[${seen.get(key)}] is already agent "${a.name}" version ${a.version}; give this one another name or version`,
       );
     seen.set(key, i);
-    const { mcpServers, handoffs, ...rest } = a;
+    const { mcpServers, handoffs, tools, hostedTools, ...rest } = a;
     try {
       agents.push(
         defineAgent({
           ...definedFields(rest),
-          tools: [],
-          ...(handoffs ? { handoffs } : {}),
+          tools: [
+            ...(tools ?? []).map((t) =>
+              defineTool({ ...definedFields(t), parameters: t.parameters as JsonObjectSchema }),
+            ),
+            ...(hostedTools ?? []).map(hostedTool),
+          ],
+          ...(handoffs ? { handoffs: handoffs.map((h) => (typeof h === 'string' ? h : definedFields(h))) } : {}),
           mcpServers: mcpServers.map((s) => serverSpec(s, folder)),
         }),
       );
@@ -129,6 +231,15 @@ export function loadAgentsFile(path: string, cwd = process.cwd()): Agent[] {
     }
   });
   return agents;
+}
+
+/** A hosted tool of the file, through the same factory code uses. */
+function hostedTool(t: z.infer<typeof hostedToolSchema>): HostedTool {
+  const { type, ...options } = definedFields(t) as z.infer<typeof hostedToolSchema>;
+  if (type === 'web_search') return webSearchTool(options as WebSearchToolOptions);
+  if (type === 'file_search') return fileSearchTool(options as Parameters<typeof fileSearchTool>[0] & object);
+  if (type === 'code_interpreter') return codeInterpreterTool(options as CodeInterpreterToolOptions);
+  return imageGenerationTool(options as ImageGenerationToolOptions);
 }
 
 function serverSpec(s: z.infer<typeof mcpServerSchema>, folder: string): McpServerSpec {

@@ -111,7 +111,7 @@ test.each<[string, unknown, string]>([
   [
     'an unknown key in an agent',
     agentWith({ colour: 'red' }),
-    'agents[0].colour: unknown field (known: name, version, instructions, model, mcpServers, handoffs, approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, approvers, quorum, excludeRequester, signedDecisions, maxExtension, remindBeforeExpiry, grantable)',
+    'agents[0].colour: unknown field (known: name, version, instructions, model, mcpServers, handoffs, tools, hostedTools, toolUseBehavior, resetToolChoice, onMaxTurns, conversation, approvalTimeout, onTimeout, remindEvery, escalateAfter, escalateTo, approvers, quorum, excludeRequester, signedDecisions, maxExtension, remindBeforeExpiry, grantable)',
   ],
   [
     'an unknown key in a server',
