@@ -155,6 +155,7 @@ test('the agent snapshot (instructions, tools, JSON schemas, approval policy, ve
     ],
     webhook: false, // the harness's worker has none: notifications are logged by the run
     revision: SNAPSHOT_REVISION, // the changes the run takes without a patch marker (workflows/patches.ts)
+    modelApi: 'chat', // the harness's worker calls Chat Completions (a server conversation would send everything)
   });
 });
 
