@@ -8,6 +8,7 @@ import type { ApprovalPolicy } from '../contract/approvalPolicy';
 import type { WorkerSettings } from '../config/workerSettings';
 import type { AgentRef, WaitTerms } from '../core/approvals/plannedCall';
 import { waitTerms } from './callPlanning';
+import { jsonData } from '../core/jsonData';
 
 export interface GuardrailRequest {
   /** The run's workflow id. */
@@ -35,16 +36,6 @@ export interface GuardrailReport {
   results: GuardrailOutcome[];
   /** When an 'ask' guardrail tripped: the terms its pending item waits on. */
   wait?: WaitTerms;
-}
-
-/** JSON data only (what history and the pending list can hold); undefined stays out. */
-function asJson(value: unknown): unknown {
-  if (value === undefined) return undefined;
-  try {
-    return JSON.parse(JSON.stringify(value)) as unknown;
-  } catch {
-    return String(value);
-  }
 }
 
 /** The final output as an output guardrail gets it: with outputType, the parsed JSON; else the text. */
@@ -77,7 +68,7 @@ export function createGuardrailActivities(agentOf: (ref: AgentRef) => Agent, set
             throw new Error(
               `guardrail ${g.name} of agent ${agent.name} returned ${JSON.stringify(out) ?? 'nothing'}: it must return { tripwireTriggered: boolean, outputInfo? }`,
             );
-          const info = asJson(outputInfo);
+          const info = jsonData(outputInfo);
           return {
             name: g.name,
             tripwireTriggered,

@@ -9,22 +9,13 @@ import type { ToolGuardrailData } from '../agents/toolGuardrails';
 import { Failure } from '../contract/failureTypes';
 import type { GuardrailAsk } from '../contract/pendingCall';
 import { shorten } from '../core/approvals/callSummary';
+import { jsonData } from '../core/jsonData';
 
 /** What the tool's input guardrails decided for a call; undefined: every one allowed it. */
 export type InputVerdict =
   | { type: 'rejectContent'; message: string }
   | { type: 'ask'; guardrail: GuardrailAsk }
   | { type: 'throwException'; name: string; outputInfo?: unknown };
-
-/** outputInfo as JSON data (it is recorded): what JSON cannot carry is dropped. */
-function jsonData(value: unknown): unknown {
-  if (value === undefined) return undefined;
-  try {
-    return JSON.parse(JSON.stringify(value)) as unknown;
-  } catch {
-    return String(value);
-  }
-}
 
 /** The run fails: a tool guardrail answered throwException (details: { guardrail, tool, outputInfo }). */
 export function tripwire(stage: 'input' | 'output', guardrail: string, tool: string, outputInfo: unknown): Error {
