@@ -2,7 +2,7 @@
 // read methods (client/run/runReads.ts); every one takes --json.
 import type { Command } from 'commander';
 import type { RunResult, RunView } from '../contract/runViews';
-import { quorumText } from '../core/approvals/decisionText';
+import { guardrailText, quorumText } from '../core/approvals/decisionText';
 import { relativeTime } from '../core/relativeTime';
 import { type Connect } from './cliConnection';
 import {
@@ -100,6 +100,7 @@ export function addReadCommands(program: Command, connect: Connect): void {
             lines.push(
               `    ${red(shownLine(`may or may not have run: ${p.uncertainBecause ?? 'its attempt did not finish'}`))}; answer with countersign resolve ${workflowId} ${p.callId} --retry | --done <result> | --failed <error>`,
             );
+          if (p.guardrail) lines.push(`    ${red(shownLine(guardrailText(p.guardrail)))}`);
           lines.push(...argumentLines(p.arguments).map((l) => `    ${l}`));
         }
       }

@@ -1,6 +1,7 @@
 // How decisions read: the quorum so far, durations in messages, and the exact text a signed token's `args` digest
 // covers. No imports at run time, so the CLI can load it at start.
 import type { Decision } from '../../contract/messages';
+import { shorten } from './callSummary';
 
 /** The arguments a token signs: the edited ones when the decision edits (their JSON text as sent), else the call's exactly as shown. */
 export function signedArguments(d: Pick<Decision, 'editedArguments'>, call: { arguments: string }): string {
@@ -38,4 +39,12 @@ export function expiryText(call: { kind?: string; timeout: string; extendedMs?: 
   return call.kind === 'external'
     ? `No result arrived within ${waited}.`
     : `The approval request expired after ${waited}.`;
+}
+
+/** Why a guardrail put an item before a person, for the CLI and the inbox: "guardrail no_pii (input) tripped: {…}". */
+export function guardrailText(g: { name: string; stage: string; outputInfo?: unknown }): string {
+  const verdict = g.stage === 'tool_input' ? 'asks a person to decide this call' : 'tripped';
+  const info =
+    g.outputInfo === undefined ? '' : `: ${shorten(JSON.stringify(g.outputInfo) ?? String(g.outputInfo), 300)}`;
+  return `guardrail ${g.name} (${g.stage.replace('_', ' ')}) ${verdict}${info}`;
 }

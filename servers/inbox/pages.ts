@@ -1,7 +1,7 @@
 // The inbox's pages: every pending call with its forms, a run's conversation and audit, a link's confirmation.
 // Escaped by construction (html.ts); forms post back with a CSRF token; no inline script or style (the CSP forbids it).
 import { prettyArguments } from '../../core/approvals/callSummary';
-import { quorumText } from '../../core/approvals/decisionText';
+import { guardrailText, quorumText } from '../../core/approvals/decisionText';
 import { argumentsMarkup, callContext, callTimes, quorumProgress } from './callDetails';
 import type { ConversationItem } from '../../contract/items';
 import type { AuditEntry, PendingApproval, RunSnapshot } from '../../contract/runViews';
@@ -51,7 +51,7 @@ ${(c.fields ?? []).map((f) => html`<label>${f} <input name="field:${f}" required
 <form method="post" action="${action}" class="approve">${hidden}<input type="hidden" name="action" value="approve"><button class="primary">Approve</button></form>
 ${reject}</div>
 ${
-  c.quorum
+  c.quorum || c.kind === 'guardrail' // a guardrail's item has no arguments to edit (the run would refuse them)
     ? ''
     : html`<details${error?.editedArguments !== undefined ? html` open` : ''}><summary>Edit and approve</summary>
 <form method="post" action="${action}" class="edit">${hidden}<input type="hidden" name="action" value="edit">
@@ -68,6 +68,7 @@ ${c.quorum ? quorumProgress(c.quorum) : ''}${c.signedDecisions ? html`<p class="
 ${callContext(c)}
 ${c.stale ? html`<p class="stale" role="note">Approved before what it acts on changed (it was <code>${c.stale.was}</code>, now <code>${c.stale.now}</code>): it did not run. Decide again.</p>` : ''}
 ${c.preview ? html`<div class="preview${c.preview.failed ? ' failed' : ''}"><p><b>Impact</b> ${c.preview.summary}</p>${c.preview.details ? html`<pre>${c.preview.details}</pre>` : ''}</div>` : ''}
+${c.guardrail ? html`<p class="guardrail" role="note">${guardrailText(c.guardrail)}</p>` : ''}
 ${argumentsMarkup(c.arguments)}
 ${error ? html`<p class="error" role="alert">${error.message}</p>` : ''}
 ${callForms(c, csrf, error)}</article>`;

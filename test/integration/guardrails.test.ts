@@ -264,6 +264,8 @@ test('the CLI lists a tripped guardrail with the pending calls and rejects it li
       toolName: 'no_passwords',
     }),
   );
+  const shown = await countersign(['show', workflowId], env);
+  expect(shown.stdout).toContain('guardrail no_passwords (input) tripped: {"found":"password"}'); // why, with outputInfo
   await countersign(['reject', workflowId, 'guardrail_no_passwords_1', '--message', 'not here', '--as', 'cy'], env);
   const err = await runner.nextPause(workflowId).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(InputGuardrailTripwireTriggered);
