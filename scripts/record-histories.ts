@@ -78,6 +78,7 @@ const ORDER = [
   'tool-use-stop-on-first-tool',
   'handoff-remove-all-tools',
   'handoff-function-filter',
+  'reset-run-tool-choice',
   'hosted-tools',
   'tool-timeout',
   'input-guardrail-ask-approved',

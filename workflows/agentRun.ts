@@ -61,6 +61,7 @@ import { Publisher } from './publisher';
 import { SubRuns } from './subRuns';
 import { TurnCalls } from './turnCalls';
 import { countModelTurn } from './runMetrics';
+import { hasChange } from './patches';
 import { GuardrailGate } from './guardrailGate';
 import { MaxTurns } from './maxTurns';
 import { ServerConversation } from '../core/run/serverConversation';
@@ -178,7 +179,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
         policy: state.runPolicy,
         ...state.mcpTools(),
         ...(modelSettings ? { modelSettings } : {}),
-        ...resetToolChoice(state, modelSettings), // a forced toolChoice goes back to 'auto' once a tool ran
+        ...resetToolChoice(state, modelSettings, () => hasChange(state.agent, 'resetRunToolChoice')), // forced → 'auto' once a tool ran
         ...handoffs.view(), // after filtered handoffs: what this agent's model is sent
       };
       fitsInHistory(`the conversation sent to the model in turn ${state.turn}`, request);

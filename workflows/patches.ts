@@ -16,6 +16,8 @@ export const PATCHES = {
   publishOnce: 'countersign-publish-once',
   /** A `decide` update sent with waitForPause answers at the run's next pause, with the RunView (asked only when the field is sent). */
   decideWaits: 'countersign-decide-waits',
+  /** A toolChoice forced by the run's own settings goes back to 'auto' once a tool ran, unless the agent opts out (resetToolChoice: false). */
+  resetRunToolChoice: 'countersign-reset-run-tool-choice',
 } as const;
 
 /**
@@ -23,7 +25,11 @@ export const PATCHES = {
  * (SNAPSHOT_REVISION, agentSnapshot.ts): a marker and its TemporalChangeVersion upsert are two events and a
  * visibility write in every new run. The snapshot is recorded at the run's start, so replay reads the same answer.
  */
-const SINCE_REVISION: Partial<Record<keyof typeof PATCHES, number>> = { publishOnce: 1, decideWaits: 1 };
+const SINCE_REVISION: Partial<Record<keyof typeof PATCHES, number>> = {
+  publishOnce: 1,
+  decideWaits: 1,
+  resetRunToolChoice: 2,
+};
 
 /** Whether the run takes change `id`: its snapshot's revision says so, or else patched() does (runs described before). */
 export function hasChange(agent: { revision?: number } | undefined, id: keyof typeof PATCHES): boolean {

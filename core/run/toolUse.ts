@@ -67,13 +67,17 @@ export const forcesTool = (choice: string | undefined): boolean =>
   choice !== undefined && choice !== 'auto' && choice !== 'none';
 
 /**
- * The settings a turn sends instead of `settings`, if any: with the snapshot's resetToolChoice, a forced toolChoice
- * goes back to 'auto' once the agent in charge has used a tool, so the model cannot loop on it (the SDK's default).
+ * The settings a turn sends instead of `settings`, if any: a forced toolChoice goes back to 'auto' once the agent in
+ * charge has used a tool, so the model cannot loop on it (the SDK's default). The snapshot's resetToolChoice decides
+ * (true when the agent forces one or asks, false when it opts out); else `byDefault()`, asked only when it matters: a
+ * toolChoice forced by the run's own settings is reset in runs described at snapshot revision 2 or later.
  */
 export function resetToolChoice(
   state: AgentRunState,
   settings: ModelSettings | undefined,
+  byDefault: () => boolean = () => false,
 ): { modelSettings: ModelSettings } | Record<string, never> {
-  if (!state.agent?.resetToolChoice || !settings || !forcesTool(settings.toolChoice)) return {};
-  return agentUsedTools(state.items, state.handoffs) ? { modelSettings: { ...settings, toolChoice: 'auto' } } : {};
+  if (!settings || !forcesTool(settings.toolChoice) || state.agent?.resetToolChoice === false) return {};
+  if (!agentUsedTools(state.items, state.handoffs)) return {};
+  return state.agent?.resetToolChoice || byDefault() ? { modelSettings: { ...settings, toolChoice: 'auto' } } : {};
 }

@@ -57,6 +57,18 @@ export const toolUseScenarios: Scenarios = {
     const done = await runner.run('history-route-remove-tools', paused.toState().approve('m1', { approver: 'ann' }));
     if (done.finalOutput !== 'done') throw new Error(`unexpected end: ${done.status}`);
   },
+  // A toolChoice forced by the run's own settings (the agent says nothing of resetToolChoice): at snapshot revision 2
+  // it goes back to 'auto' once the lookup ran, without a patch marker (hasChange, workflows/patches.ts).
+  'reset-run-tool-choice': async (h, runner, id) => {
+    h.model.script(id, [{ toolCalls: [lookup('alice', 'l1')] }, { text: 'alice@example.com' }]);
+    const done = await runner.run('email-assistant', 'go', {
+      workflowId: id,
+      modelSettings: { toolChoice: 'required' },
+    });
+    const sent = h.model.requests.filter((r) => r.runId === id).map((r) => r.body.tool_choice);
+    if (done.finalOutput !== 'alice@example.com' || JSON.stringify(sent) !== '["required","auto"]')
+      throw new Error(`unexpected: ${done.status} ${done.finalOutput} ${JSON.stringify(sent)}`);
+  },
   // A function filter (the handoffStarted activity): its items are what the next agent's model is sent.
   'handoff-function-filter': async (h, runner, id) => {
     h.model.script(id, [{ toolCalls: [lookup('alice', 'l1')] }, handOver, { text: 'done' }]);

@@ -116,6 +116,25 @@ test('resetToolChoice: a forced toolChoice is sent once, then auto; with resetTo
   expect(requestsOf(kept).map((r) => r.body.tool_choice)).toEqual(['required', 'required']);
 });
 
+test("a toolChoice forced by the run's own settings is reset too (the SDK's default), unless the agent opts out", async () => {
+  const steps = [
+    { toolCalls: [{ name: 'lookup_contact', arguments: { name: 'bob' }, callId: 'l2' }] },
+    { text: 'bob@example.com' },
+  ];
+  const byRun = newId('run-forced');
+  h.model.script(byRun, steps);
+  const modelSettings = { toolChoice: 'required' } as const;
+  expect((await runner.run('stop-at-send', 'bob?', { workflowId: byRun, modelSettings })).finalOutput).toBe(
+    'bob@example.com',
+  );
+  expect(requestsOf(byRun).map((r) => r.body.tool_choice)).toEqual(['required', 'auto']);
+
+  const optedOut = newId('run-forced-kept');
+  h.model.script(optedOut, steps);
+  await runner.run('forced-always', 'bob?', { workflowId: optedOut, modelSettings });
+  expect(requestsOf(optedOut).map((r) => r.body.tool_choice)).toEqual(['required', 'required']);
+});
+
 test('the snapshot records the behaviour only where it changes what a run does', () => {
   expect(stopFirst.snapshot()).toMatchObject({ toolUseBehavior: 'stop_on_first_tool' });
   expect(stopAt.snapshot()).toMatchObject({ toolUseBehavior: { stopAtToolNames: ['send_email'] } });

@@ -12,6 +12,8 @@ test('a covering snapshot answers without patched(); an older snapshot asks patc
   // Outside a workflow patched() throws, so an answer here shows it was not asked.
   expect(hasChange({ revision: SNAPSHOT_REVISION }, 'publishOnce')).toBe(true);
   expect(hasChange({ revision: SNAPSHOT_REVISION }, 'decideWaits')).toBe(true);
+  expect(hasChange({ revision: SNAPSHOT_REVISION }, 'resetRunToolChoice')).toBe(true);
+  expect(() => hasChange({ revision: 1 }, 'resetRunToolChoice')).toThrow(); // revision 1 predates it: patched() decides
   expect(() => hasChange({}, 'publishOnce')).toThrow();
   expect(() => hasChange(undefined, 'decideWaits')).toThrow();
   expect(() => hasChange({ revision: SNAPSHOT_REVISION }, 'staleApprovals')).toThrow(); // listed without a revision
