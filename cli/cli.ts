@@ -23,6 +23,7 @@ import { jsonObjectOption } from './jsonOptions';
  */
 const WORKER_GRACE_UNTIL_MS = 8_000;
 const MODEL_SETTINGS_EXAMPLE = `'{"toolChoice":"required","temperature":0.2}'`;
+const CONTEXT_EXAMPLE = `'{"tenant":"acme","locale":"de"}'`;
 
 interface GlobalOptions {
   address?: string;
@@ -78,6 +79,11 @@ program
     '--model-settings <json>',
     `the model's settings for this run, over the agent's, e.g. ${MODEL_SETTINGS_EXAMPLE}`,
   )
+  .option(
+    '--context <json>',
+    `the run's context for tools, guardrails and instructions (kept in history: no secrets), e.g. ${CONTEXT_EXAMPLE}`,
+  )
+  .addOption(new Option('--on-max-turns <what>', 'at the turn limit').choices(['fail', 'final_output', 'ask']))
   .option('--session <id>', "continue this session: run session-<id>-<n>, starting with the session's conversation")
   .option('--session-rules', "with --session: keep the previous run's always-rules")
   .option('--wait', 'wait for the first pause or the end')
@@ -96,6 +102,8 @@ program
       ...(o.modelSettings
         ? { modelSettings: jsonObjectOption('--model-settings', o.modelSettings, MODEL_SETTINGS_EXAMPLE) }
         : {}),
+      ...(o.context ? { context: jsonObjectOption('--context', o.context, CONTEXT_EXAMPLE) } : {}),
+      onMaxTurns: o.onMaxTurns,
       session: o.session,
       sessionRules: o.sessionRules,
     };

@@ -8,6 +8,7 @@ import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents
 import { RunFailedError, Runner } from '../../client';
 import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
+import { cliEnv, countersign, countersignExit } from '../support/countersignCli';
 
 jest.setTimeout(120_000);
 
@@ -99,4 +100,34 @@ test('an instructions function that throws fails the run in one line, without re
     `run ${workflowId} failed: agent broken-instructions@1: its instructions function threw: no tenant in context`,
   );
   expect(responses.model.requests.filter((r) => r.runId === workflowId)).toHaveLength(0);
+});
+
+test('countersign start --context gives the run its context; --on-max-turns its turn-limit handler', async () => {
+  const workflowId = newId('cli-context');
+  responses.model.script(workflowId, [
+    { toolCalls: [{ name: 'lookup_plan', arguments: {}, callId: 'p1' }] },
+    { text: 'Gold, as asked.' },
+  ]);
+  const env = cliEnv({ COUNTERSIGN_TASK_QUEUE: responses.taskQueue });
+  const started = await countersign(
+    [
+      'start',
+      'tenant-desk',
+      'Which plan?',
+      '--workflow-id',
+      workflowId,
+      '--context',
+      '{"tenant":"acme","locale":"de"}',
+    ].concat(['--max-turns', '1', '--on-max-turns', 'final_output', '--wait']),
+    env,
+  );
+  expect(started.stdout).toContain('Gold, as asked.'); // the one turn allowed, then one more answer without tools
+  expect(instructionsSent(responses, workflowId)).toEqual([
+    'You answer for tenant acme in locale de.',
+    'You answer for tenant acme in locale de.',
+  ]);
+  const bad = await countersignExit(['start', 'tenant-desk', 'x', '--context', '[1]'], env);
+  expect(bad.stderr.trim()).toBe(
+    `countersign: --context must be a JSON object, e.g. '{"tenant":"acme","locale":"de"}'`,
+  );
 });
