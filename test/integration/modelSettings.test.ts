@@ -19,6 +19,9 @@ const tuned = (temperature: number) =>
     name: 'tuned',
     instructions: 'Use the tool.',
     tools: [lookup],
+    // The settings go out as given on every call: without this, the forced toolChoice would be sent as 'auto' once
+    // the tool ran (resetToolChoice, default true as in the Agents SDK; toolUseBehavior.test.ts covers it).
+    resetToolChoice: false,
     modelSettings: {
       toolChoice: 'required',
       temperature,
