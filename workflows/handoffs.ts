@@ -32,7 +32,12 @@ export class Handoffs {
     const tool = this.handoffTool(next.callId);
     // Only a handoff whose snapshot has a filter or onHandoff takes this path (runs described before have neither).
     const mark = tool?.handoffInput || tool?.onHandoff ? await this.started(tool, next) : undefined;
-    const agent = await describeAgent({ name: next.to });
+    // The run's context goes along (MCP toolFilter functions read it) only when it has one: the same command either way.
+    const context = this.state.input.context;
+    const agent = await describeAgent({
+      name: next.to,
+      ...(context && Object.keys(context).length ? { context } : {}),
+    });
     this.state.handedOff(agent, this.now(), mark);
     log.info('handoff', { from, to: agent.name, version: agent.version });
     this.publish();

@@ -43,7 +43,8 @@ beforeAll(async () => {
     tools: [],
     mcpServers: [{ name: 'warehouse', url: warehouse.url, toolFilter: { blockedToolNames: ['drop_table'] } }],
   });
-  h = await startHarness({ registry: new AgentRegistry([byRole, blocked]) });
+  const router = defineAgent({ name: 'router', instructions: 'test', tools: [], handoffs: ['filtered-ops'] });
+  h = await startHarness({ registry: new AgentRegistry([byRole, blocked, router]) });
   runner = new Runner(h.client, { taskQueue: h.taskQueue });
 });
 afterAll(async () => {
@@ -87,4 +88,23 @@ test('a toolFilter function decides per run from its context; a throw leaves the
   ).toThrow(
     'agent x: MCP server "w": toolFilter must be a function ({ toolName, serverName, agentName, context }) => boolean, or { allowedToolNames, blockedToolNames }',
   );
+});
+
+test("after a handoff, the next agent's toolFilter gets the run's context too", async () => {
+  const id = newId('filter-handoff');
+  h.model.script(id, [
+    { toolCalls: [{ name: 'transfer_to_filtered_ops', arguments: {}, callId: 'h1' }] },
+    { text: 'ok' },
+  ]);
+  asked.length = 0;
+  await runner.run('router', 'hello', { workflowId: id, context: { role: 'admin' } });
+  const [, second] = h.model.requests.filter((r) => r.runId === id);
+  const tools = ((second!.body as { tools?: Array<{ name: string }> }).tools ?? []).map((t) => t.name).sort();
+  expect(tools).toEqual(['drop_table', 'fail_always', 'list_tables']); // an admin's tools: the context reached the filter
+  expect(asked.map((a) => a.context)).toEqual([
+    { role: 'admin' },
+    { role: 'admin' },
+    { role: 'admin' },
+    { role: 'admin' },
+  ]);
 });
