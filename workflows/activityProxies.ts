@@ -33,6 +33,11 @@ export const notifyOptions: ActivityOptions = {
 export const { modelTurn, runTool, notify } = proxyActivities<AgentActivities>(modelOptions);
 /** A handoff's onHandoff and function input filter: user code, retried like a tool. */
 export const { handoffStarted } = proxyActivities<AgentActivities>(toolOptions);
+/** An agent's input and output guardrails (workflows/guardrailGate.ts): user code, three attempts within a minute each. */
+export const { runGuardrails } = proxyActivities<AgentActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 3 },
+});
 /** Fast mode's model call: a local activity (same timeouts and retries; no task-queue round trip, one marker). */
 export const { modelTurn: localModelTurn } = proxyLocalActivities<AgentActivities>(modelOptions);
 export const { describeAgent, validateArguments, verifyDecisionTokens, verifyGrantToken } =

@@ -28,7 +28,7 @@ import { rootCause } from '../core/run/failures';
 import { overInlineLimit } from '../core/run/payloadBudget';
 import type { PlannedCall } from '../core/approvals/plannedCall';
 import { mergeModelSettings } from '../contract/modelSettings';
-import { OUTPUT_TRIES, outputRetryText } from '../core/run/outputType';
+import { OUTPUT_TRIES, assistantText, outputRetryText } from '../core/run/outputType';
 import { describeAgent, localModelTurn, modelOptions, modelTurn, withAgent, withTimeout } from './activityProxies';
 import { ApprovalTimers } from './approvalTimers';
 import { DecisionDesk } from './decisionDesk';
@@ -207,9 +207,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       }
       if (result.calls.length === 0 || maxTurns.finalTurn) {
         if (guardrails.has('output') && !(await guardrails.checkOutput(result.items))) continue; // rejected: again
-        state.complete(
-          result.items.flatMap((i) => (i.type === 'message' && i.role === 'assistant' ? [i.content] : [])).join('\n'),
-        );
+        state.complete(assistantText(result.items));
         return;
       }
       await answerTurn(result.calls);

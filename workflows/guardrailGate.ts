@@ -5,8 +5,7 @@
 // `guardrail`, booked in the approval book and waited on as every call is (notifications, timers, decide, signals,
 // inbox, audit, metrics). Approved, the run goes on as if it passed; rejected, an input guardrail fails the run with
 // the person's message, and an output guardrail's message goes to the model, which answers again.
-import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
-import type { AgentActivities } from '../activities/agentActivities';
+import { ApplicationFailure } from '@temporalio/workflow';
 import type { GuardrailOutcome } from '../activities/guardrails';
 import { Failure } from '../contract/failureTypes';
 import type { ConversationItem } from '../contract/items';
@@ -14,16 +13,12 @@ import type { AgentRunState } from '../core/run/agentRunState';
 import { bookingFor, type WaitTerms } from '../core/approvals/plannedCall';
 import { callContext } from '../core/approvals/callContext';
 import { shorten } from '../core/approvals/callSummary';
-import { withAgent } from './activityProxies';
+import { runGuardrails, withAgent } from './activityProxies';
+import { assistantText } from '../core/run/outputType';
 import type { ApprovalTimers } from './approvalTimers';
 import type { Notifier } from './notifier';
 
 type Stage = 'input' | 'output';
-
-const { runGuardrails } = proxyActivities<AgentActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 3 },
-});
 
 /** What the pending item shows of what was checked. */
 const CHECKED_MAX = 1_000;
@@ -66,7 +61,7 @@ export class GuardrailGate {
    * whose message the model now has (it answers again).
    */
   async checkOutput(items: readonly ConversationItem[]): Promise<boolean> {
-    const output = items.flatMap((i) => (i.type === 'message' && i.role === 'assistant' ? [i.content] : [])).join('\n');
+    const output = assistantText(items);
     const rejected = await this.check('output', output);
     if (rejected.length === 0) return true;
     this.state.tellModel(rejected.join('\n'));

@@ -4,12 +4,13 @@
 import type { Agent } from '../../agents/defineAgent';
 import type { ConversationItem } from '../../contract/items';
 import { describeZodError } from '../../contract/zodErrors';
+import { assistantText } from '../../core/run/outputType';
 
 /** The final answer's problem, or undefined when it matches (or the agent has no outputType, or the turn calls tools). */
 export function finalOutputProblem(agent: Agent, items: readonly ConversationItem[]): string | undefined {
   if (!agent.outputType || items.some((i) => i.type === 'function_call' || i.type === 'mcp_approval_request'))
     return undefined;
-  const text = items.flatMap((i) => (i.type === 'message' && i.role === 'assistant' ? [i.content] : [])).join('\n');
+  const text = assistantText(items);
   let value: unknown;
   try {
     value = JSON.parse(text);
