@@ -14,6 +14,8 @@ const TEMPORAL_RUNTIME = [
 ];
 const NETWORK = ['openai', 'openai/*', '@modelcontextprotocol/*', '@aws-sdk/*'];
 const WEB = ['fastify', '@fastify/*'];
+// The agent SDKs Countersign adapts are optional peer dependencies: only their adapters load them.
+const AGENT_SDKS = ['@openai/agents', '@openai/agents-*', 'ai', '@ai-sdk/*'];
 
 /** Lowest first. `imports`: the layers a layer's files may import (its own always); `typeImports`: `import type` only. */
 export const LAYERS = [
@@ -21,21 +23,21 @@ export const LAYERS = [
     name: 'contract',
     paths: ['contract/'],
     imports: [],
-    forbid: [...NODE, ...TEMPORAL_RUNTIME, ...NETWORK, ...WEB],
+    forbid: [...NODE, ...TEMPORAL_RUNTIME, ...NETWORK, ...WEB, ...AGENT_SDKS],
     what: 'the wire contract and the view types everything shares: workflow type, signals, update, queries, search attributes, payload schemas',
   },
   {
     name: 'core',
     paths: ['core/'],
     imports: ['contract'],
-    forbid: [...NODE, '@temporalio/workflow', ...TEMPORAL_RUNTIME, ...NETWORK, ...WEB],
+    forbid: [...NODE, '@temporalio/workflow', ...TEMPORAL_RUNTIME, ...NETWORK, ...WEB, ...AGENT_SDKS],
     what: 'the pure core: approval book, run state, decision rules, signing, grants; no Temporal, no Node, unit-tested alone',
   },
   {
     name: 'runtime',
     paths: ['temporal.config.ts', 'config/', 'codec/', 'storage/', 'links/'],
     imports: ['contract', 'core'],
-    forbid: WEB,
+    forbid: [...WEB, ...AGENT_SDKS],
     what: 'what the worker and the servers both use: configuration, the payload codec and store, link tokens and message bodies',
   },
   {
@@ -43,48 +45,66 @@ export const LAYERS = [
     paths: ['workflows/'],
     imports: ['contract', 'core'],
     typeImports: ['activities'],
-    forbid: [...NODE, ...TEMPORAL_RUNTIME, ...NETWORK, ...WEB],
+    forbid: [...NODE, ...TEMPORAL_RUNTIME, ...NETWORK, ...WEB, ...AGENT_SDKS],
     what: 'workflow code: deterministic, in the sandbox; activities only through their types',
   },
   {
     name: 'activities',
     paths: ['agents/', 'activities/'],
     imports: ['contract', 'core', 'runtime'],
-    forbid: WEB,
+    forbid: [...WEB, ...AGENT_SDKS],
     what: 'agents and tools, and the activities that call the model, plan calls and run tools; never web code',
+  },
+  {
+    name: 'adapters',
+    paths: ['adapters/'],
+    imports: ['contract', 'core', 'runtime', 'activities'],
+    forbid: [...WEB, '@temporalio/workflow'],
+    what: "other SDKs' agents and tools as Countersign's (`countersign/openai-agents`, `countersign/ai-sdk`): the only code that loads those SDKs, never in the workflow bundle",
   },
   {
     name: 'worker',
     paths: ['worker/'],
     imports: ['contract', 'core', 'runtime', 'activities'],
-    forbid: WEB,
+    forbid: [...WEB, ...AGENT_SDKS],
     what: 'the worker process: configuration checks, the workflow bundle, activities wired to their dependencies',
   },
   {
     name: 'client',
     paths: ['client/'],
     imports: ['contract', 'core', 'runtime'],
-    forbid: WEB,
+    forbid: [...WEB, ...AGENT_SDKS],
     what: 'the client library: start runs, read them, decide',
   },
   {
     name: 'servers',
     paths: ['servers/'],
     imports: ['contract', 'core', 'runtime', 'client'],
-    forbid: [],
+    forbid: AGENT_SDKS,
     what: 'the approvals inbox and the codec server',
   },
   {
     name: 'cli',
     paths: ['cli/', 'entries/'],
     imports: ['contract', 'core', 'runtime', 'client', 'servers'],
-    forbid: [],
+    forbid: AGENT_SDKS,
     what: 'the `countersign` command line and the package entry points that assemble the layers',
   },
   {
     name: 'devtools',
     paths: ['devtools/'],
-    imports: ['contract', 'core', 'runtime', 'workflows', 'activities', 'worker', 'client', 'servers', 'cli'],
+    imports: [
+      'contract',
+      'core',
+      'runtime',
+      'workflows',
+      'activities',
+      'adapters',
+      'worker',
+      'client',
+      'servers',
+      'cli',
+    ],
     forbid: [],
     what: 'development tools (scripted model, dev-server launcher, npm start, demo MCP server); nothing in the product imports them',
   },

@@ -25,6 +25,8 @@ export const ENTRIES = {
   worker: 'worker/index.js',
   client: 'entries/client.js',
   servers: 'servers/index.js',
+  'openai-agents': 'adapters/openaiAgents/index.js',
+  'ai-sdk': 'adapters/aiSdk/index.js',
 };
 
 rmSync(dist, { recursive: true, force: true });

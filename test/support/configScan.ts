@@ -17,6 +17,7 @@ export const PRODUCT_DIRS = [
   'workflows',
   'activities',
   'agents',
+  'adapters',
   'worker',
   'client',
   'servers',
