@@ -1,41 +1,16 @@
 // Runner: the OpenAI Agents SDK's API on Temporal. `run(agent, input)` starts an agentRun workflow and returns at its first pause
 // or its end; `run(agent, state)` sends the state's decisions in one `decide` update that answers at the next pause
-// or the end (waitForPause; an older worker's plain answer is followed by `nextPause`). Waiting is a long-poll update,
-// never a polling loop.
-import {
-  type Client,
-  WithStartWorkflowOperation,
-  WorkflowFailedError,
-  WorkflowNotFoundError,
-  WorkflowUpdateFailedError,
-} from '@temporalio/client';
+// or the end. `agent` is a name or an agent object (agentName.ts). The updates and what their failures mean live in
+// runUpdates.ts, the streamed run's events in runStream.ts.
+import type { Client } from '@temporalio/client';
 import { type CountersignConfig, loadConfig } from '../../temporal.config';
-import {
-  DEFAULT_TASK_QUEUE,
-  WORKFLOW_TYPE,
-  decideUpdate,
-  decideUntilPauseUpdate,
-  nextPauseUpdate,
-  eventsQuery,
-  type DecidePayload,
-} from '../../contract/messages';
-import { Failure } from '../../contract/failureTypes';
+import { DEFAULT_TASK_QUEUE, WORKFLOW_TYPE, eventsQuery } from '../../contract/messages';
 import { type RunEvent } from '../../contract/runEvents';
-import {
-  type DecideResult,
-  type AuditEntry,
-  type PendingApproval,
-  type RunResult,
-  type RunSnapshot,
-  type RunView,
-} from '../../contract/runViews';
-import { rootCause } from '../../core/run/failures';
-import { retryUnprocessed } from '../updateRetry';
+import { type DecideResult, type AuditEntry, type PendingApproval, type RunSnapshot } from '../../contract/runViews';
 import type { ConversationItem } from '../../contract/items';
 import { connectClient } from '../clientConnection';
 import { type PendingCall, auditOf, conversationOf, describeRun, pendingCalls, pendingOf } from './runReads';
-import { DecisionRejectedError, RunFinishedError, RunNotFoundError, runFailedError } from '../errors';
-import { RunState } from './runState';
+import type { RunState } from './runState';
 import { AgentRunResult } from './agentRunResult';
 
 export { AgentRunResult };
@@ -45,8 +20,10 @@ import { LiveSession } from './live';
 import { type FollowOptions, followEvents } from './eventFollowing';
 import { StreamedRunResult, untilPause, withModelDeltas } from './runStream';
 import { type RunOptions, prepareStart } from './runStart';
+import { type AgentRef, agentNameOf } from './agentName';
+import { decideOnce, resumeUntilPause, startUntilPause, untilNextPause } from './runUpdates';
 
-export type { RunOptions };
+export type { RunOptions, AgentRef };
 
 export interface RunnerConnectOptions {
   /** Task queue of new runs (default COUNTERSIGN_TASK_QUEUE, else `countersign`). */
@@ -91,13 +68,23 @@ export class Runner {
     await this.client.connection.close();
   }
 
-  run(agent: string, input: string | RunState, options: RunOptions = {}): Promise<AgentRunResult> {
-    return typeof input === 'string' ? this.start(agent, input, options) : this.resume(agent, input);
+  /**
+   * Starts a run of `agent` (its name, or an agent object such as an `@openai/agents` Agent) and returns at its first
+   * pause or its end; with a RunState, sends its decisions and returns at the next pause or the end.
+   */
+  async run(agent: AgentRef, input: string | RunState, options: RunOptions = {}): Promise<AgentRunResult> {
+    const name = agentNameOf(agent, 'runner.run');
+    if (typeof input !== 'string') {
+      input.checkResumedAs(name, 'run');
+      return resumeUntilPause(this.client, input);
+    }
+    return startUntilPause(this.client, await prepareStart(this, name, input, options));
   }
 
   /** Starts a run and returns at once with its workflow id (the CLI's `start` without --wait). */
-  async startOnly(agent: string, input: string, options: RunOptions = {}): Promise<string> {
-    const { start, session } = await prepareStart(this, agent, input, options);
+  async startOnly(agent: AgentRef, input: string, options: RunOptions = {}): Promise<string> {
+    const name = agentNameOf(agent, 'runner.startOnly');
+    const { start, session } = await prepareStart(this, name, input, options);
     await this.client.workflow
       .start(WORKFLOW_TYPE, start)
       .catch(async (err: Error) =>
@@ -111,19 +98,8 @@ export class Runner {
   }
 
   /** Sends decisions (and user messages) in one `decide` update; a refusal throws DecisionRejectedError and changes nothing. */
-  async decide(
-    workflowId: string,
-    decisions: RunState['decisions'],
-    inputs: readonly string[] = [],
-  ): Promise<DecideResult> {
-    const handle = this.client.workflow.getHandle(workflowId);
-    try {
-      return await retryUnprocessed(() =>
-        handle.executeUpdate(decideUpdate, { args: [decidePayload(decisions, inputs)] }),
-      );
-    } catch (err) {
-      throw await this.explain(workflowId, err);
-    }
+  decide(workflowId: string, decisions: RunState['decisions'], inputs: readonly string[] = []): Promise<DecideResult> {
+    return decideOnce(this.client, workflowId, decisions, inputs);
   }
 
   // ── Streaming ──────────────────────────────────────────────────────────────────────────────────────────────
@@ -131,12 +107,13 @@ export class Runner {
    * The Agents SDK's run_streamed: starts (or, with a RunState, resumes) a run and streams its events until it pauses for
    * people or ends; `completed`, `interruptions`, `finalOutput` and `toState()` as after run().
    */
-  async runStreamed(agent: string, input: string | RunState, options: RunOptions = {}): Promise<StreamedRunResult> {
+  async runStreamed(agent: AgentRef, input: string | RunState, options: RunOptions = {}): Promise<StreamedRunResult> {
+    const name = agentNameOf(agent, 'runner.runStreamed');
     let after = 0;
     let workflowId: string;
-    if (typeof input === 'string') workflowId = await this.startOnly(agent, input, options);
+    if (typeof input === 'string') workflowId = await this.startOnly(name, input, options);
     else {
-      input.checkResumedAs(agent, 'runStreamed');
+      input.checkResumedAs(name, 'runStreamed');
       workflowId = input.workflowId;
       after = (await this.client.workflow.getHandle(workflowId).query(eventsQuery, { after: 0, limit: 1 })).last;
       if (input.decisions.length > 0 || input.inputs.length > 0)
@@ -198,103 +175,7 @@ export class Runner {
   }
 
   /** Waits until the run pauses for people or ends. */
-  async nextPause(workflowId: string): Promise<AgentRunResult> {
-    const handle = this.client.workflow.getHandle(workflowId);
-    let snapshot: RunView;
-    try {
-      snapshot = await retryUnprocessed(() => handle.executeUpdate(nextPauseUpdate));
-    } catch (err) {
-      return this.closedResult(workflowId, err);
-    }
-    return this.resultOf(workflowId, snapshot);
+  nextPause(workflowId: string): Promise<AgentRunResult> {
+    return untilNextPause(this.client, workflowId);
   }
-
-  /** A failed run is an error, as in the Agents SDK (e.g. MaxTurnsExceeded); anything else a result. */
-  private resultOf(workflowId: string, snapshot: RunView): AgentRunResult {
-    if (snapshot.status === 'Failed')
-      throw runFailedError(workflowId, snapshot.error ?? 'unknown error', snapshot.errorType);
-    return new AgentRunResult(workflowId, snapshot);
-  }
-
-  private async start(agent: string, input: string, options: RunOptions): Promise<AgentRunResult> {
-    const { start, session } = await prepareStart(this, agent, input, options);
-    const workflowId = start.workflowId;
-    const startWorkflowOperation = new WithStartWorkflowOperation(WORKFLOW_TYPE, {
-      ...start,
-      workflowIdConflictPolicy: 'FAIL',
-    });
-    let snapshot: RunView;
-    try {
-      snapshot = await this.client.workflow.executeUpdateWithStart(nextPauseUpdate, { startWorkflowOperation });
-    } catch (err) {
-      if ((err as Error).name === 'WorkflowExecutionAlreadyStartedError')
-        throw await idTaken(this.client, workflowId, session);
-      return this.closedResult(workflowId, err);
-    }
-    return this.resultOf(workflowId, snapshot);
-  }
-
-  private async resume(agent: string, state: RunState): Promise<AgentRunResult> {
-    state.checkResumedAs(agent, 'run');
-    const { workflowId, decisions, inputs } = state;
-    if (decisions.length === 0 && inputs.length === 0) return this.nextPause(workflowId);
-    const update = { ...decidePayload(decisions, inputs), waitForPause: true };
-    let answer: RunView | DecideResult;
-    try {
-      const handle = this.client.workflow.getHandle(workflowId);
-      answer = await retryUnprocessed(() => handle.executeUpdate(decideUntilPauseUpdate, { args: [update] }));
-    } catch (err) {
-      const refused = err instanceof WorkflowUpdateFailedError && rootCause(err).type === Failure.DecisionRejected;
-      // A worker from before waitForPause refuses the key (its validator: nothing applied): decide, then wait, as then.
-      if (refused && rootCause(err).message.includes('"waitForPause"'))
-        answer = await this.decide(workflowId, decisions, inputs);
-      else if (refused || (err as Error).name === 'WorkflowNotFoundError') throw await this.explain(workflowId, err);
-      else return this.closedResult(workflowId, err); // applied, and the run ended before it paused
-    }
-    // The run's view at the pause; a plain DecideResult (a worker that ignored the field): wait for the pause.
-    return 'status' in answer ? this.resultOf(workflowId, answer) : this.nextPause(workflowId);
-  }
-
-  /** After an update failed: the run ended (return or throw its outcome), or the error explained. */
-  private async closedResult(workflowId: string, err: unknown): Promise<AgentRunResult> {
-    const handle = this.client.workflow.getHandle(workflowId);
-    let closed = false;
-    try {
-      closed = (await handle.describe()).status.name !== 'RUNNING';
-    } catch (e) {
-      if (e instanceof WorkflowNotFoundError) throw new RunNotFoundError(`no run with workflow id ${workflowId}`);
-      throw e;
-    }
-    if (!closed) throw await this.explain(workflowId, err);
-    try {
-      const result = (await handle.result()) as RunResult;
-      return new AgentRunResult(workflowId, result);
-    } catch (e) {
-      if (e instanceof WorkflowFailedError) {
-        const f = rootCause(e);
-        throw runFailedError(workflowId, f.message, f.type);
-      }
-      throw e;
-    }
-  }
-
-  private async explain(workflowId: string, err: unknown): Promise<Error> {
-    if (err instanceof WorkflowUpdateFailedError) return new DecisionRejectedError(rootCause(err).message);
-    if (err instanceof WorkflowNotFoundError || (err as Error).name === 'WorkflowNotFoundError') {
-      try {
-        const desc = await this.client.workflow.getHandle(workflowId).describe();
-        return new RunFinishedError(
-          `run ${workflowId} has already ended (${desc.status.name.toLowerCase()}); there is nothing left to decide`,
-        );
-      } catch {
-        return new RunNotFoundError(`no run with workflow id ${workflowId}`);
-      }
-    }
-    return err instanceof Error ? err : new Error(String(err));
-  }
-}
-
-/** The `decide` update's payload for a RunState's decisions and messages. */
-function decidePayload(decisions: RunState['decisions'], inputs: readonly string[]): DecidePayload {
-  return { decisions: [...decisions], ...(inputs.length ? { inputs: [...inputs] } : {}) };
 }
