@@ -30,8 +30,16 @@ export class AgentRunResult {
   finalOutputAs<T>(schema: z.ZodType<T>): T {
     return readFinalOutput(this.workflowId, this.snapshot.finalOutput, schema);
   }
-  /** A serialisable state to decide on and pass back to `runner.run`. */
+  /** A serialisable state to decide on and pass back to `runner.run`: a new one at every call. */
   toState(): RunState {
     return RunState.fromSnapshot(this.workflowId, this.snapshot);
   }
+  /**
+   * The Agents SDK's `result.state`: the state toState() makes, made when first read and the same object at every
+   * read after, so `result.state.approve(i)` then `runner.run(agent, result.state)` sends the decision.
+   */
+  get state(): RunState {
+    return (this.#state ??= this.toState());
+  }
+  #state: RunState | undefined;
 }

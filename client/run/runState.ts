@@ -9,6 +9,7 @@ import type { ApproverPrivateKey } from '../signing/decisionSigning';
 import { buildDecision } from '../approvals/decisionBuilder';
 import { type Interruption, interruptionOf } from './interruption';
 import { RUN_STATE_SCHEMA_VERSION, type StateData, readStateData } from './runStateFormat';
+import { type AgentRef, agentNameOf } from './agentName';
 
 export { RUN_STATE_SCHEMA_VERSION };
 
@@ -55,8 +56,18 @@ export class RunState {
     });
   }
 
-  /** Parses a string from `toString()`; a corrupt string or an unknown `$schemaVersion` is a RunStateError. */
-  static fromString(text: string): RunState {
+  /**
+   * Parses a string from `toString()`; a corrupt string or an unknown `$schemaVersion` is a RunStateError. With an
+   * agent first (the Agents SDK's order: its Agent object, a Countersign agent or a name), the state must belong to
+   * it (belongsTo), else a RunStateError names both. Synchronous; `await RunState.fromString(agent, text)` works too.
+   */
+  static fromString(text: string): RunState;
+  static fromString(agent: AgentRef, text: string): RunState;
+  static fromString(first: AgentRef, second?: string): RunState {
+    if (second !== undefined) return RunState.fromString(second).ownedBy(first, 'fromString', 'text');
+    const text = first;
+    if (typeof text !== 'string')
+      throw new RunStateError('RunState.fromString takes the text of state.toString(), or an agent and that text');
     let raw: unknown;
     try {
       raw = JSON.parse(text);
@@ -67,8 +78,21 @@ export class RunState {
   }
 
   /** The same from an object (`state.toJSON()`, or the string already parsed, e.g. a JSON column of a database). */
-  static fromJSON(obj: unknown): RunState {
-    return RunState.read(obj, 'object', 'state.toJSON()');
+  static fromJSON(obj: unknown): RunState;
+  static fromJSON(agent: AgentRef, obj: unknown): RunState;
+  static fromJSON(...args: [unknown] | [AgentRef, unknown]): RunState {
+    if (args.length === 1) return RunState.read(args[0], 'object', 'state.toJSON()');
+    return RunState.read(args[1], 'object', 'state.toJSON()').ownedBy(args[0], 'fromJSON', 'obj');
+  }
+
+  /** This state, if `agent` may resume it; else a RunStateError that names both agents. */
+  private ownedBy(agent: AgentRef, method: 'fromString' | 'fromJSON', arg: string): this {
+    const name = agentNameOf(agent, `RunState.${method}`);
+    if (!this.belongsTo(name))
+      throw new RunStateError(
+        `this RunState belongs to agent "${this.agentName}"${this.data.startedWith ? ` (started as "${this.data.startedWith}")` : ''}, not "${name}": read it with the agent it was saved from, RunState.${method}('${this.agentName}', ${arg})`,
+      );
+    return this;
   }
 
   private static read(raw: unknown, what: 'string' | 'object', writer: string): RunState {
@@ -221,7 +245,12 @@ export class RunState {
   }
 
   private known(interruption: string | { callId: string }): string {
-    const callId = typeof interruption === 'string' ? interruption : interruption.callId;
+    const callId: unknown =
+      typeof interruption === 'string' ? interruption : (interruption as { callId?: unknown })?.callId;
+    if (typeof callId !== 'string')
+      throw new RunStateError(
+        `pass an interruption (from result.interruptions or state.getInterruptions()) or its callId, not ${interruption !== null && typeof interruption === 'object' ? 'an object without a callId' : String(interruption)}`,
+      );
     if (!this.data.interruptions.some((i) => i.callId === callId))
       throw new RunStateError(
         `call ${callId} is not one of this state's interruptions (${this.data.interruptions.map((i) => i.callId).join(', ') || 'none'})`,

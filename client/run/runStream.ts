@@ -83,7 +83,7 @@ export async function* untilPause(events: AsyncGenerator<RunEvent>): AsyncGenera
 
 /**
  * What runner.runStreamed returns: iterate it for the events (once), await `completed` for the pause or the end;
- * then `interruptions`, `finalOutput` and `toState()` as after runner.run. `completed` rejects as runner.run throws
+ * then `interruptions`, `finalOutput`, `state` and `toState()` as after runner.run. `completed` rejects as runner.run throws
  * (a failed run is a RunFailedError), whether or not the events were read.
  */
 export class StreamedRunResult implements AsyncIterable<RunEvent> {
@@ -114,6 +114,10 @@ export class StreamedRunResult implements AsyncIterable<RunEvent> {
   }
   toState() {
     return this.done().toState();
+  }
+  /** The Agents SDK's `result.state`, as on AgentRunResult (the same object at every read). */
+  get state() {
+    return this.done().state;
   }
 
   private done(): AgentRunResult {
