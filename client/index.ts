@@ -1,5 +1,5 @@
 // The client library: start runs, read their state, decide their pending calls.
-export { Runner, AgentRunResult, type RunOptions, type RunnerConnectOptions } from './run/runner';
+export { Runner, AgentRunResult, type RunOptions, type RunnerConnectOptions, type AgentRef } from './run/runner';
 export type { PendingCall } from './run/runReads';
 export { StreamedRunResult } from './run/runStream';
 export { LiveSession, type ToolApprovalRequired } from './run/live';

@@ -125,7 +125,7 @@ test('negative control: wrong snippets get a diagnostic each, with file and line
   const control = problems.filter((p) => p.startsWith('control.md:'));
   expect(control).toEqual([
     expect.stringMatching(
-      /^control\.md:102: TS2345 Argument of type 'number' is not assignable to parameter of type 'string'/,
+      /^control\.md:102: TS2345 Argument of type 'number' is not assignable to parameter of type 'AgentRef'/,
     ),
     expect.stringMatching(/^control\.md:200: TS2305 .*noSuchExport/),
     expect.stringMatching(/^control\.md:501: TS2304 Cannot find name 'undeclaredThing'/),
