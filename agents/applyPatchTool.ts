@@ -9,6 +9,9 @@
 //   update_file: `diff` is a unified diff of that one file with line-numbered hunks (`@@ -l,s +l,s @@`); context
 //                and removed lines must match the file exactly (a hunk may sit at other line numbers).
 //   delete_file: no diff.
+// With an `editor` of its own (the OpenAI Agents SDK's Editor interface) the editor applies each operation instead, in
+// order, with the diff as the model wrote it; paths and diffs are then the editor's to check, and an operation that
+// fails stops the rest (those before it stay applied: all-or-none is the built-in writer's promise only).
 import { lstatSync, realpathSync } from 'node:fs';
 import { lstat, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
@@ -16,6 +19,9 @@ import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
 import { z } from 'zod';
 import type { ApprovalPolicy } from '../contract/approvalPolicy';
 import { defineTool, type Tool, type ToolConfig } from './defineTool';
+import { type Editor, applyWithEditor } from './patchEditor';
+
+export type { Editor, EditorResult } from './patchEditor';
 
 const within = (dir: string, path: string) => {
   const rel = relative(dir, path);
@@ -94,7 +100,8 @@ function parseOne(diff: string, emptyOk = false): Parsed {
 const parseDiff = (type: string, diff: string | undefined): Parsed =>
   type === 'create_file' ? creationPatch(diff ?? '') : parseOne(diff ?? '');
 
-function operationSchema(root: string) {
+/** Without a root (an editor of its own) paths and diffs are not checked here: the editor decides. */
+function operationSchema(root: string | undefined) {
   return z
     .object({
       type: z.enum(['create_file', 'update_file', 'delete_file']),
@@ -103,7 +110,7 @@ function operationSchema(root: string) {
         .min(1)
         .describe('Relative to the project root')
         .superRefine((path, ctx) => {
-          const problem = pathProblem(root, path);
+          const problem = root === undefined ? undefined : pathProblem(root, path);
           if (problem) ctx.addIssue({ code: 'custom', message: `path ${JSON.stringify(path)} ${problem}` });
         }),
       diff: z
@@ -120,12 +127,13 @@ function operationSchema(root: string) {
       }
       if (op.diff === undefined)
         return void ctx.addIssue({ code: 'custom', path: ['diff'], message: `${op.type} needs a diff` });
+      if (root === undefined) return;
       const parsed = parseDiff(op.type, op.diff);
       if ('problem' in parsed) ctx.addIssue({ code: 'custom', path: ['diff'], message: parsed.problem });
     });
 }
 
-function parametersFor(root: string) {
+function parametersFor(root: string | undefined) {
   return z.object({
     operations: z.array(operationSchema(root)).min(1).describe('Applied together: all of them or none'),
   });
@@ -136,8 +144,10 @@ type Parameters = ReturnType<typeof parametersFor>;
 export interface ApplyPatchToolOptions extends ApprovalPolicy {
   /** Tool name the model sees. Default 'apply_patch'. */
   name?: string;
-  /** The directory every path is relative to; nothing outside it is written (resolved against the worker's cwd). */
-  root: string;
+  /** The directory every path is relative to; nothing outside it is written (resolved against the worker's cwd). Not with `editor`. */
+  root?: string;
+  /** Applies each operation instead of writing under `root` (in the tool activity, in order; the first failure stops the rest). */
+  editor?: Editor;
   /** Default true: a person approves each call, seeing the diffs. */
   needsApproval?: ToolConfig<Parameters>['needsApproval'];
   /** Decides a gated call in code first; undefined asks a person. */
@@ -227,26 +237,37 @@ export function applyPatchTool(options: ApplyPatchToolOptions): Tool<Parameters>
   const {
     name = 'apply_patch',
     root,
+    editor,
     needsApproval = true,
     onApproval,
     idempotent = false,
     description,
     ...policy
   } = options;
-  if (!root) throw new Error(`tool ${name}: root is required`);
-  const dir = resolve(root);
+  if (editor && root)
+    throw new Error(`tool ${name}: give a root to the built-in writer or an editor of your own, not both`);
+  if (editor && ['createFile', 'updateFile', 'deleteFile'].some((m) => typeof editor[m as keyof Editor] !== 'function'))
+    throw new Error(
+      `tool ${name}: editor must have createFile, updateFile and deleteFile methods (the Agents SDK's Editor)`,
+    );
+  if (!root && !editor) throw new Error(`tool ${name}: root is required (or give an editor of your own)`);
+  const dir = root ? resolve(root) : undefined;
   return defineTool({
     name,
     description:
       description ??
-      'Create, update or delete files in the project. Paths are relative to the project root. create_file: diff is the new ' +
-        "file with every line prefixed by '+'. update_file: diff is a unified diff with @@ -l,s +l,s @@ hunks whose context " +
-        'lines match the file exactly. delete_file: no diff. All operations of a call apply together, or none does.',
+      (editor
+        ? 'Create, update or delete files in the project. create_file: diff is the new file with every line prefixed by ' +
+          "'+'. update_file: diff is a patch of the file, hunks starting with @@ and lines of ' ' context, '-' removed and " +
+          "'+' added. delete_file: no diff. Operations apply in order; the first that fails stops the rest."
+        : 'Create, update or delete files in the project. Paths are relative to the project root. create_file: diff is the new ' +
+          "file with every line prefixed by '+'. update_file: diff is a unified diff with @@ -l,s +l,s @@ hunks whose context " +
+          'lines match the file exactly. delete_file: no diff. All operations of a call apply together, or none does.'),
     parameters: parametersFor(dir),
     needsApproval,
     ...(onApproval ? { onApproval } : {}),
     idempotent,
     ...policy,
-    execute: ({ operations }) => applyAll(dir, operations),
+    execute: ({ operations }, ctx) => (editor ? applyWithEditor(editor, operations, ctx) : applyAll(dir!, operations)),
   });
 }

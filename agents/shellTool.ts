@@ -1,5 +1,6 @@
 // A shell for the model (after the OpenAI Agents SDK's ShellTool): the model sends commands, a person approves
-// them (by default), and they run in the tool activity, once per approved call, in `cwd`.
+// them (by default), and they run in the tool activity, once per approved call, in `cwd`, or in the team's own
+// `shell` (the SDK's Shell interface: a sandbox, a container, a remote host).
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -27,11 +28,25 @@ const parameters = z.object({
 });
 export type ShellParameters = z.infer<typeof parameters>;
 
+/** One command's outcome as a Shell reports it (the OpenAI Agents SDK's ShellOutputResult). */
+export interface ShellOutput {
+  stdout: string;
+  stderr: string;
+  outcome: { type: 'timeout' } | { type: 'exit'; exitCode: number | null };
+}
+
+/** What runs a call's commands instead of /bin/sh: the OpenAI Agents SDK's Shell interface, one output per command. */
+export interface Shell {
+  run(action: { commands: string[]; timeoutMs?: number }): Promise<{ output: ShellOutput[]; maxOutputLength?: number }>;
+}
+
 export interface ShellToolOptions extends ApprovalPolicy {
   /** Tool name the model sees. Default 'shell'. */
   name?: string;
-  /** Working directory of every command (resolved against the worker's cwd when relative). */
-  cwd: string;
+  /** Working directory of every command (resolved against the worker's cwd when relative). Not with `shell`. */
+  cwd?: string;
+  /** Runs the commands instead of /bin/sh in `cwd` (in the tool activity); it keeps its own directory and environment. */
+  shell?: Shell;
   /** Default true: a person approves each call. A predicate may look at the commands. */
   needsApproval?: ToolConfig<typeof parameters>['needsApproval'];
   /** Decides a gated call in code first (e.g. approve read-only commands); undefined asks a person. */
@@ -114,12 +129,14 @@ function streamText(label: string, c: Captured): string {
   return `${label}:\n${c.text.replace(/\n$/, '')}${note}`;
 }
 
-function report(ran: Ran[], total: number, timeout: string): string {
+function report(ran: Ran[], total: number, timedOut: string): string {
   const parts = ran.map((r) => {
     const status = r.timedOut
-      ? `timed out after ${timeout} (the limit for the whole call): killed`
+      ? timedOut
       : r.code === null
-        ? `killed by ${r.signal}`
+        ? r.signal
+          ? `killed by ${r.signal}`
+          : 'ended without an exit code'
         : `exit code: ${r.code}`;
     return [`$ ${r.command}`, status, streamText('stdout', r.stdout), streamText('stderr', r.stderr)].join('\n');
   });
@@ -131,10 +148,28 @@ function report(ran: Ran[], total: number, timeout: string): string {
     : text;
 }
 
+const captured = (text: string, limit: number): Captured => ({ text: text.slice(0, limit), total: text.length });
+
+/** A Shell's outputs in the same report as the built-in runner's (each stream cut at its maxOutputLength too). */
+async function runInShell(shell: Shell, commands: string[], timeoutMs: number | undefined): Promise<string> {
+  const result = await shell.run({ commands, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+  const limit = Math.min(MAX_STREAM_CHARS, result.maxOutputLength ?? MAX_STREAM_CHARS);
+  const ran = (result.output ?? []).map((o, i): Ran => ({
+    command: commands[i] ?? `(output ${i + 1})`,
+    stdout: captured(String(o.stdout ?? ''), limit),
+    stderr: captured(String(o.stderr ?? ''), limit),
+    code: o.outcome?.type === 'exit' ? o.outcome.exitCode : null,
+    signal: null,
+    timedOut: o.outcome?.type === 'timeout',
+  }));
+  return report(ran, commands.length, 'timed out');
+}
+
 export function shellTool(options: ShellToolOptions): Tool<typeof parameters> {
   const {
     name = 'shell',
     cwd,
+    shell,
     needsApproval = true,
     onApproval,
     idempotent = false,
@@ -143,23 +178,30 @@ export function shellTool(options: ShellToolOptions): Tool<typeof parameters> {
     description,
     ...policy
   } = options;
-  if (!cwd) throw new Error(`tool ${name}: cwd is required`);
+  if (shell && (cwd || env))
+    throw new Error(`tool ${name}: give cwd and env to the built-in runner or a shell of your own, not both`);
+  if (shell && typeof shell.run !== 'function')
+    throw new Error(`tool ${name}: shell must have a run({ commands }) method (the Agents SDK's Shell)`);
+  if (!cwd && !shell) throw new Error(`tool ${name}: cwd is required (or give a shell of your own)`);
   if (!durationSchema.safeParse(timeout).success)
     throw new Error(`tool ${name}: timeout must be a duration such as "30s" or "5m", got ${JSON.stringify(timeout)}`);
-  const dir = resolve(cwd);
+  const dir = resolve(cwd ?? '.');
   const limitMs = durationMs(timeout);
+  const within =
+    shell && options.timeout === undefined ? '' : ` All commands of one call must finish within ${timeout}.`;
   return defineTool({
     name,
     description:
       description ??
-      'Run shell commands (/bin/sh) in the working directory. Commands run in order; the first that exits non-zero stops the rest. ' +
-        `You get each command's exit code, stdout and stderr. All commands of one call must finish within ${timeout}.`,
+      `Run shell commands${shell ? '' : ' (/bin/sh) in the working directory'}. Commands run in order; the first that exits non-zero stops the rest. ` +
+        `You get each command's exit code, stdout and stderr.${within}`,
     parameters,
     needsApproval,
     ...(onApproval ? { onApproval } : {}),
     idempotent,
     ...policy,
     execute: async ({ commands }) => {
+      if (shell) return runInShell(shell, commands, options.timeout === undefined ? undefined : limitMs);
       const where = await stat(dir).catch(() => undefined);
       if (!where?.isDirectory()) throw new Error(`the working directory ${dir} does not exist`);
       // Only PATH and HOME from here: the worker's environment holds its secrets (API keys, cloud credentials).
@@ -171,7 +213,7 @@ export function shellTool(options: ShellToolOptions): Tool<typeof parameters> {
         ran.push(r);
         if (r.timedOut || r.code !== 0) break;
       }
-      return report(ran, commands.length, timeout);
+      return report(ran, commands.length, `timed out after ${timeout} (the limit for the whole call): killed`);
     },
   });
 }
