@@ -4,12 +4,15 @@ import type { PendingApproval } from '../../contract/runViews';
 
 /**
  * The pending call with the Agents SDK's names added (the reason this type exists): `id` and `callId` are the same,
- * `name` is `toolName`, and `args` is `arguments` parsed (undefined when the model's JSON does not parse).
+ * `name` is `toolName`, `args` is `arguments` parsed (undefined when the model's JSON does not parse), and
+ * `agent.name` is `agentName` (the SDK's `interruption.agent.name`; not enumerable, so JSON and equality see the
+ * pending call as before).
  */
 export type Interruption = PendingApproval & {
   id: string;
   name: string;
   args: Record<string, unknown> | undefined;
+  readonly agent: { readonly name: string };
 };
 
 /** The Agents SDK's view of a pending call. */
@@ -22,5 +25,6 @@ export function interruptionOf(p: PendingApproval): Interruption {
   } catch {
     args = undefined;
   }
-  return { ...p, id: p.callId, name: p.toolName, args };
+  const interruption = { ...p, id: p.callId, name: p.toolName, args };
+  return Object.defineProperty(interruption, 'agent', { value: { name: p.agentName } }) as Interruption;
 }

@@ -52,9 +52,9 @@ test('an @openai/agents Agent runs, pauses, is approved through result.state, ro
   h.model.script(workflowId, [{ toolCalls: [mail, del] }, { text: 'sent the report, kept the record' }]);
   const result = await runner.run(sdkEmail, 'Send the report to alice and delete DR-42', { workflowId });
   expect(result.status).toBe('AwaitingApproval');
-  expect(result.interruptions.map((i) => [i.name, i.callId])).toEqual([
-    ['send_email', 's1'],
-    ['delete_record', 'd1'],
+  expect(result.interruptions.map((i) => [i.agent.name, i.name, i.callId])).toEqual([
+    ['email-assistant', 'send_email', 's1'],
+    ['email-assistant', 'delete_record', 'd1'],
   ]);
 
   // The SDK's loop: decide on result.state (the same object at every read), save it as text, read it back.

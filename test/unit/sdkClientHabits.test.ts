@@ -67,6 +67,13 @@ test('result.state is the state toState() makes, one object at every read; toSta
   expect(Object.keys(result)).toEqual(['workflowId', 'snapshot']);
 });
 
+test("an interruption has the SDK's agent.name, kept out of its JSON and equality", () => {
+  const [first] = paused().interruptions;
+  expect([first!.agent.name, first!.name, first!.id]).toEqual(['email-assistant', 'send_email', 'c1']);
+  expect(JSON.parse(JSON.stringify(first))).not.toHaveProperty('agent');
+  expect(first).toEqual({ ...call('c1'), id: 'c1', name: 'send_email', args: { to: 'alice@example.com' } });
+});
+
 test('approve and reject take the interruption, its callId, or refuse anything else in one line', () => {
   const state = paused().state;
   state.approve('c1', { approver: 'ann' });
