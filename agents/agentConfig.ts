@@ -42,6 +42,8 @@ export interface HandoffInputData {
 /** A handoff (the SDK's handoff()): to which agent, and what happens on the way. */
 export interface HandoffSpec {
   agent: string;
+  /** The tool's name; default `transfer_to_<agent>` (the SDK's handoff() toolNameOverride). */
+  toolName?: string;
   description?: string;
   needsApproval?: boolean;
   /**

@@ -25,11 +25,15 @@ function outputSchemaOf(agent: string, outputType: z.ZodObject): Record<string, 
 }
 
 /** The tool the model calls to hand off to `agent`. */
-export function handoffTool(spec: string | { agent: string; description?: string; needsApproval?: boolean }): Tool {
-  const { agent, description, needsApproval } =
-    typeof spec === 'string' ? { agent: spec, description: undefined, needsApproval: false } : spec;
+export function handoffTool(
+  spec: string | { agent: string; toolName?: string; description?: string; needsApproval?: boolean },
+): Tool {
+  const { agent, toolName, description, needsApproval } =
+    typeof spec === 'string'
+      ? { agent: spec, toolName: undefined, description: undefined, needsApproval: false }
+      : spec;
   return defineTool({
-    name: `transfer_to_${agent.replace(/[^a-zA-Z0-9_]/g, '_')}`.slice(0, 64),
+    name: toolName ?? `transfer_to_${agent.replace(/[^a-zA-Z0-9_]/g, '_')}`.slice(0, 64),
     description: description ?? `Hand the conversation to the ${agent} agent, which continues it with its own tools.`,
     parameters: z.object({ reason: z.string().optional().describe('Why the conversation moves') }),
     needsApproval: needsApproval ?? false,

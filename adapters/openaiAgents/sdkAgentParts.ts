@@ -1,0 +1,210 @@
+// The parts of an Agents SDK agent other than its tools, onto AgentConfig: instructions (a function is called in the
+// model activity with a RunContext over the run's context), model and modelSettings, outputType, toolUseBehavior,
+// input and output guardrails, and handoffs (Agents or handoff() objects, with their tool name, description, input
+// filter and onHandoff). What Countersign cannot honour is refused in one line naming the agent and the field.
+import type { AgentConfig, HandoffSpec } from '../../agents/agentConfig';
+import type { InputGuardrail, OutputGuardrail } from '../../agents/agentGuardrails';
+import type { ModelSettings } from '../../contract/modelSettings';
+import { refuse } from './refusal';
+import { fromSdkItems, sdkInputItems, toSdkItems } from './sdkItems';
+import { sdkRunContext } from './sdkRuntime';
+
+type Obj = Record<string, unknown>;
+type Fn = (...args: never[]) => unknown;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null;
+const isFn = (v: unknown): v is Fn => typeof v === 'function';
+
+export function instructionsOf(name: string, sdkAgent: Obj): AgentConfig['instructions'] {
+  const given = sdkAgent.instructions;
+  if (given === undefined || typeof given === 'string') return given ?? '';
+  if (!isFn(given)) refuse(name, 'instructions', 'must be a string or a function (runContext, agent) => string');
+  const fn = given as (rc: unknown, agent: Obj) => unknown;
+  return async (ctx) => (await fn(sdkRunContext(ctx.context), sdkAgent)) as string;
+}
+
+export function modelOf(name: string, model: unknown): string | undefined {
+  if (model === undefined || model === '') return undefined;
+  if (typeof model === 'string') return model;
+  return refuse(
+    name,
+    'model',
+    "is a Model object, which Countersign cannot call from its model activity: give the model's name (a string) and set the provider with COUNTERSIGN_MODEL_* (docs/configuration.md)",
+  );
+}
+
+const EFFORTS = ['minimal', 'low', 'medium', 'high'];
+const SETTINGS_DONE = new Set([
+  'temperature',
+  'topP',
+  'maxTokens',
+  'toolChoice',
+  'parallelToolCalls',
+  'store',
+  'providerData',
+  'reasoning',
+]);
+
+/** The SDK's modelSettings (only when the agent set them: otherwise the SDK's defaults for its own default model). */
+export function modelSettingsOf(name: string, sdkAgent: Obj): ModelSettings | undefined {
+  if (sdkAgent._modelSettingsExplicitlyConfigured === false) return undefined;
+  const s = sdkAgent.modelSettings;
+  if (!isObj(s) || Object.keys(s).length === 0) return undefined;
+  for (const [key, value] of Object.entries(s))
+    if (value !== undefined && value !== null && !SETTINGS_DONE.has(key))
+      refuse(
+        name,
+        `modelSettings.${key}`,
+        'has no Countersign counterpart: remove it, or send it with modelSettings.providerData as the provider spells it',
+      );
+  const out: Obj = {};
+  const copy = (from: string, to: string) => {
+    if (s[from] !== undefined && s[from] !== null) out[to] = s[from];
+  };
+  copy('temperature', 'temperature');
+  copy('topP', 'topP');
+  copy('maxTokens', 'maxOutputTokens');
+  copy('toolChoice', 'toolChoice');
+  copy('parallelToolCalls', 'parallelToolCalls');
+  copy('store', 'store');
+  copy('providerData', 'providerData');
+  const reasoning = s.reasoning;
+  if (isObj(reasoning)) {
+    for (const key of Object.keys(reasoning))
+      if (key !== 'effort' && reasoning[key] !== undefined && reasoning[key] !== null)
+        refuse(name, `modelSettings.reasoning.${key}`, 'has no Countersign counterpart: remove it');
+    const effort = reasoning.effort;
+    if (effort !== undefined && effort !== null) {
+      if (!EFFORTS.includes(String(effort)))
+        refuse(name, 'modelSettings.reasoning.effort', `must be one of ${EFFORTS.join(', ')} here`);
+      out.reasoningEffort = effort;
+    }
+  }
+  return Object.keys(out).length ? (out as ModelSettings) : undefined;
+}
+
+export function outputTypeOf(name: string, outputType: unknown): Pick<AgentConfig, 'outputType'> {
+  if (outputType === undefined || outputType === 'text') return {};
+  if (isObj(outputType) && isObj(outputType._zod) && isObj((outputType._zod as Obj).def)) {
+    if (((outputType._zod as Obj).def as Obj).type !== 'object')
+      refuse(name, 'outputType', 'must be a zod object schema here, e.g. z.object({ answer: z.string() })');
+    return { outputType: outputType as never };
+  }
+  return refuse(
+    name,
+    'outputType',
+    'is not a zod (4) object schema, which is what Countersign checks answers with: give z.object({ … })',
+  );
+}
+
+export function toolUseBehaviorOf(name: string, behavior: unknown): Pick<AgentConfig, 'toolUseBehavior'> {
+  if (behavior === undefined || behavior === 'run_llm_again') return {};
+  if (behavior === 'stop_on_first_tool') return { toolUseBehavior: behavior };
+  if (isObj(behavior) && Array.isArray(behavior.stopAtToolNames))
+    return { toolUseBehavior: { stopAtToolNames: behavior.stopAtToolNames.map(String) } };
+  return refuse(
+    name,
+    'toolUseBehavior',
+    "is a function, which Countersign cannot run between a tool's result and the workflow's next step: use 'stop_on_first_tool' or { stopAtToolNames }",
+  );
+}
+
+/** Guardrail names as Countersign takes them (letters, digits, _ and -). */
+const guardrailName = (n: unknown) =>
+  String(n ?? '')
+    .replace(/[^a-zA-Z0-9_-]/g, '_')
+    .slice(0, 64);
+
+export function guardrailsOf(name: string, sdkAgent: Obj): Pick<AgentConfig, 'inputGuardrails' | 'outputGuardrails'> {
+  const read = (field: string) => {
+    const list = sdkAgent[field];
+    if (list === undefined) return [];
+    if (!Array.isArray(list)) refuse(name, field, 'must be an array of guardrails');
+    return list.map((g: Obj) => {
+      if (!isObj(g) || !isFn(g.execute)) refuse(name, field, 'each needs { name, execute }: fix the guardrail');
+      return g as Obj & { execute: (args: Obj) => unknown };
+    });
+  };
+  const input = read('inputGuardrails').map((g): InputGuardrail => ({
+    name: guardrailName(g.name),
+    execute: async (args) =>
+      (await g.execute({
+        agent: sdkAgent,
+        input: args.input,
+        context: sdkRunContext(args.context),
+      })) as never,
+  }));
+  const output = read('outputGuardrails').map((g): OutputGuardrail => ({
+    name: guardrailName(g.name),
+    execute: async (args) =>
+      (await g.execute({
+        agent: sdkAgent,
+        agentOutput: args.agentOutput,
+        context: sdkRunContext(args.context),
+        details: {},
+      })) as never,
+  }));
+  return {
+    ...(input.length ? { inputGuardrails: input } : {}),
+    ...(output.length ? { outputGuardrails: output } : {}),
+  };
+}
+
+/** A handoff() object (duck-typed: another SDK copy's Handoff is not this one's class). */
+export const isSdkHandoff = (h: unknown): h is Obj =>
+  isObj(h) && isFn(h.onInvokeHandoff) && isObj(h.agent) && typeof h.toolName === 'string';
+
+function inputFilterOf(f: Fn): HandoffSpec['inputFilter'] {
+  const filter = f as (data: Obj) => unknown;
+  return async (data) => {
+    const out = (await filter({
+      inputHistory: toSdkItems(data.inputHistory),
+      preHandoffItems: [],
+      newItems: [],
+      runContext: sdkRunContext(data.context),
+    })) as Obj;
+    if (!isObj(out)) throw new Error('the handoff inputFilter returned no HandoffInputData');
+    const list = (v: unknown) => (Array.isArray(v) ? v : []);
+    return [
+      ...sdkInputItems(out.inputHistory),
+      ...fromSdkItems(list(out.preHandoffItems)),
+      ...fromSdkItems(list(out.newItems)),
+    ];
+  };
+}
+
+/** One entry of the SDK agent's `handoffs` as Countersign's HandoffSpec; `target` is the agent it hands to. */
+export function handoffOf(name: string, h: unknown): { spec: HandoffSpec; target: Obj } {
+  if (!isSdkHandoff(h)) {
+    if (!isObj(h) || typeof h.name !== 'string') refuse(name, 'handoffs', 'must list Agents or handoff() objects');
+    return {
+      target: h,
+      spec: {
+        agent: h.name,
+        toolName: `transfer_to_${h.name.replace(/[^a-zA-Z0-9]/g, '_')}`.slice(0, 64),
+        description: `Handoff to the ${h.name} agent to handle the request. ${String(h.handoffDescription ?? '')}`,
+      },
+    };
+  }
+  const target = h.agent as Obj;
+  const field = `handoffs ("${String(h.toolName)}")`;
+  const schema = h.inputJsonSchema as Obj | undefined;
+  if (isObj(schema?.properties) && Object.keys(schema.properties).length > 0)
+    refuse(
+      name,
+      `${field} inputType`,
+      "cannot map: a Countersign handoff's tool takes only a reason; remove inputType (read what you need in onHandoff from the run's context)",
+    );
+  const invoke = h.onInvokeHandoff as (rc: unknown, args: string) => unknown;
+  return {
+    target,
+    spec: {
+      agent: String(target.name),
+      toolName: String(h.toolName),
+      description: String(h.toolDescription ?? ''),
+      ...(isFn(h.inputFilter) ? { inputFilter: inputFilterOf(h.inputFilter) } : {}),
+      onHandoff: async (ctx) => {
+        await invoke(sdkRunContext(ctx.context), '');
+      },
+    },
+  };
+}
