@@ -40,15 +40,20 @@ function approvalOf<A>(needsApproval: unknown, actions: (args: A) => unknown[]) 
   };
 }
 
-/** The SDK's onApproval(runContext, approvalItem) → { approve, reason }, as Countersign's decision in code. */
-function decisionOf(d: SdkDecision): AutoDecision {
+/**
+ * The SDK's onApproval(runContext, approvalItem) → { approve, reason } as Countersign's decision in code: true
+ * approves, false rejects (its reason is the model's message), anything else leaves it to a person, as in the SDK.
+ */
+function decisionOf(d: SdkDecision | undefined): AutoDecision {
   if (d?.approve === true) return { approve: true, ...(d.reason ? { reason: d.reason } : {}) };
-  return { approve: false, ...(d?.reason ? { message: d.reason, reason: d.reason } : {}) };
+  if (d?.approve === false) return { approve: false, ...(d.reason ? { message: d.reason, reason: d.reason } : {}) };
+  return undefined;
 }
 
 function approvalItem(agent: string, toolName: string, rawItem: Obj) {
   // The item's agent is named only: the SDK Agent object stays with the definition, not in each call.
-  return new RunToolApprovalItem(rawItem as never, { name: agent } as never, toolName);
+  const named = { name: agent, toJSON: () => ({ name: agent }) };
+  return new RunToolApprovalItem(rawItem as never, named as never, toolName);
 }
 
 function common(agent: string, field: string, t: Obj): void {
@@ -78,7 +83,7 @@ function onApprovalOf<A>(
   return {
     onApproval: async (ctx: PlanContext, call: { toolName: string; callId: string; arguments: A }) => {
       const rc = runContextOf(ctx);
-      let last: SdkDecision = { approve: true };
+      let last: SdkDecision | undefined = { approve: true };
       for (const raw of rawItems(call.arguments, call.callId)) {
         last = await decide(rc, approvalItem(agent, name, raw));
         if (!last?.approve) break;

@@ -71,7 +71,7 @@ const agent = defineAgent({
       env: (db as { env: Record<string, string> }).env,
       toolFilter: sdk.createMCPToolStaticFilter({ allowed: ['list_tables', 'drop_table'] }),
       requireApproval: { never: { toolNames: ['list_tables'] } },
-    } as sdk.MCPServerStdioOptions),
+    } as ConstructorParameters<typeof sdk.MCPServerStdio>[0]),
   ]),
 });
 

@@ -141,6 +141,11 @@ describe.each(versions)('mapSdkToolKind with @openai/agents %s', (_version, S) =
     expect(seen).toEqual([{ commands: ['ls', 'pwd'] }]);
     expect(out).toContain('$ ls\nexit code: 0\nstdout:\nran ls');
     expect(out).toContain('$ pwd\nexit code: 0\nstdout:\nran pwd');
+    // An onApproval that decides neither way leaves the call to a person, as the SDK leaves it pending.
+    const undecided = toolOf(S.shellTool({ shell, needsApproval: true, onApproval: async () => ({}) as never }));
+    expect(
+      await undecided.onApproval!(plan, { toolName: 'shell', callId: 'c1', arguments: { commands: ['x'] } }),
+    ).toBeUndefined();
     // The SDK's default: no approval (its factory makes a predicate answering false).
     const plain = toolOf(S.shellTool({ shell }));
     expect(await (plain.needsApproval as typeof ask)(plan, { commands: ['rm x'] }, 'c1')).toBe(false);
