@@ -47,7 +47,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Prom
   });
 }
 
-async function installAlternatives(log: (line: string) => void): Promise<void> {
+export async function installAlternatives(log: (line: string) => void): Promise<void> {
   if (
     existsSync(join(dir, 'node_modules/@temporalio/openai-agents')) &&
     existsSync(join(dir, 'node_modules/@openai/agents'))
@@ -58,7 +58,7 @@ async function installAlternatives(log: (line: string) => void): Promise<void> {
 }
 
 /** The last line a driver prints is its JSON result. */
-async function driver(file: string, env: NodeJS.ProcessEnv): Promise<unknown> {
+export async function driver(file: string, env: NodeJS.ProcessEnv): Promise<unknown> {
   const out = await run(process.execPath, ['--require', 'tsx/cjs', join(dir, file)], env);
   return JSON.parse(out.trim().split('\n').pop()!);
 }

@@ -1,4 +1,5 @@
 // bench/results/latest.md: every measured section as a markdown table, with the machine it ran on.
+import { type AdapterBenchResult, renderAdapterBench } from './adapterBench';
 import { type AlternativesResult, perTurn } from './alternatives';
 import type { GrowthResult } from './growth';
 import type { RoundTripResult } from './roundTrip';
@@ -15,6 +16,7 @@ export interface BenchResults {
   roundTrip?: RoundTripResult;
   scale?: { countersign: ScaleResult; countersign2?: ScaleResult; floorAgent: ScaleResult; floor?: ScaleResult };
   alternatives?: AlternativesResult;
+  adapter?: AdapterBenchResult;
   growth?: GrowthResult;
   deltas?: DeltaLatencyResult;
 }
@@ -157,6 +159,7 @@ export function renderResults(r: BenchResults): string {
   if (r.replayCost) parts.push(replayCost(r.replayCost).join('\n'));
   if (r.scale) parts.push(scale(r.scale).join('\n'));
   if (r.alternatives) parts.push(alternatives(r.alternatives, r.roundTrip).join('\n'));
+  if (r.adapter) parts.push(renderAdapterBench(r.adapter).join('\n'));
   if (r.growth) parts.push(growth(r.growth).join('\n'));
   if (r.deltas) parts.push(deltas(r.deltas).join('\n'));
   return parts.join('\n\n');

@@ -9,6 +9,9 @@
 //              Countersign with one worker process and with two on the same task queue
 //   alternatives  per model turn: Countersign (default and fast mode), the agent floor, @openai/agents in-process;
 //              Temporal's OpenAI Agents integration (events per approval) (BENCH_ALT_ITERATIONS, default 50)
+//   adapter    one @openai/agents agent through @temporalio/openai-agents and through fromOpenAIAgents, beside
+//              Countersign's own agent: decision → tool, events per approval (BENCH_ADAPTER_ITERATIONS, default 30;
+//              BENCH_DECIDE_AFTER_MS, default 1500: no decision sooner after its run's start)
 //   growth     history events and bytes against run length (BENCH_GROWTH_TURNS, default 10,100,500), Countersign
 //              and the agent floor, and 12 newsletters of 280 KB across continue-as-new; payload storage on
 //   deltas     model text delta latency: the scripted model's SSE chunk → runner.runStreamed (BENCH_DELTA_RUNS, 20)
@@ -26,6 +29,7 @@ import { defaultRegistry } from '../agents';
 import { startScriptedModel } from '../devtools/scriptedModel';
 import { quietRuntime } from '../test/support/harness';
 import { projectRoot } from '../test/support/toolchain';
+import { measureAdapterBench } from './adapterBench';
 import { measureAlternatives } from './alternatives';
 import { floorActivities } from './floorActivities';
 import { measureDeltaLatency } from './deltaLatency';
@@ -38,7 +42,7 @@ import { ensureCompiledWorker } from '../test/support/compiledWorker';
 import { measureReplayCost } from './replayCost';
 import { benchModel, startBenchServer } from './benchServer';
 
-const SECTIONS = ['start', 'roundtrip', 'alternatives', 'scale', 'growth', 'deltas'] as const;
+const SECTIONS = ['start', 'roundtrip', 'alternatives', 'adapter', 'scale', 'growth', 'deltas'] as const;
 type Section = (typeof SECTIONS)[number];
 const log = (line: string) => console.log(`[bench] ${line}`);
 
@@ -99,7 +103,7 @@ async function main() {
         await server.teardown();
       }
     }
-    if (sections.includes('roundtrip') || sections.includes('alternatives')) {
+    if (sections.includes('roundtrip') || sections.includes('alternatives') || sections.includes('adapter')) {
       const shared = await startServer();
       try {
         const taskQueue = 'bench';
@@ -142,6 +146,22 @@ async function main() {
                 address: shared.address,
                 modelBaseURL: model.baseURL,
                 iterations: Number(process.env.BENCH_ALT_ITERATIONS ?? 50),
+                log,
+              });
+              save();
+            }
+            if (sections.includes('adapter')) {
+              log('adapter…');
+              results.adapter = await measureAdapterBench({
+                client: shared.client,
+                connection: shared.nativeConnection,
+                workflowBundle: await benchBundle(),
+                modelSettings,
+                taskQueue,
+                address: shared.address,
+                modelBaseURL: model.baseURL,
+                iterations: Number(process.env.BENCH_ADAPTER_ITERATIONS ?? 30),
+                decideAfterMs: Number(process.env.BENCH_DECIDE_AFTER_MS ?? 1500),
                 log,
               });
               save();
