@@ -9,7 +9,7 @@ import { defineAgent } from '../../agents/defineAgent';
 import type { Tool } from '../../agents/defineTool';
 import type { HostedMcpServer } from '../../agents/hostedMcp';
 import type { HostedTool } from '../../agents/hostedTools';
-import { UnmappableAgentError, refuse } from './refusal';
+import { UnmappableAgentError, refuse } from './unmappable';
 import {
   guardrailsOf,
   handoffOf,

@@ -5,7 +5,7 @@
 import type { AgentConfig, HandoffSpec } from '../../agents/agentConfig';
 import type { InputGuardrail, OutputGuardrail } from '../../agents/agentGuardrails';
 import type { ModelSettings } from '../../contract/modelSettings';
-import { refuse } from './refusal';
+import { refuse } from './unmappable';
 import { fromSdkItems, sdkInputItems, toSdkItems } from './sdkItems';
 import { sdkRunContext } from './sdkRuntime';
 

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { defineTool, type Tool, type ToolContext } from '../../agents/defineTool';
 import type { ToolInputGuardrail, ToolOutputGuardrail, ToolGuardrailData } from '../../agents/toolGuardrails';
-import { refuse } from './refusal';
+import { refuse } from './unmappable';
 import { asToolSource, looksLikeAgentTool, sdkRunContext } from './sdkRuntime';
 
 type Obj = Record<string, unknown>;

@@ -4,7 +4,7 @@
 import type { HostedMcpServer } from '../../agents/hostedMcp';
 import type { HostedTool } from '../../agents/hostedTools';
 import { definedFields } from '../../core/definedFields';
-import { refuse } from './refusal';
+import { refuse } from './unmappable';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null;

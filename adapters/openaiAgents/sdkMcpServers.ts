@@ -7,7 +7,7 @@
 import { RunContext } from '@openai/agents';
 import type { McpServerSpec, McpToolFilter, RequireApproval } from '../../agents/mcpServers';
 import { definedFields } from '../../core/definedFields';
-import { refuse } from './refusal';
+import { refuse } from './unmappable';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null;

@@ -10,7 +10,7 @@ import type { HostedMcpServer } from '../../agents/hostedMcp';
 import type { HostedTool } from '../../agents/hostedTools';
 import type { Editor } from '../../agents/patchEditor';
 import { shellTool } from '../../agents/shellTool';
-import { refuse } from './refusal';
+import { refuse } from './unmappable';
 import { hostedMcp, hostedTool } from './sdkHostedTools';
 
 export { mapMcpServers } from './sdkMcpServers';
