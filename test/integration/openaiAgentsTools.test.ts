@@ -1,5 +1,5 @@
-// The Agents SDK's other tool kinds, built with the SDK's own factories and mapped by mapSdkToolKind / mapMcpServers,
-// through the real workflow on the dev server: the team's Shell runs once, after approval, in the tool activity; the
+// The Agents SDK's other tool kinds, built with the SDK's own factories on an SDK Agent and mapped by fromOpenAIAgents
+// (mapSdkToolKind / mapMcpServers), through the real workflow on the dev server: the team's Shell runs once, after approval, in the tool activity; the
 // team's Editor applies an approved operation with the run's context; an MCPServerStdio's tools are listed and called
 // by Countersign (the demo server's ledger counts what reached it), gated per the server's requireApproval; hosted
 // tools and a hosted MCP server go out on the Responses API as the SDK sends them, the provider's approval request
@@ -8,11 +8,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as sdk from '@openai/agents';
-import { mapMcpServers, mapSdkToolKind } from '../../adapters/openaiAgents/sdkToolKinds';
-import { AgentRegistry, defineAgent } from '../../agents';
-import type { Tool } from '../../agents/defineTool';
-import type { HostedMcpServer } from '../../agents/hostedMcp';
-import type { HostedTool } from '../../agents/hostedTools';
+import { fromOpenAIAgents } from '../../adapters/openaiAgents';
+import { AgentRegistry } from '../../agents';
 import { Runner } from '../../client';
 import { demoStdioServer, readLedger } from '../../devtools/demoMcpServer';
 import { newId } from '../support/fixtures';
@@ -22,8 +19,6 @@ jest.setTimeout(300_000);
 
 const dir = mkdtempSync(join(tmpdir(), 'countersign-sdk-tools-'));
 const ledger = join(dir, 'db.jsonl');
-
-const mapped = (t: unknown) => mapSdkToolKind('sdk-tools', t)!;
 
 // The team's Shell: records each action; pretends to run it.
 const shellRuns: Array<{ commands: string[] }> = [];
@@ -44,26 +39,22 @@ const record = async (op: sdk.ApplyPatchOperation, ctx?: { runContext: { context
 const editor: sdk.Editor = { createFile: record, updateFile: record, deleteFile: record };
 
 const db = demoStdioServer('db', { COUNTERSIGN_MCP_LEDGER: ledger });
-const agent = defineAgent({
+// The team's agent as the SDK builds it; fromOpenAIAgents maps it (its tools through mapSdkToolKind, its servers
+// through mapMcpServers).
+const sdkAgent = new sdk.Agent({
   name: 'sdk-tools',
   instructions: 'test',
   tools: [
-    mapped(
-      sdk.shellTool({ shell, needsApproval: async (_rc, action) => action.commands.some((c) => c.startsWith('rm')) }),
-    ).tool as Tool,
-    mapped(sdk.applyPatchTool({ editor, needsApproval: true })).tool as Tool,
-    mapped(sdk.webSearchTool({ searchContextSize: 'low' })).tool as HostedTool,
+    sdk.shellTool({ shell, needsApproval: async (_rc, action) => action.commands.some((c) => c.startsWith('rm')) }),
+    sdk.applyPatchTool({ editor, needsApproval: true }),
+    sdk.webSearchTool({ searchContextSize: 'low' }),
+    sdk.hostedMcpTool({
+      serverLabel: 'gitmcp',
+      serverUrl: 'https://gitmcp.example/docs',
+      requireApproval: { never: { toolNames: ['search_docs'] } },
+    }),
   ],
-  hostedMcp: [
-    mapped(
-      sdk.hostedMcpTool({
-        serverLabel: 'gitmcp',
-        serverUrl: 'https://gitmcp.example/docs',
-        requireApproval: { never: { toolNames: ['search_docs'] } },
-      }),
-    ).hostedMcp as HostedMcpServer,
-  ],
-  mcpServers: mapMcpServers('sdk-tools', [
+  mcpServers: [
     new sdk.MCPServerStdio({
       name: db.name,
       command: (db as { command: string }).command,
@@ -72,13 +63,14 @@ const agent = defineAgent({
       toolFilter: sdk.createMCPToolStaticFilter({ allowed: ['list_tables', 'drop_table'] }),
       requireApproval: { never: { toolNames: ['list_tables'] } },
     } as ConstructorParameters<typeof sdk.MCPServerStdio>[0]),
-  ]),
+  ],
 });
+const agents = fromOpenAIAgents(sdkAgent);
 
 let h: Harness;
 let runner: Runner;
 beforeAll(async () => {
-  h = await startHarness({ registry: new AgentRegistry([agent]) });
+  h = await startHarness({ registry: new AgentRegistry(agents) });
   runner = new Runner(h.client, { taskQueue: h.taskQueue });
 });
 afterAll(async () => h?.close());
