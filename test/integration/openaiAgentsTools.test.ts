@@ -11,7 +11,7 @@ import * as sdk from '@openai/agents';
 import { fromOpenAIAgents } from '../../adapters/openaiAgents';
 import { AgentRegistry } from '../../agents';
 import { Runner } from '../../client';
-import { demoStdioServer, readLedger } from '../../devtools/demoMcpServer';
+import { demoStdioServer, type McpHttpServer, readLedger, startMcpHttpServer } from '../../devtools/demoMcpServer';
 import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 
@@ -67,13 +67,31 @@ const sdkAgent = new sdk.Agent({
 });
 const agents = fromOpenAIAgents(sdkAgent);
 
+const httpLedger = join(dir, 'http.jsonl');
+let http: McpHttpServer;
 let h: Harness;
 let runner: Runner;
 beforeAll(async () => {
-  h = await startHarness({ registry: new AgentRegistry(agents) });
+  http = await startMcpHttpServer({ ledger: httpLedger });
+  // An agent whose server speaks Streamable HTTP, with no requireApproval: its tools run as in the SDK, ungated.
+  const httpAgent = new sdk.Agent({
+    name: 'sdk-http',
+    instructions: 'test',
+    mcpServers: [
+      new sdk.MCPServerStreamableHttp({
+        name: 'web-db',
+        url: http.url,
+        requestInit: { headers: { 'X-Team': 'docs' } },
+      }),
+    ],
+  });
+  h = await startHarness({ registry: new AgentRegistry([...agents, ...fromOpenAIAgents(httpAgent)]) });
   runner = new Runner(h.client, { taskQueue: h.taskQueue });
 });
-afterAll(async () => h?.close());
+afterAll(async () => {
+  await h?.close();
+  await http?.close();
+});
 
 const call = (name: string, args: Record<string, unknown>, callId: string) => ({ name, arguments: args, callId });
 const outputsOf = async (id: string) =>
@@ -138,6 +156,15 @@ test('MCPServerStdio: Countersign lists and calls the server; list_tables runs a
   const names = first.tools.flatMap((t) => (t.name ? [t.name] : []));
   expect(names).toEqual(expect.arrayContaining(['shell', 'apply_patch', 'list_tables', 'drop_table']));
   expect(names).not.toContain('describe_call');
+});
+
+test('MCPServerStreamableHttp: read from the instance, its tools run ungated as the SDK runs them', async () => {
+  const id = newId('sdk-http');
+  h.model.script(id, [{ toolCalls: [call('list_tables', {}, 'w1')] }, { text: 'listed' }]);
+  const done = await runner.run('sdk-http', 'what tables?', { workflowId: id });
+  expect([done.finalOutput, done.interruptions.length]).toEqual(['listed', 0]);
+  expect(readLedger(httpLedger).map((l) => [l.tool, l.idempotencyKey])).toEqual([['list_tables', `${id}:w1`]]);
+  expect((await outputsOf(id)).w1).toBe('customers\norders\ninvoices');
 });
 
 test('hosted tools and hosted MCP go out as the SDK sends them; the provider asks, a person decides', async () => {
