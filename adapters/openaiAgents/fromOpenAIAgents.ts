@@ -19,7 +19,8 @@ import {
   outputTypeOf,
   toolUseBehaviorOf,
 } from './sdkAgentParts';
-import { mapFunctionTool } from './sdkFunctionTools';
+import { disabledTool, mapFunctionTool } from './sdkFunctionTools';
+import { staticFlag } from './sdkRuntime';
 import { mapMcpServers, mapSdkToolKind } from './sdkToolKinds';
 
 type Obj = Record<string, unknown>;
@@ -83,7 +84,7 @@ function toolsOf(
         `tool "${String(t.name ?? t.type)}"`,
         `of type ${String(t.type)} has no Countersign counterpart: remove it`,
       );
-    tools.push(mapFunctionTool(name, a, t, visit));
+    if (!disabledTool(t)) tools.push(mapFunctionTool(name, a, t, visit));
   }
   return { tools, hostedMcp };
 }
@@ -96,6 +97,7 @@ function configOf(a: Obj, options: FromOpenAIAgentsOptions, visit: (agent: Obj) 
   const listed = a.handoffs ?? [];
   if (!Array.isArray(listed)) refuse(name, 'handoffs', 'must be an array of Agents or handoff() objects');
   for (const h of listed) {
+    if (isObj(h) && staticFlag(h.isEnabled) === false) continue;
     const { spec, target } = handoffOf(name, h);
     visit(target);
     handoffs.push(spec);

@@ -7,7 +7,7 @@ import type { InputGuardrail, OutputGuardrail } from '../../agents/agentGuardrai
 import type { ModelSettings } from '../../contract/modelSettings';
 import { refuse } from './unmappable';
 import { fromSdkItems, sdkInputItems, toSdkItems } from './sdkItems';
-import { sdkRunContext } from './sdkRuntime';
+import { sdkRunContext, staticFlag } from './sdkRuntime';
 
 type Obj = Record<string, unknown>;
 type Fn = (...args: never[]) => unknown;
@@ -193,6 +193,12 @@ export function handoffOf(name: string, h: unknown): { spec: HandoffSpec; target
       name,
       `${field} inputType`,
       "cannot map: a Countersign handoff's tool takes only a reason; remove inputType (read what you need in onHandoff from the run's context)",
+    );
+  if (typeof h.isEnabled === 'function' && staticFlag(h.isEnabled) === undefined)
+    refuse(
+      name,
+      `${field} isEnabled`,
+      'is a function, which Countersign cannot ask before each turn (every handoff is offered): remove it, or list the handoff only on agents that may use it',
     );
   const invoke = h.onInvokeHandoff as (rc: unknown, args: string) => unknown;
   return {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { defineTool, type Tool, type ToolContext } from '../../agents/defineTool';
 import type { ToolInputGuardrail, ToolOutputGuardrail, ToolGuardrailData } from '../../agents/toolGuardrails';
 import { refuse } from './unmappable';
-import { asToolSource, looksLikeAgentTool, sdkRunContext } from './sdkRuntime';
+import { asToolSource, looksLikeAgentTool, sdkRunContext, staticFlag } from './sdkRuntime';
 
 type Obj = Record<string, unknown>;
 type Fn = (...args: never[]) => unknown;
@@ -28,6 +28,8 @@ function approvalPredicate(agent: string, name: string, fn: unknown) {
   if (fn === undefined) return false;
   if (typeof fn === 'boolean') return fn;
   if (!isFn(fn)) refuse(agent, `tool "${name}" needsApproval`, 'must be a boolean or a function: fix the tool');
+  const flag = staticFlag(fn);
+  if (flag !== undefined) return flag;
   const predicate = fn as (rc: unknown, input: unknown, callId: string) => unknown;
   return async (ctx: PlanContext, params: Record<string, unknown>, callId: string) =>
     Boolean(await predicate(sdkRunContext(ctx.context), params, callId));
@@ -38,6 +40,28 @@ function guardrailData(sdkAgent: Obj, data: ToolGuardrailData<Record<string, unk
 }
 
 type SdkRun = (args: Obj) => unknown;
+
+/**
+ * isEnabled as a function of the run: Countersign offers every tool on every turn, so a call the function disables
+ * when it is planned is answered "not enabled" instead of running (a tool input guardrail). `false` drops the tool.
+ */
+function enabledGuardrail(name: string, sdkAgent: Obj, isEnabled: unknown): ToolInputGuardrail[] {
+  if (!isFn(isEnabled) || staticFlag(isEnabled) !== undefined) return [];
+  const enabled = isEnabled as (rc: unknown, agent: Obj) => unknown;
+  return [
+    {
+      name: 'is_enabled',
+      type: 'tool_input',
+      run: async (data) =>
+        (await enabled(sdkRunContext(data.context), sdkAgent))
+          ? { behavior: { type: 'allow' } }
+          : { behavior: { type: 'rejectContent', message: `Tool ${name} is not enabled.` } },
+    },
+  ];
+}
+
+/** Whether the SDK's isEnabled says the tool is off for good (`isEnabled: false`): then it is not offered at all. */
+export const disabledTool = (tool: Obj): boolean => staticFlag(tool.isEnabled) === false;
 
 function toolGuardrails(agent: string, name: string, sdkAgent: Obj, tool: Obj) {
   const read = (field: string, type: string) => {
@@ -50,17 +74,20 @@ function toolGuardrails(agent: string, name: string, sdkAgent: Obj, tool: Obj) {
       return g as { name: string; run: SdkRun };
     });
   };
-  const input = read('inputGuardrails', 'tool_input')?.map((g): ToolInputGuardrail => ({
-    name: g.name,
-    type: 'tool_input',
-    run: async (data) => (await g.run(guardrailData(sdkAgent, data))) as never,
-  }));
+  const input = [
+    ...enabledGuardrail(name, sdkAgent, tool.isEnabled),
+    ...(read('inputGuardrails', 'tool_input') ?? []).map((g): ToolInputGuardrail => ({
+      name: g.name,
+      type: 'tool_input',
+      run: async (data) => (await g.run(guardrailData(sdkAgent, data))) as never,
+    })),
+  ];
   const output = read('outputGuardrails', 'tool_output')?.map((g): ToolOutputGuardrail => ({
     name: g.name,
     type: 'tool_output',
     run: async (data) => (await g.run({ ...guardrailData(sdkAgent, data), output: data.output })) as never,
   }));
-  return { ...(input ? { inputGuardrails: input } : {}), ...(output ? { outputGuardrails: output } : {}) };
+  return { ...(input.length ? { inputGuardrails: input } : {}), ...(output ? { outputGuardrails: output } : {}) };
 }
 
 function checkParameters(agent: string, name: string, parameters: unknown): Record<string, unknown> {
@@ -85,7 +112,7 @@ function timeoutOf(agent: string, name: string, tool: Obj): { timeout?: string }
 }
 
 /** The agent an asTool() tool runs, by the name it is registered under; its `register` walks it too. */
-function subRunTool(agent: string, tool: Obj, source: Obj): Tool {
+function subRunTool(agent: string, sdkAgent: Obj, tool: Obj, source: Obj): Tool {
   const name = String(tool.name);
   const params = tool.parameters as Obj | undefined;
   const props = params?.properties as Obj | undefined;
@@ -102,6 +129,7 @@ function subRunTool(agent: string, tool: Obj, source: Obj): Tool {
     parameters: z.object({ input: z.string().describe(`What to ask the ${String(source.name)} agent`) }),
     needsApproval: approvalPredicate(agent, name, tool.needsApproval),
     subAgent: String(source.name),
+    ...toolGuardrails(agent, name, sdkAgent, tool),
   }) as unknown as Tool;
 }
 
@@ -114,7 +142,7 @@ export function mapFunctionTool(agent: string, sdkAgent: Obj, tool: Obj, visit: 
   const source = asToolSource(tool);
   if (source) {
     visit(source);
-    return subRunTool(agent, tool, source);
+    return subRunTool(agent, sdkAgent, tool, source);
   }
   if (looksLikeAgentTool(tool))
     refuse(

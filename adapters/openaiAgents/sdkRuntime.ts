@@ -3,6 +3,7 @@
 // (dist/agentToolSourceRegistry, a WeakMap per module copy), so every copy this process has loaded is asked: the CJS
 // and the ESM one, this package's and the user's (the bench runs 0.11.8 agents through this adapter).
 import { createRequire } from 'node:module';
+import { inspect } from 'node:util';
 import { dirname, join, sep } from 'node:path';
 import { RunContext } from '@openai/agents';
 
@@ -78,3 +79,22 @@ export function asToolSource(tool: Obj): Obj | undefined {
 
 /** Whether a function tool looks made by `agent.asTool()` (it carries the `on(event, handler)` those tools have). */
 export const looksLikeAgentTool = (tool: Obj): boolean => typeof tool.on === 'function';
+
+/**
+ * What an SDK flag stored as a function says, when it is the SDK's own wrapper of a boolean (`async () => value`):
+ * that wrapper resolves at once, and Node shows a settled promise's value. undefined for the user's own functions.
+ */
+export function staticFlag(fn: unknown): boolean | undefined {
+  if (typeof fn !== 'function' || fn.length !== 0) return undefined;
+  let p: unknown;
+  try {
+    p = (fn as () => unknown)();
+  } catch {
+    return undefined;
+  }
+  if (typeof (p as Promise<unknown> | undefined)?.then !== 'function') return typeof p === 'boolean' ? p : undefined;
+  (p as Promise<unknown>).catch(() => undefined);
+  // `Promise { true }`, or with async-hook symbols after the value when they are on: `Promise {\n  true,\n …`.
+  const shown = /^Promise \{\s*(true|false)[,\s}]/.exec(inspect(p, { depth: 0 }));
+  return shown ? shown[1] === 'true' : undefined;
+}

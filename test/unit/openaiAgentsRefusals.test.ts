@@ -145,6 +145,47 @@ describe.each(versions)('fromOpenAIAgents with @openai/agents %s', (_version, S)
     });
   });
 
+  test("the SDK's stored flags: a boolean needsApproval is a plain rule, isEnabled false drops the tool or handoff, a function of the run refuses calls it disables", async () => {
+    const t = (name: string, extra: object) =>
+      S.tool({ name, description: name, parameters: params, execute: () => 'ok', ...extra });
+    const other = new S.Agent({ name: 'other' });
+    const [a] = fromOpenAIAgents(
+      new S.Agent({
+        name: 'flags',
+        tools: [
+          t('always', { needsApproval: true }),
+          t('never', {}),
+          t('off', { isEnabled: false }),
+          t('maybe', {
+            isEnabled: ({ runContext }: { runContext: { context: { on?: boolean } } }) => !!runContext.context.on,
+          }),
+        ],
+        handoffs: [S.handoff(other, { isEnabled: false })],
+      }),
+    );
+    expect(a!.snapshot().tools.map((x) => [x.name, x.approval])).toEqual([
+      ['always', 'always'],
+      ['never', 'never'],
+      ['maybe', 'never'],
+    ]);
+    const guard = a!.tool('maybe')!.inputGuardrails![0]!;
+    const data = (context: object) => ({
+      arguments: { amount: 1 },
+      toolCall: { callId: 'c1', name: 'maybe', arguments: '{"amount":1}' },
+      context: context as Record<string, unknown>,
+      agentName: 'flags',
+      runId: 'r',
+    });
+    expect(await guard.run(data({ on: true }))).toEqual({ behavior: { type: 'allow' } });
+    expect(await guard.run(data({}))).toEqual({
+      behavior: { type: 'rejectContent', message: 'Tool maybe is not enabled.' },
+    });
+    const gated = S.handoff(other, { isEnabled: () => true });
+    expect(refusal(new S.Agent({ name: 'g', handoffs: [gated] }))).toMatch(
+      /^fromOpenAIAgents: agent "g": handoffs \("transfer_to_other"\) isEnabled is a function/,
+    );
+  });
+
   test('each thing that cannot map is refused in one line naming the agent and the field', () => {
     const model = { getResponse: async () => ({}), getStreamedResponse: async function* () {} };
     expect(refusal(new S.Agent({ name: 'm', model: model as never }))).toMatch(
