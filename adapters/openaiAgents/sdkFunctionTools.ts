@@ -148,7 +148,7 @@ export function mapFunctionTool(agent: string, sdkAgent: Obj, tool: Obj, visit: 
     refuse(
       agent,
       `tool "${name}"`,
-      "looks made by agent.asTool(), but its agent cannot be found (an SDK copy this process did not load?): pass the agent's asTool() from the @openai/agents this app imports",
+      'looks made by agent.asTool(), but the SDK does not say which agent it runs: the SDK keeps that per module copy, and a loader that copies ES modules (tsx running an ES module project) hides it; run the compiled JavaScript with node, or the project as CommonJS',
     );
   if (!isFn(tool.invoke)) refuse(agent, `tool "${name}"`, 'has no invoke function: make it with tool()');
   if (tool.deferLoading === true)
