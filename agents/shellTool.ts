@@ -193,7 +193,9 @@ export function shellTool(options: ShellToolOptions): Tool<typeof parameters> {
     name,
     description:
       description ??
-      `Run shell commands${shell ? '' : ' (/bin/sh) in the working directory'}. Commands run in order; the first that exits non-zero stops the rest. ` +
+      (shell
+        ? 'Run shell commands, in order. '
+        : 'Run shell commands (/bin/sh) in the working directory. Commands run in order; the first that exits non-zero stops the rest. ') +
         `You get each command's exit code, stdout and stderr.${within}`,
     parameters,
     needsApproval,
