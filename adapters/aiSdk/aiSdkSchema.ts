@@ -1,0 +1,76 @@
+// An AI SDK tool's inputSchema (zod, `jsonSchema()`, any Standard Schema with a JSON-schema converter) read through
+// the AI SDK's own asSchema: its JSON schema goes to the model (and Countersign's Ajv check at planning); its own
+// validate, where it has one, runs again on the arguments before needsApproval, toolApproval and execute see them, so
+// zod transforms and defaults apply as they do under generateText.
+import { asSchema } from 'ai';
+import { refuse } from './aiSdkRefusal';
+
+type Obj = Record<string, unknown>;
+
+/** What the adapter keeps of a schema: the JSON schema for the model, and how to parse arguments. */
+export interface ReadSchema {
+  jsonSchema: Obj;
+  parse: (value: unknown) => Promise<unknown>;
+}
+
+const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
+
+/** The tool's inputSchema for the model and for parsing; what cannot be read is refused in one line. */
+export function readInputSchema(name: string, inputSchema: unknown): ReadSchema {
+  if (inputSchema === undefined || inputSchema === null)
+    refuse(name, 'inputSchema', 'is missing: give the tool an inputSchema (zod, jsonSchema() or a Standard Schema)');
+  let schema: ReturnType<typeof asSchema>;
+  let json: unknown;
+  try {
+    schema = asSchema(inputSchema as Parameters<typeof asSchema>[0]);
+    json = schema.jsonSchema;
+  } catch (err) {
+    return refuse(
+      name,
+      'inputSchema',
+      `cannot be read as a JSON schema (${(err as Error).message}): use zod or jsonSchema()`,
+    );
+  }
+  if (isThenable(json))
+    refuse(
+      name,
+      'inputSchema',
+      'gives its JSON schema only asynchronously: pass the JSON schema itself to jsonSchema()',
+    );
+  const { $schema: _drop, ...jsonSchema } = (json ?? {}) as Obj;
+  if (jsonSchema.type !== 'object')
+    refuse(
+      name,
+      'inputSchema',
+      'must describe an object (type "object"): the model passes a tool its arguments as one object',
+    );
+  const validate = schema.validate?.bind(schema);
+  return {
+    jsonSchema,
+    parse: async (value) => {
+      if (!validate) return value;
+      const result = await validate(value);
+      if (result.success) return result.value;
+      throw new Error(`tool ${name}: invalid arguments: ${result.error.message}`);
+    },
+  };
+}
+
+/** The tool's contextSchema read the same way: the run's context is checked against it before the tool gets it. */
+export function readContextSchema(name: string, contextSchema: unknown): ReadSchema['parse'] | undefined {
+  if (contextSchema === undefined || contextSchema === null) return undefined;
+  let schema: ReturnType<typeof asSchema>;
+  try {
+    schema = asSchema(contextSchema as Parameters<typeof asSchema>[0]);
+  } catch (err) {
+    return refuse(name, 'contextSchema', `cannot be read (${(err as Error).message}): use zod or jsonSchema()`);
+  }
+  const validate = schema.validate?.bind(schema);
+  return async (value) => {
+    if (!validate) return value;
+    const result = await validate(value);
+    if (result.success) return result.value;
+    throw new Error(`tool ${name}: the run's context does not match the tool's contextSchema: ${result.error.message}`);
+  };
+}
