@@ -186,6 +186,84 @@ describe.each(versions)('fromOpenAIAgents with @openai/agents %s', (_version, S)
     );
   });
 
+  test("tool guardrails, output guardrails and a handoff's own inputFilter get the SDK's shapes", async () => {
+    const calls: unknown[] = [];
+    const checked = S.tool({
+      name: 'checked',
+      description: 'checked',
+      parameters: params,
+      execute: () => 'ok',
+      inputGuardrails: [
+        S.defineToolInputGuardrail({
+          name: 'small',
+          run: async ({ context, toolCall }) => {
+            calls.push(['in', context.context, toolCall.type, toolCall.callId, JSON.parse(toolCall.arguments)]);
+            return S.ToolGuardrailFunctionOutputFactory.rejectContent('too much');
+          },
+        }),
+      ],
+      outputGuardrails: [
+        S.defineToolOutputGuardrail({
+          name: 'clean',
+          run: async ({ output }) => {
+            calls.push(['out', output]);
+            return S.ToolGuardrailFunctionOutputFactory.allow();
+          },
+        }),
+      ],
+    });
+    const next = new S.Agent({ name: 'next' });
+    const agent = new S.Agent({
+      name: 'guarded',
+      tools: [checked],
+      outputGuardrails: [
+        {
+          name: 'final',
+          execute: async ({ agentOutput }) => ({ tripwireTriggered: agentOutput === 'bad', outputInfo: null }),
+        },
+      ],
+      handoffs: [
+        S.handoff(next, {
+          inputFilter: (data) => {
+            calls.push(['filter', (data.inputHistory as Array<{ type: string }>).map((i) => i.type)]);
+            return { ...data, inputHistory: [{ role: 'user', content: 'summary' }] };
+          },
+        }),
+      ],
+    });
+    const [a] = fromOpenAIAgents(agent);
+    const tool = a!.tool('checked')!;
+    const data = {
+      arguments: { amount: 3 },
+      toolCall: { callId: 'c9', name: 'checked', arguments: '{"amount":3}' },
+      context: { tenant: 'acme' },
+      agentName: 'guarded',
+      runId: 'r',
+    };
+    expect(await tool.inputGuardrails![0]!.run(data)).toMatchObject({
+      behavior: { type: 'rejectContent', message: 'too much' },
+    });
+    expect(await tool.outputGuardrails![0]!.run({ ...data, output: 'ok' })).toMatchObject({
+      behavior: { type: 'allow' },
+    });
+    expect(await a!.outputGuardrails![0]!.execute({ agentOutput: 'bad', context: {}, agent: a! })).toMatchObject({
+      tripwireTriggered: true,
+    });
+    const filter = a!.handoff!('transfer_to_next')!.inputFilter as (d: object) => Promise<ConversationItem[]>;
+    const history: ConversationItem[] = [
+      { type: 'message', role: 'user', content: 'hi' },
+      { type: 'function_call', callId: 'h1', name: 'transfer_to_next', arguments: '{}' },
+    ];
+    expect(await filter({ inputHistory: history, context: {}, fromAgent: 'guarded', toAgent: 'next' })).toEqual([
+      { type: 'message', role: 'user', content: 'summary' },
+    ]);
+    expect(calls).toEqual([
+      ['in', { tenant: 'acme' }, 'function_call', 'c9', { amount: 3 }],
+      ['out', 'ok'],
+      ['filter', ['message', 'function_call']],
+    ]);
+  });
+
   test('each thing that cannot map is refused in one line naming the agent and the field', () => {
     const model = { getResponse: async () => ({}), getStreamedResponse: async function* () {} };
     expect(refusal(new S.Agent({ name: 'm', model: model as never }))).toMatch(
