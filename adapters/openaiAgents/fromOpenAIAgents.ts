@@ -37,6 +37,12 @@ export type OpenAIAgentLike = { readonly name: string };
 
 /** Fields of an SDK agent that Countersign cannot honour when set, and why. */
 function checkUnmappable(name: string, a: Obj): void {
+  if (a.capabilities !== undefined || a.runtimeManifest !== undefined)
+    refuse(
+      name,
+      'capabilities (a SandboxAgent)',
+      'cannot map: Countersign has no sandbox sessions; use an Agent with shellTool() and applyPatchTool() over your own Shell and Editor',
+    );
   if (a.prompt !== undefined && a.prompt !== null)
     refuse(
       name,

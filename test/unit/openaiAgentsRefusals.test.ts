@@ -325,6 +325,13 @@ describe.each(versions)('fromOpenAIAgents with @openai/agents %s', (_version, S)
   });
 });
 
+test('a SandboxAgent is refused in one line', () => {
+  const { SandboxAgent } = require('@openai/agents-core/sandbox');
+  expect(refusal(new SandboxAgent({ name: 'box', instructions: 'x' }))).toMatch(
+    /^fromOpenAIAgents: agent "box": capabilities \(a SandboxAgent\) cannot map/,
+  );
+});
+
 test('a JSON-schema output type is refused; a zod object output type maps', () => {
   const jsonOut = { type: 'json_schema', name: 'Out', strict: true, schema: { type: 'object', properties: {} } };
   expect(refusal(new sdk.Agent({ name: 'o', outputType: jsonOut as never }))).toMatch(
