@@ -8,5 +8,5 @@ export class UnmappableToolError extends Error {
 
 /** `fromAiSdkTools: tool "<tool>": <field> <why and what to do>`. */
 export function refuse(tool: string, field: string, why: string): never {
-  throw new UnmappableToolError(`fromAiSdkTools: tool "${tool}": ${field} ${why}`);
+  throw new UnmappableToolError(`fromAiSdkTools: tool "${tool}": ${field ? `${field} ` : ''}${why}`);
 }

@@ -43,6 +43,32 @@ async function finalOutput(out: unknown): Promise<unknown> {
   return last;
 }
 
+type ToModelOutput = (options: { toolCallId: string; input: unknown; output: unknown }) => unknown;
+
+/** What toModelOutput gives, as a Countersign tool's result: text as it is, JSON as a value; files cannot be sent. */
+async function modelOutput(name: string, toModel: ToModelOutput, call: Parameters<ToModelOutput>[0]): Promise<unknown> {
+  const out = (await toModel(call)) as { type?: string; value?: unknown; reason?: string } | undefined;
+  switch (out?.type) {
+    case 'text':
+    case 'error-text':
+    case 'json':
+    case 'error-json':
+      return out.value;
+    case 'execution-denied':
+      return out.reason ?? 'Tool execution denied.';
+    case 'content': {
+      const parts = (Array.isArray(out.value) ? out.value : []) as Array<{ type?: string; text?: string }>;
+      if (parts.some((part) => part.type !== 'text'))
+        throw new Error(
+          `tool ${name}: toModelOutput gave file or image content, which Countersign cannot send: give text or json`,
+        );
+      return parts.map((part) => part.text ?? '').join('\n');
+    }
+    default:
+      throw new Error(`tool ${name}: toModelOutput gave ${JSON.stringify(out?.type)}, not a tool result output type`);
+  }
+}
+
 function checkShape(name: string, tool: Obj): void {
   if (typeof tool !== 'object' || tool === null) refuse(name, '', 'is not a tool: make it with tool() from "ai"');
   if (tool.type === 'provider')
@@ -65,6 +91,8 @@ function checkShape(name: string, tool: Obj): void {
     refuse(name, 'description', 'must be a string');
   if (tool.execute !== undefined && typeof tool.execute !== 'function') refuse(name, 'execute', 'must be a function');
   if (tool.strict !== undefined && typeof tool.strict !== 'boolean') refuse(name, 'strict', 'must be true or false');
+  if (tool.toModelOutput !== undefined && typeof tool.toModelOutput !== 'function')
+    refuse(name, 'toModelOutput', 'must be a function');
   if (tool.deferLoading === true)
     refuse(name, 'deferLoading', 'cannot map: Countersign sends every tool with each request; remove it');
 }
@@ -75,13 +103,24 @@ function mapTool(name: string, tool: Obj, toolApproval: unknown, tools: ToolSet)
   const checkContext = readContextSchema(name, tool.contextSchema);
   const contextOf = async (ctx: { context: Record<string, unknown> }) =>
     checkContext ? checkContext(ctx.context) : ctx.context;
-  const approval = approvalRule(tool, toolApproval, {
+  const approval = approvalRule(tool, tool.execute === undefined ? undefined : toolApproval, {
     name,
     parse: (params) => schema.parse(params),
     context: contextOf,
     tools,
   });
   const execute = tool.execute as ((input: unknown, options: Obj) => unknown) | undefined;
+  const toModel = tool.toModelOutput as ToModelOutput | undefined;
+  // A toolApproval function is not asked for a tool without execute (its result comes from outside); its own
+  // needsApproval, or its entry in a toolApproval map, cannot be honoured and is refused.
+  const entry = toolApproval && typeof toolApproval === 'object' ? (toolApproval as Obj)[name] : undefined;
+  const own = (tool.needsApproval ?? false) !== false;
+  if (!execute && (own || (entry ?? 'not-applicable') !== 'not-applicable'))
+    refuse(
+      name,
+      own ? 'needsApproval' : 'toolApproval entry',
+      "cannot map on a tool without execute: Countersign waits for such a tool's result from outside (external), with no approval first; add execute, or drop its approval",
+    );
   try {
     return defineTool({
       name,
@@ -96,7 +135,8 @@ function mapTool(name: string, tool: Obj, toolApproval: unknown, tools: ToolSet)
               const input = await schema.parse(params);
               const context = await contextOf(ctx);
               const out = execute(input, { toolCallId: ctx.callId, messages: [], abortSignal: abortSignal(), context });
-              return finalOutput(await out);
+              const output = await finalOutput(await out);
+              return toModel ? modelOutput(name, toModel, { toolCallId: ctx.callId, input, output }) : output;
             },
           }
         : { external: true }),
