@@ -115,10 +115,22 @@ const byFunction = defineAgent({
 
 const plain = defineAgent({ name: 'ai-sdk-plain', instructions: 'test', tools: fromAiSdkTools(tools) });
 
+// A client-side tool (no execute: the app answers it) and a tool whose toModelOutput shapes what the model reads.
+const clientTools = {
+  askUser: tool({ description: 'Ask the user', inputSchema: z.object({ question: z.string() }) }),
+  weather: tool({
+    description: 'Weather in a city',
+    inputSchema: z.object({ city: z.string() }),
+    execute: async ({ city }) => ({ city, celsius: 21 }),
+    toModelOutput: ({ output }) => ({ type: 'text', value: `${output.city}: ${output.celsius} °C` }),
+  }),
+};
+const withClientTool = defineAgent({ name: 'ai-sdk-client', instructions: 'test', tools: fromAiSdkTools(clientTools) });
+
 let h: Harness;
 let runner: Runner;
 beforeAll(async () => {
-  h = await startHarness({ registry: new AgentRegistry([plain, byMap, byMapFunction, byFunction]) });
+  h = await startHarness({ registry: new AgentRegistry([plain, byMap, byMapFunction, byFunction, withClientTool]) });
   runner = new Runner(h.client, { taskQueue: h.taskQueue });
 });
 afterAll(async () => h?.close());
@@ -258,4 +270,23 @@ test('toolApproval as one function decides every call, over the tools own needsA
     [`${p}a3`, 'approved'],
   ]);
   expect(audit[1]).toMatchObject({ reason: 'two is refused', message: 'two is refused' });
+});
+
+test('a tool without execute waits for its result from outside; toModelOutput is what the model reads', async () => {
+  const workflowId = newId('ai-sdk-client');
+  h.model.script(workflowId, [
+    { toolCalls: [call('askUser', { question: 'Which city?' }, 'q1'), call('weather', { city: 'Oslo' }, 'w1')] },
+    { text: 'done' },
+  ]);
+  const paused = await runner.run(withClientTool, 'weather please', { workflowId });
+  expect(paused.interruptions).toEqual([expect.objectContaining({ callId: 'q1', kind: 'external' })]);
+  const done = await runner.run(withClientTool, paused.state.provideResult('q1', { result: 'Oslo' }));
+  expect(done.finalOutput).toBe('done');
+  const outputs = (await runner.describe(workflowId)).items.filter((i) => i.type === 'function_call_output');
+  expect(outputs).toEqual(
+    expect.arrayContaining([
+      { type: 'function_call_output', callId: 'q1', output: 'Oslo' },
+      { type: 'function_call_output', callId: 'w1', output: 'Oslo: 21 °C' },
+    ]),
+  );
 });
