@@ -93,7 +93,8 @@ export function approvalRule(tool: Obj, toolApproval: unknown, io: ApprovalInput
     return dynamicRule(name, async (ctx, params, callId) => {
       const input = await io.parse(params);
       const toolsContext = Object.fromEntries(Object.keys(io.tools).map((key) => [key, ctx.context]));
-      const toolCall = { type: 'tool-call', toolCallId: callId, toolName: name, input };
+      const dynamic = tool.type === 'dynamic' ? { dynamic: true } : {};
+      const toolCall = { type: 'tool-call', toolCallId: callId, toolName: name, input, ...dynamic };
       return fn({ toolCall, tools: io.tools, toolsContext, runtimeContext: ctx.context, messages: [] }) as never;
     });
   }

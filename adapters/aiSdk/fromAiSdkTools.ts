@@ -21,7 +21,10 @@ export interface FromAiSdkToolsOptions<TOOLS extends ToolSet = ToolSet> {
   toolApproval?: ToolApprovalConfiguration<TOOLS, Record<string, unknown>>;
 }
 
-/** The AI SDK's abortSignal for execute: the tool activity's cancellation (delivered with heartbeats). */
+/**
+ * The AI SDK's abortSignal for execute: the tool activity's own, aborted when the activity times out, when the worker
+ * shuts down, or when the server cancels it (the worker hears that with a heartbeat).
+ */
 function abortSignal(): AbortSignal {
   try {
     return Context.current().cancellationSignal;

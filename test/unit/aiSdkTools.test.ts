@@ -216,6 +216,22 @@ describe('approval', () => {
     }
   });
 
+  test("the toolApproval function gets the call as the AI SDK's TypedToolCall (dynamic for a dynamicTool)", async () => {
+    const calls: unknown[] = [];
+    const tools = {
+      d: dynamicTool({ inputSchema: z.object({ n: z.number() }), execute: async () => 1 }),
+      s: tool({ inputSchema: z.object({ n: z.number() }), execute: async () => 1 }),
+    };
+    const [d, s] = fromAiSdkTools(tools, { toolApproval: ({ toolCall }) => (calls.push(toolCall), 'user-approval') });
+    await ask(d!, { n: 1 }, 'cd');
+    await ask(s!, { n: 2 }, 'cs');
+    expect(calls).toEqual([
+      { type: 'tool-call', toolCallId: 'cd', toolName: 'd', input: { n: 1 }, dynamic: true },
+      { type: 'tool-call', toolCallId: 'cs', toolName: 's', input: { n: 2 } },
+    ]);
+    expect(await decide(d!, { n: 1 }, 'cd')).toBeUndefined();
+  });
+
   test('a status that is none of the four makes the predicate throw (Countersign then asks a person)', async () => {
     const t = one(
       { t: tool({ inputSchema: z.object({}), execute: () => 1 }) },
