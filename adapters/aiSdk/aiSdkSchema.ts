@@ -11,6 +11,8 @@ type Obj = Record<string, unknown>;
 export interface ReadSchema {
   jsonSchema: Obj;
   parse: (value: unknown) => Promise<unknown>;
+  /** What is wrong with the arguments by the schema's own validate, or undefined: absent when it has none. */
+  problem?: (value: unknown) => Promise<string | undefined>;
 }
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> =>
@@ -48,6 +50,14 @@ export function readInputSchema(name: string, inputSchema: unknown): ReadSchema 
   const validate = schema.validate?.bind(schema);
   return {
     jsonSchema,
+    ...(validate
+      ? {
+          problem: async (value: unknown) => {
+            const result = await validate(value);
+            return result.success ? undefined : result.error.message;
+          },
+        }
+      : {}),
     parse: async (value) => {
       if (!validate) return value;
       const result = await validate(value);

@@ -6,9 +6,10 @@
 import { Context } from '@temporalio/activity';
 import type { ToolApprovalConfiguration, ToolSet } from 'ai';
 import { defineTool, type Tool, type ToolContext } from '../../agents/defineTool';
+import type { ToolInputGuardrail } from '../../agents/toolGuardrails';
 import { approvalRule, checkToolApproval } from './aiSdkApproval';
 import { refuse, UnmappableToolError } from './aiSdkRefusal';
-import { readContextSchema, readInputSchema } from './aiSdkSchema';
+import { type ReadSchema, readContextSchema, readInputSchema } from './aiSdkSchema';
 
 type Obj = Record<string, unknown>;
 
@@ -72,6 +73,23 @@ async function modelOutput(name: string, toModel: ToModelOutput, call: Parameter
   }
 }
 
+/**
+ * The schema's own validate (zod refinements, a Standard Schema's checks) as an input guardrail: as under the AI
+ * SDK, a call it refuses goes back to the model as an error before anyone is asked to approve it.
+ */
+function schemaGuardrail(name: string, problem: NonNullable<ReadSchema['problem']>): ToolInputGuardrail {
+  return {
+    name: 'ai-sdk-input-schema',
+    type: 'tool_input',
+    run: async ({ arguments: args }) => {
+      const wrong = await problem(args);
+      return wrong === undefined
+        ? { behavior: { type: 'allow' } }
+        : { behavior: { type: 'rejectContent', message: `Invalid input for tool ${name}: ${wrong}` } };
+    },
+  };
+}
+
 function checkShape(name: string, tool: Obj): void {
   if (typeof tool !== 'object' || tool === null) refuse(name, '', 'is not a tool: make it with tool() from "ai"');
   if (tool.type === 'provider')
@@ -132,6 +150,7 @@ function mapTool(name: string, tool: Obj, toolApproval: unknown, tools: ToolSet)
       strict: tool.strict === true,
       needsApproval: approval.needsApproval,
       ...(approval.onApproval ? { onApproval: approval.onApproval } : {}),
+      ...(schema.problem ? { inputGuardrails: [schemaGuardrail(name, schema.problem)] } : {}),
       ...(execute
         ? {
             execute: async (params: Record<string, unknown>, ctx: ToolContext) => {

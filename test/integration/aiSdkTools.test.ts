@@ -41,7 +41,13 @@ function made(name: string) {
 const tools = {
   pay: tool({
     description: 'Pay an amount to someone',
-    inputSchema: z.object({ to: z.string().transform((s) => s.trim()), amount: z.number() }),
+    inputSchema: z.object({
+      to: z
+        .string()
+        .refine((s) => s.trim() !== 'mallory', 'no payments to mallory')
+        .transform((s) => s.trim()),
+      amount: z.number(),
+    }),
     needsApproval: async ({ amount }) => amount > 100,
     execute: made('pay'),
   }),
@@ -146,6 +152,7 @@ test('needsApproval: a predicate pauses one call and not the other, true pauses;
         call('pay', { to: ' ann ', amount: 20 }, `${p}small`),
         call('pay', { to: 'bob', amount: 5000 }, `${p}big`),
         call('wipe', { disk: 'sda' }, `${p}wipe`),
+        call('pay', { to: 'mallory', amount: 5000 }, `${p}mallory`), // refused by zod's refine: back to the model
       ],
     },
     { text: 'done' },
@@ -171,6 +178,11 @@ test('needsApproval: a predicate pauses one call and not the other, true pauses;
     [`${p}big`, 'approved', 'ann'],
     [`${p}wipe`, 'rejected', 'ann'],
   ]);
+  expect((await runner.describe(workflowId)).items).toContainEqual({
+    type: 'function_call_output',
+    callId: `${p}mallory`,
+    output: expect.stringContaining('Invalid input for tool pay: ') as unknown as string,
+  });
 });
 
 test('toolApproval as a map: approved and denied decided in code and audited, user-approval asks, not-applicable runs', async () => {

@@ -55,6 +55,7 @@ describe('schemas', () => {
       }),
     });
     expect(plain.jsonSchema).toEqual({ type: 'object', properties: { n: { type: 'number' } } });
+    expect(plain.inputGuardrails).toBeUndefined(); // no validate of its own: Ajv's check at planning is all
     expect(await plain.execute!({ n: 2 }, ctx)).toBe(4);
 
     const validated = one({
@@ -72,6 +73,13 @@ describe('schemas', () => {
       }),
     });
     expect(await validated.execute!({ n: 1 }, ctx)).toBe(2);
+    // Its validate also runs when the call is planned: a refused call goes back to the model, nobody is asked.
+    const guard = validated.inputGuardrails![0]!;
+    const data = { toolCall: { callId: 'c1', name: 'v', arguments: '' }, context: {}, agentName: 'a', runId: 'r' };
+    expect(await guard.run({ ...data, arguments: { n: 1 } })).toEqual({ behavior: { type: 'allow' } });
+    expect(await guard.run({ ...data, arguments: { n: -1 } })).toEqual({
+      behavior: { type: 'rejectContent', message: 'Invalid input for tool v: n must be positive' },
+    });
     await expect(validated.execute!({ n: -1 }, ctx)).rejects.toThrow('tool v: invalid arguments: n must be positive');
 
     const lazy = one({
