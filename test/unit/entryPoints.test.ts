@@ -47,7 +47,14 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 test('every package entry point maps to its source in tsconfig.json, and nothing else is mapped', () => {
-  expect(exported).toEqual(['countersign', 'countersign/worker', 'countersign/client', 'countersign/servers']);
+  expect(exported).toEqual([
+    'countersign',
+    'countersign/worker',
+    'countersign/client',
+    'countersign/servers',
+    'countersign/openai-agents',
+    'countersign/ai-sdk',
+  ]);
   expect(Object.keys(sourceEntryPoints()).sort()).toEqual([...exported].sort());
   expect(sourceEntryPoints()['countersign/client']).toBe(join(REPO, 'entries/client.ts'));
 });
@@ -57,6 +64,8 @@ test('in a clone, an ES module imports every value of every entry point from the
   for (const entry of exported) expect({ entry, missing: names[entry]!.missing }).toEqual({ entry, missing: [] });
   expect(names['countersign/client']!.seen).toBeGreaterThan(50);
   expect(names['countersign/worker']!.seen).toBeGreaterThan(5);
+  expect(names['countersign/openai-agents']!.seen).toBeGreaterThanOrEqual(2); // fromOpenAIAgents, UnmappableAgentError
+  expect(names['countersign/ai-sdk']!.seen).toBeGreaterThanOrEqual(2);
 });
 
 test('negative control: `export *` from a TypeScript file loses its names in an ES module import', () => {
