@@ -81,11 +81,21 @@ export function asToolSource(tool: Obj): Obj | undefined {
 export const looksLikeAgentTool = (tool: Obj): boolean => typeof tool.on === 'function';
 
 /**
- * What an SDK flag stored as a function says, when it is the SDK's own wrapper of a boolean (`async () => value`):
- * that wrapper resolves at once, and Node shows a settled promise's value. undefined for the user's own functions.
+ * The SDK's own wrappers of a boolean flag (`tool({ needsApproval: true })` keeps `async () => typeof
+ * options.needsApproval === 'boolean' ? …`; `handoff({ isEnabled: false })` keeps `async () => config.isEnabled`;
+ * a Handoff's default `async () => true`). Only these are called to read the value: a team's own function is never
+ * called here, outside an activity. A bundler that renames them leaves a predicate, asked in planning: same answers.
+ */
+const SDK_FLAG_WRAPPER =
+  /^async \(\) => (?:typeof (?:options|config)\.(?:needsApproval|isEnabled) === 'boolean'|(?:options|config)\.isEnabled\b|true\s*$)/;
+
+/**
+ * What an SDK flag stored as a function says when it is the SDK's own wrapper of a boolean: that wrapper resolves at
+ * once, and Node shows a settled promise's value. undefined for anything else (the team's own functions above all).
  */
 export function staticFlag(fn: unknown): boolean | undefined {
-  if (typeof fn !== 'function' || fn.length !== 0) return undefined;
+  if (typeof fn !== 'function' || fn.length !== 0 || !SDK_FLAG_WRAPPER.test(Function.prototype.toString.call(fn)))
+    return undefined;
   let p: unknown;
   try {
     p = (fn as () => unknown)();

@@ -180,6 +180,12 @@ describe.each(versions)('fromOpenAIAgents with @openai/agents %s', (_version, S)
     expect(await guard.run(data({}))).toEqual({
       behavior: { type: 'rejectContent', message: 'Tool maybe is not enabled.' },
     });
+    // A team's own function of no arguments is never called to read it: it stays a predicate, asked in planning.
+    let asked = 0;
+    const [own] = fromOpenAIAgents(
+      new S.Agent({ name: 'own-rule', tools: [t('mine', { needsApproval: async () => (asked++, true) })] }),
+    );
+    expect([asked, own!.snapshot().tools[0]!.approval]).toEqual([0, 'predicate']);
     const gated = S.handoff(other, { isEnabled: () => true });
     expect(refusal(new S.Agent({ name: 'g', handoffs: [gated] }))).toMatch(
       /^fromOpenAIAgents: agent "g": handoffs \("transfer_to_other"\) isEnabled is a function/,
