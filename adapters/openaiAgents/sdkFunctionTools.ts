@@ -148,7 +148,7 @@ export function mapFunctionTool(agent: string, sdkAgent: Obj, tool: Obj, visit: 
     refuse(
       agent,
       `tool "${name}"`,
-      'looks made by agent.asTool(), but the SDK does not say which agent it runs: the SDK keeps that per module copy, and a loader that copies ES modules (tsx running an ES module project) hides it; run the compiled JavaScript with node, or the project as CommonJS',
+      'looks made by agent.asTool(), but the SDK does not say which agent it runs: the SDK keeps that per module copy, and a loader that copies ES modules hides it; import fromOpenAIAgents from countersign/openai-agents in an ES module (its entry finds that copy), or run the compiled JavaScript with node',
     );
   if (!isFn(tool.invoke)) refuse(agent, `tool "${name}"`, 'has no invoke function: make it with tool()');
   if (tool.deferLoading === true)

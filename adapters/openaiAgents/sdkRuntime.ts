@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { inspect } from 'node:util';
 import { dirname, join, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { RunContext } from '@openai/agents';
 
 type Obj = Record<string, unknown>;
@@ -62,8 +63,31 @@ function registryLookups(): SourceLookup[] {
   return found;
 }
 
+const esmLookups: SourceLookup[] = [];
+
+/**
+ * Called by the package's ES module entry (scripts/build.mjs) with its own import(), and awaited before the app maps
+ * any agent: a loader such as tsx gives require() a copy of the SDK's ES modules of its own, so the registry the app's
+ * asTool() tools were recorded in is reached only through import().
+ */
+export async function addEsmAgentToolSources(load: (url: string) => Promise<unknown>): Promise<void> {
+  for (const dir of coreDists()) {
+    try {
+      const mod = (await load(pathToFileURL(join(dir, REGISTRY + '.mjs')).href)) as Obj;
+      if (typeof mod.getAgentToolSourceAgent === 'function')
+        esmLookups.push(mod.getAgentToolSourceAgent as SourceLookup);
+    } catch {
+      // that copy has no ES module registry (an older SDK)
+    }
+  }
+}
+
 /** The SDK agent a tool made by `agent.asTool()` runs, or undefined when it was not made so (or the link is lost). */
 export function asToolSource(tool: Obj): Obj | undefined {
+  for (const lookup of esmLookups) {
+    const agent = lookup(tool);
+    if (agent && typeof agent === 'object') return agent as Obj;
+  }
   for (const lookup of registryLookups()) {
     const agent = lookup(tool);
     if (agent && typeof agent === 'object') return agent as Obj;

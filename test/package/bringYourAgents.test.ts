@@ -267,3 +267,25 @@ test('the worker SIGKILLed while a call waits: a new worker process, the run dec
   expect(done).toMatchObject({ status: 'Completed', finalOutput: 'San Antonio is sunny' });
   expect(ranTimes('get_weather San Antonio')).toBe(1);
 });
+
+test('an ES module run by tsx (as `npx tsx worker.ts` runs one) maps an asTool() agent to its sub-run', async () => {
+  // tsx gives require() a copy of the SDK's ES modules of its own; the package's ES module entry hands the adapter
+  // the registry import() reached, where the app's asTool() tools were recorded.
+  writeFileSync(
+    join(consumer, 'tsx-probe.mts'),
+    [
+      `import { Agent } from '@openai/agents';`,
+      `import { fromOpenAIAgents } from 'countersign/openai-agents';`,
+      `const inner = new Agent({ name: 'inner', instructions: 'Answer.' });`,
+      `const tool = inner.asTool({ toolName: 'ask_inner', toolDescription: 'Ask the inner agent' });`,
+      `const agents = fromOpenAIAgents(new Agent({ name: 'outer', instructions: 'Ask.', tools: [tool] }));`,
+      `console.log(JSON.stringify(agents.map((a) => [a.name, a.tools.map((t) => t.subAgent ?? t.name)])));`,
+    ].join('\n'),
+  );
+  const probe = await run(process.execPath, ['--import', 'tsx', 'tsx-probe.mts'], { cwd: consumer });
+  expect({ code: probe.code, stderr: probe.stderr }).toEqual({ code: 0, stderr: '' });
+  expect(JSON.parse(probe.stdout.trim())).toEqual([
+    ['outer', ['inner']],
+    ['inner', []],
+  ]);
+});
