@@ -2,9 +2,10 @@
 // `npm start` serves it (a dev server of its own on free ports, the scripted demo model: no API key), and each
 // `npx countersign …` it shows runs against that server; every output must read as the page shows it (call ids,
 // ages, ports and the approver's name aside). So the page and this test cannot drift apart.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, spawnProcess, spawnTs, type Spawned } from '../support/processes';
+import { docWorkspace } from '../support/docWorkspace';
+import { spawnProcess, spawnTs, type Spawned } from '../support/processes';
 import { projectRoot } from '../support/toolchain';
 
 jest.setTimeout(300_000);
@@ -99,25 +100,7 @@ test('docs/getting-started.md runs as written: the refund waits, is approved, ru
     'cat refunds.log',
   ]);
 
-  // A folder inside the clone (test/artifacts is git-ignored), as a user's file at its root: 'countersign' and 'zod' resolve the same way.
-  mkdirSync(join(projectRoot, 'test/artifacts'), { recursive: true });
-  const dir = mkdtempSync(join(projectRoot, 'test/artifacts/getting-started-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  writeFileSync(join(dir, 'my-agents.ts'), `${ts[0]!.lines.join('\n')}\n`);
-
-  const [port, uiPort] = [await freePort(), await freePort()];
-  const env: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_CONFIG_FILE: join(dir, 'none.toml') };
-  for (const k of [
-    'TEMPORAL_ADDRESS',
-    'TEMPORAL_NAMESPACE',
-    'OPENAI_API_KEY',
-    'OPENAI_BASE_URL',
-    'COUNTERSIGN_TEST_ADDRESS',
-    'COUNTERSIGN_TASK_QUEUE',
-    'COUNTERSIGN_AGENTS_FILE',
-  ])
-    delete env[k];
-  const cliEnv = { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${port}` };
+  const { dir, cliEnv, startEnv } = await docWorkspace('getting-started', ts[0]!.lines, cleanups);
   let server: Spawned | undefined;
 
   for (const step of steps) {
@@ -126,14 +109,6 @@ test('docs/getting-started.md runs as written: the refund waits, is approved, ru
     if (argv.at(-2) === 'npm' && argv.at(-1) === 'start') {
       const settings = Object.fromEntries(argv.slice(0, -2).map((w) => w.split('=') as [string, string]));
       expect(settings).toEqual({ COUNTERSIGN_AGENTS_MODULE: './my-agents.ts' });
-      const startEnv = {
-        ...env,
-        COUNTERSIGN_AGENTS_MODULE: join(dir, 'my-agents.ts'),
-        COUNTERSIGN_DEV_ADDRESS: `127.0.0.1:${port}`,
-        COUNTERSIGN_UI_PORT: String(uiPort),
-        COUNTERSIGN_DEV_DB: join(dir, 'dev.db'),
-        COUNTERSIGN_DEMO_OUTBOX: join(dir, 'outbox.jsonl'),
-      };
       const started = spawnTs('devtools/start.ts', [], startEnv); // what `npm start` runs
       server = started;
       cleanups.push(async () => {

@@ -7,13 +7,14 @@
 // clone (its my-agents.ts served by `npm start` on a dev server of its own, stopped and started again while the
 // call waits, each `npx countersign …` compared with the output the page shows).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startScriptedModel, type ScriptedModel } from '../../devtools/scriptedModel';
+import { docWorkspace } from '../support/docWorkspace';
 import { newId } from '../support/fixtures';
 import { npmInstall, packProject, pinned, run } from '../support/packageInstall';
-import { type Spawned, freePort, spawnProcess, spawnTs } from '../support/processes';
+import { type Spawned, spawnProcess, spawnTs } from '../support/processes';
 import { projectRoot } from '../support/toolchain';
 import { testAddress } from '../support/testServer';
 
@@ -262,23 +263,7 @@ describe('docs/bring-your-agents.md', () => {
       'npx countersign approve sdk-refund-1 --all --as ann',
       'npx countersign result sdk-refund-1 --wait',
     ]);
-    // A folder inside the clone (test/artifacts is git-ignored), as a user's file at its root: the imports resolve the same way.
-    mkdirSync(join(projectRoot, 'test/artifacts'), { recursive: true });
-    const dir = mkdtempSync(join(projectRoot, 'test/artifacts/bring-your-agents-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    writeFileSync(join(dir, 'my-agents.ts'), `${ts[0]!.lines.join('\n')}\n`);
-
-    const [port, uiPort] = [await freePort(), await freePort()];
-    const env: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_CONFIG_FILE: join(dir, 'none.toml') };
-    for (const k of Object.keys(env)) if (/^(TEMPORAL_(ADDRESS|NAMESPACE)|OPENAI_|COUNTERSIGN_)/.test(k)) delete env[k];
-    const startEnv = {
-      ...env,
-      COUNTERSIGN_AGENTS_MODULE: join(dir, 'my-agents.ts'),
-      COUNTERSIGN_DEV_ADDRESS: `127.0.0.1:${port}`,
-      COUNTERSIGN_UI_PORT: String(uiPort),
-      COUNTERSIGN_DEV_DB: join(dir, 'dev.db'),
-      COUNTERSIGN_DEMO_OUTBOX: join(dir, 'outbox.jsonl'),
-    };
+    const { cliEnv, startEnv } = await docWorkspace('bring-your-agents', ts[0]!.lines, cleanups);
     let server: Spawned | undefined;
     const stop = async () => {
       if (!server) return;
@@ -302,7 +287,7 @@ describe('docs/bring-your-agents.md', () => {
       expect(argv.slice(0, 2)).toEqual(['npx', 'countersign']); // the page shows no command this test cannot run
       const cli = await run(process.execPath, [join(projectRoot, 'bin/countersign.js'), ...argv.slice(2)], {
         cwd: projectRoot,
-        env: { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${port}` },
+        env: cliEnv,
       });
       expect({ command: step.command, code: cli.code, output: normalise(cli.stdout + cli.stderr) }).toEqual({
         command: step.command,
