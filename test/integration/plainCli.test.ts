@@ -70,6 +70,9 @@ describe.each([
           },
         ],
       },
+      // Twice: a model activity is at-least-once. In two CI runs under load this run's last turn came back as the
+      // demo brain's answer, i.e. the model was asked once more than scripted (not reproduced alone; cause not found).
+      { text: `Sent: ${BODY}` },
       { text: `Sent: ${BODY}` },
     ]);
     const runner = new Runner(h.client, { taskQueue: h.taskQueue });
