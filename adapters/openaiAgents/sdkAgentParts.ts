@@ -28,56 +28,44 @@ export function modelOf(name: string, model: unknown): string | undefined {
   return refuse(
     name,
     'model',
-    "is a Model object, which Countersign cannot call from its model activity: give the model's name (a string) and set the provider with COUNTERSIGN_MODEL_* (docs/configuration.md)",
+    "is a Model object, which Countersign cannot call from its model activity: give the model's name (a string) and set the provider with OPENAI_BASE_URL and COUNTERSIGN_MODEL_API (docs/operations.md)",
   );
 }
 
-const EFFORTS = ['minimal', 'low', 'medium', 'high'];
-const SETTINGS_DONE = new Set([
-  'temperature',
-  'topP',
-  'maxTokens',
-  'toolChoice',
-  'parallelToolCalls',
-  'store',
-  'providerData',
-  'reasoning',
-]);
+/** The SDK's model settings Countersign has, by the name each has here; `reasoning` is read apart (its effort). */
+const SETTINGS: Record<string, keyof ModelSettings> = {
+  temperature: 'temperature',
+  topP: 'topP',
+  maxTokens: 'maxOutputTokens',
+  toolChoice: 'toolChoice',
+  parallelToolCalls: 'parallelToolCalls',
+  store: 'store',
+  providerData: 'providerData',
+};
 
-/** The SDK's modelSettings (only when the agent set them: otherwise the SDK's defaults for its own default model). */
+/**
+ * The SDK's modelSettings (only when the agent set them: otherwise the SDK's defaults for its own default model).
+ * Values are checked by defineAgent against the one model-settings schema (contract/modelSettings.ts).
+ */
 export function modelSettingsOf(name: string, sdkAgent: Obj): ModelSettings | undefined {
   if (sdkAgent._modelSettingsExplicitlyConfigured === false) return undefined;
   const s = sdkAgent.modelSettings;
   if (!isObj(s) || Object.keys(s).length === 0) return undefined;
-  for (const [key, value] of Object.entries(s))
-    if (value !== undefined && value !== null && !SETTINGS_DONE.has(key))
+  const out: Obj = {};
+  for (const [key, value] of Object.entries(s)) {
+    if (value === undefined || value === null) continue;
+    if (key === 'reasoning' && isObj(value)) {
+      for (const [part, v] of Object.entries(value))
+        if (part !== 'effort' && v !== undefined && v !== null)
+          refuse(name, `modelSettings.reasoning.${part}`, 'has no Countersign counterpart: remove it');
+      if (value.effort !== undefined && value.effort !== null) out.reasoningEffort = value.effort;
+    } else if (Object.hasOwn(SETTINGS, key)) out[SETTINGS[key]!] = value;
+    else
       refuse(
         name,
         `modelSettings.${key}`,
         'has no Countersign counterpart: remove it, or send it with modelSettings.providerData as the provider spells it',
       );
-  const out: Obj = {};
-  const copy = (from: string, to: string) => {
-    if (s[from] !== undefined && s[from] !== null) out[to] = s[from];
-  };
-  copy('temperature', 'temperature');
-  copy('topP', 'topP');
-  copy('maxTokens', 'maxOutputTokens');
-  copy('toolChoice', 'toolChoice');
-  copy('parallelToolCalls', 'parallelToolCalls');
-  copy('store', 'store');
-  copy('providerData', 'providerData');
-  const reasoning = s.reasoning;
-  if (isObj(reasoning)) {
-    for (const key of Object.keys(reasoning))
-      if (key !== 'effort' && reasoning[key] !== undefined && reasoning[key] !== null)
-        refuse(name, `modelSettings.reasoning.${key}`, 'has no Countersign counterpart: remove it');
-    const effort = reasoning.effort;
-    if (effort !== undefined && effort !== null) {
-      if (!EFFORTS.includes(String(effort)))
-        refuse(name, 'modelSettings.reasoning.effort', `must be one of ${EFFORTS.join(', ')} here`);
-      out.reasoningEffort = effort;
-    }
   }
   return Object.keys(out).length ? (out as ModelSettings) : undefined;
 }

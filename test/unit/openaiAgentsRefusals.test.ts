@@ -284,6 +284,10 @@ describe.each(versions)('fromOpenAIAgents with @openai/agents %s', (_version, S)
     expect(refusal(new S.Agent({ name: 's', modelSettings: { frequencyPenalty: 1 } }))).toMatch(
       /^fromOpenAIAgents: agent "s": modelSettings.frequencyPenalty has no Countersign counterpart/,
     );
+    // A value the model-settings schema refuses, in the same one line (the contract's schema checks it, not a copy).
+    expect(refusal(new S.Agent({ name: 'r', modelSettings: { reasoning: { effort: 'huge' as never } } }))).toMatch(
+      /^fromOpenAIAgents: agent "r": .*reasoningEffort: Invalid option: expected one of "minimal"\|"low"\|"medium"\|"high"$/,
+    );
     const hooked = new S.Agent({ name: 'h' });
     hooked.on('agent_start', () => undefined);
     expect(refusal(hooked)).toMatch(
