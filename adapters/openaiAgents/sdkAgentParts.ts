@@ -3,7 +3,12 @@
 // input and output guardrails, and handoffs (Agents or handoff() objects, with their tool name, description, input
 // filter and onHandoff). What Countersign cannot honour is refused in one line naming the agent and the field.
 import type { AgentConfig, HandoffSpec } from '../../agents/agentConfig';
-import type { InputGuardrail, OutputGuardrail } from '../../agents/agentGuardrails';
+import type {
+  InputGuardrail,
+  InputGuardrailArgs,
+  OutputGuardrail,
+  OutputGuardrailArgs,
+} from '../../agents/agentGuardrails';
 import type { ModelSettings } from '../../contract/modelSettings';
 import { refuse } from './unmappable';
 import { fromSdkItems, sdkInputItems, toSdkItems } from './sdkItems';
@@ -112,25 +117,20 @@ export function guardrailsOf(name: string, sdkAgent: Obj): Pick<AgentConfig, 'in
       return g as Obj & { execute: (args: Obj) => unknown };
     });
   };
-  const input = read('inputGuardrails').map((g): InputGuardrail => ({
-    name: guardrailName(g.name),
-    execute: async (args) =>
-      (await g.execute({
-        agent: sdkAgent,
-        input: args.input,
-        context: sdkRunContext(args.context),
-      })) as never,
-  }));
-  const output = read('outputGuardrails').map((g): OutputGuardrail => ({
-    name: guardrailName(g.name),
-    execute: async (args) =>
-      (await g.execute({
-        agent: sdkAgent,
-        agentOutput: args.agentOutput,
-        context: sdkRunContext(args.context),
-        details: {},
-      })) as never,
-  }));
+  // Each SDK guardrail gets the SDK agent and a RunContext over the run's context, plus what its stage checks.
+  const wrap =
+    <A extends { context: Record<string, unknown> }>(stage: (args: A) => Obj) =>
+    (g: Obj & { execute: (args: Obj) => unknown }) => ({
+      name: guardrailName(g.name),
+      execute: async (args: A) =>
+        (await g.execute({ agent: sdkAgent, context: sdkRunContext(args.context), ...stage(args) })) as never,
+    });
+  const input: InputGuardrail[] = read('inputGuardrails').map(
+    wrap((args: InputGuardrailArgs) => ({ input: args.input })),
+  );
+  const output: OutputGuardrail[] = read('outputGuardrails').map(
+    wrap((args: OutputGuardrailArgs) => ({ agentOutput: args.agentOutput, details: {} })),
+  );
   return {
     ...(input.length ? { inputGuardrails: input } : {}),
     ...(output.length ? { outputGuardrails: output } : {}),
