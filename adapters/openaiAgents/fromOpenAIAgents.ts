@@ -22,9 +22,7 @@ import {
 import { disabledTool, mapFunctionTool } from './sdkFunctionTools';
 import { staticFlag } from './sdkRuntime';
 import { mapMcpServers, mapSdkToolKind } from './sdkToolKinds';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null;
+import { type Obj, isObj } from './sdkShapes';
 
 /** What every mapped agent gets on top of what the SDK agent says (Countersign's own approval policy, a version). */
 export interface FromOpenAIAgentsOptions extends ApprovalPolicy {

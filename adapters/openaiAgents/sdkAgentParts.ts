@@ -13,11 +13,7 @@ import type { ModelSettings } from '../../contract/modelSettings';
 import { refuse } from './unmappable';
 import { fromSdkItems, sdkInputItems, toSdkItems } from './sdkItems';
 import { sdkRunContext, staticFlag } from './sdkRuntime';
-
-type Obj = Record<string, unknown>;
-type Fn = (...args: never[]) => unknown;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null;
-const isFn = (v: unknown): v is Fn => typeof v === 'function';
+import { type Obj, type Fn, isObj, isFn } from './sdkShapes';
 
 export function instructionsOf(name: string, sdkAgent: Obj): AgentConfig['instructions'] {
   const given = sdkAgent.instructions;

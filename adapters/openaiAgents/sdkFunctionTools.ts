@@ -8,10 +8,8 @@ import { defineTool, type Tool, type ToolContext } from '../../agents/defineTool
 import type { ToolInputGuardrail, ToolOutputGuardrail, ToolGuardrailData } from '../../agents/toolGuardrails';
 import { refuse } from './unmappable';
 import { asToolSource, looksLikeAgentTool, sdkRunContext, staticFlag } from './sdkRuntime';
+import { type Obj, isFn } from './sdkShapes';
 
-type Obj = Record<string, unknown>;
-type Fn = (...args: never[]) => unknown;
-const isFn = (v: unknown): v is Fn => typeof v === 'function';
 type PlanContext = Omit<ToolContext, 'idempotencyKey' | 'sensitive'>;
 
 /** The SDK's function_call item for a call, as its invoke details and tool guardrails get it. */

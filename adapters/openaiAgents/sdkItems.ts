@@ -2,8 +2,8 @@
 // for the SDK functions that read a conversation: a handoff's inputFilter and an input guardrail. Items the SDK has no
 // shape for (hosted MCP approvals, provider items) travel as its `unknown` item and come back as they were.
 import type { ConversationItem } from '../../contract/items';
+import { type Obj } from './sdkShapes';
 
-type Obj = Record<string, unknown>;
 /** An SDK protocol item, as plain data (the SDK's AgentInputItem). */
 export type SdkItem = Obj & { type?: string };
 

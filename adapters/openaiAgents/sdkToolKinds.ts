@@ -12,13 +12,10 @@ import type { Editor } from '../../agents/patchEditor';
 import { shellTool } from '../../agents/shellTool';
 import { refuse } from './unmappable';
 import { hostedMcp, hostedTool } from './sdkHostedTools';
+import { type Obj, isObj, isFn } from './sdkShapes';
 
 export { mapMcpServers } from './sdkMcpServers';
 
-type Obj = Record<string, unknown>;
-type Fn = (...args: never[]) => unknown;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null;
-const isFn = (v: unknown): v is Fn => typeof v === 'function';
 type PlanContext = Omit<ToolContext, 'idempotencyKey' | 'sensitive'>;
 type SdkDecision = { approve: boolean; reason?: string };
 
