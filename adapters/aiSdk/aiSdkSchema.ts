@@ -47,23 +47,33 @@ export function readInputSchema(name: string, inputSchema: unknown): ReadSchema 
       'inputSchema',
       'must describe an object (type "object"): the model passes a tool its arguments as one object',
     );
-  const validate = schema.validate?.bind(schema);
+  const check = checkerOf(schema);
   return {
     jsonSchema,
-    ...(validate
-      ? {
-          problem: async (value: unknown) => {
-            const result = await validate(value);
-            return result.success ? undefined : result.error.message;
-          },
-        }
-      : {}),
-    parse: async (value) => {
-      if (!validate) return value;
-      const result = await validate(value);
-      if (result.success) return result.value;
-      throw new Error(`tool ${name}: invalid arguments: ${result.error.message}`);
-    },
+    ...(check ? { problem: async (value: unknown) => (await check(value)).problem } : {}),
+    parse: parserOf(check, (problem) => `tool ${name}: invalid arguments: ${problem}`),
+  };
+}
+
+type Check = (value: unknown) => Promise<{ value?: unknown; problem?: string }>;
+
+/** The schema's own validate (zod, a Standard Schema) as the parsed value or what is wrong; absent when it has none. */
+function checkerOf(schema: ReturnType<typeof asSchema>): Check | undefined {
+  const validate = schema.validate?.bind(schema);
+  if (!validate) return undefined;
+  return async (value) => {
+    const result = await validate(value);
+    return result.success ? { value: result.value } : { problem: result.error.message };
+  };
+}
+
+/** Parses with the schema's own validate (the value as given when it has none); what is wrong throws `failure`. */
+function parserOf(check: Check | undefined, failure: (problem: string) => string): ReadSchema['parse'] {
+  return async (value) => {
+    if (!check) return value;
+    const checked = await check(value);
+    if (checked.problem !== undefined) throw new Error(failure(checked.problem));
+    return checked.value;
   };
 }
 
@@ -76,11 +86,8 @@ export function readContextSchema(name: string, contextSchema: unknown): ReadSch
   } catch (err) {
     return refuse(name, 'contextSchema', `cannot be read (${(err as Error).message}): use zod or jsonSchema()`);
   }
-  const validate = schema.validate?.bind(schema);
-  return async (value) => {
-    if (!validate) return value;
-    const result = await validate(value);
-    if (result.success) return result.value;
-    throw new Error(`tool ${name}: the run's context does not match the tool's contextSchema: ${result.error.message}`);
-  };
+  return parserOf(
+    checkerOf(schema),
+    (problem) => `tool ${name}: the run's context does not match the tool's contextSchema: ${problem}`,
+  );
 }
