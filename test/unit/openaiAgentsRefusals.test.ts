@@ -1,31 +1,14 @@
 // fromOpenAIAgents without a server, on agents built with the SDK's own classes (0.20 here, and 0.11.8 from
 // bench/alternatives where it is installed): what each agent maps to, that the SDK's functions are called with a
-// RunContext over the run's context, that conversation items survive the trip to the SDK's shapes and back, and that
-// each thing Countersign cannot honour is refused in one line naming the agent and the field.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+// RunContext over the run's context, and that each thing Countersign cannot honour is refused in one line naming the agent and the field.
 import * as sdk from '@openai/agents';
 import { z } from 'zod';
 import { fromOpenAIAgents, UnmappableAgentError } from '../../adapters/openaiAgents';
-import { fromSdkItems, toSdkItems } from '../../adapters/openaiAgents/sdkItems';
-import type { ToolContext } from '../../agents/defineTool';
 import type { ConversationItem } from '../../contract/items';
+import { callContexts, sdkVersions } from '../support/agentsSdkVersions';
 
-const ctx: ToolContext = {
-  runId: 'run-1',
-  agentName: 'desk',
-  callId: 'c1',
-  idempotencyKey: 'run-1:c1',
-  context: { tenant: 'acme' },
-  sensitive: {},
-};
-const plan = { runId: 'run-1', agentName: 'desk', callId: 'c1', context: { tenant: 'acme' } };
-
-const OLD = join(__dirname, '../../bench/alternatives/node_modules/@openai/agents');
-const versions: Array<[string, typeof sdk]> = [
-  ['0.20', sdk],
-  ...(existsSync(OLD) ? [['0.11.8', require(OLD)] as [string, typeof sdk]] : []),
-];
+const { ctx, plan } = callContexts('desk', { tenant: 'acme' });
+const versions = sdkVersions;
 const params = {
   type: 'object' as const,
   properties: { amount: { type: 'number' } },
@@ -349,40 +332,4 @@ test('a JSON-schema output type is refused; a zod object output type maps', () =
   );
   const [a] = fromOpenAIAgents(new sdk.Agent({ name: 'z', outputType: z.object({ answer: z.string() }) }));
   expect(a!.outputSchema).toMatchObject({ properties: { answer: { type: 'string' } } });
-});
-
-test("conversation items go to the SDK's shapes and back unchanged", () => {
-  const items: ConversationItem[] = [
-    { type: 'message', role: 'system', content: 'be brief' },
-    { type: 'message', role: 'user', content: 'hi' },
-    { type: 'function_call', callId: 'c1', name: 'pay', arguments: '{"amount":5}' },
-    { type: 'function_call_output', callId: 'c1', output: 'paid' },
-    { type: 'message', role: 'assistant', content: 'done' },
-    { type: 'mcp_approval_request', id: 'm1', serverLabel: 'git', name: 'push', arguments: '{}' },
-    { type: 'provider_item', item: { type: 'reasoning', id: 'r1' } },
-  ];
-  const sdkItems = toSdkItems(items);
-  expect(sdkItems[3]).toEqual({
-    type: 'function_call_result',
-    callId: 'c1',
-    name: 'pay',
-    status: 'completed',
-    output: { type: 'text', text: 'paid' },
-  });
-  expect(sdkItems[4]).toMatchObject({ role: 'assistant', content: [{ type: 'output_text', text: 'done' }] });
-  expect(fromSdkItems(sdkItems)).toEqual(items);
-  // The SDK's removeAllTools leaves the messages and what it does not know.
-  const { removeAllTools } = require('@openai/agents-core/extensions');
-  const filtered = removeAllTools({ inputHistory: sdkItems, preHandoffItems: [], newItems: [] });
-  expect(fromSdkItems(filtered.inputHistory).map((i: ConversationItem) => i.type)).toEqual([
-    'message',
-    'message',
-    'message',
-    'mcp_approval_request',
-    'provider_item',
-  ]);
-  // Run items (with rawItem) and developer messages read back too.
-  expect(
-    fromSdkItems([{ rawItem: { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'x' }] } }]),
-  ).toEqual([{ type: 'message', role: 'system', content: 'x' }]);
 });
