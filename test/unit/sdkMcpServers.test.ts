@@ -2,7 +2,7 @@
 // read into Countersign's MCP server specs: what each carries, and each refusal's one line.
 import { mapMcpServers } from '../../adapters/openaiAgents/sdkToolKinds';
 import { checkMcpServers } from '../../agents/mcpServers';
-import { sdkVersions as versions } from '../support/agentsSdkVersions';
+import { sdkVersions as versions } from '../support/agentsSdk';
 
 describe.each(versions)('mapMcpServers with @openai/agents %s', (_version, S) => {
   test('stdio and Streamable HTTP servers are read from the instance', () => {

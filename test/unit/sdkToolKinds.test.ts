@@ -6,7 +6,7 @@ import { type Agent, defineAgent } from '../../agents/defineAgent';
 import type { Tool } from '../../agents/defineTool';
 import type { HostedTool } from '../../agents/hostedTools';
 import { hostedMcpTool as hostedMcpRequest } from '../../agents/hostedMcp';
-import { callContexts, sdkVersions } from '../support/agentsSdkVersions';
+import { callContexts, sdkVersions } from '../support/agentsSdk';
 
 const { ctx, plan } = callContexts('coder', { user: 'ada' });
 const versions = sdkVersions;
