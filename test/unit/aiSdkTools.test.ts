@@ -1,27 +1,10 @@
 // fromAiSdkTools without a server: each kind of AI SDK inputSchema (zod, jsonSchema(), a Standard Schema with a JSON
 // schema converter, a lazy schema) read through the AI SDK's asSchema; execute's options and output (async iterables,
-// toModelOutput); the approval rules as Countersign predicates and onApproval; and each refusal, one line naming the
-// tool and the field.
+// toModelOutput); and each refusal, one line naming the tool and the field. The approval rules: aiSdkApproval.test.ts.
 import { dynamicTool, jsonSchema, tool, type ToolSet } from 'ai';
 import { z } from 'zod';
 import { fromAiSdkTools, UnmappableToolError } from '../../adapters/aiSdk';
-import type { Tool, ToolContext } from '../../agents/defineTool';
-
-const ctx: ToolContext = {
-  runId: 'run-1',
-  agentName: 'a',
-  callId: 'c1',
-  idempotencyKey: 'run-1:c1',
-  context: { team: 'ops' },
-  sensitive: {},
-};
-const plan = { runId: 'run-1', agentName: 'a', callId: 'c1', context: { team: 'ops' } };
-const one = (tools: ToolSet, options?: Parameters<typeof fromAiSdkTools>[1]): Tool =>
-  fromAiSdkTools(tools, options)[0]!;
-const ask = (t: Tool, params: Record<string, unknown>, callId = 'c1') =>
-  typeof t.needsApproval === 'function' ? t.needsApproval({ ...plan, callId }, params, callId) : t.needsApproval;
-const decide = (t: Tool, params: Record<string, unknown>, callId = 'c1') =>
-  t.onApproval?.({ ...plan, callId }, { toolName: t.name, callId, arguments: params });
+import { ctx, one } from '../support/aiSdkTools';
 
 describe('schemas', () => {
   test('zod: the JSON schema without $schema, strict only when the tool says so; execute gets the parsed input', async () => {
@@ -153,99 +136,6 @@ describe('schemas', () => {
     const t = one({ askUser: tool({ description: 'Ask the user', inputSchema: z.object({ question: z.string() }) }) });
     expect(t.external).toBe(true);
     expect(t.execute).toBeUndefined();
-  });
-});
-
-describe('approval', () => {
-  test("a tool's needsApproval: boolean as it is, a function gets the parsed input, toolCallId, messages, context", async () => {
-    expect(one({ t: tool({ inputSchema: z.object({}), needsApproval: true, execute: () => 1 }) }).needsApproval).toBe(
-      true,
-    );
-    const seen: unknown[] = [];
-    const t = one({
-      pay: tool({
-        inputSchema: z.object({ amount: z.coerce.number() }),
-        needsApproval: (input, options) => (seen.push(input, options), input.amount > 100),
-        execute: () => 1,
-      }),
-    });
-    expect(await ask(t, { amount: '500' }, 'c9')).toBe(true);
-    expect(await ask(t, { amount: 5 })).toBe(false);
-    expect(seen[0]).toEqual({ amount: 500 });
-    expect(seen[1]).toEqual({ toolCallId: 'c9', messages: [], context: { team: 'ops' } });
-    expect(t.onApproval).toBeUndefined();
-  });
-
-  test('toolApproval statuses in a map: approved / denied decided in code, user-approval asks, not-applicable wins', async () => {
-    const gated = () => tool({ inputSchema: z.object({}), needsApproval: true, execute: () => 1 });
-    const tools = { a: gated(), d: gated(), u: gated(), n: gated(), own: gated() };
-    const [a, d, u, n, own] = fromAiSdkTools(tools, {
-      toolApproval: {
-        a: { type: 'approved', reason: 'fine' },
-        d: { type: 'denied', reason: 'no' },
-        u: 'user-approval',
-        n: 'not-applicable',
-      },
-    });
-    expect([a, d, u, n, own].map((t) => t!.needsApproval)).toEqual([true, true, true, false, true]);
-    expect(await decide(a!, {})).toEqual({ approve: true, reason: 'fine' });
-    expect(await decide(d!, {})).toEqual({ approve: false, reason: 'no', message: 'no' });
-    expect(u!.onApproval).toBeUndefined();
-    expect(own!.onApproval).toBeUndefined();
-  });
-
-  test('a toolApproval function is asked once per call: the predicate keeps its status for onApproval', async () => {
-    let asked = 0;
-    const t = one(
-      { t: tool({ inputSchema: z.object({ n: z.number() }), execute: () => 1 }) },
-      {
-        toolApproval: ({ toolCall, runtimeContext, toolsContext, messages, tools }) => {
-          asked++;
-          expect(Object.keys(tools!)).toEqual(['t']);
-          expect(toolsContext).toEqual({ t: { team: 'ops' } });
-          expect(messages).toEqual([]);
-          expect(runtimeContext).toEqual({ team: 'ops' });
-          const n = (toolCall.input as { n: number }).n;
-          return (['not-applicable', 'approved', 'denied', 'user-approval', undefined] as const)[n];
-        },
-      },
-    );
-    expect(await ask(t, { n: 0 })).toBe(false);
-    expect(await ask(t, { n: 4 })).toBe(false); // undefined is not-applicable
-    for (const [n, verdict] of [
-      [1, { approve: true }],
-      [2, { approve: false }],
-      [3, undefined],
-    ] as const) {
-      const before = asked;
-      expect(await ask(t, { n }, `call-${n}`)).toBe(true);
-      expect(await decide(t, { n }, `call-${n}`)).toEqual(verdict);
-      expect(asked - before).toBe(1);
-    }
-  });
-
-  test("the toolApproval function gets the call as the AI SDK's TypedToolCall (dynamic for a dynamicTool)", async () => {
-    const calls: unknown[] = [];
-    const tools = {
-      d: dynamicTool({ inputSchema: z.object({ n: z.number() }), execute: async () => 1 }),
-      s: tool({ inputSchema: z.object({ n: z.number() }), execute: async () => 1 }),
-    };
-    const [d, s] = fromAiSdkTools(tools, { toolApproval: ({ toolCall }) => (calls.push(toolCall), 'user-approval') });
-    await ask(d!, { n: 1 }, 'cd');
-    await ask(s!, { n: 2 }, 'cs');
-    expect(calls).toEqual([
-      { type: 'tool-call', toolCallId: 'cd', toolName: 'd', input: { n: 1 }, dynamic: true },
-      { type: 'tool-call', toolCallId: 'cs', toolName: 's', input: { n: 2 } },
-    ]);
-    expect(await decide(d!, { n: 1 }, 'cd')).toBeUndefined();
-  });
-
-  test('a status that is none of the four makes the predicate throw (Countersign then asks a person)', async () => {
-    const t = one(
-      { t: tool({ inputSchema: z.object({}), execute: () => 1 }) },
-      { toolApproval: () => 'maybe' as never },
-    );
-    await expect(ask(t, {})).rejects.toThrow('toolApproval for tool t: "maybe" is not a status');
   });
 });
 
