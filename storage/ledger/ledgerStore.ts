@@ -1,0 +1,82 @@
+// What every approvals-ledger store does (SQLite by default, PostgreSQL for clusters): keep each audit entry once,
+// chained; keep one derived row per call for the readers; answer pages, the compliance report and verification;
+// prune. The shapes are contract/ledgerRecords.ts and core/approvals/approvalHistory.ts; the stores are
+// storage/ledger/sqliteLedger.ts and pgLedger.ts, opened by openLedger (ledgerUrl.ts).
+import type { LedgerWrite, LedgerWriteResult } from '../../contract/ledgerRecords';
+import type { ApprovalFilter, ApprovalRecord } from '../../core/approvals/approvalHistory';
+
+/** Which calls a page or a report covers. Times are ISO-8601; `until` is exclusive. */
+export interface LedgerQuery extends ApprovalFilter {
+  untilIso?: string;
+  /** Only runs on this task queue. */
+  taskQueue?: string;
+  /** Only this run (its workflow id; every chain of it). */
+  workflowId?: string;
+}
+
+export interface LedgerPageQuery extends LedgerQuery {
+  /** At most this many records (default 1,000). */
+  limit?: number;
+  /** The `next` cursor of the page before. */
+  after?: string;
+}
+
+/** Oldest first (by decision, else request); `next` is set when more records match. */
+export interface LedgerPage {
+  records: ApprovalRecord[];
+  next?: string;
+}
+
+/** Counts and time to decision over a set of calls. */
+export interface ReportGroup {
+  total: number;
+  byOutcome: Record<string, number>;
+  /** approved, auto_approved, granted and timed_out (it ran) over every decided call (pending ones left out). */
+  approvalRate: number | null;
+  /** From request to decision, milliseconds (calls with both times). */
+  timeToDecisionMs: { p50: number | null; p95: number | null };
+}
+
+/** The compliance report: totals, and the same by tool and by approver (every person counted on a call). */
+export interface ComplianceReport extends ReportGroup {
+  sinceIso?: string;
+  untilIso?: string;
+  byTool: Record<string, ReportGroup>;
+  byApprover: Record<string, ReportGroup>;
+}
+
+/** One record the chains do not vouch for. */
+export interface LedgerProblem {
+  workflowId: string;
+  chainId: string;
+  seq: number;
+  problem: 'changed' | 'removed' | 'differs from history';
+  detail: string;
+}
+
+export interface VerifyResult {
+  chains: number;
+  records: number;
+  problems: LedgerProblem[];
+}
+
+export interface LedgerStore {
+  /** `sqlite` or `postgres`, and where (a path; a URL without its password). */
+  readonly describe: string;
+  /** Writes a run's new entries and pending calls in one transaction (see LedgerWrite); retried writes skip. */
+  write(w: LedgerWrite): Promise<LedgerWriteResult>;
+  /** The calls matching, a page at a time. */
+  approvals(q: LedgerPageQuery): Promise<LedgerPage>;
+  report(q: LedgerQuery): Promise<ComplianceReport>;
+  /** Recomputes every chain with a record in range (from its first record), naming what does not match. */
+  verify(q: { sinceIso?: string; untilIso?: string }): Promise<VerifyResult>;
+  /**
+   * Reads one chain's kept entries (for comparing with a retained run's history), oldest first.
+   */
+  chain(key: { workflowId: string; chainId: string }): Promise<Array<{ seq: number; hash: string; entry: unknown }>>;
+  /** Deletes every record decided before `beforeIso` (whole calls), and returns how many entries went. */
+  prune(beforeIso: string): Promise<number>;
+  /** Throws when the store cannot be reached (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
