@@ -67,6 +67,7 @@ export const productEnvSchema = z.object({
   COUNTERSIGN_MODEL_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000).describe("one model HTTP request's limit, in milliseconds; Temporal retries after it"),
   COUNTERSIGN_DEMO_OUTBOX: z.string().min(1).default('.countersign/outbox.jsonl').describe("JSON lines the demo agents' tools write their side effects to (sent emails, deleted records)"),
   COUNTERSIGN_WEBHOOK_URL: z.url({ error: 'must be a URL such as https://hooks.example.com/approvals' }).optional().describe('approval notifications (requested, reminder, escalated, timed out, decided) are POSTed here'),
+  COUNTERSIGN_LEDGER_URL: z.string().min(1).default('.temporal/ledger.db').describe('the approvals ledger every decision is written to: a file path (SQLite, one file, WAL mode), `postgres://user:password@host/db` (PostgreSQL: one ledger for every worker; the password is a secret) or `off`'),
   COUNTERSIGN_DEPLOYMENT_NAME: z.string().min(1).optional().describe("turns Worker Versioning on: the worker deployment this worker's version belongs to"),
   COUNTERSIGN_BUILD_ID: z.string().min(1).optional().describe("this worker's build id under Worker Versioning; unset: the git commit"),
   COUNTERSIGN_VERSIONING_BEHAVIOR: z.enum(['auto-upgrade', 'pinned'], { error: 'must be "auto-upgrade" or "pinned"' }).default('auto-upgrade').describe('`auto-upgrade` (runs that wait weeks move to new code, which patched() keeps replay-safe) or `pinned`'),
