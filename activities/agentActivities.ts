@@ -32,6 +32,8 @@ import type { TranscriptStore } from './model/transcript';
 import { createNotifyActivities } from './notify';
 import { type HandoffMark, conversationView, createHandoffActivities } from './handoffStarted';
 import { createGuardrailActivities } from './guardrails';
+import { createLedgerActivities } from './ledgerActivity';
+import type { LedgerStore } from '../storage/ledger/ledgerStore';
 import { type SignatureCheck, verifyDecisionSignatures, verifyGrantSignature } from './approverKeys';
 
 export interface ModelTurnRequest {
@@ -138,6 +140,8 @@ export interface AgentActivityDeps {
   settings: WorkerSettings;
   transcripts?: TranscriptStore;
   deltaRelay?: DeltaRelay;
+  /** The approvals ledger (COUNTERSIGN_LEDGER_URL), opened once by the worker; absent: `off`. */
+  ledger?: LedgerStore;
 }
 
 export function createAgentActivities(deps: AgentActivityDeps) {
@@ -147,6 +151,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
     ...createNotifyActivities(settings),
     ...createHandoffActivities(deps),
     ...createGuardrailActivities((ref) => agentOf(deps.registry, ref), settings),
+    ...createLedgerActivities(deps.ledger),
 
     /** The agent as this run will know it, its MCP servers' tools listed now and frozen with it. */
     // `context`: the run's plain context, for its MCP servers' toolFilter functions (absent: the run has none).
@@ -161,6 +166,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         ...agent.snapshot(),
         webhook: Boolean(settings.webhookUrl),
         revision: SNAPSHOT_REVISION,
+        ...(deps.ledger ? { ledger: true as const } : {}), // its runs write the approvals ledger
         ...(settings.fastMode ? { modelCalls: 'local' as const } : {}),
         ...(settings.requireSignedDecisions ? { requireSignedDecisions: true as const } : {}),
         ...(settings.model.api === 'chat' ? { modelApi: 'chat' as const } : {}), // a server conversation falls back

@@ -96,6 +96,7 @@ export function configOf(e: ProductEnv, dev: DevConfig, env: NodeJS.ProcessEnv):
     },
     demoOutbox: e.COUNTERSIGN_DEMO_OUTBOX,
     webhookUrl: e.COUNTERSIGN_WEBHOOK_URL,
+    ledgerUrl: e.COUNTERSIGN_LEDGER_URL,
     payloadStorage: payloadStorageOf(e),
     payloadGc: {
       minAgeMs: msToNumber(e.COUNTERSIGN_PAYLOAD_GC_MIN_AGE as never),

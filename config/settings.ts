@@ -44,6 +44,8 @@ export interface CountersignConfig {
   demoOutbox: string;
   /** COUNTERSIGN_WEBHOOK_URL: where approval notifications are POSTed. */
   webhookUrl?: string;
+  /** COUNTERSIGN_LEDGER_URL: the approvals ledger (a SQLite file path, a postgres:// URL, or `off`); absent: off. Its password is a secret. */
+  ledgerUrl?: string;
   /** Worker Versioning: COUNTERSIGN_DEPLOYMENT_NAME, COUNTERSIGN_BUILD_ID (else the git commit), COUNTERSIGN_VERSIONING_BEHAVIOR. */
   deployment?: { name: string; buildId: string; behavior: 'AUTO_UPGRADE' | 'PINNED' };
   /** COUNTERSIGN_ENCRYPTION_KEYS, checked. Secret. */

@@ -5,6 +5,7 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
 import { shareAcrossRuns } from './sharedModules';
+import type { LedgerReview } from './ledgerRecords';
 
 export const REVIEW_VERDICTS = ['reviewed', 'flagged'] as const;
 export type ReviewVerdict = (typeof REVIEW_VERDICTS)[number];
@@ -63,6 +64,14 @@ export const REVIEWS_CONTINUE_AS_NEW_AFTER_EVENTS = 2000;
 export interface ReviewsCarry {
   state?: ReviewsState;
   continueAsNewAfterEvents?: number;
+  /** The approvals ledger's review chain (workflows/reviewsLedger.ts): absent in carries of workflows without it. */
+  ledger?: ReviewsLedgerCarry;
+}
+
+/** Reviews numbered so far in the workflow's ledger chain, and those the ledger has not confirmed yet (sent again). */
+export interface ReviewsLedgerCarry {
+  seq: number;
+  unconfirmed: LedgerReview[];
 }
 
 /** Refused in one line, nothing recorded: malformed, or a call already reviewed. */

@@ -21,6 +21,8 @@ import { type ApproverKey, loadApproverKeys } from '../activities/approverKeys';
 import { useDemoOutbox } from '../agents/demo/outbox';
 import { startPayloadSweeper } from './payloadSweeper';
 import { type MetricsEndpoint, metricsEndpointAt } from './metricsEndpoint';
+import { openWorkerLedger } from './workerLedger';
+import type { LedgerStore } from '../storage/ledger/ledgerStore';
 
 function approverKeysOf(file: string): ApproverKey[] {
   try {
@@ -56,6 +58,8 @@ export interface CountersignWorkerOptions extends Partial<WorkerSettings> {
   demoOutbox?: string;
   /** Traces (OTEL_EXPORTER_OTLP_ENDPOINT): the SDK's OpenTelemetry interceptors and Countersign's spans; a given workflowBundle must hold the tracing interceptors. */
   tracing?: Tracing;
+  /** COUNTERSIGN_LEDGER_URL: the approvals ledger this worker's runs write (a SQLite file or a postgres:// URL); absent or `off`: none. */
+  ledgerUrl?: string;
 }
 
 /** What createWorker builds the Worker from, beside the settings. */
@@ -107,11 +111,25 @@ function checkModelApi(registry: AgentRegistry, model: ModelEndpoint): void {
 }
 
 export async function createWorker(o: CountersignWorkerOptions): Promise<Worker> {
-  return createCheckedWorker(o, checkedSettings(o.registry, o));
+  return (await createCheckedWorker(o, checkedSettings(o.registry, o))).worker;
 }
 
 /** createWorker once its settings are checked (createConfiguredWorker checks them before it connects). */
-async function createCheckedWorker(o: WorkerBuild, settings: WorkerSettings): Promise<Worker> {
+async function createCheckedWorker(
+  o: WorkerBuild,
+  settings: WorkerSettings,
+): Promise<{ worker: Worker; ledger?: LedgerStore }> {
+  const ledger = await openWorkerLedger(o.ledgerUrl); // closed when the worker stops (or if it is not built)
+  try {
+    const worker = await buildWorker(o, settings, ledger);
+    return { worker: ledger ? ledger.closedAfter(worker) : worker, ...(ledger ? { ledger: ledger.store } : {}) };
+  } catch (err) {
+    await ledger?.store.close();
+    throw err;
+  }
+}
+
+async function buildWorker(o: WorkerBuild, settings: WorkerSettings, ledger?: { store: LedgerStore }): Promise<Worker> {
   if (o.demoOutbox) useDemoOutbox(o.demoOutbox);
   const storage = openPayloadStorage(
     o.payloadStorage ?? { kind: 'file', dir: '.temporal/payloads', thresholdBytes: 256 * 1024 },
@@ -128,7 +146,13 @@ async function createCheckedWorker(o: WorkerBuild, settings: WorkerSettings): Pr
     namespace: o.namespace,
     taskQueue: o.taskQueue,
     workflowBundle: bundle,
-    activities: createAgentActivities({ registry: o.registry, settings, transcripts, deltaRelay: o.deltaRelay }),
+    activities: createAgentActivities({
+      registry: o.registry,
+      settings,
+      transcripts,
+      deltaRelay: o.deltaRelay,
+      ...(ledger ? { ledger: ledger.store } : {}),
+    }),
     dataConverter: dataConverterOf(storage),
     ...(o.deployment
       ? {
@@ -166,7 +190,7 @@ export async function createConfiguredWorker(
     await checkSearchAttributes(connection, config);
     deltaRelay = config.deltaRelay ? await startDeltaRelay(config.deltaRelay) : undefined;
     const { namespace, taskQueue, deployment, encryptionKeys, payloadStorage, demoOutbox } = config;
-    const worker = await createCheckedWorker(
+    const { worker, ledger } = await createCheckedWorker(
       {
         namespace,
         taskQueue,
@@ -186,7 +210,7 @@ export async function createConfiguredWorker(
       settings,
     );
     startPayloadSweeper(connection.workflowService, config, worker); // COUNTERSIGN_PAYLOAD_GC_INTERVAL; stops with the worker
-    metrics?.watch(worker);
+    metrics?.watch(worker, ledger); // /readyz: polling, and the ledger reachable
     return { worker, connection, ...(deltaRelay ? { deltaRelay } : {}), ...(metrics ? { metrics } : {}) };
   } catch (err) {
     await deltaRelay?.close();

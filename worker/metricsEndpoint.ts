@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { Runtime, type RuntimeOptions, type Worker } from '@temporalio/worker';
 import { METRIC_NAMES } from '../core/run/meteredEvents';
 import { ConfigError } from '../temporal.config';
+import type { LedgerStore } from '../storage/ledger/ledgerStore';
+import { pingLedger } from '../activities/ledgerActivity';
 
 /** Time to decision spans seconds to weeks; the exporter's default buckets stop at 10000. */
 export const APPROVAL_WAIT_BUCKETS = [
@@ -18,8 +20,8 @@ export const APPROVAL_WAIT_BUCKETS = [
 export interface MetricsEndpoint {
   /** Where it listens, e.g. `127.0.0.1:9464` (the real port when the address asked for port 0). */
   readonly address: string;
-  /** /readyz answers 200 while this worker (or another one watched) polls its task queue. */
-  watch(worker: Worker): void;
+  /** /readyz answers 200 while this worker (or another one watched) polls its task queue, and its ledger answers. */
+  watch(worker: Worker, ledger?: LedgerStore): void;
   close(): Promise<void>;
 }
 
@@ -87,9 +89,9 @@ export async function startMetricsEndpoint(
   address: string,
   runtimeOptions: Omit<RuntimeOptions, 'telemetryOptions'> = {},
 ): Promise<MetricsEndpoint> {
-  const workers = new Set<Worker>();
+  const workers = new Map<Worker, LedgerStore | undefined>();
   let exporterPort = 0;
-  const ready = () => [...workers].some((w) => w.getState() === 'RUNNING');
+  const ready = () => [...workers.keys()].some((w) => w.getState() === 'RUNNING');
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     const text = (status: number, body: string) =>
@@ -97,7 +99,9 @@ export async function startMetricsEndpoint(
     if (req.method !== 'GET' && req.method !== 'HEAD') return void text(405, 'only GET');
     if (path === '/healthz') return void text(200, 'ok');
     if (path === '/readyz')
-      return void (ready() ? text(200, 'ready: polling') : text(503, 'not ready: no worker is polling'));
+      return void (ready()
+        ? ledgerProblem(workers).then((problem) => (problem ? text(503, problem) : text(200, 'ready: polling')))
+        : text(503, 'not ready: no worker is polling'));
     if (path !== '/metrics') return void text(404, 'not found: /metrics, /healthz or /readyz');
     fetch(`http://127.0.0.1:${exporterPort}/metrics`).then(
       async (r) =>
@@ -126,12 +130,35 @@ export async function startMetricsEndpoint(
   }
   return {
     address: `${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}`,
-    watch(worker) {
-      for (const w of workers) if (w.getState() === 'STOPPED' || w.getState() === 'FAILED') workers.delete(w);
-      workers.add(worker);
+    watch(worker, ledger) {
+      for (const w of workers.keys()) if (w.getState() === 'STOPPED' || w.getState() === 'FAILED') workers.delete(w);
+      workers.set(worker, ledger);
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A readiness probe waits this long for the ledger (a stopped database may not refuse at once). */
+const LEDGER_PING_MS = 3_000;
+
+/** Why the running workers' approvals ledgers are not ready (one line, no secrets), or undefined when each answers. */
+async function ledgerProblem(workers: Map<Worker, LedgerStore | undefined>): Promise<string | undefined> {
+  const ledgers = new Set([...workers].flatMap(([w, l]) => (l && w.getState() === 'RUNNING' ? [l] : [])));
+  for (const ledger of ledgers) {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${LEDGER_PING_MS / 1000}s`)), LEDGER_PING_MS);
+    });
+    try {
+      await Promise.race([pingLedger(ledger), late]);
+    } catch (err) {
+      const why = ((err as Error).message ?? String(err)).split('\n')[0];
+      return `not ready: the approvals ledger (${ledger.describe}) cannot be reached: ${why}`;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  return undefined;
 }
 
 let processEndpoint: { address: string; started: Promise<MetricsEndpoint> } | undefined;

@@ -31,6 +31,20 @@ export const notifyOptions: ActivityOptions = {
 };
 
 export const { modelTurn, runTool, notify } = proxyActivities<AgentActivities>(modelOptions);
+/**
+ * Approvals-ledger writes (workflows/ledgerWriter.ts): retried until the store takes them, however long it is down
+ * (no attempt limit; the backoff is capped at a minute so it catches up soon after), each attempt short.
+ */
+export const ledgerOptions: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};
+export const { recordLedger } = proxyActivities<AgentActivities>(ledgerOptions);
+/** Whether the worker keeps a ledger, for the reviews workflow (it has no agent snapshot that says so). */
+export const { ledgerKept } = proxyLocalActivities<AgentActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { maximumAttempts: 3 },
+});
 /** A handoff's onHandoff and function input filter: user code, retried like a tool. */
 export const { handoffStarted } = proxyActivities<AgentActivities>(toolOptions);
 /** An agent's input and output guardrails (workflows/guardrailGate.ts): user code, three attempts within a minute each. */

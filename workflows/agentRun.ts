@@ -56,6 +56,7 @@ import {
 import { describeZodError } from '../contract/zodErrors';
 import { type RunResult } from '../contract/runViews';
 import { Notifier } from './notifier';
+import { LedgerWriter } from './ledgerWriter';
 import { pageOf } from './pageRequests';
 import { Publisher } from './publisher';
 import { SubRuns } from './subRuns';
@@ -80,7 +81,8 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
 
   const state = new AgentRunState(input, isoNow(), carry);
   const notifier = new Notifier(workflowId, () => state.agent?.webhook);
-  const publisher = new Publisher(state, notifier);
+  const ledger = new LedgerWriter(state, carry); // the approvals ledger, where the run's worker keeps one
+  const publisher = new Publisher(state, notifier, ledger);
   const publish = () => publisher.publish();
   const subRuns = new SubRuns(state, workflowId, publisher, isoNow);
   const timers = new ApprovalTimers(state, notifier, publish);
@@ -125,7 +127,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       pending: state.book.undecided().length,
     });
     publisher.settle(); // the activation's last check comes after the continue-as-new
-    const carry = { ...state.toCarry(), ...server.carry() };
+    const carry = { ...state.toCarry(), ...server.carry(), ...ledger.carry() }; // unconfirmed entries go again
     fitsInHistory('the continue-as-new state', carry);
     return continueAsNew<typeof agentRun>(input, carry);
   }
@@ -257,9 +259,11 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
     if (cancelled) {
       // A cancelled run still gets its last notifications out, then ends as cancelled.
       await CancellationScope.nonCancellable(() => notifier.settled());
+      if (ledger.on) await CancellationScope.nonCancellable(() => ledger.close());
       throw err;
     }
     await notifier.settled();
+    if (ledger.on) await ledger.close();
     await condition(allHandlersFinished);
     // Fail with the real reason (e.g. the provider's 401 text), not a generic "activity task failed".
     throw ApplicationFailure.create({
@@ -272,6 +276,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   publish();
   publisher.settle();
   await notifier.settled();
+  if (ledger.on) await ledger.close();
   await condition(allHandlersFinished);
   return snapshotOf(state, RESULT_WINDOW) as RunResult;
 }

@@ -18,6 +18,8 @@ export const PATCHES = {
   decideWaits: 'countersign-decide-waits',
   /** A toolChoice forced by the run's own settings goes back to 'auto' once a tool ran, unless the agent opts out (resetToolChoice: false). */
   resetRunToolChoice: 'countersign-reset-run-tool-choice',
+  /** Audit entries, reviews and pending calls written to the approvals ledger by the recordLedger activity (ledgerWriter.ts). */
+  ledger: 'countersign-ledger',
 } as const;
 
 /**
@@ -29,6 +31,7 @@ const SINCE_REVISION: Partial<Record<keyof typeof PATCHES, number>> = {
   publishOnce: 1,
   decideWaits: 1,
   resetRunToolChoice: 2,
+  ledger: 3,
 };
 
 /** Whether the run takes change `id`: its snapshot's revision says so, or else patched() does (runs described before). */

@@ -25,6 +25,7 @@ import { rootCause } from '../core/run/failures';
 import { childStateSignal } from '../contract/messages';
 import { type ChildReport, type PendingApproval } from '../contract/runViews';
 import type { Notifier } from './notifier';
+import type { LedgerWriter } from './ledgerWriter';
 import { RunMetrics } from './runMetrics';
 import {
   HitlAgent,
@@ -78,6 +79,8 @@ export class Publisher {
   constructor(
     private readonly state: AgentRunState,
     private readonly notifier: Notifier,
+    /** The approvals ledger's writer (runs whose worker keeps one), fed at the same checks as the notifications. */
+    private readonly ledger?: LedgerWriter,
   ) {
     this.notifiedSeq = state.book.state.auditSeq ?? 0;
     this.metrics = new RunMetrics(state);
@@ -117,6 +120,7 @@ export class Publisher {
   private flush(): void {
     this.changed = false;
     this.reportDecisions();
+    this.ledger?.feed(); // the audit's new entries and the pending calls, when they changed
     this.metrics.observe();
     const s = this.state;
     const pending = s.allPending();

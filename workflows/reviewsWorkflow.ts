@@ -24,6 +24,7 @@ import {
 } from '../contract/reviewMessages';
 import { describeZodError } from '../contract/zodErrors';
 import { approverNameProblem } from '../contract/approverName';
+import { ReviewsLedger } from './reviewsLedger';
 
 /** A refusal: final for this request, and an ApplicationFailure (anything else would fail the workflow task, not the update). */
 const refuse = (message: string) =>
@@ -50,17 +51,20 @@ function admitted(state: ReviewsState, raw: unknown): void {
 export async function countersignReviews(carry?: ReviewsCarry): Promise<void> {
   const state: ReviewsState = carry?.state ?? emptyReviews();
   const limit = carry?.continueAsNewAfterEvents ?? REVIEWS_CONTINUE_AS_NEW_AFTER_EVENTS;
+  const ledger = new ReviewsLedger(carry?.ledger); // every review also goes to the approvals ledger
 
-  setHandler(reviewUpdate, (raw) => addReview(state, accepted(state, raw), Date.now()), {
+  setHandler(reviewUpdate, (raw) => ledger.added(addReview(state, accepted(state, raw), Date.now())), {
     validator: (raw) => admitted(state, raw),
   });
   setHandler(reviewsQuery, (q) => listReviews(state, q?.workflowId));
 
   // Nothing else to do but stay: continue as new when the history grows, carrying the reviews kept.
   await condition(() => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= limit);
+  if (ledger.carry().ledger) await ledger.settled();
   await condition(allHandlersFinished);
   await continueAsNew<typeof countersignReviews>({
     state: carryReviews(state),
     ...(carry?.continueAsNewAfterEvents ? { continueAsNewAfterEvents: limit } : {}),
+    ...ledger.carry(),
   });
 }

@@ -67,6 +67,8 @@ export interface AgentSnapshot {
    * TemporalChangeVersion upsert) for them. Absent in snapshots of runs described before: they ask patched().
    */
   revision?: number;
+  /** The worker that described it keeps an approvals ledger (COUNTERSIGN_LEDGER_URL): the run writes its audit there. */
+  ledger?: true;
   /** The worker that described it requires signed decisions for every approval (COUNTERSIGN_REQUIRE_SIGNED_DECISIONS): grants must be signed too. */
   requireSignedDecisions?: true;
   /** 'local': the run calls the model in local activities (fast mode, set by the worker that described it). */
@@ -90,7 +92,7 @@ export interface AgentSnapshot {
 }
 
 /** The workflow revision describeAgent writes into every snapshot: raise it with the change that needs it (patches.ts). */
-export const SNAPSHOT_REVISION = 2;
+export const SNAPSHOT_REVISION = 3;
 
 /** What activities need of an MCP tool a run froze: the snapshot of `toolName`, if it is one. */
 export function frozenMcpTool(

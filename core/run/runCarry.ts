@@ -40,6 +40,8 @@ export interface RunCarry {
   events?: EventLogState;
   /** What the provider holds of a server-managed conversation (core/run/serverConversation.ts). */
   server?: ServerConversationState;
+  /** The last audit seq the approvals ledger confirmed (workflows/ledgerWriter.ts); absent: none, or a run without one. */
+  ledgerSeq?: number;
 }
 
 export function argumentsByCall(items: readonly ConversationItem[]): Map<string, string> {

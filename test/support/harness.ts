@@ -74,6 +74,8 @@ export interface HarnessOptions {
   workerAtStart?: boolean;
   /** Traces: the worker gets the tracing interceptors (pass a bundle that holds them in workerOptions.workflowBundle). */
   tracing?: Tracing;
+  /** COUNTERSIGN_LEDGER_URL: the approvals ledger the worker writes (a SQLite file, a postgres:// URL); default none. */
+  ledgerUrl?: string;
 }
 
 /** The tests' file store: like the default, in a folder of its own. */
@@ -132,6 +134,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       demoOutbox: outbox,
       grantsWorkflowId,
       ...(opts.tracing ? { tracing: opts.tracing } : {}),
+      ...(opts.ledgerUrl ? { ledgerUrl: opts.ledgerUrl } : {}),
     });
 
   let worker = opts.workerAtStart === false ? undefined : await build();
