@@ -3,7 +3,8 @@
 // says what each call came to, and filters. No Temporal imports.
 import type { AuditEntry, PendingApproval } from '../../contract/runViews';
 import { REVIEW_STATUSES } from './reviewQueue';
-import { amongApprovers, sameApprover } from '../../contract/approverName';
+import { amongApprovers } from '../../contract/approverName';
+import { type CallTrail, decidedRecord, foldCall, pendingRecord } from './callFold';
 
 export const APPROVAL_STATUSES = [
   'pending',
@@ -48,42 +49,11 @@ export interface ApprovalFilter {
   sinceIso?: string;
 }
 
-/** Audit decisions that settle a call, and the status each gives (timed_out depends on onTimeout). */
-const TERMINAL: Partial<Record<AuditEntry['decision'], ApprovalStatus>> = {
-  approved: 'approved',
-  rejected: 'rejected',
-  auto_approved: 'auto_approved',
-  auto_rejected: 'auto_rejected',
-  granted: 'granted',
-  expired: 'expired',
-  cancelled: 'cancelled',
-  input_provided: 'input_provided',
-  result_provided: 'result_provided',
-  timed_out: 'timed_out',
-};
-
-function statusOf(entry: AuditEntry): ApprovalStatus {
-  // timed_out means it ran (onTimeout 'approve'); 0.x runs logged every timeout so.
-  if (entry.decision === 'timed_out') return entry.onTimeout === 'approve' ? 'timed_out' : 'expired';
-  return TERMINAL[entry.decision]!;
-}
-
-/** Each person once (names compared canonically), in the spelling first seen. */
-const uniqueNames = (names: Array<string | undefined>): string[] =>
-  names.filter((a, i): a is string => !!a && !names.slice(0, i).some((b) => b !== undefined && sameApprover(a, b)));
-const uniqueApprovers = (entries: AuditEntry[]) => uniqueNames(entries.map((e) => e.approver));
-
-interface CallTrail {
-  first: AuditEntry;
-  terminal?: AuditEntry;
-  /** Its counted approvals (quorum), oldest first. */
-  deciders: AuditEntry[];
-}
-
 /**
  * One record per call of the run. `extended`, `ignored`, `audited` and `forwarded` entries make none of their own
- * (a forwarded call is reported by its sub-run, an agentRun of its own). A call still pending in a closed run was
- * cut off by the server (terminated, timed out): no code ran to audit it, so it counts as cancelled.
+ * (a forwarded call is reported by its sub-run, an agentRun of its own; audit-only calls are reviewRecords'). A call
+ * still pending in a closed run was cut off by the server (terminated, timed out): no code ran to audit it, so it
+ * counts as cancelled. The rule is core/approvals/callFold.ts's, the one the approvals ledger folds with.
  */
 export function approvalRecords(
   run: { workflowId: string; agent: string; running: boolean },
@@ -91,55 +61,28 @@ export function approvalRecords(
   pending: PendingApproval[],
 ): ApprovalRecord[] {
   const trails = new Map<string, CallTrail>();
-  for (const entry of audit) {
-    let trail = trails.get(entry.callId);
-    if (!trail) trails.set(entry.callId, (trail = { first: entry, deciders: [] }));
-    if (entry.decision === 'approval_counted') trail.deciders.push(entry);
-    else if (TERMINAL[entry.decision]) trail.terminal = entry;
-    else if (entry.decision === 'stale') Object.assign(trail, { terminal: undefined, deciders: [] }); // decided again, on the new state
-  }
+  for (const entry of audit) trails.set(entry.callId, foldCall(trails.get(entry.callId), entry.callId, { entry }));
 
   const records: ApprovalRecord[] = [];
   const pendingById = new Map(pending.filter((p) => !p.runId).map((p) => [p.callId, p]));
-  for (const [callId, { first, terminal, deciders }] of trails) {
-    if (!terminal) continue; // still waiting (listed by pending below), or only ignored / forwarded / audited
-    const signedBy = terminal.approver ? [...deciders, terminal] : deciders;
-    const p = pendingById.get(callId);
-    records.push({
-      workflowId: run.workflowId,
-      callId,
-      agent: terminal.agentName ?? first.agentName ?? p?.agentName ?? run.agent,
-      toolName: terminal.toolName ?? first.toolName ?? p?.toolName ?? '-',
-      status: statusOf(terminal),
-      approvers: uniqueApprovers(signedBy),
-      ...((terminal.requestedAt ?? first.requestedAt)
-        ? { requestedAt: terminal.requestedAt ?? first.requestedAt }
-        : {}),
-      decidedAt: terminal.decidedAt,
-      ...(signedBy.some((e) => e.verified !== undefined)
-        ? { verified: signedBy.every((e) => e.verified === true) }
-        : {}),
-    });
+  for (const trail of trails.values()) {
+    // still waiting (listed by pending below), or only ignored / forwarded / audited: no record here
+    if (trail.terminal)
+      records.push(decidedRecord(withPending(trail, pendingById.get(trail.callId)), trail.terminal, run));
   }
-
   for (const p of pendingById.values()) {
-    const trail = trails.get(p.callId);
-    if (trail?.terminal) continue;
-    const counted = trail?.deciders ?? [];
-    records.push({
-      workflowId: run.workflowId,
-      callId: p.callId,
-      agent: trail?.first.agentName ?? p.agentName ?? run.agent,
-      toolName: p.toolName,
-      status: run.running ? 'pending' : 'cancelled',
-      // The quorum the run reports is the newest word on who approved so far; the audit's counted entries agree.
-      approvers: uniqueNames([...uniqueApprovers(counted), ...(p.quorum?.approvedBy ?? [])]),
-      requestedAt: p.requestedAt,
-      ...(counted.some((e) => e.verified !== undefined) ? { verified: counted.every((e) => e.verified === true) } : {}),
-      ...(p.path ? { path: p.path } : {}),
-    });
+    const trail = withPending(trails.get(p.callId) ?? { callId: p.callId, counted: [] }, p);
+    if (!trail.terminal) records.push(pendingRecord(trail, trail.pending!, run));
   }
   return records;
+}
+
+function withPending(trail: CallTrail, p: PendingApproval | undefined): CallTrail {
+  if (!p) return trail;
+  const { toolName, agentName, requestedAt, path } = p;
+  return foldCall(trail, trail.callId, {
+    pending: { toolName, agentName, requestedAt, path, approvedBy: p.quorum?.approvedBy },
+  });
 }
 
 /** When a record happened, for `since` and for ordering: its decision, else (still pending) its request. */

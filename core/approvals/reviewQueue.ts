@@ -4,6 +4,7 @@
 import type { Review } from '../../contract/reviewMessages';
 import type { AuditEntry } from '../../contract/runViews';
 import type { ApprovalRecord } from './approvalHistory';
+import { foldCall, reviewRecord } from './callFold';
 
 /** The review statuses `countersign approvals --status` takes beside the decision statuses. */
 export const REVIEW_STATUSES = ['unreviewed', 'reviewed', 'flagged'] as const;
@@ -18,18 +19,10 @@ export function reviewRecords(
   reviews: Review[],
 ): ApprovalRecord[] {
   const byCall = new Map(reviews.filter((r) => r.workflowId === run.workflowId).map((r) => [r.callId, r]));
+  // The rule is core/approvals/callFold.ts's, the one the approvals ledger folds with.
   return audit.filter(isReviewable).map((entry) => {
     const review = byCall.get(entry.callId);
-    return {
-      workflowId: run.workflowId,
-      callId: entry.callId,
-      agent: entry.agentName ?? run.agent,
-      toolName: entry.toolName ?? review?.toolName ?? '-',
-      status: review?.verdict ?? 'unreviewed',
-      approvers: review ? [review.reviewer] : [],
-      ...(entry.requestedAt ? { requestedAt: entry.requestedAt } : {}),
-      decidedAt: entry.decidedAt,
-      ...(review ? { reviewedAt: review.reviewedAt, ...(review.note ? { note: review.note } : {}) } : {}),
-    };
+    const trail = foldCall(undefined, entry.callId, { entry });
+    return reviewRecord(review ? foldCall(trail, entry.callId, { review }) : trail, entry, run);
   });
 }

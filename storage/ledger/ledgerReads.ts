@@ -1,0 +1,98 @@
+// Reading the approvals ledger's call rows, the same SQL for SQLite and PostgreSQL: the filters of a page or a
+// report as one WHERE clause, and pages in keyset order (time, then the row's keys: stable under ties, and never an
+// OFFSET, so the thousandth page costs what the first does). The cursor is opaque to callers (base64url JSON).
+import type { ApprovalRecord, ApprovalStatus } from '../../core/approvals/approvalHistory';
+import { canonicalApprover } from '../../contract/approverName';
+import { isoTime } from './ledgerAppend';
+import type { SchemaRunner } from './ledgerSchema';
+import type { LedgerPage, LedgerPageQuery, LedgerQuery } from './ledgerStore';
+
+export const DEFAULT_PAGE = 1_000;
+const MAX_PAGE = 10_000;
+
+/** `ledger_calls c` rows matching `q` (only rows that make a record). */
+export function whereOf(q: LedgerQuery): { sql: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  const add = (sql: string, ...values: unknown[]) => (clauses.push(sql), params.push(...values));
+  if (q.status) add('c.status = ?', q.status);
+  else add('c.status IS NOT NULL');
+  if (q.agent) add('c.agent = ?', q.agent);
+  if (q.tool) add('c.tool = ?', q.tool);
+  if (q.taskQueue) add('c.task_queue = ?', q.taskQueue);
+  if (q.workflowId) add('c.workflow_id = ?', q.workflowId);
+  if (q.approver)
+    add(
+      `EXISTS (SELECT 1 FROM ledger_call_approvers a WHERE a.workflow_id = c.workflow_id AND a.chain_id = c.chain_id
+        AND a.call_id = c.call_id AND a.approver_canonical = ?)`,
+      canonicalApprover(q.approver),
+    );
+  if (q.sinceIso !== undefined) add('c.event_at >= ?', timeArg(q.sinceIso, 'since'));
+  if (q.untilIso !== undefined) add(`c.event_at < ? AND c.event_at <> ''`, timeArg(q.untilIso, 'until'));
+  return { sql: clauses.join(' AND '), params };
+}
+
+function timeArg(value: string, name: string): string {
+  if (Number.isNaN(Date.parse(value))) throw new Error(`${name} ${JSON.stringify(value)} is not an ISO-8601 time`);
+  return isoTime(value)!;
+}
+
+type Cursor = [string, string, string, string];
+
+const encodeCursor = (c: Cursor): string => Buffer.from(JSON.stringify(c)).toString('base64url');
+
+function decodeCursor(after: string): Cursor {
+  try {
+    const c = JSON.parse(Buffer.from(after, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(c) && c.length === 4 && c.every((x) => typeof x === 'string')) return c as Cursor;
+  } catch {
+    // fall through to the one-line refusal
+  }
+  throw new Error(`--after ${JSON.stringify(after.slice(0, 40))} is not a cursor this ledger gave (use a page's next)`);
+}
+
+export async function pageOf(db: Pick<SchemaRunner, 'all'>, q: LedgerPageQuery): Promise<LedgerPage> {
+  const limit = Math.max(1, Math.min(MAX_PAGE, Math.floor(q.limit ?? DEFAULT_PAGE)));
+  const where = whereOf(q);
+  const params = [...where.params];
+  let sql = `SELECT * FROM ledger_calls c WHERE ${where.sql}`;
+  if (q.after !== undefined) {
+    sql += ' AND (c.event_at, c.workflow_id, c.chain_id, c.call_id) > (?, ?, ?, ?)';
+    params.push(...decodeCursor(q.after));
+  }
+  sql += ` ORDER BY c.event_at, c.workflow_id, c.chain_id, c.call_id LIMIT ${limit + 1}`;
+  const rows = await db.all(sql, params);
+  const more = rows.length > limit;
+  const shown = more ? rows.slice(0, limit) : rows;
+  const last = shown[shown.length - 1];
+  return {
+    records: shown.map(recordOfRow),
+    ...(more && last
+      ? { next: encodeCursor([last.event_at, last.workflow_id, last.chain_id, last.call_id].map(String) as Cursor) }
+      : {}),
+  };
+}
+
+/** A call row as the record readers show. */
+export function recordOfRow(r: Record<string, unknown>): ApprovalRecord {
+  const text = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
+  const requestedAt = text(r.requested_at);
+  const decidedAt = text(r.decided_at);
+  const path = text(r.path);
+  const reviewedAt = text(r.reviewed_at);
+  const note = text(r.note);
+  return {
+    workflowId: String(r.workflow_id),
+    callId: String(r.call_id),
+    agent: String(r.agent),
+    toolName: String(r.tool),
+    status: String(r.status) as ApprovalStatus,
+    approvers: JSON.parse(String(r.approvers)) as string[],
+    ...(requestedAt ? { requestedAt } : {}),
+    ...(decidedAt ? { decidedAt } : {}),
+    ...(r.verified === null || r.verified === undefined ? {} : { verified: Number(r.verified) === 1 }),
+    ...(path ? { path } : {}),
+    ...(reviewedAt ? { reviewedAt } : {}),
+    ...(note ? { note } : {}),
+  };
+}

@@ -1,0 +1,77 @@
+// The approvals ledger's schema, versioned: each migration runs once, in order, inside the transaction that opens
+// the store, and ledger_schema remembers which ran (a reopened ledger runs none). Written once for both dialects:
+// TEXT keys are COLLATE "C" in PostgreSQL so ordering (and keyset paging) is by code point in both stores.
+export type Dialect = 'sqlite' | 'postgres';
+
+/** Runs statements inside the opening transaction. */
+export interface SchemaRunner {
+  all(sql: string, params?: unknown[]): Promise<Array<Record<string, unknown>>>;
+  run(sql: string, params?: unknown[]): Promise<void>;
+}
+
+const key = (d: Dialect) => (d === 'postgres' ? 'TEXT COLLATE "C"' : 'TEXT');
+const big = (d: Dialect) => (d === 'postgres' ? 'BIGINT' : 'INTEGER');
+
+/** Migration n (1-based) is MIGRATIONS[n - 1]: never edit a released one, append another. */
+export const MIGRATIONS: Array<(d: Dialect) => string[]> = [
+  (d) => [
+    // One row per kept audit entry or review, chained per (workflow_id, chain_id) by pos / prev_seq / hash.
+    `CREATE TABLE ledger_entries (
+      workflow_id ${key(d)} NOT NULL, chain_id ${key(d)} NOT NULL, seq INTEGER NOT NULL, pos INTEGER NOT NULL,
+      prev_seq INTEGER, hash TEXT NOT NULL, kind TEXT NOT NULL, call_id ${key(d)} NOT NULL, decision TEXT NOT NULL,
+      approver TEXT, approver_canonical ${key(d)}, via TEXT, verified SMALLINT, key_id TEXT, reason TEXT,
+      arguments_digest TEXT, at ${key(d)} NOT NULL, agent TEXT, task_queue TEXT, body TEXT NOT NULL,
+      written_at TEXT NOT NULL,
+      PRIMARY KEY (workflow_id, chain_id, seq))`,
+    `CREATE INDEX ledger_entries_at ON ledger_entries (at)`,
+    `CREATE INDEX ledger_entries_pos ON ledger_entries (workflow_id, chain_id, pos)`,
+    // One derived row per call: the ApprovalRecord, and the fold's trail it was built from (core/approvals/callFold.ts).
+    // status NULL: the call makes no record (yet). event_at: decided_at, else requested_at ('' when neither).
+    `CREATE TABLE ledger_calls (
+      workflow_id ${key(d)} NOT NULL, chain_id ${key(d)} NOT NULL, call_id ${key(d)} NOT NULL,
+      task_queue ${key(d)} NOT NULL, agent ${key(d)} NOT NULL, tool ${key(d)} NOT NULL, status ${key(d)},
+      approvers TEXT NOT NULL, requested_at TEXT, decided_at TEXT, event_at ${key(d)} NOT NULL, wait_ms ${big(d)},
+      verified SMALLINT, path TEXT, reviewed_at TEXT, note TEXT, trail TEXT NOT NULL,
+      PRIMARY KEY (workflow_id, chain_id, call_id))`,
+    `CREATE INDEX ledger_calls_time ON ledger_calls (event_at, workflow_id, chain_id, call_id)`,
+    `CREATE INDEX ledger_calls_status ON ledger_calls (status, event_at, workflow_id, chain_id, call_id)`,
+    `CREATE INDEX ledger_calls_agent ON ledger_calls (agent, event_at, workflow_id, chain_id, call_id)`,
+    `CREATE INDEX ledger_calls_tool ON ledger_calls (tool, event_at, workflow_id, chain_id, call_id)`,
+    `CREATE INDEX ledger_calls_queue ON ledger_calls (task_queue, event_at, workflow_id, chain_id, call_id)`,
+    `CREATE INDEX ledger_calls_wait ON ledger_calls (event_at, wait_ms)`,
+    `CREATE INDEX ledger_calls_decided ON ledger_calls (decided_at)`,
+    `CREATE INDEX ledger_calls_call ON ledger_calls (workflow_id, call_id)`,
+    // Who decided each call (every person of a quorum), canonical for filtering and as written for showing.
+    `CREATE TABLE ledger_call_approvers (
+      workflow_id ${key(d)} NOT NULL, chain_id ${key(d)} NOT NULL, call_id ${key(d)} NOT NULL,
+      approver_canonical ${key(d)} NOT NULL, approver TEXT NOT NULL,
+      PRIMARY KEY (workflow_id, chain_id, call_id, approver_canonical))`,
+    `CREATE INDEX ledger_call_approvers_name ON ledger_call_approvers (approver_canonical, workflow_id, chain_id, call_id)`,
+    // Each chain's head (its last record) and prune anchor (the last record pruned).
+    `CREATE TABLE ledger_chains (
+      workflow_id ${key(d)} NOT NULL, chain_id ${key(d)} NOT NULL, task_queue TEXT NOT NULL,
+      last_seq INTEGER NOT NULL, last_pos INTEGER NOT NULL, last_hash TEXT NOT NULL,
+      anchor_seq INTEGER, anchor_pos INTEGER, anchor_hash TEXT,
+      PRIMARY KEY (workflow_id, chain_id))`,
+  ],
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings the schema up to SCHEMA_VERSION; returns the versions it applied (none for an up-to-date ledger). */
+export async function migrate(db: SchemaRunner, dialect: Dialect, now: string): Promise<number[]> {
+  await db.run(`CREATE TABLE IF NOT EXISTS ledger_schema (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`);
+  const [row] = await db.all(`SELECT MAX(version) AS v FROM ledger_schema`);
+  const current = Number(row?.v ?? 0);
+  if (current > SCHEMA_VERSION)
+    throw new Error(
+      `the approvals ledger has schema version ${current}, newer than this Countersign's ${SCHEMA_VERSION}`,
+    );
+  const applied: number[] = [];
+  for (let v = current + 1; v <= SCHEMA_VERSION; v++) {
+    for (const sql of MIGRATIONS[v - 1]!(dialect)) await db.run(sql);
+    await db.run(`INSERT INTO ledger_schema (version, applied_at) VALUES (?, ?)`, [v, now]);
+    applied.push(v);
+  }
+  return applied;
+}

@@ -1,0 +1,193 @@
+// The approvals ledger over SQL, once for both stores: sqliteLedger.ts and pgLedger.ts each hand it a driver (how to
+// run a statement and a transaction), and this does the rest — migrations at open, writes (ledgerAppend.ts), pages
+// (ledgerReads.ts), the report (ledgerReport.ts), verification (ledgerChain.ts) and pruning.
+import type { LedgerWrite, LedgerWriteResult } from '../../contract/ledgerRecords';
+import { appendWrite, isoTime } from './ledgerAppend';
+import { type ChainRow, verifyChain } from './ledgerChain';
+import { pageOf } from './ledgerReads';
+import { reportOf } from './ledgerReport';
+import { type Dialect, type SchemaRunner, migrate } from './ledgerSchema';
+import type { LedgerPage, LedgerPageQuery, LedgerProblem, LedgerQuery, LedgerStore, VerifyResult } from './ledgerStore';
+
+type Row = Record<string, unknown>;
+
+export interface SqlDriver {
+  readonly dialect: Dialect;
+  readonly describe: string;
+  all(sql: string, params?: unknown[]): Promise<Row[]>;
+  /** One transaction; `locks` name what it writes (PostgreSQL serialises on them; SQLite's write lock covers all). */
+  transaction<T>(fn: (db: SchemaRunner) => Promise<T>, locks: string[]): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Opens the store on `driver`: brings the schema up to date first (in one transaction). */
+export async function openSqlLedger(driver: SqlDriver): Promise<LedgerStore & { migrated: number[] }> {
+  let migrated: number[];
+  try {
+    migrated = await driver.transaction((db) => migrate(db, driver.dialect, new Date().toISOString()), ['schema']);
+  } catch (err) {
+    await driver.close().catch(() => undefined);
+    throw err;
+  }
+  return Object.assign(new SqlLedger(driver), { migrated });
+}
+
+class SqlLedger implements LedgerStore {
+  constructor(private readonly driver: SqlDriver) {}
+
+  get describe(): string {
+    return this.driver.describe;
+  }
+
+  write(w: LedgerWrite): Promise<LedgerWriteResult> {
+    // The reviews' chain touches other runs' call rows too; their row locks (FOR UPDATE) serialise those.
+    return this.driver.transaction((db) => appendWrite(db, this.driver.dialect, w), [`${w.workflowId}\n${w.chainId}`]);
+  }
+
+  approvals(q: LedgerPageQuery): Promise<LedgerPage> {
+    return pageOf(this.driver, q);
+  }
+
+  report(q: LedgerQuery) {
+    return reportOf(this.driver, this.driver.dialect, q);
+  }
+
+  async verify(q: { sinceIso?: string; untilIso?: string }): Promise<VerifyResult> {
+    const clauses: string[] = [];
+    const params: unknown[] = [];
+    for (const [bound, op] of [
+      [q.sinceIso, '>='],
+      [q.untilIso, '<'],
+    ] as const)
+      if (bound) {
+        clauses.push(`at ${op} ?`);
+        params.push(isoTime(bound));
+      }
+    const inRange = clauses.length
+      ? `SELECT DISTINCT workflow_id, chain_id FROM ledger_entries WHERE ${clauses.join(' AND ')}`
+      : `SELECT workflow_id, chain_id FROM ledger_chains`;
+    const keys = new Map<string, { workflowId: string; chainId: string }>();
+    const note = (r: Row) =>
+      keys.set(`${r.workflow_id}\n${r.chain_id}`, { workflowId: String(r.workflow_id), chainId: String(r.chain_id) });
+    for (const r of await this.driver.all(inRange, params)) note(r);
+    // A chain whose every record is gone (and not pruned) has nothing in any range: look for it always.
+    for (const r of await this.driver.all(
+      `SELECT h.workflow_id, h.chain_id FROM ledger_chains h WHERE (h.anchor_seq IS NULL OR h.last_seq <> h.anchor_seq) AND NOT EXISTS
+       (SELECT 1 FROM ledger_entries e WHERE e.workflow_id = h.workflow_id AND e.chain_id = h.chain_id)`,
+    ))
+      note(r);
+    const problems: LedgerProblem[] = [];
+    let records = 0;
+    for (const key of keys.values()) {
+      const rows = await this.rows(key);
+      const [h] = await this.driver.all(`SELECT * FROM ledger_chains WHERE workflow_id = ? AND chain_id = ?`, [
+        key.workflowId,
+        key.chainId,
+      ]);
+      records += rows.length;
+      const head = h && {
+        lastSeq: Number(h.last_seq),
+        lastHash: String(h.last_hash),
+        anchorSeq: h.anchor_seq === null ? null : Number(h.anchor_seq),
+        anchorHash: h.anchor_hash === null ? null : String(h.anchor_hash),
+      };
+      problems.push(...verifyChain(key, rows, head));
+    }
+    return { chains: keys.size, records, problems };
+  }
+
+  private async rows(key: { workflowId: string; chainId: string }, db: Pick<SchemaRunner, 'all'> = this.driver) {
+    const rows = await db.all(
+      `SELECT seq, pos, prev_seq, hash, body, call_id, kind, at FROM ledger_entries WHERE workflow_id = ? AND chain_id = ?
+       ORDER BY pos`,
+      [key.workflowId, key.chainId],
+    );
+    return rows.map((r) => ({
+      seq: Number(r.seq),
+      pos: Number(r.pos),
+      prevSeq: r.prev_seq === null ? null : Number(r.prev_seq),
+      hash: String(r.hash),
+      body: String(r.body),
+      callId: String(r.call_id),
+      kind: String(r.kind),
+      at: String(r.at),
+    })) satisfies ChainRow[];
+  }
+
+  async chain(key: { workflowId: string; chainId: string }) {
+    return (await this.rows(key)).map((r) => ({
+      seq: r.seq,
+      hash: r.hash,
+      entry: (JSON.parse(r.body) as { record: unknown }).record,
+    }));
+  }
+
+  /**
+   * Deletes each chain's oldest records up to the first one that must stay (its call decided at or after
+   * `beforeIso`, or still waiting), the calls left with no record, and moves the chain's anchor to the last record
+   * deleted, so what stays still verifies.
+   */
+  async prune(beforeIso: string): Promise<number> {
+    const before = isoTime(beforeIso)!;
+    const chains = await this.driver.all(`SELECT DISTINCT workflow_id, chain_id FROM ledger_entries WHERE at < ?`, [
+      before,
+    ]);
+    let deleted = 0;
+    for (const c of chains) {
+      const key = { workflowId: String(c.workflow_id), chainId: String(c.chain_id) };
+      deleted += await this.driver.transaction(
+        (db) => this.pruneChain(db, key, before),
+        [`${key.workflowId}\n${key.chainId}`],
+      );
+    }
+    return deleted;
+  }
+
+  private async pruneChain(db: SchemaRunner, key: { workflowId: string; chainId: string }, before: string) {
+    const stays = new Set(
+      (
+        await db.all(
+          `SELECT call_id FROM ledger_calls WHERE workflow_id = ? AND chain_id = ?
+           AND (event_at >= ? OR event_at = '' OR status = 'pending')`,
+          [key.workflowId, key.chainId, before],
+        )
+      ).map((r) => String(r.call_id)),
+    );
+    const rows = await this.rows(key, db);
+    let n = 0;
+    while (n < rows.length && rows[n]!.at < before && (rows[n]!.kind === 'review' || !stays.has(rows[n]!.callId))) n++;
+    if (!n) return 0;
+    const gone = rows.slice(0, n);
+    const last = gone[n - 1]!;
+    for (let i = 0; i < gone.length; i += 500) {
+      const part = gone.slice(i, i + 500);
+      await db.run(
+        `DELETE FROM ledger_entries WHERE workflow_id = ? AND chain_id = ? AND seq IN (${part.map(() => '?').join(', ')})`,
+        [key.workflowId, key.chainId, ...part.map((r) => r.seq)],
+      );
+    }
+    await db.run(
+      `UPDATE ledger_chains SET anchor_seq = ?, anchor_pos = ?, anchor_hash = ? WHERE workflow_id = ? AND chain_id = ?`,
+      [last.seq, last.pos, last.hash, key.workflowId, key.chainId],
+    );
+    const left = new Set(rows.slice(n).map((r) => r.callId));
+    const calls = [...new Set(gone.filter((r) => r.kind === 'entry' && !left.has(r.callId)).map((r) => r.callId))];
+    for (const table of ['ledger_call_approvers', 'ledger_calls'])
+      for (let i = 0; i < calls.length; i += 500) {
+        const part = calls.slice(i, i + 500);
+        await db.run(
+          `DELETE FROM ${table} WHERE workflow_id = ? AND chain_id = ? AND call_id IN (${part.map(() => '?').join(', ')})`,
+          [key.workflowId, key.chainId, ...part],
+        );
+      }
+    return n;
+  }
+
+  async ping(): Promise<void> {
+    await this.driver.all('SELECT 1 AS one');
+  }
+
+  close(): Promise<void> {
+    return this.driver.close();
+  }
+}
