@@ -13,6 +13,12 @@ import { redacted } from './ledgerUrl';
 const POOL_SIZE = 10;
 const CONNECT_TIMEOUT_MS = 5_000;
 const RETRIED = new Set(['40P01', '40001']);
+/** The server closed the connection (a restart): the pool may still hold such connections; a fresh one works. */
+const DROPPED = new Set(['57P01', '57P02', '57P03', 'ECONNRESET', 'EPIPE']);
+const dropped = (err: unknown): boolean =>
+  DROPPED.has((err as { code?: string }).code ?? '') || /Connection terminated/i.test((err as Error).message ?? '');
+const retried = (err: unknown, attempt: number): boolean =>
+  (attempt < 5 && RETRIED.has((err as { code?: string }).code ?? '')) || (attempt < 3 && dropped(err));
 
 /** `?` placeholders (the SQL the stores share) as PostgreSQL's $1, $2, … */
 export function numbered(sql: string): string {
@@ -35,7 +41,13 @@ class PgDriver implements SqlDriver {
   ) {}
 
   async all(sql: string, params: unknown[] = []): Promise<Row[]> {
-    return (await this.pool.query(numbered(sql), params)).rows as Row[];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await this.pool.query(numbered(sql), params)).rows as Row[];
+      } catch (err) {
+        if (!retried(err, attempt)) throw err;
+      }
+    }
   }
 
   async transaction<T>(fn: (db: SchemaRunner) => Promise<T>, locks: string[]): Promise<T> {
@@ -43,7 +55,7 @@ class PgDriver implements SqlDriver {
       try {
         return await this.once(fn, locks);
       } catch (err) {
-        if (attempt >= 5 || !RETRIED.has((err as { code?: string }).code ?? '')) throw err;
+        if (!retried(err, attempt)) throw err;
       }
     }
   }
@@ -64,7 +76,8 @@ class PgDriver implements SqlDriver {
       await client.query('COMMIT');
       return result;
     } catch (err) {
-      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      if (dropped(err)) broken = err as Error;
+      else await client.query('ROLLBACK').catch((e: Error) => (broken = e));
       throw err;
     } finally {
       client.release(broken);
