@@ -4,6 +4,8 @@ import { type Command, Option } from 'commander';
 import { APPROVAL_STATUSES, type ApprovalRecord, type ApprovalStatus } from '../core/approvals/approvalHistory';
 import { type Connect } from './cliConnection';
 import { lazy } from './lazyLoads';
+import { addApprovalsReportCommand } from './approvalsReportCommand';
+import { UsageError, usage } from './usageErrors';
 import { visible } from '../core/visibleText';
 import { dim, green, print, printJson, red, yellow } from './terminalOutput';
 
@@ -13,6 +15,9 @@ interface ApprovalsOptions {
   tool?: string;
   approver?: string;
   since?: string;
+  until?: string;
+  limit?: string;
+  after?: string;
   json?: boolean;
   count?: boolean;
 }
@@ -51,35 +56,44 @@ export function approvalLine(r: ApprovalRecord, width: number): string {
 }
 
 export function addApprovalsCommand(program: Command, connect: Connect): void {
-  program
+  const approvals = program
     .command('approvals')
     .description(
-      "approvals across runs, open and closed: what each call came to and who decided it (from each run's audit log); audit-only calls as unreviewed, reviewed or flagged",
+      'approvals across runs, open and closed, from the approvals ledger (no worker needed): what each call came to and who decided it; audit-only calls as unreviewed, reviewed or flagged',
     )
     .addOption(new Option('--status <status>', 'only calls with this outcome').choices(APPROVAL_STATUSES))
     .option('--agent <name>', "only this agent's calls")
     .option('--tool <name>', 'only this tool')
     .option('--approver <name>', 'only calls this person decided (or counted an approval on)')
-    .option('--since <duration>', 'only calls decided (or, still pending, requested) within this long, e.g. 24h, 7d')
-    .option('--json', 'machine-readable output')
+    .option(
+      '--since <when>',
+      'only calls decided (or, still pending, requested) within this long (24h, 7d) or since an ISO date (2026-11-01)',
+    )
+    .option('--until <when>', 'only calls decided (or requested) before this: a duration ago or an ISO date')
+    .option('--limit <n>', 'a page of at most n records; its last line is the cursor of the next (--after)')
+    .option('--after <cursor>', 'the page after the one whose last line printed this cursor')
+    .option('--json', 'machine-readable output (a page: {records, next})')
     .option('--count', 'print only how many')
     .action(async (o: ApprovalsOptions) => {
-      const { approvalsAcross, sinceIso } = report();
-      if (o.since !== undefined) sinceIso(o.since); // a bad duration fails before connecting
+      const { approvalsAcross, approvalsPage, checkCursor, ledgerQueryOf, limitOf } = report();
       // The global --task-queue narrows the report to that queue's runs; without it, every queue.
       const taskQueue = program.opts<{ taskQueue?: string }>().taskQueue;
+      const query = { status: o.status, agent: o.agent, tool: o.tool, approver: o.approver, taskQueue };
+      const f = { ...query, since: o.since, until: o.until };
+      // Bad input fails here, before anything is read.
+      const limit = usage(() => (ledgerQueryOf(f), checkCursor(o.after), limitOf(o.limit)));
+      const paged = limit !== undefined || o.after !== undefined;
+      if (o.count && paged) throw new UsageError('--count counts every match: leave out --limit and --after');
       const { client } = await connect();
-      const records = await approvalsAcross(client, {
-        status: o.status,
-        agent: o.agent,
-        tool: o.tool,
-        approver: o.approver,
-        since: o.since,
-        taskQueue,
-      });
+      const page = paged
+        ? await approvalsPage(client, { ...f, limit, after: o.after })
+        : { records: await approvalsAcross(client, f) };
+      const { records } = page;
+      const next = 'next' in page ? page.next : undefined;
       if (o.count) return o.json ? printJson({ count: records.length }) : print(String(records.length));
-      if (o.json) return printJson(records);
-      if (records.length === 0) return print('No approvals match.');
+      if (o.json) return printJson(paged ? { records, ...(next ? { next } : {}) } : records);
+      if (records.length === 0)
+        return print(next ? `No approvals on this page; next: --after ${next}` : 'No approvals match.');
       const width = Math.max(...records.map((r) => r.status.length));
       for (const r of records) print(approvalLine(r, width));
       const byStatus = new Map<string, number>();
@@ -89,5 +103,7 @@ export function addApprovalsCommand(program: Command, connect: Connect): void {
           `${records.length} approval${records.length === 1 ? '' : 's'} in ${new Set(records.map((r) => r.workflowId)).size} run(s): ${[...byStatus].map(([s, n]) => `${n} ${s}`).join(', ')}`,
         ),
       );
+      if (paged) print(next ? `next: --after ${next}` : 'next: none (the last page)');
     });
+  addApprovalsReportCommand(approvals, program, connect);
 }

@@ -150,6 +150,7 @@ addKeyCommands(program);
 addStorageCommands(program, connect);
 (require('./grantCommands') as typeof import('./grantCommands')).addGrantCommands(program, connect);
 (require('./reviewCommand') as typeof import('./reviewCommand')).addReviewCommand(program, connect);
+(require('./ledgerCommands') as typeof import('./ledgerCommands')).addLedgerCommands(program, connect);
 
 program
   .command('codec-server')
@@ -291,7 +292,7 @@ export async function main(argv = process.argv): Promise<void> {
           : String(err);
     printProblem(message ?? String(err)); // an error may carry a run's words (its failure, a tool's output): shown, never obeyed
     if (debugOn()) console.error(err);
-    process.exitCode = 1;
+    process.exitCode = (err as Error)?.name === 'UsageError' ? 2 : 1; // bad input (cli/usageErrors.ts): 2
   } finally {
     await cached?.client.connection.close().catch(() => undefined);
   }

@@ -15,6 +15,11 @@ export const lazy = {
     require('../client/approvals/decisionBuilder') as typeof import('../client/approvals/decisionBuilder'),
   approvalsReport: () =>
     require('../client/approvals/approvalsReport') as typeof import('../client/approvals/approvalsReport'),
+  reportPeriod: () => require('../client/approvals/reportPeriod') as typeof import('../client/approvals/reportPeriod'),
+  ledgerBackfill: () =>
+    require('../client/approvals/ledgerBackfill') as typeof import('../client/approvals/ledgerBackfill'),
+  ledgerVerify: () => require('../client/approvals/ledgerVerify') as typeof import('../client/approvals/ledgerVerify'),
+  ledgerAccess: () => require('../client/approvals/ledgerAccess') as typeof import('../client/approvals/ledgerAccess'),
   inbox: () => require('../servers/inbox/inboxServer') as typeof import('../servers/inbox/inboxServer'),
   identity: () => require('../servers/inbox/identity') as typeof import('../servers/inbox/identity'),
   slack: () => require('../servers/inbox/slackActions') as typeof import('../servers/inbox/slackActions'),

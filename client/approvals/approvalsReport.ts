@@ -1,129 +1,183 @@
-// Approvals across runs, open and closed: runs found by Temporal visibility, then each run's own audit log (and
-// what it still waits for) read through its queries, and audit-only calls joined with their reviews (the reviews
-// workflow). No second database: the runs, and the reviews workflow, are the record.
-import { type Client, WorkflowNotFoundError } from '@temporalio/client';
-import type { WorkflowExecutionInfo } from '@temporalio/client';
-import {
-  type ApprovalFilter,
-  type ApprovalRecord,
-  approvalRecords,
-  filterRecords,
-  recordTime,
-} from '../../core/approvals/approvalHistory';
-import { isReviewable, reviewRecords } from '../../core/approvals/reviewQueue';
-import type { Review } from '../../contract/reviewMessages';
-import { durationMs } from '../../contract/approvalPolicy';
-import { WORKFLOW_TYPE, pendingApprovalsQuery } from '../../contract/messages';
-import { type AuditEntry, type PendingApproval } from '../../contract/runViews';
-import { HitlAgent } from '../../contract/searchAttributes';
+// Approvals across runs, open and closed, read from the approvals ledger (storage/ledger/): every audit entry the
+// runs (and the reviews workflow) wrote, folded into one record per call. No worker and no replay: a run whose task
+// queue has no worker, or whose history is past the namespace's retention, reads like any other. Temporal is asked
+// only whether the runs that still show a waiting call are running (a run cut off by the server wrote no close).
+import type { Client } from '@temporalio/client';
+import { type ApprovalFilter, type ApprovalRecord, recordTime } from '../../core/approvals/approvalHistory';
+import type { ComplianceReport, LedgerPage, LedgerQuery, LedgerStore } from '../../storage/ledger/ledgerStore';
 import { CountersignError } from '../errors';
-import { auditOf } from '../run/runReads';
-import { listReviews } from './reviews';
 import { QUERY_NAME, checkQueryValues, forEachLimited } from '../visibility';
+import { withLedger } from './ledgerAccess';
+import { reportPeriod, sinceIso, timeIso } from './reportPeriod';
+import { settleReport } from './reportSettling';
+
+export { sinceIso };
 
 export interface ApprovalsQuery extends Omit<ApprovalFilter, 'sinceIso'> {
-  /** Only calls decided (or, still pending, requested) within this long: '7d', '24h', '30m'. */
+  /** Only calls decided (or, still pending, requested) within this long ('7d', '24h', '30m') or since this ISO date. */
   since?: string;
+  /** Only calls decided (or requested) before this: a duration back from now, or an ISO date (exclusive). */
+  until?: string;
   /** Only runs on this task queue (e.g. one deployment's, or a test's). */
   taskQueue?: string;
-  /** The reviews of audit-only calls to join (default COUNTERSIGN_REVIEWS_WORKFLOW_ID, else `countersign-reviews`). */
+  /** Kept for callers of 1.0: the reviews are read from the ledger, whichever reviews workflow wrote them. */
   reviewsWorkflowId?: string;
+  /** The ledger to read (default: the one COUNTERSIGN_LEDGER_URL names, opened for this read). */
+  ledger?: LedgerStore;
 }
 
-/** Runs read at once: enough to hide latency, few enough not to crowd the workers that answer the queries. */
+export interface ApprovalsPageQuery extends ApprovalsQuery {
+  /** At most this many records (default 1,000; at most 10,000). */
+  limit?: number;
+  /** The `next` cursor of the page before. */
+  after?: string;
+}
+
+/** Records read per page by approvalsAcross. */
+const PAGE = 5_000;
+const MAX_LIMIT = 10_000;
+/** Runs asked at once whether they still run. */
 const IN_FLIGHT = 8;
-// Task queues may also hold ':' and '/'; still no quote can end the query's string early.
+// Task queues may also hold ':' and '/'; agent and tool names are plain names.
 const QUEUE = /^[\w.@:/-]+$/;
+const CURSOR = /^[\w-]{1,2000}$/;
 
-/** The ISO time `since` (a duration) before `now`; a one-line error for anything that is not a positive duration. */
-export function sinceIso(since: string, now = Date.now()): string {
-  let ms = NaN;
-  try {
-    ms = durationMs(since);
-  } catch {
-    // not a duration: reported below
-  }
-  if (!Number.isFinite(ms) || ms <= 0)
-    throw new CountersignError(`--since must be a duration such as 30m, 24h or 7d, got ${JSON.stringify(since)}`);
-  return new Date(now - ms).toISOString();
-}
-
-/** Every approval record of every agentRun matching `f`, oldest first (by decision, else request). */
-export async function approvalsAcross(client: Client, f: ApprovalsQuery = {}): Promise<ApprovalRecord[]> {
+/** The ledger's query for `f`: values checked and times resolved, each problem in one line. */
+export function ledgerQueryOf(f: ApprovalsQuery, now = Date.now()): LedgerQuery {
   checkQueryValues([
     ['agent', f.agent, QUERY_NAME],
     ['tool', f.tool, QUERY_NAME],
     ['task queue', f.taskQueue, QUEUE],
   ]);
-  const since = f.since === undefined ? undefined : sinceIso(f.since);
-  const clauses = [`WorkflowType = '${WORKFLOW_TYPE}'`];
-  if (f.taskQueue) clauses.push(`TaskQueue = '${f.taskQueue}'`);
-  // A run closed before `since` decided nothing since; a running one may have.
-  if (since) clauses.push(`(ExecutionStatus = 'Running' OR CloseTime >= '${since}')`);
+  const since = f.since === undefined ? undefined : timeIso('--since', f.since, now);
+  const until = f.until === undefined ? undefined : timeIso('--until', f.until, now);
+  if (since && until && since >= until)
+    throw new CountersignError(`--since (${since}) must be before --until (${until})`);
+  return {
+    ...(f.status ? { status: f.status } : {}),
+    ...(f.agent ? { agent: f.agent } : {}),
+    ...(f.tool ? { tool: f.tool } : {}),
+    ...(f.approver ? { approver: f.approver } : {}),
+    ...(since ? { sinceIso: since } : {}),
+    ...(until ? { untilIso: until } : {}),
+    ...(f.taskQueue ? { taskQueue: f.taskQueue } : {}),
+  };
+}
 
-  const runs = await newestExecutions(client, clauses.join(' AND '));
-  const records: ApprovalRecord[] = [];
-  // The reviews are read once, and only when some run has an audit-only call.
-  let reviews: Promise<Review[]> | undefined;
-  const reviewsOnce = () => (reviews ??= listReviews(client, { workflowId: f.reviewsWorkflowId }));
-  await forEachLimited(
-    runs,
-    IN_FLIGHT,
-    async (run) =>
-      void records.push(...filterRecords(await recordsOf(client, run, reviewsOnce), { ...f, sinceIso: since })),
-  );
-  return records.sort(
-    (a, b) =>
-      (recordTime(a) ?? '').localeCompare(recordTime(b) ?? '') ||
-      a.workflowId.localeCompare(b.workflowId) ||
-      a.callId.localeCompare(b.callId),
-  );
+/** `--limit`: a whole number from 1 to 10,000. */
+export function limitOf(limit: number | string | undefined): number | undefined {
+  if (limit === undefined) return undefined;
+  const n = typeof limit === 'number' ? limit : /^\d+$/.test(limit) ? Number(limit) : NaN;
+  if (!(Number.isInteger(n) && n >= 1 && n <= MAX_LIMIT))
+    throw new CountersignError(`--limit must be a whole number from 1 to ${MAX_LIMIT}, got ${JSON.stringify(limit)}`);
+  return n;
+}
+
+/** `--after`: the opaque cursor a page gave (base64url); anything else is refused before reading. */
+export function checkCursor(after: string | undefined): void {
+  if (after !== undefined && !CURSOR.test(after))
+    throw new CountersignError(`--after must be the cursor a page printed last, got ${JSON.stringify(after)}`);
 }
 
 /**
- * One execution per workflow id, the newest: queries by workflow id reach it, and it holds the whole audit
- * (continue-as-new carries it on). An older execution of a reused workflow id is not read.
+ * Which of these runs have ended (or are gone past retention), by visibility: no worker needed. A call the ledger
+ * shows waiting in such a run was cut off by the server (terminated, timed out) and counts as cancelled.
  */
-async function newestExecutions(client: Client, query: string): Promise<WorkflowExecutionInfo[]> {
-  const newest = new Map<string, WorkflowExecutionInfo>();
-  for await (const run of client.workflow.list({ query })) {
-    const seen = newest.get(run.workflowId);
-    if (!seen || run.startTime > seen.startTime) newest.set(run.workflowId, run);
-  }
-  return [...newest.values()];
+export async function endedRuns(client: Client | undefined, workflowIds: Iterable<string>): Promise<Set<string>> {
+  const ended = new Set<string>();
+  if (!client) return ended;
+  await forEachLimited([...new Set(workflowIds)], IN_FLIGHT, async (id) => {
+    try {
+      if ((await client.workflow.getHandle(id).describe()).status.name !== 'RUNNING') ended.add(id);
+    } catch (err) {
+      if ((err as Error)?.name === 'WorkflowNotFoundError') ended.add(id);
+      else throw err;
+    }
+  });
+  return ended;
 }
 
-/** One run's records; none for a run deleted since the listing. */
-async function recordsOf(
-  client: Client,
-  run: WorkflowExecutionInfo,
-  reviews: () => Promise<Review[]>,
-): Promise<ApprovalRecord[]> {
-  const status = run.status.name;
-  try {
-    const audit: AuditEntry[] = [];
-    for await (const entry of auditOf(client, run.workflowId)) audit.push(entry);
-    // A completed run waits for nothing; any other closed one may have been cut off while calls waited.
-    const pending: PendingApproval[] =
-      status === 'COMPLETED' ? [] : await client.workflow.getHandle(run.workflowId).query(pendingApprovalsQuery);
-    const about = {
-      workflowId: run.workflowId,
-      agent: run.typedSearchAttributes.get(HitlAgent) ?? '-',
-      running: status === 'RUNNING',
-    };
-    const reviewed = audit.some(isReviewable) ? reviewRecords(about, audit, await reviews()) : [];
-    return [...approvalRecords(about, audit, pending), ...reviewed];
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return [];
-    throw new CountersignError(
-      `could not read the audit of run ${run.workflowId}: ${reason(err)} (queries on runs need a worker on task queue ${run.taskQueue})`,
+/** `records` with the waiting calls of ended runs as cancelled (the fold's rule for a run cut off while it waited). */
+async function settled(client: Client | undefined, records: ApprovalRecord[]): Promise<ApprovalRecord[]> {
+  const waiting = records.filter((r) => r.status === 'pending');
+  if (!waiting.length) return records;
+  const ended = await endedRuns(
+    client,
+    waiting.map((r) => r.workflowId),
+  );
+  return records.map((r) => (r.status === 'pending' && ended.has(r.workflowId) ? { ...r, status: 'cancelled' } : r));
+}
+
+/**
+ * One page of the approval records matching `f`, oldest first (by decision, else request); `next` is the cursor of
+ * the page after, absent on the last. A run's waiting calls show `cancelled` once it has ended; with `status:
+ * 'pending'` they are left out of the page.
+ */
+export async function approvalsPage(client: Client | undefined, f: ApprovalsPageQuery = {}): Promise<LedgerPage> {
+  const q = { ...ledgerQueryOf(f), ...(f.limit !== undefined ? { limit: limitOf(f.limit) } : {}) };
+  checkCursor(f.after);
+  return withLedger(f.ledger, async (ledger) => {
+    const page = await ledger.approvals({ ...q, ...(f.after ? { after: f.after } : {}) });
+    const records = (await settled(client, page.records)).filter((r) => !f.status || r.status === f.status);
+    return { records, ...(page.next ? { next: page.next } : {}) };
+  });
+}
+
+/** Every record matching `q` in the ledger, page after page. */
+async function allRecords(ledger: LedgerStore, q: LedgerQuery): Promise<ApprovalRecord[]> {
+  const records: ApprovalRecord[] = [];
+  for (let after: string | undefined; ;) {
+    const page = await ledger.approvals({ ...q, limit: PAGE, ...(after ? { after } : {}) });
+    records.push(...page.records);
+    if (!page.next) return records;
+    after = page.next;
+  }
+}
+
+const byTime = (a: ApprovalRecord, b: ApprovalRecord) =>
+  (recordTime(a) ?? '').localeCompare(recordTime(b) ?? '') ||
+  a.workflowId.localeCompare(b.workflowId) ||
+  a.callId.localeCompare(b.callId);
+
+/** Every approval record of every agentRun matching `f`, oldest first (by decision, else request). */
+export async function approvalsAcross(client: Client | undefined, f: ApprovalsQuery = {}): Promise<ApprovalRecord[]> {
+  const q = ledgerQueryOf(f);
+  return withLedger(f.ledger, async (ledger) => {
+    // `cancelled` also takes the waiting calls of runs that have ended since; `pending` leaves them out.
+    const waitingToo = f.status === 'cancelled' ? await allRecords(ledger, { ...q, status: 'pending' }) : [];
+    const records = await settled(client, [...(await allRecords(ledger, q)), ...waitingToo]);
+    const kept = records.filter((r) => !f.status || r.status === f.status);
+    return waitingToo.length ? kept.sort(byTime) : kept;
+  });
+}
+
+/** What `approvals report` and the inbox's report page cover: a month, or since/until, and the usual filters. */
+export interface ReportQuery extends Omit<ApprovalsQuery, 'since' | 'until' | 'status'> {
+  /** `2026-11`: that month, in UTC. */
+  month?: string;
+  since?: string;
+  until?: string;
+}
+
+/**
+ * The compliance report over the calls matching `f`: totals by outcome, approval rate, time to decision (p50, p95),
+ * and the same by tool and by approver, aggregated by the ledger. Waiting calls of runs that have ended count as
+ * cancelled, as in the records.
+ */
+export async function complianceReport(client: Client | undefined, f: ReportQuery = {}): Promise<ComplianceReport> {
+  const period = reportPeriod(f);
+  const q = { ...ledgerQueryOf({ ...f, since: undefined, until: undefined }), ...period };
+  return withLedger(f.ledger, async (ledger) => {
+    const report = await ledger.report(q);
+    if (!report.byOutcome.pending) return report;
+    const waiting = await allRecords(ledger, { ...q, status: 'pending' });
+    const ended = await endedRuns(
+      client,
+      waiting.map((r) => r.workflowId),
     );
-  }
-}
-
-/** The server's words (e.g. "no poller seen for task queue recently"), not the SDK's generic wrapper. */
-function reason(err: unknown): string {
-  const cause = (err as { cause?: { details?: string; message?: string } })?.cause;
-  const text = cause?.details || cause?.message || (err instanceof Error ? err.message : String(err));
-  return text.split('\n')[0]!;
+    return settleReport(
+      report,
+      waiting.filter((r) => ended.has(r.workflowId)),
+    );
+  });
 }

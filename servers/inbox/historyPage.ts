@@ -57,7 +57,11 @@ export function historyPage(o: {
 <div class="scroll"><table class="history"><thead><tr><th>decided</th><th>outcome</th><th>tool</th><th>agent</th><th>approver</th><th>run</th></tr></thead>
 <tbody>${shown.map((r) => row(r, now))}</tbody></table></div>`
       : html`<p class="empty" role="status">No decided calls match.</p>`;
-  return layout('History', html`<h1>Decided calls</h1>${filterForm(o.filter, o.statuses)}${results}`, {
-    approver: o.approver,
-  });
+  return layout(
+    'History',
+    html`<h1>Decided calls</h1><p class="meta"><a href="/report">Compliance report</a></p>${filterForm(o.filter, o.statuses)}${results}`,
+    {
+      approver: o.approver,
+    },
+  );
 }

@@ -1,12 +1,16 @@
-// GET /history: decided calls across the runs of the inbox's task queue, read by the same reader as
-// `countersign approvals` (client/approvals/approvalsReport.ts). Filters are checked before anything is read: a bad
-// one gets its one-line error on the page (400) and no query runs.
+// GET /history: decided calls across the runs of the inbox's task queue, read from the approvals ledger by the same
+// reader as `countersign approvals` (client/approvals/approvalsReport.ts); GET /report: the compliance report of
+// `countersign approvals report` for a month or a period. Filters are checked before anything is read: a bad one
+// gets its one-line error on the page (400) and nothing is read.
 import type { FastifyInstance } from 'fastify';
 import { APPROVAL_STATUSES, type ApprovalStatus } from '../../core/approvals/approvalHistory';
-import { approvalsAcross, sinceIso } from '../../client/approvals/approvalsReport';
+import { approvalsAcross, complianceReport, sinceIso } from '../../client/approvals/approvalsReport';
+import { reportPeriod } from '../../client/approvals/reportPeriod';
 import { QUERY_NAME } from '../../client/visibility';
 import { type HistoryFilter, historyPage } from './historyPage';
 import type { InboxContext } from './inboxServer';
+import { inboxLedger } from './inboxLedger';
+import { type ReportFilter, reportPage } from './reportPage';
 
 /** Every outcome but `pending`: the history holds calls that no longer wait. */
 export const DECIDED_STATUSES = APPROVAL_STATUSES.filter((s) => s !== 'pending');
@@ -36,9 +40,12 @@ export function historyFilterProblem(f: HistoryFilter): string | undefined {
 }
 
 /** The query string's filters: empty fields (a GET form sends them) are unset; a repeated one is a problem. */
-function filterOf(query: Record<string, unknown>): HistoryFilter | string {
-  const f: HistoryFilter = {};
-  for (const key of ['status', 'agent', 'tool', 'approver', 'since'] as const) {
+function filterOf<K extends string>(
+  query: Record<string, unknown>,
+  keys: readonly K[],
+): Partial<Record<K, string>> | string {
+  const f: Partial<Record<K, string>> = {};
+  for (const key of keys) {
     const v = query[key];
     if (Array.isArray(v)) return `${key} is given more than once: give it once`;
     if (typeof v === 'string' && v.trim()) f[key] = v.trim();
@@ -46,9 +53,23 @@ function filterOf(query: Record<string, unknown>): HistoryFilter | string {
   return f;
 }
 
+/** This month (UTC), the report page's default period. */
+const thisMonth = (now = new Date()) => now.toISOString().slice(0, 7);
+
+/** The report's period problem in one line, or undefined. */
+function periodProblem(f: ReportFilter): string | undefined {
+  try {
+    reportPeriod(f);
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
 export function addHistoryRoutes(app: FastifyInstance, ctx: InboxContext): void {
+  const ledger = inboxLedger(app);
   app.get<{ Querystring: Record<string, unknown> }>('/history', async (req, reply) => {
-    const parsed = filterOf(req.query ?? {});
+    const parsed = filterOf(req.query ?? {}, ['status', 'agent', 'tool', 'approver', 'since'] as const);
     const filter = typeof parsed === 'string' ? {} : parsed;
     const problem = typeof parsed === 'string' ? parsed : historyFilterProblem(parsed);
     const page = { approver: req.identity.approver, filter, statuses: DECIDED_STATUSES };
@@ -61,9 +82,29 @@ export function addHistoryRoutes(app: FastifyInstance, ctx: InboxContext): void 
       ...filter,
       status: filter.status as ApprovalStatus | undefined,
       taskQueue: ctx.runner.taskQueue,
+      ledger: await ledger(),
     });
     return reply
       .type('text/html')
       .send(historyPage({ ...page, records: records.filter((r) => r.status !== 'pending') }));
+  });
+
+  app.get<{ Querystring: Record<string, unknown> }>('/report', async (req, reply) => {
+    const parsed = filterOf(req.query ?? {}, ['month', 'since', 'until'] as const);
+    const typed = typeof parsed === 'string' ? {} : parsed;
+    const filter = typed.month || typed.since || typed.until ? typed : { month: thisMonth() };
+    const problem = typeof parsed === 'string' ? parsed : periodProblem(filter);
+    const page = { approver: req.identity.approver, filter };
+    if (problem)
+      return reply
+        .code(400)
+        .type('text/html')
+        .send(reportPage({ ...page, error: problem }));
+    const report = await complianceReport(ctx.runner.client, {
+      ...filter,
+      taskQueue: ctx.runner.taskQueue,
+      ledger: await ledger(),
+    });
+    return reply.type('text/html').send(reportPage({ ...page, report }));
   });
 }

@@ -12,6 +12,7 @@ import { cliEnv, countersign } from '../support/countersignCli';
 import { launchChromium } from '../support/chromium';
 import { eventually, newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
+import { testLedgerUrl } from '../support/ledgerFile';
 import { freePort } from '../support/processes';
 import { startInbox } from '../../servers/inbox/inboxServer';
 
@@ -60,7 +61,8 @@ const reviews = { workflowId: reviewsId };
 let h: Harness;
 let runner: Runner;
 beforeAll(async () => {
-  h = await startHarness({ registry: new AgentRegistry([shop]) });
+  // The queue and the reviews are read from the approvals ledger the worker (and the reviews workflow) write.
+  h = await startHarness({ registry: new AgentRegistry([shop]), ledgerUrl: testLedgerUrl() });
   runner = new Runner(h.client, { taskQueue: h.taskQueue });
 });
 afterAll(async () => {

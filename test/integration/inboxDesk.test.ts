@@ -14,6 +14,7 @@ import { startInbox } from '../../servers/inbox/inboxServer';
 import { launchChromium } from '../support/chromium';
 import { eventually, newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
+import { testLedgerUrl } from '../support/ledgerFile';
 import { freePort } from '../support/processes';
 import { projectRoot } from '../support/toolchain';
 
@@ -67,7 +68,11 @@ let desk: string;
 let deskStarted: number;
 beforeAll(async () => {
   const port = await freePort();
-  h = await startHarness({ registry: new AgentRegistry([releaser, histDeployer, histCleaner]) });
+  // The history reads the approvals ledger the worker writes.
+  h = await startHarness({
+    registry: new AgentRegistry([releaser, histDeployer, histCleaner]),
+    ledgerUrl: testLedgerUrl(),
+  });
   runner = new Runner(h.client, { taskQueue: h.taskQueue });
   inbox = await startInbox({ runner, port, approverHeader: 'X-Forwarded-User' });
   browser = await launchChromium();

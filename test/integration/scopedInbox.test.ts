@@ -13,6 +13,7 @@ import { type LinkClaims, mintLinkToken, readLinkToken } from '../../links/actio
 import { startInbox } from '../../servers/inbox/inboxServer';
 import { eventually, newId } from '../support/fixtures';
 import { startLinkedDesk, type LinkedDesk } from '../support/linkedDesk';
+import { testLedgerUrl } from '../support/ledgerFile';
 import { freePort } from '../support/processes';
 import { type SlackSide, slackClick, startResponseUrls } from '../support/slackClicks';
 
@@ -34,6 +35,7 @@ beforeAll(async () => {
     registry: new AgentRegistry(demoAgents),
     linkSecret: LINK_SECRET,
     inbox: { slack, log: { write: (line: string) => logLines.push(line) } },
+    harness: { ledgerUrl: testLedgerUrl() }, // the history reads the approvals ledger its worker writes
   });
   // `countersign serve --task-queue other-team`, on the same namespace, links and Slack app.
   other = await startInbox({

@@ -86,13 +86,18 @@ export function problemOf(program: Command, inv: Invocation): string | undefined
   if (!command)
     return `${inv.where}: countersign ${name.text}: no such command (commands: ${program.commands.map((c) => c.name()).join(', ')})`;
   const subcommands = command.commands.filter((c) => c.name() !== 'help');
+  // A command with an action of its own (`approvals`, beside `approvals report`) also runs without a subcommand.
+  const ownAction = Boolean((command as unknown as { _actionHandler?: unknown })._actionHandler);
   if (subcommands.length && words[0] && !words[0].text.startsWith('-')) {
-    const sub = words.shift()!.text;
+    const sub = words[0].text;
     const found = subcommands.find((c) => c.name() === sub || c.aliases().includes(sub));
-    if (!found)
+    if (!found && !ownAction)
       return `${inv.where}: countersign ${name.text} ${sub}: no such command (${name.text} has: ${subcommands.map((c) => c.name()).join(', ')})`;
-    command = found;
-    path.push(sub);
+    if (found) {
+      words.shift();
+      command = found;
+      path.push(sub);
+    }
   }
   const accepted = new Set([...globals, ...longFlags(command)]);
   for (const w of words) {
