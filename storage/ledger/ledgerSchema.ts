@@ -44,7 +44,7 @@ export const MIGRATIONS: Array<(d: Dialect) => string[]> = [
     // Who decided each call (every person of a quorum), canonical for filtering and as written for showing.
     `CREATE TABLE ledger_call_approvers (
       workflow_id ${key(d)} NOT NULL, chain_id ${key(d)} NOT NULL, call_id ${key(d)} NOT NULL,
-      approver_canonical ${key(d)} NOT NULL, approver TEXT NOT NULL,
+      approver_canonical ${key(d)} NOT NULL, approver ${key(d)} NOT NULL,
       PRIMARY KEY (workflow_id, chain_id, call_id, approver_canonical))`,
     `CREATE INDEX ledger_call_approvers_name ON ledger_call_approvers (approver_canonical, workflow_id, chain_id, call_id)`,
     // Each chain's head (its last record) and prune anchor (the last record pruned).
