@@ -33,6 +33,7 @@ import { publishingScenarios } from './histories/publishing';
 import { signingScenarios } from './histories/signing';
 import { subRunScenarios } from './histories/subRuns';
 import { timerScenarios } from './histories/timers';
+import { ledgerScenarios } from './histories/ledger';
 
 // The scenarios live in scripts/histories/, by topic. They are recorded in this order, the order they were first
 // written in, and it matters: once 'granted-call' has started the corpus's grants workflow, every call that waits
@@ -83,6 +84,9 @@ const ORDER = [
   'tool-timeout',
   'input-guardrail-ask-approved',
   'output-guardrail-ask-rejected',
+  'ledger-decisions',
+  'ledger-continued-as-new',
+  'ledger-reviews',
 ];
 
 function inRecordingOrder(...groups: Scenarios[]): Scenarios {
@@ -106,6 +110,7 @@ const scenarios = inRecordingOrder(
   toolTimeoutScenarios,
   hostedToolScenarios,
   guardrailScenarios,
+  ledgerScenarios,
 );
 
 async function main() {

@@ -189,9 +189,10 @@ export async function createConfiguredWorker(
   try {
     await checkSearchAttributes(connection, config);
     deltaRelay = config.deltaRelay ? await startDeltaRelay(config.deltaRelay) : undefined;
-    const { namespace, taskQueue, deployment, encryptionKeys, payloadStorage, demoOutbox } = config;
+    const { namespace, taskQueue, deployment, encryptionKeys, payloadStorage, demoOutbox, ledgerUrl } = config;
     const { worker, ledger } = await createCheckedWorker(
       {
+        ledgerUrl, // COUNTERSIGN_LEDGER_URL (default .temporal/ledger.db)
         namespace,
         taskQueue,
         deployment,
