@@ -87,7 +87,11 @@ async function writeOf(client: Client, run: WorkflowExecutionInfo): Promise<Ledg
 
 /** Reviews the reviews workflow holds for calls the ledger still shows unreviewed, in the backfill's chain. */
 async function backfillReviews(client: Client, ledger: LedgerStore, reviewsWorkflowId: string): Promise<number> {
-  const reviews = await listReviews(client, { workflowId: reviewsWorkflowId });
+  const reviews = await listReviews(client, { workflowId: reviewsWorkflowId }).catch((err: unknown) => {
+    throw new CountersignError(
+      `could not read the reviews in workflow ${reviewsWorkflowId}: ${why(err)} (a worker on its task queue must answer the query)`,
+    );
+  });
   if (!reviews.length) return 0;
   const unreviewed = new Set<string>();
   for (let after: string | undefined; ;) {

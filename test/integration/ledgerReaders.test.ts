@@ -67,7 +67,9 @@ async function decided(h: Harness, p: Omit<Plan, 'h'>, i: number): Promise<{ wor
   return { workflowId, callId };
 }
 
-const cli = async (...args: string[]) => (await countersign(args, cliEnv())).stdout;
+// A reviews workflow of this suite's own (the backfill reads it): none is ever started, so it has no reviews.
+const env = () => cliEnv({ COUNTERSIGN_REVIEWS_WORKFLOW_ID: newId('no-reviews') });
+const cli = async (...args: string[]) => (await countersign(args, env())).stdout;
 const approvalsOf = async (queue: string, ...args: string[]) =>
   JSON.parse(await cli('--task-queue', queue, 'approvals', '--json', ...args)) as ApprovalRecord[];
 const month = new Date().toISOString().slice(0, 7);
@@ -116,7 +118,7 @@ test('ledger backfill writes in runs whose worker kept no ledger: the same recor
   expect(overA.skipped).toBeGreaterThanOrEqual(2);
   expect(await approvalsOf(a.taskQueue)).toEqual(before);
   // Bad input: one line, exit 2, nothing read.
-  expect(await countersignExit(['ledger', 'backfill', '--since', 'last week'], cliEnv())).toMatchObject({
+  expect(await countersignExit(['ledger', 'backfill', '--since', 'last week'], env())).toMatchObject({
     code: 2,
     stderr: 'countersign: --since must be a duration such as 30m, 24h or 7d, got "last week"\n',
   });
@@ -149,7 +151,7 @@ test('with every worker stopped: approvals (filters, --until, paging), the repor
     .split('\n');
   expect(page2).toHaveLength(3);
   expect(page2.at(-1)).toBe('next: none (the last page)');
-  expect(await countersignExit(['approvals', '--limit', 'lots'], cliEnv())).toMatchObject({ code: 2 });
+  expect(await countersignExit(['approvals', '--limit', 'lots'], env())).toMatchObject({ code: 2 });
 
   // The report of queue A, checked by hand: 1 approved (ann), 1 rejected (bob), 1 pending; rate 1/2.
   const report = JSON.parse(
@@ -184,7 +186,7 @@ test('with every worker stopped: approvals (filters, --until, paging), the repor
   const text = await cli('--task-queue', b.taskQueue, 'approvals', 'report', '--month', month);
   expect(text).toContain('2 calls');
   expect(text).toContain('approval rate: 100.0% of decided calls');
-  expect(await countersignExit(['approvals', 'report', '--month', '2026-13'], cliEnv())).toMatchObject({
+  expect(await countersignExit(['approvals', 'report', '--month', '2026-13'], env())).toMatchObject({
     code: 2,
     stderr: 'countersign: --month must be a month such as 2026-11 (YYYY-MM), got "2026-13"\n',
   });
@@ -219,7 +221,7 @@ test('with every worker stopped: approvals (filters, --until, paging), the repor
 });
 
 test('ledger verify: clean, then a row changed by hand in the SQLite file is named (exit 1)', async () => {
-  const clean = await countersignExit(['ledger', 'verify'], cliEnv());
+  const clean = await countersignExit(['ledger', 'verify'], env());
   expect(clean).toMatchObject({ code: 0, stderr: '' });
   expect(clean.stdout).toMatch(
     /^ledger verified: \d+ chain\(s\), \d+ record\(s\), \d+ compared with their run's history; no problems\n$/,
@@ -234,12 +236,12 @@ test('ledger verify: clean, then a row changed by hand in the SQLite file is nam
   } finally {
     db.close();
   }
-  const found = await countersignExit(['ledger', 'verify'], cliEnv());
+  const found = await countersignExit(['ledger', 'verify'], env());
   expect(found.code).toBe(1);
   const lines = found.stderr.trimEnd().split('\n');
   expect(lines.some((l) => l.startsWith(`countersign: changed: run ${target.workflowId} (chain `))).toBe(true);
   expect(lines.at(-1)).toMatch(/^countersign: \d+ problem\(s\) in /);
-  expect(await countersignExit(['ledger', 'prune', '--older-than', '2h'], cliEnv())).toMatchObject({
+  expect(await countersignExit(['ledger', 'prune', '--older-than', '2h'], env())).toMatchObject({
     code: 2,
     stderr: 'countersign: --older-than must be at least 1d, got "2h": prune keeps the last day\n',
   });
