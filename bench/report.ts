@@ -8,6 +8,7 @@ import type { DeltaLatencyResult } from './deltaLatency';
 import type { WorkerStartResult } from './workerStart';
 import type { ReplayCostResult } from './replayCost';
 import { f1, renderTargets } from './targets';
+import { type LedgerBenchResult, renderLedgerBench } from './ledgerBench';
 
 export interface BenchResults {
   machine?: string;
@@ -19,6 +20,7 @@ export interface BenchResults {
   adapter?: AdapterBenchResult;
   growth?: GrowthResult;
   deltas?: DeltaLatencyResult;
+  ledger?: LedgerBenchResult;
 }
 
 const ratio = (a: number, b: number) => (a / Math.max(b, 1e-9)).toFixed(2);
@@ -162,5 +164,6 @@ export function renderResults(r: BenchResults): string {
   if (r.adapter) parts.push(renderAdapterBench(r.adapter).join('\n'));
   if (r.growth) parts.push(growth(r.growth).join('\n'));
   if (r.deltas) parts.push(deltas(r.deltas).join('\n'));
+  if (r.ledger) parts.push(renderLedgerBench(r.ledger).join('\n'));
   return parts.join('\n\n');
 }

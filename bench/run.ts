@@ -15,6 +15,8 @@
 //   growth     history events and bytes against run length (BENCH_GROWTH_TURNS, default 10,100,500), Countersign
 //              and the agent floor, and 12 newsletters of 280 KB across continue-as-new; payload storage on
 //   deltas     model text delta latency: the scripted model's SSE chunk → runner.runStreamed (BENCH_DELTA_RUNS, 20)
+//   ledger     the approvals ledger: a million entries in SQLite and PostgreSQL (a month's report, filtered pages, one
+//              decision's write), then 1,000 finished runs through the ledger against the replay path (bench/ledgerBench.ts)
 // Every dev server here runs with eager activity dispatch on (as `npm start`'s does). roundtrip and alternatives
 // share one dev server and in-process workers (default and fast mode); growth has a fresh one. Results:
 // bench/results/latest.{md,json}; a section not run this time keeps its previous figures.
@@ -41,8 +43,10 @@ import { measureWorkerStart } from './workerStart';
 import { ensureCompiledWorker } from '../test/support/compiledWorker';
 import { measureReplayCost } from './replayCost';
 import { benchModel, startBenchServer } from './benchServer';
+import { measureLedgerBench } from './ledgerBench';
+import { openLedger } from '../storage/ledger/ledgerUrl';
 
-const SECTIONS = ['start', 'roundtrip', 'alternatives', 'adapter', 'scale', 'growth', 'deltas'] as const;
+const SECTIONS = ['start', 'roundtrip', 'alternatives', 'adapter', 'scale', 'growth', 'deltas', 'ledger'] as const;
 type Section = (typeof SECTIONS)[number];
 const log = (line: string) => console.log(`[bench] ${line}`);
 
@@ -213,6 +217,40 @@ async function main() {
         runs: Number(process.env.BENCH_DELTA_RUNS ?? 20),
         log,
       });
+    }
+    if (sections.includes('ledger')) {
+      results.ledger = await measureLedgerBench({
+        log,
+        // A fresh dev server and an in-process worker whose runs write the ledger at `url`.
+        runsOn: async (url) => {
+          const server = await startServer();
+          const ledger = (await openLedger(url))!;
+          const taskQueue = 'bench-ledger';
+          const worker = await Worker.create({
+            connection: server.nativeConnection,
+            taskQueue,
+            workflowBundle: await benchBundle(),
+            activities: createAgentActivities({
+              registry: defaultRegistry(),
+              settings: workerSettingsOf({ model: modelSettings }),
+              ledger,
+            }),
+          });
+          const plainTaskQueue = 'bench-no-ledger';
+          const plainWorker = await Worker.create({
+            connection: server.nativeConnection,
+            taskQueue: plainTaskQueue,
+            workflowBundle: await benchBundle(),
+            activities: createAgentActivities({
+              registry: defaultRegistry(),
+              settings: workerSettingsOf({ model: modelSettings }),
+            }),
+          });
+          const close = async () => (await ledger.close(), await server.teardown());
+          return { client: server.client, worker, taskQueue, plainWorker, plainTaskQueue, close };
+        },
+      });
+      save();
     }
   } finally {
     await model.close();

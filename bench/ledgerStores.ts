@@ -1,0 +1,172 @@
+// The ledger's stores at a year's scale: a million audit entries written through store.write (one write per run, as a
+// backfill writes them) into SQLite and into PostgreSQL, then what the readers ask of them: a month's compliance
+// report and filtered pages of 50 (ten runs each), and what one more decision costs a write on the full store.
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LedgerWrite } from '../contract/ledgerRecords';
+import type { LedgerStore } from '../storage/ledger/ledgerStore';
+import { openLedger } from '../storage/ledger/ledgerUrl';
+import { startPostgres } from '../test/support/postgres';
+import { APPROVERS, LAST_MONTH, TOOLS, yearOfWrites } from './ledgerData';
+
+export interface Quantiles {
+  p50: number;
+  p95: number;
+}
+export interface StoreFigures {
+  store: 'sqlite' | 'postgres';
+  entries: number;
+  runs: number;
+  /** Writing the year, whole: entries per second. */
+  loadSeconds: number;
+  /** The database's size on disk afterwards (MB; SQLite's file with its WAL, PostgreSQL's database). */
+  sizeMb?: number;
+  monthReportMs: Quantiles;
+  /** The calls the month's report counted. */
+  monthCalls: number;
+  pageByToolStatusMs: Quantiles;
+  pageByApproverMs: Quantiles;
+  /** One decision appended to a run's chain on the full store (store.write of one entry). */
+  writeOneMs: Quantiles;
+  verifyMonthMs: number;
+}
+
+const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
+export const quantiles = (xs: number[]): Quantiles => {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)]!;
+  return { p50: at(0.5), p95: at(0.95) };
+};
+
+async function timed(times: number, fn: () => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const t0 = process.hrtime.bigint();
+    await fn();
+    out.push(ms(t0));
+  }
+  return out;
+}
+
+/** Writes every run of the year, `inFlight` at a time; returns how many runs. */
+async function load(store: LedgerStore, entries: number, inFlight: number, log: (l: string) => void): Promise<number> {
+  const writes = yearOfWrites(entries);
+  let runs = 0;
+  let done = 0;
+  const next = (): LedgerWrite | undefined => {
+    const w = writes.next();
+    return w.done ? undefined : w.value;
+  };
+  const lane = async () => {
+    for (let w = next(); w; w = next()) {
+      runs += 1;
+      const r = await store.write(w);
+      done += r.written;
+      if (runs % 20_000 === 0) log(`  ${store.describe}: ${done.toLocaleString('en')} entries written`);
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, lane));
+  if (done !== entries) throw new Error(`${store.describe}: wrote ${done} entries, expected ${entries}`);
+  return runs;
+}
+
+async function measureStore(
+  kind: StoreFigures['store'],
+  store: LedgerStore,
+  o: {
+    entries: number;
+    repeats: number;
+    inFlight: number;
+    sizeMb: () => Promise<number | undefined>;
+    log: (l: string) => void;
+  },
+): Promise<StoreFigures> {
+  o.log(`ledger: writing ${o.entries.toLocaleString('en')} entries into ${kind}…`);
+  const t0 = process.hrtime.bigint();
+  const runs = await load(store, o.entries, o.inFlight, o.log);
+  const loadSeconds = ms(t0) / 1000;
+  const month = { sinceIso: `${LAST_MONTH}-01T00:00:00.000Z`, untilIso: '2026-12-01T00:00:00.000Z' };
+  let monthCalls = 0;
+  const monthReport = await timed(o.repeats, async () => (monthCalls = (await store.report(month)).total));
+  // A quarter's rejections of one tool, and one approver's whole year: 50 a page, as the CLI and the inbox ask.
+  const quarter = { sinceIso: '2026-06-01T00:00:00.000Z', untilIso: '2026-09-01T00:00:00.000Z' };
+  const byToolStatus = await timed(o.repeats, () =>
+    store.approvals({ ...quarter, tool: TOOLS[3], status: 'rejected', limit: 50 }),
+  );
+  const byApprover = await timed(o.repeats, () => store.approvals({ approver: APPROVERS[9], limit: 50 }));
+  // One more decision on runs already kept: the write a run makes for each decision.
+  let seq = 1_000;
+  const writeOne = await timed(Math.max(50, o.repeats * 10), () =>
+    store.write({
+      workflowId: 'bench-run-7',
+      chainId: 'bench-chain-7',
+      taskQueue: 'countersign',
+      agent: 'billing',
+      entries: [
+        {
+          seq: ++seq,
+          callId: `late-${seq}`,
+          toolName: 'send_email',
+          decision: 'approved',
+          approver: 'approver-01',
+          requestedAt: new Date(Date.parse('2026-11-20T10:00:00Z') + seq * 1000).toISOString(),
+          decidedAt: new Date(Date.parse('2026-11-20T10:00:05Z') + seq * 1000).toISOString(),
+          via: 'update',
+        },
+      ],
+    }),
+  );
+  const tv = process.hrtime.bigint();
+  const verified = await store.verify(month);
+  const verifyMonthMs = ms(tv);
+  if (verified.problems.length) throw new Error(`${kind}: verify found ${verified.problems.length} problems`);
+  return {
+    store: kind,
+    entries: o.entries,
+    runs,
+    loadSeconds,
+    sizeMb: await o.sizeMb(),
+    monthReportMs: quantiles(monthReport),
+    monthCalls,
+    pageByToolStatusMs: quantiles(byToolStatus),
+    pageByApproverMs: quantiles(byApprover),
+    writeOneMs: quantiles(writeOne),
+    verifyMonthMs,
+  };
+}
+
+/** SQLite in a temporary file and PostgreSQL in a temporary cluster, each filled and measured, then removed. */
+export async function measureLedgerStores(o: {
+  entries: number;
+  repeats: number;
+  stores: Array<StoreFigures['store']>;
+  log: (l: string) => void;
+}): Promise<StoreFigures[]> {
+  const out: StoreFigures[] = [];
+  if (o.stores.includes('sqlite')) {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-bench-'));
+    const file = join(dir, 'ledger.db');
+    const store = await openLedger(file);
+    try {
+      const size = () =>
+        ['', '-wal'].reduce((n, s) => n + (statSync(file + s, { throwIfNoEntry: false })?.size ?? 0), 0) / 2 ** 20;
+      out.push(await measureStore('sqlite', store!, { ...o, inFlight: 1, sizeMb: async () => size() }));
+    } finally {
+      await store?.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  if (o.stores.includes('postgres')) {
+    const pg = await startPostgres();
+    const store = await openLedger(pg.url);
+    try {
+      const sizeMb = async () => undefined;
+      out.push(await measureStore('postgres', store!, { ...o, inFlight: 8, sizeMb }));
+    } finally {
+      await store?.close();
+      await pg.remove();
+    }
+  }
+  return out;
+}
