@@ -33,10 +33,11 @@ export const notifyOptions: ActivityOptions = {
 export const { modelTurn, runTool, notify } = proxyActivities<AgentActivities>(modelOptions);
 /**
  * Approvals-ledger writes (workflows/ledgerWriter.ts): retried until the store takes them, however long it is down
- * (no attempt limit; the backoff is capped at a minute so it catches up soon after), each attempt short.
+ * (no attempt limit; the backoff is capped at a minute so it catches up soon after). Each attempt is short: a write
+ * takes milliseconds, and a worker killed under one is noticed after 15 seconds (SQLite's busy wait is 10).
  */
 export const ledgerOptions: ActivityOptions = {
-  startToCloseTimeout: '30 seconds',
+  startToCloseTimeout: '15 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 };
 export const { recordLedger } = proxyActivities<AgentActivities>(ledgerOptions);

@@ -31,4 +31,6 @@ export default async function globalSetup(): Promise<void> {
   const bundlePath = join(dir, `test-workflow-bundle.${process.pid}.js`); // one per jest run: runs side by side never read a half-written bundle
   writeFileSync(bundlePath, code);
   process.env.COUNTERSIGN_TEST_BUNDLE = bundlePath;
+  // Worker processes and CLIs the tests start keep their approvals ledger apart from `npm start`'s (.temporal/ledger.db).
+  process.env.COUNTERSIGN_LEDGER_URL ??= join(dir, 'test-ledger.db');
 }
