@@ -169,6 +169,57 @@ test('an audit-only call is written as unreviewed, and its review (by the review
   }
 });
 
+test('a cancelled run: its waiting call is written cancelled, and the ledger shows nothing pending', async () => {
+  const id = newId('ledger-cancelled');
+  h.model.script(id, [{ toolCalls: [email(1)] }, { text: 'never' }]);
+  const chainId = await start(id, { agent: 'ledger-shop', input: 'go' });
+  await untilPending(id, 1);
+  await eventually(async () => ((await recordsOf(id)).m1?.status === 'pending' ? true : undefined));
+  const handle = h.client.workflow.getHandle(id);
+  await handle.cancel();
+  await handle.result().catch(() => undefined);
+  expect((await expectChain(id, chainId)).map((e) => e.decision)).toEqual(['cancelled']);
+  expect((await recordsOf(id)).m1).toMatchObject({ status: 'cancelled' });
+});
+
+test('the reviews workflow numbers its reviews in one chain across continue-as-new', async () => {
+  const id = newId('ledger-refunds');
+  const reviewsId = newId('ledger-reviews-can');
+  const calls = [1, 2, 3, 4].map((n) => refund(100 * n, `r${n}`));
+  h.model.script(id, [{ toolCalls: calls }, { text: 'done' }]);
+  await start(id, { agent: 'ledger-shop', input: 'go' });
+  await h.client.workflow.getHandle(id).result();
+  const reviews = await h.client.workflow.start('countersignReviews', {
+    taskQueue: h.taskQueue,
+    workflowId: reviewsId,
+    args: [{ continueAsNewAfterEvents: 10 }],
+  });
+  try {
+    for (const c of calls)
+      await reviewCall(
+        h.client,
+        h.taskQueue,
+        { workflowId: id, callId: c.callId, verdict: 'reviewed', reviewer: 'ann' },
+        { workflowId: reviewsId },
+      );
+    const chain = await eventually(async () => {
+      const rows = await store.chain({ workflowId: reviewsId, chainId: reviews.firstExecutionRunId });
+      return rows.length >= 4 ? rows : undefined;
+    });
+    expect(chain.map((r) => r.seq)).toEqual([1, 2, 3, 4]);
+    expect(chain.map((r) => (r.entry as { callId: string }).callId)).toEqual(['r1', 'r2', 'r3', 'r4']);
+    expect((await reviews.describe()).runId).not.toBe(reviews.firstExecutionRunId); // it did continue as new
+    const records = await eventually(async () => {
+      const all = Object.values(await recordsOf(id));
+      return all.every((r) => r.status === 'reviewed') ? all : undefined;
+    });
+    expect(records).toHaveLength(4);
+    expect((await store.verify({})).problems).toEqual([]);
+  } finally {
+    await reviews.terminate('test over').catch(() => undefined);
+  }
+});
+
 test('a decision does not wait for the ledger: with its file locked, decisions return and the run goes on', async () => {
   const id = newId('ledger-locked');
   h.model.script(id, [{ toolCalls: [email(1)] }, { toolCalls: [email(2)] }, { text: 'done' }]);
