@@ -5,7 +5,7 @@ import { APPROVAL_STATUSES, type ApprovalRecord, type ApprovalStatus } from '../
 import { type Connect } from './cliConnection';
 import { lazy } from './lazyLoads';
 import { addApprovalsReportCommand } from './approvalsReportCommand';
-import { UsageError, usage } from './usageErrors';
+import { UsageError, usage, usageExits } from './usageErrors';
 import { visible } from '../core/visibleText';
 import { dim, green, print, printJson, red, yellow } from './terminalOutput';
 
@@ -56,8 +56,7 @@ export function approvalLine(r: ApprovalRecord, width: number): string {
 }
 
 export function addApprovalsCommand(program: Command, connect: Connect): void {
-  const approvals = program
-    .command('approvals')
+  const approvals = usageExits(program.command('approvals'))
     .description(
       'approvals across runs, open and closed, from the approvals ledger (no worker needed): what each call came to and who decided it; audit-only calls as unreviewed, reviewed or flagged',
     )

@@ -6,16 +6,16 @@ import type { LedgerProblem } from '../storage/ledger/ledgerStore';
 import { type Connect } from './cliConnection';
 import { lazy } from './lazyLoads';
 import { dim, print, printJson, printProblem } from './terminalOutput';
-import { usage } from './usageErrors';
+import { usage, usageExits } from './usageErrors';
 import { visible } from '../core/visibleText';
 
 const problemLine = (p: LedgerProblem) =>
   visible(`${p.problem}: run ${p.workflowId} (chain ${p.chainId}) seq ${p.seq}: ${p.detail}`, { oneLine: true });
 
 export function addLedgerCommands(program: Command, connect: Connect): void {
-  const ledger = program
-    .command('ledger')
-    .description('the approvals ledger (COUNTERSIGN_LEDGER_URL): backfill it from retained runs, verify it, prune it');
+  const ledger = usageExits(program.command('ledger')).description(
+    'the approvals ledger (COUNTERSIGN_LEDGER_URL): backfill it from retained runs, verify it, prune it',
+  );
   const taskQueue = () => program.opts<{ taskQueue?: string }>().taskQueue;
 
   ledger

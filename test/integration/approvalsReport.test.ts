@@ -216,4 +216,23 @@ test('the approvals command: --count, --json, --status, --until, paging, the glo
   await expect(cli('--limit', '0')).rejects.toMatchObject({ name: 'UsageError' });
   await expect(cli('--after', 'no way')).rejects.toMatchObject({ name: 'UsageError' });
   await expect(cli('--status', 'maybe')).rejects.toThrow(/Allowed choices are pending, approved/);
+  await expect(cli('--status', 'maybe')).rejects.toMatchObject({ name: 'UsageError' }); // one line, exit 2
+  await expect(cli('report', '--month', 'soon')).rejects.toMatchObject({
+    name: 'UsageError',
+    message: '--month must be a month such as 2026-11 (YYYY-MM), got "soon"',
+  });
+  // The report of the 50 runs through the command, as JSON and CSV.
+  const report = JSON.parse(await cli('report', '--since', '2026-11-20', '--until', '2026-11-21', '--json'));
+  expect(report).toMatchObject({ total: RUNS, byOutcome: { cancelled: 4, approved: 24, rejected: 11, pending: 11 } });
+  const csv = (await cli('report', '--month', '2026-11', '--csv')).split('\r\n');
+  expect(csv.slice(0, 2).map((l) => l.split(',').slice(0, 7).join(','))).toEqual([
+    'group,name,total,pending,approved,rejected,expired',
+    'total,,50,11,24,11,0',
+  ]);
+  expect(csv.slice(2, -1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual([
+    'tool,delete_record,25',
+    'tool,send_email,25',
+    'approver,ann,12',
+    'approver,bob,23',
+  ]);
 });
