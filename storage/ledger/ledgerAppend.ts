@@ -244,12 +244,13 @@ async function saveCalls(db: SchemaRunner, rows: Touched[]): Promise<void> {
         t.callId,
         canonicalApprover(a),
         a,
+        ...[10, 6, 5, 4, 3, 11].map((column) => values[i]![column]),
       ]),
     );
     for (const names of chunks(approvers))
       await db.run(
-        `INSERT INTO ledger_call_approvers (workflow_id, chain_id, call_id, approver_canonical, approver)
-         VALUES ${marks(names.length, 5)} ON CONFLICT DO NOTHING`,
+        `INSERT INTO ledger_call_approvers (workflow_id, chain_id, call_id, approver_canonical, approver,
+          event_at, status, tool, agent, task_queue, wait_ms) VALUES ${marks(names.length, 11)} ON CONFLICT DO NOTHING`,
         names.flat(),
       );
   }

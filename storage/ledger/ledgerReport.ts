@@ -1,6 +1,8 @@
-// The compliance report, aggregated by the database: counts by GROUP BY, time to decision as percentile_cont
-// (linear between the two nearest waits) — PostgreSQL's own, and in SQLite the same two rows picked by ROW_NUMBER over
-// the indexed wait_ms. A month of a million-record ledger is a few grouped scans, not rows shipped to Node.
+// The compliance report, aggregated by the database over covering indexes (ledger_calls_report and
+// ledger_call_approvers_report: a month is one index range, no row lookups). Counts are GROUP BY tool (or approver)
+// and status; time to decision is percentile_cont (linear between the two nearest waits): PostgreSQL's own over
+// GROUPING SETS, and in SQLite the same formula over the waits the same grouped scan hands back (group_concat), since
+// SQLite's window functions cost several times that scan on a month of a million-record ledger.
 import type { Dialect, SchemaRunner } from './ledgerSchema';
 import type { ComplianceReport, LedgerQuery, ReportGroup } from './ledgerStore';
 import { whereOf } from './ledgerReads';
@@ -8,59 +10,114 @@ import { isoTime } from './ledgerAppend';
 
 /** Statuses under which the call ran on a person's (or a rule's) word: approved, auto, grant, timeout that approves. */
 const APPROVING = new Set(['approved', 'auto_approved', 'granted', 'timed_out']);
-const CALL_JOIN = `ledger_call_approvers a JOIN ledger_calls c ON c.workflow_id = a.workflow_id
-  AND c.chain_id = a.chain_id AND c.call_id = a.call_id`;
 
 type Db = Pick<SchemaRunner, 'all'>;
 type Waits = { p50: number | null; p95: number | null };
+const NONE: Waits = { p50: null, p95: null };
+
+/** One grouping's figures: counts per group and status, waits per group ('' = all), the spelling shown per group. */
+interface Grouped {
+  counts: Map<string, Map<string, number>>;
+  waits: Map<string, Waits>;
+  names: Map<string, string>;
+}
 
 export async function reportOf(db: Db, dialect: Dialect, q: LedgerQuery): Promise<ComplianceReport> {
   const where = whereOf(q);
-  const byTool = await counts(
-    db,
-    `SELECT c.tool AS g, c.status AS s, COUNT(*) AS n FROM ledger_calls c WHERE ${where.sql} GROUP BY c.tool, c.status`,
-    where.params,
-  );
-  const byWho = await counts(
-    db,
-    `SELECT a.approver_canonical AS g, c.status AS s, COUNT(*) AS n, MIN(a.approver) AS name FROM ${CALL_JOIN}
-     WHERE ${where.sql} GROUP BY a.approver_canonical, c.status`,
-    where.params,
-  );
-  const total = new Map<string, number>();
-  for (const outcomes of byTool.counts.values()) for (const [s, n] of outcomes) total.set(s, (total.get(s) ?? 0) + n);
-
-  const waits = (group: string | undefined, from: string) => percentiles(db, dialect, group, from, where);
-  const [all, tools, who] = await Promise.all([
-    waits(undefined, 'ledger_calls c'),
-    waits('c.tool', 'ledger_calls c'),
-    waits('a.approver_canonical', CALL_JOIN),
+  const by = dialect === 'postgres' ? groupedPg : groupedSqlite;
+  // The approvers table carries its call's report columns under the same names: the same WHERE fits it.
+  const [tools, who] = await Promise.all([
+    by(db, 'ledger_calls c', 'c.tool', where),
+    by(db, 'ledger_call_approvers c', 'c.approver_canonical', where, 'c.approver'),
   ]);
-  const none: Waits = { p50: null, p95: null };
+  const total = new Map<string, number>();
+  for (const outcomes of tools.counts.values()) for (const [s, n] of outcomes) total.set(s, (total.get(s) ?? 0) + n);
   const sinceIso = isoTime(q.sinceIso);
   const untilIso = isoTime(q.untilIso);
   return {
     ...(sinceIso ? { sinceIso } : {}),
     ...(untilIso ? { untilIso } : {}),
-    ...groupOf(total, all.get('') ?? none),
-    byTool: Object.fromEntries([...byTool.counts].map(([g, c]) => [g, groupOf(c, tools.get(g) ?? none)])),
+    ...groupOf(total, tools.waits.get('') ?? NONE),
+    byTool: Object.fromEntries([...tools.counts].map(([g, c]) => [g, groupOf(c, tools.waits.get(g) ?? NONE)])),
     byApprover: Object.fromEntries(
-      [...byWho.counts].map(([g, c]) => [byWho.names.get(g) ?? g, groupOf(c, who.get(g) ?? none)]),
+      [...who.counts].map(([g, c]) => [who.names.get(g) ?? g, groupOf(c, who.waits.get(g) ?? NONE)]),
     ),
   };
 }
 
-async function counts(db: Db, sql: string, params: unknown[]) {
-  const out = new Map<string, Map<string, number>>();
-  const names = new Map<string, string>();
-  for (const r of await db.all(sql, params)) {
+function collect(rows: Array<Record<string, unknown>>, out: Grouped): void {
+  for (const r of rows) {
     const g = String(r.g);
-    if (!out.has(g)) out.set(g, new Map());
-    out.get(g)!.set(String(r.s), Number(r.n));
+    if (!out.counts.has(g)) out.counts.set(g, new Map());
+    out.counts.get(g)!.set(String(r.s), Number(r.n));
     // The spelling shown for a person: the least of those written (the same in every store).
-    if (r.name !== undefined && (!names.has(g) || String(r.name) < names.get(g)!)) names.set(g, String(r.name));
+    if (r.name != null && (!out.names.has(g) || String(r.name) < out.names.get(g)!)) out.names.set(g, String(r.name));
   }
-  return { counts: out, names };
+}
+
+async function groupedPg(db: Db, from: string, group: string, where: Where, name?: string): Promise<Grouped> {
+  const out: Grouped = { counts: new Map(), waits: new Map(), names: new Map() };
+  const [counted, waited] = await Promise.all([
+    db.all(
+      `SELECT ${group} AS g, c.status AS s, COUNT(*) AS n${name ? `, MIN(${name}) AS name` : ''} FROM ${from}
+       WHERE ${where.sql} GROUP BY ${group}, c.status`,
+      where.params,
+    ),
+    db.all(
+      `SELECT ${group} AS g, GROUPING(${group}) AS whole, percentile_cont(0.5) WITHIN GROUP (ORDER BY c.wait_ms) AS p50,
+        percentile_cont(0.95) WITHIN GROUP (ORDER BY c.wait_ms) AS p95 FROM ${from}
+       WHERE ${where.sql} AND c.wait_ms IS NOT NULL GROUP BY GROUPING SETS ((${group}), ())`,
+      where.params,
+    ),
+  ]);
+  collect(counted, out);
+  for (const r of waited)
+    out.waits.set(Number(r.whole) === 1 ? '' : String(r.g), { p50: numberOrNull(r.p50), p95: numberOrNull(r.p95) });
+  return out;
+}
+
+async function groupedSqlite(db: Db, from: string, group: string, where: Where, name?: string): Promise<Grouped> {
+  const out: Grouped = { counts: new Map(), waits: new Map(), names: new Map() };
+  const rows = await db.all(
+    `SELECT ${group} AS g, c.status AS s, COUNT(*) AS n, group_concat(c.wait_ms) AS w${name ? `, MIN(${name}) AS name` : ''}
+     FROM ${from} WHERE ${where.sql} GROUP BY ${group}, c.status`,
+    where.params,
+  );
+  collect(rows, out);
+  const waits = new Map<string, number[]>();
+  const all: number[] = [];
+  for (const r of rows) {
+    if (r.w == null || r.w === '') continue;
+    const ws = String(r.w).split(',').map(Number);
+    const g = String(r.g);
+    const mine = waits.get(g) ?? [];
+    waits.set(g, mine);
+    for (const w of ws) {
+      mine.push(w);
+      all.push(w);
+    }
+  }
+  for (const [g, ws] of waits) out.waits.set(g, percentilesOf(ws));
+  // Everyone's waits: for the approvers' grouping a call counts once per person; the total comes from the tools'.
+  out.waits.set('', percentilesOf(all));
+  return out;
+}
+
+type Where = { sql: string; params: unknown[] };
+
+/** p50 and p95 as percentile_cont computes them. */
+export function percentilesOf(values: number[]): Waits {
+  if (!values.length) return NONE;
+  const sorted = Float64Array.from(values).sort();
+  return { p50: interpolate(sorted, 0.5), p95: interpolate(sorted, 0.95) };
+}
+
+/** percentile_cont: the value at (n-1)p, linear between its two neighbours. */
+function interpolate(sorted: Float64Array, p: number): number {
+  const pos = (sorted.length - 1) * p;
+  const lo = Math.floor(pos);
+  const a = sorted[lo]!;
+  return lo + 1 < sorted.length ? a + (sorted[lo + 1]! - a) * (pos - lo) : a;
 }
 
 function groupOf(outcomes: Map<string, number>, waits: Waits): ReportGroup {
@@ -77,54 +134,6 @@ function groupOf(outcomes: Map<string, number>, waits: Waits): ReportGroup {
     approvalRate: decided ? approving / decided : null,
     timeToDecisionMs: waits,
   };
-}
-
-/** p50 and p95 of wait_ms per group ('' for the whole set), percentile_cont's definition in both dialects. */
-async function percentiles(
-  db: Db,
-  dialect: Dialect,
-  group: string | undefined,
-  from: string,
-  where: { sql: string; params: unknown[] },
-): Promise<Map<string, Waits>> {
-  const g = group ?? `''`;
-  const filter = `${where.sql} AND c.wait_ms IS NOT NULL`;
-  const out = new Map<string, Waits>();
-  if (dialect === 'postgres') {
-    const rows = await db.all(
-      `SELECT ${g} AS g, percentile_cont(0.5) WITHIN GROUP (ORDER BY c.wait_ms) AS p50,
-        percentile_cont(0.95) WITHIN GROUP (ORDER BY c.wait_ms) AS p95 FROM ${from} WHERE ${filter} GROUP BY 1`,
-      where.params,
-    );
-    for (const r of rows) out.set(String(r.g), { p50: numberOrNull(r.p50), p95: numberOrNull(r.p95) });
-    return out;
-  }
-  // The rows at floor((n-1)p) and the one after, per group: all percentile_cont needs.
-  const at = (p: number) => `CAST((n - 1) * ${p} AS INTEGER)`;
-  const rows = await db.all(
-    `SELECT g, w, rn, n FROM (SELECT ${g} AS g, c.wait_ms AS w, ROW_NUMBER() OVER (PARTITION BY ${g} ORDER BY c.wait_ms) - 1 AS rn,
-       COUNT(*) OVER (PARTITION BY ${g}) AS n FROM ${from} WHERE ${filter})
-     WHERE rn IN (${at(0.5)}, ${at(0.5)} + 1, ${at(0.95)}, ${at(0.95)} + 1)`,
-    where.params,
-  );
-  const picked = new Map<string, { n: number; w: Map<number, number> }>();
-  for (const r of rows) {
-    const key = String(r.g);
-    if (!picked.has(key)) picked.set(key, { n: Number(r.n), w: new Map() });
-    picked.get(key)!.w.set(Number(r.rn), Number(r.w));
-  }
-  for (const [key, { n, w }] of picked) out.set(key, { p50: interpolate(n, w, 0.5), p95: interpolate(n, w, 0.95) });
-  return out;
-}
-
-/** percentile_cont: the value at (n-1)p, linear between its two neighbours. */
-export function interpolate(n: number, sorted: Map<number, number>, p: number): number | null {
-  if (!n) return null;
-  const pos = (n - 1) * p;
-  const lo = Math.floor(pos);
-  const a = sorted.get(lo)!;
-  const b = sorted.get(lo + 1);
-  return b === undefined ? a : a + (b - a) * (pos - lo);
 }
 
 const numberOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));

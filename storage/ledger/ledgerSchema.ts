@@ -38,14 +38,19 @@ export const MIGRATIONS: Array<(d: Dialect) => string[]> = [
     `CREATE INDEX ledger_calls_agent ON ledger_calls (agent, event_at, workflow_id, chain_id, call_id)`,
     `CREATE INDEX ledger_calls_tool ON ledger_calls (tool, event_at, workflow_id, chain_id, call_id)`,
     `CREATE INDEX ledger_calls_queue ON ledger_calls (task_queue, event_at, workflow_id, chain_id, call_id)`,
-    `CREATE INDEX ledger_calls_wait ON ledger_calls (event_at, wait_ms)`,
+    // The report reads only this index (no row lookups): a month's calls are one range of it.
+    `CREATE INDEX ledger_calls_report ON ledger_calls (event_at, status, tool, agent, task_queue, wait_ms)`,
     `CREATE INDEX ledger_calls_decided ON ledger_calls (decided_at)`,
     `CREATE INDEX ledger_calls_call ON ledger_calls (workflow_id, call_id)`,
-    // Who decided each call (every person of a quorum), canonical for filtering and as written for showing.
+    // Who decided each call (every person of a quorum), canonical for filtering and as written for showing, with
+    // the call's report columns copied (rewritten with its row) so the report by approver reads this table alone.
     `CREATE TABLE ledger_call_approvers (
       workflow_id ${key(d)} NOT NULL, chain_id ${key(d)} NOT NULL, call_id ${key(d)} NOT NULL,
-      approver_canonical ${key(d)} NOT NULL, approver ${key(d)} NOT NULL,
+      approver_canonical ${key(d)} NOT NULL, approver ${key(d)} NOT NULL, event_at ${key(d)} NOT NULL,
+      status ${key(d)}, tool ${key(d)} NOT NULL, agent ${key(d)} NOT NULL, task_queue ${key(d)} NOT NULL, wait_ms ${big(d)},
       PRIMARY KEY (workflow_id, chain_id, call_id, approver_canonical))`,
+    `CREATE INDEX ledger_call_approvers_report ON ledger_call_approvers
+      (event_at, approver_canonical, status, tool, agent, task_queue, wait_ms, approver)`,
     `CREATE INDEX ledger_call_approvers_name ON ledger_call_approvers (approver_canonical, workflow_id, chain_id, call_id)`,
     // Each chain's head (its last record) and prune anchor (the last record pruned).
     `CREATE TABLE ledger_chains (
