@@ -85,7 +85,9 @@ export function addApprovalsCommand(program: Command, connect: Connect): void {
       if (o.count && paged) throw new UsageError('--count counts every match: leave out --limit and --after');
       const { client } = await connect();
       const page = paged
-        ? await approvalsPage(client, { ...f, limit, after: o.after })
+        ? await approvalsPage(client, { ...f, limit, after: o.after }).catch((e: Error) => {
+            throw /^--after /.test(e?.message ?? '') ? new UsageError(e.message) : e; // a cursor no page gave
+          })
         : { records: await approvalsAcross(client, f) };
       const { records } = page;
       const next = 'next' in page ? page.next : undefined;

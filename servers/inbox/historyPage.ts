@@ -44,16 +44,19 @@ export function historyPage(o: {
   filter: HistoryFilter;
   statuses: readonly string[];
   records?: ApprovalRecord[];
+  /** How many match in all (default: the records given). */
+  total?: number;
   error?: string;
   now?: number;
 }): string {
   const now = o.now ?? Date.now();
   const records = [...(o.records ?? [])].reverse();
   const shown = records.slice(0, HISTORY_ROWS);
+  const total = Math.max(o.total ?? 0, records.length);
   const results = o.error
     ? html`<p class="error" role="alert">${o.error}</p>`
     : records.length
-      ? html`<p class="meta" role="status">${records.length > shown.length ? `the newest ${shown.length} of ${records.length} decided calls` : `${records.length} decided call${records.length === 1 ? '' : 's'}`}</p>
+      ? html`<p class="meta" role="status">${total > shown.length ? `the newest ${shown.length} of ${total} decided calls` : `${total} decided call${total === 1 ? '' : 's'}`}</p>
 <div class="scroll"><table class="history"><thead><tr><th>decided</th><th>outcome</th><th>tool</th><th>agent</th><th>approver</th><th>run</th></tr></thead>
 <tbody>${shown.map((r) => row(r, now))}</tbody></table></div>`
       : html`<p class="empty" role="status">No decided calls match.</p>`;

@@ -4,10 +4,11 @@
 // gets its one-line error on the page (400) and nothing is read.
 import type { FastifyInstance } from 'fastify';
 import { APPROVAL_STATUSES, type ApprovalStatus } from '../../core/approvals/approvalHistory';
-import { approvalsAcross, complianceReport, sinceIso } from '../../client/approvals/approvalsReport';
+import { complianceReport, sinceIso } from '../../client/approvals/approvalsReport';
+import { newestDecided } from '../../client/approvals/newestRecords';
 import { reportPeriod } from '../../client/approvals/reportPeriod';
 import { QUERY_NAME } from '../../client/visibility';
-import { type HistoryFilter, historyPage } from './historyPage';
+import { HISTORY_ROWS, type HistoryFilter, historyPage } from './historyPage';
 import type { InboxContext } from './inboxServer';
 import { inboxLedger } from './inboxLedger';
 import { type ReportFilter, reportPage } from './reportPage';
@@ -78,15 +79,18 @@ export function addHistoryRoutes(app: FastifyInstance, ctx: InboxContext): void 
         .code(400)
         .type('text/html')
         .send(historyPage({ ...page, error: problem }));
-    const records = await approvalsAcross(ctx.runner.client, {
-      ...filter,
-      status: filter.status as ApprovalStatus | undefined,
-      taskQueue: ctx.runner.taskQueue,
-      ledger: await ledger(),
-    });
-    return reply
-      .type('text/html')
-      .send(historyPage({ ...page, records: records.filter((r) => r.status !== 'pending') }));
+    // Only the newest rows the page shows are read, however many years the ledger holds.
+    const { records, total } = await newestDecided(
+      ctx.runner.client,
+      {
+        ...filter,
+        status: filter.status as ApprovalStatus | undefined,
+        taskQueue: ctx.runner.taskQueue,
+        ledger: await ledger(),
+      },
+      HISTORY_ROWS,
+    );
+    return reply.type('text/html').send(historyPage({ ...page, records: records.reverse(), total }));
   });
 
   app.get<{ Querystring: Record<string, unknown> }>('/report', async (req, reply) => {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { Command } from 'commander';
 import { approvalsAcross, approvalsPage, complianceReport } from '../../client/approvals/approvalsReport';
+import { newestDecided } from '../../client/approvals/newestRecords';
 import { addApprovalsCommand } from '../../cli/approvalsCommand';
 import type { ApprovalRecord, ApprovalStatus } from '../../core/approvals/approvalHistory';
 import { WORKFLOW_TYPE } from '../../contract/messages';
@@ -215,6 +216,10 @@ test('the approvals command: --count, --json, --status, --until, paging, the glo
   await expect(cli('--since', 'yesterday')).rejects.toThrow(/--since must be a duration/);
   await expect(cli('--limit', '0')).rejects.toMatchObject({ name: 'UsageError' });
   await expect(cli('--after', 'no way')).rejects.toMatchObject({ name: 'UsageError' });
+  await expect(cli('--limit', '5', '--after', 'bm90LWEtY3Vyc29y')).rejects.toMatchObject({
+    name: 'UsageError',
+    message: expect.stringMatching(/^--after "bm90LWEtY3Vyc29y" is not a cursor this ledger gave/),
+  });
   await expect(cli('--status', 'maybe')).rejects.toThrow(/Allowed choices are pending, approved/);
   await expect(cli('--status', 'maybe')).rejects.toMatchObject({ name: 'UsageError' }); // one line, exit 2
   await expect(cli('report', '--month', 'soon')).rejects.toMatchObject({
@@ -235,4 +240,40 @@ test('the approvals command: --count, --json, --status, --until, paging, the glo
     'approver,ann,12',
     'approver,bob,23',
   ]);
+});
+
+test("the newest decided records of a long ledger (the inbox's history) without reading it all", async () => {
+  const queue = `test-${randomUUID()}`;
+  const write = (i: number, decidedAt: string) =>
+    ledger.write({
+      workflowId: `newest-${queue}-${i}`,
+      chainId: 'c',
+      taskQueue: queue,
+      agent: 'ledger-clerk',
+      entries: [
+        {
+          seq: 1,
+          callId: 'k',
+          toolName: 'send_email',
+          decision: 'approved',
+          approver: 'ann',
+          via: 'update',
+          decidedAt,
+        },
+      ],
+    });
+  // 1,500 calls, one every 30 minutes back from now, then a burst of 600 within one second a day ago.
+  const now = Date.now();
+  for (let i = 0; i < 1500; i++) await write(i, new Date(now - (i + 1) * 1_800_000).toISOString());
+  const newest = await newestDecided(undefined, { taskQueue: queue, ledger }, 100);
+  expect(newest.total).toBe(1500);
+  expect(newest.records.map((r) => r.workflowId)).toEqual(
+    Array.from({ length: 100 }, (_, i) => `newest-${queue}-${i}`),
+  );
+  for (let i = 0; i < 600; i++) await write(2000 + i, new Date(now - 86_400_000 + (i % 1000)).toISOString());
+  const past = await newestDecided(undefined, { taskQueue: queue, ledger, until: '1d' }, 100);
+  expect(past.total).toBe(1500 - 47 + 600); // the 47 half-hours of the last day are after `until`
+  expect(past.records).toHaveLength(100);
+  expect(past.records.every((r) => /-2\d{3}$/.test(r.workflowId))).toBe(true); // the burst's newest
+  expect(await newestDecided(undefined, { taskQueue: queue, ledger, since: '3h' }, 100)).toMatchObject({ total: 5 });
 });
