@@ -4,6 +4,7 @@
 import type { Worker } from '@temporalio/worker';
 import { ConfigError } from '../temporal.config';
 import type { LedgerStore } from '../storage/ledger/ledgerStore';
+import { openLedger, redacted } from '../storage/ledger/ledgerUrl'; // loads a store (node:sqlite, pg) only when asked
 import { pingLedger } from '../activities/ledgerActivity';
 
 export const HEALTH_CHECK_MS = 15_000;
@@ -14,21 +15,22 @@ export interface WorkerLedger {
   closedAfter(worker: Worker): Worker;
 }
 
-/** A URL with its password hidden, for messages (it must never reach logs). */
-export const withoutPassword = (url: string): string => url.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
-
 /** The worker's ledger, or undefined when it keeps none (absent or `off`). A store that cannot be opened: one ConfigError. */
 export async function openWorkerLedger(url: string | undefined): Promise<WorkerLedger | undefined> {
   if (!url || url === 'off') return undefined;
   let store: LedgerStore | undefined;
   try {
-    // Loaded only by a worker that keeps a ledger: the stores bring node:sqlite and pg.
-    const { openLedger } = await import('../storage/ledger/ledgerUrl');
     store = await openLedger(url);
   } catch (err) {
-    const why = ((err as Error).message ?? String(err)).split('\n')[0]!.replaceAll(url, withoutPassword(url));
+    const why = ((err as Error).message ?? String(err)).split('\n')[0]!.replaceAll(url, redacted(url));
+    const fix = 'set it to a writable file path, a reachable postgres:// URL, or off';
+    // The store's own messages name the ledger (without its password); a bare system error gets the URL.
     throw new ConfigError(
-      `COUNTERSIGN_LEDGER_URL=${withoutPassword(url)}: the approvals ledger cannot be opened (${why}); set it to a writable file path, a reachable postgres:// URL, or off`,
+      why.startsWith('COUNTERSIGN_LEDGER_URL')
+        ? why
+        : /approvals ledger/.test(why)
+          ? `COUNTERSIGN_LEDGER_URL: ${why}; ${fix}`
+          : `COUNTERSIGN_LEDGER_URL=${redacted(url)}: the approvals ledger cannot be opened (${why}); ${fix}`,
     );
   }
   if (!store) return undefined;
