@@ -24,7 +24,6 @@ export const MIGRATIONS: Array<(d: Dialect) => string[]> = [
       written_at TEXT NOT NULL,
       PRIMARY KEY (workflow_id, chain_id, seq))`,
     `CREATE INDEX ledger_entries_at ON ledger_entries (at)`,
-    `CREATE INDEX ledger_entries_pos ON ledger_entries (workflow_id, chain_id, pos)`,
     // One derived row per call: the ApprovalRecord, and the fold's trail it was built from (core/approvals/callFold.ts).
     // status NULL: the call makes no record (yet). event_at: decided_at, else requested_at ('' when neither).
     `CREATE TABLE ledger_calls (
@@ -40,7 +39,6 @@ export const MIGRATIONS: Array<(d: Dialect) => string[]> = [
     `CREATE INDEX ledger_calls_queue ON ledger_calls (task_queue, event_at, workflow_id, chain_id, call_id)`,
     // The report reads only this index (no row lookups): a month's calls are one range of it.
     `CREATE INDEX ledger_calls_report ON ledger_calls (event_at, status, tool, agent, task_queue, wait_ms)`,
-    `CREATE INDEX ledger_calls_decided ON ledger_calls (decided_at)`,
     `CREATE INDEX ledger_calls_call ON ledger_calls (workflow_id, call_id)`,
     // Who decided each call (every person of a quorum), canonical for filtering and as written for showing, with
     // the call's report columns copied (rewritten with its row) so the report by approver reads this table alone.
@@ -51,7 +49,8 @@ export const MIGRATIONS: Array<(d: Dialect) => string[]> = [
       PRIMARY KEY (workflow_id, chain_id, call_id, approver_canonical))`,
     `CREATE INDEX ledger_call_approvers_report ON ledger_call_approvers
       (event_at, approver_canonical, status, tool, agent, task_queue, wait_ms, approver)`,
-    `CREATE INDEX ledger_call_approvers_name ON ledger_call_approvers (approver_canonical, workflow_id, chain_id, call_id)`,
+    // One person's calls in page order (pages filtered by approver start here).
+    `CREATE INDEX ledger_call_approvers_name ON ledger_call_approvers (approver_canonical, event_at, workflow_id, chain_id, call_id)`,
     // Each chain's head (its last record) and prune anchor (the last record pruned).
     `CREATE TABLE ledger_chains (
       workflow_id ${key(d)} NOT NULL, chain_id ${key(d)} NOT NULL, task_queue TEXT NOT NULL,

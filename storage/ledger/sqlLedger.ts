@@ -99,19 +99,24 @@ class SqlLedger implements LedgerStore {
   private async rows(key: { workflowId: string; chainId: string }, db: Pick<SchemaRunner, 'all'> = this.driver) {
     const rows = await db.all(
       `SELECT seq, pos, prev_seq, hash, body, call_id, kind, at FROM ledger_entries WHERE workflow_id = ? AND chain_id = ?
-       ORDER BY pos`,
+       ORDER BY seq`,
       [key.workflowId, key.chainId],
     );
-    return rows.map((r) => ({
-      seq: Number(r.seq),
-      pos: Number(r.pos),
-      prevSeq: r.prev_seq === null ? null : Number(r.prev_seq),
-      hash: String(r.hash),
-      body: String(r.body),
-      callId: String(r.call_id),
-      kind: String(r.kind),
-      at: String(r.at),
-    })) satisfies ChainRow[];
+    return (
+      rows
+        .map((r) => ({
+          seq: Number(r.seq),
+          pos: Number(r.pos),
+          prevSeq: r.prev_seq === null ? null : Number(r.prev_seq),
+          hash: String(r.hash),
+          body: String(r.body),
+          callId: String(r.call_id),
+          kind: String(r.kind),
+          at: String(r.at),
+        }))
+        // Chain order (a late entry is appended after later seqs); the primary key gives them by seq.
+        .sort((a, b) => a.pos - b.pos) satisfies ChainRow[]
+    );
   }
 
   async chain(key: { workflowId: string; chainId: string }) {
