@@ -26,7 +26,15 @@ export type * from '../contract/runEvents';
 export { describeZodError } from '../contract/zodErrors';
 export type { AgentSnapshot, ToolSnapshot } from '../core/run/agentSnapshot';
 export type { ConversationItem, Usage } from '../contract/items';
-export { approvalsAcross, type ApprovalsQuery } from './approvals/approvalsReport';
+export {
+  approvalsAcross,
+  approvalsPage,
+  complianceReport,
+  type ApprovalsQuery,
+  type ApprovalsPageQuery,
+  type ReportQuery,
+} from './approvals/approvalsReport';
+export type { ComplianceReport, LedgerPage, ReportGroup } from '../storage/ledger/ledgerStore';
 export type { ApprovalRecord, ApprovalStatus } from '../core/approvals/approvalHistory';
 export { signDecision, readPrivateKey, generateApproverKey, type ApproverPrivateKey } from './signing/decisionSigning';
 export type { Signing } from './run/runState';

@@ -17,6 +17,8 @@ export {
   followModelDeltas,
   describeZodError,
   approvalsAcross,
+  approvalsPage,
+  complianceReport,
   signDecision,
   readPrivateKey,
   generateApproverKey,
