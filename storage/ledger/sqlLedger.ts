@@ -11,6 +11,19 @@ import type { LedgerPage, LedgerPageQuery, LedgerProblem, LedgerQuery, LedgerSto
 
 type Row = Record<string, unknown>;
 
+const ROW_COLUMNS = 'seq, pos, prev_seq, hash, body, call_id, kind, at';
+const chainRow = (r: Row) =>
+  ({
+    seq: Number(r.seq),
+    pos: Number(r.pos),
+    prevSeq: r.prev_seq === null ? null : Number(r.prev_seq),
+    hash: String(r.hash),
+    body: String(r.body),
+    callId: String(r.call_id),
+    kind: String(r.kind),
+    at: String(r.at),
+  }) satisfies ChainRow & { kind: string; at: string };
+
 export interface SqlDriver {
   readonly dialect: Dialect;
   readonly describe: string;
@@ -78,45 +91,50 @@ class SqlLedger implements LedgerStore {
       note(r);
     const problems: LedgerProblem[] = [];
     let records = 0;
-    for (const key of keys.values()) {
-      const rows = await this.rows(key);
-      const [h] = await this.driver.all(`SELECT * FROM ledger_chains WHERE workflow_id = ? AND chain_id = ?`, [
-        key.workflowId,
-        key.chainId,
-      ]);
-      records += rows.length;
-      const head = h && {
-        lastSeq: Number(h.last_seq),
-        lastHash: String(h.last_hash),
-        anchorSeq: h.anchor_seq === null ? null : Number(h.anchor_seq),
-        anchorHash: h.anchor_hash === null ? null : String(h.anchor_hash),
-      };
-      problems.push(...verifyChain(key, rows, head));
+    // A few hundred chains a round trip: their rows and heads in two queries.
+    const all = [...keys.values()];
+    for (let i = 0; i < all.length; i += 200) {
+      const part = all.slice(i, i + 200);
+      const among = `(workflow_id, chain_id) IN (VALUES ${part.map(() => '(?, ?)').join(', ')})`;
+      const params = part.flatMap((k) => [k.workflowId, k.chainId]);
+      const rows = new Map<string, ReturnType<typeof chainRow>[]>();
+      for (const r of await this.driver.all(
+        `SELECT ${ROW_COLUMNS}, workflow_id, chain_id FROM ledger_entries WHERE ${among}`,
+        params,
+      )) {
+        const k = `${r.workflow_id}\n${r.chain_id}`;
+        rows.set(k, [...(rows.get(k) ?? []), chainRow(r)]);
+      }
+      const heads = new Map(
+        (await this.driver.all(`SELECT * FROM ledger_chains WHERE ${among}`, params)).map((h) => [
+          `${h.workflow_id}\n${h.chain_id}`,
+          h,
+        ]),
+      );
+      for (const key of part) {
+        const k = `${key.workflowId}\n${key.chainId}`;
+        const kept = (rows.get(k) ?? []).sort((a, b) => a.pos - b.pos);
+        const h = heads.get(k);
+        records += kept.length;
+        const head = h && {
+          lastSeq: Number(h.last_seq),
+          lastHash: String(h.last_hash),
+          anchorSeq: h.anchor_seq === null ? null : Number(h.anchor_seq),
+          anchorHash: h.anchor_hash === null ? null : String(h.anchor_hash),
+        };
+        problems.push(...verifyChain(key, kept, head));
+      }
     }
     return { chains: keys.size, records, problems };
   }
 
   private async rows(key: { workflowId: string; chainId: string }, db: Pick<SchemaRunner, 'all'> = this.driver) {
-    const rows = await db.all(
-      `SELECT seq, pos, prev_seq, hash, body, call_id, kind, at FROM ledger_entries WHERE workflow_id = ? AND chain_id = ?
-       ORDER BY seq`,
-      [key.workflowId, key.chainId],
-    );
-    return (
-      rows
-        .map((r) => ({
-          seq: Number(r.seq),
-          pos: Number(r.pos),
-          prevSeq: r.prev_seq === null ? null : Number(r.prev_seq),
-          hash: String(r.hash),
-          body: String(r.body),
-          callId: String(r.call_id),
-          kind: String(r.kind),
-          at: String(r.at),
-        }))
-        // Chain order (a late entry is appended after later seqs); the primary key gives them by seq.
-        .sort((a, b) => a.pos - b.pos) satisfies ChainRow[]
-    );
+    const rows = await db.all(`SELECT ${ROW_COLUMNS} FROM ledger_entries WHERE workflow_id = ? AND chain_id = ?`, [
+      key.workflowId,
+      key.chainId,
+    ]);
+    // Chain order (a late entry is appended after later seqs).
+    return rows.map(chainRow).sort((a, b) => a.pos - b.pos);
   }
 
   async chain(key: { workflowId: string; chainId: string }) {
