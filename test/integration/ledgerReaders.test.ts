@@ -241,6 +241,10 @@ test('ledger verify: clean, then a row changed by hand in the SQLite file is nam
   const lines = found.stderr.trimEnd().split('\n');
   expect(lines.some((l) => l.startsWith(`countersign: changed: run ${target.workflowId} (chain `))).toBe(true);
   expect(lines.at(-1)).toMatch(/^countersign: \d+ problem\(s\) in /);
+  // Prune deletes nothing younger than its age: every call here was decided minutes ago.
+  const kept = await approvalsOf(b.taskQueue);
+  expect(JSON.parse(await cli('ledger', 'prune', '--older-than', '1d', '--json'))).toMatchObject({ removed: 0 });
+  expect(await approvalsOf(b.taskQueue)).toEqual(kept);
   expect(await countersignExit(['ledger', 'prune', '--older-than', '2h'], env())).toMatchObject({
     code: 2,
     stderr: 'countersign: --older-than must be at least 1d, got "2h": prune keeps the last day\n',
