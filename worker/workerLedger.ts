@@ -22,6 +22,8 @@ export async function openWorkerLedger(url: string | undefined): Promise<WorkerL
   try {
     store = await openLedger(url);
   } catch (err) {
+    // A database down right now (a restart): the worker starts all the same, and its writes wait until it is back.
+    if (UNREACHABLE.test((err as Error).message ?? '')) return withChecks(new LaterLedger(url));
     const why = ((err as Error).message ?? String(err)).split('\n')[0]!.replaceAll(url, redacted(url));
     const fix = 'set it to a writable file path, a reachable postgres:// URL, or off';
     // The store's own messages name the ledger (without its password); a bare system error gets the URL.
@@ -33,8 +35,10 @@ export async function openWorkerLedger(url: string | undefined): Promise<WorkerL
           : `COUNTERSIGN_LEDGER_URL=${redacted(url)}: the approvals ledger cannot be opened (${why}); ${fix}`,
     );
   }
-  if (!store) return undefined;
-  const opened = store;
+  return store ? withChecks(store) : undefined;
+}
+
+function withChecks(opened: LedgerStore): WorkerLedger {
   return {
     store: opened,
     closedAfter(worker) {
@@ -52,4 +56,45 @@ export async function openWorkerLedger(url: string | undefined): Promise<WorkerL
       return worker;
     },
   };
+}
+
+/** Errors that say the database cannot be reached now, rather than that the URL or its credentials are wrong. */
+const UNREACHABLE =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|EAI_AGAIN|the database system is (starting up|shutting down)/;
+
+/**
+ * A PostgreSQL ledger that could not be reached when the worker started: opened at the first write or check that
+ * finds it back. Until then each write fails (the activity retries it) and /readyz and countersign_ledger_up say so.
+ */
+class LaterLedger implements LedgerStore {
+  readonly describe: string;
+  private opening: Promise<LedgerStore> | undefined;
+
+  constructor(private readonly url: string) {
+    this.describe = `postgres ${redacted(url)}`;
+  }
+
+  private store(): Promise<LedgerStore> {
+    this.opening ??= openLedger(this.url).then(
+      (s) => s!,
+      (err: Error) => {
+        this.opening = undefined; // the next write or check tries again
+        throw new Error(`the approvals ledger is not open yet: ${err.message.split('\n')[0]}`);
+      },
+    );
+    return this.opening;
+  }
+
+  write: LedgerStore['write'] = async (w) => (await this.store()).write(w);
+  approvals: LedgerStore['approvals'] = async (q) => (await this.store()).approvals(q);
+  report: LedgerStore['report'] = async (q) => (await this.store()).report(q);
+  verify: LedgerStore['verify'] = async (q) => (await this.store()).verify(q);
+  chain: LedgerStore['chain'] = async (k) => (await this.store()).chain(k);
+  prune: LedgerStore['prune'] = async (before) => (await this.store()).prune(before);
+  ping: LedgerStore['ping'] = async () => (await this.store()).ping();
+
+  async close(): Promise<void> {
+    const opened = await this.opening?.catch(() => undefined);
+    await opened?.close();
+  }
 }
