@@ -26,10 +26,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** `p`, or a failure naming `what` at the test's deadline. */
 async function within<T>(what: string, p: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
+  const atDeadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(late(what)), Math.max(0, deadline - Date.now()));
   });
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+  return Promise.race([p, atDeadline]).finally(() => clearTimeout(timer));
 }
 
 /** Polls `check` until it holds, or fails with `what` at the test's deadline. */
