@@ -39,6 +39,15 @@ export const ledgerMetrics = {
   },
 };
 
+/** Counting never fails a write (its retry would only be skipped by the store). */
+function counted(count: () => void): void {
+  try {
+    count();
+  } catch {
+    // no metrics runtime (a worker in a test without one): nothing to count in
+  }
+}
+
 /** Asks the store whether it can be reached (readiness), and says so in the gauge. Throws with the store's reason. */
 export async function pingLedger(ledger: LedgerStore): Promise<void> {
   try {
@@ -60,14 +69,15 @@ export function createLedgerActivities(ledger: LedgerStore | undefined) {
         throw new Error(
           `this worker keeps no approvals ledger (COUNTERSIGN_LEDGER_URL=off), but run ${write.workflowId} was started by one that does: give every worker of task queue ${write.taskQueue} the same COUNTERSIGN_LEDGER_URL`,
         );
+      let result: LedgerWriteResult;
       try {
-        const result = await ledger.write(write);
-        ledgerMetrics.wrote();
-        return result;
+        result = await ledger.write(write);
       } catch (err) {
-        ledgerMetrics.failed();
+        counted(ledgerMetrics.failed);
         throw err; // retried: nothing is lost while the store is down
       }
+      counted(ledgerMetrics.wrote);
+      return result;
     },
 
     /** Whether this worker keeps a ledger (the reviews workflow asks once per run: it has no agent snapshot). */
