@@ -84,6 +84,13 @@ export function addApprovalsCommand(program: Command, connect: Connect): void {
       const paged = limit !== undefined || o.after !== undefined;
       if (o.count && paged) throw new UsageError('--count counts every match: leave out --limit and --after');
       const { client } = await connect();
+      if (o.count) {
+        // Counted by the ledger's aggregate (the report's), not by reading every record.
+        const { status, ...rest } = f;
+        const report = await lazy.approvalsReport().complianceReport(client, rest);
+        const count = status ? (report.byOutcome[status] ?? 0) : report.total;
+        return o.json ? printJson({ count }) : print(String(count));
+      }
       const page = paged
         ? await approvalsPage(client, { ...f, limit, after: o.after }).catch((e: Error) => {
             throw /^--after /.test(e?.message ?? '') ? new UsageError(e.message) : e; // a cursor no page gave
@@ -91,7 +98,6 @@ export function addApprovalsCommand(program: Command, connect: Connect): void {
         : { records: await approvalsAcross(client, f) };
       const { records } = page;
       const next = 'next' in page ? page.next : undefined;
-      if (o.count) return o.json ? printJson({ count: records.length }) : print(String(records.length));
       if (o.json) return printJson(paged ? { records, ...(next ? { next } : {}) } : records);
       if (records.length === 0)
         return print(next ? `No approvals on this page; next: --after ${next}` : 'No approvals match.');

@@ -63,9 +63,23 @@ export async function compareChain(ledger: LedgerStore, writes: LedgerWrite[]): 
   for (const w of writes)
     for (const item of [...(w.entries ?? []), ...(w.reviews ?? [])])
       handed.set(item.seq, item as unknown as Record<string, unknown>);
-  const kept = new Map((await ledger.chain(key)).map((row) => [row.seq, row.entry]));
+  const rows = await ledger.chain(key);
+  const kept = new Map(rows.map((row) => [row.seq, row.entry]));
+  const [firstSeq] = [...handed.keys()].sort((a, b) => a - b);
+  if (!rows.length)
+    return [
+      {
+        ...key,
+        seq: firstSeq ?? 0,
+        problem: 'differs from history',
+        detail: `none of the ${handed.size} record(s) the run's history handed the ledger is in it (ledger backfill writes a retained run in)`,
+      },
+    ];
+  // Records before the first one kept were pruned (or removed, which the chain's own check names).
+  const firstKept = Math.min(...rows.map((row) => row.seq));
   const problems: LedgerProblem[] = [];
   for (const [seq, entry] of [...handed].sort(([a], [b]) => a - b)) {
+    if (seq < firstKept) continue;
     const problem = (detail: string): LedgerProblem => ({ ...key, seq, problem: 'differs from history', detail });
     if (!kept.has(seq)) problems.push(problem(`seq ${seq} is in the run's history but not in the ledger`));
     else {

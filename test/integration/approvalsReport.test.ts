@@ -8,6 +8,7 @@ import { Client, Connection } from '@temporalio/client';
 import { Command } from 'commander';
 import { approvalsAcross, approvalsPage, complianceReport } from '../../client/approvals/approvalsReport';
 import { newestDecided } from '../../client/approvals/newestRecords';
+import { compareChain } from '../../client/approvals/ledgerVerify';
 import { addApprovalsCommand } from '../../cli/approvalsCommand';
 import type { ApprovalRecord, ApprovalStatus } from '../../core/approvals/approvalHistory';
 import { WORKFLOW_TYPE } from '../../contract/messages';
@@ -276,4 +277,31 @@ test("the newest decided records of a long ledger (the inbox's history) without 
   expect(past.records).toHaveLength(100);
   expect(past.records.every((r) => /-2\d{3}$/.test(r.workflowId))).toBe(true); // the burst's newest
   expect(await newestDecided(undefined, { taskQueue: queue, ledger, since: '3h' }, 100)).toMatchObject({ total: 5 });
+});
+
+test("verify's comparison with history: what a run handed the ledger against the chain it keeps", async () => {
+  const key = { workflowId: newId('compared'), chainId: randomUUID(), taskQueue, agent: 'ledger-clerk' };
+  const entry = (seq: number, approver: string) =>
+    ({
+      seq,
+      callId: `k${seq}`,
+      toolName: 'send_email',
+      decision: 'approved',
+      approver,
+      via: 'update',
+      decidedAt: at(seq),
+    }) as const;
+  const handed = { ...key, entries: [entry(1, 'ann'), entry(2, 'bob')] };
+  await ledger.write(handed);
+  expect(await compareChain(ledger, [handed])).toEqual([]);
+  const problems = await compareChain(ledger, [
+    { ...key, entries: [entry(1, 'ann'), entry(2, 'eve'), entry(3, 'cy')] },
+  ]);
+  expect(problems.map((p) => [p.seq, p.problem, p.detail])).toEqual([
+    [2, 'differs from history', "seq 2 differs from the run's history in approver"],
+    [3, 'differs from history', "seq 3 is in the run's history but not in the ledger"],
+  ]);
+  const unknown = await compareChain(ledger, [{ ...handed, chainId: 'never-written' }]);
+  expect(unknown).toHaveLength(1);
+  expect(unknown[0]!.detail).toMatch(/^none of the 2 record\(s\) the run's history handed the ledger is in it/);
 });
