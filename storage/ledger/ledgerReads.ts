@@ -53,19 +53,23 @@ function decodeCursor(after: string): Cursor {
 
 export async function pageOf(db: Pick<SchemaRunner, 'all'>, q: LedgerPageQuery): Promise<LedgerPage> {
   const limit = Math.max(1, Math.min(MAX_PAGE, Math.floor(q.limit ?? DEFAULT_PAGE)));
-  // One person's calls: walk their approvers rows in page order (ledger_call_approvers_name), each joined to its call.
-  const by = q.approver ? 'a' : 'c';
+  // One person's calls: the page is picked from their approvers rows alone (they carry the call's filter columns,
+  // under the same names, in page order in ledger_call_approvers_name), then joined to those calls.
   const where = whereOf(q.approver ? { ...q, approver: undefined } : q);
   const params = q.approver ? [canonicalApprover(q.approver), ...where.params] : [...where.params];
+  const order = 'c.event_at, c.workflow_id, c.chain_id, c.call_id';
   let sql = q.approver
-    ? `SELECT c.* FROM ledger_call_approvers a JOIN ledger_calls c ON c.workflow_id = a.workflow_id
-        AND c.chain_id = a.chain_id AND c.call_id = a.call_id WHERE a.approver_canonical = ? AND ${where.sql}`
+    ? `SELECT c.workflow_id, c.chain_id, c.call_id, c.event_at FROM ledger_call_approvers c
+       WHERE c.approver_canonical = ? AND ${where.sql}`
     : `SELECT * FROM ledger_calls c WHERE ${where.sql}`;
   if (q.after !== undefined) {
-    sql += ` AND (${by}.event_at, ${by}.workflow_id, ${by}.chain_id, ${by}.call_id) > (?, ?, ?, ?)`;
+    sql += ` AND (${order}) > (?, ?, ?, ?)`;
     params.push(...decodeCursor(q.after));
   }
-  sql += ` ORDER BY ${by}.event_at, ${by}.workflow_id, ${by}.chain_id, ${by}.call_id LIMIT ${limit + 1}`;
+  sql += ` ORDER BY ${order} LIMIT ${limit + 1}`;
+  if (q.approver)
+    sql = `SELECT c.* FROM (${sql}) k JOIN ledger_calls c ON c.workflow_id = k.workflow_id AND c.chain_id = k.chain_id
+      AND c.call_id = k.call_id ORDER BY ${order}`;
   const rows = await db.all(sql, params);
   const more = rows.length > limit;
   const shown = more ? rows.slice(0, limit) : rows;
