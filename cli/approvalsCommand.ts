@@ -4,6 +4,7 @@ import { type Command, Option } from 'commander';
 import { APPROVAL_STATUSES, type ApprovalRecord, type ApprovalStatus } from '../core/approvals/approvalHistory';
 import { type Connect } from './cliConnection';
 import { lazy } from './lazyLoads';
+import { clientIfReachable } from './ledgerConnection';
 import { addApprovalsReportCommand } from './approvalsReportCommand';
 import { UsageError, usage, usageExits } from './usageErrors';
 import { visible } from '../core/visibleText';
@@ -83,7 +84,10 @@ export function addApprovalsCommand(program: Command, connect: Connect): void {
       const limit = usage(() => (ledgerQueryOf(f), checkCursor(o.after), limitOf(o.limit)));
       const paged = limit !== undefined || o.after !== undefined;
       if (o.count && paged) throw new UsageError('--count counts every match: leave out --limit and --after');
-      const { client } = await connect();
+      const client = await clientIfReachable(
+        connect,
+        'reading the ledger alone (calls of runs that ended while they waited show as pending)',
+      );
       if (o.count) {
         // Counted by the ledger's aggregate (the report's), not by reading every record.
         const { status, ...rest } = f;

@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { type Connect } from './cliConnection';
 import { lazy } from './lazyLoads';
+import { clientIfReachable } from './ledgerConnection';
 import { print, printJson } from './terminalOutput';
 import { reportCsv, reportText } from './reportFormats';
 import { UsageError, usage } from './usageErrors';
@@ -40,7 +41,10 @@ export function addApprovalsReportCommand(approvals: Command, program: Command, 
       if (o.status) throw new UsageError('the report counts every outcome: leave out --status');
       const query = { agent: o.agent, tool: o.tool, approver: o.approver, taskQueue: o.taskQueue };
       usage(() => (ledgerQueryOf(query), reportPeriod(o))); // bad input fails before anything is read
-      const { client } = await connect();
+      const client = await clientIfReachable(
+        connect,
+        'reading the ledger alone (calls of runs that ended while they waited show as pending)',
+      );
       const report = await complianceReport(client, { ...query, month: o.month, since: o.since, until: o.until });
       if (o.json) return printJson(report);
       if (o.csv) return void process.stdout.write(reportCsv(report));

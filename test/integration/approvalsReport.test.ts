@@ -17,6 +17,7 @@ import { openLedger } from '../../storage/ledger/ledgerUrl';
 import { newId } from '../support/fixtures';
 import { testLedgerUrl } from '../support/ledgerFile';
 import { testAddress } from '../support/testServer';
+import { cliEnv, countersignExit } from '../support/countersignCli';
 
 jest.setTimeout(120_000);
 
@@ -241,6 +242,16 @@ test('the approvals command: --count, --json, --status, --until, paging, the glo
     'approver,ann,12',
     'approver,bob,23',
   ]);
+});
+
+test('with Temporal out of reach, the command reads the ledger alone and says so in one line', async () => {
+  const { code, stdout, stderr } = await countersignExit(
+    ['--task-queue', taskQueue, 'approvals', '--status', 'pending', '--count'],
+    cliEnv({ TEMPORAL_ADDRESS: '127.0.0.1:1' }),
+  );
+  // The runs cut off while they waited cannot be told apart without Temporal: they show as the ledger has them.
+  expect({ code, stdout }).toEqual({ code: 0, stdout: '15\n' });
+  expect(stderr).toMatch(/^countersign: cannot reach Temporal at 127\.0\.0\.1:1 .*: reading the ledger alone .*\n$/);
 });
 
 test("the newest decided records of a long ledger (the inbox's history) without reading it all", async () => {
