@@ -63,6 +63,7 @@ export async function compareChain(ledger: LedgerStore, writes: LedgerWrite[]): 
   for (const w of writes)
     for (const item of [...(w.entries ?? []), ...(w.reviews ?? [])])
       handed.set(item.seq, item as unknown as Record<string, unknown>);
+  if (!handed.size) return []; // only waiting calls handed so far: no record to compare
   const rows = await ledger.chain(key);
   const kept = new Map(rows.map((row) => [row.seq, row.entry]));
   const [firstSeq] = [...handed.keys()].sort((a, b) => a - b);

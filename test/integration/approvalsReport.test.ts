@@ -312,6 +312,9 @@ test("verify's comparison with history: what a run handed the ledger against the
     [2, 'differs from history', "seq 2 differs from the run's history in approver"],
     [3, 'differs from history', "seq 3 is in the run's history but not in the ledger"],
   ]);
+  expect(
+    await compareChain(ledger, [{ ...key, pending: [{ callId: 'w', toolName: 'x', requestedAt: at(0) }] }]),
+  ).toEqual([]);
   const unknown = await compareChain(ledger, [{ ...handed, chainId: 'never-written' }]);
   expect(unknown).toHaveLength(1);
   expect(unknown[0]!.detail).toMatch(/^none of the 2 record\(s\) the run's history handed the ledger is in it/);
