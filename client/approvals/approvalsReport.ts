@@ -181,3 +181,18 @@ export async function complianceReport(client: Client | undefined, f: ReportQuer
     );
   });
 }
+
+/** The newest `n` decided records matching `f`, newest first, and how many match in all (the inbox's history). */
+export async function newestDecided(
+  f: ApprovalsQuery,
+  n: number,
+): Promise<{ records: ApprovalRecord[]; total: number }> {
+  const q: LedgerQuery = { ...ledgerQueryOf(f), decidedOnly: true };
+  return withLedger(f.ledger, async (ledger) => {
+    const [page, report] = await Promise.all([
+      ledger.approvals({ ...q, newestFirst: true, limit: n }),
+      ledger.report(q),
+    ]);
+    return { records: page.records, total: report.total };
+  });
+}

@@ -7,20 +7,9 @@ import { CountersignError } from '../errors';
 
 /** The store COUNTERSIGN_LEDGER_URL names (default `.temporal/ledger.db`); a one-line error when it is `off`. */
 export async function openConfiguredLedger(url = setting('COUNTERSIGN_LEDGER_URL')): Promise<LedgerStore> {
-  // The stores load at the first read (importing the client library opens no database driver), with require: the
-  // CLI runs under tsx, whose CommonJS hook does not cover the import() ledgerUrl.ts's openLedger uses.
-  const { ledgerTarget } = require('../../storage/ledger/ledgerUrl') as typeof import('../../storage/ledger/ledgerUrl');
-  const target = ledgerTarget(url);
-  const ledger =
-    target.kind === 'off'
-      ? undefined
-      : target.kind === 'sqlite'
-        ? await (
-            require('../../storage/ledger/sqliteLedger') as typeof import('../../storage/ledger/sqliteLedger')
-          ).openSqliteLedger(target.file)
-        : await (
-            require('../../storage/ledger/pgLedger') as typeof import('../../storage/ledger/pgLedger')
-          ).openPgLedger(target.url);
+  // The store loads at the first read: importing the client library opens no database driver.
+  const { openLedger } = require('../../storage/ledger/ledgerUrl') as typeof import('../../storage/ledger/ledgerUrl');
+  const ledger = await openLedger(url);
   if (!ledger)
     throw new CountersignError(
       'the approvals ledger is off (COUNTERSIGN_LEDGER_URL=off): set COUNTERSIGN_LEDGER_URL to the path or postgres:// URL the workers write to',

@@ -4,8 +4,7 @@
 // gets its one-line error on the page (400) and nothing is read.
 import type { FastifyInstance } from 'fastify';
 import { APPROVAL_STATUSES, type ApprovalStatus } from '../../core/approvals/approvalHistory';
-import { complianceReport, sinceIso } from '../../client/approvals/approvalsReport';
-import { newestDecided } from '../../client/approvals/newestRecords';
+import { complianceReport, newestDecided, sinceIso } from '../../client/approvals/approvalsReport';
 import { reportPeriod } from '../../client/approvals/reportPeriod';
 import { QUERY_NAME } from '../../client/visibility';
 import { HISTORY_ROWS, type HistoryFilter, historyPage } from './historyPage';
@@ -81,7 +80,6 @@ export function addHistoryRoutes(app: FastifyInstance, ctx: InboxContext): void 
         .send(historyPage({ ...page, error: problem }));
     // Only the newest rows the page shows are read, however many years the ledger holds.
     const { records, total } = await newestDecided(
-      ctx.runner.client,
       {
         ...filter,
         status: filter.status as ApprovalStatus | undefined,

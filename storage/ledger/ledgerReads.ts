@@ -16,7 +16,7 @@ export function whereOf(q: LedgerQuery): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
   const add = (sql: string, ...values: unknown[]) => (clauses.push(sql), params.push(...values));
   if (q.status) add('c.status = ?', q.status);
-  else add('c.status IS NOT NULL');
+  else add(q.decidedOnly ? "c.status IS NOT NULL AND c.status <> 'pending'" : 'c.status IS NOT NULL');
   if (q.agent) add('c.agent = ?', q.agent);
   if (q.tool) add('c.tool = ?', q.tool);
   if (q.taskQueue) add('c.task_queue = ?', q.taskQueue);
@@ -57,13 +57,14 @@ export async function pageOf(db: Pick<SchemaRunner, 'all'>, q: LedgerPageQuery):
   // under the same names, in page order in ledger_call_approvers_name), then joined to those calls.
   const where = whereOf(q.approver ? { ...q, approver: undefined } : q);
   const params = q.approver ? [canonicalApprover(q.approver), ...where.params] : [...where.params];
-  const order = 'c.event_at, c.workflow_id, c.chain_id, c.call_id';
+  const keys = ['c.event_at', 'c.workflow_id', 'c.chain_id', 'c.call_id'];
+  const order = q.newestFirst ? keys.map((k) => `${k} DESC`).join(', ') : keys.join(', ');
   let sql = q.approver
     ? `SELECT c.workflow_id, c.chain_id, c.call_id, c.event_at FROM ledger_call_approvers c
        WHERE c.approver_canonical = ? AND ${where.sql}`
     : `SELECT * FROM ledger_calls c WHERE ${where.sql}`;
   if (q.after !== undefined) {
-    sql += ` AND (${order}) > (?, ?, ?, ?)`;
+    sql += ` AND (${keys.join(', ')}) ${q.newestFirst ? '<' : '>'} (?, ?, ?, ?)`;
     params.push(...decodeCursor(q.after));
   }
   sql += ` ORDER BY ${order} LIMIT ${limit + 1}`;

@@ -12,6 +12,8 @@ export interface LedgerQuery extends ApprovalFilter {
   taskQueue?: string;
   /** Only this run (its workflow id; every chain of it). */
   workflowId?: string;
+  /** Only calls that came to something (no pending ones). */
+  decidedOnly?: boolean;
 }
 
 export interface LedgerPageQuery extends LedgerQuery {
@@ -19,6 +21,8 @@ export interface LedgerPageQuery extends LedgerQuery {
   limit?: number;
   /** The `next` cursor of the page before. */
   after?: string;
+  /** Newest first (a history's latest rows), in the same keyset order reversed. */
+  newestFirst?: boolean;
 }
 
 /** Oldest first (by decision, else request); `next` is set when more records match. */

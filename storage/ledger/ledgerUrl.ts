@@ -37,10 +37,14 @@ export function redacted(url: string): string {
   }
 }
 
-/** Opens the ledger `url` names (undefined for `off`), its schema migrated. */
+/**
+ * Opens the ledger `url` names (undefined for `off`), its schema migrated. The store's module loads here, with
+ * require rather than import(): the CLI and `npm start` run under tsx, whose CommonJS hook does not cover import().
+ */
 export async function openLedger(url: string): Promise<LedgerStore | undefined> {
   const target = ledgerTarget(url);
   if (target.kind === 'off') return undefined;
-  if (target.kind === 'sqlite') return (await import('./sqliteLedger')).openSqliteLedger(target.file);
-  return (await import('./pgLedger')).openPgLedger(target.url);
+  if (target.kind === 'sqlite')
+    return (require('./sqliteLedger') as typeof import('./sqliteLedger')).openSqliteLedger(target.file);
+  return (require('./pgLedger') as typeof import('./pgLedger')).openPgLedger(target.url);
 }

@@ -1,5 +1,5 @@
 // The embedded approvals ledger: one SQLite file through node:sqlite (no native build), WAL so readers (the CLI, the
-// inbox) never block the worker's writes, a busy timeout so two processes on one file wait instead of failing, and
+// inbox) never block the worker's writes, a short busy timeout so two processes on one file wait a moment, and
 // BEGIN IMMEDIATE per write so a write takes the file's write lock before it reads what it will change.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -8,7 +8,11 @@ import type { SchemaRunner } from './ledgerSchema';
 import { type SqlDriver, openSqlLedger } from './sqlLedger';
 import type { LedgerStore } from './ledgerStore';
 
-const BUSY_TIMEOUT_MS = 10_000;
+/**
+ * node:sqlite is synchronous: a write that waits for another process's lock holds the worker's event loop (every
+ * activity and workflow task of the process) for as long. So it waits briefly, then fails; the activity retries it.
+ */
+const BUSY_TIMEOUT_MS = 1_000;
 const CACHED_STATEMENTS = 256;
 
 /** node:sqlite, loaded with its one-time ExperimentalWarning left out (every other warning still shows). */

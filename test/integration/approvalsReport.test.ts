@@ -6,8 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { Command } from 'commander';
-import { approvalsAcross, approvalsPage, complianceReport } from '../../client/approvals/approvalsReport';
-import { newestDecided } from '../../client/approvals/newestRecords';
+import {
+  approvalsAcross,
+  approvalsPage,
+  complianceReport,
+  newestDecided,
+} from '../../client/approvals/approvalsReport';
 import { compareChain } from '../../client/approvals/ledgerVerify';
 import { addApprovalsCommand } from '../../cli/approvalsCommand';
 import type { ApprovalRecord, ApprovalStatus } from '../../core/approvals/approvalHistory';
@@ -277,17 +281,17 @@ test("the newest decided records of a long ledger (the inbox's history) without 
   // 1,500 calls, one every 30 minutes back from now, then a burst of 600 within one second a day ago.
   const now = Date.now();
   for (let i = 0; i < 1500; i++) await write(i, new Date(now - (i + 1) * 1_800_000).toISOString());
-  const newest = await newestDecided(undefined, { taskQueue: queue, ledger }, 100);
+  const newest = await newestDecided({ taskQueue: queue, ledger }, 100);
   expect(newest.total).toBe(1500);
   expect(newest.records.map((r) => r.workflowId)).toEqual(
     Array.from({ length: 100 }, (_, i) => `newest-${queue}-${i}`),
   );
   for (let i = 0; i < 600; i++) await write(2000 + i, new Date(now - 86_400_000 + (i % 1000)).toISOString());
-  const past = await newestDecided(undefined, { taskQueue: queue, ledger, until: '1d' }, 100);
+  const past = await newestDecided({ taskQueue: queue, ledger, until: '1d' }, 100);
   expect(past.total).toBe(1500 - 47 + 600); // the 47 half-hours of the last day are after `until`
   expect(past.records).toHaveLength(100);
   expect(past.records.every((r) => /-2\d{3}$/.test(r.workflowId))).toBe(true); // the burst's newest
-  expect(await newestDecided(undefined, { taskQueue: queue, ledger, since: '3h' }, 100)).toMatchObject({ total: 5 });
+  expect(await newestDecided({ taskQueue: queue, ledger, since: '3h' }, 100)).toMatchObject({ total: 5 });
 });
 
 test("verify's comparison with history: what a run handed the ledger against the chain it keeps", async () => {
