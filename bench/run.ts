@@ -58,7 +58,8 @@ function sectionsFromArgs(args: string[]): Section[] {
 
 async function main() {
   const sections = sectionsFromArgs(process.argv.slice(2));
-  const dir = join(projectRoot, 'bench/results');
+  // BENCH_RESULTS_DIR: another folder, for sections run side by side in separate processes (merged afterwards).
+  const dir = process.env.BENCH_RESULTS_DIR ?? join(projectRoot, 'bench/results');
   const previous: BenchResults = existsSync(join(dir, 'latest.json'))
     ? JSON.parse(readFileSync(join(dir, 'latest.json'), 'utf8'))
     : {};
