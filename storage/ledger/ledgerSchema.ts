@@ -69,7 +69,7 @@ export async function migrate(db: SchemaRunner, dialect: Dialect, now: string): 
   const current = Number(row?.v ?? 0);
   if (current > SCHEMA_VERSION)
     throw new Error(
-      `the approvals ledger has schema version ${current}, newer than this Countersign's ${SCHEMA_VERSION}`,
+      `the approvals ledger has schema version ${current}, newer than this Countersign's ${SCHEMA_VERSION}: upgrade this worker or CLI to the version that wrote it`,
     );
   const applied: number[] = [];
   for (let v = current + 1; v <= SCHEMA_VERSION; v++) {
