@@ -49,7 +49,8 @@ export function addLedgerCommands(program: Command, connect: Connect): void {
       const { sinceIso } = lazy.reportPeriod();
       if (o.since !== undefined) usage(() => sinceIso(o.since!));
       const client = await clientIfReachable(connect, "checking the chains alone (no run's history compared)");
-      const result = await lazy.ledgerVerify().verifyLedger(client, { since: o.since });
+      // The global --task-queue narrows the comparison with history to that queue's runs; the chains are all checked.
+      const result = await lazy.ledgerVerify().verifyLedger(client, { since: o.since, taskQueue: taskQueue() });
       if (result.problems.length) process.exitCode = 1;
       if (o.json) return printJson(result);
       for (const p of result.problems) printProblem(problemLine(p));

@@ -5,6 +5,8 @@ import { CountersignError } from './errors';
 
 /** Agent and tool names as visibility queries may hold them. */
 export const QUERY_NAME = /^[\w.@-]+$/;
+/** A task queue in a visibility query: also ':' and '/', still no quote that could end the query's string early. */
+export const QUEUE_NAME = /^[\w.@:/-]+$/;
 
 /** One line for the first value that is not plain; nothing for absent values. */
 export function checkQueryValues(

@@ -6,7 +6,7 @@ import type { Client } from '@temporalio/client';
 import { type ApprovalFilter, type ApprovalRecord, recordTime } from '../../core/approvals/approvalHistory';
 import type { ComplianceReport, LedgerPage, LedgerQuery, LedgerStore } from '../../storage/ledger/ledgerStore';
 import { CountersignError } from '../errors';
-import { QUERY_NAME, checkQueryValues, forEachLimited } from '../visibility';
+import { QUERY_NAME, QUEUE_NAME, checkQueryValues, forEachLimited } from '../visibility';
 import { withLedger } from './ledgerAccess';
 import { reportPeriod, sinceIso, timeIso } from './reportPeriod';
 import { settleReport } from './reportSettling';
@@ -38,8 +38,6 @@ const PAGE = 5_000;
 const MAX_LIMIT = 10_000;
 /** Runs asked at once whether they still run. */
 const IN_FLIGHT = 8;
-// Task queues may also hold ':' and '/'; agent and tool names are plain names.
-const QUEUE = /^[\w.@:/-]+$/;
 const CURSOR = /^[\w-]{1,2000}$/;
 
 /** The ledger's query for `f`: values checked and times resolved, each problem in one line. */
@@ -47,7 +45,7 @@ export function ledgerQueryOf(f: ApprovalsQuery, now = Date.now()): LedgerQuery 
   checkQueryValues([
     ['agent', f.agent, QUERY_NAME],
     ['tool', f.tool, QUERY_NAME],
-    ['task queue', f.taskQueue, QUEUE],
+    ['task queue', f.taskQueue, QUEUE_NAME],
   ]);
   const since = f.since === undefined ? undefined : timeIso('--since', f.since, now);
   const until = f.until === undefined ? undefined : timeIso('--until', f.until, now);

@@ -12,7 +12,7 @@ import type { LedgerStore } from '../../storage/ledger/ledgerStore';
 import { setting } from '../../temporal.config';
 import { CountersignError } from '../errors';
 import { auditOf } from '../run/runReads';
-import { checkQueryValues } from '../visibility';
+import { QUEUE_NAME, checkQueryValues } from '../visibility';
 import { withLedger } from './ledgerAccess';
 import { listReviews } from './reviews';
 import { sinceIso } from './reportPeriod';
@@ -37,7 +37,6 @@ export interface BackfillResult {
   skipped: number;
 }
 
-const QUEUE = /^[\w.@:/-]+$/;
 /** The chain the backfill's reviews are kept in, beside the reviews workflow's own. */
 export const BACKFILL_REVIEWS_CHAIN = 'backfill';
 
@@ -110,7 +109,7 @@ async function backfillReviews(client: Client, ledger: LedgerStore, reviewsWorkf
 
 /** Writes every retained run's audit (and the reviews) that the ledger lacks; a one-line error names a run it cannot read. */
 export async function backfillLedger(client: Client, o: BackfillOptions = {}): Promise<BackfillResult> {
-  checkQueryValues([['task queue', o.taskQueue, QUEUE]]);
+  checkQueryValues([['task queue', o.taskQueue, QUEUE_NAME]]);
   const since = o.since === undefined ? undefined : sinceIso(o.since);
   const clauses = [`WorkflowType = '${WORKFLOW_TYPE}'`];
   if (o.taskQueue) clauses.push(`TaskQueue = '${o.taskQueue}'`);

@@ -8,13 +8,18 @@ import type { LedgerWrite } from '../../contract/ledgerRecords';
 import { WORKFLOW_TYPE } from '../../contract/messages';
 import { REVIEWS_WORKFLOW_TYPE } from '../../contract/reviewMessages';
 import type { LedgerProblem, LedgerStore, VerifyResult } from '../../storage/ledger/ledgerStore';
-import { forEachLimited } from '../visibility';
+import { QUEUE_NAME, checkQueryValues, forEachLimited } from '../visibility';
 import { withLedger } from './ledgerAccess';
 import { sinceIso } from './reportPeriod';
 
 export interface VerifyOptions {
   /** Only chains with a record within this long (e.g. 30d); default every chain. */
   since?: string;
+  /**
+   * Only runs of this task queue are compared with their history: in a namespace shared with runs that write
+   * another ledger (another team's, a test's), those would be named as missing from this one.
+   */
+  taskQueue?: string;
   ledger?: LedgerStore;
 }
 
@@ -94,11 +99,13 @@ export async function compareChain(ledger: LedgerStore, writes: LedgerWrite[]): 
 /** Every chain in range recomputed by the store, and each retained run's chain compared with its history. */
 export async function verifyLedger(client: Client | undefined, o: VerifyOptions = {}): Promise<LedgerVerification> {
   const since = o.since === undefined ? undefined : sinceIso(o.since);
+  checkQueryValues([['task queue', o.taskQueue, QUEUE_NAME]]);
   return withLedger(o.ledger, async (ledger) => {
     const result = await ledger.verify(since ? { sinceIso: since } : {});
     if (!client) return { ...result, comparedWithHistory: 0 };
     const clauses = [`(WorkflowType = '${WORKFLOW_TYPE}' OR WorkflowType = '${REVIEWS_WORKFLOW_TYPE}')`];
     if (since) clauses.push(`(ExecutionStatus = 'Running' OR CloseTime >= '${since}')`);
+    if (o.taskQueue) clauses.push(`TaskQueue = '${o.taskQueue}'`);
     const runs: WorkflowExecutionInfo[] = [];
     for await (const run of client.workflow.list({ query: clauses.join(' AND ') })) runs.push(run);
     // A chain's writes may be spread over its executions (continue-as-new): gathered per chain before comparing.
