@@ -8,6 +8,7 @@ import type { LedgerWrite } from '../../contract/ledgerRecords';
 import { WORKFLOW_TYPE } from '../../contract/messages';
 import { REVIEWS_WORKFLOW_TYPE } from '../../contract/reviewMessages';
 import type { LedgerProblem, LedgerStore, VerifyResult } from '../../storage/ledger/ledgerStore';
+import { canonicalJson } from '../../storage/ledger/ledgerChain';
 import { QUEUE_NAME, checkQueryValues, forEachLimited } from '../visibility';
 import { withLedger } from './ledgerAccess';
 import { sinceIso } from './reportPeriod';
@@ -46,18 +47,14 @@ async function handedInHistory(client: Client, run: WorkflowExecutionInfo): Prom
   return writes;
 }
 
-/** Canonical JSON (keys sorted) of a value, so two records compare by content. */
-const canonical = (v: unknown): string =>
-  JSON.stringify(v, (_k, x: unknown) =>
-    x && typeof x === 'object' && !Array.isArray(x)
-      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
-      : x,
-  );
+/** Two values alike by content: the chain's canonical JSON, with a missing value never alike a present one. */
+const alike = (a: unknown, b: unknown): boolean =>
+  (a === undefined) === (b === undefined) && canonicalJson(a) === canonicalJson(b);
 
 /** The fields of `handed` the kept entry does not hold alike ("decision", "approver"), or none. */
 function differing(handed: Record<string, unknown>, kept: unknown): string[] {
   const row = (kept && typeof kept === 'object' ? kept : {}) as Record<string, unknown>;
-  return Object.keys(handed).filter((k) => canonical(handed[k]) !== canonical(row[k]));
+  return Object.keys(handed).filter((k) => !alike(handed[k], row[k]));
 }
 
 /** Problems of one chain against what its history handed the ledger. */
