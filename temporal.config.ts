@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { DEFAULT_TASK_QUEUE } from './contract/messages';
 import { GRANTS_WORKFLOW_ID } from './contract/grantMessages';
 import { REVIEWS_WORKFLOW_ID } from './contract/reviewMessages';
+import { RUN_SEARCH_ATTRIBUTES } from './contract/searchAttributes';
 import { type ConfigOverrides, ConfigError, configOf, devConfigOf, parseEnv, withOverrides } from './config/loadConfig';
 import type { CountersignConfig, DevConfig } from './config/settings';
 import { duration, durationMsOf, flag, port, readBy } from './config/envFields';
@@ -30,13 +31,16 @@ export const DEFAULT_SESSION_MAX_ITEMS = 200;
 export const MAX_SESSION_MAX_ITEMS = 100_000;
 const SESSION_ITEMS = `must be a whole number from 1 to ${MAX_SESSION_MAX_ITEMS}`;
 
-/** Search attributes the workflow upserts; `npm start` registers them on the dev server. */
-export const SEARCH_ATTRIBUTES = {
-  HitlStatus: 'Keyword',
-  HitlPendingTools: 'KeywordList',
-  HitlAgent: 'Keyword',
-  HitlPendingSince: 'Datetime',
-} as const;
+/**
+ * The runs' search attributes (contract/searchAttributes.ts) by the type names the temporal CLI takes (KEYWORD_LIST:
+ * KeywordList); `npm start` registers them on the dev server, and the worker names the command for a missing one.
+ */
+export const SEARCH_ATTRIBUTES: Readonly<Record<string, string>> = Object.fromEntries(
+  RUN_SEARCH_ATTRIBUTES.map((k) => [
+    k.name,
+    k.type.toLowerCase().replace(/(?:^|_)(\w)/g, (_, c: string) => c.toUpperCase()),
+  ]),
+);
 
 /**
  * What the product reads: worker, client library, CLI, servers. One variable per line, left as written by Prettier:

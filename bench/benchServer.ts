@@ -2,7 +2,7 @@
 // Web UI, eager activity dispatch on (as `npm start`'s is); and the scripted model's endpoint every section's worker calls.
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { EAGER_ACTIVITIES } from '../devtools/devServer';
-import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../contract/searchAttributes';
+import { RUN_SEARCH_ATTRIBUTES } from '../contract/searchAttributes';
 import type { ModelEndpoint } from '../temporal.config';
 import { binaryPath } from '../test/support/toolchain';
 
@@ -10,7 +10,7 @@ export const startBenchServer = () =>
   TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: binaryPath('temporal') },
-      searchAttributes: [HitlStatus, HitlPendingTools, HitlAgent, HitlPendingSince],
+      searchAttributes: [...RUN_SEARCH_ATTRIBUTES],
       ui: false,
       extraArgs: [...EAGER_ACTIVITIES],
     },

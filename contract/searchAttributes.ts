@@ -1,5 +1,6 @@
 // The run's search attributes: what `temporal workflow list --query "HitlStatus='AwaitingApproval'"` and the
-// Web UI filter on. Names only, never argument values. Registered by `npm start` (see temporal.config.ts).
+// Web UI filter on. Names only, never argument values. Declared here once: temporal.config.ts's SEARCH_ATTRIBUTES
+// (what `npm start` and an operator register) and the test and bench servers derive from RUN_SEARCH_ATTRIBUTES.
 import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributeUpdatePair } from '@temporalio/common';
 import type { RunStatus } from './runViews';
 
@@ -7,6 +8,9 @@ export const HitlStatus = defineSearchAttributeKey('HitlStatus', SearchAttribute
 export const HitlPendingTools = defineSearchAttributeKey('HitlPendingTools', SearchAttributeType.KEYWORD_LIST);
 export const HitlAgent = defineSearchAttributeKey('HitlAgent', SearchAttributeType.KEYWORD);
 export const HitlPendingSince = defineSearchAttributeKey('HitlPendingSince', SearchAttributeType.DATETIME);
+
+/** Every attribute a run upserts: what a namespace must have registered before a run starts. */
+export const RUN_SEARCH_ATTRIBUTES = [HitlStatus, HitlPendingTools, HitlAgent, HitlPendingSince] as const;
 
 export function searchAttributeUpdates(s: {
   status: RunStatus;

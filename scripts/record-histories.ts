@@ -14,7 +14,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { buildWorkflowBundle } from '../worker/workflowBundle';
 import { Runner } from '../client';
-import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../contract/searchAttributes';
+import { RUN_SEARCH_ATTRIBUTES } from '../contract/searchAttributes';
 import { eventually } from '../test/support/fixtures';
 import { quietRuntime, startHarness } from '../test/support/harness';
 import { binaryPath, projectRoot } from '../test/support/toolchain';
@@ -122,7 +122,7 @@ async function main() {
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: binaryPath('temporal') },
-      searchAttributes: [HitlStatus, HitlPendingTools, HitlAgent, HitlPendingSince],
+      searchAttributes: [...RUN_SEARCH_ATTRIBUTES],
       ui: false,
     },
   });

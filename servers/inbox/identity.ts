@@ -5,6 +5,7 @@
 // X-Forwarded-User`), trusted on loopback only and never with server-held keys (startInbox refuses both).
 // Anything else is unauthenticated.
 import type { IncomingHttpHeaders } from 'node:http';
+import { approverNameProblem } from '../../contract/approverName';
 import { sameSecret } from '../../links/sameSecret';
 import type { JwtIdentity } from './jwtIdentity';
 import type { LocalSignIn } from './localSignIn';
@@ -26,22 +27,31 @@ export interface Identity {
   via: 'header' | 'token' | 'jwt' | 'session';
 }
 
-export const APPROVER_NAME = /^[\w.@-]{1,200}$/;
+/**
+ * A name from a serve token, the Slack mapping, a proxy's header or assertion, under the rule every other intake uses
+ * (contract/approverName.ts), so no channel accepts a name another refuses: the name in NFC without surrounding
+ * space, or why it is none.
+ */
+export function checkedApprover(name: string): { approver: string } | { problem: string } {
+  const problem = approverNameProblem(name);
+  return problem ? { problem } : { approver: name.normalize('NFC').trim() };
+}
 
 /** `ann:tok1,bob:tok2` → entries; one line naming what is wrong. */
 export function parseServeTokens(spec: string | undefined): IdentitySettings['tokens'] {
   if (!spec) return [];
   return spec.split(',').map((entry) => {
     const at = entry.indexOf(':');
-    const approver = entry.slice(0, at).trim();
     const token = entry.slice(at + 1).trim();
-    if (at < 1 || !APPROVER_NAME.test(approver))
+    if (at < 1 || !entry.slice(0, at).trim())
       throw new Error(
         `COUNTERSIGN_SERVE_TOKENS: "${entry.slice(0, 40)}" must be approver:token, e.g. ann:$(openssl rand -hex 24)`,
       );
+    const name = checkedApprover(entry.slice(0, at));
+    if ('problem' in name) throw new Error(`COUNTERSIGN_SERVE_TOKENS: ${name.problem}`);
     if (token.length < 16)
-      throw new Error(`COUNTERSIGN_SERVE_TOKENS: the token of ${approver} is shorter than 16 characters`);
-    return { approver, token };
+      throw new Error(`COUNTERSIGN_SERVE_TOKENS: the token of ${name.approver} is shorter than 16 characters`);
+    return { approver: name.approver, token };
   });
 }
 
@@ -77,5 +87,7 @@ export async function identify(
   if (signedIn) return { approver: signedIn, via: 'session' };
   if (!s.approverHeader) return undefined;
   const name = single(headers[s.approverHeader]);
-  return name && APPROVER_NAME.test(name) ? { approver: name, via: 'header' } : undefined;
+  if (!name) return undefined;
+  const checked = checkedApprover(name);
+  return 'problem' in checked ? { problem: `${s.approverHeader}: ${checked.problem}` } : { ...checked, via: 'header' };
 }

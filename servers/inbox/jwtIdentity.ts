@@ -4,7 +4,7 @@
 // token must carry an expiry, and its audience and issuer must be the configured ones when those are set.
 import { readFileSync } from 'node:fs';
 import type { JSONWebKeySet, JWTVerifyGetKey } from 'jose';
-import { approverNameProblem } from '../../contract/approverName';
+import { checkedApprover } from './identity';
 
 export const JWT_ALGORITHMS = ['ES256', 'RS256', 'EdDSA'];
 
@@ -122,8 +122,8 @@ export function jwtIdentity(o: JwtIdentityOptions): JwtIdentity {
       }
       const name = payload[claim];
       if (typeof name !== 'string') return refused(`it has no "${claim}" claim naming the approver`);
-      const problem = approverNameProblem(name);
-      return problem ? refused(`its "${claim}" claim: ${problem}`) : { approver: name.normalize('NFC').trim() };
+      const checked = checkedApprover(name);
+      return 'problem' in checked ? refused(`its "${claim}" claim: ${checked.problem}`) : checked;
     },
   };
 }

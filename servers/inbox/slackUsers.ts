@@ -1,7 +1,7 @@
 // COUNTERSIGN_SLACK_USERS: which approver each Slack user is, from a JSON file `{ "U0123ABC": "ann" }` read once
 // when `countersign serve` starts. A Slack user id alone is no approver: anyone not in the file is refused.
 import { readFileSync } from 'node:fs';
-import { APPROVER_NAME } from './identity';
+import { checkedApprover } from './identity';
 
 const SLACK_USER_ID = /^[A-Z0-9]{2,40}$/;
 
@@ -25,9 +25,13 @@ export function readSlackUsers(file: string): Map<string, string> {
   const users = new Map<string, string>();
   for (const [id, approver] of Object.entries(parsed)) {
     if (!SLACK_USER_ID.test(id)) throw bad(`"${id.slice(0, 40)}" is not a Slack user id (like U0123ABC)`);
-    if (typeof approver !== 'string' || !APPROVER_NAME.test(approver))
-      throw bad(`the approver of ${id} must be a name of letters, digits, . _ @ or -`);
-    users.set(id, approver);
+    if (typeof approver !== 'string')
+      throw bad(
+        `the approver of ${id} must be a name in quotes, e.g. "${id}": "ann", not ${JSON.stringify(approver).slice(0, 40)}`,
+      );
+    const checked = checkedApprover(approver);
+    if ('problem' in checked) throw bad(`the approver of ${id} must be a name: ${checked.problem}`);
+    users.set(id, checked.approver);
   }
   if (!users.size) throw bad('maps no Slack user: add one, e.g. { "U0123ABC": "ann" }');
   return users;

@@ -286,7 +286,7 @@ test('the route exists only with a signing secret; a bad user mapping stops the 
       slack: { signingSecret: SIGNING_SECRET, usersFile: bad },
     }),
   ).rejects.toThrow(
-    `COUNTERSIGN_SLACK_USERS ${bad}: the approver of U0BOB must be a name of letters, digits, . _ @ or -`,
+    `COUNTERSIGN_SLACK_USERS ${bad}: the approver of U0BOB must be a name in quotes, e.g. "U0BOB": "ann", not 7`,
   );
   await expect(
     startInbox({

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Connection, WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { readOutbox } from '../../agents/demo/outbox';
-import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../../contract/searchAttributes';
+import { RUN_SEARCH_ATTRIBUTES } from '../../contract/searchAttributes';
 
 export const newId = (prefix: string) => `${prefix}-${randomUUID()}`;
 
@@ -57,8 +57,6 @@ export async function addRunSearchAttributes(
     temporal.api.enums.v1.IndexedValueType[
       `INDEXED_VALUE_TYPE_${type}` as keyof typeof temporal.api.enums.v1.IndexedValueType
     ];
-  const searchAttributes = Object.fromEntries(
-    [HitlStatus, HitlAgent, HitlPendingTools, HitlPendingSince].map((k) => [k.name, indexed(k.type)]),
-  );
+  const searchAttributes = Object.fromEntries(RUN_SEARCH_ATTRIBUTES.map((k) => [k.name, indexed(k.type)]));
   await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
 }

@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { HitlAgent, HitlPendingSince, HitlPendingTools, HitlStatus } from '../../contract/searchAttributes';
+import { RUN_SEARCH_ATTRIBUTES } from '../../contract/searchAttributes';
 import { freePort } from './processes';
 import { binaryPath, projectRoot } from './toolchain';
 import { buildWorkflowBundle } from '../../worker/workflowBundle';
@@ -14,7 +14,7 @@ export default async function globalSetup(): Promise<void> {
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: binaryPath('temporal') },
-      searchAttributes: [HitlStatus, HitlPendingTools, HitlAgent, HitlPendingSince],
+      searchAttributes: [...RUN_SEARCH_ATTRIBUTES],
       ui: true, // the Web UI test looks at a paused run
       uiPort,
       log: { format: 'pretty', level: 'error' },

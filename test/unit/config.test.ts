@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, loadDevConfig, setting } from '../../temporal.config';
+import { ConfigError, SEARCH_ATTRIBUTES, loadConfig, loadDevConfig, setting } from '../../temporal.config';
 
 // An empty profile file so a developer's ~/.config/temporal/temporal.toml cannot leak into these tests.
 const base = { TEMPORAL_CONFIG_FILE: '/nonexistent/countersign-test.toml' };
@@ -192,5 +192,14 @@ describe('loadConfig', () => {
   ])('bad value %j is one clear ConfigError', (env, message) => {
     expect(() => loadConfig({ ...base, ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ ...base, ...env })).toThrow(message);
+  });
+});
+
+test("the search attributes npm start registers and the worker checks for are the contract's, by CLI type name", () => {
+  expect(SEARCH_ATTRIBUTES).toEqual({
+    HitlStatus: 'Keyword',
+    HitlPendingTools: 'KeywordList',
+    HitlAgent: 'Keyword',
+    HitlPendingSince: 'Datetime',
   });
 });

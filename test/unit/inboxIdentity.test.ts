@@ -79,5 +79,8 @@ test('identify: a bearer token first, then the session; a bare header only when 
     approver: 'ann',
     via: 'header',
   });
-  await expect(identify({ 'x-forwarded-user': 'ann/../x' }, undefined, s)).resolves.toBeUndefined();
+  await expect(identify({ 'x-forwarded-user': 'ann\u202e' }, undefined, s)).resolves.toEqual({
+    problem:
+      'x-forwarded-user: approver name "ann\\u202e" holds a control or invisible formatting character: use plain text',
+  }); // the name rule every channel shares: approverChannels.test.ts
 });

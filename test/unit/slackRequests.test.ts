@@ -66,7 +66,9 @@ test('the user mapping file: one line naming the file and what is wrong', () => 
     /must be a JSON object of Slack user ids and approvers/,
   );
   expect(() => readSlackUsers(file('c.json', '{"ann": "U0123"}'))).toThrow(/"ann" is not a Slack user id/);
-  expect(() => readSlackUsers(file('d.json', '{"U0123": "a b"}'))).toThrow(/the approver of U0123 must be a name/);
+  expect(() => readSlackUsers(file('d.json', '{"U0123": "a\\u0007b"}'))).toThrow(
+    /the approver of U0123 must be a name/,
+  );
   expect(() => readSlackUsers(file('e.json', '{}'))).toThrow(/maps no Slack user/);
 });
 
