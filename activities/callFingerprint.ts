@@ -2,7 +2,7 @@
 // again just before it runs (core/approvals/staleCalls.ts says what a difference does). It fails closed: a
 // fingerprint that throws or takes too long is the text of that failure, and a failed one just before the run
 // never matches, so people are asked again rather than the call running on a state nobody saw.
-import type { Tool, ToolContext } from '../agents/defineTool';
+import type { Tool, ToolPlanningContext } from '../agents/defineTool';
 import { withinTime } from './deadline';
 
 export const FINGERPRINT_TIMEOUT_MS = 5_000;
@@ -11,7 +11,7 @@ const MAX_FINGERPRINT_CHARS = 500;
 export async function fingerprintOf(
   tool: Tool,
   params: Record<string, unknown>,
-  ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>,
+  ctx: ToolPlanningContext,
   timeoutMs = FINGERPRINT_TIMEOUT_MS,
 ): Promise<{ fingerprint: string; failed?: true }> {
   try {
@@ -33,7 +33,7 @@ export async function fingerprintOf(
 export async function changedSince(
   tool: Tool,
   params: Record<string, unknown>,
-  ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>,
+  ctx: ToolPlanningContext,
   was: string,
 ): Promise<{ was: string; now: string } | undefined> {
   const now = await fingerprintOf(tool, params, ctx);

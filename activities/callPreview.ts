@@ -1,7 +1,7 @@
 // A waiting call's impact preview: the tool's own words for what the call would change, computed once when the call
 // is planned (in the model-turn activity), within a time bound. It never stands between the call and the person: a
 // preview that throws, times out or answers nonsense shows as `preview failed: <reason>`, and the person is asked.
-import type { Tool, ToolContext } from '../agents/defineTool';
+import type { Tool, ToolPlanningContext } from '../agents/defineTool';
 import type { CallPreview } from '../contract/runViews';
 import { withinTime } from './deadline';
 
@@ -12,7 +12,7 @@ const MAX_DETAILS_CHARS = 10_000;
 export async function previewOf(
   tool: Tool,
   params: Record<string, unknown>,
-  ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>,
+  ctx: ToolPlanningContext,
   timeoutMs = PREVIEW_TIMEOUT_MS,
 ): Promise<CallPreview | undefined> {
   if (!tool.preview) return undefined;

@@ -30,9 +30,15 @@ export interface ToolContext {
   sensitive: Record<string, unknown>;
 }
 
+/**
+ * What a tool's callbacks besides execute get (needsApproval, onApproval, preview, fingerprint): the ToolContext
+ * without idempotencyKey and sensitive, which belong to running the call.
+ */
+export type ToolPlanningContext = Omit<ToolContext, 'idempotencyKey' | 'sensitive'>;
+
 /** true: a person decides first; false: it runs; 'audit': it runs at once and waits in the review queue. */
 export type ApprovalPredicate<P> = (
-  ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>,
+  ctx: ToolPlanningContext,
   params: P,
   callId: string,
 ) => boolean | 'audit' | Promise<boolean | 'audit'>;
@@ -43,7 +49,7 @@ export type AutoDecision =
 
 /** Decides a gated call in code, in an activity; a throw means "ask a person" (fails closed). */
 export type OnApproval<P> = (
-  ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>,
+  ctx: ToolPlanningContext,
   call: { toolName: string; callId: string; arguments: P },
 ) => AutoDecision | Promise<AutoDecision>;
 
@@ -68,17 +74,14 @@ export interface ToolConfig<S extends ToolParameters> extends ApprovalPolicy {
    */
   preview?: (
     params: ParamsOf<S>,
-    ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>,
+    ctx: ToolPlanningContext,
   ) => string | { summary: string; details?: string } | Promise<string | { summary: string; details?: string }>;
   /**
    * The state of what the call acts on ("balance 120.00", a record's version), taken when the call is planned and
    * again in the tool activity just before `execute`: when they differ the call does not run, and people decide
    * again on the new state (audited `stale`). Signed tokens and links bind it. Shown to approvers: no secrets.
    */
-  fingerprint?: (
-    params: ParamsOf<S>,
-    ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>,
-  ) => string | Promise<string>;
+  fingerprint?: (params: ParamsOf<S>, ctx: ToolPlanningContext) => string | Promise<string>;
   /** With fingerprint: 'ask' (default) asks people again; 'reject' rejects the call, and the model is told it did not run. */
   onStale?: 'ask' | 'reject';
   /** Runs in the tool activity. Return a string (or JSON-able value) for the model. Not needed for `external` tools. */

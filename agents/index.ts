@@ -4,7 +4,7 @@ import { weatherAssistant } from './demo/weatherAssistant';
 import { AgentRegistry } from './registry';
 
 export { defineAgent, type Agent, type AgentConfig, type ToolErrorInfo, type ToolErrorKind } from './defineAgent';
-export { defineTool, type Tool, type ToolConfig, type ToolContext } from './defineTool';
+export { defineTool, type Tool, type ToolConfig, type ToolContext, type ToolPlanningContext } from './defineTool';
 export { AgentRegistry, AgentNotFoundError } from './registry';
 export { shellTool, type ShellToolOptions, type Shell, type ShellOutput } from './shellTool';
 export { applyPatchTool, type ApplyPatchToolOptions, type Editor, type EditorResult } from './applyPatchTool';

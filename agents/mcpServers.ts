@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { McpServerConfig } from '../activities/mcp/mcpClient';
 import { type ApprovalPolicy } from '../contract/approvalPolicy';
-import type { OnApproval, ToolContext } from './defineTool';
+import type { OnApproval, ToolPlanningContext } from './defineTool';
 
 /** Which of a server's tools need a person. In neither list (object form): approval needed. Predicates fail closed. */
 export type RequireApproval =
@@ -12,11 +12,7 @@ export type RequireApproval =
   | 'never'
   | boolean
   | { always?: { toolNames: string[] }; never?: { toolNames: string[] } }
-  | ((
-      ctx: Omit<ToolContext, 'idempotencyKey' | 'sensitive'>,
-      toolName: string,
-      args: Record<string, unknown>,
-    ) => boolean | Promise<boolean>);
+  | ((ctx: ToolPlanningContext, toolName: string, args: Record<string, unknown>) => boolean | Promise<boolean>);
 
 /** What a tool filter function is asked about: one listed tool of one server, for the run that starts. */
 export interface McpToolFilterContext {

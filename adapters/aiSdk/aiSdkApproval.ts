@@ -7,18 +7,20 @@
 // model-turn activity when the call is planned, never in the workflow. Its status is asked once per call: the
 // predicate keeps it for onApproval, which runs right after it in the same activity.
 import type { ToolSet } from 'ai';
-import type { AutoDecision, OnApproval, ToolContext } from '../../agents/defineTool';
+import type { OnApproval, ToolPlanningContext } from '../../agents/defineTool';
+import { decisionOf } from '../shared/sdkDecision';
+import { type Obj } from '../shared/sdkShapes';
 import { refuse } from './aiSdkRefusal';
 
-type Obj = Record<string, unknown>;
-type PlanContext = Omit<ToolContext, 'idempotencyKey' | 'sensitive'>;
-type Kind = 'not-applicable' | 'approved' | 'denied' | 'user-approval';
+/** The AI SDK's statuses, and what each decides in code: approve, reject, or nothing (a person, or no approval). */
+const APPROVES = { 'not-applicable': undefined, approved: true, denied: false, 'user-approval': undefined } as const;
+type Kind = keyof typeof APPROVES;
 interface Status {
   type: Kind;
   reason?: string;
 }
 
-const KINDS: readonly string[] = ['not-applicable', 'approved', 'denied', 'user-approval'];
+const KINDS: readonly string[] = Object.keys(APPROVES);
 
 /** A status as the AI SDK normalises it; anything else is an error (at run time: a person decides). */
 function statusOf(raw: unknown): Status | string {
@@ -31,13 +33,7 @@ function statusOf(raw: unknown): Status | string {
   return `${JSON.stringify(raw)} is not a status`;
 }
 
-function decisionOf(status: Status): AutoDecision {
-  const reason = status.reason ? { reason: status.reason } : {};
-  if (status.type === 'approved') return { approve: true, ...reason };
-  if (status.type === 'denied')
-    return { approve: false, ...reason, ...(status.reason ? { message: status.reason } : {}) };
-  return undefined;
-}
+const statusDecision = (status: Status) => decisionOf(APPROVES[status.type], status.reason);
 
 /** What the adapter needs of the run's context and the arguments, per tool (fromAiSdkTools.ts builds it). */
 export interface ApprovalInputs {
@@ -45,7 +41,7 @@ export interface ApprovalInputs {
   /** The arguments as the AI SDK's schema parses them (transforms, defaults). */
   parse: (params: Record<string, unknown>) => Promise<unknown>;
   /** The tool's context (AI SDK 7's per-tool context): the run's context, checked against contextSchema if any. */
-  context: (ctx: PlanContext) => Promise<unknown>;
+  context: (ctx: ToolPlanningContext) => Promise<unknown>;
   /** Every tool given to fromAiSdkTools, as the AI SDK's generic toolApproval function gets them. */
   tools: ToolSet;
 }
@@ -53,18 +49,18 @@ export interface ApprovalInputs {
 /** Statuses a predicate asked, by run and call, until the same activity's onApproval reads them. */
 const asked = new Map<string, Status>();
 const ASKED_MAX = 10_000;
-const keyOf = (ctx: PlanContext, callId: string) => `${ctx.runId}\n${callId}`;
+const keyOf = (ctx: ToolPlanningContext, callId: string) => `${ctx.runId}\n${callId}`;
 
-type StatusFn = (ctx: PlanContext, params: Record<string, unknown>, callId: string) => Promise<Status>;
+type StatusFn = (ctx: ToolPlanningContext, params: Record<string, unknown>, callId: string) => Promise<Status>;
 
 /** A status function as Countersign's needsApproval predicate plus onApproval. */
 function dynamicRule(name: string, ask: StatusFn) {
-  const statusFor = async (ctx: PlanContext, params: Record<string, unknown>, callId: string) => {
+  const statusFor = async (ctx: ToolPlanningContext, params: Record<string, unknown>, callId: string) => {
     const status = statusOf(await ask(ctx, params, callId));
     if (typeof status === 'string') throw new Error(`toolApproval for tool ${name}: ${status}`);
     return status;
   };
-  const needsApproval = async (ctx: PlanContext, params: Record<string, unknown>, callId: string) => {
+  const needsApproval = async (ctx: ToolPlanningContext, params: Record<string, unknown>, callId: string) => {
     const status = await statusFor(ctx, params, callId);
     if (status.type === 'not-applicable') return false;
     if (asked.size >= ASKED_MAX) asked.delete(asked.keys().next().value as string);
@@ -75,13 +71,14 @@ function dynamicRule(name: string, ask: StatusFn) {
     const key = keyOf(ctx, call.callId);
     const status = asked.get(key) ?? (await statusFor(ctx, call.arguments, call.callId));
     asked.delete(key);
-    return decisionOf(status);
+    return statusDecision(status);
   };
   return { needsApproval, onApproval };
 }
 
 export interface ApprovalRule {
-  needsApproval: boolean | ((ctx: PlanContext, params: Record<string, unknown>, callId: string) => Promise<boolean>);
+  needsApproval:
+    boolean | ((ctx: ToolPlanningContext, params: Record<string, unknown>, callId: string) => Promise<boolean>);
   onApproval?: OnApproval<Record<string, unknown>>;
 }
 
@@ -115,7 +112,7 @@ export function approvalRule(tool: Obj, toolApproval: unknown, io: ApprovalInput
         `${status}: give 'not-applicable', 'approved', 'denied', 'user-approval' (or { type, reason }) or a function`,
       );
     if (status.type === 'not-applicable') return { needsApproval: false };
-    const decision = decisionOf(status);
+    const decision = statusDecision(status);
     return { needsApproval: true, ...(decision ? { onApproval: () => decision } : {}) };
   }
   const own = tool.needsApproval;

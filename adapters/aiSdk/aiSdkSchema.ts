@@ -3,9 +3,8 @@
 // validate, where it has one, runs again on the arguments before needsApproval, toolApproval and execute see them, so
 // zod transforms and defaults apply as they do under generateText.
 import { asSchema } from 'ai';
+import { type Obj } from '../shared/sdkShapes';
 import { refuse } from './aiSdkRefusal';
-
-type Obj = Record<string, unknown>;
 
 /** What the adapter keeps of a schema: the JSON schema for the model, and how to parse arguments. */
 export interface ReadSchema {

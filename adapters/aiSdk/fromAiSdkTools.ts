@@ -8,10 +8,9 @@ import type { ToolApprovalConfiguration, ToolSet } from 'ai';
 import { defineTool, type Tool, type ToolContext } from '../../agents/defineTool';
 import type { ToolInputGuardrail } from '../../agents/toolGuardrails';
 import { approvalRule, checkToolApproval } from './aiSdkApproval';
+import { type Obj } from '../shared/sdkShapes';
 import { refuse, UnmappableToolError } from './aiSdkRefusal';
 import { type ReadSchema, readContextSchema, readInputSchema } from './aiSdkSchema';
-
-type Obj = Record<string, unknown>;
 
 export interface FromAiSdkToolsOptions<TOOLS extends ToolSet = ToolSet> {
   /**

@@ -22,7 +22,7 @@ import {
 import { disabledTool, mapFunctionTool } from './sdkFunctionTools';
 import { staticFlag } from './sdkRuntime';
 import { mapMcpServers, mapSdkToolKind } from './sdkToolKinds';
-import { type Obj, isObj } from './sdkShapes';
+import { type Obj, isObj } from '../shared/sdkShapes';
 
 /** What every mapped agent gets on top of what the SDK agent says (Countersign's own approval policy, a version). */
 export interface FromOpenAIAgentsOptions extends ApprovalPolicy {

@@ -13,7 +13,7 @@ import type { ModelSettings } from '../../contract/modelSettings';
 import { refuse } from './unmappable';
 import { fromSdkItems, sdkInputItems, toSdkItems } from './sdkItems';
 import { sdkRunContext, staticFlag } from './sdkRuntime';
-import { type Obj, type Fn, isObj, isFn } from './sdkShapes';
+import { type Obj, type Fn, isObj, isFn } from '../shared/sdkShapes';
 
 export function instructionsOf(name: string, sdkAgent: Obj): AgentConfig['instructions'] {
   const given = sdkAgent.instructions;

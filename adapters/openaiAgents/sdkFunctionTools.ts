@@ -4,13 +4,11 @@
 // activity with a RunContext over the run's context), timeoutMs, and its tool guardrails. An asTool() tool becomes a
 // Countersign sub-run of the agent it was made from, so approvals inside it surface on the top run.
 import { z } from 'zod';
-import { defineTool, type Tool, type ToolContext } from '../../agents/defineTool';
+import { defineTool, type Tool, type ToolContext, type ToolPlanningContext } from '../../agents/defineTool';
 import type { ToolInputGuardrail, ToolOutputGuardrail, ToolGuardrailData } from '../../agents/toolGuardrails';
 import { refuse } from './unmappable';
 import { asToolSource, looksLikeAgentTool, sdkRunContext, staticFlag } from './sdkRuntime';
-import { type Obj, isFn } from './sdkShapes';
-
-type PlanContext = Omit<ToolContext, 'idempotencyKey' | 'sensitive'>;
+import { type Obj, isFn } from '../shared/sdkShapes';
 
 /** The SDK's function_call item for a call, as its invoke details and tool guardrails get it. */
 const toolCallItem = (call: { callId: string; name: string; arguments: string }) => ({
@@ -29,7 +27,7 @@ function approvalPredicate(agent: string, name: string, fn: unknown) {
   const flag = staticFlag(fn);
   if (flag !== undefined) return flag;
   const predicate = fn as (rc: unknown, input: unknown, callId: string) => unknown;
-  return async (ctx: PlanContext, params: Record<string, unknown>, callId: string) =>
+  return async (ctx: ToolPlanningContext, params: Record<string, unknown>, callId: string) =>
     Boolean(await predicate(sdkRunContext(ctx.context), params, callId));
 }
 

@@ -5,7 +5,7 @@ import type { HostedMcpServer } from '../../agents/hostedMcp';
 import type { HostedTool } from '../../agents/hostedTools';
 import { definedFields } from '../../core/definedFields';
 import { refuse } from './unmappable';
-import { type Obj, isObj } from './sdkShapes';
+import { type Obj, isObj } from '../shared/sdkShapes';
 
 /** Hosted tools Countersign sends to the Responses API, and what each SDK flag adds to the request's `include`. */
 const HOSTED_KINDS: Record<string, { flag: string; include: string } | undefined> = {

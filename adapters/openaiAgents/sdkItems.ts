@@ -2,7 +2,7 @@
 // for the SDK functions that read a conversation: a handoff's inputFilter and an input guardrail. Items the SDK has no
 // shape for (hosted MCP approvals, provider items) travel as its `unknown` item and come back as they were.
 import type { ConversationItem } from '../../contract/items';
-import { type Obj } from './sdkShapes';
+import { type Obj } from '../shared/sdkShapes';
 
 /** An SDK protocol item, as plain data (the SDK's AgentInputItem). */
 export type SdkItem = Obj & { type?: string };

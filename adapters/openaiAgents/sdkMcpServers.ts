@@ -8,7 +8,7 @@ import { RunContext } from '@openai/agents';
 import type { McpServerSpec, McpToolFilter, RequireApproval } from '../../agents/mcpServers';
 import { definedFields } from '../../core/definedFields';
 import { refuse } from './unmappable';
-import { type Obj, isObj } from './sdkShapes';
+import { type Obj, isObj } from '../shared/sdkShapes';
 
 /** The class names up the prototype chain (the SDK's dist keeps them): tells SSE from Streamable HTTP. */
 function classNames(o: object): string[] {

@@ -7,7 +7,7 @@ import { inspect } from 'node:util';
 import { dirname, join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RunContext } from '@openai/agents';
-import { type Obj } from './sdkShapes';
+import { type Obj } from '../shared/sdkShapes';
 
 /** The SDK's RunContext over the run's plain context: a real one, so `.context`, `.usage` and its methods work. */
 export function sdkRunContext(context: Record<string, unknown>): RunContext<Record<string, unknown>> {

@@ -5,22 +5,22 @@
 // (0.11 and 0.20 build them alike). What has no counterpart is refused in one line naming the agent and the field.
 import { RunContext, RunToolApprovalItem } from '@openai/agents';
 import { applyPatchTool } from '../../agents/applyPatchTool';
-import type { AutoDecision, Tool, ToolContext } from '../../agents/defineTool';
+import type { Tool, ToolContext, ToolPlanningContext } from '../../agents/defineTool';
 import type { HostedMcpServer } from '../../agents/hostedMcp';
 import type { HostedTool } from '../../agents/hostedTools';
 import type { Editor } from '../../agents/patchEditor';
 import { shellTool } from '../../agents/shellTool';
 import { refuse } from './unmappable';
 import { hostedMcp, hostedTool } from './sdkHostedTools';
-import { type Obj, isObj, isFn } from './sdkShapes';
+import { decisionOf } from '../shared/sdkDecision';
+import { type Obj, isObj, isFn } from '../shared/sdkShapes';
 
 export { mapMcpServers } from './sdkMcpServers';
 
-type PlanContext = Omit<ToolContext, 'idempotencyKey' | 'sensitive'>;
 type SdkDecision = { approve: boolean; reason?: string };
 
 /** The SDK's RunContext over the run's plain context: what its predicates and executors read `.context` from. */
-const runContextOf = (ctx: PlanContext) => new RunContext(ctx.context);
+const runContextOf = (ctx: ToolPlanningContext) => new RunContext(ctx.context);
 
 /**
  * The SDK's needsApproval (a predicate after its factories, or a boolean in a literal) as a Countersign predicate,
@@ -30,21 +30,11 @@ const runContextOf = (ctx: PlanContext) => new RunContext(ctx.context);
 function approvalOf<A>(needsApproval: unknown, actions: (args: A) => unknown[]) {
   if (!isFn(needsApproval)) return needsApproval === true;
   const ask = needsApproval as (rc: unknown, action: unknown, callId: string) => unknown;
-  return async (ctx: PlanContext, args: A, callId: string) => {
+  return async (ctx: ToolPlanningContext, args: A, callId: string) => {
     const rc = runContextOf(ctx);
     for (const action of actions(args)) if (await ask(rc, action, callId)) return true;
     return false;
   };
-}
-
-/**
- * The SDK's onApproval(runContext, approvalItem) → { approve, reason } as Countersign's decision in code: true
- * approves, false rejects (its reason is the model's message), anything else leaves it to a person, as in the SDK.
- */
-function decisionOf(d: SdkDecision | undefined): AutoDecision {
-  if (d?.approve === true) return { approve: true, ...(d.reason ? { reason: d.reason } : {}) };
-  if (d?.approve === false) return { approve: false, ...(d.reason ? { message: d.reason, reason: d.reason } : {}) };
-  return undefined;
 }
 
 function approvalItem(agent: string, toolName: string, rawItem: Obj) {
@@ -68,7 +58,10 @@ function common(agent: string, field: string, t: Obj): void {
     );
 }
 
-/** The SDK's onApproval, asked per raw item; the first rejection rejects the call, else it is approved. */
+/**
+ * The SDK's onApproval(runContext, approvalItem) → { approve, reason }, asked per raw item: the first that does not
+ * approve decides the call (false rejects; anything else leaves it to a person, as in the SDK), else it is approved.
+ */
 function onApprovalOf<A>(
   agent: string,
   name: string,
@@ -78,14 +71,14 @@ function onApprovalOf<A>(
   if (!isFn(onApproval)) return {};
   const decide = onApproval as (rc: unknown, item: unknown) => Promise<SdkDecision>;
   return {
-    onApproval: async (ctx: PlanContext, call: { toolName: string; callId: string; arguments: A }) => {
+    onApproval: async (ctx: ToolPlanningContext, call: { toolName: string; callId: string; arguments: A }) => {
       const rc = runContextOf(ctx);
       let last: SdkDecision | undefined = { approve: true };
       for (const raw of rawItems(call.arguments, call.callId)) {
         last = await decide(rc, approvalItem(agent, name, raw));
         if (!last?.approve) break;
       }
-      return decisionOf(last);
+      return decisionOf(last?.approve, last?.reason);
     },
   };
 }

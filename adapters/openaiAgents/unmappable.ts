@@ -1,5 +1,6 @@
 // What cannot map is refused when fromOpenAIAgents is called, in one line naming the agent and the field, so a team
 // learns at startup, not when a run reaches the tool.
+import { type Refuse, refuser } from '../shared/refusal';
 
 /** Thrown for an SDK agent (or one of its tools) that Countersign cannot run as written. */
 export class UnmappableAgentError extends Error {
@@ -7,6 +8,4 @@ export class UnmappableAgentError extends Error {
 }
 
 /** `fromOpenAIAgents: agent "<agent>": <field> <why and what to do>`. */
-export function refuse(agent: string, field: string, why: string): never {
-  throw new UnmappableAgentError(`fromOpenAIAgents: agent "${agent}": ${field} ${why}`);
-}
+export const refuse: Refuse = refuser(UnmappableAgentError, 'fromOpenAIAgents', 'agent');

@@ -1,5 +1,5 @@
-// How the adapter reads the Agents SDK's objects: by shape, never by class (they may come from another copy or version
-// of the SDK, where `instanceof` would say no). One set of guards for every mapping file.
+// How the adapters read another SDK's objects: by shape, never by class (they may come from another copy or version
+// of the SDK, where `instanceof` would say no). One set of guards for every mapping file of every adapter.
 
 /** An SDK object read field by field. */
 export type Obj = Record<string, unknown>;
