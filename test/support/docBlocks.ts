@@ -1,6 +1,7 @@
 // The documentation as the doc tests read it: README.md, CONTRIBUTING.md and docs/*.md, split into fenced code
 // blocks (with the file and line each starts on) and the prose between them. test/unit/docSnippets.test.ts
-// type-checks the TypeScript blocks; test/unit/docCommands.test.ts checks every `countersign` command shown.
+// type-checks the TypeScript blocks; test/unit/docCommands.test.ts checks every `countersign` command shown;
+// test/unit/docLinks.test.ts checks every relative link and each contents list.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
