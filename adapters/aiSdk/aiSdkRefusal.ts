@@ -1,6 +1,6 @@
 // What cannot map is refused when fromAiSdkTools is called, in one line naming the tool and the field, so a team
 // learns it at startup, not when a run reaches the tool.
-import { type Refuse, refuser } from '../shared/refusal';
+import { type Refuse, refuser } from '../shared/sdkRefusal';
 
 /** Thrown for an AI SDK tool (or a toolApproval entry) that Countersign cannot run as written. */
 export class UnmappableToolError extends Error {
