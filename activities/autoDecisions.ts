@@ -13,7 +13,7 @@ import type { WorkerSettings } from '../config/workerSettings';
 import type { Agent } from '../agents/defineAgent';
 import type { Tool } from '../agents/defineTool';
 import { effectivePolicy } from '../contract/approvalPolicy';
-import type { AutoDecision, CallBase } from '../core/approvals/plannedCall';
+import type { PlannedAutoDecision, CallBase } from '../core/approvals/plannedCall';
 
 /** The run a call belongs to and the worker's settings (callPlanning.ts's PlanningContext has them). */
 interface CallOfRun {
@@ -34,7 +34,7 @@ export async function autoDecision(
   params: Record<string, unknown>,
   call: CallBase,
   req: CallOfRun,
-): Promise<AutoDecision | undefined> {
+): Promise<PlannedAutoDecision | undefined> {
   if (!tool.onApproval) return undefined;
   let verdict: unknown;
   try {
@@ -97,7 +97,7 @@ export async function grantDecision(
   params: Record<string, unknown>,
   call: CallBase,
   req: CallOfRun,
-): Promise<AutoDecision | undefined> {
+): Promise<PlannedAutoDecision | undefined> {
   const policy = effectivePolicy(agent.policy, tool.policy);
   if (notGrantable(tool.name, policy, req.settings.requireSignedDecisions)) return undefined;
   let ctx: Context;

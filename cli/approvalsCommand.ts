@@ -8,7 +8,8 @@ import { clientIfReachable } from './ledgerConnection';
 import { addApprovalsReportCommand } from './approvalsReportCommand';
 import { UsageError, usage, usageExits } from './usageErrors';
 import { visible } from '../core/visibleText';
-import { dim, green, print, printJson, red, yellow } from './terminalOutput';
+import { dim, print, printJson, toneColour } from './terminalOutput';
+import { type AuditDecision, type Tone, isAuditDecision, toneOf } from '../contract/decisionWords';
 
 interface ApprovalsOptions {
   status?: ApprovalStatus;
@@ -26,20 +27,14 @@ interface ApprovalsOptions {
 // Loaded when the command runs, as cliLazy does for the rest: `countersign --help` stays without the Temporal client.
 const report = () => lazy.approvalsReport();
 
-const colourOf = (s: ApprovalStatus) =>
-  s === 'pending' || s === 'unreviewed'
-    ? yellow
-    : s === 'reviewed'
-      ? green
-      : s.endsWith('approved') ||
-          s === 'granted' ||
-          s === 'input_provided' ||
-          s === 'result_provided' ||
-          s === 'timed_out'
-        ? green
-        : s === 'cancelled'
-          ? dim
-          : red;
+/** The statuses that are no audit outcome: a call still waiting, and an audit-only call's review. */
+const OTHER_TONES: Record<Exclude<ApprovalStatus, AuditDecision>, Tone> = {
+  pending: 'waiting',
+  unreviewed: 'waiting',
+  reviewed: 'good',
+  flagged: 'bad',
+};
+const colourOf = (s: ApprovalStatus) => toneColour[isAuditDecision(s) ? toneOf(s) : OTHER_TONES[s]];
 
 /** `approved  send_email (call c1) in run-123 by ann, bob at 2026-…`; a review: `flagged  refund (call c1) in run-9 by ann at 2026-…: "too large"` */
 export function approvalLine(r: ApprovalRecord, width: number): string {

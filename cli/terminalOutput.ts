@@ -12,6 +12,7 @@ import { providerCallOf, providerCallsIn } from '../core/run/providerCalls';
 import type { RunEvent } from '../contract/runEvents';
 import type { AuditEntry, PendingApproval } from '../contract/runViews';
 import type { AgentRunResult } from '../client/run/runner';
+import { type Tone, toneOf } from '../contract/decisionWords';
 import { lazy } from './lazyLoads';
 
 // NO_COLOR is read when the first colour would be painted (so `countersign --help` loads no configuration).
@@ -23,6 +24,8 @@ export const dim = paint(2);
 export const red = paint(31);
 export const green = paint(32);
 export const yellow = paint(33);
+/** The colour of each tone of contract/decisionWords.ts's outcome table: every outcome is painted through this. */
+export const toneColour: Record<Tone, (s: string) => string> = { good: green, bad: red, neutral: dim, waiting: yellow };
 /** The escape sequences paint() writes: the only ones print() lets through, and only while colour is on. */
 // eslint-disable-next-line no-control-regex -- our own escape sequences are the point
 const OWN_COLOURS = /(\u001b\[(?:0|1|2|31|32|33)m)/;
@@ -148,15 +151,7 @@ export function auditLine(a: AuditEntry): string[] {
           : a.quorum && a.decision === 'approval_counted'
             ? quorumText(a.quorum)
             : (a.message ?? a.reason ?? '');
-  const colour =
-    a.decision.endsWith('approved') ||
-    a.decision === 'approval_counted' ||
-    a.decision === 'extended' ||
-    a.decision === 'granted'
-      ? green
-      : a.decision === 'ignored'
-        ? dim
-        : red;
+  const colour = toneColour[toneOf(a.decision)];
   const approver = a.approver ? `${a.approver}${a.verified ? ' (signed)' : ''}` : '-';
   return [
     ...[a.decidedAt, a.callId, a.toolName ?? '-'].map((c) => shownLine(c)),
@@ -219,7 +214,7 @@ export function eventLine(e: RunEvent): string {
     case 'approval_requested':
       return `${head}${yellow('waiting')} ${callText(e.pending.toolName, e.pending.arguments, 80)} ${dim(`(call ${shownLine(e.callId)}, ${e.pending.kind})`)}`;
     case 'decision':
-      return `${head}${e.outcome.endsWith('approved') ? green(e.outcome) : e.outcome.endsWith('rejected') ? red(e.outcome) : e.outcome} ${shownLine(e.callId)}${e.approver ? ` by ${shownLine(e.approver)}` : ''} ${dim(`via ${shownLine(e.via)}`)}${e.message ? `: ${visible(e.message)}` : ''}`;
+      return `${head}${toneColour[toneOf(e.outcome)](e.outcome)} ${shownLine(e.callId)}${e.approver ? ` by ${shownLine(e.approver)}` : ''} ${dim(`via ${shownLine(e.via)}`)}${e.message ? `: ${visible(e.message)}` : ''}`;
     case 'tool_output':
       return `${head}${green('←')} ${shownLine(e.callId)}: ${short(e.output, 120)}`;
     case 'handoff':

@@ -1,6 +1,7 @@
 // The words of a decision, once: the verbs a person sends (`Decision.decision` on the wire), the outcomes a run
-// reports for them (`AppliedDecision.outcome`, `AuditEntry.decision`), and the one function from a verb to its
-// outcome. The wire spells them exactly so (version 1); everything else imports them from here.
+// reports for them (`AppliedDecision.outcome`, `AuditEntry.decision`), the one function from a verb to its
+// outcome, and the one table of what each outcome means (ends a wait, approves, tone). The wire spells them exactly
+// so (version 1); everything else imports them from here.
 import { z } from 'zod';
 import { shareAcrossRuns } from './sharedModules';
 
@@ -63,6 +64,84 @@ export const AUDIT_DECISIONS = [
   'tripped',
 ] as const;
 export type AuditDecision = (typeof AUDIT_DECISIONS)[number];
+
+/** How an outcome is shown: good (green), bad (red), neutral (dim), waiting (yellow: a person is asked). */
+export type Tone = 'good' | 'bad' | 'neutral' | 'waiting';
+
+/** What one audit outcome means: every reader (records, metrics, traces, the report, the CLI) asks this table. */
+export interface OutcomeMeaning {
+  /**
+   * `call`: it ends the call's wait and settles the call; it is what the call came to (its record's status).
+   * `wait`: it ends an uncertain call's wait, and the call's outcome stays what it was (`retry`, `done`, `failed`).
+   * false: the call still waits, waits again (`stale`, `uncertain`), or never waited (`audited`, `tripped`).
+   */
+  ends: 'call' | 'wait' | false;
+  /** true: the call ran on this word (an approval rate counts it); false: a no; null: no yes or no (input, a step). */
+  approves: boolean | null;
+  tone: Tone;
+}
+
+/**
+ * The one table of outcomes. A new word in AUDIT_DECISIONS fails to compile here until it is classified. Its order
+ * is the order settled calls are listed in (`--status` choices, the report's CSV columns).
+ */
+export const OUTCOME_MEANINGS = {
+  approved: { ends: 'call', approves: true, tone: 'good' },
+  rejected: { ends: 'call', approves: false, tone: 'bad' },
+  expired: { ends: 'call', approves: false, tone: 'bad' },
+  cancelled: { ends: 'call', approves: false, tone: 'neutral' },
+  auto_approved: { ends: 'call', approves: true, tone: 'good' },
+  auto_rejected: { ends: 'call', approves: false, tone: 'bad' },
+  granted: { ends: 'call', approves: true, tone: 'good' },
+  timed_out: { ends: 'call', approves: true, tone: 'good' }, // onTimeout 'approve': it ran
+  input_provided: { ends: 'call', approves: null, tone: 'good' },
+  result_provided: { ends: 'call', approves: null, tone: 'good' },
+  forwarded: { ends: false, approves: null, tone: 'neutral' }, // the sub-run's audit settles it
+  approval_counted: { ends: false, approves: null, tone: 'good' }, // a quorum waits for more
+  extended: { ends: false, approves: null, tone: 'neutral' },
+  retry: { ends: 'wait', approves: null, tone: 'neutral' },
+  done: { ends: 'wait', approves: null, tone: 'good' },
+  failed: { ends: 'wait', approves: null, tone: 'bad' },
+  ignored: { ends: false, approves: null, tone: 'neutral' },
+  audited: { ends: false, approves: null, tone: 'neutral' },
+  uncertain: { ends: false, approves: null, tone: 'waiting' },
+  stale: { ends: false, approves: null, tone: 'bad' },
+  tripped: { ends: false, approves: null, tone: 'bad' },
+} as const satisfies Record<AuditDecision, OutcomeMeaning>;
+
+type Meanings = typeof OUTCOME_MEANINGS;
+const meaningOf: Readonly<Record<AuditDecision, OutcomeMeaning>> = OUTCOME_MEANINGS;
+const WORDS = Object.keys(OUTCOME_MEANINGS) as AuditDecision[];
+
+/** The outcomes that settle a call: what a call's approval record says it came to. */
+export type CallEnd = { [W in AuditDecision]: Meanings[W]['ends'] extends 'call' ? W : never }[AuditDecision];
+/** The settling outcomes that say yes or no: how an approval ended (an input or a result says neither). */
+export type ApprovalEnd = { [W in CallEnd]: Meanings[W]['approves'] extends boolean ? W : never }[CallEnd];
+
+/** Is `word` an audit outcome (a ledger status may also be `pending` or a review's)? */
+export const isAuditDecision = (word: string): word is AuditDecision => Object.hasOwn(OUTCOME_MEANINGS, word);
+/** The call no longer waits after it (settled, or its uncertain wait answered). */
+export const endsWait = (word: AuditDecision): boolean => meaningOf[word].ends !== false;
+export const settlesCall = (word: AuditDecision): word is CallEnd => meaningOf[word].ends === 'call';
+export const endsApproval = (word: AuditDecision): word is ApprovalEnd =>
+  settlesCall(word) && meaningOf[word].approves !== null;
+/** The call ran on this word: what an approval rate counts as approving (a ledger status that is no outcome: no). */
+export const approvesCall = (word: string): boolean => isAuditDecision(word) && meaningOf[word].approves === true;
+export const toneOf = (word: AuditDecision): Tone => meaningOf[word].tone;
+
+/** The settling outcomes in the table's order. */
+export const CALL_ENDS: readonly CallEnd[] = WORDS.filter(settlesCall);
+
+/**
+ * `list` as it is, checked to name every word of `W`: a list kept in an order of its own (documented metric labels)
+ * fails to compile until a word the table adds to `W` is in it.
+ */
+export const listingEvery =
+  <W extends string>() =>
+  <const L extends readonly W[]>(
+    list: L & ([Exclude<W, L[number]>] extends [never] ? unknown : { missing: Exclude<W, L[number]> }),
+  ): L =>
+    list;
 
 /** Who decided: a person (a signal, the update), the run's code (an always-rule, the tool's onApproval), a grant. */
 export type DecidedBy = 'person' | 'code' | 'grant';

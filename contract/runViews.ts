@@ -2,11 +2,11 @@
 // view, the snapshot and the pages of its logs. Shared by the run state, the workflow, the client and the CLI;
 // re-exported by the wire contract (contract/messages.ts). No Temporal imports.
 import type { ConversationItem, Usage } from './items';
-import type { PendingApproval } from './pendingCall';
+import type { PendingApproval, Quorum } from './pendingCall';
 
 // The pending call is one zod schema (contract/pendingCall.ts); its types are re-exported here with the rest of the views.
 export type { CallPreview, PendingApproval, PendingKind, Quorum } from './pendingCall';
-import type { AuditDecision, DecisionOutcome } from './decisionWords';
+import type { AuditDecision, DecisionOutcome, YesNo } from './decisionWords';
 
 // The decision's words live in contract/decisionWords.ts; re-exported here, where readers have always found them.
 export type { AuditDecision, DecisionOutcome, UncertainAnswer } from './decisionWords';
@@ -19,7 +19,7 @@ export interface AppliedDecision {
   /** A signed decision: its token checked out (the approver is the key's). */
   verified?: true;
   /** For approval_counted: approvals so far and needed. For extended: the new expiry. */
-  quorum?: { needed: number; approvedBy: string[] };
+  quorum?: Quorum;
   expiresAt?: string;
 }
 
@@ -83,7 +83,7 @@ export interface AuditEntry {
   extendedBy?: string;
   expiresAt?: string;
   /** For a call that needs a quorum: approvals needed, and who has approved so far (this entry included). */
-  quorum?: { needed: number; approvedBy: string[] };
+  quorum?: Quorum;
   /** For `stale`: the fingerprint the decision was given for, and the one found just before the call would have run. */
   stale?: { was: string; now: string };
 }
@@ -155,7 +155,7 @@ export interface RunSnapshot extends RunView {
   /** Handoffs so far: the conversation moved from one agent to another. */
   handoffs: Handoff[];
   /** Sticky always-rules people set in this run, keyed `agent/tool` (`agent/mcp:server/tool` for MCP tools). */
-  alwaysRules?: Record<string, { decision: 'approve' | 'reject'; message?: string; approver?: string }>;
+  alwaysRules?: Record<string, { decision: YesNo; message?: string; approver?: string }>;
 }
 
 /** The workflow's result: the snapshot of a completed run (its windows smaller: at most 100 newest items and audit entries, about 256 KB each). */

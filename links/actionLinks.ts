@@ -6,8 +6,9 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { argsDigest } from '../core/signing/decisionToken';
 import { sameSecret } from './sameSecret';
+import type { YesNo } from '../contract/decisionWords';
 
-export type LinkAction = 'approve' | 'reject' | 'view';
+export type LinkAction = YesNo | 'view';
 
 const claimsSchema = z.strictObject({
   wf: z.string().min(1),

@@ -1,11 +1,12 @@
 // A wait for a person as a span of the run's trace, when the worker traces. The workflow interceptors of a traced
 // worker (workflows/tracingInterceptors.ts, in the workflow bundle only with tracing on) put a WaitTracer into the
 // run's own globals — the SDK keeps each run's globals apart, also in a shared V8 context — so this shared module
-// holds no state. The wait (approvalTimers.ts) reads it, one property read, and comes here only when there is one,
+// holds no state. The wait (askPerson.ts) reads it, one property read, and comes here only when there is one,
 // so an untraced run's wait never enters this module. Spans made in workflow code leave through the SDK's
 // exporter sink, which drops what a replay produces: a wait replayed after a restart is never exported twice.
 import type { AgentRunState } from '../core/run/agentRunState';
 import { SPAN_ATTRIBUTES } from '../contract/traceSpans';
+import { endsWait } from '../contract/decisionWords';
 
 export interface WaitSpan {
   end(outcome: string): void;
@@ -14,9 +15,6 @@ export interface WaitTracer {
   start(attributes: Record<string, string>, startTime: Date): WaitSpan;
 }
 export const WAIT_TRACER = Symbol.for('countersign.waitTracer');
-
-/** Audit entries that do not end a wait: the call still waits after them. */
-const NOT_AN_END: readonly string[] = ['ignored', 'extended', 'approval_counted', 'forwarded', 'audited', 'uncertain'];
 
 /**
  * `wait()` (until the call is decided); with a call still pending, a span of `tracer` that ends with the decision.
@@ -38,8 +36,7 @@ export function traceWait<T>(
   );
   const end = () =>
     span.end(
-      state.book.state.audit.findLast((e) => e.callId === callId && !NOT_AN_END.includes(e.decision))?.decision ??
-        call.state,
+      state.book.state.audit.findLast((e) => e.callId === callId && endsWait(e.decision))?.decision ?? call.state,
     );
   const waiting = wait();
   waiting.then(end, end);

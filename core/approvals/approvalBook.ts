@@ -6,7 +6,7 @@ import type { OnTimeout } from '../../contract/approvalPolicy';
 import { appendEntry, appendIgnored, entriesAfter } from './auditLog';
 import { type BookDecision, type CheckedBatch, type CheckedDecision, checkDecision } from './decisionRules';
 import type { NameRule } from '../../contract/approverName';
-import type { AutoDecision } from './plannedCall';
+import type { PlannedAutoDecision } from './plannedCall';
 import type { Decision } from '../../contract/messages';
 import type { AppliedDecision, AuditEntry, PendingApproval } from '../../contract/runViews';
 import {
@@ -108,7 +108,7 @@ export class ApprovalBook {
    * tool's onApproval: auto_approved / auto_rejected; a standing grant: granted); otherwise it waits. Rules never decide
    * calls that need a signed decision or a quorum: each such call needs its own people.
    */
-  request(call: Booking, now: string, auto?: AutoDecision): DeepReadonly<BookCall> {
+  request(call: Booking, now: string, auto?: PlannedAutoDecision): DeepReadonly<BookCall> {
     if (this.call(call.callId)) throw new DecisionError(`call ${call.callId} is already in the book`);
     const entry: BookCall = { ...call, state: 'pending' };
     this.s.calls.push(entry);

@@ -3,23 +3,12 @@
 // says what each call came to, and filters. No Temporal imports.
 import type { AuditEntry, PendingApproval } from '../../contract/runViews';
 import { REVIEW_STATUSES } from './reviewQueue';
+import { CALL_ENDS } from '../../contract/decisionWords';
 import { amongApprovers } from '../../contract/approverName';
 import { type CallTrail, decidedRecord, foldCall, pendingRecord } from './callFold';
 
-export const APPROVAL_STATUSES = [
-  'pending',
-  'approved',
-  'rejected',
-  'expired',
-  'cancelled',
-  'auto_approved',
-  'auto_rejected',
-  'granted',
-  'timed_out',
-  'input_provided',
-  'result_provided',
-  ...REVIEW_STATUSES,
-] as const;
+/** What a call came to: still waiting, each outcome that settles a call (in the table's order), or its review. */
+export const APPROVAL_STATUSES = ['pending', ...CALL_ENDS, ...REVIEW_STATUSES] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 export interface ApprovalRecord {

@@ -4,6 +4,7 @@
 // place where calls recorded before every call carried its `kind` get it. Pure.
 import type { OnTimeout } from '../../contract/approvalPolicy';
 import type { AuditEntry, PendingApproval, PendingKind } from '../../contract/runViews';
+import type { YesNo } from '../../contract/decisionWords';
 import { definedFields } from '../definedFields';
 import type { CallState } from './decisionRules';
 
@@ -46,7 +47,7 @@ export interface BookCall extends PendingApproval {
 export type Booking = Omit<BookCall, 'state' | 'rejectionOutput'>;
 
 export interface StickyRule {
-  decision: 'approve' | 'reject';
+  decision: YesNo;
   message?: string;
   approver?: string;
 }

@@ -1,9 +1,10 @@
 // What one call came to, folded one step at a time: an audit entry, a review, the run's pending list, the run's
 // close. approvalRecords and reviewRecords (a run's whole audit at once) and the approvals ledger (a write at a time,
 // the trail kept beside the call's row) use this one rule, so the ledger and a run's own audit never disagree. Pure.
-import type { AuditEntry } from '../../contract/runViews';
+import type { AuditEntry, PendingApproval, Quorum } from '../../contract/runViews';
 import type { Review } from '../../contract/reviewMessages';
 import { sameApprover } from '../../contract/approverName';
+import { settlesCall } from '../../contract/decisionWords';
 import type { ApprovalRecord, ApprovalStatus } from './approvalHistory';
 
 /** What the fold reads of an audit entry (a ledger entry has the same fields). */
@@ -13,13 +14,8 @@ export type FoldEntry = Pick<
 > & { review?: true };
 
 /** A call that waits for a person now (PendingApproval or LedgerPending); `approvedBy`: its quorum so far. */
-export interface FoldPending {
-  toolName: string;
-  agentName?: string;
-  requestedAt: string;
-  path?: string;
-  approvedBy?: string[];
-}
+export type FoldPending = Pick<PendingApproval, 'toolName' | 'requestedAt' | 'path'> &
+  Partial<Pick<PendingApproval, 'agentName'>> & { approvedBy?: Quorum['approvedBy'] };
 
 type Signer = { approver?: string; verified?: true };
 
@@ -41,21 +37,8 @@ export interface CallTrail {
 export type CallStep =
   { entry: FoldEntry } | { review: Review } | { pending: FoldPending | undefined } | { closed: true };
 
-/** Audit decisions that settle a call. */
-const TERMINAL: Partial<Record<AuditEntry['decision'], true>> = {
-  approved: true,
-  rejected: true,
-  auto_approved: true,
-  auto_rejected: true,
-  granted: true,
-  expired: true,
-  cancelled: true,
-  input_provided: true,
-  result_provided: true,
-  timed_out: true,
-};
-
-export const isTerminal = (e: Pick<AuditEntry, 'decision'>): boolean => TERMINAL[e.decision] === true;
+/** Audit decisions that settle a call (contract/decisionWords.ts's table). */
+export const isTerminal = (e: Pick<AuditEntry, 'decision'>): boolean => settlesCall(e.decision);
 
 function statusOf(entry: FoldEntry): ApprovalStatus {
   // timed_out means it ran (onTimeout 'approve'); 0.x runs logged every timeout so.

@@ -16,11 +16,12 @@ import {
 } from '../../contract/messages';
 import { describeZodError } from '../../contract/zodErrors';
 import type { NameRule } from '../../contract/approverName';
+import type { YesNo } from '../../contract/decisionWords';
 import { type BookDecision, type CheckedBatch, type CheckedDecision, checkDecision } from './decisionRules';
 import type { BookCall } from './approvalBook';
 import { type TokenContext, readToken, stillAuthorized } from '../signing/signedDecisions';
 
-export type SignalKind = 'approve' | 'reject' | 'provideInput' | 'provideResult' | 'extend';
+export type SignalKind = YesNo | 'provideInput' | 'provideResult' | 'extend';
 export type Via = 'signal' | 'update';
 
 const signalSchemas = {

@@ -5,6 +5,7 @@ import { type OnTimeout, addDuration, durationMs } from '../../contract/approval
 import type { Booking } from './bookCall';
 import type { SignedBy } from './decisionRules';
 import type { PendingApproval } from '../../contract/runViews';
+import type { YesNo } from '../../contract/decisionWords';
 import { definedFields } from '../definedFields';
 
 export interface AgentRef {
@@ -38,8 +39,8 @@ export interface Special {
 }
 
 /** What a tool's onApproval code, or a standing grant, decided for a gated call (in the model-turn activity): no person is asked. */
-export interface AutoDecision {
-  decision: 'approve' | 'reject';
+export interface PlannedAutoDecision {
+  decision: YesNo;
   reason?: string;
   /** With reject: what the model sees. */
   message?: string;
@@ -83,7 +84,7 @@ export type PlannedCall =
       disposition: 'approval' | 'external';
       rejectionText: string;
       wait: WaitTerms;
-      auto?: AutoDecision;
+      auto?: PlannedAutoDecision;
     } & Special)
   | (CallBase & { disposition: 'input'; fields: string[]; rejectionText: string; wait: WaitTerms });
 

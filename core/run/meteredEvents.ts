@@ -2,6 +2,7 @@
 // the `outcome` label), and a cursor over the approval book that yields each request and each decision once.
 // Pure: workflows/runMetrics.ts emits what it yields through the workflow's replay-safe metric meter.
 import type { AuditDecision } from '../../contract/runViews';
+import { type ApprovalEnd, endsApproval, listingEvery } from '../../contract/decisionWords';
 import type { BookView } from '../approvals/approvalBook';
 import { entriesAfter } from '../approvals/auditLog';
 
@@ -13,8 +14,11 @@ export const METRIC_NAMES = {
   modelTurns: 'countersign_model_turns_total',
 } as const;
 
-/** How an approval ended, as the `outcome` label says it. */
-export const APPROVAL_OUTCOMES = [
+/**
+ * How an approval ended, as the `outcome` label says it: each ApprovalEnd of contract/decisionWords.ts's table, in the
+ * order docs/operations.md lists them (a word the table adds fails to compile here until it is listed).
+ */
+export const APPROVAL_OUTCOMES = listingEvery<ApprovalEnd>()([
   'approved',
   'rejected',
   'expired',
@@ -23,8 +27,8 @@ export const APPROVAL_OUTCOMES = [
   'auto_rejected',
   'granted',
   'cancelled',
-] as const;
-export type ApprovalOutcome = (typeof APPROVAL_OUTCOMES)[number];
+] as const);
+export type ApprovalOutcome = ApprovalEnd;
 
 /**
  * The outcome an audit entry ends an approval with, or undefined for entries that end none: `approval_counted`
@@ -32,7 +36,7 @@ export type ApprovalOutcome = (typeof APPROVAL_OUTCOMES)[number];
  * `audited`, and the answers to other kinds of calls (input, results, uncertain runs).
  */
 export function approvalOutcome(decision: AuditDecision): ApprovalOutcome | undefined {
-  return (APPROVAL_OUTCOMES as readonly string[]).includes(decision) ? (decision as ApprovalOutcome) : undefined;
+  return endsApproval(decision) ? decision : undefined;
 }
 
 /** The kinds the approval metrics count: tool approvals, and tripped guardrails a person decides (tool: the guardrail). */

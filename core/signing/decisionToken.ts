@@ -77,7 +77,7 @@ export function checkDecisionClaims(
   expected: {
     wf: string;
     call: string;
-    decision: 'approve' | 'reject';
+    decision: DecisionClaims['decision'];
     arguments: string;
     fingerprint?: string;
     nowSeconds: number;

@@ -7,9 +7,7 @@ import type { Dialect, SchemaRunner } from './ledgerSchema';
 import type { ComplianceReport, LedgerQuery, ReportGroup } from './ledgerStore';
 import { whereOf } from './ledgerReads';
 import { isoTime } from './ledgerAppend';
-
-/** Statuses under which the call ran on a person's (or a rule's) word: approved, auto, grant, timeout that approves. */
-const APPROVING = new Set(['approved', 'auto_approved', 'granted', 'timed_out']);
+import { approvesCall } from '../../contract/decisionWords';
 
 type Db = Pick<SchemaRunner, 'all'>;
 type Waits = { p50: number | null; p95: number | null };
@@ -125,7 +123,7 @@ function groupOf(outcomes: Map<string, number>, waits: Waits): ReportGroup {
   let approving = 0;
   for (const [s, n] of outcomes) {
     total += n;
-    if (APPROVING.has(s)) approving += n;
+    if (approvesCall(s)) approving += n; // it ran on a person's, a rule's, a grant's or its timeout's word
   }
   const decided = total - (outcomes.get('pending') ?? 0);
   return {
