@@ -1,7 +1,8 @@
 // Notifications about waiting approvals and every decision on them: always logged; POSTed as JSON to
 // COUNTERSIGN_WEBHOOK_URL when set (approval_decided only then: it is a record for the user's own store).
 // A failing webhook throws, so Temporal retries it; the workflow never waits on it, so it never blocks a run.
-import type { CallPreview } from '../contract/runViews';
+import type { PendingKind } from '../contract/runViews';
+import { type NotifiedCall, loggable } from '../core/approvals/notifiedCall';
 import { Failure } from '../contract/failureTypes';
 import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
@@ -17,16 +18,12 @@ export type NotificationEvent =
   | 'approval_timed_out'
   | 'approval_decided';
 
-export interface Notification {
+/** What the webhook gets: the pending call's notified fields (core/approvals/notifiedCall.ts), plus the event's own. */
+export interface Notification extends NotifiedCall {
   event: NotificationEvent;
   workflowId: string;
+  /** The call's agent (PendingApproval.agentName). */
   agent: string;
-  callId: string;
-  toolName: string;
-  /** JSON string of the call's arguments, for the reviewer. */
-  arguments: string;
-  requestedAt: string;
-  expiresAt?: string;
   /** 1, 2, … for approval_reminder. */
   reminder?: number;
   /** For approval_escalated. */
@@ -35,19 +32,7 @@ export interface Notification {
    * For approval_requested of a call that may or may not have run (a tool that is not idempotent): `uncertain`, and
    * why. People answer retry, done or failed (the CLI's `countersign resolve`, the inbox): no one-click links.
    */
-  kind?: 'uncertain';
-  uncertainBecause?: string;
-  /** What the call would change, as its tool's preview said (`preview failed: …` when it could not). */
-  preview?: CallPreview;
-  /** The run's request and the assistant's words before the call (shortened, as in PendingApproval); never logged. */
-  request?: string;
-  assistantSaid?: string;
-  /** For a call that needs several approvers: how many, and who has approved so far. */
-  quorum?: { needed: number; approvedBy: string[] };
-  /** The tool's fingerprint of the call's target: links and buttons bind it, so they cannot decide a changed target. */
-  fingerprint?: string;
-  /** For approval_requested of a call approved before its target changed: it did not run, and waits again. */
-  stale?: { was: string; now: string };
+  kind?: Extract<PendingKind, 'uncertain'>;
   /** For approval_timed_out: what the timeout did. */
   onTimeout?: string;
   /** For approval_expiring: how long before expiry this is. */
@@ -77,12 +62,7 @@ export interface Notification {
 export function createNotifyActivities(options: { webhookUrl?: string; timeoutMs?: number; links?: LinkSettings }) {
   return {
     async notify(raw: Notification): Promise<void> {
-      log.info(`${raw.event}: ${raw.toolName} (call ${raw.callId}) in ${raw.workflowId}`, {
-        ...raw,
-        arguments: undefined,
-        request: undefined,
-        assistantSaid: undefined,
-      });
+      log.info(`${raw.event}: ${raw.toolName} (call ${raw.callId}) in ${raw.workflowId}`, loggable(raw));
       if (!options.webhookUrl) return;
       const n =
         options.links && raw.event === 'approval_requested' && raw.kind !== 'uncertain'

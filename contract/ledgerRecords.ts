@@ -1,7 +1,7 @@
 // The approvals ledger's shapes, once: what a run hands the ledger activity (recorded in its history), what the
 // ledger keeps (one chained row per audit entry, one derived row per call) and what its readers ask. The stores
 // (storage/ledger/), the workflow's writer, the activity and the readers all use these. No Temporal imports.
-import type { AuditEntry } from './runViews';
+import type { AuditEntry, PendingApproval } from './runViews';
 import type { Review } from './reviewMessages';
 
 /**
@@ -21,14 +21,8 @@ export interface LedgerReview extends Review {
 }
 
 /** A call that waits for a person now, as the ledger shows it until its decision is written. */
-export interface LedgerPending {
-  callId: string;
-  toolName: string;
-  agentName?: string;
-  requestedAt: string;
-  /** A sub-run's call: where it lives (PendingApproval.path). */
-  path?: string;
-}
+export type LedgerPending = Pick<PendingApproval, 'callId' | 'toolName' | 'requestedAt' | 'path'> &
+  Partial<Pick<PendingApproval, 'agentName'>>;
 
 /** Which chain a write belongs to. */
 export interface LedgerChainKey {

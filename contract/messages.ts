@@ -56,6 +56,8 @@ export const runInputSchema = shareAcrossRuns('messages.runInputSchema', () =>
         }),
       )
       .optional(),
+    /** Set by a parent run on its sub-run: the tools that lead to it (`ask_lookup`, nested `a > b`), for its notifications' `path`. */
+    subRunPath: z.string().optional(),
     /** The session this run belongs to (runner.run(…, { session })): its earlier runs' conversation comes in `history`. */
     session: z.string().min(1).max(200).optional(),
     /** Conversation items the run starts with, before the user's message (a session's earlier runs, trimmed). */

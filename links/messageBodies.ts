@@ -10,21 +10,14 @@ import { relativeTime, utcMinute } from '../core/relativeTime';
 import { cut, emailArgumentHtml, slackArgumentTexts, slackEscape } from './argumentMarkup';
 import { escapeHtml, html } from './html';
 import type { LinkAction } from './actionLinks';
+import type { PendingApproval } from '../contract/pendingCall';
 
-export interface CallForPeople {
-  workflowId: string;
-  agent: string;
-  callId: string;
-  toolName: string;
-  arguments: string;
-  requestedAt?: string;
-  expiresAt?: string;
-  preview?: { summary: string; details?: string };
-  /** The run's request and the assistant's words before the call (PendingApproval's, already shortened). */
-  request?: string;
-  assistantSaid?: string;
-  quorum?: { needed: number; approvedBy: string[] };
-}
+/** What a message shows of the pending call, with its run and agent (a Notification is one). */
+export type CallForPeople = Pick<
+  PendingApproval,
+  'callId' | 'toolName' | 'arguments' | 'expiresAt' | 'preview' | 'request' | 'assistantSaid' | 'quorum'
+> &
+  Partial<Pick<PendingApproval, 'requestedAt'>> & { workflowId: string; agent: string };
 
 // Slack: a section's text holds at most 3000 characters and a message at most 50 blocks (this one has at most 10).
 const SECTION_MAX = 2900;

@@ -6,6 +6,7 @@ import { condition, log } from '@temporalio/workflow';
 import type { Notification, NotificationEvent } from '../activities/notify';
 import type { BookCall, DeepReadonly } from '../core/approvals/approvalBook';
 import type { AuditEntry } from '../contract/runViews';
+import { loggable, notifiedCall } from '../core/approvals/notifiedCall';
 import { rootCause } from '../core/run/failures';
 import { notify, notifyOptions } from './activityProxies';
 
@@ -18,6 +19,8 @@ export class Notifier {
     private readonly workflowId: string,
     /** Whether the worker that described the run's agent POSTs to a webhook (its snapshot says so). */
     private readonly webhook: () => boolean | undefined,
+    /** In a sub-run: the tools that lead to it, so a call's path reads as the parent shows it (`ask_lookup > read_file`). */
+    private readonly subRunPath?: string,
   ) {}
 
   about(event: NotificationEvent, call: DeepReadonly<BookCall>, extra: Partial<Notification> = {}): void {
@@ -25,27 +28,14 @@ export class Notifier {
       event,
       workflowId: this.workflowId,
       agent: call.agentName,
-      callId: call.callId,
-      toolName: call.toolName,
-      arguments: call.arguments,
-      requestedAt: call.requestedAt,
-      ...(call.expiresAt ? { expiresAt: call.expiresAt } : {}),
-      ...(call.preview ? { preview: call.preview } : {}),
-      ...(call.request ? { request: call.request } : {}),
-      ...(call.assistantSaid ? { assistantSaid: call.assistantSaid } : {}),
-      ...(call.quorum ? { quorum: { needed: call.quorum.needed, approvedBy: [...call.quorum.approvedBy] } } : {}),
-      ...(call.fingerprint !== undefined ? { fingerprint: call.fingerprint } : {}),
+      ...notifiedCall(call),
+      ...(this.subRunPath ? { path: `${this.subRunPath} > ${call.path ?? call.toolName}` } : {}),
       ...extra,
     };
     // Without a webhook the activity would only log: log here instead, and spare the run three history events
     // and a workflow task per notification.
     if (this.webhook() !== true) {
-      log.info(`${event}: ${call.toolName} (call ${call.callId}) in ${this.workflowId}`, {
-        ...n,
-        arguments: undefined,
-        request: undefined,
-        assistantSaid: undefined,
-      });
+      log.info(`${event}: ${call.toolName} (call ${call.callId}) in ${this.workflowId}`, loggable(n));
       return;
     }
     this.send(n, `${event}: ${call.toolName}`);

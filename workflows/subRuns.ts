@@ -64,6 +64,7 @@ export class SubRuns {
             input: requestOf(call) || '(no input)',
             context: s.input.context ?? {},
             ...(rules && Object.keys(rules).length ? { alwaysRules: rules } : {}),
+            subRunPath: s.input.subRunPath ? `${s.input.subRunPath} > ${call.toolName}` : call.toolName,
           },
         ],
         staticSummary: `${subAgent} for ${s.agentRef().name} (call ${call.callId})`,
@@ -135,26 +136,13 @@ export function signalFor(d: Decision): { name: SignalKind; payload: Record<stri
   };
   // A token goes along as it came: the sub-run checks it itself (a parent's word is no proof).
   const token = d.token !== undefined ? { token: d.token } : {};
-  if (d.decision === 'approve')
-    return {
-      name: 'approve',
-      payload: {
-        ...who,
-        ...(d.always ? { alwaysApprove: true } : {}),
-        ...(d.editedArguments !== undefined ? { editedArguments: d.editedArguments } : {}),
-        ...token,
-      },
-    };
-  if (d.decision === 'reject')
-    return {
-      name: 'reject',
-      payload: {
-        ...who,
-        ...(d.always ? { alwaysReject: true } : {}),
-        ...(d.message ? { message: d.message } : {}),
-        ...token,
-      },
-    };
+  if (d.decision === 'approve' || d.decision === 'reject') {
+    const approve = d.decision === 'approve';
+    const always = d.always ? { [approve ? 'alwaysApprove' : 'alwaysReject']: true } : {};
+    const edited = approve && d.editedArguments !== undefined ? { editedArguments: d.editedArguments } : {};
+    const message = !approve && d.message ? { message: d.message } : {};
+    return { name: d.decision, payload: { ...who, ...always, ...edited, ...message, ...token } };
+  }
   if (d.decision === 'input') return { name: 'provideInput', payload: { ...who, values: d.values ?? {} } };
   if (d.decision === 'extend') return { name: 'extend', payload: { ...who, by: d.by } };
   if (d.decision === 'retry') return { name: 'approve', payload: who }; // an uncertain call takes approve as retry, provideResult as done / failed

@@ -7,13 +7,12 @@ import type { PendingApproval } from '../../contract/runViews';
 import type { Runner } from './runner';
 import { buildDecision } from '../approvals/decisionBuilder';
 
-export interface ToolApprovalRequired {
+/** The SDK's event fields, taken from the pending call, with its run and the whole pending call. */
+export interface ToolApprovalRequired extends Pick<
+  PendingApproval,
+  'callId' | 'toolName' | 'arguments' | 'agentName' | 'path'
+> {
   workflowId: string;
-  callId: string;
-  toolName: string;
-  arguments: string;
-  agentName: string;
-  path?: string;
   pending: PendingApproval;
 }
 

@@ -2,6 +2,8 @@
 // covers. No imports at run time, so the CLI can load it at start.
 import type { Decision } from '../../contract/messages';
 import { shorten } from './callSummary';
+import type { Quorum } from '../../contract/pendingCall';
+import type { DeepReadonly } from './bookCall';
 
 /** The arguments a token signs: the edited ones when the decision edits (their JSON text as sent), else the call's exactly as shown. */
 export function signedArguments(d: Pick<Decision, 'editedArguments'>, call: { arguments: string }): string {
@@ -10,7 +12,7 @@ export function signedArguments(d: Pick<Decision, 'editedArguments'>, call: { ar
 }
 
 /** "1 of 2 approvals (ann)" */
-export const quorumText = (q: { needed: number; approvedBy: readonly string[] }): string =>
+export const quorumText = (q: DeepReadonly<Quorum>): string =>
   `${q.approvedBy.length} of ${q.needed} approvals${q.approvedBy.length ? ` (${q.approvedBy.join(', ')})` : ''}`;
 
 /** 90000 → "1m30s": for messages. */

@@ -34,6 +34,21 @@ const boss = defineAgent({
   instructions: 'test',
   tools: [lookup.asTool({ toolName: 'ask_lookup', toolDescription: 'Ask the lookup agent' })],
 });
+const guarded = defineAgent({
+  name: 'ctx-guarded',
+  instructions: 'test',
+  tools: [],
+  inputGuardrails: [
+    {
+      name: 'no_secrets',
+      onTripwire: 'ask',
+      execute: ({ input }: { input: string }) => ({
+        tripwireTriggered: /secret/i.test(input),
+        outputInfo: { why: 'secret' },
+      }),
+    },
+  ],
+});
 
 let h: Harness;
 let runner: Runner;
@@ -41,7 +56,7 @@ let hook: WebhookReceiver;
 beforeAll(async () => {
   hook = await startWebhookReceiver();
   h = await startHarness({
-    registry: new AgentRegistry([...demoAgents, lookup, boss]),
+    registry: new AgentRegistry([...demoAgents, lookup, boss, guarded]),
     webhookUrl: hook.url,
     links: { publicUrl: 'http://127.0.0.1:9', secret: SECRET },
   });
@@ -145,4 +160,33 @@ test("a sub-run's call reaches the parent with the sub-run's own request and wor
     request: 'Read the Q3 file',
     assistantSaid: 'Reading it now.',
   });
+});
+
+test("the webhook carries a sub-run call's path and a guardrail item's guardrail", async () => {
+  const top = newId('context-path');
+  h.model.script(top, [
+    { text: 'Asking lookup.', toolCalls: [{ name: 'ask_lookup', arguments: { input: 'Read Q3' }, callId: 's1' }] },
+    { text: 'done' },
+  ]);
+  h.model.script(`${top}/s1`, [
+    { text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'q3.txt' }, callId: 'r1' }] },
+  ]);
+  await runner.run('ctx-boss', 'Summarise Q3', { workflowId: top });
+  // The sub-run notifies about its own call, under its own id, with the path the parent shows.
+  const sub = await eventually(() =>
+    hook.received.find((r) => r.workflowId === `${top}/s1` && r.event === 'approval_requested'),
+  );
+  expect(sub).toMatchObject({ callId: 'r1', agent: 'ctx-lookup', path: 'ask_lookup > read_file' });
+
+  const id = newId('context-guard');
+  h.model.script(id, [{ text: 'Understood.' }]);
+  await runner.run('ctx-guarded', 'the secret is 42', { workflowId: id });
+  const n = await eventually(() => hook.received.find((r) => r.workflowId === id && r.event === 'approval_requested'));
+  expect(n.guardrail).toEqual({
+    name: 'no_secrets',
+    stage: 'input',
+    checked: 'the secret is 42',
+    outputInfo: { why: 'secret' },
+  });
+  expect(n).not.toHaveProperty('path');
 });
