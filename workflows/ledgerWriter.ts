@@ -2,16 +2,16 @@
 // activity (activities/ledgerActivity.ts), which writes it once (idempotent by workflow id, chain and seq).
 //
 // Fire and forget, like notifications: a decision never waits for the ledger. One write is in flight per run; what
-// the run adds meanwhile goes with the next one (coalesced). The cursor is the last audit seq the ledger confirmed;
-// it is carried across continue-as-new, so a continuation sends again only what was not confirmed (the store skips
-// what it has). Taken only by runs whose agent snapshot says the worker keeps a ledger (a new field: runs recorded
-// before never take this path) and that have change `ledger` (patches.ts).
+// the run adds meanwhile goes with the next one (coalesced, ledgerSender.ts). The cursor is the last audit seq the
+// ledger confirmed; it is carried across continue-as-new, so a continuation sends again only what was not confirmed
+// (the store skips what it has). Taken only by runs whose agent snapshot says the worker keeps a ledger (a new field:
+// runs recorded before never take this path) and that have change `ledger` (patches.ts).
 import { CancellationScope, condition, log, workflowInfo } from '@temporalio/workflow';
 import type { LedgerEntry, LedgerWrite } from '../contract/ledgerRecords';
 import type { AgentRunState } from '../core/run/agentRunState';
-import { rootCause } from '../core/run/failures';
 import { kept, ledgerEntryOf, ledgerPendingOf, pendingKey } from '../core/approvals/ledgerEntries';
 import { ledgerOptions, recordLedger } from './activityProxies';
+import { LedgerSender } from './ledgerSender';
 import { hasChange } from './patches';
 
 /**
@@ -30,7 +30,7 @@ export class LedgerWriter {
   private confirmed: number;
   /** The pending calls the ledger shows (their key); undefined: not known (a continued run sends them again). */
   private shownPending: string | undefined;
-  private inFlight = false;
+  private readonly sender = new LedgerSender(() => this.feed());
   private closing = false;
   private closeConfirmed = false;
   private enabled: boolean | undefined;
@@ -60,7 +60,7 @@ export class LedgerWriter {
 
   /** The run changed (Publisher.flush): writes what is new, unless a write is in flight (it follows that one). */
   feed(): void {
-    if (!this.on || this.inFlight) return;
+    if (!this.on || this.sender.inFlight) return;
     const book = this.state.book;
     const after = book.auditAfter(this.confirmed);
     const entries: LedgerEntry[] = [];
@@ -98,25 +98,19 @@ export class LedgerWriter {
   }
 
   private send(write: LedgerWrite, upTo: number, shown: string | undefined): void {
-    this.inFlight = true;
     const summary = `ledger: ${write.entries?.length ?? 0} entries${write.closed ? ', closed' : ''}`;
-    // Not cancelled with the run (a deadline or a cancellation): its last entries are the ones that say so.
-    CancellationScope.nonCancellable(() => recordLedger.executeWithOptions({ ...ledgerOptions, summary }, [write]))
-      .then(
-        () => {
-          this.confirmed = upTo;
-          this.shownPending = shown;
-          if (write.closed) this.closeConfirmed = true;
-          this.inFlight = false;
-          this.feed(); // what arrived meanwhile
-        },
-        (err) => {
-          // Only a failure the activity does not retry lands here: the next change tries again.
-          this.inFlight = false;
-          log.warn('ledger write failed', { upTo, error: rootCause(err).message });
-        },
-      )
-      .catch(() => undefined);
+    this.sender.send(
+      // Not cancelled with the run (a deadline or a cancellation): its last entries are the ones that say so.
+      () =>
+        CancellationScope.nonCancellable(() => recordLedger.executeWithOptions({ ...ledgerOptions, summary }, [write])),
+      () => {
+        this.confirmed = upTo;
+        this.shownPending = shown;
+        if (write.closed) this.closeConfirmed = true;
+      },
+      'ledger write failed',
+      { upTo },
+    );
   }
 
   /**
@@ -139,6 +133,6 @@ export class LedgerWriter {
   }
 
   private drained(): boolean {
-    return !this.inFlight && this.closeConfirmed && this.confirmed >= (this.state.book.state.auditSeq ?? 0);
+    return !this.sender.inFlight && this.closeConfirmed && this.confirmed >= (this.state.book.state.auditSeq ?? 0);
   }
 }

@@ -1,16 +1,20 @@
 // The reviews workflow's side of the approvals ledger: each review of an audit-only call is handed to the
 // recordLedger activity, numbered in the workflow's own chain (seq carried across continue-as-new), so the ledger
 // keeps every review, not only the newest MAX_KEPT_REVIEWS the workflow holds. Like a run's writer
-// (ledgerWriter.ts): one write in flight, what arrives meanwhile goes with the next, and a review the ledger has not
-// confirmed is carried to the continuation and sent again (the store skips what it has). The workflow has no agent
-// snapshot to say whether its worker keeps a ledger: it asks once per run (ledgerKept, a local activity).
-import { condition, log, patched, workflowInfo } from '@temporalio/workflow';
+// (ledgerWriter.ts): one write in flight, what arrives meanwhile goes with the next (ledgerSender.ts), and a review
+// the ledger has not confirmed is carried to the continuation and sent again (the store skips what it has). The
+// workflow has no agent snapshot to say whether its worker keeps a ledger: it asks once per run (ledgerKept, a local
+// activity).
+import { condition, patched, workflowInfo } from '@temporalio/workflow';
 import type { LedgerReview } from '../contract/ledgerRecords';
 import type { Review, ReviewsLedgerCarry } from '../contract/reviewMessages';
-import { rootCause } from '../core/run/failures';
 import { ledgerKept, ledgerOptions, recordLedger } from './activityProxies';
+import { LedgerSender } from './ledgerSender';
 import { LEDGER_DRAIN_LIMIT, MAX_ENTRIES_PER_WRITE } from './ledgerWriter';
 import { PATCHES } from './patches';
+
+/** Logged for a failure the activity does not retry (the next review tries again). */
+const FAILED = 'ledger write of reviews failed';
 
 export class ReviewsLedger {
   private seq: number;
@@ -18,7 +22,7 @@ export class ReviewsLedger {
   private enabled: boolean | undefined;
   /** Whether this run's worker keeps a ledger (asked once, at the first review). */
   private kept: boolean | undefined;
-  private busy = false;
+  private readonly sender = new LedgerSender(() => this.feed());
 
   constructor(carried?: ReviewsLedgerCarry) {
     this.seq = carried?.seq ?? 0;
@@ -47,23 +51,18 @@ export class ReviewsLedger {
 
   /** Before continuing as new: waits (at most LEDGER_DRAIN_LIMIT) for the write in flight; the rest is carried. */
   settled(): Promise<boolean> {
-    if (!this.busy) return Promise.resolve(true);
-    return condition(() => !this.busy, LEDGER_DRAIN_LIMIT);
+    if (!this.sender.inFlight) return Promise.resolve(true);
+    return condition(() => !this.sender.inFlight, LEDGER_DRAIN_LIMIT);
   }
 
   private feed(): void {
-    if (this.busy || !this.unconfirmed.length) return;
-    this.busy = true;
+    if (this.sender.inFlight || !this.unconfirmed.length) return;
     if (this.kept === undefined) {
-      ledgerKept().then(
-        (kept) => this.done(() => (this.kept = kept)),
-        (err) => this.failed(err),
-      );
+      this.sender.send(ledgerKept, (kept) => (this.kept = kept), FAILED);
       return;
     }
     if (!this.kept) {
       this.unconfirmed.length = 0; // COUNTERSIGN_LEDGER_URL=off: nothing to keep them for
-      this.busy = false;
       return;
     }
     const reviews = this.unconfirmed.slice(0, MAX_ENTRIES_PER_WRITE);
@@ -75,21 +74,11 @@ export class ReviewsLedger {
       agent: '', // reviews belong to other runs' calls, whose rows name their agents
       reviews,
     };
-    recordLedger.executeWithOptions({ ...ledgerOptions, summary: `ledger: ${reviews.length} reviews` }, [write]).then(
-      () => this.done(() => this.unconfirmed.splice(0, reviews.length)),
-      (err) => this.failed(err),
+    this.sender.send(
+      () =>
+        recordLedger.executeWithOptions({ ...ledgerOptions, summary: `ledger: ${reviews.length} reviews` }, [write]),
+      () => this.unconfirmed.splice(0, reviews.length),
+      FAILED,
     );
-  }
-
-  private done(confirm: () => void): void {
-    confirm();
-    this.busy = false;
-    this.feed(); // what arrived meanwhile
-  }
-
-  /** Only what the activity does not retry lands here: the next review tries again. */
-  private failed(err: unknown): void {
-    this.busy = false;
-    log.warn('ledger write of reviews failed', { error: rootCause(err).message });
   }
 }

@@ -1,23 +1,23 @@
-// One ledger write, inside the store's transaction, the same SQL for SQLite and PostgreSQL: skip the entries already
-// kept, append the new ones to their chain (pos, prev_seq, hash), fold each touched call's trail one step at a time
-// (core/approvals/callFold.ts, the rule approvalRecords uses) and rewrite its row and approvers, move the chain's head.
-import type { LedgerEntry, LedgerReview, LedgerWrite, LedgerWriteResult } from '../../contract/ledgerRecords';
+// One ledger write, inside the store's transaction, the same SQL for SQLite and PostgreSQL, in three steps: load
+// what the store has for the write (which of its items it keeps already, the call rows they touch, the chain's end),
+// fold (ledgerFold.ts, pure: each touched call's trail one step at a time, the new items chained), save (the call
+// rows and their approvers, the new entries, the chain's end).
+import type { LedgerWrite, LedgerWriteResult } from '../../contract/ledgerRecords';
 import { canonicalApprover } from '../../contract/approverName';
 import type { ApprovalRecord } from '../../core/approvals/approvalHistory';
-import { type CallStep, type CallTrail, callRecord, foldCall } from '../../core/approvals/callFold';
-import { type ChainBody, chainHash } from './ledgerChain';
+import { type CallTrail, callRecord } from '../../core/approvals/callFold';
+import {
+  type CallRow,
+  type ChainEnd,
+  type FoldedWrite,
+  type LedgerItem,
+  type LoadedWrite,
+  callKey,
+  foldWrite,
+  itemsOf,
+} from './ledgerFold';
 import type { Dialect, SchemaRunner } from './ledgerSchema';
 
-type Item = { kind: 'entry'; seq: number; record: LedgerEntry } | { kind: 'review'; seq: number; record: LedgerReview };
-/** A call's row while the write folds it; chainId '' holds reviews that arrived before their call's entries. */
-interface Touched {
-  workflowId: string;
-  chainId: string;
-  callId: string;
-  taskQueue: string;
-  runAgent: string;
-  trail: CallTrail;
-}
 type Row = Record<string, unknown>;
 
 const CHUNK = 400;
@@ -25,37 +25,54 @@ const chunks = <T>(xs: T[], n = CHUNK): T[][] =>
   Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
 const marks = (n: number, width: number) =>
   Array.from({ length: n }, () => `(${Array.from({ length: width }, () => '?').join(', ')})`).join(', ');
-const keyOf = (wf: string, chain: string, call: string) => `${wf}\u0000${chain}\u0000${call}`;
 
 /** An ISO-8601 time in the one form the ledger compares as text (toISOString); anything else as written. */
 export const isoTime = (s: string | undefined): string | undefined =>
   s === undefined || Number.isNaN(Date.parse(s)) ? s : new Date(s).toISOString();
 
 export async function appendWrite(db: SchemaRunner, dialect: Dialect, w: LedgerWrite): Promise<LedgerWriteResult> {
-  const forUpdate = dialect === 'postgres' ? ' FOR UPDATE' : '';
-  const bySeq = new Map<number, Item>();
-  for (const e of w.entries ?? []) if (!bySeq.has(e.seq)) bySeq.set(e.seq, { kind: 'entry', seq: e.seq, record: e });
-  for (const r of w.reviews ?? []) if (!bySeq.has(r.seq)) bySeq.set(r.seq, { kind: 'review', seq: r.seq, record: r });
+  const { loaded, skipped } = await loadWrite(db, dialect, w);
+  await saveWrite(db, w, foldWrite(w, loaded));
+  return { written: loaded.fresh.length, skipped };
+}
+
+/** Load: what the store has for `w`, locking the call rows it will rewrite (PostgreSQL: FOR UPDATE). */
+async function loadWrite(
+  db: SchemaRunner,
+  dialect: Dialect,
+  w: LedgerWrite,
+): Promise<{ loaded: LoadedWrite; skipped: number }> {
+  const items = itemsOf(w);
+  const kept = await keptSeqs(db, w, items);
+  const fresh = items.filter((i) => !kept.has(i.seq)).sort((a, b) => a.seq - b.seq);
+  const { calls, waiting } = await loadCalls(db, dialect === 'postgres' ? ' FOR UPDATE' : '', w, fresh);
+  const end = fresh.length ? await chainEndOf(db, w) : { pos: 0, seq: null, hash: '' };
+  return { loaded: { fresh, calls, waiting, end }, skipped: items.length - fresh.length };
+}
+
+async function keptSeqs(db: SchemaRunner, w: LedgerWrite, items: LedgerItem[]): Promise<Set<number>> {
   const kept = new Set<number>();
-  for (const part of chunks([...bySeq.keys()])) {
+  for (const part of chunks(items.map((i) => i.seq))) {
     const rows = await db.all(
       `SELECT seq FROM ledger_entries WHERE workflow_id = ? AND chain_id = ? AND seq IN (${part.map(() => '?').join(', ')})`,
       [w.workflowId, w.chainId, ...part],
     );
     for (const r of rows) kept.add(Number(r.seq));
   }
-  const fresh = [...bySeq.values()].filter((i) => !kept.has(i.seq)).sort((a, b) => a.seq - b.seq);
-  const skipped = bySeq.size - fresh.length;
+  return kept;
+}
 
-  // Load every call row this write folds: the run's own (and placeholders holding early reviews), the reviewed ones.
-  const touched = new Map<string, Touched>();
-  const placeholders: Touched[] = [];
+/** Every call row the write folds: the run's own (and placeholders holding early reviews), the reviewed ones. */
+async function loadCalls(
+  db: SchemaRunner,
+  forUpdate: string,
+  w: LedgerWrite,
+  fresh: LedgerItem[],
+): Promise<Pick<LoadedWrite, 'calls' | 'waiting'>> {
+  const touched = new Map<string, CallRow>();
   const adopt = (r: Row) => {
-    const { runAgent, ...trail } = JSON.parse(String(r.trail)) as CallTrail & { runAgent: string };
-    const t = { workflowId: String(r.workflow_id), chainId: String(r.chain_id), callId: String(r.call_id) };
-    const row: Touched = { ...t, taskQueue: String(r.task_queue), runAgent, trail };
-    touched.set(keyOf(t.workflowId, t.chainId, t.callId), row);
-    return row;
+    const row = callRowOf(r);
+    touched.set(callKey(row.workflowId, row.chainId, row.callId), row);
   };
   const runCalls = new Set<string>(fresh.filter((i) => i.kind === 'entry').map((i) => i.record.callId));
   for (const p of w.pending ?? []) runCalls.add(p.callId);
@@ -65,112 +82,71 @@ export async function appendWrite(db: SchemaRunner, dialect: Dialect, w: LedgerW
       [w.workflowId, w.chainId, ...part],
     ))
       adopt(r);
-  const waiting =
-    w.pending || w.closed
-      ? (
-          await db.all(
-            `SELECT * FROM ledger_calls WHERE workflow_id = ? AND chain_id = ? AND status = 'pending'${forUpdate}`,
-            [w.workflowId, w.chainId],
-          )
-        ).map((r) => touched.get(keyOf(String(r.workflow_id), w.chainId, String(r.call_id))) ?? adopt(r))
-      : [];
-  const reviewed = fresh.filter((i) => i.kind === 'review').map((i) => i.record);
+  const waiting: string[] = [];
+  if (w.pending || w.closed)
+    for (const r of await db.all(
+      `SELECT * FROM ledger_calls WHERE workflow_id = ? AND chain_id = ? AND status = 'pending'${forUpdate}`,
+      [w.workflowId, w.chainId],
+    )) {
+      if (!touched.has(callKey(String(r.workflow_id), w.chainId, String(r.call_id)))) adopt(r);
+      waiting.push(String(r.call_id));
+    }
+  const reviewed = fresh.flatMap((i) => (i.kind === 'review' ? [i.record] : []));
   for (const part of chunks(reviewed, 200))
     for (const r of await db.all(
       `SELECT * FROM ledger_calls WHERE (workflow_id, call_id) IN (VALUES ${marks(part.length, 2)})${forUpdate}`,
       part.flatMap((r) => [r.workflowId, r.callId]),
     ))
-      if (!touched.has(keyOf(String(r.workflow_id), String(r.chain_id), String(r.call_id)))) adopt(r);
-
-  const own = (callId: string): Touched => {
-    const k = keyOf(w.workflowId, w.chainId, callId);
-    let row = touched.get(k);
-    if (!row) {
-      const early = touched.get(keyOf(w.workflowId, '', callId));
-      if (early) placeholders.push(early);
-      const trail = early?.trail ?? { callId, counted: [] };
-      row = { workflowId: w.workflowId, chainId: w.chainId, callId, taskQueue: w.taskQueue, runAgent: w.agent, trail };
-      touched.set(k, row);
-    }
-    return row;
-  };
-  const fold = (row: Touched, step: CallStep) => (row.trail = foldCall(row.trail, row.callId, step));
-
-  for (const item of fresh) {
-    if (item.kind === 'entry') fold(own(item.record.callId), { entry: item.record });
-    else {
-      const rows = [...touched.values()].filter(
-        (t) => t.workflowId === item.record.workflowId && t.callId === item.record.callId && !placeholders.includes(t),
-      );
-      if (!rows.length) {
-        const row = { workflowId: item.record.workflowId, chainId: '', callId: item.record.callId };
-        const early: Touched = { ...row, taskQueue: '', runAgent: '-', trail: { callId: row.callId, counted: [] } };
-        touched.set(keyOf(row.workflowId, '', row.callId), early);
-        rows.push(early);
-      }
-      for (const row of rows) fold(row, { review: item.record });
-    }
-  }
-  if (w.pending) {
-    const now = new Set(w.pending.map((p) => p.callId));
-    for (const row of waiting) if (!now.has(row.callId)) fold(row, { pending: undefined });
-    for (const p of w.pending) fold(own(p.callId), { pending: p });
-  }
-  if (w.closed)
-    for (const row of touched.values())
-      if (row.workflowId === w.workflowId && row.chainId === w.chainId) fold(row, { closed: true });
-
-  await saveCalls(
-    db,
-    [...touched.values()].filter((t) => !placeholders.includes(t)),
-  );
-  for (const part of chunks(placeholders, 200))
-    await db.run(
-      `DELETE FROM ledger_calls WHERE chain_id = '' AND (workflow_id, call_id) IN (VALUES ${marks(part.length, 2)})`,
-      part.flatMap((p) => [p.workflowId, p.callId]),
-    );
-  if (fresh.length) await appendEntries(db, w, fresh);
-  return { written: fresh.length, skipped };
+      if (!touched.has(callKey(String(r.workflow_id), String(r.chain_id), String(r.call_id)))) adopt(r);
+  return { calls: [...touched.values()], waiting };
 }
 
-async function appendEntries(db: SchemaRunner, w: LedgerWrite, fresh: Item[]): Promise<void> {
+/** A stored call row (its trail column carries the run's agent beside the trail). */
+function callRowOf(r: Row): CallRow {
+  const { runAgent, ...trail } = JSON.parse(String(r.trail)) as CallTrail & { runAgent: string };
+  const key = { workflowId: String(r.workflow_id), chainId: String(r.chain_id), callId: String(r.call_id) };
+  return { ...key, taskQueue: String(r.task_queue), runAgent, trail };
+}
+
+async function chainEndOf(db: SchemaRunner, w: LedgerWrite): Promise<ChainEnd> {
   const [head] = await db.all(`SELECT * FROM ledger_chains WHERE workflow_id = ? AND chain_id = ?`, [
     w.workflowId,
     w.chainId,
   ]);
-  let pos = Number(head?.last_pos ?? head?.anchor_pos ?? 0);
-  let prevSeq: number | null = head ? Number(head.last_seq) : null;
-  let prevHash = head ? String(head.last_hash) : '';
+  return {
+    pos: Number(head?.last_pos ?? head?.anchor_pos ?? 0),
+    seq: head ? Number(head.last_seq) : null,
+    hash: head ? String(head.last_hash) : '',
+  };
+}
+
+/** Save: the call rows (and their approvers), the placeholders they absorbed, the new entries and the chain's end. */
+async function saveWrite(db: SchemaRunner, w: LedgerWrite, folded: FoldedWrite): Promise<void> {
+  await saveCalls(db, folded.calls);
+  for (const part of chunks(folded.placeholders, 200))
+    await db.run(
+      `DELETE FROM ledger_calls WHERE chain_id = '' AND (workflow_id, call_id) IN (VALUES ${marks(part.length, 2)})`,
+      part.flatMap((p) => [p.workflowId, p.callId]),
+    );
+  if (folded.entries.length) await saveEntries(db, w, folded);
+}
+
+async function saveEntries(db: SchemaRunner, w: LedgerWrite, { entries, end }: FoldedWrite): Promise<void> {
   const writtenAt = new Date().toISOString();
-  const rows = fresh.map((item) => {
-    const body: ChainBody = {
-      workflowId: w.workflowId,
-      chainId: w.chainId,
-      seq: item.seq,
-      pos: ++pos,
-      prevSeq,
-      kind: item.kind,
-      record: item.record,
-    };
-    const hash = chainHash(prevHash, body);
-    const row = [
-      w.workflowId,
-      w.chainId,
-      item.seq,
-      pos,
-      prevSeq,
-      hash,
-      item.kind,
-      ...columnsOf(item),
-      w.agent,
-      w.taskQueue,
-      JSON.stringify(body),
-      writtenAt,
-    ];
-    prevSeq = item.seq;
-    prevHash = hash;
-    return row;
-  });
+  const rows = entries.map(({ item, body, hash }) => [
+    w.workflowId,
+    w.chainId,
+    item.seq,
+    body.pos,
+    body.prevSeq,
+    hash,
+    item.kind,
+    ...columnsOf(item),
+    w.agent,
+    w.taskQueue,
+    JSON.stringify(body),
+    writtenAt,
+  ]);
   for (const part of chunks(rows, 200))
     await db.run(
       `INSERT INTO ledger_entries (workflow_id, chain_id, seq, pos, prev_seq, hash, kind, call_id, decision, approver,
@@ -182,12 +158,12 @@ async function appendEntries(db: SchemaRunner, w: LedgerWrite, fresh: Item[]): P
     `INSERT INTO ledger_chains (workflow_id, chain_id, task_queue, last_seq, last_pos, last_hash) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (workflow_id, chain_id) DO UPDATE SET last_seq = excluded.last_seq, last_pos = excluded.last_pos,
        last_hash = excluded.last_hash`,
-    [w.workflowId, w.chainId, w.taskQueue, prevSeq, pos, prevHash],
+    [w.workflowId, w.chainId, w.taskQueue, end.seq, end.pos, end.hash],
   );
 }
 
 /** call_id, decision, approver, approver_canonical, via, verified, key_id, reason, arguments_digest, at. */
-function columnsOf(item: Item): unknown[] {
+function columnsOf(item: LedgerItem): unknown[] {
   if (item.kind === 'review') {
     const r = item.record;
     return [
@@ -218,7 +194,7 @@ function columnsOf(item: Item): unknown[] {
   ];
 }
 
-async function saveCalls(db: SchemaRunner, rows: Touched[]): Promise<void> {
+async function saveCalls(db: SchemaRunner, rows: CallRow[]): Promise<void> {
   for (const part of chunks(rows, 200)) {
     const values = part.map((t) =>
       callColumns(t, callRecord(t.trail, { workflowId: t.workflowId, agent: t.runAgent })),
@@ -256,7 +232,7 @@ async function saveCalls(db: SchemaRunner, rows: Touched[]): Promise<void> {
   }
 }
 
-function callColumns(t: Touched, r: ApprovalRecord | undefined): unknown[] {
+function callColumns(t: CallRow, r: ApprovalRecord | undefined): unknown[] {
   const requestedAt = isoTime(r?.requestedAt);
   const decidedAt = isoTime(r?.decidedAt);
   const wait = requestedAt && decidedAt ? Date.parse(decidedAt) - Date.parse(requestedAt) : NaN;

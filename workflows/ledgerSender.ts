@@ -1,0 +1,39 @@
+// One ledger write in flight per workflow; what arrives meanwhile goes with the next. Shared by a run's writer
+// (ledgerWriter.ts) and the reviews workflow's (reviewsLedger.ts): each decides what to send and what a landed write
+// confirms, this keeps the rule. Workflow code: it adds no command of its own, and its owner's callbacks run in the
+// same microtasks as when each owner chained its own promise (what the replay corpus recorded).
+import { log } from '@temporalio/workflow';
+import { rootCause } from '../core/run/failures';
+
+export class LedgerSender {
+  private busy = false;
+
+  /** `next` is the owner's feed: called once a write landed, it sends what arrived meanwhile. */
+  constructor(private readonly next: () => void) {}
+
+  /** A write is in flight: what arrives now goes with the next one. */
+  get inFlight(): boolean {
+    return this.busy;
+  }
+
+  /**
+   * Starts `write` (the owner checked `inFlight`). Once it lands, `landed` confirms what it carried and the owner
+   * feeds again; a failure (only one the activity does not retry) is logged, and the owner's next change tries again.
+   */
+  send<T>(write: () => Promise<T>, landed: (value: T) => void, failed: string, fields?: Record<string, unknown>): void {
+    this.busy = true;
+    write()
+      .then(
+        (value) => {
+          landed(value);
+          this.busy = false;
+          this.next();
+        },
+        (err) => {
+          this.busy = false;
+          log.warn(failed, { ...fields, error: rootCause(err).message });
+        },
+      )
+      .catch(() => undefined);
+  }
+}
