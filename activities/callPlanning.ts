@@ -7,10 +7,10 @@ import type { WorkerSettings } from '../config/workerSettings';
 import type { Agent } from '../agents/defineAgent';
 import type { Tool } from '../agents/defineTool';
 import type { FunctionCallItem } from '../contract/items';
-import { type ApprovalPolicy, type OnTimeout, effectivePolicy } from '../contract/approvalPolicy';
+import { type ApprovalPolicy, effectivePolicy } from '../contract/approvalPolicy';
 import type { CallBase, PlannedCall, Special, WaitTerms } from '../core/approvals/plannedCall';
 import { expiryText } from '../core/approvals/decisionText';
-import { definedFields } from '../core/definedFields';
+import { waitTermsOf } from '../core/approvals/waitTerms';
 import { previewOf } from './callPreview';
 import { fingerprintOf } from './callFingerprint';
 import { autoDecision, grantDecision } from './autoDecisions';
@@ -32,9 +32,8 @@ export interface PlanningContext {
 }
 
 /**
- * The terms a call waits on, decided here once (core/approvals/plannedCall.ts, WaitTerms): the agent's policy < the
- * tool's < the run's, except that who decides and how (approvers, quorum, signatures) is the definitions' and the
- * worker's alone, and a run's own onTimeout cannot turn the end of a signed or quorum call's wait into an approval.
+ * The terms a call waits on, decided here once (core/approvals/waitTerms.ts), with the agent's own words for its
+ * expiry where its toolErrorFormatter has some (the formatter gets the call as it is booked).
  */
 export async function waitTerms(
   agent: Agent,
@@ -43,37 +42,18 @@ export async function waitTerms(
   base: CallBase,
   req: PlanningContext,
 ): Promise<WaitTerms> {
-  const defined = effectivePolicy(agent.policy, tool?.policy);
-  const policy = effectivePolicy(defined, req.policy);
-  const approval = kind === 'approval';
-  const signedDecisions = approval && (req.settings.requireSignedDecisions || defined.signedDecisions === true);
-  const quorum = approval && (policy.quorum ?? 1) > 1 ? policy.quorum : undefined;
-  const requestedBy = req.context.requestedBy;
-  const excludedApprover =
-    approval && policy.excludeRequester && typeof requestedBy === 'string' ? requestedBy : undefined;
-  const timeout = kind === 'external' ? tool?.resultTimeout : policy.approvalTimeout;
-  let onTimeout: OnTimeout =
-    kind === 'external' ? (policy.onTimeout === 'fail' ? 'fail' : 'reject') : (policy.onTimeout ?? 'reject');
-  if (onTimeout === 'approve' && (signedDecisions || quorum)) onTimeout = defined.onTimeout ?? 'reject';
-  let timeoutText: string | undefined;
-  if (timeout) {
-    const standard = expiryText({ kind, timeout });
-    const own = await formatError(agent, 'approval_rejected', base, standard, req.context);
-    if (own !== standard) timeoutText = own;
-  }
-  const { approvers, maxExtension, remindEvery, remindBeforeExpiry, escalateAfter, escalateTo } = policy;
-  const terms: WaitTerms = {
-    timeout,
-    ...(timeout ? { onTimeout, timeoutText, maxExtension, remindBeforeExpiry } : {}),
-    remindEvery,
-    escalateAfter,
-    escalateTo,
-    approvers,
-    quorum,
-    excludedApprover,
-    ...(signedDecisions ? { signedDecisions: true } : {}),
-  };
-  return definedFields(terms);
+  const terms = waitTermsOf({
+    kind,
+    defined: effectivePolicy(agent.policy, tool?.policy),
+    run: req.policy,
+    resultTimeout: tool?.resultTimeout,
+    requireSignedDecisions: req.settings.requireSignedDecisions,
+    requestedBy: req.context.requestedBy,
+  });
+  if (!terms.timeout) return terms;
+  const standard = expiryText({ kind, timeout: terms.timeout });
+  const own = await formatError(agent, 'approval_rejected', base, standard, req.context);
+  return own === standard ? terms : { ...terms, timeoutText: own };
 }
 
 /** A hosted MCP server's approval request: always a person's (or a sticky rule's) to decide. */

@@ -9,6 +9,7 @@ import type { WorkerSettings } from '../config/workerSettings';
 import type { AgentRef, WaitTerms } from '../core/approvals/plannedCall';
 import { waitTerms } from './callPlanning';
 import { jsonData } from '../core/jsonData';
+import { guardrailItem } from '../core/approvals/itemIds';
 
 export interface GuardrailRequest {
   /** The run's workflow id. */
@@ -17,7 +18,7 @@ export interface GuardrailRequest {
   stage: 'input' | 'output';
   /** What is checked: the user's words (input), or the final output as the run would complete with it (output). */
   checked: string;
-  /** The turn it is checked in: names the pending item (`guardrail_<name>_<turn>`). */
+  /** The turn it is checked in: names the pending item (core/approvals/itemIds.ts). */
   turn: number;
   context: Record<string, unknown>;
   /** The run's own approval policy (wins over the agent's), for the terms an 'ask' waits on. */
@@ -30,11 +31,13 @@ export interface GuardrailOutcome {
   /** As the guardrail returned it, as JSON data. */
   outputInfo?: unknown;
   onTripwire: 'fail' | 'ask';
+  /** A tripped 'ask': the terms its pending item waits on. */
+  wait?: WaitTerms;
 }
 
 export interface GuardrailReport {
   results: GuardrailOutcome[];
-  /** When an 'ask' guardrail tripped: the terms its pending item waits on. */
+  /** Results recorded before each 'ask' carried its own terms: one set for all, planned for no item in particular. */
   wait?: WaitTerms;
 }
 
@@ -77,11 +80,18 @@ export function createGuardrailActivities(agentOf: (ref: AgentRef) => Agent, set
           };
         }),
       );
-      const asks = results.some((r) => r.tripwireTriggered && r.onTripwire === 'ask');
-      if (!asks) return { results };
-      const base = { callId: `guardrail_${req.stage}_${req.turn}`, toolName: req.stage, arguments: req.checked };
+      // Each tripped 'ask' gets the terms its item waits on, planned for the item as the workflow books it.
       const planning = { workflowId: req.workflowId, context: req.context, policy: req.policy, settings };
-      return { results, wait: await waitTerms(agent, undefined, 'approval', base, planning) };
+      for (const r of results)
+        if (r.tripwireTriggered && r.onTripwire === 'ask')
+          r.wait = await waitTerms(
+            agent,
+            undefined,
+            'approval',
+            guardrailItem(r.name, req.stage, req.checked, req.turn),
+            planning,
+          );
+      return { results };
     },
   };
 }

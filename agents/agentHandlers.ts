@@ -1,5 +1,5 @@
 // Checks of an agent's instructions and its onMaxTurns, at definition time, each refusal one line saying what to do.
-import { MAX_TURNS_TOOL } from '../core/run/maxTurnsAsk';
+import { MAX_TURNS_TOOL } from '../core/approvals/itemIds';
 import type { AgentConfig } from './agentConfig';
 
 const ON_MAX_TURNS = ['fail', 'final_output', 'ask'];

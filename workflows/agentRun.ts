@@ -1,7 +1,7 @@
 // agentRun: one agent conversation as one durable workflow. It reads top-down:
 //   input → state (core/run/agentRunState.ts) → handlers (one line each) → the turn loop:
 //   model turn (activity) → the turn's tool calls answered (turnCalls.ts: run at once, or wait for a person on
-//   durable timers, approvalTimers.ts) → next model turn … → final output (no tool calls), MaxTurnsExceeded,
+//   durable timers: askPerson.ts) → next model turn … → final output (no tool calls), MaxTurnsExceeded,
 //   ApprovalTimedOut (onTimeout 'fail') or RunTimedOut.
 // Decisions arrive as signals or the validating `decide` update and pass one intake (decisionDesk.ts). The loop
 // alone decides to continue as new: between turns, or while a turn's calls wait only for people.
@@ -30,7 +30,7 @@ import type { PlannedCall } from '../core/approvals/plannedCall';
 import { mergeModelSettings } from '../contract/modelSettings';
 import { OUTPUT_TRIES, assistantText, outputRetryText } from '../core/run/outputType';
 import { describeAgent, localModelTurn, modelOptions, modelTurn, withAgent, withTimeout } from './activityProxies';
-import { ApprovalTimers } from './approvalTimers';
+import { AskPerson } from './askPerson';
 import { DecisionDesk } from './decisionDesk';
 import { Handoffs } from './handoffs';
 import { resetToolChoice, stopsAfterTools } from '../core/run/toolUse';
@@ -80,17 +80,17 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   const workflowId = workflowInfo().workflowId;
 
   const state = new AgentRunState(input, isoNow(), carry);
-  const notifier = new Notifier(workflowId, () => state.agent?.webhook);
+  const notifier = new Notifier(workflowId, () => state.agent?.webhook, input.subRunPath);
   const ledger = new LedgerWriter(state, carry); // the approvals ledger, where the run's worker keeps one
   const publisher = new Publisher(state, notifier, ledger);
   const publish = () => publisher.publish();
   const subRuns = new SubRuns(state, workflowId, publisher, isoNow);
-  const timers = new ApprovalTimers(state, notifier, publish);
+  const parts = { ask: new AskPerson(state, notifier, publish, isoNow), publish, now: isoNow }; // askPerson.ts
   const handoffs = new Handoffs(state, publish, isoNow);
-  const turnCalls = new TurnCalls(state, workflowId, { timers, notifier, subRuns, handoffs, publish, now: isoNow });
+  const turnCalls = new TurnCalls(state, workflowId, { ...parts, subRuns, handoffs });
   const desk = new DecisionDesk(state, publisher, subRuns, isoNow, workflowInfo().root?.workflowId ?? workflowId);
-  const guardrails = new GuardrailGate(state, workflowId, { timers, notifier, publish, now: isoNow });
-  const maxTurns = new MaxTurns(state, { timers, notifier, publish, now: isoNow }); // onMaxTurns
+  const guardrails = new GuardrailGate(state, workflowId, parts);
+  const maxTurns = new MaxTurns(state, parts); // onMaxTurns
   const server = new ServerConversation(input.conversation, carry?.server, (line) => log.warn(line)); // conversation: 'server'
 
   // ── Handlers ─────────────────────────────────────────────────────────────────────────────────────────────

@@ -11,12 +11,13 @@ import { Failure } from '../contract/failureTypes';
 import type { ConversationItem } from '../contract/items';
 import type { AgentRunState } from '../core/run/agentRunState';
 import { bookingFor, type WaitTerms } from '../core/approvals/plannedCall';
+import type { Booking } from '../core/approvals/approvalBook';
+import { guardrailItem } from '../core/approvals/itemIds';
 import { callContext } from '../core/approvals/callContext';
 import { shorten } from '../core/approvals/callSummary';
 import { runGuardrails, withAgent } from './activityProxies';
 import { assistantText } from '../core/run/outputType';
-import type { ApprovalTimers } from './approvalTimers';
-import type { Notifier } from './notifier';
+import type { RunParts } from './askPerson';
 
 type Stage = 'input' | 'output';
 
@@ -27,7 +28,7 @@ export class GuardrailGate {
   constructor(
     private readonly state: AgentRunState,
     private readonly workflowId: string,
-    private readonly parts: { timers: ApprovalTimers; notifier: Notifier; publish: () => void; now: () => string },
+    private readonly parts: RunParts,
   ) {}
 
   /** The agent in charge has guardrails of this stage (its snapshot says so): else nothing runs and no command is issued. */
@@ -89,7 +90,7 @@ export class GuardrailGate {
     const tripped = report.results.filter((r) => r.tripwireTriggered);
     const failing = tripped.find((r) => r.onTripwire === 'fail');
     if (failing) throw this.tripwire(stage, failing, checked, `guardrail ${failing.name} tripped`, turn);
-    const asks = tripped.map((r) => this.ask(stage, r, checked, turn, report.wait ?? {}));
+    const asks = tripped.map((r) => this.ask(stage, r, checked, turn, r.wait ?? report.wait ?? {}));
     const decided = await Promise.all(asks);
     const rejected = decided.filter((d) => d.rejected !== undefined);
     if (stage === 'input' && rejected.length) {
@@ -108,36 +109,27 @@ export class GuardrailGate {
     wait: WaitTerms,
   ): Promise<{ r: GuardrailOutcome; rejected?: string }> {
     const s = this.state;
-    const { notifier, publish, now, timers } = this.parts;
-    const callId = `guardrail_${r.name}_${turn}`;
-    const requestedAt = now();
+    const requestedAt = this.parts.now();
     const rejectionText = `The ${stage} guardrail ${r.name} tripped and a person did not overrule it.`;
     const planned = {
-      callId,
-      toolName: r.name,
-      arguments: JSON.stringify(stage === 'input' ? { input: checked } : { output: checked }),
+      ...guardrailItem(r.name, stage, checked, turn),
       disposition: 'approval' as const,
       rejectionText,
       wait,
     };
-    const { request } = callContext(s.input.input, s.items, callId);
-    const booked = s.book.request(
-      {
-        ...bookingFor(planned, { agentName: s.agentRef().name }, requestedAt),
-        kind: 'guardrail',
-        guardrail: {
-          name: r.name,
-          stage,
-          checked: shorten(checked, CHECKED_MAX),
-          ...(r.outputInfo !== undefined ? { outputInfo: r.outputInfo } : {}),
-        },
-        ...(request ? { request } : {}),
+    const { request } = callContext(s.input.input, s.items, planned.callId);
+    const booking: Booking = {
+      ...bookingFor(planned, { agentName: s.agentRef().name }, requestedAt),
+      kind: 'guardrail',
+      guardrail: {
+        name: r.name,
+        stage,
+        checked: shorten(checked, CHECKED_MAX),
+        ...(r.outputInfo !== undefined ? { outputInfo: r.outputInfo } : {}),
       },
-      requestedAt,
-    );
-    if (booked.state === 'pending') notifier.about('approval_requested', booked);
-    publish();
-    const call = await timers.waitForDecision(callId, now);
+      ...(request ? { request } : {}),
+    };
+    const call = await this.parts.ask.ask({ booking });
     if (call.state === 'approved') return { r };
     return { r, rejected: call.rejectionOutput ?? rejectionText };
   }
@@ -147,9 +139,7 @@ export class GuardrailGate {
     if (turn !== undefined)
       this.state.book.recordTripped(
         {
-          callId: `guardrail_${r.name}_${turn}`,
-          toolName: r.name,
-          arguments: JSON.stringify(stage === 'input' ? { input: checked } : { output: checked }),
+          ...guardrailItem(r.name, stage, checked, turn),
           ...(r.outputInfo !== undefined ? { message: shorten(JSON.stringify(r.outputInfo), 500) } : {}),
         },
         this.parts.now(),

@@ -6,15 +6,14 @@
 // value other than 'fail' come here, so recorded histories meet nothing new.
 import { ApplicationFailure } from '@temporalio/workflow';
 import { Failure } from '../contract/failureTypes';
-import { effectivePolicy } from '../contract/approvalPolicy';
 import type { ModelSettings } from '../contract/modelSettings';
 import type { AgentRunState } from '../core/run/agentRunState';
 import { type WaitingCall, bookingFor } from '../core/approvals/plannedCall';
 import { callContext } from '../core/approvals/callContext';
-import { definedFields } from '../core/definedFields';
-import { MAX_MORE_TURNS, MAX_TURNS_TOOL, maxTurnsCallId, turnsAllowed } from '../core/run/maxTurnsAsk';
-import type { ApprovalTimers } from './approvalTimers';
-import type { Notifier } from './notifier';
+import { waitTermsOf } from '../core/approvals/waitTerms';
+import { MAX_TURNS_TOOL, maxTurnsCallId } from '../core/approvals/itemIds';
+import { MAX_MORE_TURNS, turnsAllowed } from '../core/run/maxTurnsAsk';
+import type { RunParts } from './askPerson';
 
 export const MAX_TURNS_REJECTION = 'The run was stopped at its turn limit.';
 
@@ -24,7 +23,7 @@ export class MaxTurns {
 
   constructor(
     private readonly state: AgentRunState,
-    private readonly parts: { timers: ApprovalTimers; notifier: Notifier; publish: () => void; now: () => string },
+    private readonly parts: RunParts,
   ) {}
 
   /** The run's own onMaxTurns, else its agent's (the snapshot holds only 'final_output' and 'ask'), else 'fail'. */
@@ -50,22 +49,15 @@ export class MaxTurns {
       return;
     }
     const s = this.state;
-    const { timers, notifier, publish, now } = this.parts;
+    const { ask, publish, now } = this.parts;
     const used = this.limit();
     const callId = maxTurnsCallId(used);
+    // Asked once: a run that continued as new while the question waited goes on waiting for it.
     if (!s.book.call(callId)) {
-      const requestedAt = now();
-      const booked = s.book.request(
-        {
-          ...bookingFor(this.question(callId), { agentName: s.agentRef().name }, requestedAt),
-          ...callContext(s.input.input, s.items, callId),
-        },
-        requestedAt,
-      );
-      notifier.about('approval_requested', booked);
-      publish();
+      const booking = bookingFor(this.question(callId), { agentName: s.agentRef().name }, now());
+      ask.book([{ booking: { ...booking, ...callContext(s.input.input, s.items, callId) } }]);
     }
-    const call = await timers.waitForDecision(callId, now);
+    const call = await ask.decision(callId);
     if (call.state === 'approved') return publish();
     const who = [...s.book.state.audit].reverse().find((a) => a.callId === callId && a.decision !== 'ignored');
     const by = who?.approver ? `${who.approver} stopped the run` : 'the run was stopped';
@@ -78,8 +70,6 @@ export class MaxTurns {
   /** The question as a planned `input` call: how many more turns (proposed: maxTurns again), on the run's approval terms. */
   private question(callId: string): WaitingCall {
     const s = this.state;
-    const policy = effectivePolicy(s.agent?.policy, s.runPolicy);
-    const timeout = policy.approvalTimeout;
     return {
       callId,
       toolName: MAX_TURNS_TOOL,
@@ -87,20 +77,7 @@ export class MaxTurns {
       disposition: 'input',
       fields: ['turns'],
       rejectionText: MAX_TURNS_REJECTION,
-      wait: definedFields({
-        timeout,
-        ...(timeout
-          ? {
-              onTimeout: policy.onTimeout ?? 'reject',
-              maxExtension: policy.maxExtension,
-              remindBeforeExpiry: policy.remindBeforeExpiry,
-            }
-          : {}),
-        remindEvery: policy.remindEvery,
-        escalateAfter: policy.escalateAfter,
-        escalateTo: policy.escalateTo,
-        approvers: policy.approvers,
-      }),
+      wait: waitTermsOf({ kind: 'input', defined: s.agent?.policy ?? {}, run: s.runPolicy }),
     };
   }
 }

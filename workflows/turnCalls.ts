@@ -21,9 +21,8 @@ import { onceToolOptions, runTool, toolOptions, withAgent, withTimeout } from '.
 import { PATCHES } from './patches';
 import { timedOutAnswer, toolTimeoutOf } from './toolTimeouts';
 import { staleRejection } from '../core/approvals/staleCalls';
-import type { ApprovalTimers } from './approvalTimers';
+import type { Ask, Decided, RunParts } from './askPerson';
 import type { Handoffs } from './handoffs';
-import type { Notifier } from './notifier';
 import type { SubRuns } from './subRuns';
 import { METRIC_NAMES } from '../core/run/meteredEvents';
 
@@ -33,14 +32,7 @@ export class TurnCalls {
   constructor(
     private readonly state: AgentRunState,
     private readonly workflowId: string,
-    private readonly parts: {
-      timers: ApprovalTimers;
-      notifier: Notifier;
-      subRuns: SubRuns;
-      handoffs: Handoffs;
-      publish: () => void;
-      now: () => string;
-    },
+    private readonly parts: RunParts & { subRuns: SubRuns; handoffs: Handoffs },
   ) {}
 
   /**
@@ -49,24 +41,20 @@ export class TurnCalls {
    */
   start(calls: PlannedCall[]): void {
     const s = this.state;
-    const { notifier, publish, now } = this.parts;
     s.startTurnCalls(calls);
     this.failure = undefined;
-    const requestedAt = now();
+    const requestedAt = this.parts.now();
+    const agentName = s.agentRef().name;
+    const asks: Ask[] = [];
     for (const c of calls) {
       if (c.disposition === 'error' || c.disposition === 'run' || s.book.call(c.callId)) continue;
-      const booking = {
-        ...bookingFor(
-          c,
-          { agentName: s.agentRef().name, mcpServer: s.mcpTool(c.toolName).mcpTool?.mcpServer },
-          requestedAt,
-        ),
-        ...this.context(c.callId),
-      };
-      const booked = s.book.request(booking, requestedAt, c.disposition === 'approval' ? c.auto : undefined);
-      if (booked.state === 'pending') notifier.about('approval_requested', booked);
+      const where = { agentName, mcpServer: s.mcpTool(c.toolName).mcpTool?.mcpServer };
+      asks.push({
+        booking: { ...bookingFor(c, where, requestedAt), ...this.context(c.callId) },
+        ...(c.disposition === 'approval' && c.auto ? { auto: c.auto } : {}),
+      });
     }
-    publish();
+    this.parts.ask.book(asks);
     for (const c of calls) if (!s.outputs.has(c.callId)) void this.answer(c);
   }
 
@@ -107,16 +95,17 @@ export class TurnCalls {
    * and their awaits were: the same microtasks between the decision, the tool's activity and the answer (so the
    * same order of commands), fewer promises.
    */
-  private decided(c: Exclude<PlannedCall, { disposition: 'error' }>): Promise<string> {
-    return this.parts.timers
-      .waitForDecision(c.callId, this.parts.now)
-      .then((call) =>
-        call.state === 'approved'
-          ? this.run(c)
-          : call.state === 'resolved'
-            ? call.externalOutput!
-            : call.rejectionOutput!,
-      );
+  private decided(
+    c: Exclude<PlannedCall, { disposition: 'error' }>,
+    waiting: Promise<Decided> = this.parts.ask.decision(c.callId),
+  ): Promise<string> {
+    return waiting.then((call) =>
+      call.state === 'approved'
+        ? this.run(c)
+        : call.state === 'resolved'
+          ? call.externalOutput!
+          : call.rejectionOutput!,
+    );
   }
 
   /** Runs the call. A tool that is not idempotent gets one attempt; if it may have run, a person says what came of it. */
@@ -136,12 +125,10 @@ export class TurnCalls {
         because,
         this.parts.now(),
       );
-      this.parts.publish();
-      this.parts.notifier.about('approval_requested', call, {
-        kind: 'uncertain',
-        uncertainBecause: call.uncertainBecause,
-      });
-      return this.decided(c);
+      return this.decided(
+        c,
+        this.parts.ask.again(call, { kind: 'uncertain', uncertainBecause: call.uncertainBecause }),
+      );
     });
   }
 
@@ -162,9 +149,7 @@ export class TurnCalls {
       this.parts.now(),
       c.onStale === 'reject' ? staleRejection(c.toolName, stale) : undefined,
     );
-    this.parts.publish();
-    if (call.state === 'pending') this.parts.notifier.about('approval_requested', call, { stale });
-    return this.decided(c);
+    return this.decided(c, this.parts.ask.again(call, { stale }));
   }
 
   /** What the model gets for a call: its output, or for a hosted MCP approval request, the approval response. */

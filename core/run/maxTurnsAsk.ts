@@ -3,14 +3,10 @@
 // deciding a call (CLI, update, signals, inbox, links, Slack, approvers, timeouts, audit) decides it as it is; a
 // rejection stops the run. The turns allowed so far are read back from the book, which continue-as-new carries. Pure.
 import type { BookView } from '../approvals/bookCall';
+import { MAX_TURNS_TOOL } from '../approvals/itemIds';
 
-/** The tool name the question carries (no function tool of an agent with onMaxTurns 'ask' may have it). */
-export const MAX_TURNS_TOOL = 'max_turns';
 /** The most turns one answer may allow (a run's maxTurns is at most 1000 too). */
 export const MAX_MORE_TURNS = 1000;
-
-/** The question's call id: one per limit reached, so a run that is allowed more and reaches them again asks anew. */
-export const maxTurnsCallId = (turn: number): string => `${MAX_TURNS_TOOL}:${turn}`;
 
 /** Whether a book call is a max-turns question (by its id and tool name, which no model call has together). */
 export const isMaxTurnsCall = (call: { callId: string; toolName: string }): boolean =>

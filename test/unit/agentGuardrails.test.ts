@@ -5,6 +5,7 @@ import { createGuardrailActivities } from '../../activities/guardrails';
 import type { WorkerSettings } from '../../config/workerSettings';
 import { ApprovalBook } from '../../core/approvals/approvalBook';
 import { ApprovalMeter } from '../../core/run/meteredEvents';
+import { guardrailItem } from '../../core/approvals/itemIds';
 
 const pass = () => ({ tripwireTriggered: false });
 const base = { name: 'g', instructions: 'x', tools: [] };
@@ -108,4 +109,46 @@ test('a guardrail a person decides counts in the approval metrics (tool: the gua
     expect.objectContaining({ callId: 'guardrail_no_pii_2', decision: 'tripped', toolName: 'no_pii', via: 'run' }),
   ]);
   expect(meter.take()).toEqual({ requested: [], decided: [] }); // a tripwire that failed the run is no approval
+});
+
+test("a tripped 'ask' guardrail's terms are planned for the item the workflow books: its id and name reach toolErrorFormatter", async () => {
+  const seen: Array<{ callId: string; toolName: string }> = [];
+  const agent = defineAgent({
+    ...base,
+    approvalTimeout: '1h',
+    toolErrorFormatter: ({ callId, toolName }) => {
+      seen.push({ callId, toolName });
+      return `ask again about ${callId}`;
+    },
+    inputGuardrails: [
+      { name: 'no_secrets', execute: () => ({ tripwireTriggered: true }), onTripwire: 'ask' },
+      { name: 'quiet', execute: () => ({ tripwireTriggered: false }), onTripwire: 'ask' },
+    ],
+  });
+  const { runGuardrails } = createGuardrailActivities(() => agent, {} as WorkerSettings);
+  const report = await runGuardrails({
+    workflowId: 'w',
+    agent: { name: 'g', version: '1' },
+    stage: 'input',
+    checked: 'my password is hunter2',
+    turn: 3,
+    context: {},
+  });
+  const booked = guardrailItem('no_secrets', 'input', 'my password is hunter2', 3);
+  expect(booked).toEqual({
+    callId: 'guardrail_no_secrets_3',
+    toolName: 'no_secrets',
+    arguments: '{"input":"my password is hunter2"}',
+  });
+  expect(seen).toEqual([{ callId: 'guardrail_no_secrets_3', toolName: 'no_secrets' }]);
+  expect(report.wait).toBeUndefined();
+  expect(report.results).toEqual([
+    {
+      name: 'no_secrets',
+      tripwireTriggered: true,
+      onTripwire: 'ask',
+      wait: { timeout: '1h', onTimeout: 'reject', timeoutText: 'ask again about guardrail_no_secrets_3' },
+    },
+    { name: 'quiet', tripwireTriggered: false, onTripwire: 'ask' },
+  ]);
 });
