@@ -4,6 +4,8 @@
 // never renamed or removed, only added. Code throws and compares `Failure.X`, never the string; the client maps
 // each type to an error class (client/errors.ts), and a unit test holds both to this list.
 
+import { ApplicationFailure } from '@temporalio/common';
+
 /** Where a failure type shows, and what it means. */
 export interface FailureInfo {
   /**
@@ -105,3 +107,12 @@ export const FAILURE_TYPES = Object.keys(FAILURES) as FailureType[];
 
 export const isFailureType = (type: string | null | undefined): type is FailureType =>
   typeof type === 'string' && Object.hasOwn(FAILURES, type);
+
+/**
+ * How a workflow refuses a request (an update, a grant, a review) with `type`: final for that request (clients do
+ * not suggest retrying), and an ApplicationFailure, since anything else would fail the workflow task, not the update.
+ */
+export const refusalOf =
+  (type: FailureType) =>
+  (message: string): ApplicationFailure =>
+    ApplicationFailure.create({ type, message, nonRetryable: true });

@@ -7,7 +7,7 @@
 // Approver names are admitted and compared by one rule (contract/approverName.ts; runNames keeps older histories
 // replaying).
 import { ApplicationFailure, condition, log } from '@temporalio/workflow';
-import { Failure } from '../contract/failureTypes';
+import { Failure, refusalOf } from '../contract/failureTypes';
 import type { AgentRunState } from '../core/run/agentRunState';
 import { DecisionError } from '../core/approvals/approvalBook';
 import {
@@ -31,9 +31,7 @@ import { validateArguments, verifyDecisionTokens } from './activityProxies';
 import type { Publisher } from './publisher';
 import type { SubRuns } from './subRuns';
 
-/** A refusal of the update: final for this request (the CLI and clients do not suggest retrying). */
-const refuse = (message: string) =>
-  ApplicationFailure.create({ type: Failure.DecisionRejected, message, nonRetryable: true });
+const refuse = refusalOf(Failure.DecisionRejected);
 
 type Taken = { applied: AppliedDecision[] } | { problem: string };
 

@@ -12,7 +12,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { z } from 'zod';
-import { Failure } from '../contract/failureTypes';
+import { Failure, refusalOf } from '../contract/failureTypes';
 import type { AgentSnapshot } from '../core/run/agentSnapshot';
 import { rootCause } from '../core/run/failures';
 import {
@@ -50,9 +50,7 @@ import {
   useGrantUpdate,
 } from '../contract/grantMessages';
 
-/** A refusal: final for this request, and an ApplicationFailure (anything else would fail the workflow task, not the update). */
-const refuse = (message: string) =>
-  ApplicationFailure.create({ type: Failure.GrantRefused, message, nonRetryable: true });
+const refuse = refusalOf(Failure.GrantRefused);
 
 function parse<T>(schema: z.ZodType<T>, raw: unknown, what: string): T {
   const parsed = schema.safeParse(raw);

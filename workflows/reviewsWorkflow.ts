@@ -3,16 +3,9 @@
 // `countersign-reviews`), one update at a time. The rules are in core/approvals/reviewsState.ts; here they meet
 // workflow time, the validator and continue-as-new. Whether the call is an audit-only call of that run is checked by
 // the client library against the run's audit before it sends (client/approvals/reviews.ts): a workflow cannot read another.
-import {
-  ApplicationFailure,
-  allHandlersFinished,
-  condition,
-  continueAsNew,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { addReview, carryReviews, checkReview, emptyReviews, listReviews } from '../core/approvals/reviewsState';
-import { Failure } from '../contract/failureTypes';
+import { Failure, refusalOf } from '../contract/failureTypes';
 import {
   type ReviewRequest,
   type ReviewsCarry,
@@ -26,9 +19,7 @@ import { describeZodError } from '../contract/zodErrors';
 import { approverNameProblem } from '../contract/approverName';
 import { ReviewsLedger } from './reviewsLedger';
 
-/** A refusal: final for this request, and an ApplicationFailure (anything else would fail the workflow task, not the update). */
-const refuse = (message: string) =>
-  ApplicationFailure.create({ type: Failure.ReviewRefused, message, nonRetryable: true });
+const refuse = refusalOf(Failure.ReviewRefused);
 
 /** The request, valid and not a second review of its call; else a refusal. */
 function accepted(state: ReviewsState, raw: unknown): ReviewRequest {
