@@ -13,6 +13,7 @@ import { RUN_SEARCH_ATTRIBUTES } from './contract/searchAttributes';
 import { type ConfigOverrides, ConfigError, configOf, devConfigOf, parseEnv, withOverrides } from './config/loadConfig';
 import type { CountersignConfig, DevConfig } from './config/settings';
 import { duration, durationMsOf, flag, port, readBy } from './config/envFields';
+import { DEFAULT_PREDICATE_TIMEOUT } from './config/workerSettings';
 
 export { ConfigError, type ConfigOverrides, durationMsOf };
 export type { ReadBy } from './config/envFields';
@@ -100,6 +101,7 @@ export const productEnvSchema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ error: 'must be a URL such as http://127.0.0.1:4318' }).optional().describe('turns tracing on: workers and clients send OpenTelemetry spans over OTLP (HTTP, protobuf) to this collector; unset: off, and nothing of OpenTelemetry is loaded'),
   OTEL_SERVICE_NAME: z.string().min(1).default('countersign').describe("the `service.name` of this process's spans, with tracing on"),
   COUNTERSIGN_APPROVER_KEYS: z.string().min(1).optional().describe("a JWKS file of approvers' Ed25519 public keys, read at worker start: signed decisions are checked against it"),
+  COUNTERSIGN_PREDICATE_TIMEOUT: duration('10s').default(DEFAULT_PREDICATE_TIMEOUT).describe("how long a tool's needsApproval, onApproval or input guardrail (an adapter's SDK predicates too) may take when a call is planned; past it, as on a throw or an answer that is not one, a person decides and the audit says why"),
   COUNTERSIGN_REQUIRE_SIGNED_DECISIONS: flag('`true`: every approval this worker plans needs a decision signed by one of those keys'),
   COUNTERSIGN_FAST_MODE: flag('`true`: runs this worker describes make their model calls as local activities (trade-offs: README, "Fast mode")'),
   COUNTERSIGN_PUBLIC_URL: z.url({ error: 'must be a URL such as https://approvals.example.com' }).optional().describe('where `countersign serve` is reached: approval_requested notifications then carry one-click links'),

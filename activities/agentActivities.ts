@@ -277,7 +277,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
       const ctx = { ...shared, idempotencyKey: `${req.runId}:${req.callId}`, sensitive };
       const stopBeating = beatWhileRunning();
       try {
-        return await executeTool(agent, tool, parsed.params, ctx, base); // its output guardrails, its errorText
+        return await executeTool(agent, tool, parsed.params, ctx, base, settings.predicateTimeoutMs); // its output guardrails, its errorText
       } finally {
         stopBeating();
       }

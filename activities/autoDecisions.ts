@@ -1,6 +1,7 @@
 // Who decides a gated call before a person is asked, in the model-turn activity: the tool's onApproval code, then
 // a standing grant (the grants workflow), asked in that order by planCall. Both fail closed: whatever goes wrong, a
-// person decides. Both get the call's arguments as planning parsed them, never their text read again.
+// person decides (an onApproval that cannot decide, with the reason, and then no grant is asked either). Both get the
+// call's arguments as planning parsed them, never their text read again.
 import { Context, log } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { z } from 'zod';
@@ -14,12 +15,13 @@ import type { Agent } from '../agents/defineAgent';
 import type { Tool } from '../agents/defineTool';
 import { effectivePolicy } from '../contract/approvalPolicy';
 import type { PlannedAutoDecision, CallBase } from '../core/approvals/plannedCall';
+import { askPredicate } from './predicateAnswers';
 
 /** The run a call belongs to and the worker's settings (callPlanning.ts's PlanningContext has them). */
 interface CallOfRun {
   workflowId: string;
-  context: Record<string, unknown>;
   settings: WorkerSettings;
+  context: Record<string, unknown>;
 }
 
 const autoDecisionSchema = z.union([
@@ -27,38 +29,39 @@ const autoDecisionSchema = z.union([
   z.object({ approve: z.literal(false), message: z.string().optional(), reason: z.string().optional() }),
 ]);
 
-/** The tool's onApproval verdict for a gated call; undefined (ask a person) when it has none, abstains, throws or answers nonsense. */
+/**
+ * The tool's onApproval verdict for a gated call (`auto`); nothing when it has none or abstains (undefined): a person
+ * decides; `askedBecause` when it threw, took too long or answered what it may not: a person decides, and that is why.
+ */
 export async function autoDecision(
   agent: Agent,
   tool: Tool,
   params: Record<string, unknown>,
   call: CallBase,
   req: CallOfRun,
-): Promise<PlannedAutoDecision | undefined> {
-  if (!tool.onApproval) return undefined;
-  let verdict: unknown;
-  try {
-    verdict = await tool.onApproval(
-      { runId: req.workflowId, agentName: agent.name, callId: call.callId, context: req.context },
-      { toolName: tool.name, callId: call.callId, arguments: params },
-    );
-  } catch (err) {
-    log.warn('onApproval threw; a person decides', { tool: tool.name, callId: call.callId, error: String(err) });
-    return undefined;
-  }
-  if (verdict === undefined) return undefined;
-  const parsed = autoDecisionSchema.safeParse(verdict);
-  if (!parsed.success) {
-    log.warn('onApproval answered neither { approve: true } nor { approve: false }; a person decides', {
-      tool: tool.name,
-      callId: call.callId,
-    });
-    return undefined;
-  }
+): Promise<{ auto?: PlannedAutoDecision; askedBecause?: string }> {
+  const onApproval = tool.onApproval;
+  if (!onApproval) return {};
+  const asked = await askPredicate(
+    {
+      what: 'onApproval',
+      accepts: (answer) => answer === undefined || autoDecisionSchema.safeParse(answer).success,
+      expected: '{ approve: true }, { approve: false } or undefined',
+      limitMs: req.settings.predicateTimeoutMs,
+    },
+    () =>
+      onApproval(
+        { runId: req.workflowId, agentName: agent.name, callId: call.callId, context: req.context },
+        { toolName: tool.name, callId: call.callId, arguments: params },
+      ),
+  );
+  if ('why' in asked) return { askedBecause: asked.why };
+  const parsed = autoDecisionSchema.safeParse(asked.answer);
+  if (!parsed.success) return {}; // undefined: it leaves the call to a person
   const { reason } = parsed.data;
-  if (parsed.data.approve) return { decision: 'approve', ...(reason ? { reason } : {}) };
+  if (parsed.data.approve) return { auto: { decision: 'approve', ...(reason ? { reason } : {}) } };
   const { message } = parsed.data;
-  return { decision: 'reject', ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
+  return { auto: { decision: 'reject', ...(reason ? { reason } : {}), ...(message ? { message } : {}) } };
 }
 
 /** How long planning waits for the grants workflow (its worker may be down) before a person decides instead. */

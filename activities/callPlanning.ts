@@ -1,8 +1,8 @@
 // Planning one tool call of a model turn, in the model-turn activity: refuse it (unknown tool, invalid arguments),
 // run it now, or hand it to a person — after the tool's needsApproval predicate, its onApproval code and the
-// standing grants (autoDecisions.ts) have had their say (all fail closed: a throw asks a person). The call's
-// arguments are parsed here once (toolArguments.ts); everything planning asks of the tool gets those values.
-import { log } from '@temporalio/activity';
+// standing grants (autoDecisions.ts) have had their say. Every predicate is asked one way (predicateAnswers.ts) and
+// fails closed: a throw, no answer in time or an answer it may not give asks a person, and the call says why. The
+// call's arguments are parsed here once (toolArguments.ts); everything planning asks of the tool gets those values.
 import type { WorkerSettings } from '../config/workerSettings';
 import type { Agent } from '../agents/defineAgent';
 import type { Tool } from '../agents/defineTool';
@@ -17,8 +17,17 @@ import { autoDecision, grantDecision } from './autoDecisions';
 import { parseArguments } from './toolArguments';
 import { failureText, formatError } from './toolErrorText';
 import { checkToolInput, tripwire } from './toolGuardrailChecks';
+import { askPredicate } from './predicateAnswers';
 
 export const DEFAULT_REJECTION = 'Tool execution was not approved.';
+
+/** What a needsApproval predicate may answer. */
+const NEEDS_APPROVAL = (limitMs: number) => ({
+  what: 'needsApproval',
+  accepts: (answer: unknown) => answer === true || answer === false || answer === 'audit',
+  expected: 'a boolean',
+  limitMs,
+});
 
 /** What planning needs to know about the run. */
 export interface PlanningContext {
@@ -102,10 +111,13 @@ export async function planCall(
   }
   // The tool's input guardrails: allow, answer the model instead, fail the run, or (ask) put the call before a person.
   const toolCall = { callId: call.callId, name: call.name, arguments: call.arguments };
-  const verdict = await checkToolInput(tool, { arguments: parsed.params, toolCall, agentName: agent.name, ...run });
+  const limitMs = req.settings.predicateTimeoutMs;
+  const checked = { arguments: parsed.params, toolCall, agentName: agent.name, ...run };
+  const verdict = await checkToolInput(tool, checked, limitMs);
   if (verdict?.type === 'rejectContent') return { ...base, disposition: 'error', output: verdict.message };
   if (verdict?.type === 'throwException') throw tripwire('input', verdict.name, tool.name, verdict.outputInfo);
   const asked = verdict?.type === 'ask' ? { guardrail: verdict.guardrail } : {};
+  let askedBecause = verdict?.type === 'ask' ? verdict.askedBecause : undefined;
   // A tool with a timeout: what the model gets if it runs past it, written now (the workflow cannot run errorText).
   const late = `Tool ${tool.name} did not finish within ${tool.timeout}`;
   const timed = tool.timeout
@@ -149,33 +161,32 @@ export async function planCall(
     ...(tool.handoffTo ? { handoffTo: tool.handoffTo } : {}),
     ...(tool.subAgent ? { subAgent: tool.subAgent, ...(tool.shareAlwaysRules ? { shareAlwaysRules: true } : {}) } : {}),
   };
-  // true, false, or 'audit' (run at once, then review): anything else a predicate answers is false, as before.
-  let needs: unknown = tool.needsApproval;
-  if (typeof tool.needsApproval === 'function')
-    try {
-      needs = await tool.needsApproval(toolCtx, parsed.params, call.callId);
-    } catch (err) {
-      // Fail closed: a predicate that cannot decide asks a person.
-      log.warn('needsApproval predicate threw; approval required', {
-        tool: tool.name,
-        callId: call.callId,
-        error: String(err),
-      });
-      needs = true;
-    }
-  // An input guardrail that asks puts the call before a person, whatever the tool's own rule, and no code decides it.
+  // true, false, or 'audit' (run at once, then review); anything else, a throw or no answer in time: a person decides.
+  let needs: unknown = tool.needsApproval ?? false;
+  const predicate = tool.needsApproval;
+  if (typeof predicate === 'function' && !asked.guardrail) {
+    const answered = await askPredicate(NEEDS_APPROVAL(limitMs), () => predicate(toolCtx, parsed.params, call.callId));
+    needs = 'why' in answered ? 'person' : answered.answer;
+    if ('why' in answered) askedBecause = answered.why;
+  }
+  // An input guardrail that asks puts the call before a person, whatever the tool's own rule, and no code decides it;
+  // so does a needsApproval that could not decide.
   if (asked.guardrail) needs = 'guardrail';
   if (needs === 'audit') return { ...base, ...once, disposition: 'run', audit: true, review: true, ...handoff };
-  if (needs !== true && needs !== 'guardrail')
+  if (needs === false)
     return { ...base, ...once, disposition: 'run', ...(tool.audit ? { audit: true } : {}), ...handoff };
-  // Decided without a person (the tool's onApproval, else a standing grant), or undefined: a person decides.
-  const auto = asked.guardrail
-    ? undefined
-    : ((await autoDecision(agent, tool, parsed.params, base, req)) ??
-      (await grantDecision(agent, tool, parsed.params, base, req)));
+  // Decided without a person (the tool's onApproval, else a standing grant), or undefined: a person decides. After a
+  // guardrail's ask, or any predicate that could not decide, neither is asked.
+  const decided: Awaited<ReturnType<typeof autoDecision>> =
+    needs === true ? await autoDecision(agent, tool, parsed.params, base, req) : {};
+  askedBecause ??= decided.askedBecause;
+  const auto =
+    decided.auto ??
+    (needs === true && !askedBecause ? await grantDecision(agent, tool, parsed.params, base, req) : undefined);
   return {
     ...base,
     ...once,
+    ...(askedBecause ? { askedBecause } : {}),
     ...(await guarded()),
     ...(auto ? { auto } : await previewed()),
     disposition: 'approval',

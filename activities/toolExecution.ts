@@ -15,6 +15,8 @@ export async function executeTool(
   params: Record<string, unknown>,
   ctx: ToolContext,
   call: CallBase,
+  /** COUNTERSIGN_PREDICATE_TIMEOUT (ms): the most each output guardrail may take. */
+  limitMs: number,
 ): Promise<{ output: string; ok: boolean }> {
   let result: unknown;
   try {
@@ -32,5 +34,5 @@ export async function executeTool(
   if (!tool.outputGuardrails?.length) return { output, ok: true };
   const toolCall = { callId: call.callId, name: call.toolName, arguments: call.arguments };
   const data = { arguments: params, toolCall, context: ctx.context, agentName: agent.name, runId: ctx.runId };
-  return { output: await checkToolOutput(tool, data, result, output), ok: true };
+  return { output: await checkToolOutput(tool, data, result, output, limitMs), ok: true };
 }

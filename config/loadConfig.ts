@@ -135,6 +135,7 @@ export function configOf(e: ProductEnv, dev: DevConfig, env: NodeJS.ProcessEnv):
     ...(e.COUNTERSIGN_APPROVER_KEYS ? { approverKeysFile: e.COUNTERSIGN_APPROVER_KEYS } : {}),
     requireSignedDecisions: e.COUNTERSIGN_REQUIRE_SIGNED_DECISIONS === 'true',
     fastMode: e.COUNTERSIGN_FAST_MODE === 'true',
+    predicateTimeoutMs: msToNumber(e.COUNTERSIGN_PREDICATE_TIMEOUT as never),
     ...linksOf(e),
     ...(e.COUNTERSIGN_LINK_SECRET ? { linkSecret: e.COUNTERSIGN_LINK_SECRET } : {}),
     grantsWorkflowId: e.COUNTERSIGN_GRANTS_WORKFLOW_ID,

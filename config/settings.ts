@@ -69,6 +69,8 @@ export interface CountersignConfig {
   approverKeysFile?: string;
   /** COUNTERSIGN_REQUIRE_SIGNED_DECISIONS=true: every approval this worker plans needs a signed decision. */
   requireSignedDecisions: boolean;
+  /** COUNTERSIGN_PREDICATE_TIMEOUT, in ms: the most a tool's predicate, onApproval or input guardrail may take when a call is planned. */
+  predicateTimeoutMs: number;
   /** Fast mode, COUNTERSIGN_FAST_MODE=true: the runs this worker describes make their model calls as local activities. */
   fastMode: boolean;
   /** One-click links in approval_requested notifications: COUNTERSIGN_PUBLIC_URL, COUNTERSIGN_LINK_SECRET, COUNTERSIGN_LINK_TTL (present when the URL is set). */

@@ -7,6 +7,7 @@
 // in history that stays as it is.
 import { GRANTS_WORKFLOW_ID } from '../contract/grantMessages';
 import type { CountersignConfig } from './settings';
+import { durationMsOf } from './envFields';
 
 /** An approver's Ed25519 public key, as loaded from the COUNTERSIGN_APPROVER_KEYS file (activities/approverKeys.ts). */
 export interface ApproverKey {
@@ -16,7 +17,18 @@ export interface ApproverKey {
 }
 
 /** The configuration's fields in the slice, declared once: the type below and workerSettingsOf both follow it. */
-const FROM_CONFIG = ['model', 'webhookUrl', 'links', 'requireSignedDecisions', 'fastMode', 'grantsWorkflowId'] as const;
+const FROM_CONFIG = [
+  'model',
+  'webhookUrl',
+  'links',
+  'requireSignedDecisions',
+  'fastMode',
+  'grantsWorkflowId',
+  'predicateTimeoutMs',
+] as const;
+
+/** COUNTERSIGN_PREDICATE_TIMEOUT's default (temporal.config.ts declares it): a tool's predicate that takes longer asks a person. */
+export const DEFAULT_PREDICATE_TIMEOUT = '10s';
 
 export type WorkerSettings = Pick<CountersignConfig, (typeof FROM_CONFIG)[number]> & {
   /** COUNTERSIGN_APPROVER_KEYS, loaded: the public keys signed decisions and signed grants are checked against. */
@@ -28,6 +40,7 @@ const DEFAULTS = {
   requireSignedDecisions: false,
   fastMode: false,
   grantsWorkflowId: GRANTS_WORKFLOW_ID,
+  predicateTimeoutMs: durationMsOf(DEFAULT_PREDICATE_TIMEOUT)!,
 } satisfies Partial<WorkerSettings>;
 
 /**

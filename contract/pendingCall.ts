@@ -89,6 +89,11 @@ export const pendingApprovalSchema = shareAcrossRuns('pendingCall.pendingApprova
     assistantSaid: z.string().optional(),
     /** Why a guardrail put it before a person (kind `guardrail`, or a tool input guardrail's `ask`). */
     guardrail: guardrailAskSchema.optional(),
+    /**
+     * Why code could not decide it, so a person does: the tool's needsApproval, onApproval or input guardrail threw,
+     * took too long, or answered what it may not ("needsApproval answered 'yes', not a boolean: a person decides").
+     */
+    askedBecause: z.string().optional(),
   }),
 );
 /** The pending call as a run shows it. */

@@ -84,6 +84,8 @@ export interface AuditEntry {
   expiresAt?: string;
   /** For a call that needs a quorum: approvals needed, and who has approved so far (this entry included). */
   quorum?: Quorum;
+  /** The call went to a person because code could not decide it: the pending call's askedBecause, on each of its entries. */
+  askedBecause?: string;
   /** For `stale`: the fingerprint the decision was given for, and the one found just before the call would have run. */
   stale?: { was: string; now: string };
 }

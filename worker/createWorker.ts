@@ -34,7 +34,7 @@ function approverKeysOf(file: string): ApproverKey[] {
 
 /**
  * The settings of the activities and planning are WorkerSettings' fields (webhookUrl, links, requireSignedDecisions,
- * fastMode, grantsWorkflowId, approverKeys), each optional here with its default; the model is required.
+ * fastMode, grantsWorkflowId, predicateTimeoutMs, approverKeys), each optional here with its default; the model is required.
  */
 export interface CountersignWorkerOptions extends Partial<WorkerSettings> {
   connection: NativeConnection;
@@ -76,6 +76,8 @@ function checkedSettings(
   const settings = workerSettingsOf(given);
   checkModelApi(registry, settings.model);
   checkApproverKeys(registry, settings);
+  if (!(settings.predicateTimeoutMs > 0 && Number.isFinite(settings.predicateTimeoutMs)))
+    throw new ConfigError('predicateTimeoutMs must be a positive number of milliseconds, such as 10000');
   return settings;
 }
 

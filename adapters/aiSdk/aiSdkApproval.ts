@@ -11,6 +11,7 @@ import type { OnApproval, ToolPlanningContext } from '../../agents/defineTool';
 import { decisionOf } from '../shared/sdkDecision';
 import { type Obj } from '../shared/sdkShapes';
 import { refuse } from './aiSdkRefusal';
+import { PersonDecides, notAnAnswer, sdkBoolean } from '../../activities/predicateAnswers';
 
 /** The AI SDK's statuses, and what each decides in code: approve, reject, or nothing (a person, or no approval). */
 const APPROVES = { 'not-applicable': undefined, approved: true, denied: false, 'user-approval': undefined } as const;
@@ -21,12 +22,13 @@ interface Status {
 }
 
 const KINDS: readonly string[] = Object.keys(APPROVES);
+const STATUSES = "a status ('not-applicable', 'approved', 'denied', 'user-approval' or { type, reason })";
 
-/** A status as the AI SDK normalises it; anything else is an error (at run time: a person decides). */
+/** A status as the AI SDK normalises it (undefined: 'not-applicable'); anything else is an error (at run time: a person decides). */
 function statusOf(raw: unknown): Status | string {
-  if (raw === undefined || raw === null) return { type: 'not-applicable' };
+  if (raw === undefined) return { type: 'not-applicable' };
   if (typeof raw === 'string') return KINDS.includes(raw) ? { type: raw as Kind } : `"${raw}" is not a status`;
-  if (typeof raw === 'object' && KINDS.includes(String((raw as Obj).type))) {
+  if (raw !== null && typeof raw === 'object' && KINDS.includes(String((raw as Obj).type))) {
     const reason = (raw as Obj).reason;
     return { type: (raw as Obj).type as Kind, ...(typeof reason === 'string' && reason ? { reason } : {}) };
   }
@@ -56,8 +58,10 @@ type StatusFn = (ctx: ToolPlanningContext, params: Record<string, unknown>, call
 /** A status function as Countersign's needsApproval predicate plus onApproval. */
 function dynamicRule(name: string, ask: StatusFn) {
   const statusFor = async (ctx: ToolPlanningContext, params: Record<string, unknown>, callId: string) => {
-    const status = statusOf(await ask(ctx, params, callId));
-    if (typeof status === 'string') throw new Error(`toolApproval for tool ${name}: ${status}`);
+    const raw = await ask(ctx, params, callId);
+    const status = statusOf(raw);
+    if (typeof status === 'string')
+      throw new PersonDecides(notAnAnswer(`toolApproval for tool ${name}`, raw, STATUSES));
     return status;
   };
   const needsApproval = async (ctx: ToolPlanningContext, params: Record<string, unknown>, callId: string) => {
@@ -122,7 +126,7 @@ export function approvalRule(tool: Obj, toolApproval: unknown, io: ApprovalInput
   return {
     needsApproval: async (ctx, params, callId) => {
       const [input, context] = [await io.parse(params), await io.context(ctx)];
-      return Boolean(await predicate(input, { toolCallId: callId, messages: [], context }));
+      return sdkBoolean('needsApproval', await predicate(input, { toolCallId: callId, messages: [], context }));
     },
   };
 }

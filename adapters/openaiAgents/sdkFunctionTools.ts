@@ -9,6 +9,7 @@ import type { ToolInputGuardrail, ToolOutputGuardrail, ToolGuardrailData } from 
 import { refuse } from './unmappable';
 import { asToolSource, looksLikeAgentTool, sdkRunContext, staticFlag } from './sdkRuntime';
 import { type Obj, isFn } from '../shared/sdkShapes';
+import { sdkBoolean } from '../../activities/predicateAnswers';
 
 /** The SDK's function_call item for a call, as its invoke details and tool guardrails get it. */
 const toolCallItem = (call: { callId: string; name: string; arguments: string }) => ({
@@ -19,7 +20,10 @@ const toolCallItem = (call: { callId: string; name: string; arguments: string })
   status: 'completed' as const,
 });
 
-/** needsApproval(runContext, input, callId) → Countersign's predicate; anything but true/false is refused at run time. */
+/**
+ * needsApproval(runContext, input, callId) → Countersign's predicate, asked as every predicate is (in planning, within
+ * the worker's limit): an answer that is not a boolean, a throw or no answer in time means a person decides.
+ */
 function approvalPredicate(agent: string, name: string, fn: unknown) {
   if (fn === undefined) return false;
   if (typeof fn === 'boolean') return fn;
@@ -28,7 +32,7 @@ function approvalPredicate(agent: string, name: string, fn: unknown) {
   if (flag !== undefined) return flag;
   const predicate = fn as (rc: unknown, input: unknown, callId: string) => unknown;
   return async (ctx: ToolPlanningContext, params: Record<string, unknown>, callId: string) =>
-    Boolean(await predicate(sdkRunContext(ctx.context), params, callId));
+    sdkBoolean('needsApproval', await predicate(sdkRunContext(ctx.context), params, callId));
 }
 
 function guardrailData(sdkAgent: Obj, data: ToolGuardrailData<Record<string, unknown>>) {
@@ -49,7 +53,7 @@ function enabledGuardrail(name: string, sdkAgent: Obj, isEnabled: unknown): Tool
       name: 'is_enabled',
       type: 'tool_input',
       run: async (data) =>
-        (await enabled(sdkRunContext(data.context), sdkAgent))
+        sdkBoolean('isEnabled', await enabled(sdkRunContext(data.context), sdkAgent))
           ? { behavior: { type: 'allow' } }
           : { behavior: { type: 'rejectContent', message: `Tool ${name} is not enabled.` } },
     },

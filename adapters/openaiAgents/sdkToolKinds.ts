@@ -13,6 +13,7 @@ import { shellTool } from '../../agents/shellTool';
 import { refuse } from './unmappable';
 import { hostedMcp, hostedTool } from './sdkHostedTools';
 import { decisionOf } from '../shared/sdkDecision';
+import { PersonDecides, notAnAnswer, sdkBoolean } from '../../activities/predicateAnswers';
 import { type Obj, isObj, isFn } from '../shared/sdkShapes';
 
 export { mapMcpServers } from './sdkMcpServers';
@@ -32,7 +33,7 @@ function approvalOf<A>(needsApproval: unknown, actions: (args: A) => unknown[]) 
   const ask = needsApproval as (rc: unknown, action: unknown, callId: string) => unknown;
   return async (ctx: ToolPlanningContext, args: A, callId: string) => {
     const rc = runContextOf(ctx);
-    for (const action of actions(args)) if (await ask(rc, action, callId)) return true;
+    for (const action of actions(args)) if (sdkBoolean('needsApproval', await ask(rc, action, callId))) return true;
     return false;
   };
 }
@@ -76,7 +77,9 @@ function onApprovalOf<A>(
       let last: SdkDecision | undefined = { approve: true };
       for (const raw of rawItems(call.arguments, call.callId)) {
         last = await decide(rc, approvalItem(agent, name, raw));
-        if (!last?.approve) break;
+        if (typeof last?.approve !== 'boolean')
+          throw new PersonDecides(notAnAnswer('onApproval', last, '{ approve: true } or { approve: false }'));
+        if (!last.approve) break;
       }
       return decisionOf(last?.approve, last?.reason);
     },

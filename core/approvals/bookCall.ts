@@ -116,6 +116,7 @@ export function asPending({
   fingerprint,
   stale,
   guardrail,
+  askedBecause,
 }: DeepReadonly<BookCall>): PendingApproval {
   const optional = {
     fields: fields && [...fields],
@@ -132,6 +133,7 @@ export function asPending({
     stale: stale && { ...stale },
     quorum: quorum && { needed: quorum.needed, approvedBy: [...quorum.approvedBy] },
     guardrail: guardrail && ({ ...guardrail } as PendingApproval['guardrail']),
+    askedBecause,
   };
   return { callId, kind, toolName, arguments: args, agentName, requestedAt, ...definedFields(optional) };
 }

@@ -13,8 +13,11 @@ import type { BookCall } from './bookCall';
 import type { BookDecision } from './decisionRules';
 import { uncertainOutput } from './uncertainCalls';
 
-export function about(call: BookCall): Pick<AuditEntry, 'callId' | 'toolName' | 'arguments' | 'agentName'> {
-  return { callId: call.callId, toolName: call.toolName, arguments: call.arguments, agentName: call.agentName };
+export function about(
+  call: BookCall,
+): Pick<AuditEntry, 'callId' | 'toolName' | 'arguments' | 'agentName' | 'askedBecause'> {
+  const { callId, toolName, arguments: args, agentName, askedBecause } = call;
+  return { callId, toolName, arguments: args, agentName, ...(askedBecause ? { askedBecause } : {}) };
 }
 
 export function signer(d: { signed?: BookDecision['signed'] }): Pick<AuditEntry, 'verified' | 'keyId' | 'jti'> {

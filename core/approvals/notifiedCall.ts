@@ -20,6 +20,7 @@ const NOTIFIED = [
   'fingerprint',
   'stale',
   'guardrail',
+  'askedBecause',
 ] as const satisfies ReadonlyArray<keyof PendingApproval>;
 
 /** The pending call's fields a notification about it carries. */

@@ -19,7 +19,7 @@ export interface AgentRef {
  */
 export type CallBase = Pick<
   PendingApproval,
-  'callId' | 'toolName' | 'arguments' | 'preview' | 'fingerprint' | 'guardrail'
+  'callId' | 'toolName' | 'arguments' | 'preview' | 'fingerprint' | 'guardrail' | 'askedBecause'
 > & {
   /** The tool is not idempotent: its activity runs at most once; an attempt that may have run makes the call `uncertain`. */
   idempotent?: false;
@@ -132,6 +132,7 @@ export function bookingFor(
     ...(c.preview ? { preview: c.preview } : {}),
     ...(c.fingerprint !== undefined ? { fingerprint: c.fingerprint } : {}),
     ...(c.guardrail ? { guardrail: c.guardrail } : {}),
+    ...(c.askedBecause ? { askedBecause: c.askedBecause } : {}),
   };
   return booking;
 }

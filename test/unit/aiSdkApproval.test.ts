@@ -95,6 +95,18 @@ describe('approval', () => {
       { t: tool({ inputSchema: z.object({}), execute: () => 1 }) },
       { toolApproval: () => 'maybe' as never },
     );
-    await expect(ask(t, {})).rejects.toThrow('toolApproval for tool t: "maybe" is not a status');
+    const none = one(
+      { t: tool({ inputSchema: z.object({}), execute: () => 1 }) },
+      { toolApproval: () => null as never },
+    );
+    await expect(ask(none, {})).rejects.toThrow('toolApproval for tool t answered null, not a status');
+    await expect(ask(t, {})).rejects.toThrow(
+      "toolApproval for tool t answered 'maybe', not a status ('not-applicable', 'approved', 'denied', 'user-approval' or { type, reason }): a person decides",
+    );
+  });
+
+  test("a tool's needsApproval that answers anything but a boolean is refused (Countersign then asks a person)", async () => {
+    const t = one({ t: tool({ inputSchema: z.object({}), needsApproval: () => 'no' as never, execute: () => 1 }) });
+    await expect(ask(t, {})).rejects.toThrow("needsApproval answered 'no', not a boolean: a person decides");
   });
 });

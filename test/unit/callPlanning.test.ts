@@ -1,6 +1,5 @@
 // Planning one call, outside an activity (no grants workflow to ask): the needsApproval answer, read in planCall
-// itself, decides run or person; anything but true or 'audit' runs at once. (A predicate that throws asks a person:
-// that path logs through the activity's logger, so it is not run here.)
+// itself, decides run or person; false runs, 'audit' runs then reviews, and anything else asks a person, saying why.
 import { z } from 'zod';
 import { defineAgent, defineTool } from '../../agents';
 import { planCall } from '../../activities/callPlanning';
@@ -34,13 +33,36 @@ test('static answers: true asks a person, audit runs then reviews, false runs', 
   });
 });
 
-test('a predicate gets the parsed arguments; anything but true or audit runs', async () => {
+test('a predicate gets the parsed arguments; false runs, audit reviews, anything else asks a person', async () => {
   const seen: unknown[] = [];
   const big = (_ctx: unknown, args: { amount: number }) => (seen.push(args), args.amount > 3);
   await expect(plan(big)).resolves.toMatchObject({ disposition: 'approval' });
   expect(seen).toEqual([{ amount: 5 }]);
   await expect(plan(async () => 'audit')).resolves.toMatchObject({ disposition: 'run', review: true });
-  await expect(plan(() => 'yes')).resolves.toMatchObject({ disposition: 'run' });
+  await expect(plan(() => false)).resolves.toMatchObject({ disposition: 'run' });
+  const yes = await plan(() => 'yes');
+  expect(yes).toMatchObject({
+    disposition: 'approval',
+    askedBecause: "needsApproval answered 'yes', not a boolean: a person decides",
+  });
+  expect(yes).not.toHaveProperty('auto');
+});
+
+test('a predicate that could not decide: no onApproval decides it either', async () => {
+  const approve = () => ({ approve: true as const });
+  const planned = await plan(() => Promise.reject(new Error('no db')), { onApproval: approve });
+  expect(planned).toMatchObject({
+    disposition: 'approval',
+    askedBecause: 'needsApproval threw: no db: a person decides',
+  });
+  expect(planned).not.toHaveProperty('auto');
+  const odd = await plan(true, { onApproval: () => ({ approve: 'yes' }) });
+  expect(odd).toMatchObject({
+    askedBecause:
+      'onApproval answered {"approve":"yes"}, not { approve: true }, { approve: false } or undefined: a person decides',
+  });
+  expect(odd).not.toHaveProperty('auto');
+  await expect(plan(true, { onApproval: () => undefined })).resolves.not.toHaveProperty('askedBecause');
 });
 
 test("the tool's onApproval decides before a person is asked", async () => {

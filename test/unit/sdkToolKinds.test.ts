@@ -126,11 +126,17 @@ describe.each(versions)('mapSdkToolKind with @openai/agents %s', (_version, S) =
     expect(seen).toEqual([{ commands: ['ls', 'pwd'] }]);
     expect(out).toContain('$ ls\nexit code: 0\nstdout:\nran ls');
     expect(out).toContain('$ pwd\nexit code: 0\nstdout:\nran pwd');
-    // An onApproval that decides neither way leaves the call to a person, as the SDK leaves it pending.
+    // An onApproval that decides neither way leaves the call to a person, as the SDK leaves it pending; planning
+    // audits why (the refusal is the reason as it stands).
     const undecided = toolOf(S.shellTool({ shell, needsApproval: true, onApproval: async () => ({}) as never }));
-    expect(
-      await undecided.onApproval!(plan, { toolName: 'shell', callId: 'c1', arguments: { commands: ['x'] } }),
-    ).toBeUndefined();
+    await expect(
+      undecided.onApproval!(plan, { toolName: 'shell', callId: 'c1', arguments: { commands: ['x'] } }),
+    ).rejects.toThrow('onApproval answered {}, not { approve: true } or { approve: false }: a person decides');
+    // A needsApproval answer that is not a boolean is refused the same way (the SDK would coerce it).
+    const loose = toolOf(S.shellTool({ shell, needsApproval: async () => 'no' as never }));
+    await expect((loose.needsApproval as typeof ask)(plan, { commands: ['ls'] }, 'c1')).rejects.toThrow(
+      "needsApproval answered 'no', not a boolean: a person decides",
+    );
     // The SDK's default: no approval (its factory makes a predicate answering false).
     const plain = toolOf(S.shellTool({ shell }));
     expect(await (plain.needsApproval as typeof ask)(plan, { commands: ['rm x'] }, 'c1')).toBe(false);
