@@ -1,6 +1,6 @@
 // onApproval: a gated call decided in code, in the model-turn activity, before anyone is asked. Approved calls
 // run once, rejected ones never, both audited as auto_approved / auto_rejected with the reason; code that abstains,
-// throws or answers nonsense leaves the call to a person (fail closed).
+// throws or answers nonsense leaves the call to a person (fail closed), and its audit entry says why.
 import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool } from '../../agents';
 import { Runner } from '../../client';
@@ -58,10 +58,15 @@ test('auto-approve and auto-reject are audited with the reason; the rest waits f
     ['r0', 'auto_approved', 'small refund', undefined],
     ['r1', 'auto_rejected', 'over limit', 'Refunds over 1000 need the finance team.'],
   ]);
-  expect(audit.filter((a) => a.via !== 'onApproval').map((a) => [a.callId, a.decision, a.approver])).toEqual([
-    ['r2', 'rejected', 'ann'],
-    ['r3', 'rejected', 'ann'],
-    ['r4', 'rejected', 'ann'],
+  // Code that abstained says nothing; code that could not decide says why, in one line.
+  const nonsense =
+    'onApproval answered {"approve":"yes"}, not { approve: true }, { approve: false } or undefined: a person decides';
+  expect(
+    audit.filter((a) => a.via !== 'onApproval').map((a) => [a.callId, a.decision, a.approver, a.askedBecause]),
+  ).toEqual([
+    ['r2', 'rejected', 'ann', undefined],
+    ['r3', 'rejected', 'ann', 'onApproval threw: unlucky: the policy service is down: a person decides'],
+    ['r4', 'rejected', 'ann', nonsense],
   ]);
   const outputs = (await runner.describe(workflowId)).items.filter((i) => i.type === 'function_call_output');
   expect(outputs.slice(0, 2)).toEqual([

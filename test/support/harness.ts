@@ -76,6 +76,8 @@ export interface HarnessOptions {
   tracing?: Tracing;
   /** COUNTERSIGN_LEDGER_URL: the approvals ledger the worker writes (a SQLite file, a postgres:// URL); default none. */
   ledgerUrl?: string;
+  /** COUNTERSIGN_PREDICATE_TIMEOUT in ms: the most a tool's predicate may take (default 10 s). */
+  predicateTimeoutMs?: number;
 }
 
 /** The tests' file store: like the default, in a folder of its own. */
@@ -133,6 +135,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       workerOptions: opts.workerOptions,
       demoOutbox: outbox,
       grantsWorkflowId,
+      predicateTimeoutMs: opts.predicateTimeoutMs,
       ...(opts.tracing ? { tracing: opts.tracing } : {}),
       ...(opts.ledgerUrl ? { ledgerUrl: opts.ledgerUrl } : {}),
     });
