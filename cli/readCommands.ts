@@ -101,6 +101,7 @@ export function addReadCommands(program: Command, connect: Connect): void {
               `    ${red(shownLine(`may or may not have run: ${p.uncertainBecause ?? 'its attempt did not finish'}`))}; answer with countersign resolve ${workflowId} ${p.callId} --retry | --done <result> | --failed <error>`,
             );
           if (p.guardrail) lines.push(`    ${red(shownLine(guardrailText(p.guardrail)))}`);
+          if (p.askedBecause) lines.push(`    ${red(shownLine(p.askedBecause))}`); // a predicate could not decide
           lines.push(...argumentLines(p.arguments).map((l) => `    ${l}`));
         }
       }

@@ -33,6 +33,7 @@ const full = (kind: PendingKind, n = 1): PendingApproval => ({
   request: 'Pay acme 100',
   assistantSaid: 'I will wire the money now.',
   guardrail: { name: 'no_pii', stage: 'input', checked: 'Pay acme 100', outputInfo: { found: ['iban'], score: 0.9 } },
+  askedBecause: "needsApproval answered 'yes', not a boolean: a person decides",
 });
 
 const view = (pending: PendingApproval[]): RunView => ({
