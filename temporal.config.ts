@@ -69,7 +69,7 @@ export const productEnvSchema = z.object({
   COUNTERSIGN_TASK_QUEUE: z.string().min(1).default(DEFAULT_TASK_QUEUE).describe('the task queue the worker polls and new runs start on'),
   COUNTERSIGN_MODEL: z.string().min(1).default('gpt-4.1-mini').describe('the model of agents that name none'),
   COUNTERSIGN_MODEL_API: z.enum(['responses', 'chat'], { error: 'must be "responses" or "chat"' }).default('responses').describe('`responses` (OpenAI Responses API) or `chat` (Chat Completions, for compatible servers)'),
-  COUNTERSIGN_MODEL_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000).describe("one model HTTP request's limit, in milliseconds; Temporal retries after it"),
+  COUNTERSIGN_MODEL_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000).describe("one model HTTP request's limit, in milliseconds (a streamed answer: the longest silence between its events); Temporal retries after it"),
   COUNTERSIGN_DEMO_OUTBOX: z.string().min(1).default('.countersign/outbox.jsonl').describe("JSON lines the demo agents' tools write their side effects to (sent emails, deleted records)"),
   COUNTERSIGN_WEBHOOK_URL: z.url({ error: 'must be a URL such as https://hooks.example.com/approvals' }).optional().describe('approval notifications (requested, reminder, escalated, timed out, decided) are POSTed here'),
   COUNTERSIGN_LEDGER_URL: z.string().min(1).default('.temporal/ledger.db').describe('the approvals ledger every decision is written to: a file path (SQLite, one file, WAL mode), `postgres://user:password@host/db` (PostgreSQL: one ledger for every worker; the password is a secret) or `off`'),

@@ -20,21 +20,25 @@ const NOT_A_STREAM = 'the model server sent no stream events (if it cannot strea
 export interface StreamOptions {
   headers: Record<string, string>;
   /**
-   * The whole stream's limit. The client's own timeout stops at the response headers, which for a JSON answer means
-   * the whole generation but for a stream only its start: without this, a stalled stream would hold the activity.
+   * The longest silence: the wait for the first event, then between events. The client's own timeout stops at the
+   * response headers, so without this a stalled stream would hold the activity. Not the whole stream: a long answer
+   * that keeps coming (or is read slowly by a busy worker) is not cut and asked again; the activity's
+   * startToCloseTimeout bounds the whole call.
    */
   timeoutMs: number;
 }
 
-/** Runs `fn` under the stream's deadline; a deadline hit becomes the client's timeout error (retryable, as today). */
-function withDeadline<T>(timeoutMs: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  return withDeadlineSignal(timeoutMs, async (signal) => {
+/** Runs `fn` under the stream's deadline (`alive()` on each event); a hit becomes the client's timeout error (retryable). */
+function withDeadline<T>(timeoutMs: number, fn: (signal: AbortSignal, alive: () => void) => Promise<T>): Promise<T> {
+  const stalled = () =>
+    new OpenAI.APIConnectionTimeoutError({ message: `the model stream was silent for ${timeoutMs / 1000}s` });
+  return withDeadlineSignal(timeoutMs, async (signal, alive) => {
     try {
-      const result = await fn(signal);
-      if (signal.aborted) throw new OpenAI.APIConnectionTimeoutError(); // the SDK ends an aborted stream quietly
+      const result = await fn(signal, alive);
+      if (signal.aborted) throw stalled(); // the SDK ends an aborted stream quietly
       return result;
     } catch (err) {
-      if (signal.aborted) throw new OpenAI.APIConnectionTimeoutError();
+      if (signal.aborted) throw stalled();
       throw err;
     }
   });
@@ -46,7 +50,7 @@ export async function streamChat(
   o: StreamOptions,
   onDelta: OnDelta,
 ): Promise<{ message: Pick<ChatCompletionMessage, 'content' | 'tool_calls'>; usage?: CompletionUsage }> {
-  return withDeadline(o.timeoutMs, async (signal) => {
+  return withDeadline(o.timeoutMs, async (signal, alive) => {
     const stream = await client.chat.completions.create(
       { ...params, stream: true, stream_options: { include_usage: true } },
       { headers: o.headers, signal },
@@ -57,6 +61,7 @@ export async function streamChat(
     let chunks = 0;
     let finished = false;
     for await (const chunk of stream) {
+      alive();
       chunks++;
       if (chunk.usage) usage = chunk.usage; // the last chunk, with include_usage (no choices)
       if (chunk.choices[0]?.finish_reason) finished = true;
@@ -86,11 +91,12 @@ export async function streamResponses(
   o: StreamOptions,
   onDelta: OnDelta,
 ): Promise<Response> {
-  return withDeadline(o.timeoutMs, async (signal) => {
+  return withDeadline(o.timeoutMs, async (signal, alive) => {
     const stream = await client.responses.create({ ...params, stream: true }, { headers: o.headers, signal });
     let final: Response | undefined;
     let events = 0;
     for await (const event of stream) {
+      alive();
       events++;
       // Refusal text too: the final message joins output_text and refusal parts, so the deltas add up to it.
       if (event.type === 'response.output_text.delta' || event.type === 'response.refusal.delta') onDelta(event.delta);
