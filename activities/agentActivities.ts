@@ -23,7 +23,7 @@ import { changedSince } from './callFingerprint';
 import { freezeMcpTools, mcpTool } from './mcp/mcpTools';
 import type { TranscriptHead } from '../core/run/runCarry';
 import type { ConversationRef } from '../core/run/serverConversation';
-import { createModelActivities } from './model/modelTurn';
+import { createModelActivities, noteRetry } from './model/modelTurn';
 import { toolSpecOf } from './model/strictMode';
 import { instructionsFor } from './model/agentInstructions';
 import { MAX_TURNS_TOOL } from '../core/approvals/itemIds';
@@ -189,6 +189,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
 
     async modelTurn(req: ModelTurnRequest): Promise<ModelTurnResult> {
       const agent = agentOf(deps.registry, req.agent);
+      noteRetry(agent.name, req.turn);
       const tools = toolsOf(agent, req.mcpTools);
       const conversation = req.conversation ? { items: req.items } : await conversationOf(req, deps.transcripts);
       const turn = await callModel({

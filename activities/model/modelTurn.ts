@@ -8,6 +8,7 @@ import { Failure } from '../../contract/failureTypes';
 import { ApplicationFailure } from '@temporalio/common';
 import OpenAI from 'openai';
 import type { ModelEndpoint } from '../../temporal.config';
+import { METRIC_NAMES } from '../../core/run/meteredEvents';
 import type { ModelTurn } from '../../contract/items';
 import type { ModelRequest } from './modelRequest';
 import type { DeltaHeartbeat } from '../../contract/runEvents';
@@ -69,6 +70,26 @@ function inLocalActivity(): boolean {
   } catch {
     return false; // called outside an activity (unit tests)
   }
+}
+
+/**
+ * An attempt after the first asks the model again for the same turn: the attempt before failed, timed out, or its
+ * worker died, maybe after the model had answered (a model turn is at-least-once). Counted in the worker's metrics
+ * and said in its log; history has each attempt too (ActivityTaskStarted: attempt, lastFailure).
+ */
+export function noteRetry(agent: string, turn: number | undefined): void {
+  let ctx: Context;
+  try {
+    ctx = Context.current();
+  } catch {
+    return; // called outside an activity (unit tests)
+  }
+  const { attempt } = ctx.info;
+  if (attempt <= 1) return;
+  ctx.log.warn('the model is asked again for this turn', { agent, turn, attempt });
+  ctx.metricMeter
+    .createCounter(METRIC_NAMES.modelRetries, '1', 'model turns asked again (attempts after the first), by agent')
+    .add(1, { agent });
 }
 
 /** `relay`: the worker's delta relay (activities/model/deltaRelay.ts); without it, calls do not stream. */

@@ -12,6 +12,7 @@ export const METRIC_NAMES = {
   approvalWait: 'countersign_approval_wait_seconds',
   toolCalls: 'countersign_tool_calls_total',
   modelTurns: 'countersign_model_turns_total',
+  modelRetries: 'countersign_model_retries_total',
 } as const;
 
 /**

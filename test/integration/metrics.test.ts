@@ -1,8 +1,8 @@
-// The worker's metrics endpoint: after a known sequence (2 approved, 1 rejected, 1 expired, 1 auto-approved) the
-// scrape holds exactly those counts; a fresh worker that replays the runs (a query, a signal) counts nothing
-// twice, and what happens after the replay counts once. /readyz says whether a worker polls, /healthz that the
-// process is up. This file installs the process's Temporal runtime itself, with metrics, before the harness
-// starts (jest gives each test file its own modules, so its runtime is this file's alone).
+// The worker's metrics endpoint: after a known sequence (2 approved, 1 rejected, 1 expired, 1 auto-approved, a model
+// call asked again after a 500) the scrape holds exactly those counts; a fresh worker that replays the runs (a query,
+// a signal) counts nothing twice, and what happens after the replay counts once. /readyz says whether a worker
+// polls, /healthz that the process is up. This file installs the process's Temporal runtime itself, with metrics,
+// before the harness starts (jest gives each test file its own modules, so its runtime is this file's alone).
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { DefaultLogger } from '@temporalio/worker';
@@ -106,6 +106,7 @@ async function counts(): Promise<Record<string, Record<string, number>>> {
     waits: table('countersign_approval_wait_seconds_count', (l) => `${l.agent}/${l.tool}/${l.outcome}`),
     tools: table('countersign_tool_calls_total', (l) => `${l.agent}/${l.tool}/${l.result}`),
     turns: table('countersign_model_turns_total', (l) => l.agent!),
+    retries: table('countersign_model_retries_total', (l) => l.agent!),
   };
 }
 
@@ -125,6 +126,7 @@ const before = {
   },
   tools: { 'metered/transfer/ok': 2, 'metered/refund/ok': 1, 'metered/lookup/error': 1 },
   turns: { metered: 3 },
+  retries: { metered: 1 }, // b's first model call answered 500 once
 };
 
 /** Polls until the scrape shows `expected` (sink calls reach the exporter just after their workflow task), then checks it holds. */
@@ -164,7 +166,11 @@ test('a known sequence is counted exactly once, before and after the runs replay
     },
     { text: 'done' },
   ]);
-  h.model.script(b, [{ toolCalls: [transfer('w1', 7007)] }, { text: 'done' }]);
+  h.model.script(b, [
+    { error: { status: 500, message: 'boom' } },
+    { toolCalls: [transfer('w1', 7007)] },
+    { text: 'done' },
+  ]);
 
   const paused = await runner.run('metered', 'pay', { workflowId: a });
   expect(paused.interruptions.map((i) => i.callId).sort()).toEqual(['p1', 't1', 't2', 't3']);
@@ -195,6 +201,10 @@ test('a known sequence is counted exactly once, before and after the runs replay
     'tool',
     'workflowType',
   ]);
+  // The model activity counts its retries itself: the activity's labels, not the workflow's.
+  const retried = series.find((s) => s.name === 'countersign_model_retries_total')!;
+  expect(Object.keys(retried.labels).sort()).toEqual(['activityType', 'agent', 'namespace', 'taskQueue']);
+  expect(retried.labels.activityType).toBe('modelTurn');
   expect(text).not.toMatch(/700[1-7]/);
   const expiredWait = series.find(
     (s) => s.name === 'countersign_approval_wait_seconds_sum' && s.labels.outcome === 'expired',
