@@ -139,6 +139,7 @@ export const devEnvSchema = z.object({
   COUNTERSIGN_SKIP_PREREQUISITES: readBy('scripts/test-prerequisites.mjs', '`1`: `npm test` skips its check for Chromium and the Temporal binaries'),
   TEMPORAL_CLI_PATH: readBy('scripts/temporal-toolchain.mjs', 'the `temporal` CLI the dev server and the tests run', '.temporal/bin/temporal, else PATH, else installed'),
   TEMPORAL_TEST_SERVER_PATH: readBy('scripts/temporal-toolchain.mjs', 'the time-skipping test server the tests run', '.temporal/bin/temporal-test-server, else PATH, else installed'),
+  COUNTERSIGN_SKIP_TOOLCHAIN: readBy('scripts/temporal-toolchain.mjs', "`1`: `npm install` in a clone fetches no Temporal binaries (npm start and the tests fetch them when they need them); a dependency's install never does"),
   COUNTERSIGN_WEED_PATH: readBy('scripts/temporal-toolchain.mjs', 'the SeaweedFS binary the S3 tests run', '.temporal/bin/weed, else PATH, else installed'),
 });
 

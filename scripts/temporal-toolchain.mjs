@@ -7,7 +7,7 @@
 //
 //   node scripts/temporal-toolchain.mjs            install/resolve both, print where they are
 //   node scripts/temporal-toolchain.mjs --print    print `name=path` lines (no install)
-//   node scripts/temporal-toolchain.mjs --postinstall   as the first, but nothing when installed as a dependency
+//   node scripts/temporal-toolchain.mjs --postinstall   as the first, but nothing where it is not needed (below)
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
   chmodSync,
@@ -20,7 +20,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -207,14 +207,42 @@ export function toolPath(name, { install = true } = {}) {
   return resolveTool(tool, { install })?.path;
 }
 
-// As a dependency of another project (npm install countersign), `postinstall` fetches nothing: a service brings
-// its own Temporal server, and the binaries are for this project's dev server and tests.
-const installedAsDependency = root.split(/[\\/]/).includes('node_modules');
+/**
+ * Why `postinstall` fetches nothing here, or undefined when it should. The binaries serve this clone's `npm start` and
+ * tests; a service that installs the package (`npm install ../countersign/countersign-1.0.0.tgz`) brings its own
+ * Temporal server. npm runs a dependency's script inside node_modules with INIT_CWD the project that installs it,
+ * and a global install with npm_config_global=true; COUNTERSIGN_SKIP_TOOLCHAIN=1 skips it in a clone too (one that
+ * only packs the package).
+ */
+function postinstallSkip(env = process.env, at = root) {
+  const skip = env.COUNTERSIGN_SKIP_TOOLCHAIN;
+  if (skip === '1') return 'COUNTERSIGN_SKIP_TOOLCHAIN=1';
+  if (skip)
+    throw new Error(`COUNTERSIGN_SKIP_TOOLCHAIN=${skip}: set it to 1 to skip fetching the binaries, or unset it`);
+  if (at.split(/[\\/]/).includes('node_modules')) return 'installed as a dependency';
+  if (env.npm_config_global === 'true') return 'a global install';
+  const from = env.INIT_CWD && relative(at, resolve(env.INIT_CWD));
+  if (from && (from.startsWith('..') || isAbsolute(from))) return `installed as a dependency of ${env.INIT_CWD}`;
+  return undefined;
+}
+
+function postinstallSkipped() {
+  try {
+    const why = postinstallSkip();
+    // npm shows this in a clone; a dependency's script output only under --foreground-scripts.
+    if (why)
+      log(`nothing fetched (${why}); in a clone, npm start and the tests fetch the binaries when they need them`);
+    return why !== undefined;
+  } catch (err) {
+    console.error(`[temporal-toolchain] error: ${err.message}`);
+    process.exit(1);
+  }
+}
 
 if (
   process.argv[1] &&
   resolve(process.argv[1]) === fileURLToPath(import.meta.url) &&
-  !(process.argv.includes('--postinstall') && installedAsDependency)
+  !(process.argv.includes('--postinstall') && postinstallSkipped())
 ) {
   const printOnly = process.argv.includes('--print');
   let failed = false;

@@ -1,18 +1,18 @@
 // The npm package as a service uses it: packed (prepack builds dist/), installed from the tarball into projects
-// outside this repository, used from CommonJS, ESM and TypeScript; the countersign bin runs compiled JavaScript;
+// outside this repository (the first with the README's install lines, run as written), used from CommonJS, ESM and TypeScript; the countersign bin runs compiled JavaScript;
 // examples/refund-desk (its own package.json) type-checks and takes one run from paused to approved to completed;
 // and the README's two TypeScript examples run as written in the new project.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { workerPolls } from '../../client/run/workerPresence';
 import { startScriptedModel, type ScriptedModel } from '../../devtools/scriptedModel';
 import { eventually, newId } from '../support/fixtures';
 import { gcNamespace } from '../support/gcRuns';
-import { npmInstall, packProject, pinned, run } from '../support/packageInstall';
+import { npmInstall, packProject, pinned, type Ran, run } from '../support/packageInstall';
 import { freePort, type Spawned, spawnProcess } from '../support/processes';
-import { readmeExamples } from '../support/readmeBlocks';
+import { installLines, readmeExamples } from '../support/readmeBlocks';
 import { projectRoot } from '../support/toolchain';
 import { testAddress } from '../support/testServer';
 
@@ -21,19 +21,25 @@ jest.setTimeout(600_000); // packing builds the package; installs and child proc
 let tarball: string;
 let model: ScriptedModel;
 let consumer: string;
+let installed: Ran;
 const children: Spawned[] = [];
+/** A line of the README, as a person runs it in a shell (the npm cache the project's install filled comes first). */
+const shell = (line: string, cwd: string) =>
+  run('sh', ['-c', line], { cwd, env: { ...process.env, npm_config_prefer_offline: 'true' } });
 
 beforeAll(async () => {
   model = await startScriptedModel();
-  tarball = await packProject();
-  consumer = mkdtempSync(join(tmpdir(), 'countersign-consumer-'));
+  tarball = await packProject(); // `npm pack` in this clone, which CI's `npm install` set up
+  // The README's layout: the clone in ../countersign, with the tarball it packed; the service in a folder beside it.
+  const parent = mkdtempSync(join(tmpdir(), 'countersign-consumer-'));
+  mkdirSync(join(parent, 'countersign'));
+  copyFileSync(tarball, join(parent, 'countersign', basename(tarball)));
+  consumer = join(parent, 'my-service');
+  mkdirSync(consumer);
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
-  await npmInstall(consumer, [
-    tarball,
-    `zod@${pinned('zod')}`,
-    `typescript@${pinned('typescript')}`,
-    `@types/node@${pinned('@types/node')}`,
-  ]);
+  installed = await shell(installLines().project.join(' && '), consumer);
+  // What the type-check test adds: the compiler and Node's types this project pins.
+  await npmInstall(consumer, [`typescript@${pinned('typescript')}`, `@types/node@${pinned('@types/node')}`]);
   cpSync(join(projectRoot, 'test/package/consumer'), consumer, { recursive: true });
 });
 
@@ -73,6 +79,25 @@ function serviceEnv(taskQueue: string, extra: NodeJS.ProcessEnv = {}): NodeJS.Pr
     ...extra,
   };
 }
+
+test("the README's install line, run as written in a new project: installed, nothing fetched, npm's list as documented", async () => {
+  const { clone, deny } = installLines();
+  expect(clone).toEqual(['npm install && npm pack']); // what this clone did before packProject
+  expect({ code: installed.code, stderr: installed.stderr.replace(/^npm warn install-scripts.*\n/gm, '') }).toEqual({
+    code: 0,
+    stderr: '',
+  });
+  // The package's postinstall fetched no Temporal binaries into the service.
+  expect(existsSync(join(consumer, 'node_modules/countersign/.temporal'))).toBe(false);
+  const [major, minor] = (await run('npm', ['--version'], { cwd: consumer })).stdout.trim().split('.').map(Number);
+  if (major! < 11 || (major === 11 && minor! < 16)) return; // npm before 11.16 has no allowScripts
+  // npm lists exactly the packages the README's deny line names; after that line, none.
+  const listed = [...installed.stderr.matchAll(/^npm warn install-scripts {3}(\S+)@[\d.]+ \(/gm)].map((m) => m[1]);
+  expect(listed.sort()).toEqual(deny.split(' ').slice(3).sort());
+  expect((await shell(deny, consumer)).code).toBe(0);
+  const left = await shell('npm install-scripts ls', consumer);
+  expect(left.stdout.trim()).toBe('No packages with unreviewed install scripts.');
+});
 
 const refundStep = (args: Record<string, unknown>) => [{ toolCalls: [{ name: 'issue_refund', arguments: args }] }];
 
