@@ -13,6 +13,7 @@ import { defaultApprover } from '../client/approvals/approver';
 import type { DecisionBuilding } from '../client/approvals/decisionBuilder';
 import { sameApprover } from '../contract/approverName';
 import { quorumText } from '../core/approvals/decisionText';
+import { unknownCallProblem } from '../core/approvals/decisionRules';
 
 export function addDecisionCommands(program: Command, connect: Connect): void {
   // ── approve / reject ───────────────────────────────────────────────────────────────────────────────────────
@@ -59,7 +60,11 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
       const call = key && pending.find((p) => p.callId === id);
       if (key && !call)
         throw new CountersignError(
-          `call ${id} is not pending in run ${workflowId} (see: countersign show ${workflowId})`,
+          unknownCallProblem(
+            id,
+            pending.map((p) => p.callId),
+            workflowId,
+          ),
         );
       return decision(
         {

@@ -7,6 +7,7 @@ import { RunStateError } from '../errors';
 import { defaultApprover } from '../approvals/approver';
 import type { ApproverPrivateKey } from '../signing/decisionSigning';
 import { buildDecision } from '../approvals/decisionBuilder';
+import { LISTED_PENDING } from '../../core/approvals/decisionRules';
 import { type Interruption, interruptionOf } from './interruption';
 import { RUN_STATE_SCHEMA_VERSION, type StateData, readStateData } from './runStateFormat';
 import { type AgentRef, agentNameOf } from './agentName';
@@ -251,9 +252,12 @@ export class RunState {
       throw new RunStateError(
         `pass an interruption (from result.interruptions or state.getInterruptions()) or its callId, not ${interruption !== null && typeof interruption === 'object' ? 'an object without a callId' : String(interruption)}`,
       );
-    if (!this.data.interruptions.some((i) => i.callId === callId))
+    const ids = this.data.interruptions.map((i) => i.callId);
+    if (!ids.includes(callId))
       throw new RunStateError(
-        `call ${callId} is not one of this state's interruptions (${this.data.interruptions.map((i) => i.callId).join(', ') || 'none'})`,
+        ids.length > LISTED_PENDING
+          ? `call ${callId} is not one of this state's ${ids.length} interruptions (see: state.getInterruptions(), or countersign show ${this.data.workflowId})`
+          : `call ${callId} is not one of this state's interruptions (${ids.join(', ') || 'none'})`,
       );
     return callId;
   }

@@ -17,7 +17,13 @@ import {
 import { describeZodError } from '../../contract/zodErrors';
 import type { NameRule } from '../../contract/approverName';
 import type { YesNo } from '../../contract/decisionWords';
-import { type BookDecision, type CheckedBatch, type CheckedDecision, checkDecision } from './decisionRules';
+import {
+  type BookDecision,
+  type CheckedBatch,
+  type CheckedDecision,
+  checkDecision,
+  unknownCallProblem,
+} from './decisionRules';
 import type { BookCall } from './approvalBook';
 import { type TokenContext, readToken, stillAuthorized } from '../signing/signedDecisions';
 
@@ -120,8 +126,8 @@ function asSent(d: BookDecision): Decision {
 /**
  * The validator's pass, and the first step of a handler's. Tokens' claims are read first (a token counts once per
  * batch; a decision without one is not looked at). Then each decision is checked once, by this run's book (which
- * marks it checked) or, for a sub-run's call, against what the sub-run last reported; the first problem refuses the
- * whole batch. Never changes anything.
+ * marks it checked) or, for a sub-run's call, against what the sub-run last reported (a call neither holds: the
+ * refusal lists the run's pending ids); the first problem refuses the whole batch. Never changes anything.
  */
 export function admitDecisions(
   state: AgentRunState,
@@ -148,7 +154,16 @@ export function admitDecisions(
   }
   const out: Admitted = { local: [], forward: [] };
   for (const d of read) {
-    const owner = state.book.call(d.callId) ? undefined : state.childOwning(d.callId);
+    const own = state.book.call(d.callId) !== undefined;
+    const owner = own ? undefined : state.childOwning(d.callId);
+    if (!own && !owner)
+      return {
+        problem: unknownCallProblem(
+          d.callId,
+          state.allPending().map((p) => p.callId),
+          checks.tokenRun,
+        ),
+      };
     if (!owner) {
       const admitted = state.book.admit(d, decisions, names);
       if ('problem' in admitted) return admitted;

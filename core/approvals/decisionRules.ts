@@ -62,6 +62,23 @@ const WAITS_FOR: Record<PendingKind, string> = {
   guardrail: 'a person to overrule its guardrail',
 };
 
+/** A refusal lists at most this many pending call ids; with more, it points to `countersign show` instead. */
+export const LISTED_PENDING = 5;
+
+const unknownCall = (callId: string) => `unknown call id ${callId}: it is not a pending approval of this run`;
+
+/**
+ * A decision names a call the run does not hold (a typo, a stale id): the run's pending call ids to pick from, or,
+ * with none or too many to list, where to see them. `workflowId`: the run people address (a sub-run's top run).
+ */
+export function unknownCallProblem(callId: string, pendingIds: readonly string[], workflowId: string): string {
+  const see = `(see: countersign show ${workflowId})`;
+  if (pendingIds.length === 0) return `${unknownCall(callId)}, and none is ${see}`;
+  if (pendingIds.length > LISTED_PENDING)
+    return `${unknownCall(callId)}; ${pendingIds.length} calls are pending ${see}`;
+  return `${unknownCall(callId)}; pending: ${pendingIds.join(', ')}`;
+}
+
 /** Why this decision cannot be applied to this call (undefined: it can). Never changes anything. */
 export function checkDecision(
   call: CheckedCall | undefined,
@@ -71,7 +88,7 @@ export function checkDecision(
 ): string | undefined {
   const nameProblem = d.approver === undefined ? undefined : names.problem(d.approver);
   if (nameProblem) return nameProblem;
-  if (!call) return `unknown call id ${d.callId}: it is not a pending approval of this run`;
+  if (!call) return unknownCall(d.callId);
   const which = `call ${d.callId} (${call.toolName})`;
   if (call.state !== undefined && call.state !== 'pending') return `${which} is already decided: ${call.state}`;
   if (batch.filter((b) => b.callId === d.callId).length > 1)

@@ -223,7 +223,7 @@ describe('signals, the update and queries, as admin scripts send them', () => {
           { callId: 'ghost', decision: 'reject' },
         ],
       }),
-    ).toBe('unknown call id ghost: it is not a pending approval of this run');
+    ).toBe(`unknown call id ghost: it is not a pending approval of this run; pending: ${a!.callId}, ${b!.callId}`);
     expect(await refusal({ decisions: [{ callId: a!.callId, decision: 'maybe' }] })).toBe(
       'invalid decide request: decisions.0.decision: must be "approve", "reject", "input", "result", "extend", "retry", "done" or "failed"',
     );

@@ -290,7 +290,7 @@ test('the JSON API: the approver is the token’s, a claimed other approver is r
   });
   expect(unknown.status).toBe(422);
   expect(((await unknown.json()) as { error: string }).error).toBe(
-    'unknown call id ghost: it is not a pending approval of this run',
+    'unknown call id ghost: it is not a pending approval of this run; pending: i6',
   );
   const ok = await api(`/api/runs/${workflowId}/decisions`, {
     method: 'POST',

@@ -82,11 +82,32 @@ test('the update payload is parsed with its defaults, or refused in one line', (
   });
 });
 
+test("a typo'd call id: the pending ids to pick from, up to five; with none or more, where to see them", () => {
+  const ghost = (s: AgentRunState) => routeDecision(s, { callId: 'c01', decision: 'approve', approver: 'ann' });
+  expect(ghost(runWith())).toEqual({
+    problem: 'unknown call id c01: it is not a pending approval of this run, and none is (see: countersign show wf-1)',
+  });
+  expect(ghost(runWith('c1', 'c2', 'c3', 'c4', 'c5'))).toEqual({
+    problem: 'unknown call id c01: it is not a pending approval of this run; pending: c1, c2, c3, c4, c5',
+  });
+  expect(ghost(runWith('c1', 'c2', 'c3', 'c4', 'c5', 'c6'))).toEqual({
+    problem:
+      'unknown call id c01: it is not a pending approval of this run; 6 calls are pending (see: countersign show wf-1)',
+  });
+  // A decided call is not listed, and deciding it again says so rather than "unknown".
+  const s = runWith('c1', 'c2');
+  s.book.decide([{ callId: 'c1', decision: 'approve' }], T0, 'update');
+  expect(ghost(s)).toEqual({ problem: 'unknown call id c01: it is not a pending approval of this run; pending: c2' });
+  expect(routeDecision(s, { callId: 'c1', decision: 'reject' })).toEqual({
+    problem: 'call c1 (send_email) is already decided: approved',
+  });
+});
+
 test('one check for every path: unknown, already decided, twice in a batch, wrong approver', () => {
   const s = runWith('c1', 'c2', 'gated-1');
   expect(routeDecision(s, { callId: 'c1', decision: 'approve' })).toEqual({ to: 'book' });
   expect(routeDecision(s, { callId: 'ghost', decision: 'approve' })).toEqual({
-    problem: 'unknown call id ghost: it is not a pending approval of this run',
+    problem: 'unknown call id ghost: it is not a pending approval of this run; pending: c1, c2, gated-1',
   });
   expect(routeDecision(s, { callId: 'gated-1', decision: 'approve', approver: 'ann' })).toEqual({
     problem: 'approver "ann" may not decide send_email (call gated-1); allowed: cfo',

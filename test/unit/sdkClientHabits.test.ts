@@ -83,7 +83,18 @@ test('approve and reject take the interruption, its callId, or refuse anything e
     ),
   );
   expect(() => state.reject({ id: 'c2' } as never)).toThrow(/or its callId, not an object without a callId$/);
-  expect(() => state.reject('c9')).toThrow(/call c9 is not one of this state's interruptions \(c1, c2\)/);
+  expect(() => state.reject('c9')).toThrow(
+    new RunStateError("call c9 is not one of this state's interruptions (c1, c2)"),
+  );
+  const many = new AgentRunResult(
+    'wf-1',
+    view({ pending: ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'].map((id) => call(id)) }),
+  );
+  expect(() => many.state.approve('c7')).toThrow(
+    new RunStateError(
+      "call c7 is not one of this state's 6 interruptions (see: state.getInterruptions(), or countersign show wf-1)",
+    ),
+  );
 });
 
 test('RunState.fromString(agent, text) in the SDK order checks the owner; fromString(text) as before', async () => {
