@@ -12,6 +12,7 @@ import { addSessionCommand } from './sessionCommands';
 import { addApprovalsCommand } from './approvalsCommand';
 import { addKeyCommands } from './keyCommands';
 import { addStorageCommands } from './storageCommands';
+import { addServeCommand } from './serveCommand';
 import type { RunOptions } from '../client/run/runner';
 import type { CountersignConfig } from '../temporal.config';
 import { lazy } from './lazyLoads';
@@ -187,89 +188,7 @@ program
     await server.close();
   });
 
-program
-  .command('serve')
-  .description(
-    "the approvals inbox in the browser, its JSON API and one-click links (identity from COUNTERSIGN_SERVE_TOKENS, a verifying proxy's JWT, or a same-host proxy's header)",
-  )
-  .option('--port <n>', 'port', (v) => Number(v), 8234)
-  .option(
-    '--host <ip>',
-    "address to listen on (not loopback: only with bearer tokens or a verifying proxy's JWT)",
-    '127.0.0.1',
-  )
-  .option(
-    '--approver-jwt-header <name>',
-    "header holding your verifying proxy's signed identity assertion, e.g. Cf-Access-Jwt-Assertion, x-goog-iap-jwt-assertion",
-  )
-  .option('--approver-jwks <file-or-url>', "the proxy's public keys: a JWKS file or an https URL")
-  .option('--approver-claim <claim>', 'the assertion claim naming the approver', 'email')
-  .option('--approver-audience <aud>', 'the audience the assertion must be for')
-  .option('--approver-issuer <iss>', 'the issuer the assertion must come from')
-  .option(
-    '--approver-header <name>',
-    'header a reverse proxy on this host sets to the signed-in approver, e.g. X-Forwarded-User (loopback only; not with --keys-dir)',
-  )
-  .option(
-    '--keys-dir <dir>',
-    "approvers' private keys (<approver>.private.jwk) to sign their decisions with (needs bearer tokens or --approver-jwt-header)",
-  )
-  .action(
-    async (o: {
-      port: number;
-      host: string;
-      approverHeader?: string;
-      keysDir?: string;
-      approverJwtHeader?: string;
-      approverJwks?: string;
-      approverClaim: string;
-      approverAudience?: string;
-      approverIssuer?: string;
-    }) => {
-      const { serveTokens, linkSecret, slackSigningSecret, slackUsersFile } = config(); // a link secret shorter than 32 characters is a ConfigError
-      const tokens = lazy.identity().parseServeTokens(serveTokens);
-      const slack = { signingSecret: slackSigningSecret, usersFile: slackUsersFile };
-      lazy.slack().slackSettingsOf(slack, linkSecret); // a bad user mapping stops here, before connecting
-      if (o.approverJwks && !o.approverJwtHeader)
-        throw new CountersignError(
-          '--approver-jwks needs --approver-jwt-header <name>: the header your proxy puts its signed assertion in',
-        );
-      const jwt = o.approverJwtHeader
-        ? {
-            header: o.approverJwtHeader,
-            jwks: o.approverJwks ?? '',
-            claim: o.approverClaim,
-            audience: o.approverAudience,
-            issuer: o.approverIssuer,
-          }
-        : undefined;
-      const { runner } = await connect();
-      const server = await lazy.inbox().startInbox({
-        runner,
-        port: o.port,
-        host: o.host,
-        approverHeader: o.approverHeader,
-        tokens,
-        approverJwt: jwt,
-        keysDir: o.keysDir,
-        linkSecret,
-        slack,
-      });
-      const sources = [
-        jwt ? `signed assertion in ${jwt.header} (claim ${jwt.claim})` : '',
-        o.approverHeader ? `header ${o.approverHeader}` : '',
-        tokens.length ? `${tokens.length} bearer token(s)` : '',
-      ];
-      print(
-        `approvals inbox at ${server.url} (identity: ${sources.filter(Boolean).join(', ')}${linkSecret ? '; one-click links on' : ''}${slackSigningSecret ? '; Slack buttons at POST /slack/actions' : ''})`,
-      );
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', () => resolve());
-        process.once('SIGTERM', () => resolve());
-      });
-      await server.close();
-    },
-  );
+addServeCommand(program, connect, config);
 
 /** COUNTERSIGN_DEBUG: from the loaded configuration, or read alone when the failure came before (or from) loading it. */
 function debugOn(): boolean {

@@ -1,29 +1,17 @@
 // `npm start`'s approvals inbox: the same inbox `countersign serve` runs, on 127.0.0.1 only, where the browser signs
 // in by the one-time link the banner prints (as the local user: whoever can open a loopback link on this machine
 // already acts as that user). No proxy and no bearer token to set up before seeing a waiting call.
-import { userInfo } from 'node:os';
-import { approverNameProblem } from '../contract/approverName';
 import { connectClient } from '../client/clientConnection';
 import { Runner } from '../client/run/runner';
 import { startInbox } from '../servers/inbox/inboxServer';
-import { SIGN_IN_TTL_MS } from '../servers/inbox/localSignIn';
+import { SIGN_IN_TTL_MS, localApprover } from '../servers/inbox/localSignIn';
 import type { CountersignConfig } from '../temporal.config';
-
-/** The name the local user decides as: the login name, or `local` where the system has none usable. */
-function localUser(): string {
-  try {
-    const name = userInfo().username;
-    return approverNameProblem(name) ? 'local' : name;
-  } catch {
-    return 'local'; // no passwd entry (some containers)
-  }
-}
 
 /** The inbox and the banner line saying how to open it; a taken port is said in that line, not fatal. */
 export async function startLocalInbox(config: CountersignConfig): Promise<{ line: string; close(): Promise<void> }> {
   const client = await connectClient(config);
   const runner = new Runner(client, { taskQueue: config.taskQueue, sessionMaxItems: config.sessionMaxItems });
-  const approver = localUser();
+  const approver = localApprover();
   try {
     const inbox = await startInbox({
       runner,

@@ -30,7 +30,9 @@ export function identitySettingsFor(host: string, o: IdentitySources): IdentityS
     ...(o.approverHeader ? { approverHeader: o.approverHeader.toLowerCase() } : {}),
     tokens: o.tokens ?? [],
     ...(o.approverJwt ? { jwt: jwtIdentity(o.approverJwt) } : {}),
-    ...(o.localSignIn ? { signIn: new LocalSignIn(o.localSignIn.approver, o.localSignIn.ttlMs) } : {}),
+    ...(o.localSignIn
+      ? { signIn: new LocalSignIn(o.localSignIn.approver, o.localSignIn.ttlMs, o.localSignIn.printedBy) }
+      : {}),
   };
   checkBind(host, hasVerifiedSource(s), 'countersign serve', `set ${VERIFIED}, or bind to 127.0.0.1`);
   if (o.keysDir && (s.approverHeader || !hasVerifiedSource(s)))

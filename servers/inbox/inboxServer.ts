@@ -132,7 +132,7 @@ export async function startInbox(
       const why =
         who?.problem ??
         (identity.signIn
-          ? 'open the one-time sign-in link npm start printed (start it again for a new one)'
+          ? `open the one-time sign-in link ${identity.signIn.printedBy} printed (start it again for a new one)`
           : 'send Authorization: Bearer <token>, or come through the proxy that signs you in');
       return req.url.startsWith('/api/')
         ? reply.send({ error: `not signed in: ${why}` })
@@ -173,7 +173,10 @@ export async function startInbox(
   if (slack) await addSlackRoutes(app, ctx, slack, o.bodyLimitBytes ?? 256 * 1024);
   if (identity.signIn) addSignInRoute(app, identity.signIn);
 
-  const address = await app.listen({ port: o.port ?? 8234, host });
+  const address = await app.listen({ port: o.port ?? 8234, host }).catch(async (err: unknown) => {
+    await app.close(); // a taken port: nothing of this server stays behind (the caller may try another)
+    throw err;
+  });
   const url = address.replace('[::1]', 'localhost');
   // An open run page holds a live event stream: closing waits for it a moment, then ends every connection.
   const close = async () => {

@@ -1,9 +1,11 @@
-// The one-time sign-in link `npm start` prints: opening it signs this browser in as the local user with a session
-// cookie the server minted. The link's token works once and only for a few minutes, and the whole thing exists on a
+// The one-time sign-in link `npm start` (and `countersign serve` with no identity source) prints: opening it signs
+// this browser in as the local user with a session cookie the server minted. The link's token works once and only for a few minutes, and the whole thing exists on a
 // loopback bind only (startInbox refuses it elsewhere, and the route refuses any caller that is not this machine):
 // whoever can open it could already act as the local user.
 import { randomBytes } from 'node:crypto';
+import { userInfo } from 'node:os';
 import type { FastifyInstance } from 'fastify';
+import { approverNameProblem } from '../../contract/approverName';
 import { isLoopback } from '../httpGuards';
 import { messagePage } from './pages';
 
@@ -16,6 +18,18 @@ export interface LocalSignInOptions {
   /** Who the link signs in (npm start: the local user's name). */
   approver: string;
   ttlMs?: number;
+  /** The command that printed the link, for the page that says how to get a new one (default `npm start`). */
+  printedBy?: string;
+}
+
+/** The name the local user decides as: the login name, or `local` where the system has none usable. */
+export function localApprover(): string {
+  try {
+    const name = userInfo().username;
+    return approverNameProblem(name) ? 'local' : name;
+  } catch {
+    return 'local'; // no passwd entry (some containers)
+  }
 }
 
 /** Unguessable link tokens and session ids (256 bits each): a map lookup by one reveals nothing usable. */
@@ -28,6 +42,7 @@ export class LocalSignIn {
   constructor(
     readonly approver: string,
     private readonly ttlMs = SIGN_IN_TTL_MS,
+    readonly printedBy = 'npm start',
   ) {}
 
   /** A new link token, good once, until the TTL passes. */
@@ -65,7 +80,7 @@ export function addSignInRoute(app: FastifyInstance, signIn: LocalSignIn): void 
         .send(
           messagePage(
             'This sign-in link cannot be used',
-            'It was used already or has expired: stop npm start and start it again for a new one.',
+            `It was used already or has expired: stop ${signIn.printedBy} and start it again for a new one.`,
           ),
         );
     reply.setCookie(SESSION_COOKIE, session, { httpOnly: true, sameSite: 'strict', path: '/' });

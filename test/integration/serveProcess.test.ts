@@ -1,14 +1,16 @@
 // `countersign serve` as an operator runs it: a child process. Oversized bodies get 413 while its memory stays flat;
 // it refuses to listen beyond loopback without a verified identity source (a bare header is not one); without any
-// identity source it does not start; a spoofable header never sits beside server-held keys; a verifying proxy's
+// identity source on loopback it is npm start's inbox (a one-time sign-in link) for the queue it is given; a spoofable header never sits beside server-held keys; a verifying proxy's
 // signed assertions (a JWKS file made here with jose) are checked on every request.
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CryptoKey, SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { freePort, spawnProcess, type Spawned } from '../support/processes';
 import { projectRoot } from '../support/toolchain';
 import { cliEnv } from '../support/countersignCli';
+import { localApprover } from '../../servers/inbox/localSignIn';
 
 jest.setTimeout(180_000);
 
@@ -68,7 +70,7 @@ test('oversized bodies get 413 and the process memory stays flat', async () => {
   expect((await fetch(`http://127.0.0.1:${port}/api/pending`, { headers })).status).toBe(200);
 });
 
-test('refuses a non-loopback address without an identity source, and any address with none at all', async () => {
+test('refuses a non-loopback address without an identity source it can verify', async () => {
   const open = serve(['--host', '0.0.0.0', '--port', String(await freePort())], { COUNTERSIGN_SERVE_TOKENS: '' });
   running.push(open);
   expect(await open.exited).toBe(1);
@@ -84,14 +86,44 @@ test('refuses a non-loopback address without an identity source, and any address
   expect(headerOnly.output().trim()).toBe(
     'countersign: countersign serve trusts --approver-header only on loopback (a proxy on this host), not on 0.0.0.0 where any client could send it: set COUNTERSIGN_SERVE_TOKENS=ann:<token>,… or --approver-jwt-header with --approver-jwks',
   );
-  const none = serve(['--port', String(await freePort())], { COUNTERSIGN_SERVE_TOKENS: '' });
-  running.push(none);
-  expect(await none.exited).toBe(1);
-  expect(none.output()).toContain('countersign serve needs an identity source');
   const badTokens = serve(['--port', String(await freePort())], { COUNTERSIGN_SERVE_TOKENS: 'ann' });
   running.push(badTokens);
   expect(await badTokens.exited).toBe(1);
   expect(badTokens.output()).toContain('COUNTERSIGN_SERVE_TOKENS: "ann" must be approver:token');
+});
+
+test("with no identity source on loopback it is npm start's inbox for another task queue: a one-time sign-in link as the local user, on a free port while 8234 is taken", async () => {
+  // Hold 8234 as npm start's inbox would (if something else holds it already, it is taken all the same).
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.once('error', () => resolve()).listen(8234, '127.0.0.1', resolve));
+  try {
+    const s = serve(['--task-queue', 'refunds'], { COUNTERSIGN_SERVE_TOKENS: '' });
+    running.push(s);
+    await s.waitFor(/approvals inbox at/);
+    const [, url, link] =
+      /^approvals inbox at (http:\/\/127\.0\.0\.1:\d+) for task queue "refunds" \(identity: a one-time sign-in link as (?:\S+), working once within 15 minutes: (\S+)\)$/.exec(
+        s.output().trim(),
+      ) ?? [];
+    expect(s.output().trim()).toBe(
+      `approvals inbox at ${url} for task queue "refunds" (identity: a one-time sign-in link as ${localApprover()}, working once within 15 minutes: ${link})`,
+    );
+    expect(url).not.toBe('http://127.0.0.1:8234');
+    const signedIn = await fetch(link!, { redirect: 'manual' });
+    expect(signedIn.status).toBe(303);
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    const pending = await fetch(`${url}/api/pending`, { headers: { cookie } });
+    expect(pending.status).toBe(200);
+    const again = await fetch(link!, { redirect: 'manual' });
+    expect(again.status).toBe(401);
+    expect(await again.text()).toContain(
+      'It was used already or has expired: stop countersign serve and start it again for a new one.',
+    );
+    expect(await (await fetch(`${url}/api/pending`)).json()).toEqual({
+      error: 'not signed in: open the one-time sign-in link countersign serve printed (start it again for a new one)',
+    });
+  } finally {
+    await new Promise((resolve) => holder.close(resolve));
+  }
 });
 
 test('the spoofed-header attack: --approver-header with --keys-dir does not start, with or without bearer tokens; nor --keys-dir without identity, nor --approver-jwks without its header', async () => {
@@ -148,7 +180,7 @@ test('a verifying proxy’s JWT assertions: a good one signs in its email, and e
   running.push(s);
   await s.waitFor(/approvals inbox at/);
   expect(s.output()).toContain(
-    `approvals inbox at http://127.0.0.1:${port} (identity: signed assertion in Cf-Access-Jwt-Assertion (claim email))`,
+    `approvals inbox at http://127.0.0.1:${port} for task queue "countersign" (identity: signed assertion in Cf-Access-Jwt-Assertion (claim email))`,
   );
 
   const now = Math.floor(Date.now() / 1000);
