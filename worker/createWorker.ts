@@ -1,5 +1,7 @@
 // Builds the Countersign worker: the agentRun workflow plus the agent activities, for a set of agents.
+import { hostname } from 'node:os';
 import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { identityServing } from '../contract/workerIdentity';
 import { createAgentActivities } from '../activities/agentActivities';
 import { defaultRegistry } from '../agents';
 import { TranscriptStore } from '../activities/model/transcript';
@@ -156,6 +158,8 @@ async function buildWorker(o: WorkerBuild, settings: WorkerSettings, ledger?: { 
       ...(ledger ? { ledger: ledger.store } : {}),
     }),
     dataConverter: dataConverterOf(storage),
+    // Temporal's default identity plus the agents served: a client refuses an agent no worker serves before starting a run.
+    identity: identityServing(`${process.pid}@${hostname()}`, o.registry.names()),
     ...(o.deployment
       ? {
           workerDeploymentOptions: {

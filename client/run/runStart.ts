@@ -9,6 +9,7 @@ import { describeZodError } from '../../contract/zodErrors';
 import { CountersignError } from '../errors';
 import { SessionError } from '../sessions/sessionErrors';
 import { nextSessionRun } from '../sessions/sessions';
+import { refuseUnservedAgent } from './servedAgents';
 
 /** Per-run approval policy (wins over the agent's and tools'), deadline and continue-as-new threshold. */
 export interface RunOptions extends Pick<
@@ -74,11 +75,16 @@ export async function prepareStart(
 ) {
   if (session === undefined && sessionRules)
     throw new SessionError("sessionRules carries the rules of a session's previous run: pass a session too");
-  if (session === undefined) return { start: startOptions(runner.taskQueue, agent, input, options) };
+  if (session === undefined) {
+    const start = startOptions(runner.taskQueue, agent, input, options); // bad options first: no round trip for them
+    await refuseUnservedAgent(runner.client, runner.taskQueue, agent); // no run left behind for a name no worker serves
+    return { start };
+  }
   if (options.workflowId)
     throw new SessionError(
       `a session run's workflow id is session-${session}-<n>: pass a session or a workflowId, not both`,
     );
+  await refuseUnservedAgent(runner.client, runner.taskQueue, agent);
   const next = await nextSessionRun(runner.client, { session, agent, maxItems: runner.sessionMaxItems, sessionRules });
   // A closed run's id is taken too: of two concurrent starts of run N, the second fails (conflict policy FAIL covers a running one).
   return {

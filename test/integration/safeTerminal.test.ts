@@ -32,7 +32,9 @@ const noteAgent = defineAgent({
 let h: Harness;
 let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
-  h = await startHarness({ registry: new AgentRegistry([noteAgent]) });
+  // A worker with an identity of its own does not say which agents it serves, so a run of an unknown agent starts
+  // (and fails at once), as the show test below needs; where workers say, the start is refused (nextStepMessages.test.ts).
+  h = await startHarness({ registry: new AgentRegistry([noteAgent]), workerOptions: { identity: 'safe-terminal' } });
   env = cliEnv({ COUNTERSIGN_TASK_QUEUE: h.taskQueue });
 });
 afterAll(async () => h?.close());

@@ -1,0 +1,45 @@
+// An agent name no worker serves is refused before a run exists, where the queue's workers say which agents they serve
+// (their poll identities: contract/workerIdentity.ts). Where that cannot be known (no recent poller, a worker with an
+// identity of its own, a server that will not describe the queue), the run starts, and fails naming the agents the
+// worker that took it has.
+import type { Client } from '@temporalio/client';
+import { optionalTsToMs } from '@temporalio/common/lib/time';
+import { temporal } from '@temporalio/proto';
+import { agentsServedBy } from '../../contract/workerIdentity';
+import { Failure } from '../../contract/failureTypes';
+import { CountersignError } from '../errors';
+import { RECENT_POLL_MS } from './workerPresence';
+
+/** The agents the workers that polled `taskQueue` lately serve, or undefined when any of them does not say. */
+export async function servedAgents(client: Client, taskQueue: string, now = Date.now()): Promise<string[] | undefined> {
+  let pollers: temporal.api.taskqueue.v1.IPollerInfo[];
+  try {
+    ({ pollers } = await client.workflowService.describeTaskQueue({
+      namespace: client.options.namespace,
+      taskQueue: { name: taskQueue, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+      taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+    }));
+  } catch {
+    return undefined;
+  }
+  const recent = pollers.filter((p) => (optionalTsToMs(p.lastAccessTime) ?? 0) >= now - RECENT_POLL_MS);
+  if (recent.length === 0) return undefined;
+  const served = new Set<string>();
+  for (const p of recent) {
+    const agents = agentsServedBy(p.identity ?? '');
+    if (!agents) return undefined;
+    for (const a of agents) served.add(a);
+  }
+  return [...served].sort();
+}
+
+/** The refusal of an agent no worker on the queue serves (agents: what they serve), in one line. */
+export const unknownAgentLine = (agent: string, taskQueue: string, agents: readonly string[]): string =>
+  `no agent named "${agent}" on task queue "${taskQueue}" (its workers serve ${agents.length ? agents.join(', ') : 'none'}): check the name, or start a worker that serves it`;
+
+/** Throws (type AgentUnavailable, as the run's failure would be), before anything is started, when the queue's workers are known and none of them serves `agent`. */
+export async function refuseUnservedAgent(client: Client, taskQueue: string, agent: string): Promise<void> {
+  const agents = await servedAgents(client, taskQueue);
+  if (agents && !agents.includes(agent))
+    throw new CountersignError(unknownAgentLine(agent, taskQueue, agents), Failure.AgentUnavailable);
+}
