@@ -55,4 +55,9 @@ export interface LedgerWrite extends LedgerChainKey {
 export interface LedgerWriteResult {
   written: number;
   skipped: number;
+  /**
+   * The id of the ledger written to (recorded in the run's history as the activity's result, so readers of another
+   * ledger can say where the run's records went). Absent in results recorded before ledgers had ids.
+   */
+  ledgerId?: string;
 }

@@ -3,7 +3,7 @@
 // writes (a ledger that cannot be reached is never silent; /readyz says so too, worker/metricsEndpoint.ts).
 import type { Worker } from '@temporalio/worker';
 import { ConfigError } from '../temporal.config';
-import type { LedgerStore } from '../storage/ledger/ledgerStore';
+import { type LedgerStore, ledgerInUse } from '../storage/ledger/ledgerStore';
 import { openLedger, redacted } from '../storage/ledger/ledgerUrl'; // loads a store (node:sqlite, pg) only when asked
 import { pingLedger } from '../activities/ledgerActivity';
 
@@ -37,6 +37,13 @@ export async function openWorkerLedger(url: string | undefined): Promise<WorkerL
   }
   return store ? withChecks(store) : undefined;
 }
+
+/**
+ * Which ledger a worker writes, printed at start: a SQLite path is relative to the folder the process started in, so
+ * a service and the CLI started elsewhere would each use a ledger of their own (the id tells them apart).
+ */
+export const ledgerLine = (store: LedgerStore | undefined): string =>
+  store ? ledgerInUse(store) : 'approvals ledger: off (COUNTERSIGN_LEDGER_URL=off): runs write none';
 
 function withChecks(opened: LedgerStore): WorkerLedger {
   return {
@@ -76,7 +83,7 @@ class LaterLedger implements LedgerStore {
 
   private store(): Promise<LedgerStore> {
     this.opening ??= openLedger(this.url).then(
-      (s) => s!,
+      (s) => (this.opened = s!),
       (err: Error) => {
         this.opening = undefined; // the next write or check tries again
         throw new Error(`the approvals ledger is not open yet: ${err.message.split('\n')[0]}`);
@@ -91,6 +98,12 @@ class LaterLedger implements LedgerStore {
   verify: LedgerStore['verify'] = async (q) => (await this.store()).verify(q);
   chain: LedgerStore['chain'] = async (k) => (await this.store()).chain(k);
   prune: LedgerStore['prune'] = async (before) => (await this.store()).prune(before);
+  heldRuns: LedgerStore['heldRuns'] = async (ids) => (await this.store()).heldRuns(ids);
+  private opened: LedgerStore | undefined;
+
+  get id(): string | undefined {
+    return this.opened?.id;
+  }
   ping: LedgerStore['ping'] = async () => (await this.store()).ping();
 
   async close(): Promise<void> {

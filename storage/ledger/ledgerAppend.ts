@@ -30,10 +30,16 @@ const marks = (n: number, width: number) =>
 export const isoTime = (s: string | undefined): string | undefined =>
   s === undefined || Number.isNaN(Date.parse(s)) ? s : new Date(s).toISOString();
 
-export async function appendWrite(db: SchemaRunner, dialect: Dialect, w: LedgerWrite): Promise<LedgerWriteResult> {
+/** Writes `w` into the ledger `ledgerId` (each new record carries it; the result names it). */
+export async function appendWrite(
+  db: SchemaRunner,
+  dialect: Dialect,
+  w: LedgerWrite,
+  ledgerId: string,
+): Promise<LedgerWriteResult> {
   const { loaded, skipped } = await loadWrite(db, dialect, w);
-  await saveWrite(db, w, foldWrite(w, loaded));
-  return { written: loaded.fresh.length, skipped };
+  await saveWrite(db, w, foldWrite(w, loaded), ledgerId);
+  return { written: loaded.fresh.length, skipped, ledgerId };
 }
 
 /** Load: what the store has for `w`, locking the call rows it will rewrite (PostgreSQL: FOR UPDATE). */
@@ -121,17 +127,22 @@ async function chainEndOf(db: SchemaRunner, w: LedgerWrite): Promise<ChainEnd> {
 }
 
 /** Save: the call rows (and their approvers), the placeholders they absorbed, the new entries and the chain's end. */
-async function saveWrite(db: SchemaRunner, w: LedgerWrite, folded: FoldedWrite): Promise<void> {
+async function saveWrite(db: SchemaRunner, w: LedgerWrite, folded: FoldedWrite, ledgerId: string): Promise<void> {
   await saveCalls(db, folded.calls);
   for (const part of chunks(folded.placeholders, 200))
     await db.run(
       `DELETE FROM ledger_calls WHERE chain_id = '' AND (workflow_id, call_id) IN (VALUES ${marks(part.length, 2)})`,
       part.flatMap((p) => [p.workflowId, p.callId]),
     );
-  if (folded.entries.length) await saveEntries(db, w, folded);
+  if (folded.entries.length) await saveEntries(db, w, folded, ledgerId);
 }
 
-async function saveEntries(db: SchemaRunner, w: LedgerWrite, { entries, end }: FoldedWrite): Promise<void> {
+async function saveEntries(
+  db: SchemaRunner,
+  w: LedgerWrite,
+  { entries, end }: FoldedWrite,
+  ledgerId: string,
+): Promise<void> {
   const writtenAt = new Date().toISOString();
   const rows = entries.map(({ item, body, hash }) => [
     w.workflowId,
@@ -146,12 +157,13 @@ async function saveEntries(db: SchemaRunner, w: LedgerWrite, { entries, end }: F
     w.taskQueue,
     JSON.stringify(body),
     writtenAt,
+    ledgerId,
   ]);
   for (const part of chunks(rows, 200))
     await db.run(
       `INSERT INTO ledger_entries (workflow_id, chain_id, seq, pos, prev_seq, hash, kind, call_id, decision, approver,
-        approver_canonical, via, verified, key_id, reason, arguments_digest, at, agent, task_queue, body, written_at)
-       VALUES ${marks(part.length, 21)} ON CONFLICT DO NOTHING`,
+        approver_canonical, via, verified, key_id, reason, arguments_digest, at, agent, task_queue, body, written_at,
+        ledger_id) VALUES ${marks(part.length, 22)} ON CONFLICT DO NOTHING`,
       part.flat(),
     );
   await db.run(

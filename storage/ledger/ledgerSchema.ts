@@ -1,6 +1,8 @@
 // The approvals ledger's schema, versioned: each migration runs once, in order, inside the transaction that opens
 // the store, and ledger_schema remembers which ran (a reopened ledger runs none). Written once for both dialects:
 // TEXT keys are COLLATE "C" in PostgreSQL so ordering (and keyset paging) is by code point in both stores.
+import { randomBytes } from 'node:crypto';
+
 export type Dialect = 'sqlite' | 'postgres';
 
 /** Runs statements inside the opening transaction. */
@@ -58,12 +60,25 @@ export const MIGRATIONS: Array<(d: Dialect) => string[]> = [
       anchor_seq INTEGER, anchor_pos INTEGER, anchor_hash TEXT,
       PRIMARY KEY (workflow_id, chain_id))`,
   ],
+  () => [
+    // The ledger's id, drawn once when it is created (or first opened by a version with ids): it lives in the
+    // database, so a copy keeps it, and readers can tell a run written to another ledger from a record gone missing.
+    `CREATE TABLE ledger_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+    `INSERT INTO ledger_meta (name, value) VALUES ('ledger_id', '${randomBytes(8).toString('hex')}')`,
+    // Each record names the ledger it was written to; the records kept before ids were written to this one.
+    `ALTER TABLE ledger_entries ADD COLUMN ledger_id TEXT`,
+    `UPDATE ledger_entries SET ledger_id = (SELECT value FROM ledger_meta WHERE name = 'ledger_id')`,
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Brings the schema up to SCHEMA_VERSION; returns the versions it applied (none for an up-to-date ledger). */
-export async function migrate(db: SchemaRunner, dialect: Dialect, now: string): Promise<number[]> {
+/** Brings the schema up to SCHEMA_VERSION; returns the versions it applied (none for an up-to-date ledger) and its id. */
+export async function migrate(
+  db: SchemaRunner,
+  dialect: Dialect,
+  now: string,
+): Promise<{ migrated: number[]; id: string }> {
   await db.run(`CREATE TABLE IF NOT EXISTS ledger_schema (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`);
   const [row] = await db.all(`SELECT MAX(version) AS v FROM ledger_schema`);
   const current = Number(row?.v ?? 0);
@@ -77,5 +92,6 @@ export async function migrate(db: SchemaRunner, dialect: Dialect, now: string): 
     await db.run(`INSERT INTO ledger_schema (version, applied_at) VALUES (?, ?)`, [v, now]);
     applied.push(v);
   }
-  return applied;
+  const [meta] = await db.all(`SELECT value FROM ledger_meta WHERE name = 'ledger_id'`);
+  return { migrated: applied, id: String(meta!.value) };
 }

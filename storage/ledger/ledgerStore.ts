@@ -67,6 +67,11 @@ export interface VerifyResult {
 export interface LedgerStore {
   /** `sqlite` or `postgres`, and where (a path; a URL without its password). */
   readonly describe: string;
+  /**
+   * The ledger's id, kept in the ledger itself (a copy of the database keeps it); every record and write result
+   * carries it. Undefined only while a store that could not be reached yet is not open (worker/workerLedger.ts).
+   */
+  readonly id?: string;
   /** Writes a run's new entries and pending calls in one transaction (see LedgerWrite); retried writes skip. */
   write(w: LedgerWrite): Promise<LedgerWriteResult>;
   /** The calls matching, a page at a time. */
@@ -78,9 +83,15 @@ export interface LedgerStore {
    * Reads one chain's kept entries (for comparing with a retained run's history), oldest first.
    */
   chain(key: { workflowId: string; chainId: string }): Promise<Array<{ seq: number; hash: string; entry: unknown }>>;
+  /** Which of these runs (workflow ids) have records in this ledger. */
+  heldRuns(workflowIds: string[]): Promise<Set<string>>;
   /** Deletes every record decided before `beforeIso` (whole calls), and returns how many entries went. */
   prune(beforeIso: string): Promise<number>;
   /** Throws when the store cannot be reached (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The one line that says which ledger a process uses: `approvals ledger: sqlite /srv/app/.temporal/ledger.db (id …)`. */
+export const ledgerInUse = (l: Pick<LedgerStore, 'describe' | 'id'>): string =>
+  `approvals ledger: ${l.describe} (id ${l.id ?? 'not known until its database is reached'})`;

@@ -34,19 +34,22 @@ export interface SqlDriver {
 }
 
 /** Opens the store on `driver`: brings the schema up to date first (in one transaction). */
-export async function openSqlLedger(driver: SqlDriver): Promise<LedgerStore & { migrated: number[] }> {
-  let migrated: number[];
+export async function openSqlLedger(driver: SqlDriver): Promise<LedgerStore & { id: string; migrated: number[] }> {
+  let opened: { migrated: number[]; id: string };
   try {
-    migrated = await driver.transaction((db) => migrate(db, driver.dialect, new Date().toISOString()), ['schema']);
+    opened = await driver.transaction((db) => migrate(db, driver.dialect, new Date().toISOString()), ['schema']);
   } catch (err) {
     await driver.close().catch(() => undefined);
     throw err;
   }
-  return Object.assign(new SqlLedger(driver), { migrated });
+  return Object.assign(new SqlLedger(driver, opened.id), { migrated: opened.migrated });
 }
 
 class SqlLedger implements LedgerStore {
-  constructor(private readonly driver: SqlDriver) {}
+  constructor(
+    private readonly driver: SqlDriver,
+    readonly id: string,
+  ) {}
 
   get describe(): string {
     return this.driver.describe;
@@ -54,7 +57,23 @@ class SqlLedger implements LedgerStore {
 
   write(w: LedgerWrite): Promise<LedgerWriteResult> {
     // The reviews' chain touches other runs' call rows too; their row locks (FOR UPDATE) serialise those.
-    return this.driver.transaction((db) => appendWrite(db, this.driver.dialect, w), [`${w.workflowId}\n${w.chainId}`]);
+    return this.driver.transaction(
+      (db) => appendWrite(db, this.driver.dialect, w, this.id),
+      [`${w.workflowId}\n${w.chainId}`],
+    );
+  }
+
+  async heldRuns(workflowIds: string[]): Promise<Set<string>> {
+    const held = new Set<string>();
+    for (let i = 0; i < workflowIds.length; i += 500) {
+      const part = workflowIds.slice(i, i + 500);
+      for (const r of await this.driver.all(
+        `SELECT DISTINCT workflow_id FROM ledger_chains WHERE workflow_id IN (${part.map(() => '?').join(', ')})`,
+        part,
+      ))
+        held.add(String(r.workflow_id));
+    }
+    return held;
   }
 
   approvals(q: LedgerPageQuery): Promise<LedgerPage> {

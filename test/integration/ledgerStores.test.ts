@@ -82,9 +82,15 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger', (kind) => {
 
   test('a write is idempotent: a retried or repeated write keeps each entry once', async () => {
     const w = run('idem-1', 'q-idem', { entries: [entry(1, 'a'), entry(2, 'b'), entry(2, 'b')] });
-    expect(await store.write(w)).toEqual({ written: 2, skipped: 0 });
-    expect(await store.write(w)).toEqual({ written: 0, skipped: 2 });
-    expect(await store.write({ ...w, entries: [entry(2, 'b'), entry(3, 'c')] })).toEqual({ written: 1, skipped: 1 });
+    const ledgerId = store.id;
+    expect(ledgerId).toMatch(/^[0-9a-f]{16}$/);
+    expect(await store.write(w)).toEqual({ written: 2, skipped: 0, ledgerId });
+    expect(await store.write(w)).toEqual({ written: 0, skipped: 2, ledgerId });
+    expect(await store.write({ ...w, entries: [entry(2, 'b'), entry(3, 'c')] })).toEqual({
+      written: 1,
+      skipped: 1,
+      ledgerId,
+    });
     const records = await all(store, { taskQueue: 'q-idem' });
     expect(records.map((r) => r.callId)).toEqual(['a', 'b', 'c']);
     expect((await store.chain({ workflowId: 'idem-1', chainId: 'idem-1-first' })).map((r) => r.seq)).toEqual([1, 2, 3]);
@@ -351,6 +357,7 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger', (kind) => {
     const again = (await openLedger(url)) as LedgerStore & { migrated: number[] };
     try {
       expect(again.migrated).toEqual([]);
+      expect(again.id).toBe(store.id); // the id lives in the ledger
       expect((await all(again, { taskQueue: 'q-idem' })).length).toBe(3);
       await again.ping();
       expect(again.describe).toMatch(kind === 'sqlite' ? /^sqlite / : /^postgres postgres:\/\/postgres@127\.0\.0\.1:/);
