@@ -8,7 +8,10 @@ import { clientIfReachable } from './ledgerConnection';
 import { addApprovalsReportCommand } from './approvalsReportCommand';
 import { UsageError, usage, usageExits } from './usageErrors';
 import { visible } from '../core/visibleText';
-import { dim, print, printJson, toneColour } from './terminalOutput';
+import { dim, print, printJson, printProblem, toneColour } from './terminalOutput';
+import type { Client } from '@temporalio/client';
+import type { ApprovalsQuery } from '../client/approvals/approvalsReport';
+import { type LedgerStore, ledgerInUse } from '../storage/ledger/ledgerStore';
 import { type AuditDecision, type Tone, isAuditDecision, toneOf } from '../contract/decisionWords';
 
 interface ApprovalsOptions {
@@ -70,7 +73,7 @@ export function addApprovalsCommand(program: Command, connect: Connect): void {
     .option('--json', 'machine-readable output (a page: {records, next})')
     .option('--count', 'print only how many')
     .action(async (o: ApprovalsOptions) => {
-      const { approvalsAcross, approvalsPage, checkCursor, ledgerQueryOf, limitOf } = report();
+      const { checkCursor, ledgerQueryOf, limitOf } = report();
       // The global --task-queue narrows the report to that queue's runs; without it, every queue.
       const taskQueue = program.opts<{ taskQueue?: string }>().taskQueue;
       const query = { status: o.status, agent: o.agent, tool: o.tool, approver: o.approver, taskQueue };
@@ -83,33 +86,54 @@ export function addApprovalsCommand(program: Command, connect: Connect): void {
         connect,
         'reading the ledger alone (calls of runs that ended while they waited show as pending)',
       );
-      if (o.count) {
-        // Counted by the ledger's aggregate (the report's), not by reading every record.
-        const { status, ...rest } = f;
-        const report = await lazy.approvalsReport().complianceReport(client, rest);
-        const count = status ? (report.byOutcome[status] ?? 0) : report.total;
-        return o.json ? printJson({ count }) : print(String(count));
+      const ledger = await lazy.ledgerAccess().openConfiguredLedger();
+      try {
+        await show(o, { ...f, ledger }, client, { limit, paged });
+        // What the records leave out: runs on the queue whose history says they wrote to another ledger.
+        for (const e of await report().approvalsElsewhere(client, { ...f, ledger })) printProblem(e.line);
+      } finally {
+        await ledger.close();
       }
-      const page = paged
-        ? await approvalsPage(client, { ...f, limit, after: o.after }).catch((e: Error) => {
-            throw /^--after /.test(e?.message ?? '') ? new UsageError(e.message) : e; // a cursor no page gave
-          })
-        : { records: await approvalsAcross(client, f) };
-      const { records } = page;
-      const next = 'next' in page ? page.next : undefined;
-      if (o.json) return printJson(paged ? { records, ...(next ? { next } : {}) } : records);
-      if (records.length === 0)
-        return print(next ? `No approvals on this page; next: --after ${next}` : 'No approvals match.');
-      const width = Math.max(...records.map((r) => r.status.length));
-      for (const r of records) print(approvalLine(r, width));
-      const byStatus = new Map<string, number>();
-      for (const r of records) byStatus.set(r.status, (byStatus.get(r.status) ?? 0) + 1);
-      print(
-        dim(
-          `${records.length} approval${records.length === 1 ? '' : 's'} in ${new Set(records.map((r) => r.workflowId)).size} run(s): ${[...byStatus].map(([s, n]) => `${n} ${s}`).join(', ')}`,
-        ),
-      );
-      if (paged) print(next ? `next: --after ${next}` : 'next: none (the last page)');
     });
   addApprovalsReportCommand(approvals, program, connect);
+}
+
+type Read = ApprovalsQuery & { ledger: LedgerStore };
+
+/** Reads and prints what `o` asks for from `f.ledger`. */
+async function show(
+  o: ApprovalsOptions,
+  f: Read,
+  client: Client | undefined,
+  { limit, paged }: { limit: number | undefined; paged: boolean },
+): Promise<void> {
+  const { approvalsAcross, approvalsPage, complianceReport } = report();
+  if (o.count) {
+    // Counted by the ledger's aggregate (the report's), not by reading every record.
+    const { status, ...rest } = f;
+    const counted = await complianceReport(client, rest);
+    const count = status ? (counted.byOutcome[status] ?? 0) : counted.total;
+    return o.json ? printJson({ count }) : print(String(count));
+  }
+  const page = paged
+    ? await approvalsPage(client, { ...f, limit, after: o.after }).catch((e: Error) => {
+        throw /^--after /.test(e?.message ?? '') ? new UsageError(e.message) : e; // a cursor no page gave
+      })
+    : { records: await approvalsAcross(client, f) };
+  const { records } = page;
+  const next = 'next' in page ? page.next : undefined;
+  if (o.json) return printJson(paged ? { records, ...(next ? { next } : {}) } : records);
+  print(dim(ledgerInUse(f.ledger)));
+  if (records.length === 0)
+    return print(next ? `No approvals on this page; next: --after ${next}` : 'No approvals match.');
+  const width = Math.max(...records.map((r) => r.status.length));
+  for (const r of records) print(approvalLine(r, width));
+  const byStatus = new Map<string, number>();
+  for (const r of records) byStatus.set(r.status, (byStatus.get(r.status) ?? 0) + 1);
+  print(
+    dim(
+      `${records.length} approval${records.length === 1 ? '' : 's'} in ${new Set(records.map((r) => r.workflowId)).size} run(s): ${[...byStatus].map(([s, n]) => `${n} ${s}`).join(', ')}`,
+    ),
+  );
+  if (paged) print(next ? `next: --after ${next}` : 'next: none (the last page)');
 }

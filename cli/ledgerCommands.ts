@@ -2,7 +2,7 @@
 // runs recorded before the ledger existed; verify recomputes the chains (and compares retained runs' histories),
 // printing one line per problem and exiting 1; prune is the only delete. Bad input: one line, exit 2, nothing done.
 import type { Command } from 'commander';
-import type { LedgerProblem } from '../storage/ledger/ledgerStore';
+import { type LedgerProblem, ledgerInUse } from '../storage/ledger/ledgerStore';
 import { type Connect } from './cliConnection';
 import { lazy } from './lazyLoads';
 import { clientIfReachable } from './ledgerConnection';
@@ -49,14 +49,26 @@ export function addLedgerCommands(program: Command, connect: Connect): void {
       const { sinceIso } = lazy.reportPeriod();
       if (o.since !== undefined) usage(() => sinceIso(o.since!));
       const client = await clientIfReachable(connect, "checking the chains alone (no run's history compared)");
-      // The global --task-queue narrows the comparison with history to that queue's runs; the chains are all checked.
-      const result = await lazy.ledgerVerify().verifyLedger(client, { since: o.since, taskQueue: taskQueue() });
-      if (result.problems.length) process.exitCode = 1;
-      if (o.json) return printJson(result);
-      for (const p of result.problems) printProblem(problemLine(p));
-      const summary = `${result.chains} chain(s), ${result.records} record(s), ${result.comparedWithHistory} compared with their run's history`;
-      if (result.problems.length) printProblem(`${result.problems.length} problem(s) in ${summary}`);
-      else print(dim(`ledger verified: ${summary}; no problems`));
+      const store = await lazy.ledgerAccess().openConfiguredLedger();
+      try {
+        // The global --task-queue narrows the comparison with history to that queue's runs; the chains are all checked.
+        const result = await lazy
+          .ledgerVerify()
+          .verifyLedger(client, { since: o.since, taskQueue: taskQueue(), ledger: store });
+        // Records written to another ledger are not this one's problems, but it cannot vouch for them: exit 1 too.
+        if (result.problems.length || result.writtenElsewhere.length) process.exitCode = 1;
+        if (o.json) return printJson(result);
+        print(dim(ledgerInUse(store)));
+        for (const p of result.problems) printProblem(problemLine(p));
+        for (const e of result.writtenElsewhere) printProblem(`run ${e.workflowId} (chain ${e.chainId}): ${e.detail}`);
+        const summary = `${result.chains} chain(s), ${result.records} record(s), ${result.comparedWithHistory} compared with their run's history`;
+        const elsewhere = result.writtenElsewhere.length;
+        if (result.problems.length) printProblem(`${result.problems.length} problem(s) in ${summary}`);
+        if (elsewhere) printProblem(`${elsewhere} run(s) written to another ledger; ${summary}`);
+        if (!result.problems.length && !elsewhere) print(dim(`ledger verified: ${summary}; no problems`));
+      } finally {
+        await store.close();
+      }
     });
 
   ledger

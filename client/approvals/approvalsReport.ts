@@ -8,6 +8,7 @@ import type { ComplianceReport, LedgerPage, LedgerQuery, LedgerStore } from '../
 import { CountersignError } from '../errors';
 import { QUERY_NAME, QUEUE_NAME, checkQueryValues, forEachLimited } from '../visibility';
 import { withLedger } from './ledgerAccess';
+import { type RunsElsewhere, elsewhereLine, runsWrittenElsewhere } from './ledgerHistory';
 import { reportPeriod, sinceIso, timeIso } from './reportPeriod';
 import { settleReport } from './reportSettling';
 
@@ -147,6 +148,29 @@ export async function approvalsAcross(client: Client | undefined, f: ApprovalsQu
     const kept = records.filter((r) => !f.status || r.status === f.status);
     return waitingToo.length ? kept.sort(byTime) : kept;
   });
+}
+
+/**
+ * The runs matching `f`'s task queue (and since) on Temporal that wrote to another ledger than the one read, each
+ * other ledger in one line (`3 run(s) on task queue q: written to ledger <id>, not this one (<id>): set …`): what
+ * the records read leave out. None without Temporal, or for results recorded before ledgers had ids.
+ */
+export async function approvalsElsewhere(
+  client: Client | undefined,
+  f: Pick<ApprovalsQuery, 'since' | 'taskQueue' | 'ledger'> = {},
+): Promise<Array<RunsElsewhere & { line: string }>> {
+  if (!client) return [];
+  const q = ledgerQueryOf({ since: f.since, taskQueue: f.taskQueue });
+  const clauses = [
+    ...(q.taskQueue ? [`TaskQueue = '${q.taskQueue}'`] : []),
+    ...(q.sinceIso ? [`(ExecutionStatus = 'Running' OR CloseTime >= '${q.sinceIso}')`] : []),
+  ];
+  return withLedger(f.ledger, async (ledger) =>
+    (await runsWrittenElsewhere(client, ledger, clauses)).map((e) => ({
+      ...e,
+      line: `${e.atLeast ? 'at least ' : ''}${e.runs} run(s) ${q.taskQueue ? `on task queue ${q.taskQueue}` : 'in the namespace'} ${elsewhereLine(e.ledgerId, ledger.id!)}`,
+    })),
+  );
 }
 
 /** What `approvals report` and the inbox's report page cover: a month, or since/until, and the usual filters. */

@@ -1,9 +1,8 @@
 // `countersign ledger verify`: the store recomputes its chains (a record changed or removed by hand is named), and,
 // for the runs Temporal still retains, each chain is compared with its run's history: every `recordLedger` activity
-// the run scheduled carries the entries it handed the ledger, decoded here with the client's data converter. Reading
-// a history needs no worker.
+// the run scheduled carries the entries it handed the ledger, and its result the ledger it wrote to (ledgerHistory.ts):
+// a run written to another ledger is named as such, not as records missing from this one.
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
-import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import type { LedgerWrite } from '../../contract/ledgerRecords';
 import { WORKFLOW_TYPE } from '../../contract/messages';
 import { REVIEWS_WORKFLOW_TYPE } from '../../contract/reviewMessages';
@@ -11,6 +10,7 @@ import type { LedgerProblem, LedgerStore, VerifyResult } from '../../storage/led
 import { canonicalJson } from '../../storage/ledger/ledgerChain';
 import { QUEUE_NAME, checkQueryValues, forEachLimited } from '../visibility';
 import { withLedger } from './ledgerAccess';
+import { type HandedWrite, RECORD_LEDGER, elsewhereLine, handedInHistory } from './ledgerHistory';
 import { sinceIso } from './reportPeriod';
 
 export interface VerifyOptions {
@@ -24,28 +24,28 @@ export interface VerifyOptions {
   ledger?: LedgerStore;
 }
 
+/** A chain whose history says its records were written to another ledger than this one. */
+export interface WrittenElsewhere {
+  workflowId: string;
+  chainId: string;
+  /** The other ledger's id, and this one's. */
+  ledgerId: string;
+  thisLedgerId: string;
+  /** Its records missing here that went there. */
+  records: number;
+  /** `written to ledger <id>, not this one (<id>): set COUNTERSIGN_LEDGER_URL the same …` */
+  detail: string;
+}
+
 export interface LedgerVerification extends VerifyResult {
   /** Chains compared with their run's retained history. */
   comparedWithHistory: number;
+  /** Chains written to another ledger (not counted among the problems; the command exits 1 for them too). */
+  writtenElsewhere: WrittenElsewhere[];
 }
 
-/** The activity that writes the ledger: its scheduled inputs are what the run handed it. */
-export const RECORD_LEDGER = 'recordLedger';
+export { RECORD_LEDGER };
 const IN_FLIGHT = 4;
-
-/** What one execution's history says it handed the ledger: the chain and its entries (and reviews) by seq. */
-async function handedInHistory(client: Client, run: WorkflowExecutionInfo): Promise<LedgerWrite[]> {
-  const history = await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
-  const writes: LedgerWrite[] = [];
-  for (const event of history.events ?? []) {
-    const scheduled = event.activityTaskScheduledEventAttributes;
-    if (scheduled?.activityType?.name !== RECORD_LEDGER) continue;
-    writes.push(
-      await decodeFromPayloadsAtIndex<LedgerWrite>(client.options.loadedDataConverter, 0, scheduled.input?.payloads),
-    );
-  }
-  return writes;
-}
 
 /** Two values alike by content: the chain's canonical JSON, with a missing value never alike a present one. */
 const alike = (a: unknown, b: unknown): boolean =>
@@ -57,40 +57,82 @@ function differing(handed: Record<string, unknown>, kept: unknown): string[] {
   return Object.keys(handed).filter((k) => !alike(handed[k], row[k]));
 }
 
-/** Problems of one chain against what its history handed the ledger. */
+/** Problems of one chain against what its history handed the ledger (results before ledger ids). */
 export async function compareChain(ledger: LedgerStore, writes: LedgerWrite[]): Promise<LedgerProblem[]> {
-  if (!writes.length) return [];
-  const key = { workflowId: writes[0]!.workflowId, chainId: writes[0]!.chainId };
+  return (
+    await checkChain(
+      ledger,
+      writes.map((write) => ({ write })),
+    )
+  ).problems;
+}
+
+/**
+ * One chain against what its history handed the ledger: records missing here that the history says went to another
+ * ledger are that ledger's (`elsewhere`); the rest missing, or unlike what was handed, are problems.
+ */
+export async function checkChain(
+  ledger: LedgerStore,
+  writes: HandedWrite[],
+): Promise<{ problems: LedgerProblem[]; elsewhere?: WrittenElsewhere }> {
+  if (!writes.length) return { problems: [] };
+  const key = { workflowId: writes[0]!.write.workflowId, chainId: writes[0]!.write.chainId };
   const handed = new Map<number, Record<string, unknown>>();
-  for (const w of writes)
-    for (const item of [...(w.entries ?? []), ...(w.reviews ?? [])])
+  const wentTo = new Map<number, Set<string>>(); // seq: the ledgers its writes' results name
+  for (const { write, ledgerId } of writes)
+    for (const item of [...(write.entries ?? []), ...(write.reviews ?? [])]) {
       handed.set(item.seq, item as unknown as Record<string, unknown>);
-  if (!handed.size) return []; // only waiting calls handed so far: no record to compare
+      if (ledgerId) wentTo.set(item.seq, (wentTo.get(item.seq) ?? new Set()).add(ledgerId));
+    }
+  if (!handed.size) return { problems: [] }; // only waiting calls handed so far: no record to compare
   const rows = await ledger.chain(key);
   const kept = new Map(rows.map((row) => [row.seq, row.entry]));
-  const [firstSeq] = [...handed.keys()].sort((a, b) => a - b);
-  if (!rows.length)
-    return [
-      {
-        ...key,
-        seq: firstSeq ?? 0,
-        problem: 'differs from history',
-        detail: `none of the ${handed.size} record(s) the run's history handed the ledger is in it (ledger backfill writes a retained run in)`,
-      },
-    ];
   // Records before the first one kept were pruned (or removed, which the chain's own check names).
-  const firstKept = Math.min(...rows.map((row) => row.seq));
+  const firstKept = rows.length ? Math.min(...rows.map((row) => row.seq)) : -Infinity;
+  const others = new Map<string, number>();
+  const mine = ledger.id;
+  const missing = [...handed.keys()]
+    .sort((a, b) => a - b)
+    .filter((seq) => seq >= firstKept && !kept.has(seq))
+    .filter((seq) => {
+      const to = [...(wentTo.get(seq) ?? [])];
+      if (!mine || !to.length || to.includes(mine)) return true;
+      for (const other of to) others.set(other, (others.get(other) ?? 0) + 1);
+      return false;
+    });
+  const [other] = [...others].sort(([, a], [, b]) => b - a);
+  const elsewhere = other && {
+    ...key,
+    ledgerId: other[0],
+    thisLedgerId: mine!,
+    records: other[1],
+    detail: elsewhereLine(other[0], mine!),
+  };
   const problems: LedgerProblem[] = [];
-  for (const [seq, entry] of [...handed].sort(([a], [b]) => a - b)) {
-    if (seq < firstKept) continue;
-    const problem = (detail: string): LedgerProblem => ({ ...key, seq, problem: 'differs from history', detail });
-    if (!kept.has(seq)) problems.push(problem(`seq ${seq} is in the run's history but not in the ledger`));
-    else {
-      const fields = differing(entry, kept.get(seq));
-      if (fields.length) problems.push(problem(`seq ${seq} differs from the run's history in ${fields.join(', ')}`));
-    }
+  const problem = (seq: number, detail: string): LedgerProblem => ({
+    ...key,
+    seq,
+    problem: 'differs from history',
+    detail,
+  });
+  if (!rows.length) {
+    if (missing.length)
+      problems.push(
+        problem(
+          missing[0]!,
+          `none of the ${missing.length} record(s) the run's history handed the ledger is in it (ledger backfill writes a retained run in)`,
+        ),
+      );
+    return { problems, ...(elsewhere ? { elsewhere } : {}) };
   }
-  return problems;
+  for (const seq of missing) problems.push(problem(seq, `seq ${seq} is in the run's history but not in the ledger`));
+  for (const [seq, entry] of [...kept].sort(([a], [b]) => a - b)) {
+    if (!handed.has(seq)) continue;
+    const fields = differing(handed.get(seq)!, entry);
+    if (fields.length) problems.push(problem(seq, `seq ${seq} differs from the run's history in ${fields.join(', ')}`));
+  }
+  problems.sort((a, b) => a.seq - b.seq);
+  return { problems, ...(elsewhere ? { elsewhere } : {}) };
 }
 
 /** Every chain in range recomputed by the store, and each retained run's chain compared with its history. */
@@ -99,22 +141,27 @@ export async function verifyLedger(client: Client | undefined, o: VerifyOptions 
   checkQueryValues([['task queue', o.taskQueue, QUEUE_NAME]]);
   return withLedger(o.ledger, async (ledger) => {
     const result = await ledger.verify(since ? { sinceIso: since } : {});
-    if (!client) return { ...result, comparedWithHistory: 0 };
+    if (!client) return { ...result, comparedWithHistory: 0, writtenElsewhere: [] };
     const clauses = [`(WorkflowType = '${WORKFLOW_TYPE}' OR WorkflowType = '${REVIEWS_WORKFLOW_TYPE}')`];
     if (since) clauses.push(`(ExecutionStatus = 'Running' OR CloseTime >= '${since}')`);
     if (o.taskQueue) clauses.push(`TaskQueue = '${o.taskQueue}'`);
     const runs: WorkflowExecutionInfo[] = [];
     for await (const run of client.workflow.list({ query: clauses.join(' AND ') })) runs.push(run);
     // A chain's writes may be spread over its executions (continue-as-new): gathered per chain before comparing.
-    const chains = new Map<string, LedgerWrite[]>();
+    const chains = new Map<string, HandedWrite[]>();
     await forEachLimited(runs, IN_FLIGHT, async (run) => {
-      for (const w of await handedInHistory(client, run)) {
-        const id = `${w.workflowId}\n${w.chainId}`;
-        chains.set(id, [...(chains.get(id) ?? []), w]);
+      for (const h of await handedInHistory(client, run)) {
+        const id = `${h.write.workflowId}\n${h.write.chainId}`;
+        chains.set(id, [...(chains.get(id) ?? []), h]);
       }
     });
     const problems = [...result.problems];
-    for (const writes of chains.values()) problems.push(...(await compareChain(ledger, writes)));
-    return { ...result, problems, comparedWithHistory: chains.size };
+    const writtenElsewhere: WrittenElsewhere[] = [];
+    for (const writes of chains.values()) {
+      const checked = await checkChain(ledger, writes);
+      problems.push(...checked.problems);
+      if (checked.elsewhere) writtenElsewhere.push(checked.elsewhere);
+    }
+    return { ...result, problems, comparedWithHistory: chains.size, writtenElsewhere };
   });
 }

@@ -200,18 +200,19 @@ test('the approvals command: --count, --json, --status, --until, paging, the glo
   expect(rejected).toHaveLength(11);
   const text = await cli('--tool', 'send_email', '--status', 'approved', '--approver', 'ann');
   const lines = text.trimEnd().split('\n');
-  expect(lines.length).toBe(plans.filter((p) => p.tool === 'send_email' && p.approver === 'ann').length + 1);
-  expect(lines[0]).toMatch(/^approved {2}send_email \(call call-\d+\) in approvals-\d+-[\w-]+ by ann at \d{4}-/);
+  expect(lines.length).toBe(plans.filter((p) => p.tool === 'send_email' && p.approver === 'ann').length + 2);
+  expect(lines[0]).toMatch(/^approvals ledger: sqlite \S+ \(id [0-9a-f]{16}\)$/); // which ledger was read
+  expect(lines[1]).toMatch(/^approved {2}send_email \(call call-\d+\) in approvals-\d+-[\w-]+ by ann at \d{4}-/);
   expect(lines.at(-1)).toMatch(/^\d+ approvals? in \d+ run\(s\): \d+ approved$/);
   expect(await cli('--count', '--since', '2026-11-20T10:20:00Z', '--until', '2026-11-20T10:30:00Z')).toBe('10\n');
 
   // A page's last line is the cursor of the next; the last page says so.
   const first = (await cli('--limit', '30')).trimEnd().split('\n');
-  expect(first).toHaveLength(32);
+  expect(first).toHaveLength(33); // the ledger, 30 records, the summary, the cursor
   const cursor = /^next: --after (\S+)$/.exec(first.at(-1)!)?.[1];
   expect(cursor).toBeDefined();
   const second = (await cli('--limit', '30', '--after', cursor!)).trimEnd().split('\n');
-  expect(second).toHaveLength(20 + 2);
+  expect(second).toHaveLength(20 + 3);
   expect(second.at(-1)).toBe('next: none (the last page)');
   const json = JSON.parse(await cli('--json', '--limit', '45')) as { records: ApprovalRecord[]; next?: string };
   expect(json.records).toHaveLength(45);

@@ -144,12 +144,13 @@ test('with every worker stopped: approvals (filters, --until, paging), the repor
   expect(await approvalsOf(a.taskQueue, '--until', '2020-01-01')).toEqual([]);
   expect(await approvalsOf(a.taskQueue, '--since', '1h', '--until', '2999-01-01')).toHaveLength(3);
   const page1 = (await cli('--task-queue', a.taskQueue, 'approvals', '--limit', '2')).trimEnd().split('\n');
-  expect(page1).toHaveLength(4); // two records, the summary, the cursor
+  expect(page1).toHaveLength(5); // the ledger read, two records, the summary, the cursor
+  expect(page1[0]).toMatch(/^approvals ledger: sqlite \/.*ledger\.db \(id [0-9a-f]{16}\)$/);
   const after = /^next: --after (\S+)$/.exec(page1.at(-1)!)![1]!;
   const page2 = (await cli('--task-queue', a.taskQueue, 'approvals', '--limit', '2', '--after', after))
     .trimEnd()
     .split('\n');
-  expect(page2).toHaveLength(3);
+  expect(page2).toHaveLength(4);
   expect(page2.at(-1)).toBe('next: none (the last page)');
   expect(await countersignExit(['approvals', '--limit', 'lots'], env())).toMatchObject({ code: 2 });
 
@@ -227,7 +228,7 @@ test('ledger verify: clean, then a row changed by hand in the SQLite file is nam
     const clean = await countersignExit(['--task-queue', queue, 'ledger', 'verify'], env());
     expect(clean).toMatchObject({ code: 0, stderr: '' });
     expect(clean.stdout).toMatch(
-      /^ledger verified: \d+ chain\(s\), \d+ record\(s\), [1-9]\d* compared with their run's history; no problems\n$/,
+      /^approvals ledger: sqlite \S+ \(id [0-9a-f]{16}\)\nledger verified: \d+ chain\(s\), \d+ record\(s\), [1-9]\d* compared with their run's history; no problems\n$/,
     );
   }
   const target = runs[0]!;
