@@ -24,7 +24,7 @@ async function main() {
     const { model } = resolved;
     scripted = resolved.scripted;
     const registry = await servedAgents(config);
-    const { worker, connection, deltaRelay } = await createConfiguredWorker(config, model, registry);
+    const { worker, connection, deltaRelay, ledgerLine } = await createConfiguredWorker(config, model, registry);
     inbox = await startLocalInbox(config);
     const lines = [
       '',
@@ -39,6 +39,7 @@ async function main() {
           ]
         : []),
       inbox.line,
+      `${ledgerLine[0]!.toUpperCase()}${ledgerLine.slice(1)}: the CLI and a service read it when their COUNTERSIGN_LEDGER_URL names it.`,
       scripted
         ? `!!! Using the scripted demo model at ${scripted.baseURL}: scripted demo model — set OPENAI_API_KEY for a real model !!!`
         : `Model: ${model.model} via the ${model.api === 'chat' ? 'Chat Completions' : 'Responses'} API${model.baseURL ? ` at ${model.baseURL}` : ''}`,

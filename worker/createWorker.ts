@@ -23,7 +23,7 @@ import { type ApproverKey, loadApproverKeys } from '../activities/approverKeys';
 import { useDemoOutbox } from '../agents/demo/outbox';
 import { startPayloadSweeper } from './payloadSweeper';
 import { type MetricsEndpoint, metricsEndpointAt } from './metricsEndpoint';
-import { openWorkerLedger } from './workerLedger';
+import { ledgerLine, openWorkerLedger } from './workerLedger';
 import type { LedgerStore } from '../storage/ledger/ledgerStore';
 
 function approverKeysOf(file: string): ApproverKey[] {
@@ -184,7 +184,14 @@ export async function createConfiguredWorker(
   model: ModelEndpoint,
   registry: AgentRegistry = defaultRegistry(),
   workerOptions: Partial<WorkerOptions> = {},
-): Promise<{ worker: Worker; connection: NativeConnection; deltaRelay?: DeltaRelay; metrics?: MetricsEndpoint }> {
+): Promise<{
+  worker: Worker;
+  connection: NativeConnection;
+  deltaRelay?: DeltaRelay;
+  metrics?: MetricsEndpoint;
+  /** Which approvals ledger the worker writes, in one line (its callers print it). */
+  ledgerLine: string;
+}> {
   // A worker its settings refuse says so before it connects: nothing to close, nothing left retrying.
   const approverKeys = config.approverKeysFile ? approverKeysOf(config.approverKeysFile) : [];
   const settings = checkedSettings(registry, { ...config, model, approverKeys });
@@ -218,7 +225,13 @@ export async function createConfiguredWorker(
     );
     startPayloadSweeper(connection.workflowService, config, worker); // COUNTERSIGN_PAYLOAD_GC_INTERVAL; stops with the worker
     metrics?.watch(worker, ledger); // /readyz: polling, and the ledger reachable
-    return { worker, connection, ...(deltaRelay ? { deltaRelay } : {}), ...(metrics ? { metrics } : {}) };
+    return {
+      worker,
+      connection,
+      ...(deltaRelay ? { deltaRelay } : {}),
+      ...(metrics ? { metrics } : {}),
+      ledgerLine: ledgerLine(ledger),
+    };
   } catch (err) {
     await deltaRelay?.close();
     await connection.close();

@@ -11,13 +11,14 @@ async function main() {
   const registry = await servedAgents(config);
   const { model, scripted } = await resolveModel(config.model, config.dev.scriptedModelPort);
   if (scripted) console.warn(scriptedModelWarning(scripted));
-  const { worker, connection, deltaRelay, metrics } = await createConfiguredWorker(config, model, registry);
+  const { worker, connection, deltaRelay, metrics, ledgerLine } = await createConfiguredWorker(config, model, registry);
   const version = config.deployment
     ? ` as ${config.deployment.name}@${config.deployment.buildId} (${config.deployment.behavior.toLowerCase()})`
     : '';
   console.log(
     `[countersign] worker polling task queue "${config.taskQueue}" in namespace "${config.namespace}" at ${config.address}${version}${metrics ? `; metrics on http://${metrics.address}/metrics` : ''}`,
   );
+  console.log(`[countersign] ${ledgerLine}`);
   await runUntilSignalled(worker, async () => {
     await deltaRelay?.close();
     await connection.close();

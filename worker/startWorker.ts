@@ -43,7 +43,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
     await scripted?.close();
     throw err;
   }
-  const { worker, connection, deltaRelay } = started;
+  const { worker, connection, deltaRelay, ledgerLine } = started;
+  console.log(`[countersign] ${ledgerLine}`); // a service's ledger, to compare with the CLI's and the inbox's
   const done = worker.run().finally(async () => {
     await deltaRelay?.close();
     await connection.close();

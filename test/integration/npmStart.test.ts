@@ -124,6 +124,9 @@ test('npm start brings up server, UI and worker; state survives a restart', asyn
   await first.waitFor(/Countersign worker is running/);
   expect(first.output()).toContain('scripted demo model — set OPENAI_API_KEY for a real model');
   expect(first.output()).toContain('Agents: email-assistant, weather-assistant, greeter.'); // the demo agents and COUNTERSIGN_AGENTS_MODULE's
+  expect(first.output()).toMatch(
+    /^Approvals ledger: sqlite \/\S+ \(id [0-9a-f]{16}\): the CLI and a service read it /m,
+  );
   expect(first.output()).toContain(
     `Runs waiting for people: http://localhost:${uiPort}/namespaces/default/workflows?query=HitlStatus%3D%22AwaitingApproval%22`,
   );
