@@ -5,7 +5,7 @@
 // here again, and this run's audit records why).
 import { executeChild, getExternalWorkflowHandle, log, patched } from '@temporalio/workflow';
 import type { AgentRunState } from '../core/run/agentRunState';
-import type { SignalKind } from '../core/approvals/decisionIntake';
+import { signalFor } from '../core/approvals/decisionSignals';
 import { PATCHES } from './patches';
 import { rootCause } from '../core/run/failures';
 import type { Publisher } from './publisher';
@@ -125,33 +125,4 @@ function requestOf(call: PlannedCall): string {
   } catch {
     return '';
   }
-}
-
-/** A decision for a sub-run's call as the signal the sub-run takes: how a run from before patch relayedDecisions passes it on. */
-export function signalFor(d: Decision): { name: SignalKind; payload: Record<string, unknown> } {
-  const who = {
-    callId: d.callId,
-    ...(d.approver ? { approver: d.approver } : {}),
-    ...(d.reason ? { reason: d.reason } : {}),
-  };
-  // A token goes along as it came: the sub-run checks it itself (a parent's word is no proof).
-  const token = d.token !== undefined ? { token: d.token } : {};
-  if (d.decision === 'approve' || d.decision === 'reject') {
-    const approve = d.decision === 'approve';
-    const always = d.always ? { [approve ? 'alwaysApprove' : 'alwaysReject']: true } : {};
-    const edited = approve && d.editedArguments !== undefined ? { editedArguments: d.editedArguments } : {};
-    const message = !approve && d.message ? { message: d.message } : {};
-    return { name: d.decision, payload: { ...who, ...always, ...edited, ...message, ...token } };
-  }
-  if (d.decision === 'input') return { name: 'provideInput', payload: { ...who, values: d.values ?? {} } };
-  if (d.decision === 'extend') return { name: 'extend', payload: { ...who, by: d.by } };
-  if (d.decision === 'retry') return { name: 'approve', payload: who }; // an uncertain call takes approve as retry, provideResult as done / failed
-  return {
-    name: 'provideResult',
-    payload: {
-      callId: d.callId,
-      ...(d.approver ? { approver: d.approver } : {}),
-      ...(d.error !== undefined ? { error: d.error } : { result: d.result as string }),
-    },
-  };
 }

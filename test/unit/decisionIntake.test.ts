@@ -12,7 +12,7 @@ import {
   parseDecide,
 } from '../../core/approvals/decisionIntake';
 import { routeBatch, routeDecision } from '../support/decisionChecks';
-import { signalFor } from '../../workflows/subRuns';
+import { signalFor } from '../../core/approvals/decisionSignals';
 
 const T0 = '2026-11-22T10:00:00.000Z';
 

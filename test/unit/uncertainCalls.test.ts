@@ -2,7 +2,7 @@
 // retry, done or failed; everything is audited, and decisions that do not fit are refused without changing anything.
 import { ApprovalBook, DecisionError } from '../../core/approvals/approvalBook';
 import { decisionSchema } from '../../contract/messages';
-import { signalFor } from '../../workflows/subRuns';
+import { signalFor } from '../../core/approvals/decisionSignals';
 
 const T0 = '2026-11-25T10:00:00.000Z';
 const T1 = '2026-11-25T10:05:00.000Z';
