@@ -125,7 +125,8 @@ program
       return;
     }
     if (absent) throw absent;
-    const result = await runner.nextPause(workflowId);
+    // A worker that dies while the run goes on (or died just before) is noticed within seconds: exit 1 with the line.
+    const result = await lazy.workerPresence().whileServed(client, workflowId, () => runner.nextPause(workflowId));
     if (o.json)
       return printJson({
         workflowId: result.workflowId,

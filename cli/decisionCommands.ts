@@ -1,14 +1,16 @@
 // The deciding commands of `countersign`: approve, reject (signed with --key), extend, input, provide-result,
 // resolve (a call that may or may not have run), add-input. All go through the
-// validating `decide` update, so the answer is synchronous: applied (exit 0) or refused in one line (exit 1).
+// validating `decide` update, so the answer is synchronous: applied (exit 0) or refused in one line (exit 1). A run no
+// worker serves cannot answer: its decisions are kept in its history for the worker that comes back, and each
+// says so (client/run/keptDecisions.ts); --all and --key, which need the run's pending calls, are refused then.
 import { jsonObjectOption } from './jsonOptions';
 import type { Command } from 'commander';
 import type { Decision } from '../contract/messages';
 import type { YesNo } from '../contract/decisionWords';
 import { type Connect } from './cliConnection';
 import { lazy } from './lazyLoads';
-import { dim, green, print, printJson, red } from './terminalOutput';
-import { CountersignError } from '../client/errors';
+import { dim, green, print, printJson, printProblem, red } from './terminalOutput';
+import { CountersignError, NoWorkerError } from '../client/errors';
 import { defaultApprover } from '../client/approvals/approver';
 import type { DecisionBuilding } from '../client/approvals/decisionBuilder';
 import { sameApprover } from '../contract/approverName';
@@ -53,7 +55,7 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
       );
     const { runner } = await connect();
     // Signing needs each call's arguments exactly as the run shows them.
-    const pending = o.all || key ? await runner.pending(workflowId) : [];
+    const pending = o.all || key ? await runner.pending(workflowId).catch(refuseUnserved(workflowId, o.all)) : [];
     const ids = callId ? [callId] : pending.map((p) => p.callId);
     if (ids.length === 0) throw new CountersignError(`run ${workflowId} has no pending approvals`);
     const decisions: Decision[] = ids.map((id) => {
@@ -86,10 +88,25 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
   const decision = (words: Decision, building?: DecisionBuilding): Decision =>
     lazy.decisionBuilder().buildDecision(words, building);
 
-  /** Sends decisions through the decide update and says what was applied. */
-  async function send(workflowId: string, decisions: Decision[], json?: boolean): Promise<void> {
-    const { runner } = await connect();
-    const result = await runner.decide(workflowId, decisions);
+  /** Sends decisions through the decide update and says what was applied (or, with no worker, what was kept). */
+  async function send(workflowId: string, decisions: Decision[], json?: boolean, inputs: string[] = []): Promise<void> {
+    const { client } = await connect();
+    const sent = await lazy.keptDecisions().decideOrKeep(client, workflowId, decisions, inputs);
+    if ('kept' in sent) {
+      printProblem(sent.down.message);
+      if (json) return printJson({ kept: sent.kept, ...(inputs.length ? { inputsKept: inputs.length } : {}) });
+      for (const k of sent.kept) print(lazy.keptDecisions().keptLine(workflowId, sent.down.taskQueue, k));
+      if (inputs.length)
+        print(
+          `the message is kept in run ${workflowId}'s history, not queued yet: the worker takes it when one runs on task queue "${sent.down.taskQueue}" again`,
+        );
+      return;
+    }
+    const result = sent.applied;
+    if (inputs.length && !decisions.length) {
+      if (json) return printJson(result);
+      return print(`queued for the next turn (${result.inputsQueued ?? 1} waiting)`);
+    }
     if (json) return printJson(result);
     for (const a of result.applied) {
       const detail = a.quorum ? ` (${quorumText(a.quorum)})` : a.expiresAt ? ` (now expires ${a.expiresAt})` : '';
@@ -99,6 +116,17 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
     }
     if (result.stillPending.length) print(dim(`still pending: ${result.stillPending.join(', ')}`));
   }
+
+  /** With no worker, the pending calls --all and --key need cannot be read: refused, nothing sent. */
+  const refuseUnserved =
+    (workflowId: string, all?: boolean) =>
+    (err: unknown): never => {
+      if (!(err instanceof NoWorkerError)) throw err;
+      const why = all
+        ? `--all needs the run's pending calls, which only its worker can read: name each call id (countersign show ${workflowId} lists them)`
+        : "--key signs the call's arguments as the run shows them, which only its worker can read: sign once the worker runs again";
+      throw new CountersignError(`${err.message}; nothing was sent: ${why}`);
+    };
 
   /** The approver for a decision: --as, else the OS user (the builder refuses a name the rule refuses, before anything is sent). */
   const asApprover = (as?: string) => {
@@ -240,10 +268,6 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
     .argument('<message>')
     .option('--json', 'machine-readable output')
     .action(async (workflowId: string, message: string, o: { json?: boolean }) => {
-      const { client, runner } = await connect();
-      await lazy.runReads().workflowStatus(client, workflowId); // a clear error for an unknown run
-      const result = await runner.decide(workflowId, [], [message]);
-      if (o.json) return printJson(result);
-      print(`queued for the next turn (${result.inputsQueued ?? 1} waiting)`);
+      await send(workflowId, [], o.json, [message]); // an unknown run: a clear error
     });
 }

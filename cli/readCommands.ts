@@ -26,6 +26,15 @@ import { CountersignError, NoWorkerError } from '../client/errors';
 import { visible } from '../core/visibleText';
 import { lazy } from './lazyLoads';
 import type { PendingApproval } from '../contract/runViews';
+import type { RunRecord } from '../client/run/runRecords';
+import { recordLines, recordView, unservedRows, unservedTable } from './workerDownViews';
+
+/** A run no worker serves: the line on stderr, and undefined (the caller answers from its RunRecord). */
+const unserved = (err: unknown): undefined => {
+  if (!(err instanceof NoWorkerError)) throw err;
+  printProblem(err.message);
+  return undefined;
+};
 
 export function addReadCommands(program: Command, connect: Connect): void {
   // ── pending ────────────────────────────────────────────────────────────────────────────────────────────────
@@ -45,15 +54,29 @@ export function addReadCommands(program: Command, connect: Connect): void {
             `${flag} must be a plain name (letters, digits, _ . @ -), got ${JSON.stringify(value)}`,
           );
       const { client } = await connect();
-      const { calls: rows, unserved } = await lazy.runReads().pendingListing(client, { agent: o.agent, tool: o.tool });
-      // Runs on a queue no worker polls cannot answer: their calls are missing below, and the line says why.
+      // The global --task-queue narrows the listing to that queue's runs (as for approvals); without it, every queue.
+      const taskQueue = program.opts<{ taskQueue?: string }>().taskQueue;
+      const listing = await lazy.runReads().pendingListing(client, { agent: o.agent, tool: o.tool, taskQueue });
+      const { calls: rows, unserved, unservedRuns } = listing;
+      // Runs no worker serves cannot answer: listed from their search attributes and the ledger, and the line says why.
       for (const u of unserved)
         printProblem(
-          `${u.workflowIds.length} waiting run(s) not shown (${u.workflowIds.slice(0, 3).join(', ')}${u.workflowIds.length > 3 ? ', …' : ''}): ${lazy.workerPresence().noWorkerLine(u.taskQueue)}`,
+          `${u.workflowIds.length} waiting run(s) shown without their worker (${u.workflowIds.slice(0, 3).join(', ')}${u.workflowIds.length > 3 ? ', …' : ''}): ${u.line}`,
         );
-      if (o.json) return printJson(rows);
-      if (rows.length === 0) return print('No approvals are pending.');
-      print(pendingTable(rows, (p) => [(p as PendingApproval & { workflowId: string }).workflowId, p.agentName]));
+      if (o.json) return printJson([...rows, ...unservedRows(unservedRuns)]);
+      if (rows.length === 0 && unservedRuns.length === 0) return print('No approvals are pending.');
+      if (rows.length)
+        print(pendingTable(rows, (p) => [(p as PendingApproval & { workflowId: string }).workflowId, p.agentName]));
+      if (unservedRuns.length)
+        print(
+          [
+            ...(rows.length ? [''] : []),
+            bold(
+              'Waiting, no worker answers (from search attributes and the ledger; decisions are kept for the worker)',
+            ),
+            unservedTable(unservedRuns),
+          ].join('\n'),
+        );
     });
 
   program
@@ -62,8 +85,12 @@ export function addReadCommands(program: Command, connect: Connect): void {
     .argument('<workflowId>')
     .option('--json', 'machine-readable output')
     .action(async (workflowId: string, o: { json?: boolean }) => {
-      const { runner } = await connect();
-      const s = await runner.describe(workflowId);
+      const { client, runner } = await connect();
+      const s = await runner.describe(workflowId).catch(unserved);
+      if (!s) {
+        const [record] = await lazy.runRecords().runRecords(client, [workflowId]);
+        return o.json ? printJson(record) : print(recordView(record!));
+      }
       if (o.json) return printJson(s);
       const lines = [
         `${bold('Run')}       ${workflowId}`,
@@ -128,12 +155,21 @@ export function addReadCommands(program: Command, connect: Connect): void {
     .option('--json', 'the whole result as JSON')
     .action(async (workflowId: string, o: { wait?: boolean; json?: boolean }) => {
       const { client, runner } = await connect();
-      // With --wait, a run no worker serves yet is waited for all the same (the line says what it waits for).
+      // With --wait, a run no worker serves is waited for all the same (the line says what it waits for); without,
+      // it answers from what needs no worker: a running run's search attributes, a closed run's history.
       const s = await runner.describe(workflowId).catch((err: unknown) => {
-        if (!(o.wait && err instanceof NoWorkerError)) throw err;
-        printProblem(`waiting: ${err.message}`);
+        if (!(err instanceof NoWorkerError)) throw err;
+        printProblem(o.wait ? `waiting: ${err.message}` : err.message);
         return undefined;
       });
+      if (!s && !o.wait) {
+        const [r] = (await lazy.runRecords().runRecords(client, [workflowId])) as [RunRecord];
+        if (r.executionStatus === 'RUNNING')
+          throw new CountersignError(
+            `run ${workflowId} is still running (${r.status ?? 'Running'}${r.pendingTools.length ? `, waits on ${r.pendingTools.join(', ')}` : ''}); pass --wait to wait for it`,
+          );
+        await lazy.runRecords().closedOutcome(client, workflowId); // a failed run's failure, from its history
+      }
       let final: RunView;
       if (s?.status === 'Completed' || s?.status === 'Failed') final = s;
       else {
@@ -161,8 +197,13 @@ export function addReadCommands(program: Command, connect: Connect): void {
     .argument('<workflowId>')
     .option('--json', 'machine-readable output')
     .action(async (workflowId: string, o: { json?: boolean }) => {
-      const { runner } = await connect();
-      const s = await runner.describe(workflowId); // a clear error for an unknown run, or one no worker can answer for
+      const { client, runner } = await connect();
+      const s = await runner.describe(workflowId).catch(unserved); // a clear error for an unknown run
+      if (!s) {
+        const [{ calls }] = (await lazy.runRecords().runRecords(client, [workflowId])) as [RunRecord];
+        if (o.json) return printJson(calls);
+        return print(calls.length ? recordLines(calls).join('\n') : 'No decisions in the ledger.');
+      }
       const audit = await runner.audit(workflowId);
       if (o.json) return printJson(audit);
       print([audit.length ? auditTable(audit) : 'No decisions yet.', ...providerCallLines(s.items)].join('\n'));

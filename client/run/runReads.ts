@@ -2,13 +2,14 @@
 // the namespace. Everything the CLI shows comes from here. A run nobody knows is a RunNotFoundError; a closed run
 // answers from its result, or (for its conversation and audit) from a worker replaying its history; a run no worker
 // can answer for is a NoWorkerError naming its task queue (client/run/workerPresence.ts).
-import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import { type Client, ServiceError, WorkflowNotFoundError } from '@temporalio/client';
 import type { ConversationItem } from '../../contract/items';
 import { auditLogQuery, conversationQuery, pendingApprovalsQuery, runStateQuery } from '../../contract/messages';
 import { type AuditEntry, type PendingApproval, type RunResult, type RunSnapshot } from '../../contract/runViews';
 import { RunNotFoundError } from '../errors';
 import { QUERY_NAME, checkQueryValues, forEachLimited } from '../visibility';
-import { type RunPlace, askRun, workerPolls } from './workerPresence';
+import { PROBE_MS, type RunPlace, askRun, noWorkerLine, workerDownLine, workerPolls } from './workerPresence';
+import { type RunRecord, runRecords } from './runRecords';
 
 /** A pending call with the run it belongs to: a row of `runner.pending()` across runs needs to say which run. */
 export type PendingCall = PendingApproval & { workflowId: string };
@@ -74,15 +75,16 @@ export async function pendingOf(client: Client, workflowId: string): Promise<Pen
   return askRun(client, workflowId, () => client.workflow.getHandle(workflowId).query(pendingApprovalsQuery), place);
 }
 
-/** Runs asked at once, and how long each may take to answer (a run whose worker is gone cannot: it is skipped). */
+/** Runs asked at once (each may take PROBE_MS to answer: a run whose worker is gone cannot). */
 const PENDING_READERS = 8;
-const PENDING_QUERY_MS = 5_000;
 
-/** What pendingListing found: the calls, and the queues whose runs could not answer because no worker polls them. */
+/** What pendingListing found: the calls, and the runs that could not answer because no worker serves them. */
 export interface PendingListing {
   calls: PendingCall[];
-  /** Each task queue no worker polled lately, with its listed runs (not asked: they could not answer). */
-  unserved: Array<{ taskQueue: string; workflowIds: string[] }>;
+  /** Each task queue with listed runs no worker served, its line (workerPresence.ts) and those runs. */
+  unserved: Array<{ taskQueue: string; workflowIds: string[]; line: string }>;
+  /** The runs no worker served, as their search attributes and the ledger show them (client/run/runRecords.ts). */
+  unservedRuns: RunRecord[];
 }
 
 /**
@@ -96,7 +98,11 @@ export async function pendingCalls(
   return (await pendingListing(client, filter)).calls;
 }
 
-/** pendingCalls, and which listed runs sit on a queue no worker polls (the CLI says so, rather than leave them out in silence). */
+/**
+ * pendingCalls, and the listed runs no worker serves, read from what needs none (the CLI shows them with the line,
+ * never "nothing is pending" while a run's search attributes say it waits). A queue no worker polled lately is not
+ * asked at all; a run that does not answer in PROBE_MS is one whose worker stopped (workerPresence.ts).
+ */
 export async function pendingListing(
   client: Client,
   filter: { agent?: string; tool?: string; taskQueue?: string } = {},
@@ -117,20 +123,35 @@ export async function pendingListing(
   const byQueue = new Map<string, string[]>();
   for await (const run of client.workflow.list({ query: clauses.join(' AND ') }))
     if (!run.parentExecution) byQueue.set(run.taskQueue, [...(byQueue.get(run.taskQueue) ?? []), run.workflowId]); // a sub-run's calls are listed (with their path) by the run that started it
+  const unserved = new Map<string, { line: string; workflowIds: string[] }>();
+  const miss = (taskQueue: string, line: string, workflowId: string) =>
+    unserved.set(taskQueue, { line, workflowIds: [...(unserved.get(taskQueue)?.workflowIds ?? []), workflowId] });
   // A queue no worker polls is not asked: each of its runs would only wait out the deadline.
-  const unserved: PendingListing['unserved'] = [];
   for (const [taskQueue, workflowIds] of byQueue)
-    if ((await workerPolls(client, taskQueue)) === false) unserved.push({ taskQueue, workflowIds });
-  const runs = [...byQueue].filter(([q]) => !unserved.some((u) => u.taskQueue === q)).flatMap(([, ids]) => ids);
+    if ((await workerPolls(client, taskQueue)) === false)
+      for (const id of workflowIds) miss(taskQueue, noWorkerLine(taskQueue), id);
+  const runs = [...byQueue].filter(([q]) => !unserved.has(q)).flatMap(([q, ids]) => ids.map((id) => [q, id] as const));
   const rows: PendingCall[] = [];
-  const ask = async (workflowId: string) => {
+  const ask = async ([taskQueue, workflowId]: readonly [string, string]) => {
     const pending = await client
-      .withDeadline(Date.now() + PENDING_QUERY_MS, () =>
-        client.workflow.getHandle(workflowId).query(pendingApprovalsQuery),
-      )
-      .catch(() => [] as PendingApproval[]); // decided or closed since the listing, or its worker just gone
+      .withDeadline(Date.now() + PROBE_MS, () => client.workflow.getHandle(workflowId).query(pendingApprovalsQuery))
+      .catch((err: unknown) => {
+        // Closed since the listing (nothing waits), or no worker answers: its worker stopped.
+        if (err instanceof ServiceError) miss(taskQueue, workerDownLine(taskQueue), workflowId);
+        return [] as PendingApproval[];
+      });
     for (const p of pending) if (!filter.tool || p.toolName === filter.tool) rows.push({ workflowId, ...p });
   };
   await forEachLimited(runs, PENDING_READERS, ask);
-  return { calls: rows.sort((a, b) => a.requestedAt.localeCompare(b.requestedAt)), unserved };
+  const missed = [...unserved].map(([taskQueue, u]) => ({ taskQueue, ...u }));
+  return {
+    calls: rows.sort((a, b) => a.requestedAt.localeCompare(b.requestedAt)),
+    unserved: missed,
+    unservedRuns: missed.length
+      ? await runRecords(
+          client,
+          missed.flatMap((u) => u.workflowIds),
+        )
+      : [],
+  };
 }

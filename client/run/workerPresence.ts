@@ -1,17 +1,33 @@
-// Whether a worker serves a task queue: its workflow pollers as the server last saw them (DescribeTaskQueue). A run
-// on a queue no worker polls waits without a word, and a query to it fails with only "Failed to query Workflow"; the
-// CLI (start, show, pending, result) and the inbox say instead, in the one line of NoWorkerError, which queue has no
-// worker and how to start one.
-import type { Client } from '@temporalio/client';
+// Whether a worker serves a task queue, and a run on it. A run on a queue no worker polls waits without a word, and a
+// query to it fails with only "Failed to query Workflow"; the CLI (start, show, pending, audit, result, decisions) and
+// the inbox say instead, in the one line of NoWorkerError, which queue has no worker. Two ways to tell:
+// - no poll on the queue in RECENT_POLL_MS (DescribeTaskQueue): no worker came at all, or it left minutes ago;
+// - a worker that just died is still listed for minutes, with a last poll as old as a live idle worker's (a live one
+//   renews its long poll only about once a minute): its death shows only in the work it no longer takes. A run's
+//   workflow task scheduled and not started for STALLED_TASK_MS, or started by no poll since (the server hands tasks
+//   to the polls a dead worker left open), or a small query unanswered for PROBE_MS, is a run no worker serves. Every read and wait asks here (runUnserved, watchRun), so they all say it within 10 s.
+import { type Client, ServiceError } from '@temporalio/client';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import { CountersignError, NoWorkerError } from '../errors';
+import { pendingApprovalsQuery } from '../../contract/messages';
+
+const SCHEDULED_TASK = temporal.api.enums.v1.PendingWorkflowTaskState.PENDING_WORKFLOW_TASK_STATE_SCHEDULED;
+/** The probe: a small query every run answers. */
+const PROBE_QUERY = pendingApprovalsQuery;
 
 /**
  * A poll this recent means a worker: a live worker keeps a long poll open on its queue, renewed at least every
  * minute or so, and the server keeps a gone worker's last poll for minutes (so "a poller is listed" is not enough).
  */
 export const RECENT_POLL_MS = 2 * 60_000;
+
+/** A run's workflow task waiting this long for a worker, on a queue a worker polled lately: that worker is gone. */
+export const STALLED_TASK_MS = 2_000;
+/** How long a small query may take before the run counts as unserved (a live worker answers in milliseconds). */
+export const PROBE_MS = 2_000;
+/** How often a wait (start --wait) asks again whether its run is served. */
+export const WATCH_EVERY_MS = 1_000;
 
 /** The NoWorkerError for a queue (and a run on it, `closed` when it has ended), with its one line. */
 export const noWorkerError = (taskQueue: string, workflowId?: string, closed?: string) =>
@@ -30,17 +46,21 @@ export function noWorkerLine(taskQueue: string, workflowId?: string, closed?: st
 }
 
 /**
- * Whether any worker polled the queue for workflow tasks within RECENT_POLL_MS. Undefined when the server would not
- * say (an older server, no permission): then nobody is told there is no worker.
+ * Whether any worker polled the queue for workflow tasks since `since` (default: within RECENT_POLL_MS). Undefined
+ * when the server would not say (an older server, no permission): then nobody is told there is no worker.
  */
-export async function workerPolls(client: Client, taskQueue: string, now = Date.now()): Promise<boolean | undefined> {
+export async function workerPolls(
+  client: Client,
+  taskQueue: string,
+  since = Date.now() - RECENT_POLL_MS,
+): Promise<boolean | undefined> {
   try {
     const { pollers } = await client.workflowService.describeTaskQueue({
       namespace: client.options.namespace,
       taskQueue: { name: taskQueue, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
       taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
     });
-    return pollers.some((p) => (optionalTsToMs(p.lastAccessTime) ?? 0) >= now - RECENT_POLL_MS);
+    return pollers.some((p) => (optionalTsToMs(p.lastAccessTime) ?? 0) >= since);
   } catch {
     return undefined;
   }
@@ -58,6 +78,93 @@ export async function noWorker(
     if ((await workerPolls(client, taskQueue)) !== false) return undefined;
     if (Date.now() >= deadline) return noWorkerError(taskQueue, workflowId);
     await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/**
+ * The line for a queue whose worker stopped answering (it polled lately, but takes no work): what is shown instead,
+ * what happens to the run, and what to do. Never start's "is started and waits": the run may have waited for days.
+ */
+export function workerDownLine(taskQueue: string, workflowId?: string): string {
+  const waits = workflowId ? `run ${workflowId} waits where it is` : 'its runs wait where they are';
+  return `no worker answers on task queue "${taskQueue}" (it stopped or crashed): ${waits} until one does; start the worker of that queue, e.g. startWorker({ taskQueue: '${taskQueue}' }) in your service`;
+}
+
+/** The NoWorkerError for a queue whose worker stopped answering (and a run on it). */
+export const workerDownError = (taskQueue: string, workflowId?: string) =>
+  new NoWorkerError(workerDownLine(taskQueue, workflowId), taskQueue);
+
+/**
+ * Whether a worker serves the run now: a NoWorkerError when none polls its queue, or its workflow task waits unstarted
+ * (STALLED_TASK_MS), or it answers no query in PROBE_MS; else undefined. A query answered, or refused by workflow
+ * code, is a worker; a slow one, a worker that polled during the probe.
+ */
+export async function runUnserved(
+  client: Client,
+  workflowId: string,
+  place: RunPlace,
+  now = Date.now,
+): Promise<NoWorkerError | undefined> {
+  if ((await workerPolls(client, place.taskQueue)) === false)
+    return noWorkerError(place.taskQueue, workflowId, closedName(place.status));
+  const handle = client.workflow.getHandle(workflowId);
+  const run = place.status === 'RUNNING' ? await handle.describe() : undefined;
+  const task = run?.raw.pendingWorkflowTask;
+  if (task) {
+    const since = (t: typeof task.scheduledTime) => now() - (optionalTsToMs(t) ?? now());
+    if (task.state === SCHEDULED_TASK)
+      return since(task.scheduledTime) >= STALLED_TASK_MS ? workerDownError(place.taskQueue, workflowId) : undefined;
+    // Started: the server hands a task to a dead worker's poll it still holds, and the task waits out its timeout.
+    // A live worker that took a task from the queue polls again at once; a dead one's last poll is the one that took
+    // it. (A task from a worker's sticky queue, neither the first nor a retried one, is renewed on that queue instead:
+    // not judged.)
+    const fromQueue = (run?.historyLength ?? 0) <= 3 || (task.attempt ?? 1) > 1;
+    const started = optionalTsToMs(task.startedTime) ?? now();
+    if (
+      fromQueue &&
+      since(task.startedTime) >= STALLED_TASK_MS &&
+      !(await workerPolls(client, place.taskQueue, started + 1))
+    )
+      return workerDownError(place.taskQueue, workflowId);
+    return undefined;
+  }
+  const asked = now();
+  try {
+    await client.withDeadline(asked + PROBE_MS, () => handle.query(PROBE_QUERY));
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof ServiceError)) return undefined; // the workflow answered (e.g. with a refusal): a worker runs it
+    return (await workerPolls(client, place.taskQueue, asked))
+      ? undefined
+      : workerDownError(place.taskQueue, workflowId);
+  }
+}
+
+/**
+ * `fn` (a wait on the run: nextPause), stopped with the run's NoWorkerError as soon as no worker serves it (asked
+ * every WATCH_EVERY_MS); its calls are aborted then, so the process can end at once.
+ */
+export async function whileServed<T>(client: Client, workflowId: string, fn: () => Promise<T>): Promise<T> {
+  const waiting = new AbortController();
+  const watch = async (): Promise<never> => {
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, WATCH_EVERY_MS).unref());
+      if (waiting.signal.aborted) return new Promise<never>(() => undefined);
+      const check = async (): Promise<NoWorkerError | 'ended' | undefined> => {
+        const { taskQueue, status } = await client.workflow.getHandle(workflowId).describe();
+        return status.name !== 'RUNNING'
+          ? 'ended'
+          : runUnserved(client, workflowId, { taskQueue, status: status.name });
+      };
+      const down = await check().catch(() => undefined); // a blip of the server: asked again next time
+      if (down === 'ended') return new Promise<never>(() => undefined); // fn answers
+      if (down) throw down;
+    }
+  };
+  try {
+    return await Promise.race([client.withAbortSignal(waiting.signal, fn), watch()]);
+  } finally {
+    waiting.abort();
   }
 }
 
@@ -86,9 +193,9 @@ export interface RunPlace {
 }
 
 /**
- * A query to a run. A query to a run whose queue no worker polls waits out its whole timeout (half a minute) and then
- * fails with only "Failed to query Workflow": with the run's place known, the queue's pollers are asked first (one
- * short call), and no recent poller is a NoWorkerError at once; a query that fails otherwise is explained afterwards.
+ * A query to a run. A query to a run no worker serves waits out its whole timeout (half a minute) and then fails with
+ * only "Failed to query Workflow": with the run's place known, runUnserved asks first (at most PROBE_MS), and a run
+ * no worker serves is a NoWorkerError at once; a query that fails otherwise is explained afterwards.
  * (Asked first, not alongside: a query left running when the answer is known would outlive the connection.)
  */
 export async function askRun<T>(
@@ -97,8 +204,8 @@ export async function askRun<T>(
   query: () => Promise<T>,
   place?: RunPlace,
 ): Promise<T> {
-  if (place && (await workerPolls(client, place.taskQueue)) === false)
-    throw noWorkerError(place.taskQueue, workflowId, closedName(place.status));
+  const down = place && (await runUnserved(client, workflowId, place));
+  if (down) throw down;
   try {
     return await query();
   } catch (err) {

@@ -9,7 +9,6 @@ import type { InboxContext } from './inboxServer';
 import { statusLineOf, withStatusLine } from './statusLines';
 import { QUERY_NAME } from '../../client/visibility';
 import { pendingListing } from '../../client/run/runReads';
-import { noWorkerLine } from '../../client/run/workerPresence';
 
 type RunParams = { Params: { id: string } };
 
@@ -25,10 +24,7 @@ export function addInboxRoutes(app: FastifyInstance, ctx: InboxContext): void {
     );
     const { calls, unserved } = await pendingListing(ctx.runner.client, { ...clean, taskQueue: ctx.runner.taskQueue });
     // Runs no worker can answer for are missing from the list: say why (workerPresence.ts), beside any status line.
-    const notice = [
-      extra.notice,
-      ...unserved.map((u) => `${u.workflowIds.length} waiting run(s) not shown: ${noWorkerLine(u.taskQueue)}`),
-    ]
+    const notice = [extra.notice, ...unserved.map((u) => `${u.workflowIds.length} waiting run(s) not shown: ${u.line}`)]
       .filter(Boolean)
       .join(' · ');
     return reply.type('text/html').send(
