@@ -9,6 +9,7 @@ import { decodeDecisionToken } from '../core/signing/decisionToken';
 import { base64urlDecode, quote } from '../core/signing/compactJws';
 import { decodeGrantToken } from '../core/signing/grantToken';
 import type { ApproverKey } from '../config/workerSettings';
+import { type NamesKnown, approverNameProblem } from '../contract/approverName';
 
 export type { ApproverKey };
 
@@ -27,8 +28,11 @@ const keySetSchema = z.looseObject({
 
 const GENERATE_HINT = 'make one with: countersign keys generate <approver>';
 
-/** The file's public keys; an Error of one line (the file, what is wrong, what to do) for anything unusable. */
-export function loadApproverKeys(file: string): ApproverKey[] {
+/**
+ * The file's public keys; an Error of one line (the file, what is wrong, what to do) for anything unusable, a kid
+ * the approver-name rule refuses among them (one that could pass for another kid's: contract/approverName.ts).
+ */
+export function loadApproverKeys(file: string, names: Pick<NamesKnown, 'mixedScripts'> = {}): ApproverKey[] {
   const path = resolve(file);
   const fail = (what: string) => new Error(`COUNTERSIGN_APPROVER_KEYS ${path}: ${what}`);
   let text: string;
@@ -70,6 +74,8 @@ export function loadApproverKeys(file: string): ApproverKey[] {
     const { kid, x } = parsed.data;
     const at = `keys[${i}] (kid ${quote(kid)})`;
     if (seen.has(kid)) throw fail(`${at}: keys[${seen.get(kid)}] already has this kid; give each approver one key`);
+    const nameProblem = approverNameProblem(kid, { ...names, known: seen.keys() });
+    if (nameProblem) throw fail(`${at}: ${nameProblem}`);
     seen.set(kid, i);
     if (base64urlDecode(x)?.length !== 32) throw fail(`${at}: x must be base64url of the 32-byte Ed25519 public key`);
     try {

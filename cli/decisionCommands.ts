@@ -11,7 +11,7 @@ import { type Connect } from './cliConnection';
 import { lazy } from './lazyLoads';
 import { dim, green, print, printJson, printProblem, red } from './terminalOutput';
 import { CountersignError, NoWorkerError } from '../client/errors';
-import { defaultApprover } from '../client/approvals/approver';
+import { decidingAs, defaultApprover } from '../client/approvals/approver';
 import type { DecisionBuilding } from '../client/approvals/decisionBuilder';
 import { sameApprover } from '../contract/approverName';
 import { quorumText } from '../core/approvals/decisionText';
@@ -53,13 +53,23 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
       throw new CountersignError(
         `--as ${o.as} contradicts --key: a signed decision is by the key's approver (${key.kid}); drop --as`,
       );
-    const { runner } = await connect();
-    // Signing needs each call's arguments exactly as the run shows them.
-    const pending = o.all || key ? await runner.pending(workflowId).catch(refuseUnserved(workflowId, o.all)) : [];
-    const ids = callId ? [callId] : pending.map((p) => p.callId);
+    const { runner, config } = await connect();
+    // Signing needs each call's arguments exactly as the run shows them; an unsigned name is checked against the
+    // call's approvers and who approved it so far (a look-alike of theirs is refused before anything is sent). A run
+    // no worker answers cannot show them: --key and --all are refused, and the decision is told what comes of it.
+    const approver = key ? undefined : (o.as ?? defaultApprover());
+    const pending =
+      o.all || key
+        ? await runner.pending(workflowId).catch(refuseUnserved(workflowId, o.all))
+        : await runner.pending(workflowId).catch(() => []);
+    const ids = callId ? [callId] : o.all ? pending.map((p) => p.callId) : [];
     if (ids.length === 0) throw new CountersignError(`run ${workflowId} has no pending approvals`);
     const decisions: Decision[] = ids.map((id) => {
-      const call = key && pending.find((p) => p.callId === id);
+      const call = pending.find((p) => p.callId === id);
+      if (approver !== undefined) {
+        const known = [...(call?.approvers ?? []), ...(call?.quorum?.approvedBy ?? [])];
+        decidingAs(approver, { known, mixedScripts: config?.mixedScriptNames ?? false });
+      }
       if (key && !call)
         throw new CountersignError(
           unknownCallProblem(

@@ -25,6 +25,7 @@ export const lazy = {
   inbox: () => require('../servers/inbox/inboxServer') as typeof import('../servers/inbox/inboxServer'),
   identity: () => require('../servers/inbox/identity') as typeof import('../servers/inbox/identity'),
   signIn: () => require('../servers/inbox/localSignIn') as typeof import('../servers/inbox/localSignIn'),
+  jwt: () => require('../servers/inbox/jwtIdentity') as typeof import('../servers/inbox/jwtIdentity'),
   slack: () => require('../servers/inbox/slackActions') as typeof import('../servers/inbox/slackActions'),
   grants: () => require('../client/grants/grantsClient') as typeof import('../client/grants/grantsClient'),
   reviews: () => require('../client/approvals/reviews') as typeof import('../client/approvals/reviews'),

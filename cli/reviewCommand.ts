@@ -39,9 +39,9 @@ export function addReviewCommand(program: Command, connect: Connect): void {
     .option('--json', 'machine-readable output')
     .action(async (workflowId: string, callId: string, o: ReviewOptions) => {
       const { verdict, note } = verdictOf(o);
-      const reviewer = decidingAs(o.as);
-      if (!reviewer) throw new CountersignError('name the reviewer with --as (the OS user is unknown)');
-      const { client, runner } = await connect();
+      if (!decidingAs(o.as)) throw new CountersignError('name the reviewer with --as (the OS user is unknown)');
+      const { client, runner, config } = await connect();
+      const reviewer = decidingAs(o.as, { mixedScripts: config?.mixedScriptNames ?? false })!; // and mixed scripts
       const review = await lazy.reviews().reviewCall(client, runner.taskQueue, {
         workflowId,
         callId,

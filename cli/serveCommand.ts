@@ -1,6 +1,7 @@
 // `countersign serve`: the approvals inbox for the task queue of the global --task-queue (so `countersign serve
 // --task-queue refunds` beside `npm start` shows the refunds queue's calls). With no identity source on loopback it
-// is `npm start`'s inbox: a one-time sign-in link as the local user, on the next free port if 8234 is taken.
+// is `npm start`'s inbox: a one-time sign-in link as the local user, on the next free port if 8234 is taken. Every
+// setting that can stop it is checked before connecting.
 import type { Command } from 'commander';
 import { type Connect } from './cliConnection';
 import { lazy } from './lazyLoads';
@@ -20,6 +21,7 @@ interface ServeOptions {
   approverJwks?: string;
   approverClaim: string;
   approverAudience?: string;
+  approverAudienceAny?: boolean;
   approverIssuer?: string;
 }
 
@@ -43,7 +45,11 @@ export function addServeCommand(program: Command, connect: Connect, config: () =
     )
     .option('--approver-jwks <file-or-url>', "the proxy's public keys: a JWKS file or an https URL")
     .option('--approver-claim <claim>', 'the assertion claim naming the approver', 'email')
-    .option('--approver-audience <aud>', 'the audience the assertion must be for')
+    .option('--approver-audience <aud>', 'the audience the assertion must be for (required with --approver-jwks)')
+    .option(
+      '--approver-audience-any',
+      "accept assertions for any audience (instead of --approver-audience): any app behind your proxy's identity provider could then sign in here",
+    )
     .option('--approver-issuer <iss>', 'the issuer the assertion must come from')
     .option(
       '--approver-header <name>',
@@ -57,10 +63,11 @@ export function addServeCommand(program: Command, connect: Connect, config: () =
 }
 
 async function serve(o: ServeOptions, connect: Connect, settings: CountersignConfig): Promise<void> {
-  const { serveTokens, linkSecret, slackSigningSecret, slackUsersFile, taskQueue } = settings; // a link secret shorter than 32 characters is a ConfigError
-  const tokens = lazy.identity().parseServeTokens(serveTokens);
+  // a link secret shorter than 32 characters is a ConfigError
+  const { serveTokens, linkSecret, slackSigningSecret, slackUsersFile, taskQueue, mixedScriptNames } = settings;
+  const tokens = lazy.identity().parseServeTokens(serveTokens, { mixedScripts: mixedScriptNames });
   const slack = { signingSecret: slackSigningSecret, usersFile: slackUsersFile };
-  lazy.slack().slackSettingsOf(slack, linkSecret); // a bad user mapping stops here, before connecting
+  lazy.slack().slackSettingsOf(slack, linkSecret, { mixedScripts: mixedScriptNames }); // a bad user mapping stops here, before connecting
   if (o.approverJwks && !o.approverJwtHeader)
     throw new CountersignError(
       '--approver-jwks needs --approver-jwt-header <name>: the header your proxy puts its signed assertion in',
@@ -71,13 +78,20 @@ async function serve(o: ServeOptions, connect: Connect, settings: CountersignCon
         jwks: o.approverJwks ?? '',
         claim: o.approverClaim,
         audience: o.approverAudience,
+        audienceAny: o.approverAudienceAny ?? false,
         issuer: o.approverIssuer,
+        maxLifetimeMs: settings.approverJwtMaxLifetimeMs,
       }
     : undefined;
+  if (jwt) lazy.jwt().jwtIdentity(jwt); // a missing audience or an unreadable key set stops here, before connecting
   // No identity source at all, on loopback: the person at this machine, as `npm start` signs them in.
   const localSignIn =
     !tokens.length && !jwt && !o.approverHeader && !o.keysDir && isLoopback(o.host)
-      ? { approver: lazy.signIn().localApprover(), printedBy: 'countersign serve' }
+      ? {
+          approver: lazy.signIn().localApprover(),
+          printedBy: 'countersign serve',
+          sessionTtlMs: settings.signInSessionTtlMs,
+        }
       : undefined;
   const { runner } = await connect();
   const start = (port: number) =>
@@ -91,6 +105,7 @@ async function serve(o: ServeOptions, connect: Connect, settings: CountersignCon
       keysDir: o.keysDir,
       linkSecret,
       slack,
+      mixedScriptNames,
       ...(localSignIn ? { localSignIn } : {}),
     });
   const port = o.port ?? DEFAULT_PORT;

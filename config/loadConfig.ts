@@ -144,6 +144,9 @@ export function configOf(e: ProductEnv, dev: DevConfig, env: NodeJS.ProcessEnv):
     ...(e.COUNTERSIGN_SERVE_TOKENS ? { serveTokens: e.COUNTERSIGN_SERVE_TOKENS } : {}),
     ...(e.COUNTERSIGN_SLACK_SIGNING_SECRET ? { slackSigningSecret: e.COUNTERSIGN_SLACK_SIGNING_SECRET } : {}),
     ...(e.COUNTERSIGN_SLACK_USERS ? { slackUsersFile: e.COUNTERSIGN_SLACK_USERS } : {}),
+    mixedScriptNames: e.COUNTERSIGN_MIXED_SCRIPT_NAMES === 'true',
+    approverJwtMaxLifetimeMs: msToNumber(e.COUNTERSIGN_APPROVER_JWT_MAX_LIFETIME as never),
+    signInSessionTtlMs: msToNumber(e.COUNTERSIGN_SIGN_IN_SESSION_TTL as never),
     debug: Boolean(e.COUNTERSIGN_DEBUG),
     dev,
   };

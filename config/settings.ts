@@ -89,6 +89,12 @@ export interface CountersignConfig {
   slackSigningSecret?: string;
   /** COUNTERSIGN_SLACK_USERS: the Slack user mapping file. */
   slackUsersFile?: string;
+  /** COUNTERSIGN_MIXED_SCRIPT_NAMES=true: approver names may mix scripts where they enter (contract/approverName.ts). */
+  mixedScriptNames: boolean;
+  /** COUNTERSIGN_APPROVER_JWT_MAX_LIFETIME, in ms: longer-lived proxy assertions are refused. */
+  approverJwtMaxLifetimeMs: number;
+  /** COUNTERSIGN_SIGN_IN_SESSION_TTL, in ms: how long a one-time sign-in link's session lasts (npm start, serve without an identity source). */
+  signInSessionTtlMs: number;
   /** COUNTERSIGN_DEBUG set */
   debug: boolean;
   /** Development settings (devEnvSchema): the dev server, the scripted model, … */

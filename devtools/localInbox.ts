@@ -17,7 +17,8 @@ export async function startLocalInbox(config: CountersignConfig): Promise<{ line
       runner,
       host: '127.0.0.1',
       port: config.dev.inboxPort,
-      localSignIn: { approver },
+      localSignIn: { approver, sessionTtlMs: config.signInSessionTtlMs },
+      mixedScriptNames: config.mixedScriptNames,
       ...(config.linkSecret ? { linkSecret: config.linkSecret } : {}),
     });
     return {

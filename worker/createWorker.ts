@@ -26,9 +26,9 @@ import { type MetricsEndpoint, metricsEndpointAt } from './metricsEndpoint';
 import { ledgerLine, openWorkerLedger } from './workerLedger';
 import type { LedgerStore } from '../storage/ledger/ledgerStore';
 
-function approverKeysOf(file: string): ApproverKey[] {
+function approverKeysOf(file: string, mixedScripts: boolean): ApproverKey[] {
   try {
-    return loadApproverKeys(file);
+    return loadApproverKeys(file, { mixedScripts });
   } catch (err) {
     throw new ConfigError((err as Error).message);
   }
@@ -193,7 +193,7 @@ export async function createConfiguredWorker(
   ledgerLine: string;
 }> {
   // A worker its settings refuse says so before it connects: nothing to close, nothing left retrying.
-  const approverKeys = config.approverKeysFile ? approverKeysOf(config.approverKeysFile) : [];
+  const approverKeys = config.approverKeysFile ? approverKeysOf(config.approverKeysFile, config.mixedScriptNames) : [];
   const settings = checkedSettings(registry, { ...config, model, approverKeys });
   // The metrics endpoint installs the process's Temporal runtime: before the connection starts a default one.
   const metrics = config.metricsAddress ? await metricsEndpointAt(config.metricsAddress) : undefined;

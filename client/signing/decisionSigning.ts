@@ -9,6 +9,7 @@ import { base64urlDecode, base64urlEncode } from '../../core/signing/compactJws'
 import { signedArguments } from '../../core/approvals/decisionText';
 import type { Decision } from '../../contract/messages';
 import type { YesNo } from '../../contract/decisionWords';
+import { approverNameProblem } from '../../contract/approverName';
 import { CountersignError } from '../errors';
 
 export type ApproverPrivateKey = { kty: 'OKP'; crv: 'Ed25519'; x: string; d: string; kid: string };
@@ -146,6 +147,10 @@ export function generateApproverKey(approver: string, dir: string): { privateKey
   if (existsSync(privateKeyFile))
     throw new CountersignError(`${privateKeyFile} already exists; delete it first or choose another approver name`);
   const keys = readKeySet(keySetFile); // a corrupt set is refused before any key is made
+  // A key for a name that could pass for another kid's is refused here; mixed scripts, where the workers load the set.
+  const kids = keys.flatMap((k) => (typeof k.kid === 'string' ? [k.kid] : []));
+  const lookAlike = approverNameProblem(approver, { known: kids, mixedScripts: true });
+  if (lookAlike) throw new CountersignError(lookAlike);
 
   const { privateKey } = generateKeyPairSync('ed25519');
   const { x, d } = privateKey.export({ format: 'jwk' });

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Decision } from '../../contract/messages';
 import type { DecideResult, PendingApproval } from '../../contract/runViews';
-import { sameApprover } from '../../contract/approverName';
+import { type NamesKnown, approverNameProblem, sameApprover } from '../../contract/approverName';
 import { buildDecision } from '../../client/approvals/decisionBuilder';
 import type { Runner } from '../../client/run/runner';
 import { CountersignError } from '../../client/errors';
@@ -68,6 +68,8 @@ export class Decider {
     private readonly runner: Runner,
     /** Where `<approver>.private.jwk` files are (--keys-dir): the server signs for those approvers. */
     private readonly keysDir?: string,
+    /** The approvers the inbox knows; each call adds its approvers list and who approved it so far. */
+    private readonly names: NamesKnown = {},
   ) {}
 
   private keyFile(approver: string): string | undefined {
@@ -98,6 +100,9 @@ export class Decider {
       }
       pending ??= await this.runner.pending(workflowId);
       const call = pending.find((p) => p.callId === mine.callId);
+      const known = [...(this.names.known ?? []), ...(call?.approvers ?? []), ...(call?.quorum?.approvedBy ?? [])];
+      const lookAlike = approverNameProblem(approver, { ...this.names, known });
+      if (lookAlike) throw new DecisionProblem(lookAlike);
       const keyFile = this.keyFile(approver);
       if (call?.signedDecisions && !keyFile)
         throw new DecisionProblem(

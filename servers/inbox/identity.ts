@@ -5,7 +5,7 @@
 // X-Forwarded-User`), trusted on loopback only and never with server-held keys (startInbox refuses both).
 // Anything else is unauthenticated.
 import type { IncomingHttpHeaders } from 'node:http';
-import { approverNameProblem } from '../../contract/approverName';
+import { type NamesKnown, approverNameProblem } from '../../contract/approverName';
 import { sameSecret } from '../../links/sameSecret';
 import type { JwtIdentity } from './jwtIdentity';
 import type { LocalSignIn } from './localSignIn';
@@ -16,6 +16,8 @@ export interface IdentitySettings {
   tokens: Array<{ approver: string; token: string }>;
   jwt?: JwtIdentity;
   signIn?: LocalSignIn;
+  /** The approvers this inbox knows (tokens, Slack, keys, the signed-in user), and whether names may mix scripts. */
+  names?: NamesKnown;
 }
 
 export interface Identity {
@@ -30,16 +32,20 @@ export interface Identity {
 /**
  * A name from a serve token, the Slack mapping, a proxy's header or assertion, under the rule every other intake uses
  * (contract/approverName.ts), so no channel accepts a name another refuses: the name in NFC without surrounding
- * space, or why it is none.
+ * space, or why it is none. An entry: checked against the approvers `names` knows, and for mixed scripts.
  */
-export function checkedApprover(name: string): { approver: string } | { problem: string } {
-  const problem = approverNameProblem(name);
+export function checkedApprover(name: string, names: NamesKnown = {}): { approver: string } | { problem: string } {
+  const problem = approverNameProblem(name, names);
   return problem ? { problem } : { approver: name.normalize('NFC').trim() };
 }
 
-/** `ann:tok1,bob:tok2` → entries; one line naming what is wrong. */
-export function parseServeTokens(spec: string | undefined): IdentitySettings['tokens'] {
+/** `ann:tok1,bob:tok2` → entries; one line naming what is wrong (a name passing for an earlier one's too). */
+export function parseServeTokens(
+  spec: string | undefined,
+  names: Pick<NamesKnown, 'mixedScripts'> = {},
+): IdentitySettings['tokens'] {
   if (!spec) return [];
+  const known: string[] = [];
   return spec.split(',').map((entry) => {
     const at = entry.indexOf(':');
     const token = entry.slice(at + 1).trim();
@@ -47,8 +53,9 @@ export function parseServeTokens(spec: string | undefined): IdentitySettings['to
       throw new Error(
         `COUNTERSIGN_SERVE_TOKENS: "${entry.slice(0, 40)}" must be approver:token, e.g. ann:$(openssl rand -hex 24)`,
       );
-    const name = checkedApprover(entry.slice(0, at));
+    const name = checkedApprover(entry.slice(0, at), { ...names, known });
     if ('problem' in name) throw new Error(`COUNTERSIGN_SERVE_TOKENS: ${name.problem}`);
+    known.push(name.approver);
     if (token.length < 16)
       throw new Error(`COUNTERSIGN_SERVE_TOKENS: the token of ${name.approver} is shorter than 16 characters`);
     return { approver: name.approver, token };
@@ -88,6 +95,6 @@ export async function identify(
   if (!s.approverHeader) return undefined;
   const name = single(headers[s.approverHeader]);
   if (!name) return undefined;
-  const checked = checkedApprover(name);
+  const checked = checkedApprover(name, s.names);
   return 'problem' in checked ? { problem: `${s.approverHeader}: ${checked.problem}` } : { ...checked, via: 'header' };
 }

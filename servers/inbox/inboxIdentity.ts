@@ -1,7 +1,11 @@
 // Which identity sources an inbox may trust where it listens, decided once at start (each refusal one line saying
 // what to set). A bare header is anyone's to send, so it is trusted only on loopback (a proxy on this host) and
 // never where the server signs with approvers' keys; the sign-in link is for this machine only; beyond loopback
-// only verified identities (bearer tokens, a verifying proxy's signed assertion) are accepted.
+// only verified identities (bearer tokens, a verifying proxy's signed assertion) are accepted. The approvers named
+// here (tokens, Slack, keys, the signed-in user) are the names every other one is checked against: none may pass for
+// another's, and a proxy's name that could pass for one of theirs is refused.
+import { readdirSync } from 'node:fs';
+import { namesProblem } from '../../contract/approverName';
 import { checkBind, isLoopback } from '../httpGuards';
 import { type IdentitySettings, hasVerifiedSource } from './identity';
 import { type JwtIdentityOptions, jwtIdentity } from './jwtIdentity';
@@ -13,6 +17,20 @@ export interface IdentitySources {
   approverJwt?: JwtIdentityOptions;
   localSignIn?: LocalSignInOptions;
   keysDir?: string;
+  /** The approvers of the Slack mapping (COUNTERSIGN_SLACK_USERS). */
+  slackApprovers?: Iterable<string>;
+  /** COUNTERSIGN_MIXED_SCRIPT_NAMES=true: names may mix scripts. */
+  mixedScriptNames?: boolean;
+}
+
+const KEY_FILE = '.private.jwk';
+/** The approvers `--keys-dir` holds keys for (none when it cannot be read: then no key is found for anyone either). */
+function keyHolders(dir: string | undefined): string[] {
+  try {
+    return dir ? readdirSync(dir).flatMap((f) => (f.endsWith(KEY_FILE) ? [f.slice(0, -KEY_FILE.length)] : [])) : [];
+  } catch {
+    return [];
+  }
 }
 
 const VERIFIED = 'COUNTERSIGN_SERVE_TOKENS=ann:<token>,… or --approver-jwt-header with --approver-jwks';
@@ -26,13 +44,21 @@ export function identitySettingsFor(host: string, o: IdentitySources): IdentityS
     throw new Error(
       `countersign serve trusts --approver-header only on loopback (a proxy on this host), not on ${host} where any client could send it: set ${VERIFIED}`,
     );
+  const known = [
+    ...(o.tokens ?? []).map((t) => t.approver),
+    ...(o.slackApprovers ?? []),
+    ...keyHolders(o.keysDir),
+    ...(o.localSignIn ? [o.localSignIn.approver] : []),
+  ];
+  const names = { known, mixedScripts: o.mixedScriptNames ?? false };
+  const clash = namesProblem(known, { mixedScripts: names.mixedScripts });
+  if (clash) throw new Error(`countersign serve: the approvers of its tokens, Slack mapping and --keys-dir: ${clash}`);
   const s: IdentitySettings = {
     ...(o.approverHeader ? { approverHeader: o.approverHeader.toLowerCase() } : {}),
     tokens: o.tokens ?? [],
-    ...(o.approverJwt ? { jwt: jwtIdentity(o.approverJwt) } : {}),
-    ...(o.localSignIn
-      ? { signIn: new LocalSignIn(o.localSignIn.approver, o.localSignIn.ttlMs, o.localSignIn.printedBy) }
-      : {}),
+    names,
+    ...(o.approverJwt ? { jwt: jwtIdentity({ ...o.approverJwt, names }) } : {}),
+    ...(o.localSignIn ? { signIn: new LocalSignIn(o.localSignIn.approver, o.localSignIn.ttlMs, o.localSignIn) } : {}),
   };
   checkBind(host, hasVerifiedSource(s), 'countersign serve', `set ${VERIFIED}, or bind to 127.0.0.1`);
   if (o.keysDir && (s.approverHeader || !hasVerifiedSource(s)))

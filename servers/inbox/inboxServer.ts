@@ -47,6 +47,8 @@ export interface InboxOptions {
   keysDir?: string;
   /** COUNTERSIGN_LINK_SECRET: one-click links minted by the workers are checked with it. */
   linkSecret?: string;
+  /** COUNTERSIGN_MIXED_SCRIPT_NAMES=true: approver names may mix scripts (look-alikes of a known one stay refused). */
+  mixedScriptNames?: boolean;
   /** Slack's interactive buttons at POST /slack/actions (COUNTERSIGN_SLACK_SIGNING_SECRET, COUNTERSIGN_SLACK_USERS). */
   slack?: SlackOptions;
   /** Largest request body (default 256 KiB): more gets 413. */
@@ -82,8 +84,9 @@ export async function startInbox(
   o: InboxOptions,
 ): Promise<{ url: string; signInUrl?: string; close(): Promise<void> }> {
   const host = o.host ?? '127.0.0.1';
-  const identity = identitySettingsFor(host, o);
-  const slack = slackSettingsOf(o.slack, o.linkSecret);
+  const mixedScripts = o.mixedScriptNames ?? false;
+  const slack = slackSettingsOf(o.slack, o.linkSecret, { mixedScripts });
+  const identity = identitySettingsFor(host, { ...o, ...(slack ? { slackApprovers: slack.users.values() } : {}) });
 
   // Link tokens travel in the path (up to 2 KB).
   // Fastify's request ids name internal errors to the client; their details go to the log under that id (errorReplies.ts).
@@ -148,7 +151,7 @@ export async function startInbox(
   const runner = o.runner;
   const ctx: InboxContext = {
     runner,
-    decider: new Decider(runner, o.keysDir),
+    decider: new Decider(runner, o.keysDir, identity.names),
     ...(o.linkSecret ? { linkSecret: o.linkSecret } : {}),
     ...(o.reviewsWorkflowId ? { reviewsWorkflowId: o.reviewsWorkflowId } : {}),
     guardCsrf: (req, reply) =>

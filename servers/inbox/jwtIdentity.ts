@@ -1,9 +1,12 @@
 // Signed identity assertions from a verifying proxy (Google IAP's x-goog-iap-jwt-assertion, Cloudflare Access's
 // Cf-Access-Jwt-Assertion, Pomerium, oauth2-proxy): a JWT on every request, verified with jose against the proxy's
 // key set. Only ES256, RS256 and EdDSA are accepted (so `alg: none` and shared-secret HS* tokens never are); the
-// token must carry an expiry, and its audience and issuer must be the configured ones when those are set.
+// token must carry an expiry no further from its issue than the maximum lifetime, and its audience and issuer must be
+// the configured ones when those are set. An audience must be set (or any audience accepted in so many words): the
+// same identity provider signs tokens for every app behind it, and one minted for another app must not sign in here.
 import { readFileSync } from 'node:fs';
 import type { JSONWebKeySet, JWTVerifyGetKey } from 'jose';
+import type { NamesKnown } from '../../contract/approverName';
 import { checkedApprover } from './identity';
 
 export const JWT_ALGORITHMS = ['ES256', 'RS256', 'EdDSA'];
@@ -19,7 +22,24 @@ export interface JwtIdentityOptions {
   audience?: string;
   /** The issuer the assertion must come from (IAP: https://cloud.google.com/iap; Cloudflare: https://<team>.cloudflareaccess.com). */
   issuer?: string;
+  /** `--approver-audience-any`: accept an assertion for any audience (without it, `audience` is required). */
+  audienceAny?: boolean;
+  /** The longest lifetime (exp − iat, or exp − now without iat) accepted (COUNTERSIGN_APPROVER_JWT_MAX_LIFETIME; default 1 hour). */
+  maxLifetimeMs?: number;
+  /** The approvers known to the inbox: a name that could pass for one of theirs is refused (contract/approverName.ts). */
+  names?: NamesKnown;
 }
+
+export const DEFAULT_JWT_MAX_LIFETIME_MS = 3600_000;
+const CLOCK_TOLERANCE_S = 30; // the proxy's clock and ours
+
+/** 90 s, 45 min, 24 h: a lifetime in words. */
+const span = (seconds: number): string =>
+  seconds < 120
+    ? `${seconds} s`
+    : seconds < 7200
+      ? `${Math.round(seconds / 60)} min`
+      : `${Math.round(seconds / 3600)} h`;
 
 export type JwtVerdict = { approver: string } | { problem: string };
 
@@ -99,7 +119,12 @@ export function jwtIdentity(o: JwtIdentityOptions): JwtIdentity {
     throw new Error(
       `--approver-jwt-header ${o.header} needs --approver-jwks <file or https URL>: the proxy's public keys`,
     );
+  const maxLifetime = Math.floor((o.maxLifetimeMs ?? DEFAULT_JWT_MAX_LIFETIME_MS) / 1000);
   const keySet = keySetOf(o.jwks);
+  if (!o.audience?.trim() && !o.audienceAny)
+    throw new Error(
+      `--approver-jwks needs --approver-audience <aud>: your identity provider signs tokens for every app behind it, and without an audience one issued for another app would sign in here (Cloudflare Access: the app's AUD tag; IAP: /projects/…/backendServices/…); or give --approver-audience-any to accept any`,
+    );
   let keys: Promise<JWTVerifyGetKey> | undefined; // one key set (and its cache of fetched keys) for every request
   const claim = o.claim ?? 'email';
   const header = o.header.trim().toLowerCase();
@@ -113,16 +138,23 @@ export function jwtIdentity(o: JwtIdentityOptions): JwtIdentity {
         ({ payload } = await jwtVerify(token, await (keys ??= keySet()), {
           algorithms: JWT_ALGORITHMS,
           requiredClaims: ['exp'],
-          clockTolerance: 30, // the proxy's clock and ours
+          clockTolerance: CLOCK_TOLERANCE_S,
           ...(o.audience ? { audience: o.audience } : {}),
           ...(o.issuer ? { issuer: o.issuer } : {}),
         }));
       } catch (err) {
         return refused(refusal(err));
       }
+      // From its issue, or from now: an iat set in the future does not stretch what the token may live.
+      const now = Math.floor(Date.now() / 1000);
+      const lifetime = (payload.exp as number) - Math.min(typeof payload.iat === 'number' ? payload.iat : now, now);
+      if (lifetime > maxLifetime + CLOCK_TOLERANCE_S)
+        return refused(
+          `it lives ${span(lifetime)}, longer than the ${span(maxLifetime)} this inbox accepts (COUNTERSIGN_APPROVER_JWT_MAX_LIFETIME): have your proxy issue shorter-lived assertions`,
+        );
       const name = payload[claim];
       if (typeof name !== 'string') return refused(`it has no "${claim}" claim naming the approver`);
-      const checked = checkedApprover(name);
+      const checked = checkedApprover(name, o.names);
       return 'problem' in checked ? refused(`its "${claim}" claim: ${checked.problem}`) : checked;
     },
   };

@@ -1,5 +1,6 @@
 // The one-time sign-in link `npm start` (and `countersign serve` with no identity source) prints: opening it signs
-// this browser in as the local user with a session cookie the server minted. The link's token works once and only for a few minutes, and the whole thing exists on a
+// this browser in as the local user with a session cookie the server minted. The link's token works once and only
+// for a few minutes, the session ends after COUNTERSIGN_SIGN_IN_SESSION_TTL, and the whole thing exists on a
 // loopback bind only (startInbox refuses it elsewhere, and the route refuses any caller that is not this machine):
 // whoever can open it could already act as the local user.
 import { randomBytes } from 'node:crypto';
@@ -13,13 +14,20 @@ export const SESSION_COOKIE = 'countersign_session';
 export const SIGN_IN_PATH = '/sign-in/:token';
 /** Long enough to read the banner and click; short enough that a link left in a scrollback is dead. */
 export const SIGN_IN_TTL_MS = 15 * 60_000;
+/** A working day: a browser left signed in overnight must open a new link (COUNTERSIGN_SIGN_IN_SESSION_TTL). */
+export const SIGN_IN_SESSION_TTL_MS = 12 * 3600_000;
 
 export interface LocalSignInOptions {
   /** Who the link signs in (npm start: the local user's name). */
   approver: string;
+  /** How long a link stays good (default 15 minutes). */
   ttlMs?: number;
   /** The command that printed the link, for the page that says how to get a new one (default `npm start`). */
   printedBy?: string;
+  /** How long a session lasts after its link is used (default 12 hours). */
+  sessionTtlMs?: number;
+  /** The clock (ms since the epoch); tests turn it. */
+  now?: () => number;
 }
 
 /** The name the local user decides as: the login name, or `local` where the system has none usable. */
@@ -37,18 +45,26 @@ const secret = () => randomBytes(32).toString('base64url');
 
 export class LocalSignIn {
   private readonly links = new Map<string, number>();
-  private readonly sessions = new Set<string>();
+  /** Session id → when it ends. */
+  private readonly sessions = new Map<string, number>();
+  private readonly now: () => number;
+  readonly sessionTtlMs: number;
+  readonly printedBy: string;
 
   constructor(
     readonly approver: string,
     private readonly ttlMs = SIGN_IN_TTL_MS,
-    readonly printedBy = 'npm start',
-  ) {}
+    o: Pick<LocalSignInOptions, 'printedBy' | 'sessionTtlMs' | 'now'> = {},
+  ) {
+    this.printedBy = o.printedBy ?? 'npm start';
+    this.sessionTtlMs = o.sessionTtlMs ?? SIGN_IN_SESSION_TTL_MS;
+    this.now = o.now ?? Date.now;
+  }
 
   /** A new link token, good once, until the TTL passes. */
   mintLink(): string {
     const token = secret();
-    this.links.set(token, Date.now() + this.ttlMs);
+    this.links.set(token, this.now() + this.ttlMs);
     return token;
   }
 
@@ -56,15 +72,19 @@ export class LocalSignIn {
   redeem(token: string): string | undefined {
     const expires = this.links.get(token);
     this.links.delete(token);
-    if (expires === undefined || Date.now() > expires) return undefined;
+    if (expires === undefined || this.now() > expires) return undefined;
     const session = secret();
-    this.sessions.add(session);
+    this.sessions.set(session, this.now() + this.sessionTtlMs);
     return session;
   }
 
-  /** The approver a session cookie stands for, if this server minted it. */
+  /** The approver a session cookie stands for, if this server minted it and it has not ended (an ended one is forgotten). */
   approverOf(session: string | undefined): string | undefined {
-    return session && this.sessions.has(session) ? this.approver : undefined;
+    const ends = session === undefined ? undefined : this.sessions.get(session);
+    if (ends === undefined) return undefined;
+    if (this.now() <= ends) return this.approver;
+    this.sessions.delete(session!);
+    return undefined;
   }
 }
 
@@ -83,7 +103,8 @@ export function addSignInRoute(app: FastifyInstance, signIn: LocalSignIn): void 
             `It was used already or has expired: stop ${signIn.printedBy} and start it again for a new one.`,
           ),
         );
-    reply.setCookie(SESSION_COOKIE, session, { httpOnly: true, sameSite: 'strict', path: '/' });
+    const maxAge = Math.floor(signIn.sessionTtlMs / 1000); // the browser drops it when the server does
+    reply.setCookie(SESSION_COOKIE, session, { httpOnly: true, sameSite: 'strict', path: '/', maxAge });
     return reply.redirect('/', 303);
   });
 }

@@ -16,6 +16,7 @@ import { ownRun } from './runScope';
 import { slackRequestProblem } from './slackSignature';
 import { type YesNo, outcomeOf } from '../../contract/decisionWords';
 import { readSlackUsers } from './slackUsers';
+import type { NamesKnown } from '../../contract/approverName';
 
 export const SLACK_ACTIONS_PATH = '/slack/actions';
 
@@ -36,6 +37,7 @@ export interface SlackSettings {
 export function slackSettingsOf(
   o: SlackOptions | undefined,
   linkSecret: string | undefined,
+  names: Pick<NamesKnown, 'mixedScripts'> = {},
 ): SlackSettings | undefined {
   if (!o?.signingSecret) {
     if (o?.usersFile)
@@ -52,7 +54,7 @@ export function slackSettingsOf(
     throw new Error(
       'COUNTERSIGN_SLACK_SIGNING_SECRET is set but COUNTERSIGN_LINK_SECRET is not: Slack’s buttons carry link tokens; set the same secret as the workers’',
     );
-  return { signingSecret: o.signingSecret, users: readSlackUsers(o.usersFile), linkSecret };
+  return { signingSecret: o.signingSecret, users: readSlackUsers(o.usersFile, names), linkSecret };
 }
 
 const payloadSchema = z.looseObject({

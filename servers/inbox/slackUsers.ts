@@ -1,12 +1,13 @@
 // COUNTERSIGN_SLACK_USERS: which approver each Slack user is, from a JSON file `{ "U0123ABC": "ann" }` read once
 // when `countersign serve` starts. A Slack user id alone is no approver: anyone not in the file is refused.
 import { readFileSync } from 'node:fs';
+import type { NamesKnown } from '../../contract/approverName';
 import { checkedApprover } from './identity';
 
 const SLACK_USER_ID = /^[A-Z0-9]{2,40}$/;
 
-/** The mapping, or an Error with one line naming the file and what to fix. */
-export function readSlackUsers(file: string): Map<string, string> {
+/** The mapping, or an Error with one line naming the file and what to fix (a name passing for an earlier one's too). */
+export function readSlackUsers(file: string, names: Pick<NamesKnown, 'mixedScripts'> = {}): Map<string, string> {
   const bad = (why: string) => new Error(`COUNTERSIGN_SLACK_USERS ${file}: ${why}`);
   let text: string;
   try {
@@ -29,7 +30,7 @@ export function readSlackUsers(file: string): Map<string, string> {
       throw bad(
         `the approver of ${id} must be a name in quotes, e.g. "${id}": "ann", not ${JSON.stringify(approver).slice(0, 40)}`,
       );
-    const checked = checkedApprover(approver);
+    const checked = checkedApprover(approver, { ...names, known: users.values() });
     if ('problem' in checked) throw bad(`the approver of ${id} must be a name: ${checked.problem}`);
     users.set(id, checked.approver);
   }

@@ -103,7 +103,7 @@ test('start --wait shows interruptions; reject --all with a message; bad input i
   );
 });
 
-test('approver policy: the update refuses others; the signal records them as ignored', async () => {
+test('approver policy: the update refuses others, and --as a look-alike of theirs; the signal records them as ignored', async () => {
   const id = newId('guarded');
   harness().model.script(id, [
     {
@@ -125,6 +125,12 @@ test('approver policy: the update refuses others; the signal records them as ign
   expect([refused.code, refused.stderr.trim()]).toEqual([
     1,
     'countersign: approver "mallory" may not decide send_email (call g1); allowed: alice, ops',
+  ]);
+  // A name that could pass for an allowed approver's is refused before anything is sent, naming whose it could be.
+  const lookAlike = await cli('approve', id, 'g1', '--as', '\uff4fps'); // a fullwidth o
+  expect([lookAlike.code, lookAlike.stderr.trim()]).toEqual([
+    1,
+    'countersign: approver name "\uff4fps" (\\uff4fps) could pass for "ops", another approver\'s: use a name that cannot be mistaken for it (or the same spelling, if it is that person)',
   ]);
   const notCfo = await cli('approve', id, '--all', '--as', 'alice');
   expect(notCfo.stderr.trim()).toBe('countersign: approver "alice" may not decide wire_money (call g2); allowed: cfo');

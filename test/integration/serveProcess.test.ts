@@ -152,6 +152,32 @@ test('the spoofed-header attack: --approver-header with --keys-dir does not star
   expect(noIdentity.output().trim()).toBe(line);
 });
 
+test('identity settings that cannot be forgotten: no audience, no start (unless any is accepted); a look-alike token name, no start', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'countersign-serve-aud-'));
+  const { publicKey } = await generateKeyPair('ES256', { extractable: true });
+  writeFileSync(join(dir, 'jwks.json'), JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'p1' }] }));
+  const jwt = ['--approver-jwt-header', 'Cf-Access-Jwt-Assertion', '--approver-jwks', join(dir, 'jwks.json')];
+  const noAudience = serve(['--port', String(await freePort()), ...jwt], { COUNTERSIGN_SERVE_TOKENS: '' });
+  running.push(noAudience);
+  expect(await noAudience.exited).toBe(1);
+  expect(noAudience.output().trim()).toBe(
+    "countersign: --approver-jwks needs --approver-audience <aud>: your identity provider signs tokens for every app behind it, and without an audience one issued for another app would sign in here (Cloudflare Access: the app's AUD tag; IAP: /projects/…/backendServices/…); or give --approver-audience-any to accept any",
+  );
+  const anyAudience = serve(['--port', String(await freePort()), ...jwt, '--approver-audience-any'], {
+    COUNTERSIGN_SERVE_TOKENS: '',
+  });
+  running.push(anyAudience);
+  await anyAudience.waitFor(/approvals inbox at/);
+  const lookAlike = serve(['--port', String(await freePort())], {
+    COUNTERSIGN_SERVE_TOKENS: `ann:${TOKEN},\u0430nn:${TOKEN}x`,
+  });
+  running.push(lookAlike);
+  expect(await lookAlike.exited).toBe(1);
+  expect(lookAlike.output().trim()).toBe(
+    'countersign: COUNTERSIGN_SERVE_TOKENS: approver name "\u0430nn" (\\u0430nn) could pass for "ann", another approver\'s: use a name that cannot be mistaken for it (or the same spelling, if it is that person)',
+  );
+});
+
 test('a verifying proxy’s JWT assertions: a good one signs in its email, and expired, wrong audience, wrong issuer, alg none, unknown key and tampered ones get 401', async () => {
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
   const stranger = await generateKeyPair('ES256', { extractable: true });

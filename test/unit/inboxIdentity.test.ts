@@ -61,6 +61,28 @@ test('a sign-in link works once and not after its time; only the sessions it min
   expect(expired.redeem(expired.mintLink())).toBeUndefined();
 });
 
+test('a signed-in session ends after 12 hours, or the time configured, and is forgotten then', () => {
+  let clock = Date.parse('2026-01-05T09:00:00Z');
+  const now = () => clock;
+  const signIn = new LocalSignIn('dev', undefined, { now });
+  const session = signIn.redeem(signIn.mintLink());
+  clock += 12 * 3600_000;
+  expect(signIn.approverOf(session)).toBe('dev'); // the last moment of a working day
+  clock += 1;
+  expect(signIn.approverOf(session)).toBeUndefined();
+  clock -= 1;
+  expect(signIn.approverOf(session)).toBeUndefined(); // forgotten, not merely out of time
+  const short = identitySettingsFor('127.0.0.1', {
+    localSignIn: { approver: 'dev', sessionTtlMs: 60_000, now },
+  }).signIn!;
+  const brief = short.redeem(short.mintLink());
+  clock += 60_000;
+  expect(short.approverOf(brief)).toBe('dev');
+  clock += 1;
+  expect(short.approverOf(brief)).toBeUndefined();
+  expect(short.sessionTtlMs).toBe(60_000);
+});
+
 test('identify: a bearer token first, then the session; a bare header only when nothing verified was presented', async () => {
   const signIn = new LocalSignIn('dev');
   const session = signIn.redeem(signIn.mintLink());

@@ -35,17 +35,17 @@ beforeAll(async () => {
 function assertion(
   s: Signer,
   claims: Record<string, unknown> = {},
-  o: { exp?: number; aud?: string; iss?: string; kid?: string } = {},
+  o: { exp?: number; aud?: string; iss?: string; kid?: string; iat?: number } = {},
 ): Promise<string> {
   return new SignJWT({ email: 'ann@example.com', ...claims })
     .setProtectedHeader({ alg: s.alg, kid: o.kid ?? s.kid })
-    .setIssuedAt()
+    .setIssuedAt(o.iat ?? now())
     .setExpirationTime(o.exp ?? now() + 600)
     .setAudience(o.aud ?? AUD)
     .setIssuer(o.iss ?? ISS)
     .sign(s.privateKey);
 }
-const verifier = (extra: { claim?: string } = {}) =>
+const verifier = (extra: { claim?: string; maxLifetimeMs?: number } = {}) =>
   jwtIdentity({ header: HEADER, jwks, audience: AUD, issuer: ISS, ...extra });
 const refused = (why: string) => ({ problem: `the identity assertion in ${HEADER} was refused: ${why}` });
 
@@ -126,4 +126,46 @@ test('a bad key set or a missing option is one line at start', () => {
   expect(() => jwtIdentity({ header: HEADER, jwks: empty })).toThrow(
     `--approver-jwks ${empty}: the file holds no keys (a JWKS is {"keys": [...]})`,
   );
+});
+
+test('without --approver-audience it does not start, unless any audience is accepted in so many words', async () => {
+  expect(() => jwtIdentity({ header: HEADER, jwks, issuer: ISS })).toThrow(
+    "--approver-jwks needs --approver-audience <aud>: your identity provider signs tokens for every app behind it, and without an audience one issued for another app would sign in here (Cloudflare Access: the app's AUD tag; IAP: /projects/…/backendServices/…); or give --approver-audience-any to accept any",
+  );
+  const any = jwtIdentity({ header: HEADER, jwks, issuer: ISS, audienceAny: true });
+  await expect(any.verify(await assertion(es, {}, { aud: 'another-app' }))).resolves.toEqual({
+    approver: 'ann@example.com',
+  });
+});
+
+test('an assertion living longer than the maximum (1 hour unless configured) is refused, however its iat is set', async () => {
+  const v = verifier();
+  const hour = 3600;
+  const over =
+    'longer than the 60 min this inbox accepts (COUNTERSIGN_APPROVER_JWT_MAX_LIFETIME): have your proxy issue shorter-lived assertions';
+  await expect(v.verify(await assertion(es, {}, { exp: now() + hour }))).resolves.toEqual({
+    approver: 'ann@example.com',
+  });
+  await expect(v.verify(await assertion(es, {}, { iat: now() - hour, exp: now() + 60 }))).resolves.toEqual(
+    refused(`it lives 61 min, ${over}`),
+  );
+  await expect(v.verify(await assertion(es, {}, { exp: now() + 24 * hour }))).resolves.toEqual(
+    refused(`it lives 24 h, ${over}`),
+  );
+  // No iat: from now. An iat in the future: from now too, so it cannot stretch the token.
+  const noIat = await new SignJWT({ email: 'ann@example.com' })
+    .setProtectedHeader({ alg: 'ES256', kid: 'es-1' })
+    .setAudience(AUD)
+    .setIssuer(ISS)
+    .setExpirationTime(now() + 2 * hour)
+    .sign(es.privateKey);
+  await expect(v.verify(noIat)).resolves.toEqual(refused(`it lives 2 h, ${over}`));
+  await expect(v.verify(await assertion(es, {}, { iat: now() + 5 * hour, exp: now() + 5.5 * hour }))).resolves.toEqual(
+    refused(`it lives 6 h, ${over}`),
+  );
+  await expect(
+    verifier({ maxLifetimeMs: 25 * hour * 1000 }).verify(await assertion(es, {}, { exp: now() + 24 * hour })),
+  ).resolves.toEqual({
+    approver: 'ann@example.com',
+  });
 });
