@@ -16,13 +16,15 @@ const PAIRS = [
   'oօ uս gց hհ nո', // Armenian
   'iı aɑ gɡ o0 l1 lI', // Latin and digits
 ];
-const LOOKS_LATIN: ReadonlyMap<string, string> = new Map(
-  PAIRS.join(' ')
-    .split(' ')
-    .map((pair) => [[...pair][1]!, [...pair][0]!]),
+// A frozen object, not a Map: the workflow graph holds no module-level collection (test/unit/sharedModules.test.ts).
+const LOOKS_LATIN: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(
+    PAIRS.join(' ')
+      .split(' ')
+      .map((pair) => [[...pair][1]!, [...pair][0]!]),
+  ),
 );
-
-const latin = (c: string): string => LOOKS_LATIN.get(c) ?? c;
+const latin = (c: string): string => LOOKS_LATIN[c] ?? c; // one code point: never a prototype key
 const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
 
 /** The form look-alike names share: equal skeletons, names that could pass for each other. */
