@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
 import { Runner } from '../../client';
 import { startInbox } from '../../servers/inbox/inboxServer';
+import { approverNameProblem } from '../../contract/approverName';
 import { mintLinkToken, readLinkToken } from '../../links/actionLinks';
 import { launchChromium } from '../support/chromium';
 import { eventually, newId, outboxOf } from '../support/fixtures';
@@ -302,6 +303,33 @@ test('the JSON API: the approver is the token’s, a claimed other approver is r
     body: JSON.stringify({ decisions: [{ callId: 'x', decision: 'reject', message: 'y'.repeat(400_000) }] }),
   });
   expect(huge.status).toBe(413);
+});
+
+test('a quorum is not completed by a look-alike of who approved it: ａｎｎ after ann is refused, naming ann', async () => {
+  const workflowId = newId('inbox-look-alike');
+  h.model.script(workflowId, [
+    { toolCalls: [{ name: 'approve_payout', arguments: { amount: 5 }, callId: 'q1' }] },
+    { text: 'paid' },
+  ]);
+  await runner.run('treasurer', 'pay', { workflowId });
+  await runner.decide(workflowId, [{ callId: 'q1', decision: 'approve', approver: 'ann' }]);
+  // An inbox whose only name is the look-alike starts (no ann there to pass for); the call knows ann.
+  const token = 'fullwidth-token-0123456789abcdef';
+  const other = await startInbox({ runner, port: 0, tokens: [{ approver: '\uff41\uff4e\uff4e', token }] });
+  try {
+    const refused = await fetch(`${other.url}/api/runs/${workflowId}/decisions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ decisions: [{ callId: 'q1', decision: 'approve' }] }),
+    });
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { error: string }).error).toBe(
+      approverNameProblem('\uff41\uff4e\uff4e', { known: ['ann'] }),
+    );
+    expect((await runner.pending(workflowId))[0]!.quorum).toEqual({ needed: 2, approvedBy: ['ann'] });
+  } finally {
+    await other.close();
+  }
 });
 
 describe('one-click links', () => {
