@@ -134,9 +134,13 @@ export async function runUnserved(
     return undefined;
   } catch (err) {
     if (!(err instanceof ServiceError)) return undefined; // the workflow answered (e.g. with a refusal): a worker runs it
-    return (await workerPolls(client, place.taskQueue, asked))
-      ? undefined
-      : workerDownError(place.taskQueue, workflowId);
+    if (await workerPolls(client, place.taskQueue, asked)) return undefined;
+    // A run stays pinned to the sticky queue of the worker that last ran it: after that worker died, its queries wait
+    // there until the sticky timeout even when a new worker polls. Unpinned, the next read reaches whoever polls.
+    await client.workflowService
+      .resetStickyTaskQueue({ namespace: client.options.namespace, execution: { workflowId } })
+      .catch(() => undefined);
+    return workerDownError(place.taskQueue, workflowId);
   }
 }
 
