@@ -58,10 +58,15 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
     // call's approvers and who approved it so far (a look-alike of theirs is refused before anything is sent). A run
     // no worker answers cannot show them: --key and --all are refused, and the decision is told what comes of it.
     const approver = key ? undefined : (o.as ?? defaultApprover());
+    // What this read learns is handed on: the decision is not preceded by a second look at the worker.
+    let served: 'answered' | NoWorkerError | undefined = 'answered';
     const pending =
       o.all || key
         ? await runner.pending(workflowId).catch(refuseUnserved(workflowId, o.all))
-        : await runner.pending(workflowId).catch(() => []);
+        : await runner.pending(workflowId).catch((err: unknown) => {
+            served = err instanceof NoWorkerError ? err : undefined; // otherwise decideOrKeep asks the run itself
+            return [];
+          });
     const ids = callId ? [callId] : o.all ? pending.map((p) => p.callId) : [];
     if (ids.length === 0) throw new CountersignError(`run ${workflowId} has no pending approvals`);
     const decisions: Decision[] = ids.map((id) => {
@@ -91,7 +96,7 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
         key && call ? { sign: { key, workflowId, call } } : {},
       );
     });
-    await send(workflowId, decisions, o.json);
+    await send(workflowId, decisions, o.json, [], served);
   }
 
   /** A person's words as the contract's Decision: checked in one place (client/approvals/decisionBuilder.ts), signed with a key. */
@@ -99,9 +104,15 @@ export function addDecisionCommands(program: Command, connect: Connect): void {
     lazy.decisionBuilder().buildDecision(words, building);
 
   /** Sends decisions through the decide update and says what was applied (or, with no worker, what was kept). */
-  async function send(workflowId: string, decisions: Decision[], json?: boolean, inputs: string[] = []): Promise<void> {
+  async function send(
+    workflowId: string,
+    decisions: Decision[],
+    json?: boolean,
+    inputs: string[] = [],
+    served?: 'answered' | NoWorkerError,
+  ): Promise<void> {
     const { client } = await connect();
-    const sent = await lazy.keptDecisions().decideOrKeep(client, workflowId, decisions, inputs);
+    const sent = await lazy.keptDecisions().decideOrKeep(client, workflowId, decisions, inputs, served);
     if ('kept' in sent) {
       printProblem(sent.down.message);
       if (json) return printJson({ kept: sent.kept, ...(inputs.length ? { inputsKept: inputs.length } : {}) });

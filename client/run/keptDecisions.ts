@@ -70,9 +70,12 @@ export async function decideOrKeep(
   workflowId: string,
   decisions: readonly Decision[],
   inputs: readonly string[] = [],
+  /** What a read of the run just now learned: its worker answered, or none does (not asked again). */
+  served?: 'answered' | NoWorkerError,
 ): Promise<Sent> {
+  if (served === 'answered') return { applied: await decideOnce(client, workflowId, [...decisions], inputs) };
   const place = await runPlace(client, workflowId);
-  const down = place.status === 'RUNNING' ? await runUnserved(client, workflowId, place) : undefined;
+  const down = served ?? (place.status === 'RUNNING' ? await runUnserved(client, workflowId, place) : undefined);
   if (!down) return { applied: await decideOnce(client, workflowId, [...decisions], inputs) };
   return { kept: await keepForWorker(client, workflowId, decisions, inputs), down };
 }
