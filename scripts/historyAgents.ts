@@ -9,7 +9,7 @@ import { toolUseAgents } from './histories/toolUse';
 import { toolTimeoutAgents } from './histories/toolTimeouts';
 import { guardrailAgents } from './histories/guardrails';
 
-// The other kinds of human step, for the corpus (same shapes as test/integration/humanSteps.test.ts).
+// The other kinds of human step, for the corpus (same shapes as test/integration/humanStepKinds.test.ts).
 const kindsAgent = defineAgent({
   name: 'kinds-assistant',
   instructions: 'test',

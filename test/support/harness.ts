@@ -8,6 +8,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { defaultRegistry } from '../../agents';
+import { Runner } from '../../client';
 import { dataConverterOf, openPayloadStorage } from '../../storage/payloadStorage';
 import { projectRoot } from './toolchain';
 import type { AgentRegistry } from '../../agents/registry';
@@ -172,4 +173,16 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     },
   };
   return h;
+}
+
+/** A harness for the suite: started before its tests, closed after them; `at()` gives it, with a runner on its task
+ * queue, once started (a file's later beforeAll may read it). */
+export function suiteHarness(opts: HarnessOptions = {}): () => { h: Harness; runner: Runner } {
+  let started: { h: Harness; runner: Runner } | undefined;
+  beforeAll(async () => {
+    const h = await startHarness(opts);
+    started = { h, runner: new Runner(h.client, { taskQueue: h.taskQueue }) };
+  });
+  afterAll(async () => started?.h.close());
+  return () => started!;
 }

@@ -1,15 +1,16 @@
 // The vault the signed-decision suites decide on. Approver keys and decision tokens made with Node's crypto directly
 // (not the project's signer); wire_money, which needs a signed approval and records each wire once in the outbox, and
-// release_funds, which needs two; the vault agent and a parent that asks it as a sub-run; and runs of it paused on a
-// wire, with their audit and their wires.
+// release_funds, which needs two; the vault agent and a parent that asks it as a sub-run; a harness that serves them
+// with a webhook receiver; and runs of it paused on a wire, with their audit and their wires.
 import { createHash, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { z } from 'zod';
-import { defineAgent, defineTool } from '../../agents';
+import { AgentRegistry, defineAgent, defineTool } from '../../agents';
 import { recordOnce } from '../../agents/demo/outbox';
-import type { Runner } from '../../client';
+import { Runner } from '../../client';
 import type { AuditEntry, PendingApproval } from '../../contract/runViews';
 import { newId, outboxOf } from './fixtures';
-import type { Harness } from './harness';
+import { startHarness, type Harness } from './harness';
+import { startWebhookReceiver, type WebhookReceiver } from './webhookReceiver';
 
 // ── Keys and tokens, by hand ───────────────────────────────────────────────────────────────────────────────────
 export interface Approver {
@@ -90,6 +91,23 @@ export const ARGS = '{"to":"acme","amount":100}';
 export const wireCall = (callId: string) => ({
   toolCalls: [{ name: 'wire_money', arguments: { to: 'acme', amount: 100 }, callId }],
 });
+
+/** A harness serving the vault and its parent, holding these approvers' keys, reporting to a webhook receiver. */
+export async function startVault(
+  approvers: Approver[],
+): Promise<{ h: Harness; runner: Runner; hook: WebhookReceiver; close(): Promise<void> }> {
+  const hook = await startWebhookReceiver();
+  const h = await startHarness({
+    registry: new AgentRegistry([vault, parent]),
+    webhookUrl: hook.url,
+    approverKeys: approverKeysOf(approvers),
+  });
+  const close = async () => {
+    await h.close();
+    await hook.close();
+  };
+  return { h, runner: new Runner(h.client, { taskQueue: h.taskQueue }), hook, close };
+}
 
 /** Runs of the vault on a suite's harness and runner (`at` gives them once beforeAll has started them). */
 export function vaultRuns(at: () => { h: Harness; runner: Runner }) {

@@ -1,18 +1,13 @@
 // Approvals across runs read from the approvals ledger: 50 runs' entries as their workers write them (store.write,
 // so no model turns and no worker), decided with a mix (approved by ann or bob, rejected, left pending, cut off by
 // terminate). The reader must count what was done, agree with the ledger's own report, filter, page and order, and
-// read runs whose task queue has no worker. Only the pending and cut-off runs exist in Temporal (the reader asks it
-// whether a run that still shows a waiting call has ended).
+// read runs whose task queue has no worker; the approvals command the same, and with Temporal out of reach. Only the
+// pending and cut-off runs exist in Temporal (the reader asks it whether a run that still shows a waiting call has
+// ended). Reads of one ledger on its own (the newest decided, verify's comparison) are in ledgerQueries.test.ts.
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { Command } from 'commander';
-import {
-  approvalsAcross,
-  approvalsPage,
-  complianceReport,
-  newestDecided,
-} from '../../client/approvals/approvalsReport';
-import { compareChain } from '../../client/approvals/ledgerVerify';
+import { approvalsAcross, approvalsPage, complianceReport } from '../../client/approvals/approvalsReport';
 import { addApprovalsCommand } from '../../cli/approvalsCommand';
 import type { ApprovalRecord, ApprovalStatus } from '../../core/approvals/approvalHistory';
 import { WORKFLOW_TYPE } from '../../contract/messages';
@@ -257,70 +252,4 @@ test('with Temporal out of reach, the command reads the ledger alone and says so
   // The runs cut off while they waited cannot be told apart without Temporal: they show as the ledger has them.
   expect({ code, stdout }).toEqual({ code: 0, stdout: '15\n' });
   expect(stderr).toMatch(/^countersign: cannot reach Temporal at 127\.0\.0\.1:1 .*: reading the ledger alone .*\n$/);
-});
-
-test("the newest decided records of a long ledger (the inbox's history) without reading it all", async () => {
-  const queue = `test-${randomUUID()}`;
-  const write = (i: number, decidedAt: string) =>
-    ledger.write({
-      workflowId: `newest-${queue}-${i}`,
-      chainId: 'c',
-      taskQueue: queue,
-      agent: 'ledger-clerk',
-      entries: [
-        {
-          seq: 1,
-          callId: 'k',
-          toolName: 'send_email',
-          decision: 'approved',
-          approver: 'ann',
-          via: 'update',
-          decidedAt,
-        },
-      ],
-    });
-  // 1,500 calls, one every 30 minutes back from now, then a burst of 600 within one second a day ago.
-  const now = Date.now();
-  for (let i = 0; i < 1500; i++) await write(i, new Date(now - (i + 1) * 1_800_000).toISOString());
-  const newest = await newestDecided({ taskQueue: queue, ledger }, 100);
-  expect(newest.total).toBe(1500);
-  expect(newest.records.map((r) => r.workflowId)).toEqual(
-    Array.from({ length: 100 }, (_, i) => `newest-${queue}-${i}`),
-  );
-  for (let i = 0; i < 600; i++) await write(2000 + i, new Date(now - 86_400_000 + (i % 1000)).toISOString());
-  const past = await newestDecided({ taskQueue: queue, ledger, until: '1d' }, 100);
-  expect(past.total).toBe(1500 - 47 + 600); // the 47 half-hours of the last day are after `until`
-  expect(past.records).toHaveLength(100);
-  expect(past.records.every((r) => /-2\d{3}$/.test(r.workflowId))).toBe(true); // the burst's newest
-  expect(await newestDecided({ taskQueue: queue, ledger, since: '3h' }, 100)).toMatchObject({ total: 5 });
-});
-
-test("verify's comparison with history: what a run handed the ledger against the chain it keeps", async () => {
-  const key = { workflowId: newId('compared'), chainId: randomUUID(), taskQueue, agent: 'ledger-clerk' };
-  const entry = (seq: number, approver: string) =>
-    ({
-      seq,
-      callId: `k${seq}`,
-      toolName: 'send_email',
-      decision: 'approved',
-      approver,
-      via: 'update',
-      decidedAt: at(seq),
-    }) as const;
-  const handed = { ...key, entries: [entry(1, 'ann'), entry(2, 'bob')] };
-  await ledger.write(handed);
-  expect(await compareChain(ledger, [handed])).toEqual([]);
-  const problems = await compareChain(ledger, [
-    { ...key, entries: [entry(1, 'ann'), entry(2, 'eve'), entry(3, 'cy')] },
-  ]);
-  expect(problems.map((p) => [p.seq, p.problem, p.detail])).toEqual([
-    [2, 'differs from history', "seq 2 differs from the run's history in approver"],
-    [3, 'differs from history', "seq 3 is in the run's history but not in the ledger"],
-  ]);
-  expect(
-    await compareChain(ledger, [{ ...key, pending: [{ callId: 'w', toolName: 'x', requestedAt: at(0) }] }]),
-  ).toEqual([]);
-  const unknown = await compareChain(ledger, [{ ...handed, chainId: 'never-written' }]);
-  expect(unknown).toHaveLength(1);
-  expect(unknown[0]!.detail).toMatch(/^none of the 2 record\(s\) the run's history handed the ledger is in it/);
 });

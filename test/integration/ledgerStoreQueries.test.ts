@@ -1,192 +1,17 @@
-// One behaviour suite for both approvals-ledger stores: a real SQLite file (node:sqlite) and a real PostgreSQL
-// (Debian's server, a throwaway cluster from test/support/postgres.ts). Each test writes its own runs (its own task
-// queue and years), so the tests share a store without seeing each other's records.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
-import pg from 'pg';
-import type { LedgerEntry, LedgerWrite } from '../../contract/ledgerRecords';
+// One behaviour suite for both approvals-ledger stores (a real SQLite file and a real PostgreSQL, from
+// test/support/ledgerStores.ts), on what is asked of the records: filters, keyset pages, the report, verify and prune;
+// and the ledger URLs. Each test writes its own runs (its own task queue and years), so the tests share a store without
+// seeing each other's records. What a write keeps is in ledgerStoreRecords.test.ts.
 import type { LedgerStore } from '../../storage/ledger/ledgerStore';
 import { ledgerTarget, openLedger } from '../../storage/ledger/ledgerUrl';
-import { type TestPostgres, startPostgres } from '../support/postgres';
-
-const at = (year: number, s: number) => new Date(Date.UTC(year, 0, 1) + s * 1000).toISOString();
-const entry = (seq: number, callId: string, e: Partial<LedgerEntry> = {}): LedgerEntry => ({
-  seq,
-  callId,
-  toolName: 'refund',
-  decision: 'approved',
-  approver: 'Ann',
-  via: 'signal',
-  requestedAt: at(2026, 0),
-  decidedAt: at(2026, 10),
-  ...e,
-});
-const run = (workflowId: string, taskQueue: string, more: Partial<LedgerWrite> = {}): LedgerWrite => ({
-  workflowId,
-  chainId: `${workflowId}-first`,
-  taskQueue,
-  agent: 'support',
-  ...more,
-});
-
-/** Everything matching, following `next`. */
-async function all(store: LedgerStore, q: Parameters<LedgerStore['approvals']>[0]) {
-  const out = [];
-  let after: string | undefined;
-  do {
-    const page = await store.approvals({ ...q, ...(after ? { after } : {}) });
-    out.push(...page.records);
-    after = page.next;
-  } while (after);
-  return out;
-}
-
-type Kind = 'sqlite' | 'postgres';
+import { type Kind, type TestLedger, all, at, entry, openTestLedger, run } from '../support/ledgerStores';
 
 describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger', (kind) => {
   let store: LedgerStore;
-  let url: string;
-  let folder: string | undefined;
-  let server: TestPostgres | undefined;
-  /** Changes the store's rows behind its back (the tamperer of the verify tests). */
-  let tamper: (sql: string) => Promise<void>;
-
-  beforeAll(async () => {
-    if (kind === 'sqlite') {
-      folder = mkdtempSync(path.join(tmpdir(), 'countersign-ledger-'));
-      url = path.join(folder, 'ledger.db');
-      tamper = async (sql) => {
-        const db = new DatabaseSync(url);
-        db.exec(sql);
-        db.close();
-      };
-    } else {
-      server = await startPostgres();
-      url = server.url;
-      tamper = async (sql) => {
-        const client = new pg.Client(url);
-        await client.connect();
-        await client.query(sql);
-        await client.end();
-      };
-    }
-    store = (await openLedger(url))!;
-  });
-  afterAll(async () => {
-    await store?.close();
-    await server?.remove();
-    if (folder) rmSync(folder, { recursive: true, force: true });
-  });
-
-  test('a write is idempotent: a retried or repeated write keeps each entry once', async () => {
-    const w = run('idem-1', 'q-idem', { entries: [entry(1, 'a'), entry(2, 'b'), entry(2, 'b')] });
-    const ledgerId = store.id;
-    expect(ledgerId).toMatch(/^[0-9a-f]{16}$/);
-    expect(await store.write(w)).toEqual({ written: 2, skipped: 0, ledgerId });
-    expect(await store.write(w)).toEqual({ written: 0, skipped: 2, ledgerId });
-    expect(await store.write({ ...w, entries: [entry(2, 'b'), entry(3, 'c')] })).toEqual({
-      written: 1,
-      skipped: 1,
-      ledgerId,
-    });
-    const records = await all(store, { taskQueue: 'q-idem' });
-    expect(records.map((r) => r.callId)).toEqual(['a', 'b', 'c']);
-    expect((await store.chain({ workflowId: 'idem-1', chainId: 'idem-1-first' })).map((r) => r.seq)).toEqual([1, 2, 3]);
-  });
-
-  test('each run (and each reuse of its workflow id) has a chain of its own, entries without arguments', async () => {
-    await store.write(run('chain-1', 'q-chain', { entries: [entry(1, 'a', { argumentsDigest: 'abc' })] }));
-    await store.write(run('chain-1', 'q-chain', { chainId: 'chain-1-second', entries: [entry(1, 'a')] }));
-    const first = await store.chain({ workflowId: 'chain-1', chainId: 'chain-1-first' });
-    expect(first).toEqual([
-      { seq: 1, hash: expect.stringMatching(/^[\w-]{43}$/), entry: entry(1, 'a', { argumentsDigest: 'abc' }) },
-    ]);
-    const second = await store.chain({ workflowId: 'chain-1', chainId: 'chain-1-second' });
-    expect(second[0]!.hash).not.toBe(first[0]!.hash);
-    expect((await all(store, { workflowId: 'chain-1' })).length).toBe(2);
-  });
-
-  test('pending until decided; a call no longer waiting without a decision shows nothing; closed cuts off the rest', async () => {
-    const q = 'q-pending';
-    const p = (callId: string) => ({ callId, toolName: 'refund', requestedAt: at(2026, 0) });
-    await store.write(run('pend-1', q, { pending: [p('a'), p('b'), p('c')] }));
-    expect((await all(store, { taskQueue: q, status: 'pending' })).map((r) => r.callId)).toEqual(['a', 'b', 'c']);
-    await store.write(run('pend-1', q, { entries: [entry(1, 'a', { decision: 'rejected' })], pending: [p('b')] }));
-    const records = await all(store, { taskQueue: q });
-    expect(records.map((r) => [r.callId, r.status])).toEqual([
-      ['b', 'pending'],
-      ['a', 'rejected'],
-    ]);
-    await store.write(run('pend-1', q, { closed: true }));
-    expect((await all(store, { taskQueue: q })).map((r) => [r.callId, r.status, r.decidedAt])).toEqual([
-      ['b', 'cancelled', undefined],
-      ['a', 'rejected', at(2026, 10)],
-    ]);
-  });
-
-  test('a quorum names every approver (found by any spelling); a stale decision starts over', async () => {
-    const q = 'q-quorum';
-    await store.write(
-      run('quorum-1', q, {
-        entries: [
-          entry(1, 'a', { decision: 'approval_counted', approver: 'Ann', verified: true, keyId: 'k1' }),
-          entry(2, 'a', { decision: 'approved', approver: 'Bob', verified: true }),
-          entry(3, 'b', { decision: 'approved', approver: 'Cy' }),
-          entry(4, 'b', { decision: 'stale', approver: undefined }),
-        ],
-        pending: [{ callId: 'b', toolName: 'refund', requestedAt: at(2026, 0) }],
-      }),
-    );
-    const [a] = await all(store, { taskQueue: q, approver: ' ANN ' });
-    expect(a).toEqual({
-      workflowId: 'quorum-1',
-      callId: 'a',
-      agent: 'support',
-      toolName: 'refund',
-      status: 'approved',
-      approvers: ['Ann', 'Bob'],
-      requestedAt: at(2026, 0),
-      decidedAt: at(2026, 10),
-      verified: true,
-    });
-    expect(await all(store, { taskQueue: q, approver: 'cy' })).toEqual([]);
-    expect((await all(store, { taskQueue: q, status: 'pending' })).map((r) => r.callId)).toEqual(['b']);
-  });
-
-  test('audit-only calls: unreviewed, then reviewed or flagged by the reviews workflow’s writes, in either order', async () => {
-    const q = 'q-review';
-    const audited = (seq: number, callId: string) =>
-      entry(seq, callId, { decision: 'audited', review: true, via: 'run', approver: undefined });
-    const review = (seq: number, workflowId: string, callId: string, verdict: 'reviewed' | 'flagged') => ({
-      seq,
-      workflowId,
-      callId,
-      verdict,
-      reviewer: 'Rita',
-      reviewedAt: at(2026, 100),
-      ...(verdict === 'flagged' ? { note: 'too large' } : {}),
-    });
-    await store.write(run('rev-1', q, { entries: [audited(1, 'a'), audited(2, 'b')] }));
-    expect((await all(store, { taskQueue: q })).map((r) => r.status)).toEqual(['unreviewed', 'unreviewed']);
-    const reviews = { workflowId: `reviews-${kind}`, chainId: 'reviews-first', taskQueue: q, agent: '-' };
-    // rev-2's review arrives before rev-2's own entries (a backfill can order them so)
-    await store.write({
-      ...reviews,
-      reviews: [review(1, 'rev-1', 'a', 'flagged'), review(2, 'rev-2', 'x', 'reviewed')],
-    });
-    await store.write(run('rev-2', q, { entries: [audited(1, 'x')] }));
-    const records = await all(store, { taskQueue: q });
-    expect(records.map((r) => [r.workflowId, r.callId, r.status, r.approvers, r.note])).toEqual([
-      ['rev-1', 'a', 'flagged', ['Rita'], 'too large'],
-      ['rev-1', 'b', 'unreviewed', [], undefined],
-      ['rev-2', 'x', 'reviewed', ['Rita'], undefined],
-    ]);
-    expect(records[0]!.reviewedAt).toBe(at(2026, 100));
-    expect((await all(store, { status: 'flagged', approver: 'rita', taskQueue: q })).length).toBe(1);
-    expect((await store.chain(reviews)).length).toBe(2);
-  });
+  let tamper: TestLedger['tamper'];
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ store, tamper, close } = await openTestLedger(kind)));
+  afterAll(async () => close?.());
 
   test('filters: status, agent, tool, approver, task queue, since and until (exclusive)', async () => {
     const q = 'q-filter';
@@ -351,19 +176,6 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger', (kind) => {
     await store.write(run('prune-1', q, { entries: [entry(7, 'e', { decidedAt: at(2031, 2) })] }));
     expect((await store.verify({ sinceIso: at(2031, 0), untilIso: at(2032, 0) })).problems).toEqual([]);
     expect(await store.prune(at(2011, 0))).toBe(0);
-  });
-
-  test('a reopened ledger runs no migration and keeps its records', async () => {
-    const again = (await openLedger(url)) as LedgerStore & { migrated: number[] };
-    try {
-      expect(again.migrated).toEqual([]);
-      expect(again.id).toBe(store.id); // the id lives in the ledger
-      expect((await all(again, { taskQueue: 'q-idem' })).length).toBe(3);
-      await again.ping();
-      expect(again.describe).toMatch(kind === 'sqlite' ? /^sqlite / : /^postgres postgres:\/\/postgres@127\.0\.0\.1:/);
-    } finally {
-      await again.close();
-    }
   });
 });
 

@@ -1,0 +1,87 @@
+// What the approvals-ledger store suites share: entries and runs to write, every record a query matches (following
+// `next`), and a store of either kind: a real SQLite file (node:sqlite) or a real PostgreSQL (Debian's server, a
+// throwaway cluster from test/support/postgres.ts), with a way to change its rows behind its back.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
+import type { LedgerEntry, LedgerWrite } from '../../contract/ledgerRecords';
+import type { LedgerStore } from '../../storage/ledger/ledgerStore';
+import { openLedger } from '../../storage/ledger/ledgerUrl';
+import { type TestPostgres, startPostgres } from './postgres';
+
+export const at = (year: number, s: number) => new Date(Date.UTC(year, 0, 1) + s * 1000).toISOString();
+export const entry = (seq: number, callId: string, e: Partial<LedgerEntry> = {}): LedgerEntry => ({
+  seq,
+  callId,
+  toolName: 'refund',
+  decision: 'approved',
+  approver: 'Ann',
+  via: 'signal',
+  requestedAt: at(2026, 0),
+  decidedAt: at(2026, 10),
+  ...e,
+});
+export const run = (workflowId: string, taskQueue: string, more: Partial<LedgerWrite> = {}): LedgerWrite => ({
+  workflowId,
+  chainId: `${workflowId}-first`,
+  taskQueue,
+  agent: 'support',
+  ...more,
+});
+
+/** Everything matching, following `next`. */
+export async function all(store: LedgerStore, q: Parameters<LedgerStore['approvals']>[0]) {
+  const out = [];
+  let after: string | undefined;
+  do {
+    const page = await store.approvals({ ...q, ...(after ? { after } : {}) });
+    out.push(...page.records);
+    after = page.next;
+  } while (after);
+  return out;
+}
+
+export type Kind = 'sqlite' | 'postgres';
+
+export interface TestLedger {
+  store: LedgerStore;
+  url: string;
+  /** Changes the store's rows behind its back (the tamperer of the verify tests). */
+  tamper: (sql: string) => Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A new, empty store of this kind. */
+export async function openTestLedger(kind: Kind): Promise<TestLedger> {
+  let url: string;
+  let folder: string | undefined;
+  let server: TestPostgres | undefined;
+  let tamper: TestLedger['tamper'];
+  if (kind === 'sqlite') {
+    folder = mkdtempSync(path.join(tmpdir(), 'countersign-ledger-'));
+    url = path.join(folder, 'ledger.db');
+    tamper = async (sql) => {
+      const db = new DatabaseSync(url);
+      db.exec(sql);
+      db.close();
+    };
+  } else {
+    server = await startPostgres();
+    url = server.url;
+    tamper = async (sql) => {
+      const client = new pg.Client(url);
+      await client.connect();
+      await client.query(sql);
+      await client.end();
+    };
+  }
+  const store = (await openLedger(url))!;
+  const close = async () => {
+    await store.close();
+    await server?.remove();
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  };
+  return { store, url, tamper, close };
+}
