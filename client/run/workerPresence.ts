@@ -25,7 +25,15 @@ export const RECENT_POLL_MS = 2 * 60_000;
 /** A run's workflow task waiting this long for a worker, on a queue a worker polled lately: that worker is gone. */
 export const STALLED_TASK_MS = 2_000;
 /** How long a small query may take before the run counts as unserved (a live worker answers in milliseconds). */
-export const PROBE_MS = 2_000;
+export const PROBE_MS = 3_000;
+/**
+ * How long a read's own query may wait once the probe passed. A worker killed a moment ago can leave polls open that
+ * the server still hands the probe to; unanswered this long, the run counts as unserved, and the read answers from
+ * what needs no worker instead of waiting out the server's half minute for "Failed to query Workflow".
+ */
+export const ANSWER_MS = 8_000;
+/** gRPC's DEADLINE_EXCEEDED: the query was not answered in time (ours, or the server's own limit). */
+const DEADLINE_EXCEEDED = 4;
 /** How often a wait (start --wait) asks again whether its run is served. */
 export const WATCH_EVERY_MS = 1_000;
 
@@ -211,8 +219,11 @@ export async function askRun<T>(
   const down = place && (await runUnserved(client, workflowId, place));
   if (down) throw down;
   try {
-    return await query();
+    return await (place ? client.withDeadline(Date.now() + ANSWER_MS, query) : query());
   } catch (err) {
+    const unanswered =
+      err instanceof ServiceError && (err.cause as { code?: number } | undefined)?.code === DEADLINE_EXCEEDED;
+    if (place && unanswered) throw workerDownError(place.taskQueue, workflowId);
     throw await explainQueryFailure(client, workflowId, err);
   }
 }
