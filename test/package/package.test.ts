@@ -23,9 +23,14 @@ let model: ScriptedModel;
 let consumer: string;
 let installed: Ran;
 const children: Spawned[] = [];
-/** A line of the README, as a person runs it in a shell (the npm cache the project's install filled comes first). */
-const shell = (line: string, cwd: string) =>
-  run('sh', ['-c', line], { cwd, env: { ...process.env, npm_config_prefer_offline: 'true' } });
+/**
+ * A line of the README, as a person runs it in a shell (the npm cache the project's install filled comes first).
+ * Without the log level of an npm that runs these tests (`npm run -s` silences npm's warnings, which a person sees).
+ */
+const shell = (line: string, cwd: string) => {
+  const { npm_config_loglevel: _silenced, ...env } = process.env;
+  return run('sh', ['-c', line], { cwd, env: { ...env, npm_config_prefer_offline: 'true' } });
+};
 
 beforeAll(async () => {
   model = await startScriptedModel();
