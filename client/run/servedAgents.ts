@@ -3,27 +3,15 @@
 // identity of its own, a server that will not describe the queue), the run starts, and fails naming the agents the
 // worker that took it has.
 import type { Client } from '@temporalio/client';
-import { optionalTsToMs } from '@temporalio/common/lib/time';
-import { temporal } from '@temporalio/proto';
 import { agentsServedBy } from '../../contract/workerIdentity';
 import { Failure } from '../../contract/failureTypes';
 import { CountersignError } from '../errors';
-import { RECENT_POLL_MS } from './workerPresence';
+import { RECENT_POLL_MS, recentPollers } from './workerPresence';
 
 /** The agents the workers that polled `taskQueue` lately serve, or undefined when any of them does not say. */
 export async function servedAgents(client: Client, taskQueue: string, now = Date.now()): Promise<string[] | undefined> {
-  let pollers: temporal.api.taskqueue.v1.IPollerInfo[];
-  try {
-    ({ pollers } = await client.workflowService.describeTaskQueue({
-      namespace: client.options.namespace,
-      taskQueue: { name: taskQueue, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
-      taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
-    }));
-  } catch {
-    return undefined;
-  }
-  const recent = pollers.filter((p) => (optionalTsToMs(p.lastAccessTime) ?? 0) >= now - RECENT_POLL_MS);
-  if (recent.length === 0) return undefined;
+  const recent = await recentPollers(client, taskQueue, now - RECENT_POLL_MS);
+  if (!recent?.length) return undefined;
   const served = new Set<string>();
   for (const p of recent) {
     const agents = agentsServedBy(p.identity ?? '');

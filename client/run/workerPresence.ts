@@ -54,24 +54,30 @@ export function noWorkerLine(taskQueue: string, workflowId?: string, closed?: st
 }
 
 /**
- * Whether any worker polled the queue for workflow tasks since `since` (default: within RECENT_POLL_MS). Undefined
- * when the server would not say (an older server, no permission): then nobody is told there is no worker.
+ * The workers that polled the queue for workflow tasks since `since` (default: within RECENT_POLL_MS), as the server
+ * lists them. Undefined when the server would not say (an older server, no permission).
  */
-export async function workerPolls(
+export async function recentPollers(
   client: Client,
   taskQueue: string,
   since = Date.now() - RECENT_POLL_MS,
-): Promise<boolean | undefined> {
+): Promise<temporal.api.taskqueue.v1.IPollerInfo[] | undefined> {
   try {
     const { pollers } = await client.workflowService.describeTaskQueue({
       namespace: client.options.namespace,
       taskQueue: { name: taskQueue, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
       taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
     });
-    return pollers.some((p) => (optionalTsToMs(p.lastAccessTime) ?? 0) >= since);
+    return pollers.filter((p) => (optionalTsToMs(p.lastAccessTime) ?? 0) >= since);
   } catch {
     return undefined;
   }
+}
+
+/** Whether any worker polled the queue since `since`; undefined when the server would not say (then nobody is told there is no worker). */
+export async function workerPolls(client: Client, taskQueue: string, since?: number): Promise<boolean | undefined> {
+  const pollers = await recentPollers(client, taskQueue, since);
+  return pollers && pollers.length > 0;
 }
 
 /** A NoWorkerError when no worker polled the queue lately (waiting up to `graceMs` for one that is starting), else undefined. */
