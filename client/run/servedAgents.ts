@@ -25,9 +25,21 @@ export async function servedAgents(client: Client, taskQueue: string, now = Date
 export const unknownAgentLine = (agent: string, taskQueue: string, agents: readonly string[]): string =>
   `no agent named "${agent}" on task queue "${taskQueue}" (its workers serve ${agents.length ? agents.join(', ') : 'none'}): check the name, or start a worker that serves it`;
 
+/**
+ * How long a start waits for a worker that serves its agent to show before refusing: a worker started a moment ago
+ * (a deploy that adds an agent) is listed only once its first poll reaches the server.
+ */
+export const NEW_WORKER_GRACE_MS = 3_000;
+const LOOK_AGAIN_MS = 250;
+
 /** Throws (type AgentUnavailable, as the run's failure would be), before anything is started, when the queue's workers are known and none of them serves `agent`. */
 export async function refuseUnservedAgent(client: Client, taskQueue: string, agent: string): Promise<void> {
-  const agents = await servedAgents(client, taskQueue);
-  if (agents && !agents.includes(agent))
-    throw new CountersignError(unknownAgentLine(agent, taskQueue, agents), Failure.AgentUnavailable);
+  const until = Date.now() + NEW_WORKER_GRACE_MS;
+  for (;;) {
+    const agents = await servedAgents(client, taskQueue);
+    if (!agents || agents.includes(agent)) return;
+    if (Date.now() >= until)
+      throw new CountersignError(unknownAgentLine(agent, taskQueue, agents), Failure.AgentUnavailable);
+    await new Promise((resolve) => setTimeout(resolve, LOOK_AGAIN_MS));
+  }
 }
