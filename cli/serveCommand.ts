@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { type Connect } from './cliConnection';
 import { lazy } from './lazyLoads';
-import { print } from './terminalOutput';
+import { print, printProblem } from './terminalOutput';
 import { CountersignError } from '../client/errors';
 import type { CountersignConfig } from '../temporal.config';
 import { isLoopback } from '../servers/httpGuards';
@@ -84,6 +84,10 @@ async function serve(o: ServeOptions, connect: Connect, settings: CountersignCon
       }
     : undefined;
   if (jwt) lazy.jwt().jwtIdentity(jwt); // a missing audience or an unreadable key set stops here, before connecting
+  if (jwt && !jwt.issuer?.trim())
+    printProblem(
+      `warning: no --approver-issuer: assertions from any issuer the key set verifies sign in here; pass --approver-issuer <iss> (Cloudflare Access: https://<team>.cloudflareaccess.com)`,
+    );
   // No identity source at all, on loopback: the person at this machine, as `npm start` signs them in.
   const localSignIn =
     !tokens.length && !jwt && !o.approverHeader && !o.keysDir && isLoopback(o.host)

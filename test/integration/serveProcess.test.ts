@@ -152,7 +152,7 @@ test('the spoofed-header attack: --approver-header with --keys-dir does not star
   expect(noIdentity.output().trim()).toBe(line);
 });
 
-test('identity settings that cannot be forgotten: no audience, no start (unless any is accepted); a look-alike token name, no start', async () => {
+test('identity settings that cannot be forgotten: no audience, no start (unless any is accepted), no issuer, a warning; a look-alike token name, no start', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'countersign-serve-aud-'));
   const { publicKey } = await generateKeyPair('ES256', { extractable: true });
   writeFileSync(join(dir, 'jwks.json'), JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'p1' }] }));
@@ -168,6 +168,10 @@ test('identity settings that cannot be forgotten: no audience, no start (unless 
   });
   running.push(anyAudience);
   await anyAudience.waitFor(/approvals inbox at/);
+  // No issuer: it starts, and says once what that leaves open.
+  expect(anyAudience.output()).toContain(
+    'countersign: warning: no --approver-issuer: assertions from any issuer the key set verifies sign in here; pass --approver-issuer <iss>',
+  );
   const lookAlike = serve(['--port', String(await freePort())], {
     COUNTERSIGN_SERVE_TOKENS: `ann:${TOKEN},\u0430nn:${TOKEN}x`,
   });
@@ -208,6 +212,7 @@ test('a verifying proxy’s JWT assertions: a good one signs in its email, and e
   expect(s.output()).toContain(
     `approvals inbox at http://127.0.0.1:${port} for task queue "countersign" (identity: signed assertion in Cf-Access-Jwt-Assertion (claim email))`,
   );
+  expect(s.output()).not.toContain('warning'); // the issuer is given
 
   const now = Math.floor(Date.now() / 1000);
   const jwt = (o: { exp?: number; aud?: string; iss?: string; key?: CryptoKey; kid?: string; email?: string } = {}) =>
