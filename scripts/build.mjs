@@ -69,21 +69,28 @@ const {
   PREBUILT_TRACED_BUNDLE,
   PRELOADED_SOURCES,
   TRACING_INTERCEPTORS_SOURCE,
+  splitSourceMap,
 } = require(join(dist, 'worker/workflowBundle.js'));
+// Each bundle without its sources' text inline (splitSourceMap), the whole source map beside it.
+const writeBundle = (path, bundle) => {
+  const { code, map } = splitSourceMap(bundle);
+  writeFileSync(path, code);
+  writeFileSync(`${path}.map`, map);
+  return code;
+};
 // From the TypeScript sources, not the compiled JavaScript (see buildWorkflowBundle): the same bundle the tests run.
 const sources = {
   quiet: true,
   workflowsPath: join(root, 'workflows/index.ts'),
   preloadModules: PRELOADED_SOURCES.map((source) => join(root, source)),
 };
-const { code } = await buildWorkflowBundle(sources);
-writeFileSync(PREBUILT_BUNDLE, code);
+const code = writeBundle(PREBUILT_BUNDLE, (await buildWorkflowBundle(sources)).code);
 // A second bundle with the tracing interceptors, for workers with OTEL_EXPORTER_OTLP_ENDPOINT set.
 const traced = await buildWorkflowBundle({
   ...sources,
   workflowInterceptorModules: [join(root, TRACING_INTERCEPTORS_SOURCE)],
 });
-writeFileSync(PREBUILT_TRACED_BUNDLE, traced.code);
+const tracedCode = writeBundle(PREBUILT_TRACED_BUNDLE, traced.code);
 step(
-  `done: ${dist} (workflow bundle ${(code.length / 1024).toFixed(0)} KiB, traced ${(traced.code.length / 1024).toFixed(0)} KiB)`,
+  `done: ${dist} (workflow bundle ${(code.length / 1024).toFixed(0)} KiB, traced ${(tracedCode.length / 1024).toFixed(0)} KiB, each with its source map beside it)`,
 );

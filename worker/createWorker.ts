@@ -143,7 +143,7 @@ async function buildWorker(o: WorkerBuild, settings: WorkerSettings, ledger?: { 
   const traced = o.tracing ? await tracingWorkerOptions(o.tracing) : undefined;
   const bundle =
     o.workflowBundle ??
-    prebuiltWorkflowBundle(traced !== undefined) ??
+    prebuiltWorkflowBundle({ traced: traced !== undefined, withSources: o.workerOptions?.showStackTraceSources }) ??
     (await buildWorkflowBundle(traced ? { workflowInterceptorModules: [tracingInterceptors] } : {}));
   const options: WorkerOptions = {
     connection: o.connection,

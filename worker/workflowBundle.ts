@@ -2,7 +2,7 @@
 // webpack runs in a short-lived process of its own: the few hundred megabytes it allocates go back to the system
 // with that process instead of staying in the worker for as long as the worker runs.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export const workflowsPath = require.resolve('../workflows');
@@ -15,7 +15,10 @@ export const workflowsPath = require.resolve('../workflows');
 export const PRELOADED_SOURCES = ['contract/sharedModules.ts', 'workflows/index.ts'];
 export const preloadModules = PRELOADED_SOURCES.map((source) => require.resolve(`../${source.replace(/\.ts$/, '')}`));
 
-/** Written by `npm run build` beside the compiled code (dist/workflow-bundle.js): the package starts without webpack. */
+/**
+ * Written by `npm run build` beside the compiled code (dist/workflow-bundle.js): the package starts without webpack.
+ * Its inline source map holds no sources (see splitSourceMap); the whole map is beside it, in workflow-bundle.js.map.
+ */
 export const PREBUILT_BUNDLE = resolve(__dirname, '../workflow-bundle.js');
 /** The same with the tracing interceptors, for workers with tracing on: an untraced worker's bundle holds no OpenTelemetry. */
 export const PREBUILT_TRACED_BUNDLE = resolve(__dirname, '../workflow-bundle-traced.js');
@@ -23,10 +26,42 @@ export const PREBUILT_TRACED_BUNDLE = resolve(__dirname, '../workflow-bundle-tra
 export const TRACING_INTERCEPTORS_SOURCE = 'workflows/tracingInterceptors.ts';
 export const tracingInterceptors = require.resolve('../workflows/tracingInterceptors');
 
-/** The prebuilt bundle when running compiled code; from TypeScript sources there is none (bundle at start). */
-export function prebuiltWorkflowBundle(traced = false): { codePath: string } | undefined {
-  const path = traced ? PREBUILT_TRACED_BUNDLE : PREBUILT_BUNDLE;
-  return existsSync(path) ? { codePath: path } : undefined;
+const INLINE_MAP = '//# sourceMappingURL=data:application/json;charset=utf-8;base64,';
+
+/**
+ * A bundle as webpack wrote it → the bundle with an inline source map that keeps its mappings but not the sources'
+ * text, and the whole map. The SDK only loads a bundle whose source map is inline, and maps every workflow stack
+ * trace through it, which needs the mappings and the sources' names alone; the text (1.4 of the 1.9 MB map, read,
+ * decoded and parsed by every worker start and sent to every workflow thread) serves only the enhanced stack trace
+ * query with showStackTraceSources on, for which prebuiltWorkflowBundle puts it back.
+ */
+export function splitSourceMap(code: string): { code: string; map: string } {
+  const at = code.lastIndexOf('//# sourceMappingURL=data:');
+  const base64 = at < 0 ? -1 : code.indexOf('base64,', at);
+  if (base64 < 0) throw new Error('the workflow bundle has no inline source map to split');
+  const map = Buffer.from(code.slice(base64 + 'base64,'.length).trimEnd(), 'base64').toString('utf8');
+  const { sourcesContent: _, ...mappings } = JSON.parse(map) as { sourcesContent?: unknown };
+  return { code: code.slice(0, at) + INLINE_MAP + Buffer.from(JSON.stringify(mappings)).toString('base64'), map };
+}
+
+/** The bundle with `map` inline again: what webpack wrote (see splitSourceMap). */
+export function joinSourceMap(code: string, map: string): string {
+  return (
+    code.slice(0, code.lastIndexOf('//# sourceMappingURL=data:')) + INLINE_MAP + Buffer.from(map).toString('base64')
+  );
+}
+
+/**
+ * The prebuilt bundle when running compiled code; from TypeScript sources there is none (bundle at start).
+ * `withSources` (the Worker's showStackTraceSources): with the sources' text inline again, for the stack trace query.
+ */
+export function prebuiltWorkflowBundle(
+  o: { traced?: boolean; withSources?: boolean } = {},
+): { codePath: string } | { code: string } | undefined {
+  const path = o.traced ? PREBUILT_TRACED_BUNDLE : PREBUILT_BUNDLE;
+  if (!existsSync(path)) return undefined;
+  if (!o.withSources || !existsSync(`${path}.map`)) return { codePath: path };
+  return { code: joinSourceMap(readFileSync(path, 'utf8'), readFileSync(`${path}.map`, 'utf8')) };
 }
 
 const BUNDLER = `
