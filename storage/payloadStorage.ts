@@ -7,7 +7,9 @@ import { EncryptionCodec } from '../codec/encryptionCodec';
 import { LargeValueCodec } from '../codec/valueCodec';
 import type { PayloadStorageSettings } from '../temporal.config';
 import { FileStorageDriver } from './fileStorageDriver';
-import { s3StorageDriver } from './s3StorageDriver';
+
+/** Loaded only where the settings name S3: the AWS SDK is a tenth of a second of every other process's start. */
+const s3 = () => require('./s3StorageDriver') as typeof import('./s3StorageDriver');
 
 export interface PayloadStorage {
   /** Large values out first (to the store, once each), then encryption (COUNTERSIGN_ENCRYPTION_KEYS), then the offload: what is stored is already encrypted. */
@@ -21,7 +23,7 @@ export function openPayloadStorage(settings: PayloadStorageSettings, encryptionK
   const encryption = encryptionKeys ? EncryptionCodec.fromSpec(encryptionKeys) : undefined;
   if (settings.kind === 'off') return { codecs: encryption ? [encryption] : [] };
   const driver: StorageDriver =
-    settings.kind === 'file' ? new FileStorageDriver(settings.dir) : s3StorageDriver(settings);
+    settings.kind === 'file' ? new FileStorageDriver(settings.dir) : s3().s3StorageDriver(settings);
   const codecs = [
     new LargeValueCodec(driver, settings.thresholdBytes, encryption),
     ...(encryption ? [encryption] : []),

@@ -2,8 +2,11 @@
 // timer. One sweep at a time: the next is timed from the end of the last, so a sweep slower than the interval
 // never overlaps the next. It stops with the worker (an unfinished sweep is abandoned between two steps, which is
 // safe: each delete stands alone). Sweeps on several workers at once are safe too, only wasteful.
-import { collectPayloadGarbage, type PayloadGcReport } from '../storage/payloadGc';
+import type { collectPayloadGarbage, PayloadGcReport } from '../storage/payloadGc';
 import type { CountersignConfig } from '../temporal.config';
+
+/** The collector (and with it the S3 client) loads at the first sweep: most workers never sweep. */
+const payloadGc = () => require('../storage/payloadGc') as typeof import('../storage/payloadGc');
 
 type WorkflowService = Parameters<typeof collectPayloadGarbage>[0];
 type Settings = Pick<CountersignConfig, 'namespace' | 'payloadStorage' | 'encryptionKeys' | 'payloadGc'>;
@@ -40,7 +43,7 @@ export function startPayloadSweeper(
     const watch = setInterval(() => ENDED.includes(worker.getState()) && abort.abort(), 1000).unref();
     const started = Date.now();
     try {
-      const report = await collectPayloadGarbage(service, {
+      const report = await payloadGc().collectPayloadGarbage(service, {
         namespace: settings.namespace,
         storage: settings.payloadStorage,
         encryptionKeys: settings.encryptionKeys,

@@ -7,13 +7,22 @@
 // JSON-RPC error answered by the server (unknown tool, bad params) is a result with isError, which the model sees.
 // Retries are why every call carries an idempotency key in `_meta`.
 import { setTimeout as delay } from 'node:timers/promises';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { DEFAULT_REQUEST_TIMEOUT_MSEC, type RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+
+/** The MCP SDK, loaded by the first MCP operation: most workers serve no MCP server, and it is 70 ms of their start. */
+const sdk = () => ({
+  ...(require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js')),
+  ...(require('@modelcontextprotocol/sdk/client/stdio.js') as typeof import('@modelcontextprotocol/sdk/client/stdio.js')),
+  ...(require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js')),
+  ...(require('@modelcontextprotocol/sdk/shared/protocol.js') as typeof import('@modelcontextprotocol/sdk/shared/protocol.js')),
+  ...(require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js')),
+});
+let loaded: ReturnType<typeof sdk> | undefined;
+const mcpSdk = () => (loaded ??= sdk());
 
 /** The `_meta` key of tools/call that carries Countersign's idempotency key (one per planned call, stable across retries). */
 export const IDEMPOTENCY_META_KEY = 'countersign/idempotencyKey';
@@ -91,6 +100,7 @@ export function callMcpTool(
 // The SDK raises McpError for JSON-RPC errors the server sent, and also for two of its own: a request that timed out
 // and a connection that closed (or was aborted) before the answer. Those two mean "no answer", so they throw.
 function answeredByServer(err: unknown): err is McpError {
+  const { ErrorCode, McpError } = mcpSdk();
   return err instanceof McpError && err.code !== ErrorCode.RequestTimeout && err.code !== ErrorCode.ConnectionClosed;
 }
 
@@ -113,6 +123,7 @@ async function withServer<T>(
     throw new Error(`MCP server "${config?.name}": invalid config: ${oneLine(z.prettifyError(parsed.error))}`);
   const server = parsed.data;
   const stderr = new Tail();
+  const { Client, DEFAULT_REQUEST_TIMEOUT_MSEC } = mcpSdk();
   const { transport, gone } = transportFor(server, stderr);
   const request: RequestOptions = { timeout: opts.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MSEC, signal: opts.signal };
   const client = new Client({ name: 'countersign', version: '1' });
@@ -136,6 +147,7 @@ async function withServer<T>(
 const STDIO_EXIT_WAIT_MS = 5_000;
 
 function transportFor(server: McpServerConfig, stderr: Tail): { transport: Transport; gone: Promise<void> } {
+  const { getDefaultEnvironment, StdioClientTransport, StreamableHTTPClientTransport } = mcpSdk();
   if ('url' in server) {
     return {
       transport: new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } }),

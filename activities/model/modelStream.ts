@@ -1,7 +1,7 @@
 // The model call as a stream, for when the worker relays text deltas (activities/model/deltaRelay.ts): each text delta goes to
 // `onDelta` as it arrives, and the result is what the non-streaming call would have returned (the message and its
 // tool calls, the usage), so activities/model/modelTurn.ts builds the same ModelTurn from either.
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { Failure } from '../../contract/failureTypes';
 import type {
   ChatCompletionCreateParamsNonStreaming,
@@ -10,6 +10,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { Response, ResponseCreateParamsNonStreaming } from 'openai/resources/responses/responses';
+import { openai } from './openaiModule';
 import { ApplicationFailure } from '@temporalio/common';
 import { withDeadlineSignal } from '../deadline';
 
@@ -31,7 +32,7 @@ export interface StreamOptions {
 /** Runs `fn` under the stream's deadline (`alive()` on each event); a hit becomes the client's timeout error (retryable). */
 function withDeadline<T>(timeoutMs: number, fn: (signal: AbortSignal, alive: () => void) => Promise<T>): Promise<T> {
   const stalled = () =>
-    new OpenAI.APIConnectionTimeoutError({ message: `the model stream was silent for ${timeoutMs / 1000}s` });
+    new (openai().APIConnectionTimeoutError)({ message: `the model stream was silent for ${timeoutMs / 1000}s` });
   return withDeadlineSignal(timeoutMs, async (signal, alive) => {
     try {
       const result = await fn(signal, alive);

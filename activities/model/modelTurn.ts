@@ -6,7 +6,7 @@
 import { Context } from '@temporalio/activity';
 import { Failure } from '../../contract/failureTypes';
 import { ApplicationFailure } from '@temporalio/common';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ModelEndpoint } from '../../temporal.config';
 import { METRIC_NAMES } from '../../core/run/meteredEvents';
 import type { ModelTurn } from '../../contract/items';
@@ -16,11 +16,13 @@ import type { DeltaRelay } from './deltaRelay';
 import type { Live } from './modelStream';
 import { callChat } from './chatApi';
 import { callResponses } from './responsesApi';
+import { openai } from './openaiModule';
 
 export { type ModelRequest, RUN_ID_HEADER } from './modelRequest';
 
 /** Maps a provider error to a Temporal failure: retryable unless retrying cannot help. */
 function toFailure(err: unknown, where: string): never {
+  const OpenAI = openai();
   if (err instanceof OpenAI.APIConnectionError) {
     throw ApplicationFailure.create({
       type: Failure.ModelUnreachable,
@@ -94,13 +96,15 @@ export function noteRetry(agent: string, turn: number | undefined): void {
 
 /** `relay`: the worker's delta relay (activities/model/deltaRelay.ts); without it, calls do not stream. */
 export function createModelActivities(settings: ModelEndpoint, relay?: DeltaRelay) {
-  const client = new OpenAI({
-    // The SDK refuses to start without a key; a missing one surfaces as the provider's 401 instead.
-    apiKey: settings.apiKey ?? 'missing-OPENAI_API_KEY',
-    baseURL: settings.baseURL,
-    maxRetries: 0,
-    timeout: settings.requestTimeoutMs,
-  });
+  let made: OpenAI | undefined;
+  const clientOf = () =>
+    (made ??= new (openai())({
+      // The SDK refuses to start without a key; a missing one surfaces as the provider's 401 instead.
+      apiKey: settings.apiKey ?? 'missing-OPENAI_API_KEY',
+      baseURL: settings.baseURL,
+      maxRetries: 0,
+      timeout: settings.requestTimeoutMs,
+    }));
   const where = settings.baseURL ?? 'the OpenAI API';
   return {
     /** One model turn. Retried by Temporal per the workflow's retry policy. */
@@ -117,6 +121,7 @@ export function createModelActivities(settings: ModelEndpoint, relay?: DeltaRela
           ? openFeed(relay, req.workflowId, req.turn, settings.requestTimeoutMs)
           : undefined;
       try {
+        const client = clientOf();
         return settings.api === 'chat'
           ? await callChat(client, model, req, live)
           : await callResponses(client, model, req, live);

@@ -62,6 +62,10 @@ test('a worker with a model configured loads no dev tool and no web framework; o
   });
   expect(configured.some((f) => f.startsWith('worker/'))).toBe(true);
   expect(configured.filter((f) => f.startsWith('devtools/') || f.includes('node_modules/fastify/'))).toEqual([]);
+  // What only some calls need loads with the first of them, not with every worker start (worker launch → polling).
+  const lazy = ['node_modules/openai/', 'node_modules/@modelcontextprotocol/', 'node_modules/@aws-sdk/'];
+  expect(configured.filter((f) => lazy.some((l) => f.includes(l)))).toEqual([]);
+  expect(configured).toContain('activities/agentActivities.ts'); // the walk saw the activities (negative control)
   const demo = loadedAfterChoosing({ model: 'm', api: 'responses', requestTimeoutMs: 1000 });
   expect(demo).toContain('devtools/scriptedModel.ts');
   expect(demo.filter((f) => f.includes('node_modules/fastify/'))).toEqual([]);
