@@ -1,0 +1,96 @@
+// Temporal Cloud actions counted from a history (bench/actions.ts), as Cloud documents them: each rule on a made-up
+// history, then a recorded run of the replay corpus.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import type { temporal } from '@temporalio/proto';
+import { actionsBeyond, approvalWindow, countActions } from '../../bench/actions';
+
+type E = temporal.api.history.v1.IHistoryEvent;
+const history = (events: Omit<E, 'eventId'>[]): E[] => events.map((e, i) => ({ ...e, eventId: i + 1 }));
+const task = (): Omit<E, 'eventId'>[] => [
+  { workflowTaskScheduledEventAttributes: {} },
+  { workflowTaskStartedEventAttributes: {} },
+  { workflowTaskCompletedEventAttributes: {} },
+];
+const localActivity = { markerRecordedEventAttributes: { markerName: 'core_local_activity' } };
+const upsert = (...names: string[]) => ({
+  upsertWorkflowSearchAttributesEventAttributes: {
+    searchAttributes: { indexedFields: Object.fromEntries(names.map((n) => [n, {}])) },
+  },
+});
+
+test('each kind of action once; a retried activity per attempt; free events not at all', () => {
+  const events = history([
+    { workflowExecutionStartedEventAttributes: {} }, // 1
+    ...task(), // 2–4: free
+    localActivity, // 5: one for the task...
+    localActivity, // 6: ...however many markers it records
+    { activityTaskScheduledEventAttributes: { activityType: { name: 'modelTurn' } } }, // 7
+    { activityTaskStartedEventAttributes: { scheduledEventId: 7, attempt: 3 } }, // 8: three attempts
+    { activityTaskCompletedEventAttributes: { scheduledEventId: 7 } },
+    ...task(), // 10–12
+    localActivity, // 13: another task's local activity
+    upsert('HitlStatus', 'HitlPendingTools'), // 14: one upsert, however many attributes
+    upsert('TemporalChangeVersion'), // 15: patched()'s own: free
+    { markerRecordedEventAttributes: { markerName: 'core_patch' } }, // 16: free
+    { timerStartedEventAttributes: {} }, // 17
+    { workflowExecutionSignaledEventAttributes: {} }, // 18
+    { workflowExecutionUpdateAcceptedEventAttributes: {} }, // 19
+    { workflowExecutionUpdateCompletedEventAttributes: {} }, // 20: free
+    { startChildWorkflowExecutionInitiatedEventAttributes: {} }, // 21
+    { signalExternalWorkflowExecutionInitiatedEventAttributes: {} }, // 22
+    { workflowExecutionCompletedEventAttributes: {} }, // free
+  ]);
+  expect(countActions(events)).toEqual({
+    total: 12,
+    workflowStarts: 1,
+    activities: 3,
+    localActivities: 2,
+    signals: 2,
+    updates: 1,
+    timers: 1,
+    upserts: 1,
+    childStarts: 1,
+    activityTypes: { modelTurn: 3 },
+  });
+});
+
+test('one approval in a recorded run with the ledger: the decision, the upsert back to Running, the tool, a ledger write', () => {
+  const file = join(__dirname, '../histories/ledger-decisions.json');
+  const events = historyFromJSON(JSON.parse(readFileSync(file, 'utf8'))).events!;
+  const run = countActions(events);
+  expect(run).toMatchObject({ total: 18, workflowStarts: 1, localActivities: 1, updates: 3, upserts: 4 });
+  expect(run.activityTypes).toEqual({ modelTurn: 2, runTool: 3, recordLedger: 4 });
+  const first = approvalWindow(events, 'runTool', 5); // after the run's first update (the client's wait)
+  expect(first.events).toHaveLength(12);
+  expect(first.actions).toMatchObject({ total: 4, updates: 1, upserts: 1, activities: 2 });
+  expect(first.actions.activityTypes).toEqual({ runTool: 1, recordLedger: 1 }); // a write scheduled before the window: named
+  // The bare floor's approval: a signal, then the tool. The update stands for the signal (one action each).
+  const floor = approvalWindow(
+    history([
+      { workflowExecutionSignaledEventAttributes: {} },
+      ...task(),
+      { activityTaskScheduledEventAttributes: { activityType: { name: 'runTool' } } },
+      { activityTaskStartedEventAttributes: { scheduledEventId: 5, attempt: 1 } },
+      { activityTaskCompletedEventAttributes: { scheduledEventId: 5 } },
+    ]),
+    'runTool',
+  ).actions;
+  expect(floor.total).toBe(2);
+  expect(actionsBeyond(first.actions, floor)).toEqual({
+    signals: -1,
+    updates: 1,
+    upserts: 1,
+    'activity recordLedger': 1,
+  });
+});
+
+test('a history without a decision, or without the tool after it, is refused with one line', () => {
+  expect(() => approvalWindow(history(task()), 'runTool')).toThrow(
+    'no decision (signal or accepted update) in this history',
+  );
+  expect(() => approvalWindow(history([{ workflowExecutionSignaledEventAttributes: {} }]), 'runTool')).toThrow(
+    'no runTool activity after the decision',
+  );
+});
