@@ -11,9 +11,25 @@
 // Free: workflow tasks, activity scheduling and completion, patch markers, the workflow's end, search attributes
 // sent with the start. Billed but not in a history, so not counted here: queries, rejected updates, and activity
 // heartbeats that reach the server (Countersign's model call sends one per attempt when it streams text deltas).
-import type { temporal } from '@temporalio/proto';
 
-type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+/** What counting reads of a history event (a fetched history's events, or one read from JSON, fit it). */
+export interface HistoryEvent {
+  eventId?: unknown;
+  workflowExecutionStartedEventAttributes?: unknown;
+  workflowTaskCompletedEventAttributes?: unknown;
+  activityTaskScheduledEventAttributes?: { activityType?: { name?: string | null } | null } | null;
+  activityTaskStartedEventAttributes?: { scheduledEventId?: unknown; attempt?: number | null } | null;
+  activityTaskCompletedEventAttributes?: { scheduledEventId?: unknown } | null;
+  markerRecordedEventAttributes?: { markerName?: string | null } | null;
+  workflowExecutionSignaledEventAttributes?: unknown;
+  signalExternalWorkflowExecutionInitiatedEventAttributes?: unknown;
+  workflowExecutionUpdateAcceptedEventAttributes?: unknown;
+  timerStartedEventAttributes?: unknown;
+  upsertWorkflowSearchAttributesEventAttributes?: {
+    searchAttributes?: { indexedFields?: Record<string, unknown> | null } | null;
+  } | null;
+  startChildWorkflowExecutionInitiatedEventAttributes?: unknown;
+}
 
 export interface Actions {
   total: number;
@@ -35,8 +51,8 @@ const CHANGE_VERSION = 'TemporalChangeVersion';
 const num = (x: unknown) => Number(String(x ?? 0));
 
 /**
- * The actions of `events`: one run's history, or a slice of it (only what lies in the slice is counted; `history`,
- * the whole, names the activities whose scheduling lies before the slice).
+ * The actions of `events`: one run's history, a slice of it (only what lies in the slice is counted; `history`,
+ * the whole, names the activities whose scheduling lies before the slice), or several runs' one after another.
  */
 export function countActions(events: HistoryEvent[], history: HistoryEvent[] = events): Actions {
   const a: Actions = {
@@ -59,8 +75,8 @@ export function countActions(events: HistoryEvent[], history: HistoryEvent[] = e
   // Local activities are billed once per workflow task: its markers follow its WorkflowTaskCompleted event.
   let task = 0;
   let billedTask = -1;
-  for (const e of events) {
-    if (e.workflowTaskCompletedEventAttributes) task = num(e.eventId);
+  for (const [i, e] of events.entries()) {
+    if (e.workflowTaskCompletedEventAttributes) task = i + 1;
     if (e.workflowExecutionStartedEventAttributes) a.workflowStarts++;
     const started = e.activityTaskStartedEventAttributes;
     if (started) {

@@ -26,6 +26,7 @@ import { projectRoot } from '../test/support/toolchain';
 import { driver, installAlternatives } from './alternatives';
 import { emailAgent } from './alternatives/emailAgent';
 import { type Event, eventMs, num, pct } from './history';
+import type { Actions } from './actions';
 import { f1 } from './targets';
 
 type P = { p50: number; p95: number; p99: number };
@@ -46,7 +47,11 @@ export interface AdapterBenchResult {
   /** The decision is sent no sooner than this after its run started. */
   decideAfterMs: number;
   /** signalToToolMs: from the signal's event (server clock); continueAsNewBackoffMs: the continued run's first-task delay. */
-  temporalAgents: AdapterSystem & { signalToToolMs: P; continueAsNewBackoffMs: P };
+  temporalAgents: AdapterSystem & {
+    signalToToolMs: P;
+    continueAsNewBackoffMs: P;
+    actions?: { run: Actions; cycle: Actions };
+  };
   adapter: AdapterSystem;
   native: AdapterSystem;
 }
@@ -167,7 +172,14 @@ export async function measureAdapterBench(o: {
     OPENAI_BASE_URL: o.modelBaseURL,
     BENCH_ITERATIONS: String(o.iterations),
     BENCH_DECIDE_AFTER_MS: String(o.decideAfterMs),
-  })) as { cycleEvents: number; runEvents: number; decisionToToolMs: P; sentToToolMs: P; continueAsNewBackoffMs: P };
+  })) as {
+    cycleEvents: number;
+    runEvents: number;
+    decisionToToolMs: P;
+    sentToToolMs: P;
+    continueAsNewBackoffMs: P;
+    actions?: { run: Actions; cycle: Actions };
+  };
   return {
     iterations: o.iterations,
     decideAfterMs: o.decideAfterMs,
@@ -179,6 +191,7 @@ export async function measureAdapterBench(o: {
       cycleEvents: t.cycleEvents,
       runEvents: t.runEvents,
       executions: 2,
+      ...(t.actions ? { actions: t.actions } : {}),
     },
     adapter: system(figures.adapter),
     native: system(figures.native),

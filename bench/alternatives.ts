@@ -10,12 +10,19 @@ import { type Client, WithStartWorkflowOperation } from '@temporalio/client';
 import { Runner } from '../client/run/runner';
 import { projectRoot } from '../test/support/toolchain';
 import { p50p99 } from './history';
+import type { Actions } from './actions';
 import { floorApprove, floorPaused } from './floorWorkflow';
 
 type P = { p50: number; p99: number };
 export interface AlternativesResult {
   iterations: number;
-  temporalAgents: { cycleEvents: number; runEvents: number; decisionToToolMs: P };
+  /** actions: Temporal Cloud actions of one run (both executions) and of one approval (bench/actions.ts). */
+  temporalAgents: {
+    cycleEvents: number;
+    runEvents: number;
+    decisionToToolMs: P;
+    actions?: { run: Actions; cycle: Actions };
+  };
   inProcess: { runMs: P; turnsPerRun: number };
   countersign: { runMs: P; turnsPerRun: number };
   /** Fast mode (COUNTERSIGN_FAST_MODE: model calls as local activities), the same loop. */

@@ -6,7 +6,7 @@ export type Event = {
   eventId?: unknown;
   eventTime?: { seconds?: unknown; nanos?: number | null } | null;
   workflowExecutionSignaledEventAttributes?: unknown;
-  activityTaskCompletedEventAttributes?: unknown;
+  activityTaskCompletedEventAttributes?: { scheduledEventId?: unknown } | null;
   activityTaskScheduledEventAttributes?: { activityType?: { name?: string | null } | null } | null;
   activityTaskStartedEventAttributes?: { scheduledEventId?: unknown } | null;
 };

@@ -9,6 +9,7 @@ import type { WorkerStartResult } from './workerStart';
 import type { ReplayCostResult } from './replayCost';
 import { f1, renderTargets } from './targets';
 import { type LedgerBenchResult, renderLedgerBench } from './ledgerBench';
+import { renderActions } from './actionsReport';
 
 export interface BenchResults {
   machine?: string;
@@ -158,6 +159,8 @@ export function renderResults(r: BenchResults): string {
   if (goals.length) parts.push(goals.join('\n'));
   if (r.workerStart) parts.push(workerStart(r.workerStart).join('\n'));
   if (r.roundTrip) parts.push(roundTrip(r.roundTrip).join('\n'));
+  const actions = renderActions(r);
+  if (actions.length) parts.push(actions.join('\n'));
   if (r.replayCost) parts.push(replayCost(r.replayCost).join('\n'));
   if (r.scale) parts.push(scale(r.scale).join('\n'));
   if (r.alternatives) parts.push(alternatives(r.alternatives, r.roundTrip).join('\n'));

@@ -20,7 +20,7 @@
 // Every dev server here runs with eager activity dispatch on (as `npm start`'s does). roundtrip and alternatives
 // share one dev server and in-process workers (default and fast mode); growth has a fresh one. Results:
 // bench/results/latest.{md,json}; a section not run this time keeps its previous figures.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
@@ -127,52 +127,76 @@ async function main() {
             },
           });
         const [worker, fastWorker] = [await workerOn(taskQueue, false), await workerOn(fastTaskQueue, true)];
-        await fastWorker.runUntil(
-          worker.runUntil(async () => {
-            if (sections.includes('roundtrip')) {
-              log('round trip…');
-              results.roundTrip = await measureRoundTrip(shared.client, taskQueue, model, iterations);
-              log('replay cost…');
-              results.replayCost = await measureReplayCost({
-                client: shared.client,
-                taskQueue,
-                model,
-                bundle: await benchBundle(),
-                replays: Number(process.env.BENCH_REPLAYS ?? 300),
-              });
-              save();
-            }
-            if (sections.includes('alternatives')) {
-              log('alternatives…');
-              results.alternatives = await measureAlternatives({
-                client: shared.client,
-                taskQueue,
-                fastTaskQueue,
-                address: shared.address,
-                modelBaseURL: model.baseURL,
-                iterations: Number(process.env.BENCH_ALT_ITERATIONS ?? 50),
-                log,
-              });
-              save();
-            }
-            if (sections.includes('adapter')) {
-              log('adapter…');
-              results.adapter = await measureAdapterBench({
-                client: shared.client,
-                connection: shared.nativeConnection,
-                workflowBundle: await benchBundle(),
-                modelSettings,
-                taskQueue,
-                address: shared.address,
-                modelBaseURL: model.baseURL,
-                iterations: Number(process.env.BENCH_ADAPTER_ITERATIONS ?? 30),
-                decideAfterMs: Number(process.env.BENCH_DECIDE_AFTER_MS ?? 1500),
-                log,
-              });
-              save();
-            }
+        // The seed run again on a worker whose runs write the approvals ledger (a fresh SQLite file): what it adds.
+        const ledgerFile = join(projectRoot, '.temporal/bench-roundtrip-ledger.db');
+        rmSync(ledgerFile, { force: true });
+        const ledger = (await openLedger(ledgerFile))!;
+        const ledgerTaskQueue = 'bench-ledger-roundtrip';
+        const ledgerWorker = await Worker.create({
+          connection: shared.nativeConnection,
+          taskQueue: ledgerTaskQueue,
+          workflowBundle: await benchBundle(),
+          activities: createAgentActivities({
+            registry: defaultRegistry(),
+            settings: workerSettingsOf({ model: modelSettings }),
+            ledger,
           }),
-        );
+        });
+        await ledgerWorker.runUntil(async () => {
+          await fastWorker.runUntil(
+            worker.runUntil(async () => {
+              if (sections.includes('roundtrip')) {
+                log('round trip…');
+                results.roundTrip = await measureRoundTrip(
+                  shared.client,
+                  taskQueue,
+                  model,
+                  iterations,
+                  ledgerTaskQueue,
+                );
+                log('replay cost…');
+                results.replayCost = await measureReplayCost({
+                  client: shared.client,
+                  taskQueue,
+                  model,
+                  bundle: await benchBundle(),
+                  replays: Number(process.env.BENCH_REPLAYS ?? 300),
+                });
+                save();
+              }
+              if (sections.includes('alternatives')) {
+                log('alternatives…');
+                results.alternatives = await measureAlternatives({
+                  client: shared.client,
+                  taskQueue,
+                  fastTaskQueue,
+                  address: shared.address,
+                  modelBaseURL: model.baseURL,
+                  iterations: Number(process.env.BENCH_ALT_ITERATIONS ?? 50),
+                  log,
+                });
+                save();
+              }
+              if (sections.includes('adapter')) {
+                log('adapter…');
+                results.adapter = await measureAdapterBench({
+                  client: shared.client,
+                  connection: shared.nativeConnection,
+                  workflowBundle: await benchBundle(),
+                  modelSettings,
+                  taskQueue,
+                  address: shared.address,
+                  modelBaseURL: model.baseURL,
+                  iterations: Number(process.env.BENCH_ADAPTER_ITERATIONS ?? 30),
+                  decideAfterMs: Number(process.env.BENCH_DECIDE_AFTER_MS ?? 1500),
+                  log,
+                });
+                save();
+              }
+            }),
+          );
+        });
+        await ledger.close();
       } finally {
         await shared.teardown();
       }

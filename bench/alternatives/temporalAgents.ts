@@ -11,6 +11,7 @@ import { OpenAIAgentsPlugin } from '@temporalio/openai-agents';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import OpenAI from 'openai';
 import { type Event, eventMs, num, p50p99, pct } from '../history';
+import { type Actions, countActions } from '../actions';
 import type { EmailEffects } from './emailAgent';
 
 async function main() {
@@ -51,6 +52,7 @@ async function main() {
     const toTool: number[] = [];
     const sentToTool: number[] = [];
     const backoff: number[] = [];
+    let actions: { run: Actions; cycle: Actions } | undefined;
     for (let i = 0; i < iterations; i++) {
       const workflowId = `${taskQueue}-${i}`;
       const startedAt = Date.now();
@@ -81,6 +83,11 @@ async function main() {
         (e) => e.activityTaskCompletedEventAttributes && num(e.eventId) > num(toolScheduled.eventId),
       )!;
       cycle.push(first.length - num(signal.eventId) + 1 + num(toolCompleted.eventId));
+      // Temporal Cloud actions (bench/actions.ts): both runs (the continued one's start is one), and the same window.
+      actions ??= {
+        run: countActions([...first, ...last]),
+        cycle: countActions([...first.slice(num(signal.eventId) - 1), ...last.slice(0, num(toolCompleted.eventId))]),
+      };
       total.push(first.length + last.length);
       const toolStarted = last.find(
         (e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(toolScheduled.eventId),
@@ -96,6 +103,7 @@ async function main() {
       decisionToToolMs: { ...p50p99(toTool), p95: pct(toTool, 95) },
       sentToToolMs: { ...p50p99(sentToTool), p95: pct(sentToTool, 95) },
       continueAsNewBackoffMs: { ...p50p99(backoff), p95: pct(backoff, 95) },
+      actions,
     };
   });
   console.log(JSON.stringify(out));
