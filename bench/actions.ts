@@ -51,8 +51,8 @@ const CHANGE_VERSION = 'TemporalChangeVersion';
 const num = (x: unknown) => Number(String(x ?? 0));
 
 /**
- * The actions of `events`: one run's history, a slice of it (only what lies in the slice is counted; `history`,
- * the whole, names the activities whose scheduling lies before the slice), or several runs' one after another.
+ * The actions of `events`: one run's history, or a slice of it (only what lies in the slice is counted; `history`,
+ * the whole, names the activities whose scheduling lies before the slice). Several runs: sumActions of each.
  */
 export function countActions(events: HistoryEvent[], history: HistoryEvent[] = events): Actions {
   const a: Actions = {
@@ -129,6 +129,17 @@ export function approvalWindow(
   if (!completed) throw new Error(`the ${toolType} activity after the decision did not complete`);
   const window = events.filter((e) => id(e) >= id(decision) && id(e) <= id(completed));
   return { events: window, actions: countActions(window, events) };
+}
+
+/** Several runs' actions (a run and its continuation), field by field. */
+export function sumActions(...all: Actions[]): Actions {
+  const sum = { ...countActions([]), activityTypes: {} as Record<string, number> };
+  for (const a of all) {
+    for (const k of Object.keys(sum) as Array<keyof Actions>)
+      if (k !== 'activityTypes') (sum[k] as number) += a[k] as number;
+    for (const [t, n] of Object.entries(a.activityTypes)) sum.activityTypes[t] = (sum.activityTypes[t] ?? 0) + n;
+  }
+  return sum;
 }
 
 /** `a` − `b`, field by field (activity types too): where one system's actions go beyond another's. */

@@ -65,6 +65,11 @@ function workerStart(w: WorkerStartResult): string[] {
     '| --- | ---: | ---: | ---: |',
     `| compiled, prebuilt workflow bundle (\`npm run build\`, then \`npm run worker:dist\`) | ${w.compiledMs.p50.toFixed(0)} | ${w.compiledMs.max.toFixed(0)} | ${w.compiledMs.runs} |`,
     `| from TypeScript sources (\`npm run worker\`: tsx, webpack at start) | ${w.sourcesMs.p50.toFixed(0)} | ${w.sourcesMs.max.toFixed(0)} | ${w.sourcesMs.runs} |`,
+    ...(w.compared
+      ? [
+          `| compared, started in turn with the first (\`BENCH_START_COMPARE\`: ${w.compared.main}) | ${w.compared.p50.toFixed(0)} | ${w.compared.max.toFixed(0)} | ${w.compared.runs} |`,
+        ]
+      : []),
   ];
 }
 

@@ -1,6 +1,7 @@
 // `npm run bench [-- section…]`: Countersign against its floors and alternatives, on local dev servers, with the
 // scripted model. Sections (default: all):
-//   start      worker launch → polling, compiled (production) and from sources (BENCH_START_RUNS, default 5)
+//   start      worker launch → polling, compiled (production) and from sources (BENCH_START_RUNS, default 5;
+//              BENCH_START_COMPARE: another compiled worker's main.js, e.g. main's build, started in turn with it)
 //   roundtrip  decision → approved tool starts (and → next model call); history events per approval cycle and per
 //              run, Countersign, the bare floor and the agent floor (BENCH_ITERATIONS, default 200); then the CPU
 //              one replay of the seed run's history costs, Countersign's and the agent floor's (BENCH_REPLAYS, 300)
@@ -101,6 +102,7 @@ async function main() {
           modelBaseURL: model.baseURL,
           compiledWorker: compiled(),
           runs: Number(process.env.BENCH_START_RUNS ?? 5),
+          compareWith: process.env.BENCH_START_COMPARE,
           log,
         });
         save();

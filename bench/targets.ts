@@ -173,8 +173,8 @@ function rows(r: BenchResults): Target[] {
       countersign: `${w.p50.toFixed(0)} (${w.max.toFixed(0)}) ms`,
       floor: '—',
       ratio: '—',
-      goal: '≤ 1500 ms',
-      met: w.p50 <= 1500,
+      goal: '≤ 1000 ms',
+      met: w.p50 <= 1000,
     });
   }
   return out;

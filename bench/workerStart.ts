@@ -2,12 +2,14 @@
 // prebuilt workflow bundle, `npm run build`) and as `npm run worker` runs it from TypeScript sources (tsx, webpack
 // at start). This is how long runs wait when a worker crashes or is redeployed.
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { projectRoot } from '../test/support/toolchain';
 
 export interface WorkerStartResult {
   compiledMs: { p50: number; max: number; runs: number };
   sourcesMs: { p50: number; max: number; runs: number };
+  /** BENCH_START_COMPARE: another compiled worker (e.g. a build of main), its starts taken in turn with these. */
+  compared?: { main: string; p50: number; max: number; runs: number };
 }
 
 function timeToPolling(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -47,6 +49,8 @@ export async function measureWorkerStart(o: {
   modelBaseURL: string;
   compiledWorker: string;
   runs: number;
+  /** Another compiled worker's main.js, started in turn with this one (before and after, in the same conditions). */
+  compareWith?: string;
   log: (line: string) => void;
 }): Promise<WorkerStartResult> {
   const main = o.compiledWorker;
@@ -58,14 +62,23 @@ export async function measureWorkerStart(o: {
     COUNTERSIGN_TASK_QUEUE: 'bench-start',
   };
   const compiled: number[] = [];
+  const compared: number[] = [];
   const sources: number[] = [];
-  await timeToPolling([main], env); // the first start also warms the file cache: not counted
-  for (let i = 0; i < o.runs; i++) compiled.push(await timeToPolling([main], env));
+  // The first start also warms the file cache (and writes the compile cache): not counted.
+  for (const m of [main, ...(o.compareWith ? [o.compareWith] : [])]) await timeToPolling([m], env);
+  for (let i = 0; i < o.runs; i++) {
+    compiled.push(await timeToPolling([main], env));
+    if (o.compareWith) compared.push(await timeToPolling([o.compareWith], env));
+  }
   for (let i = 0; i < Math.min(3, o.runs); i++)
     sources.push(await timeToPolling(['--import', 'tsx', join(projectRoot, 'worker/main.ts')], env));
-  const result = { compiledMs: summary(compiled), sourcesMs: summary(sources) };
+  const result: WorkerStartResult = {
+    compiledMs: summary(compiled),
+    sourcesMs: summary(sources),
+    ...(o.compareWith ? { compared: { main: relative(projectRoot, o.compareWith), ...summary(compared) } } : {}),
+  };
   o.log(
-    `worker start: compiled p50 ${result.compiledMs.p50.toFixed(0)} ms (max ${result.compiledMs.max.toFixed(0)}), from sources p50 ${result.sourcesMs.p50.toFixed(0)} ms`,
+    `worker start: compiled p50 ${result.compiledMs.p50.toFixed(0)} ms (max ${result.compiledMs.max.toFixed(0)}), from sources p50 ${result.sourcesMs.p50.toFixed(0)} ms${result.compared ? `; ${result.compared.main} p50 ${result.compared.p50.toFixed(0)} ms (max ${result.compared.max.toFixed(0)})` : ''}`,
   );
   return result;
 }

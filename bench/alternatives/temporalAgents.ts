@@ -11,7 +11,7 @@ import { OpenAIAgentsPlugin } from '@temporalio/openai-agents';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import OpenAI from 'openai';
 import { type Event, eventMs, num, p50p99, pct } from '../history';
-import { type Actions, countActions } from '../actions';
+import { type Actions, countActions, sumActions } from '../actions';
 import type { EmailEffects } from './emailAgent';
 
 async function main() {

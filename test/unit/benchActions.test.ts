@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
-import { actionsBeyond, approvalWindow, countActions, type HistoryEvent } from '../../bench/actions';
+import { actionsBeyond, approvalWindow, countActions, type HistoryEvent, sumActions } from '../../bench/actions';
 
 /** An event as counting reads it, with the attributes of events that cost nothing too. */
 type E = HistoryEvent & { [attributes: string]: unknown };
@@ -93,4 +93,16 @@ test('a history without a decision, or without the tool after it, is refused wit
   expect(() => approvalWindow(history([{ workflowExecutionSignaledEventAttributes: {} }]), 'runTool')).toThrow(
     'no runTool activity after the decision',
   );
+});
+
+test('a run and its continuation: each counted on its own (their event ids start again at 1), then summed', () => {
+  const run = (tool: string) =>
+    history([
+      { workflowExecutionStartedEventAttributes: {} },
+      { activityTaskScheduledEventAttributes: { activityType: { name: tool } } },
+      { activityTaskStartedEventAttributes: { scheduledEventId: 2, attempt: 1 } },
+    ]);
+  const both = sumActions(countActions(run('model')), countActions(run('sendEmail')));
+  expect(both).toMatchObject({ total: 4, workflowStarts: 2, activities: 2 });
+  expect(both.activityTypes).toEqual({ model: 1, sendEmail: 1 });
 });
