@@ -85,8 +85,11 @@ async function main() {
       cycle.push(first.length - num(signal.eventId) + 1 + num(toolCompleted.eventId));
       // Temporal Cloud actions (bench/actions.ts): both runs (the continued one's start is one), and the same window.
       actions ??= {
-        run: countActions([...first, ...last]),
-        cycle: countActions([...first.slice(num(signal.eventId) - 1), ...last.slice(0, num(toolCompleted.eventId))]),
+        run: sumActions(countActions(first), countActions(last)),
+        cycle: sumActions(
+          countActions(first.slice(num(signal.eventId) - 1), first),
+          countActions(last.slice(0, num(toolCompleted.eventId)), last),
+        ),
       };
       total.push(first.length + last.length);
       const toolStarted = last.find(
