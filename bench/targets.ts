@@ -166,6 +166,24 @@ function rows(r: BenchResults): Target[] {
       met: h.countersignCycle <= 8,
     });
   }
+  const acts = t?.actions;
+  if (acts?.countersign && acts.floorAgent) {
+    // Issue 46: an approval costs at most one Temporal Cloud action more than the agent floor's, ledger on or off.
+    const floor = acts.floorAgent.cycle.total;
+    for (const [name, x] of [
+      ['', acts.countersign],
+      [', with the ledger', acts.countersignLedger],
+    ] as const)
+      if (x)
+        out.push({
+          measure: `Temporal Cloud actions per approval${name} (decision → approved tool completed)`,
+          countersign: `${x.cycle.total}`,
+          floor: `agent floor ${floor}`,
+          ratio: `+${x.cycle.total - floor}`,
+          goal: '≤ floor + 1',
+          met: x.cycle.total <= floor + 1,
+        });
+  }
   if (r.workerStart) {
     const w = r.workerStart.compiledMs;
     out.push({
