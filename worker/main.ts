@@ -1,6 +1,6 @@
 // `npm run worker`: only the worker, against the cluster the configuration names (no dev server).
 // Used for real clusters and by the tests that kill and restart workers.
-import './compileCache'; // first: the modules below load through it
+import '../config/compileCache'; // first: the modules below load through it
 import { loadConfig } from '../temporal.config';
 import { createConfiguredWorker } from './createWorker';
 import { runUntilSignalled, failWith } from './lifecycle';
