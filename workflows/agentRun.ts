@@ -14,7 +14,6 @@ import {
   continueAsNew,
   isCancellation,
   log,
-  setHandler,
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -22,7 +21,7 @@ import { AgentRunState } from '../core/run/agentRunState';
 import { Failure } from '../contract/failureTypes';
 import { type RunCarry } from '../core/run/runCarry';
 import { RESULT_WINDOW } from '../core/run/logPages';
-import { auditPage, conversationPage, snapshotOf, viewOf } from '../core/run/stateViews';
+import { snapshotOf } from '../core/run/stateViews';
 import { addDuration } from '../contract/approvalPolicy';
 import { rootCause } from '../core/run/failures';
 import { overInlineLimit } from '../core/run/payloadBudget';
@@ -34,30 +33,12 @@ import { AskPerson } from './askPerson';
 import { DecisionDesk } from './decisionDesk';
 import { Handoffs } from './handoffs';
 import { resetToolChoice, stopsAfterTools } from '../core/run/toolUse';
-import {
-  type RunInput,
-  addInputSignal,
-  approveSignal,
-  auditLogQuery,
-  childStateSignal,
-  conversationQuery,
-  decideUntilPauseUpdate,
-  eventsQuery,
-  extendSignal,
-  nextPauseUpdate,
-  parentDecisionSignal,
-  pendingApprovalsQuery,
-  provideInputSignal,
-  provideResultSignal,
-  rejectSignal,
-  runInputSchema,
-  runStateQuery,
-} from '../contract/messages';
+import { type RunInput, runInputSchema } from '../contract/messages';
 import { describeZodError } from '../contract/zodErrors';
 import { type RunResult } from '../contract/runViews';
 import { Notifier } from './notifier';
 import { LedgerWriter } from './ledgerWriter';
-import { pageOf } from './pageRequests';
+import { setRunHandlers } from './runHandlers';
 import { Publisher } from './publisher';
 import { SubRuns } from './subRuns';
 import { TurnCalls } from './turnCalls';
@@ -94,22 +75,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   const server = new ServerConversation(input.conversation, carry?.server, (line) => log.warn(line)); // conversation: 'server'
 
   // ── Handlers ─────────────────────────────────────────────────────────────────────────────────────────────
-  setHandler(childStateSignal, (report) => subRuns.onReport(report));
-  setHandler(approveSignal, (p) => desk.signal('approve', p));
-  setHandler(rejectSignal, (p) => desk.signal('reject', p));
-  setHandler(provideInputSignal, (p) => desk.signal('provideInput', p));
-  setHandler(provideResultSignal, (p) => desk.signal('provideResult', p));
-  setHandler(extendSignal, (p) => desk.signal('extend', p));
-  setHandler(parentDecisionSignal, (d) => desk.relayed(d));
-  setHandler(addInputSignal, (p) => desk.addInput(p));
-  const untilPause = () => condition(() => state.quiescent()).then(() => viewOf(state));
-  setHandler(decideUntilPauseUpdate, (p) => desk.decide(p, untilPause), { validator: (p) => desk.validate(p) });
-  setHandler(nextPauseUpdate, untilPause);
-  setHandler(pendingApprovalsQuery, () => state.allPending());
-  setHandler(runStateQuery, () => snapshotOf(state));
-  setHandler(conversationQuery, (page) => conversationPage(state, pageOf(page)));
-  setHandler(auditLogQuery, (page) => auditPage(state, pageOf(page)));
-  setHandler(eventsQuery, (page) => state.events.page(pageOf(page)));
+  setRunHandlers(state, desk, subRuns); // runHandlers.ts: the same for every run that books calls
 
   // ── Continue-as-new ──────────────────────────────────────────────────────────────────────────────────────
   const continueAsNewDue = () =>
