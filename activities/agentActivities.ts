@@ -289,7 +289,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
 export type AgentActivities = ReturnType<typeof createAgentActivities>;
 
 /** Under a heartbeat timeout (a tool that is not idempotent), beats at a third of it: a dead worker is noticed then. */
-function beatWhileRunning(): () => void {
+export function beatWhileRunning(): () => void {
   const ctx = Context.current();
   const timeoutMs = ctx.info.heartbeatTimeoutMs;
   if (!timeoutMs) return () => {};

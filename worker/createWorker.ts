@@ -145,18 +145,21 @@ async function buildWorker(o: WorkerBuild, settings: WorkerSettings, ledger?: { 
     o.workflowBundle ??
     prebuiltWorkflowBundle({ traced: traced !== undefined, withSources: o.workerOptions?.showStackTraceSources }) ??
     (await buildWorkflowBundle(traced ? { workflowInterceptorModules: [tracingInterceptors] } : {}));
-  const options: WorkerOptions = {
-    connection: o.connection,
-    namespace: o.namespace,
-    taskQueue: o.taskQueue,
-    workflowBundle: bundle,
-    activities: createAgentActivities({
+  const activities = {
+    ...createAgentActivities({
       registry: o.registry,
       settings,
       transcripts,
       deltaRelay: o.deltaRelay,
       ...(ledger ? { ledger: ledger.store } : {}),
     }),
+    ...o.workerOptions?.activities, // a process's own besides (the MCP gateway's upstream calls)
+  };
+  const options: WorkerOptions = {
+    connection: o.connection,
+    namespace: o.namespace,
+    taskQueue: o.taskQueue,
+    workflowBundle: bundle,
     dataConverter: dataConverterOf(storage),
     // Temporal's default identity plus the agents served: a client refuses an agent no worker serves before starting a run.
     identity: identityServing(`${process.pid}@${hostname()}`, o.registry.names()),
@@ -170,6 +173,7 @@ async function buildWorker(o: WorkerBuild, settings: WorkerSettings, ledger?: { 
         }
       : {}),
     ...o.workerOptions,
+    activities,
   };
   return Worker.create(traced ? withTracing(options, traced) : options);
 }

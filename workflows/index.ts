@@ -2,3 +2,4 @@
 export { agentRun } from './agentRun';
 export { countersignGrants } from './grantsWorkflow';
 export { countersignReviews } from './reviewsWorkflow';
+export { countersignGatewayCall } from './gatewayCall';

@@ -228,7 +228,7 @@ class TargetChanged extends Error {
 }
 
 /** Why a failed attempt may have run (it timed out or failed once started); undefined when it surely did not, or the run is being cancelled. */
-function mayHaveRun(err: unknown): string | undefined {
+export function mayHaveRun(err: unknown): string | undefined {
   if (!(err instanceof ActivityFailure) || isCancellation(err)) return undefined;
   const cause = err.cause;
   if (

@@ -1,0 +1,29 @@
+// The one activity of a gated MCP call (workflows/gatewayCall.ts): the approved call, sent to its upstream once.
+// The gateway process registers it on its own worker, with its open upstream connections (the call function);
+// the workflow knows it only by type. A JSON-RPC error the upstream answers (unknown tool, bad params) is a result
+// with isError: nothing ran. A connection that fails or times out throws: the call may have run, and the workflow
+// makes it `uncertain` for a person (it has one attempt).
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { GatewayToolRequest, GatewayToolResult } from '../core/run/gatewayCall';
+import { beatWhileRunning } from './agentActivities';
+
+export type UpstreamCall = (req: GatewayToolRequest) => Promise<GatewayToolResult>;
+
+export function createGatewayActivities(call: UpstreamCall) {
+  return {
+    async callGatewayTool(req: GatewayToolRequest): Promise<GatewayToolResult> {
+      const stopBeating = beatWhileRunning();
+      try {
+        return await call(req);
+      } catch (err) {
+        if (err instanceof McpError && err.code !== ErrorCode.RequestTimeout && err.code !== ErrorCode.ConnectionClosed)
+          return { content: [{ type: 'text', text: `${req.tool}: ${err.message}` }], isError: true };
+        throw err;
+      } finally {
+        stopBeating();
+      }
+    },
+  };
+}
+
+export type GatewayActivities = ReturnType<typeof createGatewayActivities>;
