@@ -26,7 +26,7 @@ import { definedFields } from '../core/definedFields';
 import { defaultMessage, innermost, jsonErrorAt, jsonPath, oneLine } from './agentsFileErrors';
 
 /** An object whose unknown keys are errors (a typo must not silently drop a setting), listing the keys it knows. */
-function strict<S extends z.ZodRawShape>(shape: S) {
+export function strict<S extends z.ZodRawShape>(shape: S) {
   const known = Object.keys(shape).join(', ');
   return z.strictObject(shape, {
     error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown field (known: ${known})` : undefined),
@@ -94,6 +94,12 @@ const handoffSchema = z.union([
   }),
 ]);
 
+/** The approval terms a tool takes in a file: the agents file's tools, and the MCP gateway's (gateway/gatewayConfig.ts). */
+export const toolTermsFields = {
+  needsApproval: z.union([z.boolean(), z.literal('audit')]).optional(),
+  ...approvalPolicyFields.shape,
+};
+
 // A tool in the file has no code: the worker never runs it. An outside system does, and its result arrives with
 // provideResult (external). Its parameters are a JSON schema.
 const externalToolSchema = strict({
@@ -102,9 +108,8 @@ const externalToolSchema = strict({
   parameters: z.record(z.string(), z.unknown(), { error: 'must be a JSON schema object, e.g. { "type": "object" }' }),
   external: z.literal(true, { error: 'must be true: a tool declared in this file runs outside the worker' }),
   strict: z.boolean().optional(),
-  needsApproval: z.union([z.boolean(), z.literal('audit')]).optional(),
   resultTimeout: durationSchema.optional(),
-  ...approvalPolicyFields.shape,
+  ...toolTermsFields,
 });
 
 // The hosted tools' options as the agents SDK names them; the provider checks their values.

@@ -1,5 +1,5 @@
 // How the JSON agents file's mistakes read: one line naming the field as a JSON path (agents[0].mcpServers[1].url)
-// and what is wrong, or for broken JSON the line and column. Used by agentsFile.ts only.
+// and what is wrong, or for broken JSON the line and column. Used by agentsFile.ts and the MCP gateway's config.
 import type { z } from 'zod';
 
 /** Messages for the issues every field shares; the schema's own messages win. */

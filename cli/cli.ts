@@ -190,6 +190,7 @@ program
   });
 
 addServeCommand(program, connect, config);
+(require('./gatewayCommand') as typeof import('./gatewayCommand')).addGatewayCommand(program);
 
 /** COUNTERSIGN_DEBUG: from the loaded configuration, or read alone when the failure came before (or from) loading it. */
 function debugOn(): boolean {

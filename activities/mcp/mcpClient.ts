@@ -146,7 +146,7 @@ async function withServer<T>(
 // The SDK gives a stdio server 2 s to exit after stdin closes, 2 s after SIGTERM, then SIGKILLs it.
 const STDIO_EXIT_WAIT_MS = 5_000;
 
-function transportFor(server: McpServerConfig, stderr: Tail): { transport: Transport; gone: Promise<void> } {
+export function transportFor(server: McpServerConfig, stderr: Tail): { transport: Transport; gone: Promise<void> } {
   const { getDefaultEnvironment, StdioClientTransport, StreamableHTTPClientTransport } = mcpSdk();
   if ('url' in server) {
     return {
@@ -169,7 +169,7 @@ function transportFor(server: McpServerConfig, stderr: Tail): { transport: Trans
 }
 
 /** The last bit of a server's stderr, kept small: it only explains a failure. */
-class Tail {
+export class Tail {
   private buf = '';
   add(s: string): void {
     this.buf = (this.buf + s).slice(-2000);
@@ -181,7 +181,7 @@ class Tail {
 
 // Node's fetch says only "fetch failed"; the cause says ECONNREFUSED and where.
 // Duck-typed: errors from Node internals can come from another realm (jest's VM, for one) and fail instanceof Error.
-function describe(err: unknown): string {
+export function describe(err: unknown): string {
   const msg = messageOf(err) ?? String(err);
   const cause = messageOf((err as { cause?: unknown } | null)?.cause);
   return oneLine(cause && !msg.includes(cause) ? `${msg}: ${cause}` : msg);

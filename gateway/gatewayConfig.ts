@@ -1,0 +1,98 @@
+// The gateway's config file (`countersign gateway --config <file>`): JSON, checked once at start with zod. Every
+// mistake stops the gateway with one line naming the file, the field (as a JSON path) and what is wrong, before it
+// connects to anything. A tool's terms are the ones an agents-file tool takes (agents/agentsFile.ts).
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+import { strict, toolTermsFields } from '../agents/agentsFile';
+import { defaultMessage, innermost, jsonErrorAt, jsonPath, oneLine } from '../agents/agentsFileErrors';
+import { approvalPolicySchema } from '../contract/approvalPolicy';
+import { ConfigError } from '../temporal.config';
+
+const PLAIN = /^[\w.@-]+$/;
+const plainName = z.string().regex(PLAIN, 'must be a plain name (letters, digits, _ . @ -)');
+const strings = z.record(z.string(), z.string());
+/** Tools of this server are listed as `<prefix><name>`: two servers may then offer a tool of one name. */
+const prefix = z
+  .string()
+  .regex(/^[\w.-]+$/, 'must be letters, digits, _ . or -')
+  .optional();
+
+const stdioServer = strict({
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: strings.optional(),
+  /** Relative to the config file's folder; default that folder. */
+  cwd: z.string().min(1).optional(),
+  prefix,
+});
+const httpServer = strict({
+  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://127.0.0.1:9000/mcp' }),
+  headers: strings.optional(),
+  prefix,
+});
+const serverSchema = z.union([stdioServer, httpServer], {
+  error: 'must be { "command", "args", "env", "cwd" } (stdio) or { "url", "headers" } (Streamable HTTP)',
+});
+
+const toolTermsSchema = strict(toolTermsFields).superRefine((t, ctx) => {
+  if (t.needsApproval === 'audit')
+    ctx.addIssue({ code: 'custom', path: ['needsApproval'], message: 'must be true or false at the gateway' });
+  const policy = approvalPolicySchema.safeParse(
+    Object.fromEntries(Object.entries(t).filter(([k]) => k !== 'needsApproval')),
+  );
+  if (!policy.success) for (const issue of policy.error.issues) ctx.addIssue({ ...issue, code: 'custom' });
+});
+
+export const gatewayConfigSchema = strict({
+  /** The gateway's name: its calls' agent in pending, the inbox, Slack and the ledger. */
+  name: plainName,
+  servers: z.record(plainName, serverSchema),
+  /** Terms per tool name as the gateway lists it; "*": every tool the file does not name. */
+  tools: z.record(z.string().min(1), toolTermsSchema).default({}),
+});
+
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+export type UpstreamSpec = GatewayConfig['servers'][string];
+export type ToolTerms = z.infer<typeof toolTermsSchema>;
+
+/** The file's config, its stdio servers' folders resolved against the file's; a ConfigError of one line otherwise. */
+export function loadGatewayConfig(path: string, cwd = process.cwd()): GatewayConfig {
+  const file = resolve(cwd, path);
+  const fail = (what: string) => new ConfigError(`gateway config ${file}: ${what}`);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      throw fail('no such file; point --config at a JSON file such as { "name": "files", "servers": { … } }');
+    throw fail(`cannot read it: ${oneLine((err as Error).message)}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw fail(`invalid JSON ${jsonErrorAt(text, (err as Error).message)}`);
+  }
+  return parseGatewayConfig(data, dirname(file), fail);
+}
+
+/** A config given as data (the library entry), checked as the file is. */
+export function parseGatewayConfig(
+  data: unknown,
+  folder = process.cwd(),
+  fail = (what: string) => new ConfigError(`gateway config: ${what}`),
+): GatewayConfig {
+  const parsed = gatewayConfigSchema.safeParse(data, { error: defaultMessage });
+  if (!parsed.success) {
+    const { path: at, message } = innermost(parsed.error.issues[0]!);
+    throw fail(at.length ? `${jsonPath(at)}: ${message}` : message);
+  }
+  const servers = Object.fromEntries(
+    Object.entries(parsed.data.servers).map(([name, s]) => [
+      name,
+      'command' in s ? { ...s, cwd: resolve(folder, s.cwd ?? '.') } : s,
+    ]),
+  );
+  return { ...parsed.data, servers };
+}

@@ -1,0 +1,140 @@
+// The gateway as an MCP server, one per client session: tools/list is the upstreams' tools (a gated tool says it may
+// run as a task), an ungated call goes straight upstream, and a gated call becomes a durable run (gatedCalls.ts) that
+// the client follows as a task, if it asked for one, or waits on (gatedWaits.ts). Everything else passes through.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import {
+  type CallToolRequest,
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@temporalio/client';
+import { DEFAULT_REJECTION } from '../activities/callPlanning';
+import type { GatewayCallInput } from '../core/run/gatewayCall';
+import { type CallRun, startOrJoin, taskIdOf, taskStatus } from './gatedCalls';
+import type { GatewayConfig } from './gatewayConfig';
+import { type Gate, gateOf, termsOf } from './gating';
+import { waitForDecision, whereToDecide } from './gatedWaits';
+import { passThrough, passThroughCapabilities } from './passThrough';
+import { CallTaskStore, POLL_INTERVAL_MS } from './taskStore';
+import type { Upstreams } from './upstreams';
+
+/** What every session of one gateway shares. */
+export interface GatewayCore {
+  config: GatewayConfig;
+  upstreams: Upstreams;
+  client: Client;
+  /** The gateway's own task queue: its worker runs the gated calls and their upstream calls. */
+  taskQueue: string;
+  /** How long a call without a task waits for its decision (--wait). */
+  waitMs: number;
+  requireSignedDecisions: boolean;
+  /** The inbox (COUNTERSIGN_PUBLIC_URL), where a call's page is. */
+  inboxUrl?: string;
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export const GATEWAY_VERSION = '1';
+
+/** A session's server, for the client's principal. */
+export function gatewayServer(core: GatewayCore, principal: string): Server {
+  const { upstreams, config } = core;
+  const gates = new Map<string, Gate>([...upstreams.tools].map(([name, t]) => [name, gateOf(config, t.listed)]));
+  const validator = new AjvJsonSchemaValidator();
+  const checks = new Map(
+    [...upstreams.tools].map(([name, t]) => [name, validator.getValidator(t.listed.inputSchema as never)]),
+  );
+  const server = new Server(
+    { name: `countersign-gateway-${config.name}`, version: GATEWAY_VERSION },
+    {
+      capabilities: {
+        tools: {},
+        tasks: { cancel: {}, requests: { tools: { call: {} } } },
+        ...passThroughCapabilities(upstreams),
+      },
+      taskStore: new CallTaskStore(core, principal),
+      defaultTaskPollInterval: POLL_INTERVAL_MS,
+    },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [...upstreams.tools.values()].map(({ listed }) => listedTool(listed, gates.get(listed.name)!.gated)),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (req: CallToolRequest, extra: Extra) => {
+    const { name } = req.params;
+    const routed = upstreams.tools.get(name);
+    if (!routed) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const args = req.params.arguments ?? {};
+    const checked = checks.get(name)!(args);
+    if (!checked.valid)
+      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for tool ${name}: ${checked.errorMessage}`);
+    const gate = gates.get(name)!;
+    const task = req.params.task;
+    if (!gate.gated) {
+      if (task) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} runs at once: call it without a task`);
+      return (await upstreams.call(
+        {
+          server: routed.server,
+          tool: routed.upstreamName,
+          arguments: args,
+          idempotencyKey: `gateway:${String(extra.requestId)}`,
+        },
+        {
+          signal: extra.signal,
+          ...(req.params._meta?.progressToken !== undefined
+            ? {
+                onprogress: (p) =>
+                  void extra.sendNotification({
+                    method: 'notifications/progress',
+                    params: { ...p, progressToken: req.params._meta!.progressToken! },
+                  }),
+              }
+            : {}),
+        },
+      )) as CallToolResult;
+    }
+    const input: GatewayCallInput = {
+      gateway: config.name,
+      requester: principal,
+      server: routed.server,
+      upstreamTool: routed.upstreamName,
+      tool: {
+        name,
+        description: routed.listed.description ?? '',
+        parameters: routed.listed.inputSchema,
+        approval: 'always',
+      },
+      arguments: JSON.stringify(args),
+      wait: termsOf(gate, principal, core.requireSignedDecisions),
+      rejectionText: DEFAULT_REJECTION,
+      taskQueue: core.taskQueue,
+    };
+    const run: CallRun = await startOrJoin(core.client, input, args);
+    if (task) {
+      const status = await taskStatus(core.client, run, whereToDecide(core));
+      return {
+        task: { taskId: taskIdOf(run), ttl: null, pollInterval: POLL_INTERVAL_MS, ...status },
+      } as never;
+    }
+    return waitForDecision(core, run, name, req.params._meta?.progressToken, extra);
+  });
+
+  passThrough(server, upstreams);
+  return server;
+}
+
+/** A tool as the gateway lists it: as the upstream did, and a gated one may run as a task (never must). */
+function listedTool(tool: Tool, gated: boolean): Tool {
+  const { execution, ...rest } = tool;
+  const { taskSupport: _, ...others } = execution ?? {};
+  if (gated) return { ...rest, execution: { ...others, taskSupport: 'optional' } };
+  return Object.keys(others).length ? { ...rest, execution: others } : rest;
+}

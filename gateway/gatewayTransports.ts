@@ -1,0 +1,112 @@
+// Where the gateway's MCP server is reached: Streamable HTTP (one server and transport per client session, sessions
+// by the Mcp-Session-Id header; a body over MAX_BODY_BYTES or not JSON is refused before it reaches a session), or
+// stdio (one session; the MCP messages own stdout, so every log goes to stderr).
+import { randomUUID } from 'node:crypto';
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ConfigError } from '../temporal.config';
+import { type GatewayCore, gatewayServer } from './gatewayServer';
+
+export const MCP_PATH = '/mcp';
+/** The largest request body the gateway reads (a tools/call's arguments included). */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export async function serveStdio(core: GatewayCore, principal: string): Promise<() => Promise<void>> {
+  const server = gatewayServer(core, principal);
+  await server.connect(new StdioServerTransport());
+  return () => server.close();
+}
+
+function refuse(res: ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+}
+
+/** The body as JSON; undefined (the response already sent) when too large or not JSON. */
+async function bodyOf(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      refuse(res, 413, ErrorCode.InvalidRequest, `request too large: over ${MAX_BODY_BYTES / 1024 / 1024} MB`);
+      req.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    refuse(res, 400, ErrorCode.ParseError, 'Parse error: the request body is not JSON');
+    return undefined;
+  }
+}
+
+export async function listenHttp(
+  core: GatewayCore,
+  principal: string,
+  host: string,
+  port: number,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  let allowedHosts: string[] = [];
+  const http = createServer((req, res) => {
+    void (async () => {
+      if (new URL(req.url ?? '/', 'http://gateway').pathname !== MCP_PATH) {
+        res.writeHead(404).end();
+        return;
+      }
+      const id = req.headers['mcp-session-id'];
+      const known = typeof id === 'string' ? sessions.get(id) : undefined;
+      if (req.method !== 'POST') {
+        if (known) await known.handleRequest(req, res);
+        else refuse(res, 400, ErrorCode.InvalidRequest, 'Bad Request: no valid Mcp-Session-Id; initialize first');
+        return;
+      }
+      const body = await bodyOf(req, res);
+      if (body === undefined) return;
+      if (known) return known.handleRequest(req, res, body);
+      if (id !== undefined || !isInitializeRequest(body)) {
+        refuse(res, 400, ErrorCode.InvalidRequest, 'Bad Request: no valid Mcp-Session-Id; initialize first');
+        return;
+      }
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sid) => void sessions.set(sid, transport),
+        onsessionclosed: (sid) => void sessions.delete(sid),
+        enableDnsRebindingProtection: true,
+        allowedHosts,
+      });
+      transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+      };
+      await gatewayServer(core, principal).connect(transport);
+      await transport.handleRequest(req, res, body);
+    })().catch((err: unknown) => {
+      if (!res.headersSent) refuse(res, 500, ErrorCode.InternalError, (err as Error).message);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(port, host, () => resolve());
+  }).catch((err: NodeJS.ErrnoException) => {
+    throw new ConfigError(
+      err.code === 'EADDRINUSE' ? `port ${port} on ${host} is in use: choose another with --port` : err.message,
+    );
+  });
+  const bound = (http.address() as AddressInfo).port;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  allowedHosts = [`${shown}:${bound}`, `localhost:${bound}`, `127.0.0.1:${bound}`];
+  return {
+    url: `http://${shown}:${bound}${MCP_PATH}`,
+    close: async () => {
+      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeAllConnections();
+    },
+  };
+}

@@ -1,0 +1,25 @@
+// Which of the gateway's tools a person decides, and on what terms. The config's terms for the tool, else its "*"
+// terms; needsApproval left out there (or no terms at all) follows the upstream's annotations, failing closed:
+// only a tool that says it is read-only (readOnlyHint: true) runs without a person.
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ApprovalPolicy } from '../contract/approvalPolicy';
+import type { WaitTerms } from '../core/approvals/plannedCall';
+import { waitTermsOf } from '../core/approvals/waitTerms';
+import type { GatewayConfig } from './gatewayConfig';
+
+export interface Gate {
+  gated: boolean;
+  /** The tool's approval policy (approvers, quorum, timeout, …) from its terms. */
+  policy: ApprovalPolicy;
+}
+
+export function gateOf(config: GatewayConfig, tool: Tool): Gate {
+  const { needsApproval, ...policy } = config.tools[tool.name] ?? config.tools['*'] ?? {};
+  const byHints = tool.annotations?.readOnlyHint !== true;
+  return { gated: typeof needsApproval === 'boolean' ? needsApproval : byHints, policy };
+}
+
+/** The terms a gated call waits on (core/approvals/waitTerms.ts), for this requester. */
+export function termsOf(gate: Gate, requester: string, requireSignedDecisions: boolean): WaitTerms {
+  return waitTermsOf({ kind: 'approval', defined: gate.policy, requireSignedDecisions, requestedBy: requester });
+}

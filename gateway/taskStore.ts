@@ -1,0 +1,57 @@
+// The MCP SDK's task store, answered from Temporal: a task is a gated call's durable run (its id names the run), so
+// tasks/get, tasks/result and tasks/cancel answer after the gateway restarts, from any gateway process. A session's
+// store answers only about runs its principal started: another principal's task is "not found".
+import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
+import type { Result, Task } from '@modelcontextprotocol/sdk/types.js';
+import { type CallRun, callResult, requesterOf, runOfTask, taskStatus, withdraw } from './gatedCalls';
+import { whereToDecide } from './gatedWaits';
+import type { GatewayCore } from './gatewayServer';
+
+/** How often a client is asked to poll a task (ms). */
+export const POLL_INTERVAL_MS = 1_000;
+
+export class CallTaskStore implements TaskStore {
+  constructor(
+    private readonly core: GatewayCore,
+    private readonly principal: string,
+  ) {}
+
+  /** This principal's run of the task, or undefined (not one of this gateway's, no such run, someone else's). */
+  private async own(taskId: string): Promise<CallRun | undefined> {
+    const run = runOfTask(this.core.config.name, taskId);
+    if (!run) return undefined;
+    return (await requesterOf(this.core.client, run)) === this.principal ? run : undefined;
+  }
+
+  createTask(): Promise<Task> {
+    // The gateway's tools/call handler starts the run and answers with its task itself.
+    return Promise.reject(new Error("tasks are created by the gateway's tools/call handler"));
+  }
+
+  async getTask(taskId: string): Promise<Task | null> {
+    const run = await this.own(taskId);
+    if (!run) return null;
+    const status = await taskStatus(this.core.client, run, whereToDecide(this.core));
+    return { taskId, ttl: null, pollInterval: POLL_INTERVAL_MS, ...status };
+  }
+
+  async storeTaskResult(): Promise<void> {
+    // The run keeps its result: nothing to store.
+  }
+
+  async getTaskResult(taskId: string): Promise<Result> {
+    const run = await this.own(taskId);
+    if (!run) throw new Error(`Task not found: ${taskId}`);
+    return callResult(this.core.client, run);
+  }
+
+  async updateTaskStatus(taskId: string, status: Task['status']): Promise<void> {
+    const run = await this.own(taskId);
+    if (!run) throw new Error(`Task not found: ${taskId}`);
+    if (status === 'cancelled') await withdraw(this.core.client, run);
+  }
+
+  async listTasks(): Promise<{ tasks: Task[] }> {
+    return { tasks: [] }; // tasks are read by id; a listing across principals is not offered
+  }
+}

@@ -1,0 +1,115 @@
+// The gateway's upstream MCP servers: one connection each, opened at start and kept (the gateway is one long-lived
+// process, unlike an activity). Their tools are listed once at start under the names the gateway offers
+// (`<prefix><name>`), and each listed name routes to one server: two servers offering one name are refused at start
+// unless one has a prefix. Resources, prompts and completions are routed by what each server listed.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { IDEMPOTENCY_META_KEY, Tail, describe, transportFor } from '../activities/mcp/mcpClient';
+import type { GatewayToolRequest, GatewayToolResult } from '../core/run/gatewayCall';
+import { ConfigError } from '../temporal.config';
+import type { GatewayConfig, UpstreamSpec } from './gatewayConfig';
+
+/** How long connecting to an upstream (and its first listing) may take at start. */
+const CONNECT_TIMEOUT_MS = 30_000;
+
+export interface Upstream {
+  name: string;
+  spec: UpstreamSpec;
+  client: Client;
+}
+
+/** A tool as the gateway offers it: its listed name, the server it routes to and its name there. */
+export interface RoutedTool {
+  listed: Tool;
+  server: string;
+  upstreamName: string;
+}
+
+export class Upstreams {
+  private constructor(
+    readonly servers: ReadonlyMap<string, Upstream>,
+    readonly tools: ReadonlyMap<string, RoutedTool>,
+  ) {}
+
+  /** Connects to every server and lists its tools; one line (ConfigError) naming the server if any fails. */
+  static async open(config: GatewayConfig, onLog?: (server: string, params: unknown) => void): Promise<Upstreams> {
+    const servers = new Map<string, Upstream>();
+    const tools = new Map<string, RoutedTool>();
+    try {
+      for (const [name, spec] of Object.entries(config.servers)) {
+        const upstream = await connect(name, spec, onLog);
+        servers.set(name, upstream);
+        for (const tool of await listAll(upstream)) {
+          const listedName = `${spec.prefix ?? ''}${tool.name}`;
+          const other = tools.get(listedName);
+          if (other)
+            throw new ConfigError(
+              `gateway config: servers "${other.server}" and "${name}" both offer a tool named ${listedName}; give one of them a "prefix"`,
+            );
+          tools.set(listedName, { listed: { ...tool, name: listedName }, server: name, upstreamName: tool.name });
+        }
+      }
+    } catch (err) {
+      await Promise.all([...servers.values()].map((u) => u.client.close().catch(() => undefined)));
+      throw err;
+    }
+    return new Upstreams(servers, tools);
+  }
+
+  server(name: string): Upstream {
+    const upstream = this.servers.get(name);
+    if (!upstream) throw new Error(`no upstream server named "${name}" on this gateway`);
+    return upstream;
+  }
+
+  /** One tools/call upstream, with the call's idempotency key in `_meta` (the activity's call, and ungated ones). */
+  async call(req: GatewayToolRequest, options: RequestOptions = {}): Promise<GatewayToolResult> {
+    const result = await this.server(req.server).client.callTool(
+      { name: req.tool, arguments: req.arguments, _meta: { [IDEMPOTENCY_META_KEY]: req.idempotencyKey } },
+      undefined,
+      options,
+    );
+    return result as GatewayToolResult;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.servers.values()].map((u) => u.client.close().catch(() => undefined)));
+  }
+}
+
+async function connect(
+  name: string,
+  spec: UpstreamSpec,
+  onLog?: (server: string, params: unknown) => void,
+): Promise<Upstream> {
+  const stderr = new Tail();
+  const { transport } = transportFor({ name, ...spec }, stderr);
+  const client = new Client({ name: 'countersign-gateway', version: '1' });
+  try {
+    await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+  } catch (err) {
+    const said = stderr.text() ? ` (stderr: ${stderr.text()})` : '';
+    const what = 'command' in spec ? `cannot start "${spec.command}"` : `cannot connect to ${spec.url}`;
+    throw new ConfigError(`gateway: upstream server "${name}": ${what}: ${describe(err)}${said}`);
+  }
+  if (onLog && client.getServerCapabilities()?.logging)
+    client.fallbackNotificationHandler = async (n) => {
+      if (n.method === 'notifications/message') onLog(name, n.params);
+    };
+  return { name, spec, client };
+}
+
+async function listAll(upstream: Upstream): Promise<Tool[]> {
+  if (!upstream.client.getServerCapabilities()?.tools) return [];
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await upstream.client.listTools(cursor === undefined ? {} : { cursor }, {
+      timeout: CONNECT_TIMEOUT_MS,
+    });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return tools;
+}

@@ -1,0 +1,134 @@
+// The MCP gateway end to end, with parts no one here wrote: the reference filesystem server upstream (stdio) and
+// the MCP SDK's Client over Streamable HTTP. A gated write is a durable run the CLI lists and decides; the file on
+// disk says whether (and how often) the upstream ran. Ungated reads pass straight through.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  GetTaskResultSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import { countersign } from '../support/countersignCli';
+import { type RunningGateway, gatewayFiles, mcpClient, startGatewayProcess } from '../support/gatewayProcess';
+
+jest.setTimeout(240_000);
+
+const setup = gatewayFiles();
+let gateway: RunningGateway;
+let client: Client;
+
+beforeAll(async () => {
+  gateway = await startGatewayProcess(setup.config);
+  client = await mcpClient(gateway.url);
+});
+afterAll(async () => {
+  await client?.close();
+  await gateway?.stop();
+});
+
+/** The gateway's pending calls as `countersign pending --json` lists them. */
+async function pendingOfGateway(): Promise<
+  Array<{ workflowId: string; callId: string; toolName: string; arguments: string }>
+> {
+  const { stdout } = await countersign(['pending', '--agent', setup.name, '--json']);
+  return JSON.parse(stdout) as never;
+}
+
+async function untilPending(count: number) {
+  for (let i = 0; i < 120; i++) {
+    const rows = await pendingOfGateway();
+    if (rows.length >= count) return rows;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`never ${count} pending call(s) of ${setup.name}`);
+}
+
+const text = (r: { content: unknown[] }) => (r.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
+
+test('tools keep their upstream names, schemas and annotations; gated ones may run as tasks', async () => {
+  const { tools } = await client.listTools();
+  const write = tools.find((t) => t.name === 'write_file')!;
+  const read = tools.find((t) => t.name === 'read_text_file')!;
+  expect(write.inputSchema.properties).toHaveProperty('content');
+  expect(write.execution?.taskSupport).toBe('optional');
+  expect(read.annotations?.readOnlyHint).toBe(true);
+  expect(read.execution?.taskSupport).toBeUndefined();
+  expect(client.getServerCapabilities()?.tasks?.requests?.tools?.call).toBeDefined();
+});
+
+test('an ungated read passes straight through, no run started', async () => {
+  writeFileSync(join(setup.files, 'hello.txt'), 'hello from disk');
+  const result = await client.callTool({ name: 'read_text_file', arguments: { path: join(setup.files, 'hello.txt') } });
+  expect(text(result as never)).toBe('hello from disk');
+  expect(await pendingOfGateway()).toEqual([]);
+});
+
+test('a task-augmented write_file waits input_required, is approved with the CLI, completes, and writes once', async () => {
+  const path = join(setup.files, 'task.txt');
+  const created = await client.request(
+    {
+      method: 'tools/call',
+      params: { name: 'write_file', arguments: { path, content: 'by task' }, task: { ttl: 600_000 } },
+    },
+    CreateTaskResultSchema,
+  );
+  const { taskId } = created.task;
+  expect(created.task.status).toBe('input_required');
+  expect(created.task.statusMessage).toMatch(/countersign approve gateway-files-\S+ call/);
+  const [row] = await untilPending(1);
+  expect(row).toMatchObject({ callId: 'call', toolName: 'write_file' });
+  expect(taskId.startsWith(`${row!.workflowId}:`)).toBe(true);
+  expect(existsSync(path)).toBe(false);
+  await countersign(['approve', row!.workflowId, 'call']);
+  let status = '';
+  for (let i = 0; i < 120 && status !== 'completed'; i++) {
+    status = (await client.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema)).status;
+    if (status !== 'completed') await new Promise((r) => setTimeout(r, 500));
+  }
+  expect(status).toBe('completed');
+  const result = await client.request({ method: 'tasks/result', params: { taskId } }, CallToolResultSchema);
+  expect(result.isError).toBeFalsy();
+  expect(readFileSync(path, 'utf8')).toBe('by task');
+  const { stdout: audit } = await countersign(['audit', row!.workflowId]);
+  expect(audit).toMatch(/write_file.*approved|approved.*write_file/);
+  const { stdout: shown } = await countersign(['show', row!.workflowId]);
+  expect(shown).toMatch(new RegExp(setup.name));
+});
+
+test('a rejected blocking call returns isError with the reviewer’s words, and nothing is written', async () => {
+  const path = join(setup.files, 'rejected.txt');
+  const call = client.callTool({ name: 'write_file', arguments: { path, content: 'no' } });
+  const [row] = await untilPending(1);
+  await countersign(['reject', row!.workflowId, 'call', '--message', 'not in this folder']);
+  const result = await call;
+  expect(result.isError).toBe(true);
+  expect(text(result as never)).toMatch(/not in this folder/);
+  expect(existsSync(path)).toBe(false);
+});
+
+test('a second identical call while one is pending joins it: one request, one write', async () => {
+  const path = join(setup.files, 'joined.txt');
+  const args = { path, content: 'once' };
+  const first = client.callTool({ name: 'write_file', arguments: args });
+  await untilPending(1);
+  const second = client.callTool({ name: 'write_file', arguments: { content: 'once', path } }); // keys in another order
+  await new Promise((r) => setTimeout(r, 1_000));
+  const rows = await pendingOfGateway();
+  expect(rows).toHaveLength(1);
+  await countersign(['approve', rows[0]!.workflowId, 'call']);
+  const [a, b] = await Promise.all([first, second]);
+  expect([a.isError, b.isError]).toEqual([undefined, undefined]);
+  expect(text(a as never)).toBe(text(b as never));
+  expect(readFileSync(path, 'utf8')).toBe('once');
+});
+
+test('an unknown tool and arguments that fail the schema are JSON-RPC errors, and nothing is booked', async () => {
+  await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(McpError);
+  await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool: no_such_tool/);
+  await expect(client.callTool({ name: 'write_file', arguments: { path: 42 } })).rejects.toThrow(
+    /Invalid arguments for tool write_file/,
+  );
+  expect(await pendingOfGateway()).toEqual([]);
+});
