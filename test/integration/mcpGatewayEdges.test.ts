@@ -1,0 +1,145 @@
+// The MCP gateway at its edges: bad configs refused in one line (exit 2) before anything runs; bad requests
+// answered by JSON-RPC errors; a task withdrawn with tasks/cancel is audited cancelled and never runs; the gateway
+// SIGKILLed while a task waits answers the same task id after a restart, and the call completes once; and a client
+// over stdio (the SDK's StdioClientTransport) gets the same gate.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolResultSchema, CreateTaskResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CLI_PATH, cliEnv, countersign, countersignExit } from '../support/countersignCli';
+import { FILESYSTEM_SERVER, gatewayFiles, mcpClient, startGatewayProcess } from '../support/gatewayProcess';
+import { projectRoot } from '../support/toolchain';
+
+jest.setTimeout(300_000);
+
+const taskCall = (client: Client, args: Record<string, unknown>) =>
+  client.request(
+    { method: 'tools/call', params: { name: 'write_file', arguments: args, task: { ttl: 600_000 } } },
+    CreateTaskResultSchema,
+  );
+const taskStatus = async (client: Client, taskId: string) =>
+  (await client.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema)).status;
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 240; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`never ${what}`);
+}
+const workflowOf = (taskId: string) => taskId.slice(0, taskId.lastIndexOf(':'));
+
+describe('a bad config is one line and exit 2, before anything runs', () => {
+  test.each([
+    ['malformed JSON', '{ "name": "x", ', /^countersign: gateway config \S+: invalid JSON at line 1 column \d+/],
+    ['a missing field', '{ "name": "x" }', /^countersign: gateway config \S+: servers: is required \(an object\)/],
+    [
+      'unknown terms',
+      JSON.stringify({ name: 'x', servers: {}, tools: { write_file: { needsAproval: true } } }),
+      /tools\.write_file\.needsAproval: unknown field/,
+    ],
+    [
+      'a command that does not exist',
+      JSON.stringify({ name: 'x', servers: { fs: { command: 'no-such-command-here' } } }),
+      /^countersign: gateway: upstream server "fs": cannot start "no-such-command-here": .*ENOENT/,
+    ],
+    [
+      'two servers offering one tool name, no prefix',
+      JSON.stringify({
+        name: 'x',
+        servers: {
+          a: { command: process.execPath, args: [FILESYSTEM_SERVER, projectRoot] },
+          b: { command: process.execPath, args: [FILESYSTEM_SERVER, projectRoot] },
+        },
+      }),
+      /servers "a" and "b" both offer a tool named read_file; give one of them a "prefix"/,
+    ],
+  ])('%s', async (_, text, line) => {
+    const { config } = gatewayFiles();
+    writeFileSync(config, text);
+    const { code, stdout, stderr } = await countersignExit(['gateway', '--config', config, '--port', '0']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr.trim()).toMatch(line);
+  });
+});
+
+describe('over Streamable HTTP', () => {
+  const setup = gatewayFiles();
+  let gateway: Awaited<ReturnType<typeof startGatewayProcess>>;
+  beforeAll(async () => {
+    gateway = await startGatewayProcess(setup.config);
+  });
+  afterAll(() => gateway?.stop());
+
+  test('malformed JSON-RPC and 5 MB of arguments are refused before any session', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const broken = await fetch(gateway.url, { method: 'POST', headers, body: '{"jsonrpc": "2.0", ' });
+    expect(broken.status).toBe(400);
+    expect(((await broken.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'write_file', arguments: { path: 'x', content: 'x'.repeat(5 * 1024 * 1024) } },
+    });
+    const over = await fetch(gateway.url, { method: 'POST', headers, body: big }).catch(() => undefined);
+    if (over) expect(over.status).toBe(413); // or the connection was closed before the rest was read
+  });
+
+  test('tasks/cancel withdraws a waiting call: audited cancelled, never run', async () => {
+    const client = await mcpClient(gateway.url);
+    const path = join(setup.files, 'withdrawn.txt');
+    const { task } = await taskCall(client, { path, content: 'never' });
+    await client.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, GetTaskResultSchema);
+    expect(await taskStatus(client, task.taskId)).toBe('cancelled');
+    const { stdout } = await countersign(['audit', workflowOf(task.taskId)]);
+    expect(stdout).toMatch(/cancelled/);
+    expect(existsSync(path)).toBe(false);
+    await client.close();
+  });
+
+  test('SIGKILLed while a task waits: after a restart the task id still answers, and the call completes once', async () => {
+    let client = await mcpClient(gateway.url);
+    const path = join(setup.files, 'durable.txt');
+    const { task } = await taskCall(client, { path, content: 'survived' });
+    expect(task.status).toBe('input_required');
+    gateway.process.kill('SIGKILL');
+    await gateway.process.exited;
+    gateway = await startGatewayProcess(setup.config);
+    client = await mcpClient(gateway.url); // a new session: the task lives in Temporal, not in the process
+    expect(await taskStatus(client, task.taskId)).toBe('input_required');
+    await countersign(['approve', workflowOf(task.taskId), 'call']);
+    await until(async () => (await taskStatus(client, task.taskId)) === 'completed', 'completed');
+    const result = await client.request(
+      { method: 'tasks/result', params: { taskId: task.taskId } },
+      CallToolResultSchema,
+    );
+    expect(result.isError).toBeFalsy();
+    expect(readFileSync(path, 'utf8')).toBe('survived');
+    await client.close();
+  });
+});
+
+test('over stdio: an ungated read passes through and a gated write waits for the CLI', async () => {
+  const setup = gatewayFiles();
+  writeFileSync(join(setup.files, 'note.txt'), 'over stdio');
+  const client = new Client({ name: 'gateway-stdio-test', version: '1' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI_PATH, 'gateway', '--stdio', '--config', setup.config],
+    env: cliEnv() as Record<string, string>,
+    cwd: projectRoot,
+    stderr: 'pipe',
+  });
+  await client.connect(transport, { timeout: 120_000 });
+  const read = await client.callTool({ name: 'read_text_file', arguments: { path: join(setup.files, 'note.txt') } });
+  expect((read.content as Array<{ text: string }>)[0]!.text).toBe('over stdio');
+  const path = join(setup.files, 'stdio.txt');
+  const { task } = await taskCall(client, { path, content: 'via stdio' });
+  await countersign(['approve', workflowOf(task.taskId), 'call']);
+  await until(async () => (await taskStatus(client, task.taskId)) === 'completed', 'completed');
+  expect(readFileSync(path, 'utf8')).toBe('via stdio');
+  await client.close();
+});
