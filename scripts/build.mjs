@@ -25,6 +25,7 @@ export const ENTRIES = {
   worker: 'worker/index.js',
   client: 'entries/client.js',
   servers: 'servers/index.js',
+  gateway: 'entries/gateway.js',
   'openai-agents': 'adapters/openaiAgents/index.js',
   'ai-sdk': 'adapters/aiSdk/index.js',
 };

@@ -52,6 +52,7 @@ test('every package entry point maps to its source in tsconfig.json, and nothing
     'countersign/worker',
     'countersign/client',
     'countersign/servers',
+    'countersign/gateway',
     'countersign/openai-agents',
     'countersign/ai-sdk',
   ]);
@@ -64,6 +65,7 @@ test('in a clone, an ES module imports every value of every entry point from the
   for (const entry of exported) expect({ entry, missing: names[entry]!.missing }).toEqual({ entry, missing: [] });
   expect(names['countersign/client']!.seen).toBeGreaterThan(50);
   expect(names['countersign/worker']!.seen).toBeGreaterThan(5);
+  expect(names['countersign/gateway']!.seen).toBeGreaterThanOrEqual(6); // startGateway, the config's loaders, …
   expect(names['countersign/openai-agents']!.seen).toBeGreaterThanOrEqual(2); // fromOpenAIAgents, UnmappableAgentError
   expect(names['countersign/ai-sdk']!.seen).toBeGreaterThanOrEqual(2);
 });
