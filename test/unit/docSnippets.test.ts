@@ -57,6 +57,8 @@ function compilerOptions(): ts.CompilerOptions {
     typeRoots: [join(REPO, 'node_modules/@types')],
     paths: {
       ...Object.fromEntries(Object.entries(sourceEntryPoints()).map(([name, file]) => [name, [file]])),
+      // The MCP SDK's subpaths ('…/client/index.js') through its package exports, which Node10 resolution does not read.
+      '@modelcontextprotocol/sdk/*': [join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/cjs/*')],
       // Everything else from the project's node_modules, as an installed consumer would find it.
       '*': [join(REPO, 'node_modules/*'), join(REPO, 'node_modules/@types/*')],
     },
