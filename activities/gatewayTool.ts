@@ -4,10 +4,17 @@
 // with isError: nothing ran. A connection that fails or times out throws: the call may have run, and the workflow
 // makes it `uncertain` for a person (it has one attempt).
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ApplicationFailure } from '@temporalio/common';
+import { Failure } from '../contract/failureTypes';
 import type { GatewayToolRequest, GatewayToolResult } from '../core/run/gatewayCall';
 import { beatWhileRunning } from './agentActivities';
 
 export type UpstreamCall = (req: GatewayToolRequest) => Promise<GatewayToolResult>;
+
+/** The upstream could not be reached, so nothing was sent: the call surely did not run. */
+export class UpstreamUnavailable extends Error {
+  override name = 'UpstreamUnavailable';
+}
 
 export function createGatewayActivities(call: UpstreamCall) {
   return {
@@ -16,6 +23,8 @@ export function createGatewayActivities(call: UpstreamCall) {
       try {
         return await call(req);
       } catch (err) {
+        if (err instanceof UpstreamUnavailable)
+          throw ApplicationFailure.create({ type: Failure.ToolUnavailable, message: err.message, nonRetryable: true });
         if (err instanceof McpError && err.code !== ErrorCode.RequestTimeout && err.code !== ErrorCode.ConnectionClosed)
           return { content: [{ type: 'text', text: `${req.tool}: ${err.message}` }], isError: true };
         throw err;

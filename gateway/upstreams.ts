@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { IDEMPOTENCY_META_KEY, Tail, describe, transportFor } from '../activities/mcp/mcpClient';
+import { UpstreamUnavailable } from '../activities/gatewayTool';
 import type { GatewayToolRequest, GatewayToolResult } from '../core/run/gatewayCall';
 import { ConfigError } from '../temporal.config';
 import type { GatewayConfig, UpstreamSpec } from './gatewayConfig';
@@ -17,6 +18,8 @@ export interface Upstream {
   name: string;
   spec: UpstreamSpec;
   client: Client;
+  /** Its connection closed (a stdio server that exited, say): the next call connects again. */
+  closed?: boolean;
 }
 
 /** A tool as the gateway offers it: its listed name, the server it routes to and its name there. */
@@ -30,6 +33,7 @@ export class Upstreams {
   private constructor(
     readonly servers: ReadonlyMap<string, Upstream>,
     readonly tools: ReadonlyMap<string, RoutedTool>,
+    private readonly onLog?: (server: string, params: unknown) => void,
   ) {}
 
   /** Connects to every server and lists its tools; one line (ConfigError) naming the server if any fails. */
@@ -54,7 +58,7 @@ export class Upstreams {
       await Promise.all([...servers.values()].map((u) => u.client.close().catch(() => undefined)));
       throw err;
     }
-    return new Upstreams(servers, tools);
+    return new Upstreams(servers, tools, onLog);
   }
 
   server(name: string): Upstream {
@@ -63,9 +67,19 @@ export class Upstreams {
     return upstream;
   }
 
-  /** One tools/call upstream, with the call's idempotency key in `_meta` (the activity's call, and ungated ones). */
+  /**
+   * One tools/call upstream, with the call's idempotency key in `_meta` (the activity's call, and ungated ones). A
+   * server whose connection closed since (it crashed) is connected again first; one that cannot be is an error.
+   */
   async call(req: GatewayToolRequest, options: RequestOptions = {}): Promise<GatewayToolResult> {
-    const result = await this.server(req.server).client.callTool(
+    const upstream = this.server(req.server);
+    if (upstream.closed) {
+      const again = await connect(upstream.name, upstream.spec, this.onLog).catch((err: Error) => {
+        throw new UpstreamUnavailable(`${err.message}; nothing was sent`);
+      });
+      Object.assign(upstream, { client: again.client, closed: false });
+    }
+    const result = await upstream.client.callTool(
       { name: req.tool, arguments: req.arguments, _meta: { [IDEMPOTENCY_META_KEY]: req.idempotencyKey } },
       undefined,
       options,
@@ -97,7 +111,11 @@ async function connect(
     client.fallbackNotificationHandler = async (n) => {
       if (n.method === 'notifications/message') onLog(name, n.params);
     };
-  return { name, spec, client };
+  const upstream: Upstream = { name, spec, client };
+  client.onclose = () => {
+    if (upstream.client === client) upstream.closed = true;
+  };
+  return upstream;
 }
 
 async function listAll(upstream: Upstream): Promise<Tool[]> {

@@ -107,7 +107,7 @@ describe('over Streamable HTTP', () => {
     expect(task.status).toBe('input_required');
     gateway.process.kill('SIGKILL');
     await gateway.process.exited;
-    gateway = await startGatewayProcess(setup.config);
+    gateway = await startGatewayProcess(setup.config, ['--wait', '3s']);
     client = await mcpClient(gateway.url); // a new session: the task lives in Temporal, not in the process
     expect(await taskStatus(client, task.taskId)).toBe('input_required');
     await countersign(['approve', workflowOf(task.taskId), 'call']);
@@ -118,6 +118,26 @@ describe('over Streamable HTTP', () => {
     );
     expect(result.isError).toBeFalsy();
     expect(readFileSync(path, 'utf8')).toBe('survived');
+    await client.close();
+  });
+
+  test('a blocking call past --wait says who decides and to call again; calling again joins the same call', async () => {
+    const client = await mcpClient(gateway.url); // the restarted gateway waits 3 s
+    const path = join(setup.files, 'later.txt');
+    const first = await client.callTool({ name: 'write_file', arguments: { path, content: 'later' } });
+    expect(first.isError).toBe(true);
+    const said = (first.content as Array<{ text: string }>)[0]!.text;
+    expect(said).toMatch(/needs a person's approval .*countersign approve (gateway-\S+) call.*Call write_file again/);
+    const workflowId = /countersign approve (gateway-\S+) call/.exec(said)![1]!;
+    const args = { name: 'write_file', arguments: { path, content: 'later' } };
+    const again = client.callTool(args); // joins; it may pass its own 3 s before the CLI has approved
+    await countersign(['approve', workflowId, 'call']);
+    let result = await again;
+    for (let i = 0; result.isError && i < 5; i++) result = await client.callTool(args);
+    expect(result.isError).toBeFalsy();
+    expect(readFileSync(path, 'utf8')).toBe('later');
+    const { stdout } = await countersign(['audit', workflowId]);
+    expect(stdout.match(/approved/g)).toHaveLength(1); // one call, one decision
     await client.close();
   });
 });
