@@ -10,7 +10,9 @@ import {
   GetTaskResultSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
-import { countersign } from '../support/countersignCli';
+import { CLI_PATH, cliEnv, countersign } from '../support/countersignCli';
+import { freePort, spawnProcess } from '../support/processes';
+import { projectRoot } from '../support/toolchain';
 import { type RunningGateway, gatewayFiles, mcpClient, startGatewayProcess } from '../support/gatewayProcess';
 
 jest.setTimeout(240_000);
@@ -131,4 +133,38 @@ test('an unknown tool and arguments that fail the schema are JSON-RPC errors, an
     /Invalid arguments for tool write_file/,
   );
   expect(await pendingOfGateway()).toEqual([]);
+});
+
+test('a blocking call with a progress token hears every 15 s while it waits, is approved in the inbox, and returns', async () => {
+  const port = await freePort();
+  const token = 'gateway-test-token-0123456789';
+  const inbox = spawnProcess(
+    process.execPath,
+    [CLI_PATH, '--task-queue', `countersign-gateway-${setup.name}`, 'serve', '--port', String(port)],
+    { cwd: projectRoot, env: cliEnv({ COUNTERSIGN_SERVE_TOKENS: `ann:${token}` }) },
+  );
+  try {
+    await inbox.waitFor(/approvals inbox at/);
+    const path = join(setup.files, 'progress.txt');
+    const heard: string[] = [];
+    const call = client.callTool({ name: 'write_file', arguments: { path, content: 'with progress' } }, undefined, {
+      onprogress: (p) => heard.push(p.message ?? ''),
+      timeout: 120_000,
+    });
+    const [row] = await untilPending(1);
+    for (let i = 0; i < 60 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 500));
+    expect(heard[0]).toMatch(/write_file is waiting for an approver to approve: .*countersign approve/);
+    const decided = await fetch(`http://127.0.0.1:${port}/api/runs/${row!.workflowId}/decisions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ decisions: [{ callId: 'call', decision: 'approve' }] }),
+    });
+    expect(decided.status).toBe(200);
+    const result = await call;
+    expect(result.isError).toBeFalsy();
+    expect(readFileSync(path, 'utf8')).toBe('with progress');
+  } finally {
+    inbox.kill('SIGTERM');
+    await inbox.exited;
+  }
 });
