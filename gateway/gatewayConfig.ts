@@ -17,6 +17,12 @@ const prefix = z
   .string()
   .regex(/^[\w.-]+$/, 'must be letters, digits, _ . or -')
   .optional();
+/** How long one call to this server may take (ms; default the MCP SDK's 60 s), as an agents-file MCP server's. */
+const timeoutMs = z
+  .number({ error: 'must be a number of milliseconds' })
+  .int('must be a whole number of milliseconds')
+  .positive('must be more than 0')
+  .optional();
 
 const stdioServer = strict({
   command: z.string().min(1),
@@ -25,11 +31,13 @@ const stdioServer = strict({
   /** Relative to the config file's folder; default that folder. */
   cwd: z.string().min(1).optional(),
   prefix,
+  timeoutMs,
 });
 const httpServer = strict({
   url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://127.0.0.1:9000/mcp' }),
   headers: strings.optional(),
   prefix,
+  timeoutMs,
 });
 const serverSchema = z.union([stdioServer, httpServer], {
   error: 'must be { "command", "args", "env", "cwd" } (stdio) or { "url", "headers" } (Streamable HTTP)',

@@ -82,7 +82,7 @@ export class Upstreams {
     const result = await upstream.client.callTool(
       { name: req.tool, arguments: req.arguments, _meta: { [IDEMPOTENCY_META_KEY]: req.idempotencyKey } },
       undefined,
-      options,
+      { ...(upstream.spec.timeoutMs ? { timeout: upstream.spec.timeoutMs } : {}), ...options },
     );
     return result as GatewayToolResult;
   }

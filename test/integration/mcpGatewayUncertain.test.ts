@@ -1,0 +1,71 @@
+// An approved gated call whose upstream does not answer in time (the everything server's long-running operation,
+// past the server's timeoutMs) may have acted: the call becomes `uncertain`, it is not sent again on its own, and a
+// person says what came of it (`countersign resolve --done`), which is what the client gets.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolResultSchema, CreateTaskResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { countersign } from '../support/countersignCli';
+import { gatewayFiles, mcpClient, startGatewayProcess, type RunningGateway } from '../support/gatewayProcess';
+import { freePort, spawnProcess, type Spawned } from '../support/processes';
+import { projectRoot } from '../support/toolchain';
+
+jest.setTimeout(240_000);
+
+const EVERYTHING = join(projectRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const SLOW = 'trigger-long-running-operation';
+let everything: Spawned;
+let gateway: RunningGateway;
+let client: Client;
+
+beforeAll(async () => {
+  const port = await freePort();
+  everything = spawnProcess(process.execPath, [EVERYTHING, 'streamableHttp'], {
+    cwd: projectRoot,
+    env: { ...process.env, PORT: String(port) },
+  });
+  await everything.waitFor(/listening on port/);
+  const setup = gatewayFiles();
+  const servers = { everything: { url: `http://127.0.0.1:${port}/mcp`, timeoutMs: 1_500 } };
+  writeFileSync(
+    setup.config,
+    JSON.stringify({ name: setup.name, servers, tools: { [SLOW]: { needsApproval: true } } }),
+  );
+  gateway = await startGatewayProcess(setup.config);
+  client = await mcpClient(gateway.url);
+});
+afterAll(async () => {
+  await client?.close();
+  await gateway?.stop();
+  everything?.kill('SIGTERM');
+  await everything?.exited;
+});
+
+test('an upstream that does not answer after approval makes the call uncertain; a person resolves it', async () => {
+  const { task } = await client.request(
+    {
+      method: 'tools/call',
+      params: { name: SLOW, arguments: { duration: 6, steps: 1 }, task: { ttl: 600_000 } },
+    },
+    CreateTaskResultSchema,
+  );
+  const workflowId = task.taskId.slice(0, task.taskId.lastIndexOf(':'));
+  await countersign(['approve', workflowId, 'call']);
+  let kind = '';
+  for (let i = 0; i < 120 && kind !== 'uncertain'; i++) {
+    const { stdout } = await countersign(['pending', '--tool', SLOW, '--json']);
+    kind =
+      (JSON.parse(stdout) as Array<{ workflowId: string; kind: string }>).find((r) => r.workflowId === workflowId)
+        ?.kind ?? '';
+    if (kind !== 'uncertain') await new Promise((r) => setTimeout(r, 500));
+  }
+  expect(kind).toBe('uncertain');
+  const status = await client.request({ method: 'tasks/get', params: { taskId: task.taskId } }, GetTaskResultSchema);
+  expect(status.status).toBe('input_required');
+  await countersign(['resolve', workflowId, 'call', '--done', 'it finished upstream']);
+  const result = await client.request(
+    { method: 'tasks/result', params: { taskId: task.taskId } },
+    CallToolResultSchema,
+  );
+  expect(result).toMatchObject({ content: [{ type: 'text', text: 'it finished upstream' }], isError: false });
+});
