@@ -11,7 +11,7 @@ import {
   GATEWAY_WORKFLOW_TYPE,
   type GatewayCallInput,
   type GatewayRunResult,
-} from '../core/run/gatewayCall';
+} from '../core/run/gatewayRuns';
 
 /** The run of a call: its workflow id, and the run of that id this call started or joined. */
 export interface CallRun {

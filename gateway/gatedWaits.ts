@@ -6,7 +6,7 @@ import type { CallToolResult, ProgressToken } from '@modelcontextprotocol/sdk/ty
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { PendingApproval } from '../contract/runViews';
-import { GATEWAY_CALL_ID } from '../core/run/gatewayCall';
+import { GATEWAY_CALL_ID } from '../core/run/gatewayRuns';
 import { type CallRun, callResult, taskStatus } from './gatedCalls';
 import type { GatewayCore } from './gatewayServer';
 

@@ -16,7 +16,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@temporalio/client';
 import { DEFAULT_REJECTION } from '../activities/callPlanning';
-import type { GatewayCallInput } from '../core/run/gatewayCall';
+import type { GatewayCallInput } from '../core/run/gatewayRuns';
 import { type CallRun, startOrJoin, taskIdOf, taskStatus } from './gatedCalls';
 import type { GatewayConfig } from './gatewayConfig';
 import { type Gate, gateOf, termsOf } from './gating';

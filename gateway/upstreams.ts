@@ -7,7 +7,7 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { IDEMPOTENCY_META_KEY, Tail, describe, transportFor } from '../activities/mcp/mcpClient';
 import { UpstreamUnavailable } from '../activities/gatewayTool';
-import type { GatewayToolRequest, GatewayToolResult } from '../core/run/gatewayCall';
+import type { GatewayToolRequest, GatewayToolResult } from '../core/run/gatewayRuns';
 import { ConfigError } from '../temporal.config';
 import type { GatewayConfig, UpstreamSpec } from './gatewayConfig';
 

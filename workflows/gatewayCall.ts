@@ -27,7 +27,7 @@ import {
   type GatewayCallResult,
   type GatewayRunResult,
   type GatewayToolResult,
-} from '../core/run/gatewayCall';
+} from '../core/run/gatewayRuns';
 import type { GatewayActivities } from '../activities/gatewayTool';
 import { describeAgent, onceToolOptions, toolOptions } from './activityProxies';
 import { AskPerson, type Decided } from './askPerson';

@@ -5,7 +5,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CallToolResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { GATEWAY_CALL_ID } from '../../core/run/gatewayCall';
+import { GATEWAY_CALL_ID } from '../../core/run/gatewayRuns';
 import { startOrJoin, taskIdOf } from '../../gateway/gatedCalls';
 import { parseGatewayConfig } from '../../gateway/gatewayConfig';
 import { type GatewayCore, gatewayServer } from '../../gateway/gatewayServer';
