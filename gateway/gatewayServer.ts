@@ -19,7 +19,8 @@ import { DEFAULT_REJECTION } from '../activities/callPlanning';
 import type { GatewayCallInput } from '../core/run/gatewayRuns';
 import { type CallRun, startOrJoin, taskIdOf, taskStatus } from './gatedCalls';
 import type { GatewayConfig } from './gatewayConfig';
-import { type Gate, gateOf, termsOf } from './gating';
+import { type Gate, callerMayDecide, gateOf, termsOf } from './gating';
+import { askCaller } from './callerDecides';
 import { waitForDecision, whereToDecide } from './gatedWaits';
 import { passThrough, passThroughCapabilities } from './passThrough';
 import { CallTaskStore, POLL_INTERVAL_MS } from './taskStore';
@@ -124,6 +125,9 @@ export function gatewayServer(core: GatewayCore, principal: string): Server {
         task: { taskId: taskIdOf(run), ttl: null, pollInterval: POLL_INTERVAL_MS, ...status },
       } as never;
     }
+    if (callerMayDecide(gate) && server.getClientCapabilities()?.elicitation)
+      // Unanswered, dismissed, or refused (someone decided first): the call waits on as any other.
+      await askCaller(core, run, { tool: name, arguments: args, principal }, extra).catch(() => undefined);
     return waitForDecision(core, run, name, req.params._meta?.progressToken, extra);
   });
 

@@ -6,6 +6,7 @@ import type { ApprovalPolicy } from '../contract/approvalPolicy';
 import type { WaitTerms } from '../core/approvals/plannedCall';
 import { waitTermsOf } from '../core/approvals/waitTerms';
 import type { GatewayConfig } from './gatewayConfig';
+import { CALLER, callerNamed } from './callerDecides';
 
 export interface Gate {
   gated: boolean;
@@ -21,5 +22,10 @@ export function gateOf(config: GatewayConfig, tool: Tool): Gate {
 
 /** The terms a gated call waits on (core/approvals/waitTerms.ts), for this requester. */
 export function termsOf(gate: Gate, requester: string, requireSignedDecisions: boolean): WaitTerms {
-  return waitTermsOf({ kind: 'approval', defined: gate.policy, requireSignedDecisions, requestedBy: requester });
+  const approvers = callerNamed(gate.policy.approvers, requester);
+  const defined = approvers ? { ...gate.policy, approvers } : gate.policy;
+  return waitTermsOf({ kind: 'approval', defined, requireSignedDecisions, requestedBy: requester });
 }
+
+/** The tool's terms let the caller decide its own call ("$caller" among its approvers). */
+export const callerMayDecide = (gate: Gate): boolean => gate.policy.approvers?.includes(CALLER) === true;

@@ -3,10 +3,14 @@
 // disk says whether (and how often) the upstream ran. Ungated reads pass straight through.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { defaultApprover } from '../../client/approvals/approver';
+import { workflowIdFor } from '../../gateway/gatedCalls';
 import {
   CallToolResultSchema,
   CreateTaskResultSchema,
+  ElicitRequestSchema,
   GetTaskResultSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -17,7 +21,10 @@ import { type RunningGateway, gatewayFiles, mcpClient, startGatewayProcess } fro
 
 jest.setTimeout(240_000);
 
-const setup = gatewayFiles();
+const setup = gatewayFiles({
+  write_file: { needsApproval: true },
+  create_directory: { needsApproval: true, approvers: ['$caller'] }, // the caller may decide it (elicitation)
+});
 let gateway: RunningGateway;
 let client: Client;
 
@@ -167,4 +174,23 @@ test('a blocking call with a progress token hears every 15 s while it waits, is 
     inbox.kill('SIGTERM');
     await inbox.exited;
   }
+});
+
+test('a client that declared elicitation decides a "$caller" tool itself: audited as its principal', async () => {
+  const asked: string[] = [];
+  const own = new Client({ name: 'eliciting', version: '1' }, { capabilities: { elicitation: {} } });
+  own.setRequestHandler(ElicitRequestSchema, async (req) => {
+    asked.push(req.params.message);
+    return { action: 'accept', content: { decision: 'approve', message: 'my own folder' } };
+  });
+  await own.connect(new StreamableHTTPClientTransport(new URL(gateway.url)));
+  const path = join(setup.files, 'mine');
+  const result = await own.callTool({ name: 'create_directory', arguments: { path } });
+  expect(result.isError).toBeFalsy();
+  expect(asked).toEqual([expect.stringMatching(/^create_directory needs your approval/)]);
+  expect(existsSync(path)).toBe(true);
+  const workflowId = workflowIdFor(setup.name, defaultApprover()!, 'create_directory', { path });
+  const { stdout } = await countersign(['audit', workflowId]);
+  expect(stdout).toMatch(new RegExp(`approved.*${defaultApprover()}|${defaultApprover()}.*approved`));
+  await own.close();
 });

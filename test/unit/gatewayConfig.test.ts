@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { loadGatewayConfig, parseGatewayConfig } from '../../gateway/gatewayConfig';
-import { gateOf, termsOf } from '../../gateway/gating';
+import { callerMayDecide, gateOf, termsOf } from '../../gateway/gating';
 
 const tool = (name: string, annotations?: Tool['annotations']): Tool => ({
   name,
@@ -117,5 +117,17 @@ describe('the gate', () => {
       timeout: '1h',
       onTimeout: 'reject',
     });
+  });
+
+  test('"$caller" among the approvers is whoever calls: the caller may decide (elicitation), besides the others', () => {
+    const config = parseGatewayConfig({
+      name: 'g',
+      servers: {},
+      tools: { mkdir: { needsApproval: true, approvers: ['$caller', 'ops'] } },
+    });
+    const gate = gateOf(config, tool('mkdir'));
+    expect(callerMayDecide(gate)).toBe(true);
+    expect(termsOf(gate, 'ann', false).approvers).toEqual(['ann', 'ops']);
+    expect(callerMayDecide(gateOf(config, tool('other')))).toBe(false);
   });
 });
