@@ -31,10 +31,28 @@ export async function waitForDecision(
   extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
 ): Promise<CallToolResult> {
   const handle = core.client.workflow.getHandle(run.workflowId, run.runId);
-  const ended = handle.result().then(
-    () => true,
-    () => true,
-  );
+  const stop = new AbortController(); // the run's long poll ends with this wait, not with the run
+  const ended = core.client
+    .withAbortSignal(stop.signal, () => handle.result())
+    .then(
+      () => true,
+      () => !stop.signal.aborted,
+    );
+  try {
+    return await waitOn(core, run, tool, progressToken, extra, ended);
+  } finally {
+    stop.abort();
+  }
+}
+
+async function waitOn(
+  core: GatewayCore,
+  run: CallRun,
+  tool: string,
+  progressToken: ProgressToken | undefined,
+  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ended: Promise<boolean>,
+): Promise<CallToolResult> {
   const started = Date.now();
   let progress = 0;
   for (;;) {

@@ -54,6 +54,7 @@ export async function listenHttp(
 ): Promise<{ url: string; close: () => Promise<void> }> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   let allowedHosts: string[] = [];
+  let allowedOrigins: string[] = [];
   const http = createServer((req, res) => {
     void (async () => {
       if (new URL(req.url ?? '/', 'http://gateway').pathname !== MCP_PATH) {
@@ -78,8 +79,10 @@ export async function listenHttp(
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sid) => void sessions.set(sid, transport),
         onsessionclosed: (sid) => void sessions.delete(sid),
+        // A web page elsewhere may not drive the gateway through the user's browser: only its own host and origin.
         enableDnsRebindingProtection: true,
         allowedHosts,
+        allowedOrigins,
       });
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -101,6 +104,7 @@ export async function listenHttp(
   const bound = (http.address() as AddressInfo).port;
   const shown = host.includes(':') ? `[${host}]` : host;
   allowedHosts = [`${shown}:${bound}`, `localhost:${bound}`, `127.0.0.1:${bound}`];
+  allowedOrigins = allowedHosts.map((h) => `http://${h}`);
   return {
     url: `http://${shown}:${bound}${MCP_PATH}`,
     close: async () => {
