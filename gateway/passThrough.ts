@@ -1,6 +1,6 @@
 // What the gateway passes through unchanged to its upstreams (issue 47, point 3): resources, resource templates,
 // subscriptions, prompts, completions and the logging level. Lists are the upstreams' lists joined (every page of
-// each, in config order); a request about one item goes to the upstream that listed it.
+// each, in config order); a request about one item goes to the upstream that listed it, or to the only one.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CompleteRequestSchema,
@@ -43,7 +43,11 @@ async function allPages<T>(list: (cursor?: string) => Promise<{ nextCursor?: str
   return items;
 }
 
-/** The first upstream (of those with the capability) whose list holds `matches`; an InvalidParams error if none. */
+/**
+ * The first upstream (of those with the capability) whose list holds `matches`; else the only one there is (a
+ * server may answer for items it does not list: a resource it made since, one under a template); else an
+ * InvalidParams error.
+ */
 async function owner(
   upstreams: Upstream[],
   list: (c: Client) => Promise<unknown[]>,
@@ -51,6 +55,7 @@ async function owner(
   what: string,
 ): Promise<Upstream> {
   for (const u of upstreams) if ((await list(u.client).catch(() => [])).some(matches)) return u;
+  if (upstreams.length === 1) return upstreams[0]!;
   throw new McpError(ErrorCode.InvalidParams, `${what} is not offered by any upstream of this gateway`);
 }
 

@@ -1,0 +1,57 @@
+// @modelcontextprotocol/conformance's server scenarios: the gateway in front of the reference everything server
+// (Streamable HTTP, every tool passed through) passes every scenario that server passes when asked directly.
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gatewayFiles, startGatewayProcess, type RunningGateway } from '../support/gatewayProcess';
+import { freePort, spawnProcess, type Spawned } from '../support/processes';
+import { projectRoot } from '../support/toolchain';
+
+jest.setTimeout(240_000);
+
+const EVERYTHING = join(projectRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const CONFORMANCE = join(projectRoot, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+let everything: Spawned;
+let gateway: RunningGateway;
+let url: string;
+
+beforeAll(async () => {
+  const port = await freePort();
+  everything = spawnProcess(process.execPath, [EVERYTHING, 'streamableHttp'], {
+    cwd: projectRoot,
+    env: { ...process.env, PORT: String(port) },
+  });
+  await everything.waitFor(/listening on port/);
+  url = `http://127.0.0.1:${port}/mcp`;
+  const setup = gatewayFiles();
+  const tools = { '*': { needsApproval: false } };
+  writeFileSync(setup.config, JSON.stringify({ name: setup.name, servers: { everything: { url } }, tools }));
+  gateway = await startGatewayProcess(setup.config);
+});
+afterAll(async () => {
+  await gateway?.stop();
+  everything?.kill('SIGTERM');
+  await everything?.exited;
+});
+
+/** The scenarios that pass, from the run's summary (a scenario with any failed check does not). */
+async function passing(target: string): Promise<string[]> {
+  const run = await promisify(execFile)(process.execPath, [CONFORMANCE, 'server', '--url', target], {
+    cwd: projectRoot,
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((err: { stdout: string }) => err); // it exits 1 when any scenario fails
+  return [...run.stdout.matchAll(/^✓ (\S+): \d+ passed, 0 failed$/gm)].map((m) => m[1]!).sort();
+}
+
+// These call tools the everything server does not have (test_simple_text, test_error_handling). It answers an
+// unknown tool with an isError result, which the scenarios accept; the gateway answers it with a JSON-RPC error
+// (-32602 Unknown tool), as an unknown tool must be refused before anything is booked or sent.
+const UNKNOWN_TOOL_SCENARIOS = ['tools-call-simple-text', 'tools-call-error'];
+
+test('every scenario the everything server passes directly passes through the gateway', async () => {
+  const direct = (await passing(url)).filter((s) => !UNKNOWN_TOOL_SCENARIOS.includes(s));
+  expect(direct.length).toBeGreaterThan(5);
+  const through = await passing(gateway.url);
+  expect(direct.filter((s) => !through.includes(s))).toEqual([]);
+});
