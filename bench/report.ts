@@ -10,6 +10,7 @@ import type { ReplayCostResult } from './replayCost';
 import { f1, renderTargets } from './targets';
 import { type LedgerBenchResult, renderLedgerBench } from './ledgerBench';
 import { renderActions } from './actionsReport';
+import { type GatewayBenchResult, renderGatewayBench } from './gatewayBench';
 
 export interface BenchResults {
   machine?: string;
@@ -22,6 +23,7 @@ export interface BenchResults {
   growth?: GrowthResult;
   deltas?: DeltaLatencyResult;
   ledger?: LedgerBenchResult;
+  gateway?: GatewayBenchResult;
 }
 
 const ratio = (a: number, b: number) => (a / Math.max(b, 1e-9)).toFixed(2);
@@ -173,5 +175,6 @@ export function renderResults(r: BenchResults): string {
   if (r.growth) parts.push(growth(r.growth).join('\n'));
   if (r.deltas) parts.push(deltas(r.deltas).join('\n'));
   if (r.ledger) parts.push(renderLedgerBench(r.ledger).join('\n'));
+  if (r.gateway) parts.push(renderGatewayBench(r.gateway, r.roundTrip?.roundTripMs.countersignToTool.p50).join('\n'));
   return parts.join('\n\n');
 }

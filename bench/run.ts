@@ -16,6 +16,8 @@
 //   growth     history events and bytes against run length (BENCH_GROWTH_TURNS, default 10,100,500), Countersign
 //              and the agent floor, and 12 newsletters of 280 KB across continue-as-new; payload storage on
 //   deltas     model text delta latency: the scripted model's SSE chunk → runner.runStreamed (BENCH_DELTA_RUNS, 20)
+//   gateway    the MCP gateway: an ungated call through it against its upstream directly (BENCH_GATEWAY_CALLS, 200),
+//              and a gated call's decision → upstream call starts (BENCH_GATEWAY_GATED, 30) (bench/gatewayBench.ts)
 //   ledger     the approvals ledger: a million entries in SQLite and PostgreSQL (a month's report, filtered pages, one
 //              decision's write), then 1,000 finished runs through the ledger against the replay path (bench/ledgerBench.ts)
 // Every dev server here runs with eager activity dispatch on (as `npm start`'s does). roundtrip and alternatives
@@ -46,8 +48,19 @@ import { measureReplayCost } from './replayCost';
 import { benchModel, startBenchServer } from './benchServer';
 import { measureLedgerBench } from './ledgerBench';
 import { openLedger } from '../storage/ledger/ledgerUrl';
+import { measureGateway } from './gatewayBench';
 
-const SECTIONS = ['start', 'roundtrip', 'alternatives', 'adapter', 'scale', 'growth', 'deltas', 'ledger'] as const;
+const SECTIONS = [
+  'start',
+  'roundtrip',
+  'alternatives',
+  'adapter',
+  'scale',
+  'growth',
+  'deltas',
+  'ledger',
+  'gateway',
+] as const;
 type Section = (typeof SECTIONS)[number];
 const log = (line: string) => console.log(`[bench] ${line}`);
 
@@ -278,6 +291,20 @@ async function main() {
         },
       });
       save();
+    }
+    if (sections.includes('gateway')) {
+      const server = await startServer();
+      try {
+        results.gateway = await measureGateway({
+          server,
+          calls: Number(process.env.BENCH_GATEWAY_CALLS ?? 200),
+          gated: Number(process.env.BENCH_GATEWAY_GATED ?? 30),
+          log,
+        });
+        save();
+      } finally {
+        await server.teardown();
+      }
     }
   } finally {
     await model.close();
