@@ -10,8 +10,10 @@ import { dim, print, printJson, printProblem } from './terminalOutput';
 import { usage, usageExits } from './usageErrors';
 import { visible } from '../core/visibleText';
 
+const where = (p: LedgerProblem) =>
+  p.callId === undefined ? `seq ${p.seq}` : `call ${p.callId}${p.seq ? ` (seq ${p.seq})` : ''}`;
 const problemLine = (p: LedgerProblem) =>
-  visible(`${p.problem}: run ${p.workflowId} (chain ${p.chainId}) seq ${p.seq}: ${p.detail}`, { oneLine: true });
+  visible(`${p.problem}: run ${p.workflowId} (chain ${p.chainId}) ${where(p)}: ${p.detail}`, { oneLine: true });
 
 export function addLedgerCommands(program: Command, connect: Connect): void {
   const ledger = usageExits(program.command('ledger')).description(

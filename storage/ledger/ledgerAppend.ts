@@ -244,7 +244,8 @@ async function saveCalls(db: SchemaRunner, rows: CallRow[]): Promise<void> {
   }
 }
 
-function callColumns(t: CallRow, r: ApprovalRecord | undefined): unknown[] {
+/** A call row's columns, in ledger_calls' order, from its trail's record (ledgerRefold.ts checks them so too). */
+export function callColumns(t: CallRow, r: ApprovalRecord | undefined): unknown[] {
   const requestedAt = isoTime(r?.requestedAt);
   const decidedAt = isoTime(r?.decidedAt);
   const wait = requestedAt && decidedAt ? Date.parse(decidedAt) - Date.parse(requestedAt) : NaN;

@@ -46,6 +46,8 @@ export interface ChainRow {
 
 export interface ChainHead {
   lastSeq: number;
+  /** The last record's position (absent in heads read before it was checked). */
+  lastPos?: number;
   lastHash: string;
   /** The last pruned record, when the chain was pruned. */
   anchorSeq: number | null;
@@ -84,6 +86,12 @@ export function verifyChain(
     problem(head.lastSeq, 'removed', `the chain's last record ${head.lastSeq} is missing`);
   else if (head && sorted.length && head.lastHash !== prevHash && head.lastSeq === prevSeq)
     problem(head.lastSeq, 'changed', `record ${head.lastSeq}'s hash differs from the one the chain's head kept`);
+  else if (head?.lastPos !== undefined && sorted.length && head.lastPos !== sorted[sorted.length - 1]!.pos)
+    problem(
+      head.lastSeq,
+      'removed',
+      `the chain's head names position ${head.lastPos}, its last record is at ${sorted[sorted.length - 1]!.pos}`,
+    );
   return problems;
 }
 

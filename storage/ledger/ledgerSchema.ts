@@ -69,6 +69,17 @@ export const MIGRATIONS: Array<(d: Dialect) => string[]> = [
     `ALTER TABLE ledger_entries ADD COLUMN ledger_id TEXT`,
     `UPDATE ledger_entries SET ledger_id = (SELECT value FROM ledger_meta WHERE name = 'ledger_id')`,
   ],
+  (d) => [
+    // Verify folds each call row again from its chain and the reviews of it: a review is found by the call it names.
+    `CREATE INDEX ledger_entries_reviews ON ledger_entries (call_id) WHERE kind = 'review'`,
+    // A record's place among all the ledger's records (1, 2, …), given when a checkpoint is taken (ledgerLeaves.ts):
+    // the order of the Merkle tree a checkpoint signs. NULL: written since the last checkpoint.
+    `ALTER TABLE ledger_entries ADD COLUMN ledger_seq ${big(d)}`,
+    `CREATE UNIQUE INDEX ledger_entries_leaf ON ledger_entries (ledger_seq)`,
+    // The leaf hashes of checkpointed records that prune deleted: the tree a checkpoint signed still recomputes.
+    `CREATE TABLE ledger_pruned_leaves (ledger_seq ${big(d)} PRIMARY KEY, leaf TEXT NOT NULL,
+      workflow_id ${key(d)} NOT NULL, chain_id ${key(d)} NOT NULL, seq INTEGER NOT NULL, pruned_at TEXT NOT NULL)`,
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -53,7 +53,10 @@ export interface ComplianceReport extends ReportGroup {
 export interface LedgerProblem {
   workflowId: string;
   chainId: string;
+  /** The record's seq (0: none, e.g. a call row whose chain has no record of it). */
   seq: number;
+  /** Set when the problem is a call's row in the report tables (ledger_calls, ledger_call_approvers). */
+  callId?: string;
   problem: 'changed' | 'removed' | 'differs from history';
   detail: string;
 }

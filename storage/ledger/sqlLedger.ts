@@ -1,28 +1,15 @@
 // The approvals ledger over SQL, once for both stores: sqliteLedger.ts and pgLedger.ts each hand it a driver (how to
 // run a statement and a transaction), and this does the rest — migrations at open, writes (ledgerAppend.ts), pages
-// (ledgerReads.ts), the report (ledgerReport.ts), verification (ledgerChain.ts) and pruning.
+// (ledgerReads.ts), the report (ledgerReport.ts), verification (ledgerVerification.ts) and pruning.
 import type { LedgerWrite, LedgerWriteResult } from '../../contract/ledgerRecords';
 import { appendWrite, isoTime } from './ledgerAppend';
-import { type ChainRow, verifyChain } from './ledgerChain';
 import { pageOf } from './ledgerReads';
 import { reportOf } from './ledgerReport';
 import { type Dialect, type SchemaRunner, migrate } from './ledgerSchema';
-import type { LedgerPage, LedgerPageQuery, LedgerProblem, LedgerQuery, LedgerStore, VerifyResult } from './ledgerStore';
+import { ROW_COLUMNS, chainRow, verifyOf } from './ledgerVerification';
+import type { LedgerPage, LedgerPageQuery, LedgerQuery, LedgerStore, VerifyResult } from './ledgerStore';
 
 type Row = Record<string, unknown>;
-
-const ROW_COLUMNS = 'seq, pos, prev_seq, hash, body, call_id, kind, at';
-const chainRow = (r: Row) =>
-  ({
-    seq: Number(r.seq),
-    pos: Number(r.pos),
-    prevSeq: r.prev_seq === null ? null : Number(r.prev_seq),
-    hash: String(r.hash),
-    body: String(r.body),
-    callId: String(r.call_id),
-    kind: String(r.kind),
-    at: String(r.at),
-  }) satisfies ChainRow & { kind: string; at: string };
 
 export interface SqlDriver {
   readonly dialect: Dialect;
@@ -84,67 +71,8 @@ class SqlLedger implements LedgerStore {
     return reportOf(this.driver, this.driver.dialect, q);
   }
 
-  async verify(q: { sinceIso?: string; untilIso?: string }): Promise<VerifyResult> {
-    const clauses: string[] = [];
-    const params: unknown[] = [];
-    for (const [bound, op] of [
-      [q.sinceIso, '>='],
-      [q.untilIso, '<'],
-    ] as const)
-      if (bound) {
-        clauses.push(`at ${op} ?`);
-        params.push(isoTime(bound));
-      }
-    const inRange = clauses.length
-      ? `SELECT DISTINCT workflow_id, chain_id FROM ledger_entries WHERE ${clauses.join(' AND ')}`
-      : `SELECT workflow_id, chain_id FROM ledger_chains`;
-    const keys = new Map<string, { workflowId: string; chainId: string }>();
-    const note = (r: Row) =>
-      keys.set(`${r.workflow_id}\n${r.chain_id}`, { workflowId: String(r.workflow_id), chainId: String(r.chain_id) });
-    for (const r of await this.driver.all(inRange, params)) note(r);
-    // A chain whose every record is gone (and not pruned) has nothing in any range: look for it always.
-    for (const r of await this.driver.all(
-      `SELECT h.workflow_id, h.chain_id FROM ledger_chains h WHERE (h.anchor_seq IS NULL OR h.last_seq <> h.anchor_seq) AND NOT EXISTS
-       (SELECT 1 FROM ledger_entries e WHERE e.workflow_id = h.workflow_id AND e.chain_id = h.chain_id)`,
-    ))
-      note(r);
-    const problems: LedgerProblem[] = [];
-    let records = 0;
-    // A few hundred chains a round trip: their rows and heads in two queries.
-    const all = [...keys.values()];
-    for (let i = 0; i < all.length; i += 200) {
-      const part = all.slice(i, i + 200);
-      const among = `(workflow_id, chain_id) IN (VALUES ${part.map(() => '(?, ?)').join(', ')})`;
-      const params = part.flatMap((k) => [k.workflowId, k.chainId]);
-      const rows = new Map<string, ReturnType<typeof chainRow>[]>();
-      for (const r of await this.driver.all(
-        `SELECT ${ROW_COLUMNS}, workflow_id, chain_id FROM ledger_entries WHERE ${among}`,
-        params,
-      )) {
-        const k = `${r.workflow_id}\n${r.chain_id}`;
-        rows.set(k, [...(rows.get(k) ?? []), chainRow(r)]);
-      }
-      const heads = new Map(
-        (await this.driver.all(`SELECT * FROM ledger_chains WHERE ${among}`, params)).map((h) => [
-          `${h.workflow_id}\n${h.chain_id}`,
-          h,
-        ]),
-      );
-      for (const key of part) {
-        const k = `${key.workflowId}\n${key.chainId}`;
-        const kept = (rows.get(k) ?? []).sort((a, b) => a.pos - b.pos);
-        const h = heads.get(k);
-        records += kept.length;
-        const head = h && {
-          lastSeq: Number(h.last_seq),
-          lastHash: String(h.last_hash),
-          anchorSeq: h.anchor_seq === null ? null : Number(h.anchor_seq),
-          anchorHash: h.anchor_hash === null ? null : String(h.anchor_hash),
-        };
-        problems.push(...verifyChain(key, kept, head));
-      }
-    }
-    return { chains: keys.size, records, problems };
+  verify(q: { sinceIso?: string; untilIso?: string }): Promise<VerifyResult> {
+    return verifyOf(this.driver, q);
   }
 
   private async rows(key: { workflowId: string; chainId: string }, db: Pick<SchemaRunner, 'all'> = this.driver) {

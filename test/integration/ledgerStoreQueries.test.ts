@@ -124,7 +124,7 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger', (kind) => {
     expect(empty).toMatchObject({ total: 0, approvalRate: null, timeToDecisionMs: { p50: null, p95: null } });
   });
 
-  test('verify names a changed record and a removed one', async () => {
+  test('verify names a changed record and a removed one (and the call row the removed one leaves behind)', async () => {
     const w = run('verify-1', 'q-verify', {
       entries: [1, 2, 3, 4, 5].map((s) => entry(s, `c${s}`, { decidedAt: at(2020, s), requestedAt: at(2020, 0) })),
     });
@@ -135,10 +135,12 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger', (kind) => {
       WHERE workflow_id = 'verify-1' AND seq = 2`);
     await tamper(`DELETE FROM ledger_entries WHERE workflow_id = 'verify-1' AND seq = 4`);
     const result = await store.verify(range);
-    expect(result.problems.map((p) => [p.workflowId, p.chainId, p.seq, p.problem])).toEqual([
-      ['verify-1', 'verify-1-first', 2, 'changed'],
-      ['verify-1', 'verify-1-first', 4, 'removed'],
+    expect(result.problems.map((p) => [p.workflowId, p.chainId, p.seq, p.problem, p.callId])).toEqual([
+      ['verify-1', 'verify-1-first', 2, 'changed', undefined],
+      ['verify-1', 'verify-1-first', 4, 'removed', undefined],
+      ['verify-1', 'verify-1-first', 0, 'changed', 'c4'],
     ]);
+    expect(result.problems[2]!.detail).toBe('the report tables show it approved, but its chain has no record of it');
     await tamper(`DELETE FROM ledger_entries WHERE workflow_id = 'verify-1' AND seq = 5`);
     expect((await store.verify(range)).problems.map((p) => [p.seq, p.problem])).toContainEqual([5, 'removed']);
   });

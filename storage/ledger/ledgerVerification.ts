@@ -1,0 +1,140 @@
+// `verify` over SQL, for both stores: every chain with a record in range is recomputed from its first kept record
+// (ledgerChain.ts), and the call rows the readers read are folded again from it and compared (ledgerRefold.ts). A few
+// hundred chains a round trip, so a million-record ledger is read in bounded pieces, never whole.
+import type { LedgerReview } from '../../contract/ledgerRecords';
+import { isoTime } from './ledgerAppend';
+import { type ChainBody, type ChainRow, verifyChain } from './ledgerChain';
+import { newestReviews, refoldChain } from './ledgerRefold';
+import type { SchemaRunner } from './ledgerSchema';
+import type { LedgerProblem, VerifyResult } from './ledgerStore';
+
+type Row = Record<string, unknown>;
+type Key = { workflowId: string; chainId: string };
+
+export const ROW_COLUMNS = 'seq, pos, prev_seq, hash, body, call_id, kind, at';
+export const chainRow = (r: Row) =>
+  ({
+    seq: Number(r.seq),
+    pos: Number(r.pos),
+    prevSeq: r.prev_seq === null ? null : Number(r.prev_seq),
+    hash: String(r.hash),
+    body: String(r.body),
+    callId: String(r.call_id),
+    kind: String(r.kind),
+    at: String(r.at),
+  }) satisfies ChainRow & { kind: string; at: string };
+
+const BATCH = 200;
+const IDS = 400;
+const keyOf = (r: Row): Key => ({ workflowId: String(r.workflow_id), chainId: String(r.chain_id) });
+const textOf = (k: Key) => `${k.workflowId}\n${k.chainId}`;
+
+/** Recomputes every chain with a record in range (and every chain or call row that has none), naming what differs. */
+export async function verifyOf(
+  db: Pick<SchemaRunner, 'all'>,
+  q: { sinceIso?: string; untilIso?: string },
+): Promise<VerifyResult> {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  for (const [bound, op] of [
+    [q.sinceIso, '>='],
+    [q.untilIso, '<'],
+  ] as const)
+    if (bound) {
+      clauses.push(`at ${op} ?`);
+      params.push(isoTime(bound));
+    }
+  const inRange = clauses.length
+    ? `SELECT DISTINCT workflow_id, chain_id FROM ledger_entries WHERE ${clauses.join(' AND ')}`
+    : // Call rows with no chain too: a row made up by hand has no record behind it.
+      `SELECT workflow_id, chain_id FROM ledger_chains UNION SELECT DISTINCT workflow_id, chain_id FROM ledger_calls`;
+  const keys = new Map<string, Key>();
+  const note = (r: Row) => keys.set(textOf(keyOf(r)), keyOf(r));
+  for (const r of await db.all(inRange, params)) note(r);
+  // A chain whose every record is gone (and not pruned) has nothing in any range: look for it always.
+  for (const r of await db.all(
+    `SELECT h.workflow_id, h.chain_id FROM ledger_chains h WHERE (h.anchor_seq IS NULL OR h.last_seq <> h.anchor_seq) AND NOT EXISTS
+     (SELECT 1 FROM ledger_entries e WHERE e.workflow_id = h.workflow_id AND e.chain_id = h.chain_id)`,
+  ))
+    note(r);
+  const problems: LedgerProblem[] = [];
+  let records = 0;
+  const all = [...keys.values()].sort((a, b) => (textOf(a) < textOf(b) ? -1 : 1));
+  for (let i = 0; i < all.length; i += BATCH) {
+    const part = all.slice(i, i + BATCH);
+    const checked = await verifyBatch(db, part);
+    records += checked.records;
+    problems.push(...checked.problems);
+  }
+  return { chains: keys.size, records, problems };
+}
+
+async function verifyBatch(db: Pick<SchemaRunner, 'all'>, part: Key[]) {
+  const among = `(workflow_id, chain_id) IN (VALUES ${part.map(() => '(?, ?)').join(', ')})`;
+  const params = part.flatMap((k) => [k.workflowId, k.chainId]);
+  const grouped = async (sql: string) => {
+    const by = new Map<string, Row[]>();
+    for (const r of await db.all(sql, params)) {
+      const k = textOf(keyOf(r));
+      by.set(k, [...(by.get(k) ?? []), r]);
+    }
+    return by;
+  };
+  const rows = await grouped(`SELECT ${ROW_COLUMNS}, workflow_id, chain_id FROM ledger_entries WHERE ${among}`);
+  const heads = await grouped(`SELECT * FROM ledger_chains WHERE ${among}`);
+  const calls = await grouped(`SELECT * FROM ledger_calls WHERE ${among}`);
+  const approvers = await grouped(`SELECT * FROM ledger_call_approvers WHERE ${among}`);
+  const reviews = await reviewsOf(db, [...calls.values()].flat());
+  const problems: LedgerProblem[] = [];
+  let records = 0;
+  for (const key of part) {
+    const k = textOf(key);
+    const kept = (rows.get(k) ?? []).map(chainRow).sort((a, b) => a.pos - b.pos);
+    const h = heads.get(k)?.[0];
+    records += kept.length;
+    const head = h && {
+      lastSeq: Number(h.last_seq),
+      lastPos: Number(h.last_pos),
+      lastHash: String(h.last_hash),
+      anchorSeq: h.anchor_seq === null ? null : Number(h.anchor_seq),
+      anchorHash: h.anchor_hash === null ? null : String(h.anchor_hash),
+    };
+    const found = verifyChain(key, kept, head);
+    problems.push(...found);
+    const changed = new Set(found.filter((p) => p.problem === 'changed').map((p) => p.seq));
+    const parsed = kept.flatMap((r) => {
+      try {
+        return [{ seq: r.seq, body: JSON.parse(r.body) as ChainBody, changed: changed.has(r.seq) }];
+      } catch {
+        return []; // named by verifyChain
+      }
+    });
+    problems.push(...refoldChain(key, parsed, reviews, calls.get(k) ?? [], approvers.get(k) ?? []));
+  }
+  return { problems, records };
+}
+
+/** The reviews of these calls (a review's row is the reviews workflow's; its body names the call), oldest first. */
+async function reviewsOf(db: Pick<SchemaRunner, 'all'>, calls: Row[]): Promise<Map<string, LedgerReview>> {
+  const ids = [...new Set(calls.map((c) => String(c.call_id)))];
+  const wanted = new Set(calls.map((c) => `${c.workflow_id}\u0000${c.call_id}`));
+  const found: Array<{ at: string; pos: number; review: LedgerReview }> = [];
+  for (let i = 0; i < ids.length; i += IDS) {
+    const part = ids.slice(i, i + IDS);
+    for (const r of await db.all(
+      `SELECT body, written_at, pos FROM ledger_entries WHERE kind = 'review' AND call_id IN (${part.map(() => '?').join(', ')})`,
+      part,
+    )) {
+      let review: LedgerReview;
+      try {
+        review = (JSON.parse(String(r.body)) as ChainBody).record as LedgerReview;
+      } catch {
+        continue; // its own chain names it
+      }
+      if (wanted.has(`${review.workflowId}\u0000${review.callId}`))
+        found.push({ at: String(r.written_at), pos: Number(r.pos), review });
+    }
+  }
+  found.sort((a, b) => (a.at === b.at ? a.pos - b.pos : a.at < b.at ? -1 : 1));
+  return newestReviews(found.map((f) => f.review));
+}
