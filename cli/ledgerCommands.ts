@@ -1,6 +1,7 @@
-// `countersign ledger backfill | verify | prune`: the approvals ledger's upkeep. Backfill writes in what retained
-// runs recorded before the ledger existed; verify recomputes the chains (and compares retained runs' histories),
-// printing one line per problem and exiting 1; prune is the only delete. Bad input: one line, exit 2, nothing done.
+// `countersign ledger backfill | verify | checkpoint | prune`: the approvals ledger's upkeep. Backfill writes in what
+// retained runs recorded before the ledger existed; verify recomputes the chains and the report rows (and compares
+// retained runs' histories and, with --checkpoints, the signed checkpoints a witness keeps), printing one line per
+// problem and exiting 1; checkpoint signs the tree head for the witness; prune is the only delete. Bad input: one line, exit 2, nothing done.
 import type { Command } from 'commander';
 import { type LedgerProblem, ledgerInUse } from '../storage/ledger/ledgerStore';
 import { type Connect } from './cliConnection';
@@ -12,8 +13,16 @@ import { visible } from '../core/visibleText';
 
 const where = (p: LedgerProblem) =>
   p.callId === undefined ? `seq ${p.seq}` : `call ${p.callId}${p.seq ? ` (seq ${p.seq})` : ''}`;
+/** One line per problem; a checkpoint's own problem (a forged one) names no run. */
 const problemLine = (p: LedgerProblem) =>
-  visible(`${p.problem}: run ${p.workflowId} (chain ${p.chainId}) ${where(p)}: ${p.detail}`, { oneLine: true });
+  visible(
+    p.workflowId
+      ? `${p.problem}: run ${p.workflowId} (chain ${p.chainId}) ${where(p)}: ${p.detail}`
+      : `${p.problem}: ${p.detail}`,
+    {
+      oneLine: true,
+    },
+  );
 
 export function addLedgerCommands(program: Command, connect: Connect): void {
   const ledger = usageExits(program.command('ledger')).description(
@@ -46,28 +55,76 @@ export function addLedgerCommands(program: Command, connect: Connect): void {
       "recompute every chain (a record changed or removed is named, one line each, exit 1) and compare retained runs' histories with it",
     )
     .option('--since <duration>', 'only chains with a record within this long, e.g. 30d')
+    .option(
+      '--checkpoints <witness>',
+      'also check every signed checkpoint this folder or s3://bucket/prefix keeps: each signature, then that the ledger only grew since',
+    )
+    .option(
+      '--checkpoint-keys <file>',
+      'the public keys checkpoints are checked with (default COUNTERSIGN_LEDGER_CHECKPOINT_KEYS)',
+    )
     .option('--json', 'machine-readable output')
-    .action(async (o: { since?: string; json?: boolean }) => {
+    .action(async (o: { since?: string; json?: boolean; checkpoints?: string; checkpointKeys?: string }) => {
       const { sinceIso } = lazy.reportPeriod();
       if (o.since !== undefined) usage(() => sinceIso(o.since!));
+      if (o.checkpoints !== undefined) usage(() => lazy.ledgerWitness().witnessOf(o.checkpoints!));
       const client = await clientIfReachable(connect, "checking the chains alone (no run's history compared)");
       const store = await lazy.ledgerAccess().openConfiguredLedger();
       try {
         // The global --task-queue narrows the comparison with history to that queue's runs; the chains are all checked.
-        const result = await lazy
+        const verified = await lazy
           .ledgerVerify()
           .verifyLedger(client, { since: o.since, taskQueue: taskQueue(), ledger: store });
+        const checked =
+          o.checkpoints === undefined
+            ? undefined
+            : await lazy
+                .ledgerCheckpoints()
+                .checkCheckpoints(store, { witness: o.checkpoints, keysFile: o.checkpointKeys });
+        const result = { ...verified, problems: [...verified.problems, ...(checked?.problems ?? [])] };
         // Records written to another ledger are not this one's problems, but it cannot vouch for them: exit 1 too.
         if (result.problems.length || result.writtenElsewhere.length) process.exitCode = 1;
-        if (o.json) return printJson(result);
+        if (o.json)
+          return printJson(checked ? { ...result, checkpoints: { ...checked, problems: undefined } } : result);
         print(dim(ledgerInUse(store)));
         for (const p of result.problems) printProblem(problemLine(p));
         for (const e of result.writtenElsewhere) printProblem(`run ${e.workflowId} (chain ${e.chainId}): ${e.detail}`);
-        const summary = `${result.chains} chain(s), ${result.records} record(s), ${result.comparedWithHistory} compared with their run's history`;
+        const vouched =
+          checked && `, ${checked.trusted} of ${checked.read} checkpoint(s) trusted (up to size ${checked.treeSize})`;
+        const summary = `${result.chains} chain(s), ${result.records} record(s), ${result.comparedWithHistory} compared with their run's history${vouched ?? ''}`;
         const elsewhere = result.writtenElsewhere.length;
         if (result.problems.length) printProblem(`${result.problems.length} problem(s) in ${summary}`);
         if (elsewhere) printProblem(`${elsewhere} run(s) written to another ledger; ${summary}`);
         if (!result.problems.length && !elsewhere) print(dim(`ledger verified: ${summary}; no problems`));
+      } finally {
+        await store.close();
+      }
+    });
+
+  ledger
+    .command('checkpoint')
+    .description(
+      "sign the ledger's tree head (a Merkle root over every record, and the count) and hand it to the witness outside the database",
+    )
+    .option(
+      '--witness <witness>',
+      'a folder, s3://bucket/prefix or an https:// webhook (default COUNTERSIGN_LEDGER_WITNESS)',
+    )
+    .option('--key <file>', 'the Ed25519 private key it is signed with (default COUNTERSIGN_LEDGER_CHECKPOINT_KEY)')
+    .option('--json', 'machine-readable output')
+    .action(async (o: { witness?: string; key?: string; json?: boolean }) => {
+      if (o.witness !== undefined) usage(() => lazy.ledgerWitness().witnessOf(o.witness!));
+      const store = await lazy.ledgerAccess().openConfiguredLedger();
+      try {
+        const taken = await lazy.ledgerCheckpoints().takeCheckpoint(store, { witness: o.witness, keyFile: o.key });
+        if (o.json) return printJson(taken);
+        if (taken.unchanged)
+          return print(
+            `no record since the last checkpoint (size ${taken.treeSize}, ${taken.records} record(s)): none taken`,
+          );
+        print(
+          `checkpoint of size ${taken.treeSize} (${taken.records} record(s) kept), root ${taken.rootHash}, kept at ${taken.where}`,
+        );
       } finally {
         await store.close();
       }

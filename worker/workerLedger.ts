@@ -99,6 +99,10 @@ class LaterLedger implements LedgerStore {
   chain: LedgerStore['chain'] = async (k) => (await this.store()).chain(k);
   prune: LedgerStore['prune'] = async (before) => (await this.store()).prune(before);
   heldRuns: LedgerStore['heldRuns'] = async (ids) => (await this.store()).heldRuns(ids);
+  placeLeaves: LedgerStore['placeLeaves'] = async () => (await this.store()).placeLeaves();
+  markCheckpointed: LedgerStore['markCheckpointed'] = async (size) => (await this.store()).markCheckpointed(size);
+  leaves: LedgerStore['leaves'] = async (after, limit) => (await this.store()).leaves(after, limit);
+  chainState: LedgerStore['chainState'] = async (k) => (await this.store()).chainState(k);
   private opened: LedgerStore | undefined;
 
   get id(): string | undefined {

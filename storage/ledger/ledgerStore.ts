@@ -4,6 +4,7 @@
 // storage/ledger/sqliteLedger.ts and pgLedger.ts, opened by openLedger (ledgerUrl.ts).
 import type { LedgerWrite, LedgerWriteResult } from '../../contract/ledgerRecords';
 import type { ApprovalFilter, ApprovalRecord } from '../../core/approvals/approvalHistory';
+import type { LedgerLeaf } from './ledgerLeaves';
 
 /** Which calls a page or a report covers. Times are ISO-8601; `until` is exclusive. */
 export interface LedgerQuery extends ApprovalFilter {
@@ -88,6 +89,17 @@ export interface LedgerStore {
   chain(key: { workflowId: string; chainId: string }): Promise<Array<{ seq: number; hash: string; entry: unknown }>>;
   /** Which of these runs (workflow ids) have records in this ledger. */
   heldRuns(workflowIds: string[]): Promise<Set<string>>;
+  /**
+   * Gives the records written since the last call their places in the ledger-wide tree (ledgerLeaves.ts): the tree's
+   * size after, how many records the ledger keeps, and the size its last checkpoint was taken at.
+   */
+  placeLeaves(): Promise<{ size: number; records: number; checkpointed: number }>;
+  /** Remembers that a witness keeps a checkpoint of this size (the next one lists the leaves after it). */
+  markCheckpointed(size: number): Promise<void>;
+  /** Up to `limit` leaves of the tree after place `after`, in order. */
+  leaves(after: number, limit: number): Promise<LedgerLeaf[]>;
+  /** How many records a chain keeps, and its highest seq (to say what a checkpoint's missing records were). */
+  chainState(key: { workflowId: string; chainId: string }): Promise<{ records: number; lastSeq: number | null }>;
   /** Deletes every record decided before `beforeIso` (whole calls), and returns how many entries went. */
   prune(beforeIso: string): Promise<number>;
   /** Throws when the store cannot be reached (readiness). */

@@ -3,6 +3,7 @@
 // (ledgerReads.ts), the report (ledgerReport.ts), verification (ledgerVerification.ts) and pruning.
 import type { LedgerWrite, LedgerWriteResult } from '../../contract/ledgerRecords';
 import { appendWrite, isoTime } from './ledgerAppend';
+import { type LedgerLeaf, keepPrunedLeaves, leavesAfter, placeNewRecords } from './ledgerLeaves';
 import { pageOf } from './ledgerReads';
 import { reportOf } from './ledgerReport';
 import { type Dialect, type SchemaRunner, migrate } from './ledgerSchema';
@@ -75,6 +76,42 @@ class SqlLedger implements LedgerStore {
     return verifyOf(this.driver, q);
   }
 
+  placeLeaves(): Promise<{ size: number; records: number; checkpointed: number }> {
+    return this.driver.transaction(
+      async (db) => {
+        const size = await placeNewRecords(db);
+        const [r] = await db.all('SELECT COUNT(*) AS n FROM ledger_entries');
+        const [m] = await db.all(`SELECT value FROM ledger_meta WHERE name = 'checkpointed_size'`);
+        return { size, records: Number(r?.n ?? 0), checkpointed: Number(m?.value ?? 0) };
+      },
+      ['ledger leaves'],
+    );
+  }
+
+  async markCheckpointed(size: number): Promise<void> {
+    await this.driver.transaction(
+      (db) =>
+        db.run(
+          `INSERT INTO ledger_meta (name, value) VALUES ('checkpointed_size', ?)
+           ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+          [String(size)],
+        ),
+      ['ledger leaves'],
+    );
+  }
+
+  leaves(after: number, limit: number): Promise<LedgerLeaf[]> {
+    return leavesAfter(this.driver, after, limit);
+  }
+
+  async chainState(key: { workflowId: string; chainId: string }): Promise<{ records: number; lastSeq: number | null }> {
+    const [r] = await this.driver.all(
+      `SELECT COUNT(*) AS n, MAX(seq) AS last FROM ledger_entries WHERE workflow_id = ? AND chain_id = ?`,
+      [key.workflowId, key.chainId],
+    );
+    return { records: Number(r?.n ?? 0), lastSeq: r?.last === null || r?.last === undefined ? null : Number(r.last) };
+  }
+
   private async rows(key: { workflowId: string; chainId: string }, db: Pick<SchemaRunner, 'all'> = this.driver) {
     const rows = await db.all(`SELECT ${ROW_COLUMNS} FROM ledger_entries WHERE workflow_id = ? AND chain_id = ?`, [
       key.workflowId,
@@ -129,6 +166,12 @@ class SqlLedger implements LedgerStore {
     if (!n) return 0;
     const gone = rows.slice(0, n);
     const last = gone[n - 1]!;
+    await keepPrunedLeaves(
+      db,
+      key,
+      gone.map((r) => r.seq),
+      new Date().toISOString(),
+    );
     for (let i = 0; i < gone.length; i += 500) {
       const part = gone.slice(i, i + 500);
       await db.run(
