@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import pg from 'pg';
 import { AgentRegistry, defineAgent } from '../../agents';
 import { sendEmail } from '../../agents/demo/emailAssistant';
 import { Runner } from '../../client';
@@ -19,6 +18,7 @@ import { cliEnv, countersignExit } from '../support/countersignCli';
 import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { type TestPostgres, startPostgres } from '../support/postgres';
+import { type Tamper, tampererOf } from '../support/ledgerStores';
 
 jest.setTimeout(300_000);
 
@@ -44,11 +44,21 @@ const write = (entries: LedgerEntry[]): LedgerWrite => ({
   entries,
 });
 
-/** A ledger taken back to schema 1 as a version before ids left it: no ledger_meta, no ledger_id, one record. */
-async function schemaOneLedger(url: string, exec: (sql: string) => Promise<Array<Record<string, unknown>>>) {
+/**
+ * A ledger taken back to schema 1 as a version before ids left it: no ledger_meta, no ledger_id, one record; and
+ * none of schema 3 (the reviews index, the records' places in the checkpoints' tree, the pruned leaves).
+ */
+async function schemaOneLedger(url: string, exec: Tamper) {
   const made = (await openLedger(url))!;
   await made.write(write([entry(1, 'a')]));
   await made.close();
+  for (const sql of [
+    'DROP INDEX ledger_entries_reviews',
+    'DROP INDEX ledger_entries_leaf',
+    'ALTER TABLE ledger_entries DROP COLUMN ledger_seq',
+    'DROP TABLE ledger_pruned_leaves',
+  ])
+    await exec(sql);
   await exec('DROP TABLE ledger_meta');
   await exec('ALTER TABLE ledger_entries DROP COLUMN ledger_id');
   await exec('DELETE FROM ledger_schema WHERE version > 1');
@@ -57,41 +67,21 @@ async function schemaOneLedger(url: string, exec: (sql: string) => Promise<Array
 describe.each(['sqlite', 'postgres'] as const)('the %s ledger', (kind) => {
   let server: TestPostgres | undefined;
   let url: string;
-  let exec: (sql: string) => Promise<Array<Record<string, unknown>>>;
+  let exec: Tamper;
   beforeAll(async () => {
-    if (kind === 'sqlite') {
-      url = path.join(folder, 'schema-1.db');
-      exec = async (sql) => {
-        const db = new DatabaseSync(url);
-        try {
-          return db.prepare(sql).all() as Array<Record<string, unknown>>;
-        } finally {
-          db.close();
-        }
-      };
-    } else {
-      server = await startPostgres();
-      url = server.url;
-      exec = async (sql) => {
-        const client = new pg.Client(url);
-        await client.connect();
-        try {
-          return (await client.query(sql)).rows as Array<Record<string, unknown>>;
-        } finally {
-          await client.end();
-        }
-      };
-    }
+    if (kind === 'sqlite') url = path.join(folder, 'schema-1.db');
+    else url = (server = await startPostgres()).url;
+    exec = tampererOf(url);
   });
   afterAll(async () => server?.remove());
 
-  test('a ledger of schema 1 (before ids) migrates: it gets an id, its records carry it, and they still verify', async () => {
+  test('a ledger of schema 1 (before ids) migrates: it gets an id, its records carry it, they still verify, and a checkpoint places them', async () => {
     await schemaOneLedger(url, exec);
     const ledgerIds = async () =>
       (await exec(`SELECT ledger_id FROM ledger_entries ORDER BY seq`)).map((r) => r.ledger_id);
     const upgraded = (await openLedger(url)) as LedgerStore & { migrated: number[] };
     try {
-      expect(upgraded.migrated).toEqual([2]);
+      expect(upgraded.migrated).toEqual([2, 3]);
       expect(upgraded.id).toMatch(/^[0-9a-f]{16}$/);
       expect(await ledgerIds()).toEqual([upgraded.id]);
       expect((await upgraded.approvals({ taskQueue: 'q-schema-1' })).records.map((r) => r.callId)).toEqual(['a']);
@@ -100,6 +90,11 @@ describe.each(['sqlite', 'postgres'] as const)('the %s ledger', (kind) => {
       expect(result).toEqual({ written: 1, skipped: 1, ledgerId: upgraded.id });
       expect(await ledgerIds()).toEqual([upgraded.id, upgraded.id]);
       expect(await upgraded.heldRuns(['schema-1', 'never-written'])).toEqual(new Set(['schema-1']));
+      expect(await upgraded.placeLeaves()).toEqual({ size: 2, records: 2, checkpointed: 0 });
+      expect((await upgraded.leaves(0, 10)).map((l) => [l.index, l.seq])).toEqual([
+        [1, 1],
+        [2, 2],
+      ]);
     } finally {
       await upgraded.close();
     }

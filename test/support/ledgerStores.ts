@@ -45,11 +45,42 @@ export async function all(store: LedgerStore, q: Parameters<LedgerStore['approva
 
 export type Kind = 'sqlite' | 'postgres';
 
+/** Rows of a statement, or the last of several. */
+export type Tamper = (sql: string) => Promise<Array<Record<string, unknown>>>;
+
+/**
+ * Runs SQL on the ledger at `url` behind its store's back, on a connection of its own (the tamperer of the verify
+ * tests, and how a test takes a ledger back to an old schema): a SQLite file or a PostgreSQL URL.
+ */
+export function tampererOf(url: string): Tamper {
+  if (!/^postgres(ql)?:\/\//.test(url))
+    return async (sql) => {
+      const db = new DatabaseSync(url);
+      try {
+        if (!/;\s*\S/.test(sql)) return db.prepare(sql).all() as Array<Record<string, unknown>>;
+        db.exec(sql);
+        return [];
+      } finally {
+        db.close();
+      }
+    };
+  return async (sql) => {
+    const client = new pg.Client(url);
+    await client.connect();
+    try {
+      const result = (await client.query(sql)) as unknown as pg.QueryResult | pg.QueryResult[];
+      return ((Array.isArray(result) ? result.at(-1) : result)?.rows ?? []) as Array<Record<string, unknown>>;
+    } finally {
+      await client.end();
+    }
+  };
+}
+
 export interface TestLedger {
   store: LedgerStore;
   url: string;
   /** Changes the store's rows behind its back (the tamperer of the verify tests). */
-  tamper: (sql: string) => Promise<void>;
+  tamper: Tamper;
   close(): Promise<void>;
 }
 
@@ -58,25 +89,14 @@ export async function openTestLedger(kind: Kind): Promise<TestLedger> {
   let url: string;
   let folder: string | undefined;
   let server: TestPostgres | undefined;
-  let tamper: TestLedger['tamper'];
   if (kind === 'sqlite') {
     folder = mkdtempSync(path.join(tmpdir(), 'countersign-ledger-'));
     url = path.join(folder, 'ledger.db');
-    tamper = async (sql) => {
-      const db = new DatabaseSync(url);
-      db.exec(sql);
-      db.close();
-    };
   } else {
     server = await startPostgres();
     url = server.url;
-    tamper = async (sql) => {
-      const client = new pg.Client(url);
-      await client.connect();
-      await client.query(sql);
-      await client.end();
-    };
   }
+  const tamper = tampererOf(url);
   const store = (await openLedger(url))!;
   const close = async () => {
     await store.close();
