@@ -22,9 +22,8 @@ export const lazy = {
     require('../client/approvals/ledgerBackfill') as typeof import('../client/approvals/ledgerBackfill'),
   ledgerVerify: () => require('../client/approvals/ledgerVerify') as typeof import('../client/approvals/ledgerVerify'),
   ledgerCheckpoints: () =>
-    require('../client/approvals/ledgerCheckpoints') as typeof import('../client/approvals/ledgerCheckpoints'),
-  ledgerWitness: () =>
-    require('../client/approvals/ledgerWitness') as typeof import('../client/approvals/ledgerWitness'),
+    require('../storage/ledger/ledgerCheckpoints') as typeof import('../storage/ledger/ledgerCheckpoints'),
+  ledgerWitness: () => require('../storage/ledger/ledgerWitness') as typeof import('../storage/ledger/ledgerWitness'),
   ledgerAccess: () => require('../client/approvals/ledgerAccess') as typeof import('../client/approvals/ledgerAccess'),
   inbox: () => require('../servers/inbox/inboxServer') as typeof import('../servers/inbox/inboxServer'),
   identity: () => require('../servers/inbox/identity') as typeof import('../servers/inbox/identity'),

@@ -97,6 +97,7 @@ export function configOf(e: ProductEnv, dev: DevConfig, env: NodeJS.ProcessEnv):
     demoOutbox: e.COUNTERSIGN_DEMO_OUTBOX,
     webhookUrl: e.COUNTERSIGN_WEBHOOK_URL,
     ledgerUrl: e.COUNTERSIGN_LEDGER_URL,
+    ...ledgerCheckpointsOf(e),
     payloadStorage: payloadStorageOf(e),
     payloadGc: {
       minAgeMs: msToNumber(e.COUNTERSIGN_PAYLOAD_GC_MIN_AGE as never),
@@ -149,6 +150,22 @@ export function configOf(e: ProductEnv, dev: DevConfig, env: NodeJS.ProcessEnv):
     signInSessionTtlMs: msToNumber(e.COUNTERSIGN_SIGN_IN_SESSION_TTL as never),
     debug: Boolean(e.COUNTERSIGN_DEBUG),
     dev,
+  };
+}
+
+function ledgerCheckpointsOf(e: ProductEnv): Pick<CountersignConfig, 'ledgerCheckpoints'> {
+  if (!e.COUNTERSIGN_LEDGER_CHECKPOINT_INTERVAL) return {};
+  const missing = (['COUNTERSIGN_LEDGER_WITNESS', 'COUNTERSIGN_LEDGER_CHECKPOINT_KEY'] as const).filter((n) => !e[n]);
+  if (missing.length)
+    throw new ConfigError(
+      `COUNTERSIGN_LEDGER_CHECKPOINT_INTERVAL is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not: a checkpoint needs a witness to keep it and a key to sign it (countersign keys generate ledger-checkpoint)`,
+    );
+  return {
+    ledgerCheckpoints: {
+      intervalMs: msToNumber(e.COUNTERSIGN_LEDGER_CHECKPOINT_INTERVAL as never),
+      witness: e.COUNTERSIGN_LEDGER_WITNESS!,
+      keyFile: e.COUNTERSIGN_LEDGER_CHECKPOINT_KEY!,
+    },
   };
 }
 

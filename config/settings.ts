@@ -46,6 +46,8 @@ export interface CountersignConfig {
   webhookUrl?: string;
   /** COUNTERSIGN_LEDGER_URL: the approvals ledger (a SQLite file path, a postgres:// URL, or `off`); absent: off. Its password is a secret. */
   ledgerUrl?: string;
+  /** COUNTERSIGN_LEDGER_CHECKPOINT_INTERVAL (with _WITNESS and _CHECKPOINT_KEY): the worker's periodic checkpoints; absent: off. */
+  ledgerCheckpoints?: { intervalMs: number; witness: string; keyFile: string };
   /** Worker Versioning: COUNTERSIGN_DEPLOYMENT_NAME, COUNTERSIGN_BUILD_ID (else the git commit), COUNTERSIGN_VERSIONING_BEHAVIOR. */
   deployment?: { name: string; buildId: string; behavior: 'AUTO_UPGRADE' | 'PINNED' };
   /** COUNTERSIGN_ENCRYPTION_KEYS, checked. Secret. */

@@ -22,6 +22,7 @@ import { tracingWorkerOptions, withTracing } from './workerTracing';
 import { type ApproverKey, loadApproverKeys } from '../activities/approverKeys';
 import { useDemoOutbox } from '../agents/demo/outbox';
 import { startPayloadSweeper } from './payloadSweeper';
+import { startLedgerCheckpoints } from './ledgerCheckpointer';
 import { type MetricsEndpoint, metricsEndpointAt } from './metricsEndpoint';
 import { ledgerLine, openWorkerLedger } from './workerLedger';
 import type { LedgerStore } from '../storage/ledger/ledgerStore';
@@ -228,6 +229,7 @@ export async function createConfiguredWorker(
       settings,
     );
     startPayloadSweeper(connection.workflowService, config, worker); // COUNTERSIGN_PAYLOAD_GC_INTERVAL; stops with the worker
+    startLedgerCheckpoints(config, ledger, worker); // COUNTERSIGN_LEDGER_CHECKPOINT_INTERVAL; stops with the worker
     metrics?.watch(worker, ledger); // /readyz: polling, and the ledger reachable
     return {
       worker,

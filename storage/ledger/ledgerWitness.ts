@@ -5,9 +5,8 @@
 // copy). Folder and bucket can be read back by `ledger verify --checkpoints`.
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Checkpoint } from '../../storage/ledger/ledgerCheckpoint';
+import type { Checkpoint } from './ledgerCheckpoint';
 import { setting } from '../../temporal.config';
-import { CountersignError } from '../errors';
 
 export type Witness =
   { kind: 'folder'; dir: string } | { kind: 's3'; bucket: string; prefix: string } | { kind: 'webhook'; url: string };
@@ -21,13 +20,11 @@ export function witnessOf(value: string): Witness {
     try {
       return { kind: 'webhook', url: new URL(v).toString() };
     } catch {
-      throw new CountersignError(`witness ${v} is not a valid URL`);
+      throw new Error(`witness ${v} is not a valid URL`);
     }
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v) || !v)
-    throw new CountersignError(
-      `witness ${JSON.stringify(v)}: give a folder, s3://bucket/prefix or an https:// webhook`,
-    );
+    throw new Error(`witness ${JSON.stringify(v)}: give a folder, s3://bucket/prefix or an https:// webhook`);
   return { kind: 'folder', dir: path.resolve(v) };
 }
 
@@ -67,6 +64,10 @@ export async function keepCheckpoint(witness: Witness, c: Checkpoint): Promise<s
           IfNoneMatch: '*',
         }),
       );
+    } catch (err) {
+      if ((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 412)
+        throw new Error(`the witness already keeps s3://${witness.bucket}/${key}: a checkpoint is never replaced`);
+      throw err;
     } finally {
       client.destroy();
     }
@@ -78,7 +79,7 @@ export async function keepCheckpoint(witness: Witness, c: Checkpoint): Promise<s
     body: text,
     signal: AbortSignal.timeout(30_000),
   });
-  if (!res.ok) throw new CountersignError(`the witness ${witness.url} answered ${res.status} to the checkpoint`);
+  if (!res.ok) throw new Error(`the witness ${witness.url} answered ${res.status} to the checkpoint`);
   return witness.url;
 }
 
@@ -92,7 +93,7 @@ export async function readCheckpoints(witness: Witness): Promise<Array<{ from: s
     }
   };
   if (witness.kind === 'webhook')
-    throw new CountersignError(
+    throw new Error(
       'a webhook witness cannot be read back: give --checkpoints the folder or s3:// bucket its receiver keeps them in',
     );
   if (witness.kind === 'folder') {
@@ -100,7 +101,7 @@ export async function readCheckpoints(witness: Witness): Promise<Array<{ from: s
     try {
       names = readdirSync(witness.dir);
     } catch (err) {
-      throw new CountersignError(`cannot read the witness ${witness.dir}: ${(err as Error).message.split('\n')[0]}`);
+      throw new Error(`cannot read the witness ${witness.dir}: ${(err as Error).message.split('\n')[0]}`);
     }
     return names
       .filter((n) => n.endsWith('.json'))

@@ -12,12 +12,10 @@ import {
   checkpointProblem,
   compareWithCheckpoints,
   signCheckpoint,
-} from '../../storage/ledger/ledgerCheckpoint';
-import type { LedgerProblem, LedgerStore } from '../../storage/ledger/ledgerStore';
-import { TreeFrontier } from '../../storage/ledger/merkleTree';
+} from './ledgerCheckpoint';
+import type { LedgerProblem, LedgerStore } from './ledgerStore';
+import { TreeFrontier } from './merkleTree';
 import { setting } from '../../temporal.config';
-import { CountersignError } from '../errors';
-import { readPrivateKey } from '../signing/decisionSigning';
 import { keepCheckpoint, readCheckpoints, witnessOf } from './ledgerWitness';
 
 const PAGE = 5_000;
@@ -31,15 +29,24 @@ export interface TakenCheckpoint {
   unchanged?: true;
 }
 
+/** The private JWK `countersign keys generate` writes ({ kty: OKP, crv: Ed25519, x, d, kid }). */
 function signingKey(file: string): { kid: string; key: KeyObject } {
-  const jwk = readPrivateKey(file);
+  const full = path.resolve(file);
+  let jwk: { kid?: unknown; x?: unknown; d?: unknown };
   try {
-    return {
-      kid: jwk.kid,
-      key: createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x, d: jwk.d }, format: 'jwk' }),
-    };
+    jwk = JSON.parse(readFileSync(full, 'utf8')) as typeof jwk;
   } catch (err) {
-    throw new CountersignError(`${path.resolve(file)} is not a usable Ed25519 key: ${(err as Error).message}`);
+    throw new Error(`checkpoint key ${full}: ${(err as Error).message.split('\n')[0]}`);
+  }
+  if (typeof jwk.kid !== 'string' || typeof jwk.x !== 'string' || typeof jwk.d !== 'string')
+    throw new Error(
+      `checkpoint key ${full}: not a private key (kid, x and d); make one with countersign keys generate ledger-checkpoint`,
+    );
+  try {
+    const key = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x, d: jwk.d }, format: 'jwk' });
+    return { kid: jwk.kid, key };
+  } catch (err) {
+    throw new Error(`checkpoint key ${full} is not a usable Ed25519 key: ${(err as Error).message.split('\n')[0]}`);
   }
 }
 
@@ -49,7 +56,7 @@ export function checkpointKeys(file: string): Map<string, KeyObject> {
   try {
     data = JSON.parse(readFileSync(path.resolve(file), 'utf8')) as typeof data;
   } catch (err) {
-    throw new CountersignError(`checkpoint keys ${path.resolve(file)}: ${(err as Error).message.split('\n')[0]}`);
+    throw new Error(`checkpoint keys ${path.resolve(file)}: ${(err as Error).message.split('\n')[0]}`);
   }
   const keys = new Map<string, KeyObject>();
   for (const k of (Array.isArray(data.keys) ? data.keys : [data]) as Array<{
@@ -59,8 +66,7 @@ export function checkpointKeys(file: string): Map<string, KeyObject> {
   }>)
     if (typeof k.kid === 'string' && typeof k.x === 'string' && (k.crv ?? 'Ed25519') === 'Ed25519')
       keys.set(k.kid, createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: k.x }, format: 'jwk' }));
-  if (!keys.size)
-    throw new CountersignError(`checkpoint keys ${path.resolve(file)}: no Ed25519 key with a kid and x in it`);
+  if (!keys.size) throw new Error(`checkpoint keys ${path.resolve(file)}: no Ed25519 key with a kid and x in it`);
   return keys;
 }
 
@@ -72,11 +78,9 @@ export async function takeCheckpoint(
   const witnessSetting = o.witness ?? setting('COUNTERSIGN_LEDGER_WITNESS');
   const keyFile = o.keyFile ?? setting('COUNTERSIGN_LEDGER_CHECKPOINT_KEY');
   if (!witnessSetting)
-    throw new CountersignError(
-      'no witness: set COUNTERSIGN_LEDGER_WITNESS (a folder, s3://bucket/prefix or a webhook)',
-    );
+    throw new Error('no witness: set COUNTERSIGN_LEDGER_WITNESS (a folder, s3://bucket/prefix or a webhook)');
   if (!keyFile)
-    throw new CountersignError(
+    throw new Error(
       'no checkpoint key: set COUNTERSIGN_LEDGER_CHECKPOINT_KEY to a private key made with countersign keys generate ledger-checkpoint',
     );
   const witness = witnessOf(witnessSetting);
@@ -91,7 +95,7 @@ export async function takeCheckpoint(
     for (const l of page) {
       if (l.index > size) break;
       if (l.index !== frontier.size + 1)
-        throw new CountersignError(
+        throw new Error(
           `the ledger's record at place ${frontier.size + 1} is missing: run ledger verify --checkpoints before taking another`,
         );
       frontier.append(l.leaf);
@@ -135,7 +139,7 @@ export async function checkCheckpoints(
   const keysFile =
     o.keysFile ?? setting('COUNTERSIGN_LEDGER_CHECKPOINT_KEYS') ?? setting('COUNTERSIGN_LEDGER_CHECKPOINT_KEY');
   if (!keysFile)
-    throw new CountersignError(
+    throw new Error(
       'no checkpoint keys: set COUNTERSIGN_LEDGER_CHECKPOINT_KEYS to the key set keys generate wrote (or --checkpoint-keys)',
     );
   const keys = checkpointKeys(keysFile);
