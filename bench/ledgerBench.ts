@@ -84,6 +84,14 @@ export function renderLedgerBench(r: LedgerBenchResult): string[] {
       `| a page of 50: one approver's calls, ten runs | ${q(s.pageByApproverMs)} | < 1 s | ${met(s.pageByApproverMs)} |`,
       `| one decision's write (store.write of one entry on the full store) | ${q(s.writeOneMs)} | — | — |`,
       `| verify the month's chains (once) | ${f1(s.verifyMonthMs)} | — | — |`,
+      ...(s.verifyAllMs === undefined
+        ? []
+        : [
+            `| verify the whole ledger: every chain and every call row folded again (once) | ${f1(s.verifyAllMs)} | — | — |`,
+            `| the first checkpoint: every record placed, the tree head signed, the witness written (once) | ${f1(s.checkpointMs!)} | — | — |`,
+            `| a checkpoint after one more write (once) | ${f1(s.checkpointAgainMs!)} | — | — |`,
+            `| \`verify --checkpoints\`: two signatures, the tree against both checkpoints (once) | ${f1(s.verifyCheckpointsMs!)} | — | — |`,
+          ]),
       `| writing the year (one write per run) | ${f1(s.loadSeconds)} s, ${Math.round(s.entries / s.loadSeconds).toLocaleString('en')} entries/s${s.sizeMb ? `, ${s.sizeMb.toFixed(0)} MB` : ''} | — | — |`,
       '',
     );

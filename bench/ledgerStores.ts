@@ -1,12 +1,15 @@
 // The ledger's stores at a year's scale: a million audit entries written through store.write (one write per run, as a
 // backfill writes them) into SQLite and into PostgreSQL, then what the readers ask of them: a month's compliance
-// report and filtered pages of 50 (ten runs each), and what one more decision costs a write on the full store.
+// report and filtered pages of 50 (ten runs each), and what one more decision costs a write on the full store; then
+// verify of the whole ledger (chains and call rows), two signed checkpoints and verify against them.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LedgerWrite } from '../contract/ledgerRecords';
 import type { LedgerStore } from '../storage/ledger/ledgerStore';
 import { openLedger } from '../storage/ledger/ledgerUrl';
+import { checkCheckpoints, takeCheckpoint } from '../storage/ledger/ledgerCheckpoints';
+import { generateApproverKey } from '../client/signing/decisionSigning';
 import { startPostgres } from '../test/support/postgres';
 import { APPROVERS, LAST_MONTH, TOOLS, yearOfWrites } from './ledgerData';
 
@@ -30,6 +33,14 @@ export interface StoreFigures {
   /** One decision appended to a run's chain on the full store (store.write of one entry). */
   writeOneMs: Quantiles;
   verifyMonthMs: number;
+  /** `ledger verify` of the whole ledger: every chain, and every call row folded again (once). */
+  verifyAllMs?: number;
+  /** The first checkpoint (every record placed in the tree, the tree head signed, the witness written), once. */
+  checkpointMs?: number;
+  /** A checkpoint after one more write (the tree read again, one new leaf listed), once. */
+  checkpointAgainMs?: number;
+  /** `verify --checkpoints`: both signatures, then the tree walked against both checkpoints, once. */
+  verifyCheckpointsMs?: number;
 }
 
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
@@ -121,7 +132,9 @@ async function measureStore(
   const verified = await store.verify(month);
   const verifyMonthMs = ms(tv);
   if (verified.problems.length) throw new Error(`${kind}: verify found ${verified.problems.length} problems`);
+  const checkpoints = await measureCheckpoints(kind, store, o.log);
   return {
+    ...checkpoints,
     store: kind,
     entries: o.entries,
     runs,
@@ -134,6 +147,54 @@ async function measureStore(
     writeOneMs: quantiles(writeOne),
     verifyMonthMs,
   };
+}
+
+/** The whole ledger verified, two checkpoints into a witness folder, and verify against them. */
+async function measureCheckpoints(kind: StoreFigures['store'], store: LedgerStore, log: (l: string) => void) {
+  const once = async <T>(what: string, fn: () => Promise<T>): Promise<[number, T]> => {
+    log(`ledger: ${kind}: ${what}…`);
+    const t0 = process.hrtime.bigint();
+    const value = await fn();
+    return [ms(t0), value];
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'ledger-witness-'));
+  try {
+    const [verifyAllMs, all] = await once('verifying every chain and call row', () => store.verify({}));
+    if (all.problems.length) throw new Error(`${kind}: verify found ${all.problems.length} problems`);
+    const { privateKeyFile: keyFile, keySetFile: keysFile } = generateApproverKey('ledger-checkpoint', dir);
+    const witness = join(dir, 'witness');
+    const [checkpointMs] = await once('the first checkpoint', () => takeCheckpoint(store, { witness, keyFile }));
+    await store.write({
+      workflowId: 'bench-run-8',
+      chainId: 'bench-chain-8',
+      taskQueue: 'countersign',
+      agent: 'billing',
+      entries: [
+        {
+          seq: 5_000,
+          callId: 'after-checkpoint',
+          toolName: 'send_email',
+          decision: 'approved',
+          approver: 'approver-02',
+          decidedAt: '2026-11-21T10:00:00.000Z',
+          via: 'update',
+        },
+      ],
+    });
+    const [checkpointAgainMs] = await once('a checkpoint after one more write', () =>
+      takeCheckpoint(store, { witness, keyFile }),
+    );
+    const [verifyCheckpointsMs, checked] = await once('verify --checkpoints', () =>
+      checkCheckpoints(store, { witness, keysFile }),
+    );
+    if (checked.problems.length || checked.trusted !== 2)
+      throw new Error(
+        `${kind}: verify --checkpoints found ${checked.problems.length} problems, ${checked.trusted} trusted`,
+      );
+    return { verifyAllMs, checkpointMs, checkpointAgainMs, verifyCheckpointsMs };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** SQLite in a temporary file and PostgreSQL in a temporary cluster, each filled and measured, then removed. */
