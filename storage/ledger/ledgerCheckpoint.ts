@@ -109,7 +109,9 @@ export async function compareWithCheckpoints(
       listed.append(want.leaf);
       if (!have) {
         const k = `${workflowId}\n${chainId}`;
-        gone.set(k, { key: { workflowId, chainId }, seqs: [...(gone.get(k)?.seqs ?? []), seq] });
+        const had = gone.get(k);
+        if (had) had.seqs.push(seq);
+        else gone.set(k, { key: { workflowId, chainId }, seqs: [seq] });
         broken = true;
         continue;
       }
@@ -153,12 +155,13 @@ async function goneProblem(
   chainState: (key: Key) => Promise<{ records: number; lastSeq: number | null }>,
 ): Promise<LedgerProblem> {
   const state = await chainState(key);
+  const first = seqs.reduce((a, b) => Math.min(a, b)); // a chain may have many: no spread
   const list = seqs.length > 5 ? `${seqs.slice(0, 5).join(', ')}, …` : seqs.join(', ');
   const what =
     state.records === 0
       ? `the whole chain is gone: ${seqs.length} checkpointed record(s) (seq ${list}), e.g. a run deleted after its history left Temporal`
-      : state.lastSeq !== null && Math.min(...seqs) > state.lastSeq
+      : state.lastSeq !== null && first > state.lastSeq
         ? `the chain's tail is gone: ${seqs.length} checkpointed record(s) after seq ${state.lastSeq} (seq ${list})`
         : `${seqs.length} checkpointed record(s) are gone (seq ${list})`;
-  return { ...key, seq: Math.min(...seqs), problem: 'removed', detail: what };
+  return { ...key, seq: first, problem: 'removed', detail: what };
 }

@@ -73,17 +73,29 @@ export async function placeNewRecords(db: SchemaRunner): Promise<number> {
   return treeSize(db);
 }
 
-/** Up to `limit` leaves after place `after`, in order (kept records and pruned ones' hashes together). */
+/**
+ * Up to `limit` leaves after place `after`, in order (kept records and pruned ones' hashes together). Each table is
+ * read in its index's order and the two merged here: a sort of their union would read the rest of the tree each page.
+ */
 export async function leavesAfter(db: Pick<SchemaRunner, 'all'>, after: number, limit: number): Promise<LedgerLeaf[]> {
-  const rows = await db.all(
-    `SELECT * FROM (
-       SELECT ${LEAF_COLUMNS}, NULL AS leaf FROM ledger_entries WHERE ledger_seq > ?
-       UNION ALL
-       SELECT ledger_seq, workflow_id, chain_id, seq, NULL, NULL, NULL, leaf FROM ledger_pruned_leaves WHERE ledger_seq > ?
-     ) AS l ORDER BY ledger_seq LIMIT ${Math.floor(limit)}`,
-    [after, after],
+  const n = Math.max(1, Math.floor(limit));
+  const kept = await db.all(
+    `SELECT ${LEAF_COLUMNS} FROM ledger_entries WHERE ledger_seq > ? ORDER BY ledger_seq LIMIT ${n}`,
+    [after],
   );
-  return rows.map(leafOf);
+  const pruned = await db.all(
+    `SELECT ledger_seq, workflow_id, chain_id, seq, leaf FROM ledger_pruned_leaves WHERE ledger_seq > ?
+     ORDER BY ledger_seq LIMIT ${n}`,
+    [after],
+  );
+  // A full page of one table may stop before the other's last: only what both have read up to is complete.
+  const last = (rows: Row[]) => (rows.length === n ? Number(rows[n - 1]!.ledger_seq) : Infinity);
+  const upTo = Math.min(last(kept), last(pruned));
+  return [...kept, ...pruned]
+    .map(leafOf)
+    .filter((l) => l.index <= upTo)
+    .sort((a, b) => a.index - b.index)
+    .slice(0, n);
 }
 
 /** Before prune deletes these records of a chain: the leaf hashes of those that have a place are kept. */

@@ -79,7 +79,11 @@ export function refoldChain(
     trails.set(e.callId, { trail: foldCall(had?.trail, e.callId, { entry: e }), seq });
   }
   const named = new Map<string, Row[]>();
-  for (const a of approvers) named.set(String(a.call_id), [...(named.get(String(a.call_id)) ?? []), a]);
+  for (const a of approvers) {
+    const had = named.get(String(a.call_id));
+    if (had) had.push(a);
+    else named.set(String(a.call_id), [a]);
+  }
   for (const row of calls) {
     const callId = String(row.call_id);
     if (unsure.has(callId)) {

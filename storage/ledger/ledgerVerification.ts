@@ -76,7 +76,9 @@ async function verifyBatch(db: Pick<SchemaRunner, 'all'>, part: Key[]) {
     const by = new Map<string, Row[]>();
     for (const r of await db.all(sql, params)) {
       const k = textOf(keyOf(r));
-      by.set(k, [...(by.get(k) ?? []), r]);
+      const had = by.get(k);
+      if (had) had.push(r);
+      else by.set(k, [r]);
     }
     return by;
   };
