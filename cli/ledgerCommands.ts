@@ -10,6 +10,7 @@ import { clientIfReachable } from './ledgerConnection';
 import { dim, print, printJson, printProblem } from './terminalOutput';
 import { usage, usageExits } from './usageErrors';
 import { visible } from '../core/visibleText';
+import { CountersignError } from '../client/errors';
 
 const where = (p: LedgerProblem) =>
   p.callId === undefined ? `seq ${p.seq}` : `call ${p.callId}${p.seq ? ` (seq ${p.seq})` : ''}`;
@@ -23,6 +24,16 @@ const problemLine = (p: LedgerProblem) =>
       oneLine: true,
     },
   );
+
+/** A witness option checked before anything opens: a bad one is bad input (exit 2). */
+const checkedWitness = (w: string) =>
+  usage(() => {
+    try {
+      return lazy.ledgerWitness().witnessOf(w);
+    } catch (err) {
+      throw new CountersignError((err as Error).message);
+    }
+  });
 
 export function addLedgerCommands(program: Command, connect: Connect): void {
   const ledger = usageExits(program.command('ledger')).description(
@@ -67,7 +78,7 @@ export function addLedgerCommands(program: Command, connect: Connect): void {
     .action(async (o: { since?: string; json?: boolean; checkpoints?: string; checkpointKeys?: string }) => {
       const { sinceIso } = lazy.reportPeriod();
       if (o.since !== undefined) usage(() => sinceIso(o.since!));
-      if (o.checkpoints !== undefined) usage(() => lazy.ledgerWitness().witnessOf(o.checkpoints!));
+      if (o.checkpoints !== undefined) checkedWitness(o.checkpoints);
       const client = await clientIfReachable(connect, "checking the chains alone (no run's history compared)");
       const store = await lazy.ledgerAccess().openConfiguredLedger();
       try {
@@ -113,7 +124,7 @@ export function addLedgerCommands(program: Command, connect: Connect): void {
     .option('--key <file>', 'the Ed25519 private key it is signed with (default COUNTERSIGN_LEDGER_CHECKPOINT_KEY)')
     .option('--json', 'machine-readable output')
     .action(async (o: { witness?: string; key?: string; json?: boolean }) => {
-      if (o.witness !== undefined) usage(() => lazy.ledgerWitness().witnessOf(o.witness!));
+      if (o.witness !== undefined) checkedWitness(o.witness);
       const store = await lazy.ledgerAccess().openConfiguredLedger();
       try {
         const taken = await lazy.ledgerCheckpoints().takeCheckpoint(store, { witness: o.witness, keyFile: o.key });

@@ -78,6 +78,12 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger, tampered with', (kin
 
   test('the untouched ledger verifies clean, and two checkpoints go to the witness', async () => {
     expect(await ledger.store.verify({})).toMatchObject({ problems: [] });
+    expect(await cli('ledger', 'checkpoint', '--witness', 'ftp://witness.example/x')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'countersign: witness "ftp://witness.example/x": give a folder, s3://bucket/prefix or an https:// webhook\n',
+    });
     const first = await cli('ledger', 'checkpoint');
     expect(first).toEqual({
       code: 0,
