@@ -105,3 +105,20 @@ test('a row moved to another chain or seq no longer matches its body', () => {
     'changed',
   ]);
 });
+
+test("records reordered in their chain (positions swapped) are named; a head whose position is not its last record's too", () => {
+  const { rows, head } = chain(4);
+  const swapped = rows.map((r, i) => (i === 1 ? { ...r, pos: 3 } : i === 2 ? { ...r, pos: 2 } : r));
+  expect(verifyChain(key, swapped, head).map((p) => [p.seq, p.problem])).toEqual([
+    [6, 'changed'],
+    [4, 'changed'],
+    [8, 'changed'],
+  ]);
+  // The tail deleted and the head's seq and hash copied from the record before, its position left: named.
+  const shorter = rows.slice(0, 3);
+  const copied = { ...head, lastSeq: shorter[2]!.seq, lastHash: shorter[2]!.hash, lastPos: 4 };
+  expect(verifyChain(key, shorter, copied)).toEqual([
+    { ...key, seq: 6, problem: 'removed', detail: "the chain's head names position 4, its last record is at 3" },
+  ]);
+  expect(verifyChain(key, shorter, { ...copied, lastPos: 3 })).toEqual([]); // all three fixed: only a checkpoint tells
+});
