@@ -49,6 +49,8 @@ export interface ChainRecord {
   body: ChainBody;
   /** Its chain's check named it changed: its call is not folded again (one line says what is wrong). */
   changed?: boolean;
+  /** The task queue its write named (a checkpoint's leaf covers it; the chain's hash does not). */
+  taskQueue?: string | null;
 }
 
 /** The newest review of each (workflow id, call id), from reviews read in the order they were written. */
@@ -69,14 +71,14 @@ export function refoldChain(
   approvers: Row[],
 ): LedgerProblem[] {
   const problems: LedgerProblem[] = [];
-  const trails = new Map<string, { trail: CallTrail; seq: number }>();
+  const trails = new Map<string, { trail: CallTrail; seq: number; taskQueue?: string | null }>();
   const unsure = new Set<string>();
-  for (const { seq, body, changed } of records) {
+  for (const { seq, body, changed, taskQueue } of records) {
     if (changed) unsure.add(String((body.record as { callId?: unknown } | undefined)?.callId));
     if (body.kind !== 'entry') continue;
     const e = body.record as FoldEntry;
     const had = trails.get(e.callId);
-    trails.set(e.callId, { trail: foldCall(had?.trail, e.callId, { entry: e }), seq });
+    trails.set(e.callId, { trail: foldCall(had?.trail, e.callId, { entry: e }), seq, taskQueue });
   }
   const named = new Map<string, Row[]>();
   for (const a of approvers) {
@@ -101,7 +103,8 @@ export function refoldChain(
     if (review) trail = foldCall(trail, callId, { review });
     const record = callRecord(trail, { workflowId: key.workflowId, agent: stored.runAgent });
     const want = callColumns(
-      { ...key, callId, taskQueue: String(row.task_queue), runAgent: stored.runAgent, trail },
+      // A call's queue is its newest record's (a waiting call's, as stored).
+      { ...key, callId, taskQueue: folded?.taskQueue ?? String(row.task_queue), runAgent: stored.runAgent, trail },
       record,
     );
     const seq = folded?.seq ?? 0;
@@ -110,6 +113,8 @@ export function refoldChain(
       differs(`the report tables show it ${String(row.status)}, but its chain has no record of it`);
       continue;
     }
+    if (!same(row.task_queue, want[3]))
+      differs(`ledger_calls.task_queue is ${shown(row.task_queue)}, its records say ${shown(want[3])}`);
     CALL_COLUMNS.forEach((column, i) => {
       if (!same(row[column], want[i + 4]))
         differs(`ledger_calls.${column} is ${shown(row[column])}, its chain says ${shown(want[i + 4])}`);

@@ -82,7 +82,9 @@ async function verifyBatch(db: Pick<SchemaRunner, 'all'>, part: Key[]) {
     }
     return by;
   };
-  const rows = await grouped(`SELECT ${ROW_COLUMNS}, workflow_id, chain_id FROM ledger_entries WHERE ${among}`);
+  const rows = await grouped(
+    `SELECT ${ROW_COLUMNS}, workflow_id, chain_id, task_queue FROM ledger_entries WHERE ${among}`,
+  );
   const heads = await grouped(`SELECT * FROM ledger_chains WHERE ${among}`);
   const calls = await grouped(`SELECT * FROM ledger_calls WHERE ${among}`);
   const approvers = await grouped(`SELECT * FROM ledger_call_approvers WHERE ${among}`);
@@ -91,7 +93,9 @@ async function verifyBatch(db: Pick<SchemaRunner, 'all'>, part: Key[]) {
   let records = 0;
   for (const key of part) {
     const k = textOf(key);
-    const kept = (rows.get(k) ?? []).map(chainRow).sort((a, b) => a.pos - b.pos);
+    const kept = (rows.get(k) ?? [])
+      .map((r) => ({ ...chainRow(r), taskQueue: r.task_queue === null ? null : String(r.task_queue) }))
+      .sort((a, b) => a.pos - b.pos);
     const h = heads.get(k)?.[0];
     records += kept.length;
     const head = h && {
@@ -106,7 +110,8 @@ async function verifyBatch(db: Pick<SchemaRunner, 'all'>, part: Key[]) {
     const changed = new Set(found.filter((p) => p.problem === 'changed').map((p) => p.seq));
     const parsed = kept.flatMap((r) => {
       try {
-        return [{ seq: r.seq, body: JSON.parse(r.body) as ChainBody, changed: changed.has(r.seq) }];
+        const body = JSON.parse(r.body) as ChainBody;
+        return [{ seq: r.seq, body, changed: changed.has(r.seq), taskQueue: r.taskQueue }];
       } catch {
         return []; // named by verifyChain
       }

@@ -107,7 +107,9 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger, tampered with', (kin
   });
 
   test("a report row's status and approver, and an approvers row: named with the run, the call and the column", async () => {
-    await sql(`UPDATE ledger_calls SET status = 'approved', approvers = '["alice"]' WHERE workflow_id = 'status'`);
+    await sql(
+      `UPDATE ledger_calls SET status = 'approved', approvers = '["alice"]', task_queue = 'q-other' WHERE workflow_id = 'status'`,
+    );
     await sql(
       `UPDATE ledger_call_approvers SET approver = 'Mallory', approver_canonical = 'mallory' WHERE workflow_id = 'quorum' AND approver = 'Ann'`,
     );
@@ -116,6 +118,7 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger, tampered with', (kin
     const lines = result.stderr.split('\n');
     expect(lines).toEqual(
       expect.arrayContaining([
+        'countersign: changed: run status (chain status-first) call c1 (seq 1): ledger_calls.task_queue is "q-other", its records say "q-tamper"',
         'countersign: changed: run status (chain status-first) call c1 (seq 1): ledger_calls.status is "approved", its chain says "rejected"',
         'countersign: changed: run status (chain status-first) call c1 (seq 1): ledger_calls.approvers is "[\\"alice\\"]", its chain says "[\\"Bob\\"]"',
         'countersign: changed: run quorum (chain quorum-first) call c1 (seq 2): ledger_call_approvers names "Mallory", who is not among its chain\'s approvers',
