@@ -29,7 +29,13 @@ test("RFC 6962's reference tree: each size's root, and the empty tree's", () => 
   const hashed = RFC_LEAVES.map((hex) => leafHash(Buffer.from(hex, 'hex')));
   expect(RFC_ROOTS.map((_, i) => treeHash(hashed.slice(0, i + 1)).toString('hex'))).toEqual(RFC_ROOTS);
   expect(treeHash([]).toString('hex')).toBe(createHash('sha256').digest('hex'));
-  expect(leafHash('').equals(createHash('sha256').update(Buffer.from([0])).digest())).toBe(true);
+  expect(
+    leafHash('').equals(
+      createHash('sha256')
+        .update(Buffer.from([0]))
+        .digest(),
+    ),
+  ).toBe(true);
 });
 
 test('the left subtree is the largest power of two below the size (5 leaves: 4 and 1)', () => {
