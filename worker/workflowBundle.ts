@@ -1,9 +1,11 @@
 // The workflow bundle every Countersign worker, test and recorder runs, built one way.
 // webpack runs in a short-lived process of its own: the few hundred megabytes it allocates go back to the system
-// with that process instead of staying in the worker for as long as the worker runs.
+// with that process instead of staying in the worker for as long as the worker runs; and a bundle of unchanged
+// sources is not built again (bundleCache.ts).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { cachedBundle, keepBundle } from './bundleCache';
 
 export const workflowsPath = require.resolve('../workflows');
 /**
@@ -64,6 +66,11 @@ export function prebuiltWorkflowBundle(
   return { code: joinSourceMap(readFileSync(path, 'utf8'), readFileSync(`${path}.map`, 'utf8')) };
 }
 
+const keptBundle = (asked: object, code: string): string => {
+  keepBundle(asked, code);
+  return code;
+};
+
 const BUNDLER = `
 const o = JSON.parse(process.argv[1]);
 const { bundleWorkflowCode } = require(o.bundler);
@@ -87,7 +94,10 @@ export function buildWorkflowBundle(
     workflowInterceptorModules: o.workflowInterceptorModules ?? [],
     quiet: o.quiet ?? false,
   };
-  return new Promise((resolve, reject) => {
+  const { quiet: _quiet, ...asked } = options; // the cache's key: what is bundled, not how loudly
+  const kept = cachedBundle(asked);
+  if (kept) return Promise.resolve({ code: kept });
+  return new Promise<{ code: string }>((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', BUNDLER, JSON.stringify(options)], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -96,7 +106,7 @@ export function buildWorkflowBundle(
     child.once('error', reject);
     child.once('exit', (code) =>
       code === 0
-        ? resolve({ code: Buffer.concat(chunks).toString('utf8') })
+        ? resolve({ code: keptBundle(asked, Buffer.concat(chunks).toString('utf8')) })
         : reject(new Error(`the workflow bundler failed (exit ${code}); its errors are above`)),
     );
   });
