@@ -14,6 +14,10 @@ import { CountersignError } from '../client/errors';
 
 const where = (p: LedgerProblem) =>
   p.callId === undefined ? `seq ${p.seq}` : `call ${p.callId}${p.seq ? ` (seq ${p.seq})` : ''}`;
+/** The checkpoint key's id and its key set's file: never the approvers' key set, so it can sign no decision. */
+const CHECKPOINT_KEY_ID = 'ledger-checkpoint';
+const CHECKPOINT_KEY_SET = 'ledger-checkpoint.jwks.json';
+
 /** One line per problem; a checkpoint's own problem (a forged one) names no run. */
 const problemLine = (p: LedgerProblem) =>
   visible(
@@ -139,6 +143,27 @@ export function addLedgerCommands(program: Command, connect: Connect): void {
       } finally {
         await store.close();
       }
+    });
+
+  ledger
+    .command('checkpoint-key')
+    .description(
+      'make the Ed25519 key pair checkpoints are signed with: a private key for COUNTERSIGN_LEDGER_CHECKPOINT_KEY and its public key set, apart from any approver keys',
+    )
+    .option('--dir <dir>', "a folder of its own for both files (not the approvers' keys folder)", '.')
+    .option('--json', 'machine-readable output')
+    .action((o: { dir: string; json?: boolean }) => {
+      const { privateKeyFile, keySetFile } = lazy
+        .decisionSigning()
+        .generateApproverKey(CHECKPOINT_KEY_ID, o.dir, CHECKPOINT_KEY_SET);
+      if (o.json) return printJson({ privateKeyFile, keySetFile });
+      print(`private key: ${privateKeyFile} (where the ledger's database administrators cannot read it)`);
+      print(`key set:     ${keySetFile}`);
+      print(
+        dim(
+          `set COUNTERSIGN_LEDGER_CHECKPOINT_KEY=${privateKeyFile} and COUNTERSIGN_LEDGER_WITNESS where checkpoints are taken; verify with COUNTERSIGN_LEDGER_CHECKPOINT_KEYS=${keySetFile} countersign ledger verify --checkpoints <witness>`,
+        ),
+      );
     });
 
   ledger

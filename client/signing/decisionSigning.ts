@@ -134,16 +134,21 @@ export function compactJws(jwk: ApproverPrivateKey, payload: object): string {
 
 /**
  * A new key pair for `approver`: the private JWK (mode 0600, for the approver alone) and the public key added to
- * (or replaced in) the key set the workers read. An existing private key is never overwritten.
+ * (or replaced in) the key set the workers read (`keySet`: another set's file name, e.g. the ledger checkpoints').
+ * An existing private key is never overwritten.
  */
-export function generateApproverKey(approver: string, dir: string): { privateKeyFile: string; keySetFile: string } {
+export function generateApproverKey(
+  approver: string,
+  dir: string,
+  keySet = KEY_SET_FILE,
+): { privateKeyFile: string; keySetFile: string } {
   if (!APPROVER.test(approver))
     throw new CountersignError(
       `approver name ${JSON.stringify(approver.slice(0, 100))} must be 1-200 letters, digits or _ . @ -`,
     );
   const folder = resolve(dir);
   const privateKeyFile = join(folder, `${approver}.private.jwk`);
-  const keySetFile = join(folder, KEY_SET_FILE);
+  const keySetFile = join(folder, keySet);
   if (existsSync(privateKeyFile))
     throw new CountersignError(`${privateKeyFile} already exists; delete it first or choose another approver name`);
   const keys = readKeySet(keySetFile); // a corrupt set is refused before any key is made

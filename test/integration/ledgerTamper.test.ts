@@ -28,7 +28,10 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger, tampered with', (kin
     ledger = await openTestLedger(kind);
     folder = mkdtempSync(path.join(tmpdir(), 'countersign-tamper-'));
     witness = path.join(folder, 'witness');
-    const { privateKeyFile, keySetFile } = generateApproverKey('ledger-checkpoint', path.join(folder, 'keys'));
+    // The key as the docs make it: a folder of its own, a key set apart from any approvers'.
+    const made = await countersignExit(['ledger', 'checkpoint-key', '--dir', path.join(folder, 'keys'), '--json']);
+    const { privateKeyFile, keySetFile } = JSON.parse(made.stdout) as { privateKeyFile: string; keySetFile: string };
+    expect(keySetFile).toBe(path.join(folder, 'keys', 'ledger-checkpoint.jwks.json'));
     env = cliEnv({
       COUNTERSIGN_LEDGER_URL: ledger.url,
       COUNTERSIGN_LEDGER_WITNESS: witness,
