@@ -12,6 +12,7 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { networkEnvironment } from '../../config/networkEnvironment';
 
 /** The MCP SDK, loaded by the first MCP operation: most workers serve no MCP server, and it is 70 ms of their start. */
 const sdk = () => ({
@@ -157,8 +158,9 @@ export function transportFor(server: McpServerConfig, stderr: Tail): { transport
   const transport = new StdioClientTransport({
     command: server.command,
     args: server.args,
-    // Only the SDK's safe minimum of our environment (PATH, HOME, …) plus the config's own: never our secrets.
-    env: { ...getDefaultEnvironment(), ...server.env },
+    // Only the SDK's safe minimum of our environment (PATH, HOME, …), how we reach the network (CA certificates,
+    // proxies) and the config's own: never our secrets.
+    env: { ...getDefaultEnvironment(), ...networkEnvironment(), ...server.env },
     cwd: server.cwd,
     // Piped, never inherited: the server's logs stay out of our output; the tail goes into error messages.
     stderr: 'pipe',
