@@ -3,7 +3,6 @@
 // its tools come from its MCP servers, external tools with JSON-schema parameters and hosted tools, and it may hand
 // off to other served agents; the agent features that are data (toolUseBehavior, onMaxTurns, …) are declared here too. Every mistake in the file stops
 // the worker with one line naming the file, the field (as a JSON path) and what is wrong.
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { approvalPolicyFields, durationSchema } from '../contract/approvalPolicy';
@@ -23,7 +22,7 @@ import {
 } from './hostedTools';
 import type { McpServerSpec } from './mcpServers';
 import { definedFields } from '../core/definedFields';
-import { defaultMessage, innermost, jsonErrorAt, jsonPath, oneLine } from './agentsFileErrors';
+import { defaultMessage, innermost, jsonPath, oneLine, readJsonFile } from './agentsFileErrors';
 
 /** An object whose unknown keys are errors (a typo must not silently drop a setting), listing the keys it knows. */
 export function strict<S extends z.ZodRawShape>(shape: S) {
@@ -186,20 +185,7 @@ export type AgentsFile = z.infer<typeof agentsFileSchema>;
 export function loadAgentsFile(path: string, cwd = process.cwd()): Agent[] {
   const file = resolve(cwd, path);
   const fail = (what: string) => new ConfigError(`COUNTERSIGN_AGENTS_FILE ${file}: ${what}`);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8').replace(/^\uFEFF/, ''); // editors that write a BOM
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw fail('no such file; point it at a JSON file such as { "agents": [ … ] }');
-    throw fail(`cannot read it: ${oneLine((err as Error).message)}`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw fail(`invalid JSON ${jsonErrorAt(text, (err as Error).message)}`);
-  }
+  const data = readJsonFile(file, fail, 'point it at a JSON file such as { "agents": [ … ] }');
   const parsed = agentsFileSchema.safeParse(data, { error: defaultMessage });
   if (!parsed.success) {
     const { path: at, message } = innermost(parsed.error.issues[0]!);

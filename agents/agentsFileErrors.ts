@@ -1,5 +1,6 @@
 // How the JSON agents file's mistakes read: one line naming the field as a JSON path (agents[0].mcpServers[1].url)
 // and what is wrong, or for broken JSON the line and column. Used by agentsFile.ts and the MCP gateway's config.
+import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 
 /** Messages for the issues every field shares; the schema's own messages win. */
@@ -97,4 +98,23 @@ function positionIn(message: string, length: number): number | undefined {
 
 export function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * A JSON config file's data (an agents file, a gateway config): a BOM dropped, a missing file, an unreadable one or
+ * invalid JSON thrown as `fail(what)`, one line (`missing`: what to do about a missing one).
+ */
+export function readJsonFile(file: string, fail: (what: string) => Error, missing: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').replace(/^\uFEFF/, ''); // editors that write a BOM
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw fail(`no such file; ${missing}`);
+    throw fail(`cannot read it: ${oneLine((err as Error).message)}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw fail(`invalid JSON ${jsonErrorAt(text, (err as Error).message)}`);
+  }
 }

@@ -1,11 +1,10 @@
 // The gateway's config file (`countersign gateway --config <file>`): JSON, checked once at start with zod. Every
 // mistake stops the gateway with one line naming the file, the field (as a JSON path) and what is wrong, before it
 // connects to anything. A tool's terms are the ones an agents-file tool takes (agents/agentsFile.ts).
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { strict, toolTermsFields } from '../agents/agentsFile';
-import { defaultMessage, innermost, jsonErrorAt, jsonPath, oneLine } from '../agents/agentsFileErrors';
+import { defaultMessage, innermost, jsonPath, readJsonFile } from '../agents/agentsFileErrors';
 import { approvalPolicySchema } from '../contract/approvalPolicy';
 import { ConfigError } from '../temporal.config';
 
@@ -68,20 +67,7 @@ export type ToolTerms = z.infer<typeof toolTermsSchema>;
 export function loadGatewayConfig(path: string, cwd = process.cwd()): GatewayConfig {
   const file = resolve(cwd, path);
   const fail = (what: string) => new ConfigError(`gateway config ${file}: ${what}`);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
-      throw fail('no such file; point --config at a JSON file such as { "name": "files", "servers": { … } }');
-    throw fail(`cannot read it: ${oneLine((err as Error).message)}`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw fail(`invalid JSON ${jsonErrorAt(text, (err as Error).message)}`);
-  }
+  const data = readJsonFile(file, fail, 'point --config at a JSON file such as { "name": "files", "servers": { … } }');
   return parseGatewayConfig(data, dirname(file), fail);
 }
 

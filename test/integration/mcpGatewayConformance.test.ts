@@ -4,26 +4,26 @@ import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { gatewayFiles, startGatewayProcess, type RunningGateway } from '../support/gatewayProcess';
-import { freePort, spawnProcess, type Spawned } from '../support/processes';
+import {
+  gatewayFiles,
+  startGatewayProcess,
+  type RunningGateway,
+  startEverythingServer,
+} from '../support/gatewayProcess';
+import type { Spawned } from '../support/processes';
 import { projectRoot } from '../support/toolchain';
 
 jest.setTimeout(240_000);
 
-const EVERYTHING = join(projectRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const CONFORMANCE = join(projectRoot, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 let everything: Spawned;
 let gateway: RunningGateway;
 let url: string;
 
 beforeAll(async () => {
-  const port = await freePort();
-  everything = spawnProcess(process.execPath, [EVERYTHING, 'streamableHttp'], {
-    cwd: projectRoot,
-    env: { ...process.env, PORT: String(port) },
-  });
-  await everything.waitFor(/listening on port/);
-  url = `http://127.0.0.1:${port}/mcp`;
+  const upstream = await startEverythingServer();
+  everything = upstream.process;
+  url = upstream.url;
   const setup = gatewayFiles();
   const tools = { '*': { needsApproval: false } };
   writeFileSync(setup.config, JSON.stringify({ name: setup.name, servers: { everything: { url } }, tools }));

@@ -3,28 +3,27 @@
 // annotations and output schemas; ungated calls; resources; prompts; completion; the logging level), and an ungated
 // call adds little to a direct one (measured and printed; bench/ has the figure that counts).
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { gatewayFiles, mcpClient, startGatewayProcess, type RunningGateway } from '../support/gatewayProcess';
-import { freePort, spawnProcess, type Spawned } from '../support/processes';
-import { projectRoot } from '../support/toolchain';
+import {
+  gatewayFiles,
+  mcpClient,
+  startGatewayProcess,
+  type RunningGateway,
+  startEverythingServer,
+} from '../support/gatewayProcess';
+import type { Spawned } from '../support/processes';
 
 jest.setTimeout(240_000);
 
-const EVERYTHING = join(projectRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 let everything: Spawned;
 let gateway: RunningGateway;
 let direct: Client;
 let through: Client;
 
 beforeAll(async () => {
-  const port = await freePort();
-  everything = spawnProcess(process.execPath, [EVERYTHING, 'streamableHttp'], {
-    cwd: projectRoot,
-    env: { ...process.env, PORT: String(port) },
-  });
-  await everything.waitFor(/listening on port/);
-  const url = `http://127.0.0.1:${port}/mcp`;
+  const upstream = await startEverythingServer();
+  everything = upstream.process;
+  const url = upstream.url;
   const setup = gatewayFiles();
   const tools = { '*': { needsApproval: false } }; // every tool passes through
   writeFileSync(setup.config, JSON.stringify({ name: setup.name, servers: { everything: { url } }, tools }));

@@ -2,31 +2,30 @@
 // past the server's timeoutMs) may have acted: the call becomes `uncertain`, it is not sent again on its own, and a
 // person says what came of it (`countersign resolve --done`), which is what the client gets.
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, CreateTaskResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { countersign } from '../support/countersignCli';
-import { gatewayFiles, mcpClient, startGatewayProcess, type RunningGateway } from '../support/gatewayProcess';
-import { freePort, spawnProcess, type Spawned } from '../support/processes';
-import { projectRoot } from '../support/toolchain';
+import {
+  gatewayFiles,
+  mcpClient,
+  startGatewayProcess,
+  type RunningGateway,
+  startEverythingServer,
+} from '../support/gatewayProcess';
+import type { Spawned } from '../support/processes';
 
 jest.setTimeout(240_000);
 
-const EVERYTHING = join(projectRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const SLOW = 'trigger-long-running-operation';
 let everything: Spawned;
 let gateway: RunningGateway;
 let client: Client;
 
 beforeAll(async () => {
-  const port = await freePort();
-  everything = spawnProcess(process.execPath, [EVERYTHING, 'streamableHttp'], {
-    cwd: projectRoot,
-    env: { ...process.env, PORT: String(port) },
-  });
-  await everything.waitFor(/listening on port/);
+  const upstream = await startEverythingServer();
+  everything = upstream.process;
   const setup = gatewayFiles();
-  const servers = { everything: { url: `http://127.0.0.1:${port}/mcp`, timeoutMs: 1_500 } };
+  const servers = { everything: { url: upstream.url, timeoutMs: 1_500 } };
   writeFileSync(
     setup.config,
     JSON.stringify({ name: setup.name, servers, tools: { [SLOW]: { needsApproval: true } } }),

@@ -15,6 +15,19 @@ export const FILESYSTEM_SERVER = join(
   'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js',
 );
 
+const EVERYTHING_SERVER = join(projectRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+/** The reference "everything" server over Streamable HTTP on a free port, once it listens: its URL and process. */
+export async function startEverythingServer(): Promise<{ url: string; process: Spawned }> {
+  const port = await freePort();
+  const p = spawnProcess(process.execPath, [EVERYTHING_SERVER, 'streamableHttp'], {
+    cwd: projectRoot,
+    env: { ...process.env, PORT: String(port) },
+  });
+  await p.waitFor(/listening on port/);
+  return { url: `http://127.0.0.1:${port}/mcp`, process: p };
+}
+
 /** A folder the filesystem server serves, and a gateway config in front of it (name unique per call). */
 export function gatewayFiles(tools: Record<string, unknown> = { write_file: { needsApproval: true } }) {
   const root = mkdtempSync(join(tmpdir(), 'countersign-gateway-'));
