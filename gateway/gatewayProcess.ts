@@ -14,6 +14,7 @@ import { type GatewayConfig, loadGatewayConfig } from './gatewayConfig';
 import type { GatewayCore } from './gatewayServer';
 import { listenHttp, serveStdio } from './gatewayTransports';
 import { Upstreams } from './upstreams';
+import { OwedResults } from './owedResults';
 
 export const DEFAULT_GATEWAY_PORT = 8235;
 export const DEFAULT_GATEWAY_WAIT_MS = 5 * 60_000;
@@ -83,6 +84,7 @@ export async function startGateway(o: GatewayOptions): Promise<GatewayHandle> {
       taskQueue,
       waitMs: o.waitMs ?? DEFAULT_GATEWAY_WAIT_MS,
       requireSignedDecisions: settings.requireSignedDecisions,
+      owed: new OwedResults(),
       ...(settings.links?.publicUrl ? { inboxUrl: settings.links.publicUrl } : {}),
     };
     const principal = defaultApprover() ?? 'local';

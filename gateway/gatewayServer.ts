@@ -17,7 +17,8 @@ import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sd
 import type { Client } from '@temporalio/client';
 import { DEFAULT_REJECTION } from '../activities/callPlanning';
 import type { GatewayCallInput } from '../core/run/gatewayRuns';
-import { type CallRun, startOrJoin, taskIdOf, taskStatus } from './gatedCalls';
+import { type CallRun, callResult, runEnded, startOrJoin, taskIdOf, taskStatus, workflowIdFor } from './gatedCalls';
+import type { OwedResults } from './owedResults';
 import type { GatewayConfig } from './gatewayConfig';
 import { type Gate, callerMayDecide, gateOf, termsOf } from './gating';
 import { askCaller } from './callerDecides';
@@ -38,6 +39,8 @@ export interface GatewayCore {
   requireSignedDecisions: boolean;
   /** The inbox (COUNTERSIGN_PUBLIC_URL), where a call's page is. */
   inboxUrl?: string;
+  /** Runs whose callers were told to call again for the result (owedResults.ts). */
+  owed: OwedResults;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -118,6 +121,8 @@ export function gatewayServer(core: GatewayCore, principal: string): Server {
       rejectionText: DEFAULT_REJECTION,
       taskQueue: core.taskQueue,
     };
+    const owed = task ? undefined : core.owed.take(workflowIdFor(config.name, principal, name, args));
+    if (owed && (await runEnded(core.client, owed))) return callResult(core.client, owed);
     const run: CallRun = await startOrJoin(core.client, input, args);
     if (task) {
       const status = await taskStatus(core.client, run, whereToDecide(core));

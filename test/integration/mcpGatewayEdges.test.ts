@@ -121,23 +121,26 @@ describe('over Streamable HTTP', () => {
     await client.close();
   });
 
-  test('a blocking call past --wait says who decides and to call again; calling again joins the same call', async () => {
+  test('a blocking call past --wait says who decides and to call again; calling again joins the same call, and after the decision gets its result', async () => {
     const client = await mcpClient(gateway.url); // the restarted gateway waits 3 s
     const path = join(setup.files, 'later.txt');
-    const first = await client.callTool({ name: 'write_file', arguments: { path, content: 'later' } });
+    const args = { name: 'write_file', arguments: { path, content: 'later' } };
+    const first = await client.callTool(args);
     expect(first.isError).toBe(true);
     const said = (first.content as Array<{ text: string }>)[0]!.text;
     expect(said).toMatch(/needs a person's approval .*countersign approve (gateway-\S+) call.*Call write_file again/);
     const workflowId = /countersign approve (gateway-\S+) call/.exec(said)![1]!;
-    const args = { name: 'write_file', arguments: { path, content: 'later' } };
-    const again = client.callTool(args); // joins; it may pass its own 3 s before the CLI has approved
+    const again = await client.callTool(args); // joins the waiting call: the same run, still undecided
+    expect((again.content as Array<{ text: string }>)[0]!.text).toContain(`countersign approve ${workflowId} call`);
     await countersign(['approve', workflowId, 'call']);
-    let result = await again;
-    for (let i = 0; result.isError && i < 5; i++) result = await client.callTool(args);
+    await until(async () => existsSync(path), 'the approved write'); // decided and run while no call waited
+    const result = await client.callTool(args); // the result the earlier calls were promised, not a new request
     expect(result.isError).toBeFalsy();
     expect(readFileSync(path, 'utf8')).toBe('later');
     const { stdout } = await countersign(['audit', workflowId]);
     expect(stdout.match(/approved/g)).toHaveLength(1); // one call, one decision
+    const pending = await countersign(['pending', '--tool', 'write_file']);
+    expect(pending.stdout).not.toContain(workflowId.slice(0, 30)); // no second run asks again
     await client.close();
   });
 });

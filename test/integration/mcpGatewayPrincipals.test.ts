@@ -11,6 +11,7 @@ import { parseGatewayConfig } from '../../gateway/gatewayConfig';
 import { type GatewayCore, gatewayServer } from '../../gateway/gatewayServer';
 import { Upstreams } from '../../gateway/upstreams';
 import { suiteHarness } from '../support/harness';
+import { OwedResults } from '../../gateway/owedResults';
 
 jest.setTimeout(120_000);
 const at = suiteHarness();
@@ -33,6 +34,7 @@ test("another principal's tasks/get, tasks/result and tasks/cancel find no task;
     taskQueue: h.taskQueue,
     waitMs: 1_000,
     requireSignedDecisions: false,
+    owed: new OwedResults(),
   };
   const run = await startOrJoin(
     h.client,
