@@ -37,6 +37,8 @@ type Taken = { applied: AppliedDecision[] } | { problem: string };
 
 export class DecisionDesk {
   private readonly checks: IntakeChecks;
+  /** Decisions signalled for calls not booked yet, in the order they came (hold). */
+  private readonly held: Decision[] = [];
 
   constructor(
     private readonly state: AgentRunState,
@@ -82,15 +84,49 @@ export class DecisionDesk {
     // A decision can reach the run in the very workflow task whose model result books the call it names (its sender
     // read the call from a query answered with that result), and signals are handled before results: such a
     // decision waits for the rest of this activation, results included. (The update's validator refuses it instead.)
-    const takeSignal = (): void | Promise<void> => {
-      const taken = this.take([d], 'signal');
-      // A signal's refusal is audited the moment it is known, so the audit keeps the order signals came in.
-      const audit = (t: Taken): void => {
-        if ('problem' in t) this.ignore(t.problem, d);
-      };
-      return taken instanceof Promise ? taken.then(audit) : audit(taken);
+    if (this.knows(d.callId)) return this.takeSignal(d);
+    if (hasChange(this.state.agent, 'heldDecisions')) return this.hold(d);
+    return condition(() => true).then(() => this.takeSignal(d));
+  }
+
+  private takeSignal(d: Decision): void | Promise<void> {
+    const taken = this.take([d], 'signal');
+    // A signal's refusal is audited the moment it is known, so the audit keeps the order signals came in.
+    const audit = (t: Taken): void => {
+      if ('problem' in t) this.ignore(t.problem, d);
     };
-    return this.knows(d.callId) ? takeSignal() : condition(() => true).then(takeSignal);
+    return taken instanceof Promise ? taken.then(audit) : audit(taken);
+  }
+
+  /**
+   * A decision whose call is not booked yet (patch heldDecisions). The worker that ran the task live may have run
+   * its model result in an activation of its own (to answer a query) and the signals in the next; replay gives them
+   * in one, signals first. So the run publishes the same in both: once the call is booked, held decisions apply at
+   * a condition check, in the order they came, each after the state before it was published and followed by its
+   * own publication, as a signal in an activation of its own is. One still unknown where the old code took it (the
+   * first microtask after its signal's check) is not in this task's results and is refused, as before.
+   */
+  private hold(d: Decision): Promise<void> {
+    this.held.push(d);
+    if (this.held.length === 1) condition(() => this.applyHeld()).catch(() => undefined);
+    return condition(() => true).then(() => {
+      const at = this.held.indexOf(d);
+      if (at < 0 || this.knows(d.callId)) return;
+      this.held.splice(at, 1);
+      return this.takeSignal(d);
+    });
+  }
+
+  private applyHeld(): boolean {
+    if (!this.held.length || !this.knows(this.held[0]!.callId)) return this.held.length === 0;
+    this.publisher.settle();
+    while (this.held.length && this.knows(this.held[0]!.callId)) {
+      // A decision with checks (a token, edited arguments) goes on in its local activities, as a signal's does.
+      const taking = this.takeSignal(this.held.shift()!);
+      if (taking instanceof Promise) taking.catch(() => undefined);
+      this.publisher.settle();
+    }
+    return this.held.length === 0;
   }
 
   /** The update's validator: refuses a malformed or inapplicable request before it enters history (no marker: canonicalNames). */

@@ -20,6 +20,8 @@ export const PATCHES = {
   resetRunToolChoice: 'countersign-reset-run-tool-choice',
   /** Audit entries, reviews and pending calls written to the approvals ledger by the recordLedger activity (ledgerWriter.ts). */
   ledger: 'countersign-ledger',
+  /** A decision signalled before its call is booked applies at a condition check, published before and after (decisionDesk.ts hold). */
+  heldDecisions: 'countersign-held-decisions',
 } as const;
 
 /**
@@ -32,6 +34,7 @@ const SINCE_REVISION: Partial<Record<keyof typeof PATCHES, number>> = {
   decideWaits: 1,
   resetRunToolChoice: 2,
   ledger: 3,
+  heldDecisions: 4,
 };
 
 /** Whether the run takes change `id`: its snapshot's revision says so, or else patched() does (runs described before). */

@@ -112,7 +112,7 @@ export class Publisher {
     else this.flush();
   }
 
-  /** Before the run ends or continues as new (after its last check): what changed since the last check, now. */
+  /** What changed since the last check, now: before the run ends or continues as new (after its last check), and around each held decision (decisionDesk.ts). */
   settle(): void {
     if (this.changed) this.flush();
   }
