@@ -87,6 +87,8 @@ const ORDER = [
   'ledger-decisions',
   'ledger-continued-as-new',
   'ledger-reviews',
+  'split-task-decisions',
+  'held-decisions',
 ];
 
 function inRecordingOrder(...groups: Scenarios[]): Scenarios {

@@ -1,6 +1,7 @@
 // Replay-corpus scenarios: approvals and decisions on one run (scripts/record-histories.ts records them).
 import { approveSignal, provideResultSignal, rejectSignal, runStateQuery } from '../../contract/messages';
 import { eventually } from '../../test/support/fixtures';
+import { splitDecisionTask, splitTaskCalls } from '../../test/support/splitTask';
 import { ledger } from '../historyAgents';
 import { email, onOwnHarness, startRun, type Scenarios } from './common';
 
@@ -107,6 +108,30 @@ export const approvalScenarios: Scenarios = {
         await eventually(async () => ((await handle.describe()).raw.pendingActivities?.length ? true : undefined));
         await slow.stopWorker();
         await handle.signal(approveSignal, { callId: 'm1', approver: 'ann' });
+        await slow.restartWorker();
+        await handle.result();
+      },
+      { workerOptions: { shutdownGraceTime: '20s' } },
+    );
+  },
+  // Decisions signalled before their calls are booked are held and applied one at a time, each published on its own
+  // (patch heldDecisions, revision 4), the same whether the worker ran the model result and the signals in two
+  // activations of one task (it had applied the result to answer a query: test/support/splitTask.ts) ...
+  'split-task-decisions': async (_h, _runner, id) => {
+    await onOwnHarness(async (own) => void (await (await splitDecisionTask(own, id)).result()), {
+      workerAtStart: false,
+    });
+  },
+  // ... or in one, as a worker that had not run the result does (and replay does).
+  'held-decisions': async (_h, _runner, id) => {
+    await onOwnHarness(
+      async (slow) => {
+        slow.model.script(id, [{ toolCalls: splitTaskCalls, delayMs: 2000 }, { text: 'done' }]);
+        const handle = await startRun(slow, id, { agent: 'email-assistant', input: 'go' });
+        await eventually(async () => ((await handle.describe()).raw.pendingActivities?.length ? true : undefined));
+        await slow.stopWorker();
+        await handle.signal(approveSignal, { callId: 'split-email', approver: 'ops' });
+        await handle.signal(rejectSignal, { callId: 'split-delete', approver: 'ops', message: 'no' });
         await slow.restartWorker();
         await handle.result();
       },

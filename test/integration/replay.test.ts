@@ -46,6 +46,8 @@ test('the corpus covers paused, completed, timed-out, continued-as-new and faile
     'signed-grant',
     'names-as-written',
     'relayed-sub-run-decisions',
+    'split-task-decisions',
+    'held-decisions',
   ])
     expect(names).toContain(kind);
 });
