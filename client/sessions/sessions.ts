@@ -74,6 +74,15 @@ const busyStatus = (run: SessionRun): string | undefined =>
     ? undefined
     : (run.hitlStatus ?? 'Running');
 
+/** The session's newest run and, while it holds the session, its status (AwaitingApproval or Running); undefined if none. */
+export async function sessionHead(
+  client: Client,
+  session: string,
+): Promise<{ workflowId: string; busy: string | undefined } | undefined> {
+  const last = await newestRun(client, checkSessionId(session));
+  return last && { workflowId: last.workflowId, busy: busyStatus(last) };
+}
+
 async function conversationOfRun(client: Client, workflowId: string): Promise<ConversationItem[]> {
   const items: ConversationItem[] = [];
   try {

@@ -28,6 +28,7 @@ import { addHistoryRoutes } from './historyRoutes';
 import { addInboxRoutes } from './inboxRoutes';
 import { addReviewRoutes } from './reviewRoutes';
 import { addLinkRoutes } from './linkRoutes';
+import { addAgUiRoutes } from '../agUi/agUiRoutes';
 import { SLACK_ACTIONS_PATH, type SlackOptions, addSlackRoutes, slackSettingsOf } from './slackActions';
 
 export interface InboxOptions {
@@ -173,6 +174,7 @@ export async function startInbox(
   addHistoryRoutes(app, ctx);
   addApiRoutes(app, ctx);
   addLinkRoutes(app, ctx);
+  addAgUiRoutes(app, { runner, decider: ctx.decider, approverOf: (req) => req.identity.approver });
   if (slack) await addSlackRoutes(app, ctx, slack, o.bodyLimitBytes ?? 256 * 1024);
   if (identity.signIn) addSignInRoute(app, identity.signIn);
 

@@ -1,0 +1,123 @@
+// What an AG-UI request carries (RunAgentInput), checked once, and what its parts mean here: the user messages the
+// thread does not hold yet become the run's input, and each resume entry becomes a decision for the same intake every
+// other channel uses (Decider, servers/inbox/deciding.ts). Fields Countersign has no use for (tools the front end
+// offers, its state, forwardedProps) are accepted and left alone.
+import { z } from 'zod';
+import type { Decision } from '../../contract/messages';
+import type { PendingApproval } from '../../contract/runViews';
+import { DecisionProblem } from '../inbox/deciding';
+import { OWN_ID_PREFIX } from './agUiEvents';
+
+const text = z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]);
+
+const messageSchema = z.looseObject({
+  id: z.string().min(1).max(200),
+  role: z.enum(['developer', 'system', 'assistant', 'user', 'tool', 'activity', 'reasoning']),
+  content: text.optional().nullable(),
+});
+
+const resumeSchema = z.looseObject({
+  interruptId: z.string().min(1).max(200),
+  status: z.enum(['resolved', 'cancelled']),
+  payload: z.unknown().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const runAgentInputSchema = z.looseObject({
+  threadId: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,100}$/, 'threadId is 1 to 100 letters, digits, dots, underscores or dashes'),
+  runId: z.string().min(1).max(200),
+  messages: z.array(messageSchema).max(1000),
+  tools: z.array(z.unknown()).optional(),
+  context: z.array(z.unknown()).optional(),
+  state: z.unknown().optional(),
+  forwardedProps: z.unknown().optional(),
+  resume: z.array(resumeSchema).max(100).optional(),
+});
+export type AgUiInput = z.infer<typeof runAgentInputSchema>;
+export type ResumeEntry = z.infer<typeof resumeSchema>;
+
+const contentText = (content: AgUiInput['messages'][number]['content']): string =>
+  typeof content === 'string'
+    ? content
+    : (content ?? []).map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : '')).join('');
+
+/**
+ * The user messages the thread does not hold yet: those after the last message the thread sent (a front end resends
+ * the whole history each run, with our messages in it). A new thread's every user message is new.
+ */
+export function newUserMessages(messages: AgUiInput['messages']): string[] {
+  let from = 0;
+  messages.forEach((m, i) => {
+    if (m.id.startsWith(OWN_ID_PREFIX)) from = i + 1;
+  });
+  return messages
+    .slice(from)
+    .filter((m) => m.role === 'user')
+    .map((m) => contentText(m.content).trim())
+    .filter(Boolean);
+}
+
+const record = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+const optionalText = (v: unknown, what: string): string | undefined => {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw new DecisionProblem(`${what} must be a string`);
+  return v;
+};
+
+/** One resume entry as a decision on its pending item; a DecisionProblem says what is wrong with it. */
+function decisionOf(entry: ResumeEntry, call: PendingApproval): Decision {
+  const callId = call.callId;
+  const payload = record(entry.payload);
+  const signature = optionalText(entry.metadata?.signature, 'metadata.signature');
+  const signed = signature ? { token: signature } : {};
+  const message = optionalText(payload.message, 'payload.message');
+  if (entry.status === 'cancelled') return { callId, decision: 'reject', ...(message ? { message } : {}), ...signed };
+  if (call.kind === 'input') {
+    const values = 'values' in payload ? record(payload.values) : payload;
+    return { callId, decision: 'input', values };
+  }
+  if (call.kind === 'external') {
+    const error = optionalText(payload.error, 'payload.error');
+    if (error !== undefined) return { callId, decision: 'result', error };
+    const result = payload.result;
+    if (result === undefined) throw new DecisionProblem(`interrupt ${callId}: the payload needs a result or an error`);
+    return { callId, decision: 'result', result: typeof result === 'string' ? result : JSON.stringify(result) };
+  }
+  if (call.kind === 'uncertain') {
+    const verb = payload.decision;
+    if (verb === 'retry') return { callId, decision: 'retry' };
+    if (verb === 'done')
+      return { callId, decision: 'done', result: optionalText(payload.result, 'payload.result') ?? '' };
+    if (verb === 'failed')
+      return { callId, decision: 'failed', error: optionalText(payload.error, 'payload.error') || 'marked failed' };
+    throw new DecisionProblem(`interrupt ${callId}: payload.decision is retry, done or failed`);
+  }
+  if (typeof payload.approved !== 'boolean')
+    throw new DecisionProblem(`interrupt ${callId}: payload.approved must be true or false`);
+  if (!payload.approved) return { callId, decision: 'reject', ...(message ? { message } : {}), ...signed };
+  const edited = payload.editedArgs;
+  if (edited !== undefined && (typeof edited !== 'object' || edited === null || Array.isArray(edited)))
+    throw new DecisionProblem(`interrupt ${callId}: payload.editedArgs must be a JSON object`);
+  return {
+    callId,
+    decision: 'approve',
+    ...(edited ? { editedArguments: edited as Record<string, unknown> } : {}),
+    ...(payload.alwaysApprove === true ? { always: true } : {}),
+    ...signed,
+  };
+}
+
+/** The decisions the resume entries carry, each checked against what the thread waits for; nothing is sent here. */
+export function decisionsOf(resume: readonly ResumeEntry[], pending: readonly PendingApproval[]): Decision[] {
+  return resume.map((entry) => {
+    const call = pending.find((p) => p.callId === entry.interruptId);
+    if (!call)
+      throw new DecisionProblem(
+        `interrupt ${entry.interruptId} is not open on this thread (decided already, or never asked): reload the thread`,
+      );
+    return decisionOf(entry, call);
+  });
+}

@@ -1,0 +1,201 @@
+// The AG-UI endpoint (docs/ag-ui.md): POST /ag-ui/{agent} takes a RunAgentInput and streams the thread's run as AG-UI
+// events over SSE. A thread is a Countersign session (client/sessions): its newest run holds it while it runs or waits.
+// No second approval path: resume entries become decisions through Decider (the inbox's, identity from the request,
+// never the body), new user messages the run's addInput, and the stream is the run's own event log. Only JSON bodies
+// are taken and no CORS headers are sent, so a cross-site page cannot post a decision with a user's credentials.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { eventsQuery } from '../../contract/messages';
+import { describeZodError } from '../../contract/zodErrors';
+import type { PendingApproval } from '../../contract/runViews';
+import type { Runner } from '../../client/run/runner';
+import { CountersignError } from '../../client/errors';
+import { servedAgents } from '../../client/run/servedAgents';
+import { sessionHead } from '../../client/sessions/sessions';
+import { type Decider, DecisionProblem } from '../inbox/deciding';
+import { type AgUiEvent, AgUiTranslator, interruptOf } from './agUiEvents';
+import { type AgUiInput, decisionsOf, newUserMessages, runAgentInputSchema } from './agUiInput';
+import { threadView } from './agUiThreads';
+
+export interface AgUiContext {
+  runner: Runner;
+  decider: Decider;
+  /** The request's verified approver (the inbox's identity); every AG-UI route needs one. */
+  approverOf: (req: FastifyRequest) => string;
+}
+
+type Send = (event: AgUiEvent) => void;
+const lineOf = (err: unknown) => ((err as Error).message ?? String(err)).split('\n')[0]!;
+
+/** The run's last event so far: a stream that starts now starts after it. */
+async function lastSeq(runner: Runner, workflowId: string): Promise<number> {
+  return (await runner.client.workflow.getHandle(workflowId).query(eventsQuery, { after: 0, limit: 1 })).last;
+}
+
+/** Where the run last paused: a front end that comes back after a decision made elsewhere streams on from there. */
+async function lastPause(runner: Runner, workflowId: string): Promise<number> {
+  const handle = runner.client.workflow.getHandle(workflowId);
+  let found = 0;
+  for (let after = 0; ;) {
+    const page = await handle.query(eventsQuery, { after, limit: 500 });
+    for (const e of page.events) if (e.type === 'run_paused') found = e.seq;
+    if (!page.events.length) return found;
+    after = page.next;
+  }
+}
+
+/** Streams the run from `after` until it pauses for a person (an interrupt outcome) or ends. */
+async function follow(
+  ctx: AgUiContext,
+  input: AgUiInput,
+  workflowId: string,
+  after: number,
+  send: Send,
+  runUrl: string,
+  signal: AbortSignal,
+) {
+  const t = new AgUiTranslator(workflowId);
+  for await (const e of ctx.runner.stream(workflowId, { after, signal })) {
+    if (e.type === 'run_paused') {
+      const pending = await ctx.runner.pending(workflowId);
+      if (!pending.length) continue; // decided meanwhile elsewhere: the run goes on
+      t.finish().forEach(send);
+      return finishInterrupted(input, pending, send, runUrl);
+    }
+    if (e.type === 'run_completed') {
+      t.finish().forEach(send);
+      return send({ ...ids(input), type: 'RUN_FINISHED', outcome: { type: 'success' }, result: e.finalOutput });
+    }
+    if (e.type === 'run_failed') {
+      t.finish().forEach(send);
+      return send({ type: 'RUN_ERROR', message: `the run failed: ${e.error.split('\n')[0]}`, code: e.errorType });
+    }
+    t.translate(e).forEach(send);
+  }
+}
+
+const ids = (input: AgUiInput) => ({ threadId: input.threadId, runId: input.runId });
+
+function finishInterrupted(input: AgUiInput, pending: PendingApproval[], send: Send, runUrl: string) {
+  const interrupts = pending.map((p) => interruptOf(p, runUrl));
+  send({ ...ids(input), type: 'RUN_FINISHED', outcome: { type: 'interrupt', interrupts } });
+}
+
+/** Starts the thread's next run, or answers and resumes the one that holds it; then streams it. */
+async function drive(
+  ctx: AgUiContext,
+  req: FastifyRequest,
+  agent: string,
+  input: AgUiInput,
+  send: Send,
+  signal: AbortSignal,
+) {
+  const { runner } = ctx;
+  const runUrl = (workflowId: string) => `${req.protocol}://${req.host}/runs/${encodeURIComponent(workflowId)}`;
+  const messages = newUserMessages(input.messages);
+  const resume = input.resume ?? [];
+  const head = await sessionHead(runner.client, input.threadId);
+  if (!head?.busy) {
+    if (resume.length)
+      throw new DecisionProblem(`interrupt ${resume[0]!.interruptId} is not open: the thread waits for nothing`);
+    if (!messages.length) {
+      if (!head) throw new DecisionProblem('a new thread needs a user message');
+      return follow(
+        ctx,
+        input,
+        head.workflowId,
+        await lastPause(runner, head.workflowId),
+        send,
+        runUrl(head.workflowId),
+        signal,
+      );
+    }
+    const workflowId = await runner.startOnly(agent, messages.join('\n\n'), { session: input.threadId });
+    return follow(ctx, input, workflowId, 0, send, runUrl(workflowId), signal);
+  }
+  const workflowId = head.workflowId;
+  const after = await lastSeq(runner, workflowId);
+  const pending = await runner.pending(workflowId);
+  const decisions = decisionsOf(resume, pending); // every entry checked before any is sent
+  let waiting = head.busy === 'AwaitingApproval';
+  if (decisions.length) {
+    const approver = ctx.approverOf(req);
+    const signed = decisions.filter((d) => d.token !== undefined).map((d) => ({ ...d, approver }));
+    const plain = decisions.filter((d) => d.token === undefined);
+    // A signed decision's token is checked by the run itself; the rest go through the inbox's Decider.
+    const results = [
+      ...(signed.length ? [await runner.decide(workflowId, signed)] : []),
+      ...(plain.length ? [await ctx.decider.decide(workflowId, plain, approver)] : []),
+    ];
+    waiting = results.at(-1)!.stillPending.length > 0;
+  }
+  if (messages.length) await runner.decide(workflowId, [], messages);
+  const now = waiting ? await runner.pending(workflowId) : [];
+  if (now.length) return finishInterrupted(input, now, send, runUrl(workflowId)); // still waiting for someone
+  const from = decisions.length || messages.length ? after : await lastPause(runner, workflowId);
+  return follow(ctx, input, workflowId, from, send, runUrl(workflowId), signal);
+}
+
+async function agentProblem(runner: Runner, agent: string): Promise<string | undefined> {
+  if (!/^[A-Za-z0-9._@-]{1,200}$/.test(agent)) return 'the agent is a plain name (letters, digits, _ . @ -)';
+  const served = await servedAgents(runner.client, runner.taskQueue);
+  if (served && !served.includes(agent))
+    return `no agent named "${agent}" here (served: ${served.join(', ') || 'none'}): check the URL`;
+  return undefined;
+}
+
+function openStream(req: FastifyRequest, reply: FastifyReply): { send: Send; signal: AbortSignal; end(): void } {
+  const abort = new AbortController();
+  req.raw.on('close', () => abort.abort());
+  reply.hijack();
+  reply.raw.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
+  const send: Send = (event) => {
+    if (!abort.signal.aborted) reply.raw.write(`data: ${JSON.stringify({ ...event, timestamp: Date.now() })}\n\n`);
+  };
+  return { send, signal: abort.signal, end: () => reply.raw.end() };
+}
+
+export function addAgUiRoutes(app: FastifyInstance, ctx: AgUiContext): void {
+  app.post<{ Params: { agent: string }; Body: unknown }>('/ag-ui/:agent', async (req, reply) => {
+    if (!String(req.headers['content-type'] ?? '').startsWith('application/json'))
+      return reply.code(415).send({ error: 'send the RunAgentInput as application/json' });
+    const parsed = runAgentInputSchema.safeParse(req.body);
+    if (!parsed.success)
+      return reply.code(400).send({ error: `invalid RunAgentInput: ${describeZodError(parsed.error)}` });
+    const agent = req.params.agent;
+    const problem = await agentProblem(ctx.runner, agent);
+    if (problem) return reply.code(404).send({ error: problem });
+    const input = parsed.data;
+    const { send, signal, end } = openStream(req, reply);
+    send({ ...ids(input), type: 'RUN_STARTED' });
+    try {
+      await drive(ctx, req, agent, input, send, signal);
+    } catch (err) {
+      const known = err instanceof CountersignError || err instanceof DecisionProblem;
+      if (!known) req.log.error({ err, reqId: req.id }, 'ag-ui run failed');
+      send({ type: 'RUN_ERROR', message: known ? lineOf(err) : `internal error (request ${req.id})` });
+    } finally {
+      end();
+    }
+  });
+
+  app.get<{ Params: { agent: string; threadId: string } }>('/ag-ui/:agent/threads/:threadId', async (req, reply) => {
+    const view = await threadView(ctx.runner, req.params.threadId, `${req.protocol}://${req.host}`);
+    return view ?? reply.code(404).send({ error: `no thread ${req.params.threadId}` });
+  });
+
+  app.get<{ Params: { agent: string } }>('/ag-ui/:agent/capabilities', async (req, reply) => {
+    const problem = await agentProblem(ctx.runner, req.params.agent);
+    if (problem) return reply.code(404).send({ error: problem });
+    return {
+      identity: { name: req.params.agent, type: 'countersign', provider: 'countersign' },
+      transport: { streaming: true, resumable: true },
+      tools: { supported: true, parallelCalls: true, clientProvided: false },
+      state: { persistentState: true },
+      humanInTheLoop: { supported: true, approvals: true, interrupts: true, approveWithEdits: true },
+    };
+  });
+}
