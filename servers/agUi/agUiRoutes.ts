@@ -11,17 +11,20 @@ import type { Runner } from '../../client/run/runner';
 import { CountersignError } from '../../client/errors';
 import { servedAgents } from '../../client/run/servedAgents';
 import { sessionHead } from '../../client/sessions/sessions';
-import { type Decider, DecisionProblem } from '../inbox/deciding';
+import { Decider, DecisionProblem } from '../inbox/deciding';
 import { type AgUiEvent, AgUiTranslator, interruptOf } from './agUiEvents';
 import { type AgUiInput, decisionsOf, newUserMessages, runAgentInputSchema } from './agUiInput';
 import { threadView } from './agUiThreads';
 
 export interface AgUiContext {
   runner: Runner;
-  decider: Decider;
-  /** The request's verified approver (the inbox's identity); every AG-UI route needs one. */
+  /** How decisions are made for a person (default: one that signs nothing, as an inbox without --keys-dir). */
+  decider?: Decider;
+  /** The request's verified approver (a JWT your server checked, say): never a field of the body. */
   approverOf: (req: FastifyRequest) => string;
 }
+
+type Ready = AgUiContext & { decider: Decider };
 
 type Send = (event: AgUiEvent) => void;
 const lineOf = (err: unknown) => ((err as Error).message ?? String(err)).split('\n')[0]!;
@@ -45,7 +48,7 @@ async function lastPause(runner: Runner, workflowId: string): Promise<number> {
 
 /** Streams the run from `after` until it pauses for a person (an interrupt outcome) or ends. */
 async function follow(
-  ctx: AgUiContext,
+  ctx: Ready,
   input: AgUiInput,
   workflowId: string,
   after: number,
@@ -82,7 +85,7 @@ function finishInterrupted(input: AgUiInput, pending: PendingApproval[], send: S
 
 /** Starts the thread's next run, or answers and resumes the one that holds it; then streams it. */
 async function drive(
-  ctx: AgUiContext,
+  ctx: Ready,
   req: FastifyRequest,
   agent: string,
   input: AgUiInput,
@@ -158,7 +161,9 @@ function openStream(req: FastifyRequest, reply: FastifyReply): { send: Send; sig
   return { send, signal: abort.signal, end: () => reply.raw.end() };
 }
 
-export function addAgUiRoutes(app: FastifyInstance, ctx: AgUiContext): void {
+/** The AG-UI routes on a Fastify app of your own (`countersign serve` has them): POST /ag-ui/{agent} and the thread and capabilities reads. */
+export function addAgUiRoutes(app: FastifyInstance, options: AgUiContext): void {
+  const ctx: Ready = { ...options, decider: options.decider ?? new Decider(options.runner) };
   app.post<{ Params: { agent: string }; Body: unknown }>('/ag-ui/:agent', async (req, reply) => {
     if (!String(req.headers['content-type'] ?? '').startsWith('application/json'))
       return reply.code(415).send({ error: 'send the RunAgentInput as application/json' });

@@ -29,11 +29,25 @@ const treasurer = defineAgent({
   ],
 });
 
+const scheduler = defineAgent({
+  name: 'scheduler',
+  instructions: 'test',
+  tools: [
+    defineTool({
+      name: 'book_meeting',
+      description: 'Book a meeting',
+      parameters: z.object({ title: z.string(), time: z.string().regex(/^\d\d:\d\d$/, 'use HH:MM') }),
+      userInput: ['time'],
+      execute: ({ title, time }) => `Meeting '${title}' booked at ${time}`,
+    }),
+  ],
+});
+
 let h: Harness;
 let runner: Runner;
 let inbox: { url: string; close(): Promise<void> };
 beforeAll(async () => {
-  h = await startHarness({ registry: new AgentRegistry([...demoAgents, treasurer]) });
+  h = await startHarness({ registry: new AgentRegistry([...demoAgents, treasurer, scheduler]) });
   runner = new Runner(h.client, { taskQueue: h.taskQueue });
   inbox = await startInbox({ runner, port: 0, approverHeader: 'X-Forwarded-User' });
 });
@@ -173,6 +187,45 @@ test('a quorum call needs two identities (and the same arguments: edits are refu
   });
   expect(done.last).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' }, result: 'Paid.' });
   expect(paid).toEqual([5]);
+});
+
+test('an input item is answered through resume; a resume after the server and the worker both restarted', async () => {
+  const threadId = randomUUID();
+  h.model.script(`session-${threadId}-1`, [
+    { toolCalls: [{ name: 'book_meeting', arguments: { title: 'Standup' }, callId: 'b1' }] },
+    { toolCalls: [{ name: 'book_meeting', arguments: { title: 'Retro' }, callId: 'b2' }] },
+    { text: 'Both booked.' },
+  ]);
+  const ann = frontEnd(url('scheduler'), 'ann', threadId);
+  const first = await ann.run('book the standup');
+  expect(first.interrupts[0]).toMatchObject({ id: 'b1', reason: 'user_input', responseSchema: { required: ['time'] } });
+  const wrong = await ann.run(undefined, {
+    resume: [{ interruptId: 'b1', status: 'resolved', payload: { time: 'noon' } }],
+  });
+  expect(wrong.error).toMatch(/HH:MM/);
+  const booked = await ann.run(undefined, {
+    resume: [{ interruptId: 'b1', status: 'resolved', payload: { time: '09:30' } }],
+  });
+  expect(booked.events.find((e) => e.type === 'TOOL_CALL_RESULT')).toMatchObject({
+    toolCallId: 'b1',
+    content: expect.stringContaining("Meeting 'Standup' booked at 09:30"),
+  });
+  expect(booked.interrupts.map((i) => i.id)).toEqual(['b2']);
+
+  // Everything goes away and comes back: the thread is the durable run, not the process.
+  await inbox.close();
+  await h.stopWorker();
+  await h.restartWorker();
+  inbox = await startInbox({ runner, port: 0, approverHeader: 'X-Forwarded-User' });
+  ann.agent.url = url('scheduler');
+  const done = await ann.run(undefined, {
+    resume: [{ interruptId: 'b2', status: 'resolved', payload: { time: '16:00' } }],
+  });
+  expect(done.last).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' }, result: 'Both booked.' });
+  const results = done.events.filter((e) => e.type === 'TOOL_CALL_RESULT');
+  expect(results.map((e) => [e.toolCallId, String(e.content).split('\n').at(-1)])).toEqual([
+    ['b2', "Meeting 'Retro' booked at 16:00"],
+  ]);
 });
 
 test('bad requests: one line each, 4xx, nothing started', async () => {
