@@ -3,7 +3,7 @@
 // loopback. Here "signed in" is whoever runs it (EXAMPLE_USER, else $USER); in production this is your proxy or app
 // server, which knows the user from its own session (docs/ag-ui.md, "Identity behind a proxy").
 //
-//   npx tsx examples/ag-ui/server.ts   # then open http://127.0.0.1:8300
+//   npx tsx examples/ag-ui/server.ts [serve URL, default http://127.0.0.1:8234]   # then open http://127.0.0.1:8300
 import { readFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import { join } from 'node:path';
@@ -56,6 +56,6 @@ export function startExamplePage(o: ExamplePageOptions): Promise<{ url: string; 
 }
 
 if (require.main === module)
-  void startExamplePage({ user: process.env.EXAMPLE_USER ?? process.env.USER ?? 'me' }).then(({ url }) =>
-    console.log(`the example page: ${url}`),
+  void startExamplePage({ serveUrl: process.argv[2], user: process.env.EXAMPLE_USER ?? process.env.USER ?? 'me' }).then(
+    ({ url }) => console.log(`the example page: ${url}`),
   );
