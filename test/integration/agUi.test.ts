@@ -10,6 +10,7 @@ import { startInbox } from '../../servers/inbox/inboxServer';
 import { outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { frontEnd, textOf } from '../support/agUiClient';
+import { cliEnv, countersignExit } from '../support/countersignCli';
 
 jest.setTimeout(180_000);
 
@@ -135,7 +136,7 @@ test('two calls pause as interrupts; approve one with edits, reject the other: t
   expect(await sent(threadId)).toHaveLength(1);
 });
 
-test('a decision made elsewhere while the thread waits: the next run streams on with no interrupt', async () => {
+test('a decision from the CLI while the thread waits: the next run streams on with no interrupt', async () => {
   const threadId = randomUUID();
   h.model.script(`session-${threadId}-1`, [{ toolCalls: [mail('m1', 'carol@example.com')] }, { text: 'Done.' }]);
   const ann = frontEnd(url(), 'ann', threadId);
@@ -146,7 +147,11 @@ test('a decision made elsewhere while the thread waits: the next run streams on 
   });
   expect(bad.error).toMatch(/^[^\n]*\bto\b[^\n]*$/);
   expect((await runner.pending(`session-${threadId}-1`)).map((p) => p.callId)).toEqual(['m1']);
-  await runner.decide(`session-${threadId}-1`, [{ callId: 'm1', decision: 'approve', approver: 'cli-user' }]);
+  const cli = await countersignExit(
+    ['approve', `session-${threadId}-1`, 'm1', '--as', 'cli-user'],
+    cliEnv({ COUNTERSIGN_TASK_QUEUE: h.taskQueue }),
+  );
+  expect(cli.code).toBe(0);
   // HttpAgent asks for an answer to every interrupt it holds; a front end that reloads the thread holds none now.
   const reloaded = (await (
     await fetch(`${url()}/threads/${threadId}`, { headers: { 'X-Forwarded-User': 'ann' } })
