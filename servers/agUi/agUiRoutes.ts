@@ -24,7 +24,34 @@ export interface AgUiContext {
   approverOf: (req: FastifyRequest) => string;
 }
 
-type Ready = AgUiContext & { decider: Decider };
+type Ready = AgUiContext & { decider: Decider; shown: ShownPauses };
+
+/**
+ * The pauses this server last showed, by thread: its run, the calls in the pause and where in the run's log it is. A
+ * resume of those calls needs no read before its decision (a call's kind, approvers and signing never change); the
+ * run's own intake refuses one decided meanwhile, or a run that ended, as always. Bounded; a miss (another server, a
+ * restart) reads the thread and the run.
+ */
+class ShownPauses {
+  private readonly byThread = new Map<
+    string,
+    { workflowId: string; pending: PendingApproval[]; after: number; at: number }
+  >();
+  remember(threadId: string, workflowId: string, pending: PendingApproval[], after: number): void {
+    this.byThread.delete(threadId);
+    this.byThread.set(threadId, { workflowId, pending, after, at: Date.now() });
+    if (this.byThread.size > 1000) this.byThread.delete(this.byThread.keys().next().value!);
+  }
+  forget(threadId: string): void {
+    this.byThread.delete(threadId);
+  }
+  /** The pause shown, if it holds every call named and is at most ten minutes old. */
+  covering(threadId: string, callIds: string[]) {
+    const shown = this.byThread.get(threadId);
+    if (!shown || Date.now() - shown.at > 600_000 || !callIds.length) return undefined;
+    return callIds.every((id) => shown.pending.some((p) => p.callId === id)) ? shown : undefined;
+  }
+}
 
 type Send = (event: AgUiEvent) => void;
 const lineOf = (err: unknown) => ((err as Error).message ?? String(err)).split('\n')[0]!;
@@ -61,9 +88,11 @@ async function follow(
     if (e.type === 'run_paused') {
       const pending = await ctx.runner.pending(workflowId);
       if (!pending.length) continue; // decided meanwhile elsewhere: the run goes on
+      ctx.shown.remember(input.threadId, workflowId, pending, e.seq);
       t.finish().forEach(send);
       return finishInterrupted(input, pending, send, runUrl);
     }
+    if (e.type === 'run_completed' || e.type === 'run_failed') ctx.shown.forget(input.threadId);
     if (e.type === 'run_completed') {
       t.finish().forEach(send);
       return send({ ...ids(input), type: 'RUN_FINISHED', outcome: { type: 'success' }, result: e.finalOutput });
@@ -96,7 +125,13 @@ async function drive(
   const runUrl = (workflowId: string) => `${req.protocol}://${req.host}/runs/${encodeURIComponent(workflowId)}`;
   const messages = newUserMessages(input.messages);
   const resume = input.resume ?? [];
-  const head = await sessionHead(runner.client, input.threadId);
+  const shown = ctx.shown.covering(
+    input.threadId,
+    resume.map((r) => r.interruptId),
+  );
+  const head = shown
+    ? { workflowId: shown.workflowId, busy: 'AwaitingApproval' }
+    : await sessionHead(runner.client, input.threadId);
   if (!head?.busy) {
     if (resume.length)
       throw new DecisionProblem(`interrupt ${resume[0]!.interruptId} is not open: the thread waits for nothing`);
@@ -116,8 +151,9 @@ async function drive(
     return follow(ctx, input, workflowId, 0, send, runUrl(workflowId), signal);
   }
   const workflowId = head.workflowId;
-  const after = await lastSeq(runner, workflowId);
-  const pending = await runner.pending(workflowId);
+  const [after, pending] = shown
+    ? [shown.after, shown.pending]
+    : await Promise.all([lastSeq(runner, workflowId), runner.pending(workflowId)]);
   const decisions = decisionsOf(resume, pending); // every entry checked before any is sent
   let waiting = head.busy === 'AwaitingApproval';
   if (decisions.length) {
@@ -127,13 +163,17 @@ async function drive(
     // A signed decision's token is checked by the run itself; the rest go through the inbox's Decider.
     const results = [
       ...(signed.length ? [await runner.decide(workflowId, signed)] : []),
-      ...(plain.length ? [await ctx.decider.decide(workflowId, plain, approver)] : []),
+      ...(plain.length ? [await ctx.decider.decide(workflowId, plain, approver, pending)] : []),
     ];
     waiting = results.at(-1)!.stillPending.length > 0;
+    ctx.shown.forget(input.threadId); // those calls are decided: the next pause is shown anew
   }
   if (messages.length) await runner.decide(workflowId, [], messages);
   const now = waiting ? await runner.pending(workflowId) : [];
-  if (now.length) return finishInterrupted(input, now, send, runUrl(workflowId)); // still waiting for someone
+  if (now.length) {
+    ctx.shown.remember(input.threadId, workflowId, now, await lastSeq(runner, workflowId));
+    return finishInterrupted(input, now, send, runUrl(workflowId)); // still waiting for someone
+  }
   const from = decisions.length || messages.length ? after : await lastPause(runner, workflowId);
   return follow(ctx, input, workflowId, from, send, runUrl(workflowId), signal);
 }
@@ -163,7 +203,7 @@ function openStream(req: FastifyRequest, reply: FastifyReply): { send: Send; sig
 
 /** The AG-UI routes on a Fastify app of your own (`countersign serve` has them): POST /ag-ui/{agent} and the thread and capabilities reads. */
 export function addAgUiRoutes(app: FastifyInstance, options: AgUiContext): void {
-  const ctx: Ready = { ...options, decider: options.decider ?? new Decider(options.runner) };
+  const ctx: Ready = { ...options, decider: options.decider ?? new Decider(options.runner), shown: new ShownPauses() };
   app.post<{ Params: { agent: string }; Body: unknown }>('/ag-ui/:agent', async (req, reply) => {
     if (!String(req.headers['content-type'] ?? '').startsWith('application/json'))
       return reply.code(415).send({ error: 'send the RunAgentInput as application/json' });

@@ -79,9 +79,14 @@ export class Decider {
     return existsSync(file) ? file : undefined;
   }
 
-  /** Decisions by `approver` on run `workflowId`: approver set, signed where a key is held, sent. */
-  async decide(workflowId: string, decisions: Decision[], approver: string): Promise<DecideResult> {
-    let pending: PendingApproval[] | undefined;
+  /** Decisions by `approver` on run `workflowId`: approver set, signed where a key is held, sent. `known`: the run's pending calls, read just now. */
+  async decide(
+    workflowId: string,
+    decisions: Decision[],
+    approver: string,
+    known?: PendingApproval[],
+  ): Promise<DecideResult> {
+    let pending = known;
     const out: Decision[] = [];
     for (const d of decisions) {
       if (d.approver !== undefined && !sameApprover(d.approver, approver))
