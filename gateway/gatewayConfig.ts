@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { strict, toolTermsFields } from '../agents/agentsFile';
 import { defaultMessage, innermost, jsonPath, readJsonFile } from '../agents/agentsFileErrors';
-import { approvalPolicySchema } from '../contract/approvalPolicy';
+import { approvalPolicySchema, durationMs, durationSchema } from '../contract/approvalPolicy';
 import { ConfigError } from '../temporal.config';
 
 const PLAIN = /^[\w.@-]+$/;
@@ -51,17 +51,65 @@ const toolTermsSchema = strict(toolTermsFields).superRefine((t, ctx) => {
   if (!policy.success) for (const issue of policy.error.issues) ctx.addIssue({ ...issue, code: 'custom' });
 });
 
+/** How long a hook request may wait for its decision: Claude Code's hook `timeout` must be set above it. */
+export const MAX_HOOK_WAIT_MS = 10 * 60_000;
+const regex = z.string().refine(
+  (s) => {
+    try {
+      new RegExp(s);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'must be a regular expression such as "^(rm|terraform apply)"' },
+);
+/** A coding agent's tool call and what becomes of it (gateway/hookRules.ts): the first rule that matches decides. */
+const hookRuleSchema = strict({
+  /** The tool as the agent names it: Bash, Write, Edit, WebFetch, mcp__server__tool; Shell for Cursor's commands. */
+  tool: z.string().min(1),
+  /** A regular expression the input's `command` must match. */
+  command: regex.optional(),
+  /** A glob (`*` within a folder, `**` across folders) the input's `file_path` must match. */
+  filePath: z.string().min(1).optional(),
+  /** Refused outright, with this reason (no person asked). */
+  deny: z.string().min(1).optional(),
+  ...toolTermsFields,
+}).superRefine((r, ctx) => {
+  const { tool: _t, command: _c, filePath: _f, deny, ...terms } = r;
+  if (deny !== undefined && Object.keys(terms).length)
+    ctx.addIssue({ code: 'custom', message: 'a rule that denies takes no approval terms: remove one or the other' });
+  toolTermsSchema.safeParse(terms).error?.issues.forEach((issue) => ctx.addIssue({ ...issue, code: 'custom' }));
+});
+const hooksSchema = strict({
+  rules: z.array(hookRuleSchema).default([]),
+  /** A call no rule matches: "allow" it, or "ask" (the agent's own prompt). */
+  otherwise: z.enum(['allow', 'ask'], { error: 'must be "allow" or "ask"' }).default('allow'),
+  /** How long a hook request waits for a decision (at most 10 minutes). */
+  wait: durationSchema
+    .refine((d) => !durationSchema.safeParse(d).success || durationMs(d) <= MAX_HOOK_WAIT_MS, {
+      message: 'must be at most 10m',
+    })
+    .default('50s'),
+  /** No decision within `wait`: "deny" (naming who decides and where; asking again joins the call), or "ask". */
+  undecided: z.enum(['deny', 'ask'], { error: 'must be "deny" or "ask"' }).default('deny'),
+});
+
 export const gatewayConfigSchema = strict({
   /** The gateway's name: its calls' agent in pending, the inbox, Slack and the ledger. */
   name: plainName,
   servers: z.record(plainName, serverSchema),
   /** Terms per tool name as the gateway lists it; "*": every tool the file does not name. */
   tools: z.record(z.string().min(1), toolTermsSchema).default({}),
+  /** Coding agents' hooks (POST /hooks/claude-code): which tool calls a person decides. */
+  hooks: hooksSchema.optional(),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
 export type UpstreamSpec = GatewayConfig['servers'][string];
 export type ToolTerms = z.infer<typeof toolTermsSchema>;
+export type HookRule = z.infer<typeof hookRuleSchema>;
+export type HooksConfig = z.infer<typeof hooksSchema>;
 
 /** The file's config, its stdio servers' folders resolved against the file's; a ConfigError of one line otherwise. */
 export function loadGatewayConfig(path: string, cwd = process.cwd()): GatewayConfig {

@@ -13,6 +13,7 @@ import { createConfiguredWorker } from '../worker/createWorker';
 import { type GatewayConfig, loadGatewayConfig } from './gatewayConfig';
 import type { GatewayCore } from './gatewayServer';
 import { listenHttp, serveStdio } from './gatewayTransports';
+import { HOOK_APPROVED, HOOK_SERVER } from './hookCalls';
 import { Upstreams } from './upstreams';
 import { OwedResults } from './owedResults';
 
@@ -116,7 +117,12 @@ async function gatewayWorker(
     { ...settings, taskQueue, metricsAddress: undefined, deltaRelay: undefined },
     model,
     registry,
-    { activities: createGatewayActivities((req) => upstreams.call(req)) },
+    // A hook's call has no upstream: approved, the agent runs it itself (hookCalls.ts).
+    {
+      activities: createGatewayActivities((req) =>
+        req.server === HOOK_SERVER ? Promise.resolve(HOOK_APPROVED) : upstreams.call(req),
+      ),
+    },
   );
   return { worker, connection };
 }

@@ -9,8 +9,10 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../temporal.config';
 import { type GatewayCore, gatewayServer } from './gatewayServer';
+import { answerPreToolUse } from './hookCalls';
 
 export const MCP_PATH = '/mcp';
+export const CLAUDE_CODE_HOOK_PATH = '/hooks/claude-code';
 /** The largest request body the gateway reads (a tools/call's arguments included). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -25,14 +27,22 @@ function refuse(res: ServerResponse, status: number, code: number, message: stri
   res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
 }
 
+/** A plain HTTP answer (hooks, the approvals API): a refusal is `{ "error": "<one line>" }`. */
+export function reply(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+const plainRefusal = (res: ServerResponse, status: number, _code: number, message: string) =>
+  reply(res, status, { error: message });
+
 /** The body as JSON; undefined (the response already sent) when too large or not JSON. */
-async function bodyOf(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+async function bodyOf(req: IncomingMessage, res: ServerResponse, no = refuse): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > MAX_BODY_BYTES) {
-      refuse(res, 413, ErrorCode.InvalidRequest, `request too large: over ${MAX_BODY_BYTES / 1024 / 1024} MB`);
+      no(res, 413, ErrorCode.InvalidRequest, `request too large: over ${MAX_BODY_BYTES / 1024 / 1024} MB`);
       req.destroy();
       return undefined;
     }
@@ -41,7 +51,7 @@ async function bodyOf(req: IncomingMessage, res: ServerResponse): Promise<unknow
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
-    refuse(res, 400, ErrorCode.ParseError, 'Parse error: the request body is not JSON');
+    no(res, 400, ErrorCode.ParseError, 'Parse error: the request body is not JSON');
     return undefined;
   }
 }
@@ -57,7 +67,18 @@ export async function listenHttp(
   let allowedOrigins: string[] = [];
   const http = createServer((req, res) => {
     void (async () => {
-      if (new URL(req.url ?? '/', 'http://gateway').pathname !== MCP_PATH) {
+      const path = new URL(req.url ?? '/', 'http://gateway').pathname;
+      if (path === CLAUDE_CODE_HOOK_PATH) {
+        if (req.method !== 'POST') return reply(res, 405, { error: `POST a PreToolUse hook input to ${path}` });
+        // JSON only: a web page elsewhere cannot send it without a preflight the gateway never answers.
+        if (!/^application\/json\b/.test(req.headers['content-type'] ?? ''))
+          return reply(res, 415, { error: 'the body must be JSON, sent with content-type: application/json' });
+        const body = await bodyOf(req, res, plainRefusal);
+        if (body === undefined) return;
+        const answered = await answerPreToolUse(core, principal, body);
+        return reply(res, answered.status, answered.body);
+      }
+      if (path !== MCP_PATH) {
         res.writeHead(404).end();
         return;
       }
