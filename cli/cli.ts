@@ -191,6 +191,7 @@ program
 
 addServeCommand(program, connect, config);
 (require('./gatewayCommand') as typeof import('./gatewayCommand')).addGatewayCommand(program);
+(require('./hookCommand') as typeof import('./hookCommand')).addHookCommands(program);
 
 /** COUNTERSIGN_DEBUG: from the loaded configuration, or read alone when the failure came before (or from) loading it. */
 function debugOn(): boolean {
