@@ -47,11 +47,15 @@ export interface RunningGateway {
 }
 
 /** `countersign gateway --config <config>` on a free port, once it printed its URL. */
-export async function startGatewayProcess(config: string, args: string[] = []): Promise<RunningGateway> {
+export async function startGatewayProcess(
+  config: string,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<RunningGateway> {
   const port = await freePort();
   const p = spawnProcess(process.execPath, [CLI_PATH, 'gateway', '--config', config, '--port', String(port), ...args], {
     cwd: projectRoot,
-    env: cliEnv(),
+    env: cliEnv(env),
   });
   await p.waitFor(/MCP gateway: /, 120_000);
   return {
