@@ -20,7 +20,7 @@ export interface CallRun {
 }
 
 /** JSON with its object keys sorted: the same arguments give the same digest, whatever their order. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object')
     return `{${Object.keys(value)

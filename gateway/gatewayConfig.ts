@@ -42,7 +42,7 @@ const serverSchema = z.union([stdioServer, httpServer], {
   error: 'must be { "command", "args", "env", "cwd" } (stdio) or { "url", "headers" } (Streamable HTTP)',
 });
 
-const toolTermsSchema = strict(toolTermsFields).superRefine((t, ctx) => {
+export const toolTermsSchema = strict(toolTermsFields).superRefine((t, ctx) => {
   if (t.needsApproval === 'audit')
     ctx.addIssue({ code: 'custom', path: ['needsApproval'], message: 'must be true or false at the gateway' });
   const policy = approvalPolicySchema.safeParse(

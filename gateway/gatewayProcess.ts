@@ -6,6 +6,7 @@ import type { Worker } from '@temporalio/worker';
 import { defineAgent } from '../agents/defineAgent';
 import { AgentRegistry } from '../agents/registry';
 import { createGatewayActivities } from '../activities/gatewayTool';
+import { ASK_ONLY_SERVER, type GatewayToolRequest, type GatewayToolResult } from '../core/run/gatewayRuns';
 import { connectClient } from '../client/clientConnection';
 import { defaultApprover } from '../client/approvals/approver';
 import { ConfigError, type CountersignConfig, loadConfig } from '../temporal.config';
@@ -13,7 +14,6 @@ import { createConfiguredWorker } from '../worker/createWorker';
 import { type GatewayConfig, loadGatewayConfig } from './gatewayConfig';
 import type { GatewayCore } from './gatewayServer';
 import { listenHttp, serveStdio } from './gatewayTransports';
-import { HOOK_APPROVED, HOOK_SERVER } from './hookCalls';
 import { Upstreams } from './upstreams';
 import { OwedResults } from './owedResults';
 
@@ -117,14 +117,22 @@ async function gatewayWorker(
     { ...settings, taskQueue, metricsAddress: undefined, deltaRelay: undefined },
     model,
     registry,
-    // A hook's call has no upstream: approved, the agent runs it itself (hookCalls.ts).
+    // A call that only asks (a hook's, the approvals API's) has no upstream: it answers with what was approved.
     {
       activities: createGatewayActivities((req) =>
-        req.server === HOOK_SERVER ? Promise.resolve(HOOK_APPROVED) : upstreams.call(req),
+        req.server === ASK_ONLY_SERVER ? Promise.resolve(approvedAsIs(req)) : upstreams.call(req),
       ),
     },
   );
   return { worker, connection };
+}
+
+/** An ask-only call's "result": the arguments a person approved (edited, perhaps), for its caller to act on. */
+function approvedAsIs(req: GatewayToolRequest): GatewayToolResult {
+  return {
+    content: [{ type: 'text', text: 'approved: the caller acts on it' }],
+    structuredContent: { arguments: req.arguments },
+  };
 }
 
 function isLoopback(host: string): boolean {

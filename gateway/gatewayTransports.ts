@@ -10,6 +10,14 @@ import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.
 import { ConfigError } from '../temporal.config';
 import { type GatewayCore, gatewayServer } from './gatewayServer';
 import { answerPreToolUse } from './hookCalls';
+import {
+  APPROVAL_REQUESTS_PATH,
+  MAX_POLL_SECONDS,
+  createApprovalRequest,
+  pollSeconds,
+  statusOf,
+} from './approvalRequests';
+import { APPROVALS_OPENAPI, OPENAPI_PATH } from './approvalsOpenApi';
 
 export const MCP_PATH = '/mcp';
 export const CLAUDE_CODE_HOOK_PATH = '/hooks/claude-code';
@@ -34,6 +42,42 @@ export function reply(res: ServerResponse, status: number, body: unknown): void 
 }
 const plainRefusal = (res: ServerResponse, status: number, _code: number, message: string) =>
   reply(res, status, { error: message });
+
+/** A hook's or the API's JSON body; undefined (the response already sent) when not sent as JSON, too large or not JSON. */
+async function jsonBody(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+  // JSON only: a web page elsewhere cannot send it without a preflight the gateway never answers.
+  if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) {
+    reply(res, 415, { error: 'the body must be JSON, sent with content-type: application/json' });
+    return undefined;
+  }
+  return bodyOf(req, res, plainRefusal);
+}
+
+async function approvalsApi(
+  core: GatewayCore,
+  principal: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<void> {
+  let answer: { status: number; body: unknown };
+  if (path === APPROVAL_REQUESTS_PATH) {
+    if (req.method !== 'POST') return reply(res, 405, { error: `POST { tool, arguments } to ${path}` });
+    const body = await jsonBody(req, res);
+    if (body === undefined) return;
+    const key = req.headers['idempotency-key'];
+    answer = await createApprovalRequest(core, principal, typeof key === 'string' ? key : undefined, body);
+  } else {
+    const id = path.slice(APPROVAL_REQUESTS_PATH.length + 1);
+    const wait = pollSeconds(new URL(req.url ?? '/', 'http://gateway').searchParams.get('wait'));
+    if (req.method !== 'GET' || !/^[\w.-]+$/.test(id))
+      answer = { status: 404, body: { error: `GET ${APPROVAL_REQUESTS_PATH}/<id> for a request's status` } };
+    else if (wait === undefined)
+      answer = { status: 400, body: { error: `wait: must be whole seconds from 0 to ${MAX_POLL_SECONDS}` } };
+    else answer = await statusOf(core, id, wait);
+  }
+  reply(res, answer.status, answer.body);
+}
 
 /** The body as JSON; undefined (the response already sent) when too large or not JSON. */
 async function bodyOf(req: IncomingMessage, res: ServerResponse, no = refuse): Promise<unknown> {
@@ -70,14 +114,14 @@ export async function listenHttp(
       const path = new URL(req.url ?? '/', 'http://gateway').pathname;
       if (path === CLAUDE_CODE_HOOK_PATH) {
         if (req.method !== 'POST') return reply(res, 405, { error: `POST a PreToolUse hook input to ${path}` });
-        // JSON only: a web page elsewhere cannot send it without a preflight the gateway never answers.
-        if (!/^application\/json\b/.test(req.headers['content-type'] ?? ''))
-          return reply(res, 415, { error: 'the body must be JSON, sent with content-type: application/json' });
-        const body = await bodyOf(req, res, plainRefusal);
+        const body = await jsonBody(req, res);
         if (body === undefined) return;
         const answered = await answerPreToolUse(core, principal, body);
         return reply(res, answered.status, answered.body);
       }
+      if (path === OPENAPI_PATH) return reply(res, 200, APPROVALS_OPENAPI);
+      if (path === APPROVAL_REQUESTS_PATH || path.startsWith(`${APPROVAL_REQUESTS_PATH}/`))
+        return approvalsApi(core, principal, req, res, path);
       if (path !== MCP_PATH) {
         res.writeHead(404).end();
         return;

@@ -1,7 +1,7 @@
 // A coding agent's tool call, asked by its PreToolUse hook (POST /hooks/claude-code; `countersign hook cursor`
 // forwards Cursor's here too). A call a rule gates is a gated call like any MCP call the gateway gates: the same
 // workflow and approval book, its run id a digest of the requester, the tool and {session, tool_input}, so the same
-// session asking again with the same input joins the call. Its "upstream" is nothing (HOOK_SERVER): approved, the run
+// session asking again with the same input joins the call. Its "upstream" is nothing (ASK_ONLY_SERVER): approved, the run
 // ends and the agent runs the tool itself. One answer per run: once a request got it, the same input is a new call.
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
@@ -10,16 +10,13 @@ import { z } from 'zod';
 import { DEFAULT_REJECTION } from '../activities/callPlanning';
 import { durationMs } from '../contract/approvalPolicy';
 import { pendingApprovalsQuery } from '../contract/messages';
-import type { GatewayCallInput, GatewayRunResult, GatewayToolResult } from '../core/run/gatewayRuns';
+import { ASK_ONLY_SERVER, type GatewayCallInput, type GatewayRunResult } from '../core/run/gatewayRuns';
 import { type CallRun, startOrJoin, workflowIdFor } from './gatedCalls';
 import { whereToDecide } from './gatedWaits';
 import type { GatewayCore } from './gatewayServer';
 import { termsOf } from './gating';
 import { verdictOf } from './hookRules';
 
-/** The server name a hook's gated call is booked with: its run calls nothing upstream (gatewayProcess.ts). */
-export const HOOK_SERVER = '(hook)';
-export const HOOK_APPROVED: GatewayToolResult = { content: [{ type: 'text', text: 'approved: the agent runs it' }] };
 /** How long an answer no request has collected yet is kept for the next identical request (after a wait ran out). */
 const UNCOLLECTED_KEPT_MS = 60 * 60_000;
 const MAX_DIFF_SOURCE_BYTES = 1024 * 1024;
@@ -52,8 +49,12 @@ const answer = (permissionDecision: Decision, reason: string): HookReply => ({
 });
 const refuse = (status: 400 | 404, error: string): HookReply => ({ status, body: { error } });
 
-/** Runs whose answer a request has collected (this process's memory: see UNCOLLECTED_KEPT_MS). */
+/**
+ * Runs whose answer a request has collected. This process's memory, so only runs that ended since it started are
+ * handed out (`since`): after a restart an older approval is never handed out again; that call is asked anew.
+ */
 const collected = new Set<string>();
+const since = Date.now();
 
 export async function answerPreToolUse(core: GatewayCore, requester: string, body: unknown): Promise<HookReply> {
   const hooks = core.config.hooks;
@@ -72,7 +73,7 @@ export async function answerPreToolUse(core: GatewayCore, requester: string, bod
   const input: GatewayCallInput = {
     gateway: core.config.name,
     requester,
-    server: HOOK_SERVER,
+    server: ASK_ONLY_SERVER,
     upstreamTool: hook.tool_name,
     tool: {
       name: hook.tool_name,
@@ -134,11 +135,16 @@ async function uncollected(core: GatewayCore, workflowId: string): Promise<CallR
     .describe()
     .catch(() => undefined);
   if (!d?.closeTime || d.status.name !== 'COMPLETED' || collected.has(d.runId)) return undefined;
-  return Date.now() - d.closeTime.getTime() < UNCOLLECTED_KEPT_MS ? { workflowId, runId: d.runId } : undefined;
+  const ended = d.closeTime.getTime();
+  return ended >= since && Date.now() - ended < UNCOLLECTED_KEPT_MS ? { workflowId, runId: d.runId } : undefined;
 }
 
 /** The run's end, if it ends within ms; undefined if it is still open then. */
-async function endedWithin(core: GatewayCore, run: CallRun, ms: number): Promise<GatewayRunResult | Error | undefined> {
+export async function endedWithin(
+  core: GatewayCore,
+  run: CallRun,
+  ms: number,
+): Promise<GatewayRunResult | Error | undefined> {
   const handle = core.client.workflow.getHandle(run.workflowId, run.runId);
   const stop = new AbortController();
   let timer: NodeJS.Timeout | undefined;
@@ -168,7 +174,8 @@ function answerOf(run: CallRun, ended: GatewayRunResult | Error): HookReply {
   return answer('deny', `Countersign: ${result.text}`);
 }
 
-async function pendingCall(core: GatewayCore, run: CallRun) {
+/** The run's waiting call, for who decides it. */
+export async function pendingCall(core: GatewayCore, run: CallRun) {
   const pending = await core.client.workflow
     .getHandle(run.workflowId, run.runId)
     .query(pendingApprovalsQuery)

@@ -9,6 +9,12 @@ export const GATEWAY_WORKFLOW_TYPE = 'countersignGatewayCall';
 /** The one call id of a gated call's run (a run books exactly one call). */
 export const GATEWAY_CALL_ID = 'call';
 
+/**
+ * The `server` of a call that asks a person and runs nothing (a coding agent's hook, the HTTP approvals API): once
+ * approved, its run's one activity answers with the approved arguments, and the caller acts itself.
+ */
+export const ASK_ONLY_SERVER = '(ask-only)';
+
 /** What the gateway starts a gated call's run with: the call, its tool and the terms it waits on, decided at the gateway. */
 export interface GatewayCallInput {
   /** The gateway's name (its config's `name`): the calls' agent in pending, the inbox, Slack and the ledger. */
