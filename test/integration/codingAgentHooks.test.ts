@@ -40,11 +40,13 @@ writeFileSync(
 let gateway: RunningGateway;
 let hookUrl: string;
 
+const gatewayEnv = {
+  COUNTERSIGN_PUBLIC_URL: PUBLIC_URL,
+  COUNTERSIGN_LINK_SECRET: 'a-link-secret-of-at-least-32-characters',
+};
+
 beforeAll(async () => {
-  gateway = await startGatewayProcess(config, [], {
-    COUNTERSIGN_PUBLIC_URL: PUBLIC_URL,
-    COUNTERSIGN_LINK_SECRET: 'a-link-secret-of-at-least-32-characters',
-  });
+  gateway = await startGatewayProcess(config, [], gatewayEnv);
   hookUrl = gateway.url.replace(/\/mcp$/, '/hooks/claude-code');
 });
 afterAll(async () => {
@@ -225,5 +227,21 @@ test('bad input is a 4xx in one line, and nothing is booked', async () => {
   }
   const plain = await fetch(hookUrl, { method: 'POST', body: JSON.stringify(preToolUse('Bash', { command: 'rm y' })) });
   expect(plain.status).toBe(415);
+  expect(await pending()).toEqual([]);
+});
+
+test('the gateway SIGKILLed while a hook request waits, approved while it is down: the retry after a restart gets allow', async () => {
+  const input = preToolUse('Bash', { command: 'rm -rf .cache' });
+  const waiting = hook(input).then(
+    () => 'answered',
+    () => 'connection lost',
+  );
+  const [row] = await untilPending(1);
+  gateway.process.kill('SIGKILL');
+  await gateway.process.exited;
+  expect(await waiting).toBe('connection lost');
+  await countersign(['approve', row!.workflowId, 'call']);
+  gateway = await startGatewayProcess(config, ['--port', new URL(gateway.url).port], gatewayEnv);
+  expect(decisionOf((await hook({ ...input, tool_use_id: 'toolu_after_restart' })).body)).toBe('allow');
   expect(await pending()).toEqual([]);
 });
