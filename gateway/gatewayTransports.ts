@@ -8,6 +8,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../temporal.config';
+import { oneLine } from '../agents/agentsFileErrors';
 import { type GatewayCore, gatewayServer } from './gatewayServer';
 import { answerPreToolUse } from './hookCalls';
 import {
@@ -51,6 +52,29 @@ async function jsonBody(req: IncomingMessage, res: ServerResponse): Promise<unkn
     return undefined;
   }
   return bodyOf(req, res, plainRefusal);
+}
+
+/** Everything but MCP: the Claude Code hook, the approvals API and its OpenAPI document. */
+async function servePlain(
+  core: GatewayCore,
+  principal: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<void> {
+  if (path === CLAUDE_CODE_HOOK_PATH) {
+    if (req.method !== 'POST') return reply(res, 405, { error: `POST a PreToolUse hook input to ${path}` });
+    const body = await jsonBody(req, res);
+    if (body === undefined) return;
+    const answered = await answerPreToolUse(core, principal, body);
+    return reply(res, answered.status, answered.body);
+  }
+  if (path === OPENAPI_PATH) return reply(res, 200, APPROVALS_OPENAPI);
+  if (path === APPROVAL_REQUESTS_PATH || path.startsWith(`${APPROVAL_REQUESTS_PATH}/`))
+    return approvalsApi(core, principal, req, res, path);
+  reply(res, 404, {
+    error: `nothing at ${path}: the gateway serves ${MCP_PATH}, ${CLAUDE_CODE_HOOK_PATH}, ${APPROVAL_REQUESTS_PATH}`,
+  });
 }
 
 async function approvalsApi(
@@ -112,19 +136,14 @@ export async function listenHttp(
   const http = createServer((req, res) => {
     void (async () => {
       const path = new URL(req.url ?? '/', 'http://gateway').pathname;
-      if (path === CLAUDE_CODE_HOOK_PATH) {
-        if (req.method !== 'POST') return reply(res, 405, { error: `POST a PreToolUse hook input to ${path}` });
-        const body = await jsonBody(req, res);
-        if (body === undefined) return;
-        const answered = await answerPreToolUse(core, principal, body);
-        return reply(res, answered.status, answered.body);
-      }
-      if (path === OPENAPI_PATH) return reply(res, 200, APPROVALS_OPENAPI);
-      if (path === APPROVAL_REQUESTS_PATH || path.startsWith(`${APPROVAL_REQUESTS_PATH}/`))
-        return approvalsApi(core, principal, req, res, path);
       if (path !== MCP_PATH) {
-        res.writeHead(404).end();
-        return;
+        // As for MCP sessions: a web page elsewhere (DNS rebinding, a cross-site form) gets nothing.
+        const { host: asked, origin } = req.headers;
+        if (!allowedHosts.includes(asked ?? '') || (origin !== undefined && !allowedOrigins.includes(origin)))
+          return reply(res, 403, {
+            error: `the gateway answers only at ${allowedOrigins[0]} (not ${origin ?? asked})`,
+          });
+        return await servePlain(core, principal, req, res, path);
       }
       const id = req.headers['mcp-session-id'];
       const known = typeof id === 'string' ? sessions.get(id) : undefined;
@@ -155,7 +174,10 @@ export async function listenHttp(
       await gatewayServer(core, principal).connect(transport);
       await transport.handleRequest(req, res, body);
     })().catch((err: unknown) => {
-      if (!res.headersSent) refuse(res, 500, ErrorCode.InternalError, (err as Error).message);
+      if (res.headersSent) return;
+      const mcp = new URL(req.url ?? '/', 'http://gateway').pathname === MCP_PATH;
+      if (mcp) refuse(res, 500, ErrorCode.InternalError, (err as Error).message);
+      else reply(res, 500, { error: oneLine((err as Error).message) });
     });
   });
   await new Promise<void>((resolve, reject) => {

@@ -227,6 +227,15 @@ test('bad input is a 4xx in one line, and nothing is booked', async () => {
   }
   const plain = await fetch(hookUrl, { method: 'POST', body: JSON.stringify(preToolUse('Bash', { command: 'rm y' })) });
   expect(plain.status).toBe(415);
+  const elsewhere = await fetch(hookUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: 'http://evil.example' },
+    body: JSON.stringify(preToolUse('Bash', { command: 'rm z' })),
+  });
+  expect([elsewhere.status, ((await elsewhere.json()) as { error: string }).error]).toEqual([
+    403,
+    expect.stringMatching(/^the gateway answers only at http:\/\/127\.0\.0\.1:\d+ \(not http:\/\/evil\.example\)$/),
+  ]);
   expect(await pending()).toEqual([]);
 });
 
