@@ -68,15 +68,6 @@ export async function startOrJoin(client: Client, input: GatewayCallInput, args:
   }
 }
 
-/** Whether the run has ended (a run that cannot be found counts as not ended: the call then starts or joins one). */
-export async function runEnded(client: Client, run: CallRun): Promise<boolean> {
-  const d = await client.workflow
-    .getHandle(run.workflowId, run.runId)
-    .describe()
-    .catch(() => undefined);
-  return d !== undefined && d.status.name !== 'RUNNING';
-}
-
 /** Who started the run (its memo), or undefined when no such run exists. */
 export async function requesterOf(client: Client, run: CallRun): Promise<string | undefined> {
   try {

@@ -64,7 +64,10 @@ async function waitOn(
     });
     const done = await Promise.race([ended, tick]);
     clearTimeout(timer);
-    if (done) return callResult(core.client, run);
+    if (done) {
+      core.owed.collect(run);
+      return callResult(core.client, run);
+    }
     if (progressToken !== undefined && !extra.signal.aborted)
       await extra
         .sendNotification({
@@ -74,7 +77,6 @@ async function waitOn(
         .catch(() => undefined);
   }
   const where = await stillWaiting(core, run);
-  core.owed.owe(run); // the next identical call gets this run's result, even once it has ended
   return {
     content: [
       {

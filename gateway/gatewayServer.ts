@@ -17,7 +17,7 @@ import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sd
 import type { Client } from '@temporalio/client';
 import { DEFAULT_REJECTION } from '../activities/callPlanning';
 import type { GatewayCallInput } from '../core/run/gatewayRuns';
-import { type CallRun, callResult, runEnded, startOrJoin, taskIdOf, taskStatus, workflowIdFor } from './gatedCalls';
+import { type CallRun, callResult, startOrJoin, taskIdOf, taskStatus, workflowIdFor } from './gatedCalls';
 import type { OwedResults } from './owedResults';
 import type { GatewayConfig } from './gatewayConfig';
 import { type Gate, callerMayDecide, gateOf, termsOf } from './gating';
@@ -39,7 +39,7 @@ export interface GatewayCore {
   requireSignedDecisions: boolean;
   /** The inbox (COUNTERSIGN_PUBLIC_URL), where a call's page is. */
   inboxUrl?: string;
-  /** Runs whose callers were told to call again for the result (owedResults.ts). */
+  /** Answers of runs that ended after their caller stopped waiting, for the next identical request (owedResults.ts). */
   owed: OwedResults;
 }
 
@@ -121,8 +121,13 @@ export function gatewayServer(core: GatewayCore, principal: string): Server {
       rejectionText: DEFAULT_REJECTION,
       taskQueue: core.taskQueue,
     };
-    const owed = task ? undefined : core.owed.take(workflowIdFor(config.name, principal, name, args));
-    if (owed && (await runEnded(core.client, owed))) return callResult(core.client, owed);
+    const owed = task
+      ? undefined
+      : await core.owed.uncollected(core.client, workflowIdFor(config.name, principal, name, args));
+    if (owed) {
+      core.owed.collect(owed);
+      return callResult(core.client, owed);
+    }
     const run: CallRun = await startOrJoin(core.client, input, args);
     if (task) {
       const status = await taskStatus(core.client, run, whereToDecide(core));

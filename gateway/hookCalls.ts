@@ -17,8 +17,6 @@ import type { GatewayCore } from './gatewayServer';
 import { termsOf } from './gating';
 import { verdictOf } from './hookRules';
 
-/** How long an answer no request has collected yet is kept for the next identical request (after a wait ran out). */
-const UNCOLLECTED_KEPT_MS = 60 * 60_000;
 const MAX_DIFF_SOURCE_BYTES = 1024 * 1024;
 const MAX_DIFF_CHARS = 20_000;
 
@@ -48,13 +46,6 @@ const answer = (permissionDecision: Decision, reason: string): HookReply => ({
   },
 });
 const refuse = (status: 400 | 404, error: string): HookReply => ({ status, body: { error } });
-
-/**
- * Runs whose answer a request has collected. This process's memory, so only runs that ended since it started are
- * handed out (`since`): after a restart an older approval is never handed out again; that call is asked anew.
- */
-const collected = new Set<string>();
-const since = Date.now();
 
 export async function answerPreToolUse(core: GatewayCore, requester: string, body: unknown): Promise<HookReply> {
   const hooks = core.config.hooks;
@@ -88,10 +79,16 @@ export async function answerPreToolUse(core: GatewayCore, requester: string, bod
   };
   // What is approved: this session's exact input (its canonical form is the run id's digest).
   const bound = { session: hook.session_id, input: hook.tool_input };
-  const kept = await uncollected(core, workflowIdFor(input.gateway, requester, input.tool.name, bound));
+  const kept = await core.owed.uncollected(
+    core.client,
+    workflowIdFor(input.gateway, requester, input.tool.name, bound),
+  );
   const run = kept ?? (await startOrJoin(core.client, input, bound));
   const ended = await endedWithin(core, run, durationMs(hooks.wait));
-  if (ended) return answerOf(run, ended);
+  if (ended) {
+    core.owed.collect(run);
+    return answerOf(ended);
+  }
   const where = whereToDecide(core)(run, await pendingCall(core, run));
   if (hooks.undecided === 'ask') return answer('ask', `Countersign: not decided yet, ${where}`);
   return answer(
@@ -128,17 +125,6 @@ function diffOf(hook: PreToolUse): string | undefined {
   return createTwoFilesPatch(path, path, before, after).slice(0, MAX_DIFF_CHARS);
 }
 
-/** The run of this id that ended lately and whose answer no request has had yet, if any. */
-async function uncollected(core: GatewayCore, workflowId: string): Promise<CallRun | undefined> {
-  const d = await core.client.workflow
-    .getHandle(workflowId)
-    .describe()
-    .catch(() => undefined);
-  if (!d?.closeTime || d.status.name !== 'COMPLETED' || collected.has(d.runId)) return undefined;
-  const ended = d.closeTime.getTime();
-  return ended >= since && Date.now() - ended < UNCOLLECTED_KEPT_MS ? { workflowId, runId: d.runId } : undefined;
-}
-
 /** The run's end, if it ends within ms; undefined if it is still open then. */
 export async function endedWithin(
   core: GatewayCore,
@@ -162,8 +148,7 @@ export async function endedWithin(
   }
 }
 
-function answerOf(run: CallRun, ended: GatewayRunResult | Error): HookReply {
-  collected.add(run.runId);
+function answerOf(ended: GatewayRunResult | Error): HookReply {
   if (ended instanceof Error)
     return answer(
       'deny',

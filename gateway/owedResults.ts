@@ -1,31 +1,41 @@
-// A call without a task that outlived --wait was told to call again with the same arguments for its result. Its run
-// often ends before that call comes (a person decides in minutes): the next identical call then gets that run's
-// result, once, instead of starting a new run that asks a person again. Kept in this gateway process and bounded;
-// after a restart the next identical call starts a new run (a task-augmented call keeps its task id instead).
+// A gated call's caller may come back for an answer its run gave after the caller stopped waiting: a blocking MCP
+// call told to call again past --wait, a hook request whose wait ran out. A person often decides in between, so the
+// next identical request (same principal, tool and arguments: the same workflow id) gets the answer of the run that
+// ended since, once, instead of starting a new run that asks a person again. What was handed out is this process's
+// memory, so only runs that ended since it started count (after a restart an older answer is never handed out
+// twice; that call is asked anew), and only for KEPT_MS; both bound what it keeps.
+import type { Client } from '@temporalio/client';
 import type { CallRun } from './gatedCalls';
 
-/** Runs this gateway still owes a result to their caller, by workflow id (the principal, tool and arguments' digest). */
+/** How long an answer no request has collected is kept for the next identical request. */
+export const KEPT_MS = 60 * 60_000;
+
 export class OwedResults {
-  private readonly owed = new Map<string, string>();
+  /** Runs whose answer a request had, and when: forgotten after KEPT_MS, when they no longer count anyway. */
+  private readonly collected = new Map<string, number>();
+  private readonly since = Date.now();
 
-  constructor(private readonly max = 1_000) {}
-
-  /** The caller of `run` was told to call again. */
-  owe(run: CallRun): void {
-    this.owed.delete(run.workflowId); // the newest last: the oldest is what a full map forgets
-    this.owed.set(run.workflowId, run.runId);
-    if (this.owed.size > this.max) this.owed.delete(this.owed.keys().next().value!);
+  /** The run of this id that ended lately and whose answer no request has had yet, if any. */
+  async uncollected(client: Client, workflowId: string): Promise<CallRun | undefined> {
+    const d = await client.workflow
+      .getHandle(workflowId)
+      .describe()
+      .catch(() => undefined);
+    if (!d?.closeTime || d.status.name !== 'COMPLETED' || this.collected.has(d.runId)) return undefined;
+    const ended = d.closeTime.getTime();
+    return ended >= this.since && Date.now() - ended < KEPT_MS ? { workflowId, runId: d.runId } : undefined;
   }
 
-  /** The run owed for this workflow id, if any; taken, so it answers one call. */
-  take(workflowId: string): CallRun | undefined {
-    const runId = this.owed.get(workflowId);
-    if (runId === undefined) return undefined;
-    this.owed.delete(workflowId);
-    return { workflowId, runId };
+  /** A request had this run's answer: the same request again is a new call. */
+  collect(run: CallRun, now = Date.now()): void {
+    this.collected.set(run.runId, now);
+    for (const [runId, at] of this.collected) {
+      if (now - at < KEPT_MS) break; // in the order collected: the rest are newer
+      this.collected.delete(runId);
+    }
   }
 
   get size(): number {
-    return this.owed.size;
+    return this.collected.size;
   }
 }
