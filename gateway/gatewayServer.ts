@@ -17,7 +17,7 @@ import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sd
 import type { Client } from '@temporalio/client';
 import { DEFAULT_REJECTION } from '../activities/callPlanning';
 import type { GatewayCallInput } from '../core/run/gatewayRuns';
-import { type CallRun, callResult, startOrJoin, taskIdOf, taskStatus, workflowIdFor } from './gatedCalls';
+import { type CallRun, startOrJoin, taskIdOf, taskStatus, workflowIdFor } from './gatedCalls';
 import type { OwedResults } from './owedResults';
 import type { GatewayConfig } from './gatewayConfig';
 import { type Gate, callerMayDecide, gateOf, termsOf } from './gating';
@@ -121,14 +121,11 @@ export function gatewayServer(core: GatewayCore, principal: string): Server {
       rejectionText: DEFAULT_REJECTION,
       taskQueue: core.taskQueue,
     };
-    const owed = task
+    // Without a task: the open run, or the answer of one that ended after its caller stopped waiting (owedResults.ts).
+    const reused = task
       ? undefined
-      : await core.owed.uncollected(core.client, workflowIdFor(config.name, principal, name, args));
-    if (owed) {
-      core.owed.collect(owed);
-      return callResult(core.client, owed);
-    }
-    const run: CallRun = await startOrJoin(core.client, input, args);
+      : await core.owed.reusable(core.client, workflowIdFor(config.name, principal, name, args));
+    const run: CallRun = reused ?? (await startOrJoin(core.client, input, args));
     if (task) {
       const status = await taskStatus(core.client, run, whereToDecide(core));
       return {

@@ -79,10 +79,7 @@ export async function answerPreToolUse(core: GatewayCore, requester: string, bod
   };
   // What is approved: this session's exact input (its canonical form is the run id's digest).
   const bound = { session: hook.session_id, input: hook.tool_input };
-  const kept = await core.owed.uncollected(
-    core.client,
-    workflowIdFor(input.gateway, requester, input.tool.name, bound),
-  );
+  const kept = await core.owed.reusable(core.client, workflowIdFor(input.gateway, requester, input.tool.name, bound));
   const run = kept ?? (await startOrJoin(core.client, input, bound));
   const ended = await endedWithin(core, run, durationMs(hooks.wait));
   if (ended) {

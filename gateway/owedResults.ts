@@ -15,12 +15,16 @@ export class OwedResults {
   private readonly collected = new Map<string, number>();
   private readonly since = Date.now();
 
-  /** The run of this id that ended lately and whose answer no request has had yet, if any. */
-  async uncollected(client: Client, workflowId: string): Promise<CallRun | undefined> {
+  /**
+   * The run of this id a request takes up rather than start one: the open one (joined by its run id, so it cannot end
+   * and make way for a new run in between), or one that ended lately whose answer no request has had yet.
+   */
+  async reusable(client: Client, workflowId: string): Promise<CallRun | undefined> {
     const d = await client.workflow
       .getHandle(workflowId)
       .describe()
       .catch(() => undefined);
+    if (d?.status.name === 'RUNNING') return { workflowId, runId: d.runId };
     if (!d?.closeTime || d.status.name !== 'COMPLETED' || this.collected.has(d.runId)) return undefined;
     const ended = d.closeTime.getTime();
     return ended >= this.since && Date.now() - ended < KEPT_MS ? { workflowId, runId: d.runId } : undefined;
