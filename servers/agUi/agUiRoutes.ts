@@ -15,6 +15,7 @@ import { Decider, DecisionProblem } from '../inbox/deciding';
 import { type AgUiEvent, AgUiTranslator, interruptOf } from './agUiEvents';
 import { type AgUiInput, decisionsOf, newUserMessages, runAgentInputSchema } from './agUiInput';
 import { threadView } from './agUiThreads';
+import { openEventStream } from '../eventStream';
 
 export interface AgUiContext {
   runner: Runner;
@@ -187,18 +188,11 @@ async function agentProblem(runner: Runner, agent: string): Promise<string | und
 }
 
 function openStream(req: FastifyRequest, reply: FastifyReply): { send: Send; signal: AbortSignal; end(): void } {
-  const abort = new AbortController();
-  req.raw.on('close', () => abort.abort());
-  reply.hijack();
-  reply.raw.writeHead(200, {
-    'content-type': 'text/event-stream',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-  });
+  const signal = openEventStream(req, reply);
   const send: Send = (event) => {
-    if (!abort.signal.aborted) reply.raw.write(`data: ${JSON.stringify({ ...event, timestamp: Date.now() })}\n\n`);
+    if (!signal.aborted) reply.raw.write(`data: ${JSON.stringify({ ...event, timestamp: Date.now() })}\n\n`);
   };
-  return { send, signal: abort.signal, end: () => reply.raw.end() };
+  return { send, signal, end: () => reply.raw.end() };
 }
 
 /** The AG-UI routes on a Fastify app of your own (`countersign serve` has them): POST /ag-ui/{agent} and the thread and capabilities reads. */

@@ -9,6 +9,7 @@ import { followEvents } from '../../client/run/eventFollowing';
 import { DecisionProblem } from './deciding';
 import type { InboxContext } from './inboxServer';
 import { QUERY_NAME } from '../../client/visibility';
+import { openEventStream } from '../eventStream';
 
 const bodySchema = z.strictObject({ decisions: z.array(decisionSchema).min(1, 'send at least one decision').max(100) });
 
@@ -43,18 +44,11 @@ export function addApiRoutes(app: FastifyInstance, ctx: InboxContext): void {
 
   // Live updates for the run page: one server-sent event per run event (the page reloads its parts on each).
   app.get<{ Params: { id: string }; Querystring: { after?: string } }>('/api/runs/:id/events', async (req, reply) => {
-    const abort = new AbortController();
-    req.raw.on('close', () => abort.abort());
-    reply.hijack();
-    reply.raw.writeHead(200, {
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-    });
+    const signal = openEventStream(req, reply);
     try {
       for await (const event of followEvents(ctx.runner.client, req.params.id, {
         after: Number(req.query.after) || 0,
-        signal: abort.signal,
+        signal,
       })) {
         reply.raw.write(`id: ${event.seq}\ndata: ${JSON.stringify({ seq: event.seq, type: event.type })}\n\n`);
       }
