@@ -47,6 +47,7 @@ import { ensureCompiledWorker } from '../test/support/compiledWorker';
 import { measureReplayCost } from './replayCost';
 import { benchModel, startBenchServer } from './benchServer';
 import { measureLedgerBench } from './ledgerBench';
+import { ledgerWorkersOn } from './ledgerWorkers';
 import { openLedger } from '../storage/ledger/ledgerUrl';
 import { measureGateway } from './gatewayBench';
 
@@ -261,34 +262,7 @@ async function main() {
     if (sections.includes('ledger')) {
       results.ledger = await measureLedgerBench({
         log,
-        // A fresh dev server and an in-process worker whose runs write the ledger at `url`.
-        runsOn: async (url) => {
-          const server = await startServer();
-          const ledger = (await openLedger(url))!;
-          const taskQueue = 'bench-ledger';
-          const worker = await Worker.create({
-            connection: server.nativeConnection,
-            taskQueue,
-            workflowBundle: await benchBundle(),
-            activities: createAgentActivities({
-              registry: defaultRegistry(),
-              settings: workerSettingsOf({ model: modelSettings }),
-              ledger,
-            }),
-          });
-          const plainTaskQueue = 'bench-no-ledger';
-          const plainWorker = await Worker.create({
-            connection: server.nativeConnection,
-            taskQueue: plainTaskQueue,
-            workflowBundle: await benchBundle(),
-            activities: createAgentActivities({
-              registry: defaultRegistry(),
-              settings: workerSettingsOf({ model: modelSettings }),
-            }),
-          });
-          const close = async () => (await ledger.close(), await server.teardown());
-          return { client: server.client, worker, taskQueue, plainWorker, plainTaskQueue, close };
-        },
+        runsOn: ledgerWorkersOn({ startServer, bundle: benchBundle, model: modelSettings }),
       });
       save();
     }
