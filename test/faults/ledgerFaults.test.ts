@@ -10,7 +10,7 @@ import { openLedger } from '../../storage/ledger/ledgerUrl';
 import { ensureCompiledWorker, spawnCompiledWorker } from '../support/compiledWorker';
 import { startPostgres } from '../support/postgres';
 import { freePort, type Spawned } from '../support/processes';
-import { recordSummary, workerProcessSetup } from '../faults/faultSupport';
+import { recordSummary, workerProcessSetup } from './faultSupport';
 
 jest.setTimeout(360_000); // the scenario bounds itself at 3 minutes (deadline); this only catches a hang of its own
 
