@@ -8,7 +8,7 @@ import { eventsQuery } from '../../contract/messages';
 import { describeZodError } from '../../contract/zodErrors';
 import type { PendingApproval } from '../../contract/runViews';
 import type { Runner } from '../../client/run/runner';
-import { CountersignError } from '../../client/errors';
+import { CountersignError, NoWorkerError } from '../../client/errors';
 import { servedAgents } from '../../client/run/servedAgents';
 import { sessionHead } from '../../client/sessions/sessions';
 import { Decider, DecisionProblem } from '../inbox/deciding';
@@ -60,6 +60,19 @@ const lineOf = (err: unknown) => ((err as Error).message ?? String(err)).split('
 /** The run's last event so far: a stream that starts now starts after it. */
 async function lastSeq(runner: Runner, workflowId: string): Promise<number> {
   return (await runner.client.workflow.getHandle(workflowId).query(eventsQuery, { after: 0, limit: 1 })).last;
+}
+
+/**
+ * A read of the run, asked again once when no worker answered it: a worker started again a moment ago finds the run
+ * still pinned to its dead predecessor's sticky queue, and the first unanswered read unpins it (workerPresence.ts).
+ */
+async function servedRead<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (!(err instanceof NoWorkerError)) throw err;
+    return read();
+  }
 }
 
 /** Where the run last paused: a front end that comes back after a decision made elsewhere streams on from there. */
@@ -154,7 +167,7 @@ async function drive(
   const workflowId = head.workflowId;
   const [after, pending] = shown
     ? [shown.after, shown.pending]
-    : await Promise.all([lastSeq(runner, workflowId), runner.pending(workflowId)]);
+    : await servedRead(() => Promise.all([lastSeq(runner, workflowId), runner.pending(workflowId)]));
   const decisions = decisionsOf(resume, pending); // every entry checked before any is sent
   let waiting = head.busy === 'AwaitingApproval';
   if (decisions.length) {
