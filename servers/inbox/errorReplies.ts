@@ -29,12 +29,15 @@ function clientAnswer(err: FastifyError, req: FastifyRequest): { status: number;
   return { status, title: 'Error', message: internalErrorMessage(req.id) };
 }
 
+/** Paths whose clients are programs (the JSON API, AG-UI front ends): errors as `{ error }`, not an HTML page. */
+export const answersJson = (url: string): boolean => url.startsWith('/api/') || url.startsWith('/ag-ui/');
+
 export function replyToErrors(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     const { status, title, message } = clientAnswer(err, req);
     // The rest of an oversized body is never read: close the connection rather than leave the client uploading.
     if (status === 413) reply.header('connection', 'close');
-    if (req.url.startsWith('/api/')) return reply.code(status).send({ error: message });
+    if (answersJson(req.url)) return reply.code(status).send({ error: message });
     return reply
       .code(status)
       .type('text/html')

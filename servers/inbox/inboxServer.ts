@@ -21,7 +21,7 @@ import type { JwtIdentityOptions } from './jwtIdentity';
 import { type LocalSignInOptions, SESSION_COOKIE, SIGN_IN_PATH, addSignInRoute } from './localSignIn';
 import { canonicalApprover } from '../../contract/approverName';
 import { messagePage } from './pages';
-import { replyToErrors } from './errorReplies';
+import { answersJson, replyToErrors } from './errorReplies';
 import { scopeRunRoutes } from './runScope';
 import { addApiRoutes } from './apiRoutes';
 import { addHistoryRoutes } from './historyRoutes';
@@ -138,7 +138,7 @@ export async function startInbox(
         (identity.signIn
           ? `open the one-time sign-in link ${identity.signIn.printedBy} printed (start it again for a new one)`
           : 'send Authorization: Bearer <token>, or come through the proxy that signs you in');
-      return req.url.startsWith('/api/')
+      return answersJson(req.url)
         ? reply.send({ error: `not signed in: ${why}` })
         : reply.type('text/html').send(messagePage('Not signed in', `Not signed in: ${why}.`));
     }
