@@ -68,15 +68,18 @@ export function interruptOf(p: PendingApproval, inboxUrl?: string): Record<strin
     arguments: p.arguments,
     ...(p.quorum ? { quorum: p.quorum } : {}),
     ...(p.approvers ? { approvers: p.approvers } : {}),
+    ...(p.excludedApprover ? { excludedApprover: p.excludedApprover } : {}),
     ...(p.signedDecisions ? { signedDecisions: true } : {}),
     ...(p.fingerprint ? { fingerprint: p.fingerprint } : {}),
+    ...(p.stale ? { stale: p.stale } : {}),
     ...(inboxUrl ? { inboxUrl } : {}),
   };
   return {
     id: p.callId,
     reason: REASONS[p.kind],
     message: oneLine(`${p.agentName} wants ${summary}${p.preview?.details ? ` — ${p.preview.details}` : ''}`),
-    toolCallId: p.callId,
+    // A tripped agent guardrail is no tool call: no TOOL_CALL_START carried its id.
+    ...(p.kind === 'guardrail' ? {} : { toolCallId: p.callId }),
     responseSchema: responseSchema(p),
     ...(p.expiresAt ? { expiresAt: p.expiresAt } : {}),
     metadata,

@@ -59,6 +59,22 @@ export function newUserMessages(messages: AgUiInput['messages']): string[] {
     .filter(Boolean);
 }
 
+/** Whether the front end holds a message of ours: if not, the user messages it sends may be ones the thread holds. */
+export const holdsOurs = (messages: AgUiInput['messages']): boolean =>
+  messages.some((m) => m.id.startsWith(OWN_ID_PREFIX));
+
+/**
+ * The messages the thread does not hold, for a front end that holds none of ours (a run that paused before it said
+ * anything: an input guardrail): those the thread's user messages (`held`, in order) begin with are not new. A start
+ * joins its messages into one input, so they are compared joined the same way.
+ */
+export function notHeld(candidates: string[], held: string[]): string[] {
+  const all = held.join('\n\n');
+  for (let k = candidates.length; k > 0; k--)
+    if (candidates.slice(0, k).join('\n\n') === all) return candidates.slice(k);
+  return candidates;
+}
+
 const record = (v: unknown): Record<string, unknown> =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const optionalText = (v: unknown, what: string): string | undefined => {
@@ -72,19 +88,23 @@ function decisionOf(entry: ResumeEntry, call: PendingApproval): Decision {
   const callId = call.callId;
   const payload = record(entry.payload);
   const signature = optionalText(entry.metadata?.signature, 'metadata.signature');
-  const signed = signature ? { token: signature } : {};
+  // What the person saw (the interrupt's metadata.fingerprint): the run refuses the decision if that has changed since.
+  const fingerprint = optionalText(entry.metadata?.fingerprint, 'metadata.fingerprint');
+  const seen = fingerprint ? { fingerprint } : {};
+  const signed = { ...(signature ? { token: signature } : {}), ...seen };
   const message = optionalText(payload.message, 'payload.message');
   if (entry.status === 'cancelled') return { callId, decision: 'reject', ...(message ? { message } : {}), ...signed };
   if (call.kind === 'input') {
     const values = 'values' in payload ? record(payload.values) : payload;
-    return { callId, decision: 'input', values };
+    return { callId, decision: 'input', values, ...seen };
   }
   if (call.kind === 'external') {
     const error = optionalText(payload.error, 'payload.error');
-    if (error !== undefined) return { callId, decision: 'result', error };
+    if (error !== undefined) return { callId, decision: 'result', error, ...seen };
     const result = payload.result;
     if (result === undefined) throw new DecisionProblem(`interrupt ${callId}: the payload needs a result or an error`);
-    return { callId, decision: 'result', result: typeof result === 'string' ? result : JSON.stringify(result) };
+    const output = typeof result === 'string' ? result : JSON.stringify(result);
+    return { callId, decision: 'result', result: output, ...seen };
   }
   if (call.kind === 'uncertain') {
     const verb = payload.decision;

@@ -13,7 +13,7 @@ import { servedAgents } from '../../client/run/servedAgents';
 import { sessionHead } from '../../client/sessions/sessions';
 import { Decider, DecisionProblem } from '../inbox/deciding';
 import { type AgUiEvent, AgUiTranslator, interruptOf } from './agUiEvents';
-import { type AgUiInput, decisionsOf, newUserMessages, runAgentInputSchema } from './agUiInput';
+import { type AgUiInput, decisionsOf, holdsOurs, newUserMessages, notHeld, runAgentInputSchema } from './agUiInput';
 import { threadView } from './agUiThreads';
 import { openEventStream } from '../eventStream';
 
@@ -73,6 +73,14 @@ async function servedRead<T>(read: () => Promise<T>): Promise<T> {
     if (!(err instanceof NoWorkerError)) throw err;
     return read();
   }
+}
+
+/** The user messages of the run's conversation, in order. */
+async function userTexts(runner: Runner, workflowId: string): Promise<string[]> {
+  const texts: string[] = [];
+  for await (const item of runner.conversation(workflowId))
+    if (item.type === 'message' && item.role === 'user') texts.push(item.content.trim());
+  return texts;
 }
 
 /** Where the run last paused: a front end that comes back after a decision made elsewhere streams on from there. */
@@ -137,7 +145,7 @@ async function drive(
 ) {
   const { runner } = ctx;
   const runUrl = (workflowId: string) => `${req.protocol}://${req.host}/runs/${encodeURIComponent(workflowId)}`;
-  const messages = newUserMessages(input.messages);
+  let messages = newUserMessages(input.messages);
   const resume = input.resume ?? [];
   const shown = ctx.shown.covering(
     input.threadId,
@@ -146,6 +154,8 @@ async function drive(
   const head = shown
     ? { workflowId: shown.workflowId, busy: 'AwaitingApproval' }
     : await sessionHead(runner.client, input.threadId);
+  if (head && messages.length && !holdsOurs(input.messages))
+    messages = notHeld(messages, await servedRead(() => userTexts(runner, head.workflowId)));
   if (!head?.busy) {
     if (resume.length)
       throw new DecisionProblem(`interrupt ${resume[0]!.interruptId} is not open: the thread waits for nothing`);
@@ -161,7 +171,9 @@ async function drive(
         signal,
       );
     }
-    const workflowId = await runner.startOnly(agent, messages.join('\n\n'), { session: input.threadId });
+    // Who started it, as every run start records it: excludeRequester keeps that person from approving its calls.
+    const context = { requestedBy: ctx.approverOf(req) };
+    const workflowId = await runner.startOnly(agent, messages.join('\n\n'), { session: input.threadId, context });
     return follow(ctx, input, workflowId, 0, send, runUrl(workflowId), signal);
   }
   const workflowId = head.workflowId;
