@@ -186,12 +186,10 @@ async function drive(
     const approver = ctx.approverOf(req);
     const signed = decisions.filter((d) => d.token !== undefined).map((d) => ({ ...d, approver }));
     const plain = decisions.filter((d) => d.token === undefined);
-    // A signed decision's token is checked by the run itself; the rest go through the inbox's Decider.
-    const results = [
-      ...(signed.length ? [await runner.decide(workflowId, signed)] : []),
-      ...(plain.length ? [await ctx.decider.decide(workflowId, plain, approver, pending)] : []),
-    ];
-    waiting = results.at(-1)!.stillPending.length > 0;
+    // A signed decision's token is checked by the run itself; the rest are made by the inbox's Decider. One batch:
+    // the run applies all of them or, refusing one, none.
+    const made = plain.length ? await ctx.decider.prepare(workflowId, plain, approver, pending) : [];
+    waiting = (await runner.decide(workflowId, [...signed, ...made])).stillPending.length > 0;
     ctx.shown.forget(input.threadId); // those calls are decided: the next pause is shown anew
   }
   if (messages.length) await runner.decide(workflowId, [], messages);

@@ -86,6 +86,16 @@ export class Decider {
     approver: string,
     known?: PendingApproval[],
   ): Promise<DecideResult> {
+    return this.runner.decide(workflowId, await this.prepare(workflowId, decisions, approver, known));
+  }
+
+  /** The decisions as `decide` sends them, without sending them (to go in one batch with others). */
+  async prepare(
+    workflowId: string,
+    decisions: Decision[],
+    approver: string,
+    known?: PendingApproval[],
+  ): Promise<Decision[]> {
     let pending = known;
     const out: Decision[] = [];
     for (const d of decisions) {
@@ -117,6 +127,6 @@ export class Decider {
         buildDecision(mine, { refuse, ...(call && keyFile ? { sign: { key: keyFile, workflowId, call } } : {}) }),
       );
     }
-    return this.runner.decide(workflowId, out);
+    return out;
   }
 }
