@@ -81,7 +81,9 @@ function ask(interrupts) {
     ]) {
       const button = Object.assign(document.createElement('button'), { textContent: label });
       button.onclick = () => {
-        answers.set(i.id, { interruptId: i.id, status: 'resolved', payload });
+        // The fingerprint of what the call acts on, as shown: if it changed since, the decision is refused.
+        const seen = i.metadata?.fingerprint ? { metadata: { fingerprint: i.metadata.fingerprint } } : {};
+        answers.set(i.id, { interruptId: i.id, status: 'resolved', payload, ...seen });
         div.replaceChildren(Object.assign(document.createElement('p'), { textContent: `${label}d: ${i.message}` }));
         if (answers.size === interrupts.length) void run([...answers.values()]);
       };
