@@ -1,11 +1,13 @@
 // The example page's server: serves index.html, page.js and page.css, and passes /ag-ui/* on to `countersign serve`
 // with the signed-in user in X-Forwarded-User, the header `countersign serve --approver-header X-Forwarded-User` trusts on
-// loopback. Here "signed in" is whoever runs it (EXAMPLE_USER, else $USER); in production this is your proxy or app
-// server, which knows the user from its own session (docs/ag-ui.md, "Identity behind a proxy").
+// loopback. Here "signed in" is whoever runs it (EXAMPLE_USER, else the login name, as npm start's inbox has it); in
+// production this is your proxy or app server, which knows the user from its own session (docs/ag-ui.md, "Identity
+// behind a proxy").
 //
-//   npx tsx examples/ag-ui/server.ts [serve URL, default http://127.0.0.1:8234]   # then open http://127.0.0.1:8300
+//   npx tsx examples/ag-ui/server.ts [serve URL, default http://127.0.0.1:8235]   # then open http://127.0.0.1:8300
 import { readFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 
 const FILES: Record<string, string> = {
@@ -16,7 +18,7 @@ const FILES: Record<string, string> = {
 const TYPES: Record<string, string> = { html: 'text/html', js: 'text/javascript', css: 'text/css' };
 
 export interface ExamplePageOptions {
-  /** Where `countersign serve` listens (default http://127.0.0.1:8234). */
+  /** Where `countersign serve` listens (default http://127.0.0.1:8235, as docs/ag-ui.md starts it; 8234 is npm start's inbox). */
   serveUrl?: string;
   /** Who the page's user is, as the proxy would know it. */
   user: string;
@@ -24,7 +26,7 @@ export interface ExamplePageOptions {
 }
 
 export function startExamplePage(o: ExamplePageOptions): Promise<{ url: string; server: Server }> {
-  const serveUrl = o.serveUrl ?? 'http://127.0.0.1:8234';
+  const serveUrl = o.serveUrl ?? 'http://127.0.0.1:8235';
   const server = createServer((req, res) => {
     const file = FILES[req.url ?? ''];
     if (req.method === 'GET' && file) {
@@ -56,6 +58,6 @@ export function startExamplePage(o: ExamplePageOptions): Promise<{ url: string; 
 }
 
 if (require.main === module)
-  void startExamplePage({ serveUrl: process.argv[2], user: process.env.EXAMPLE_USER ?? process.env.USER ?? 'me' }).then(
+  void startExamplePage({ serveUrl: process.argv[2], user: process.env.EXAMPLE_USER ?? userInfo().username }).then(
     ({ url }) => console.log(`the example page: ${url}`),
   );
