@@ -75,16 +75,16 @@ function ask(interrupts) {
   for (const i of interrupts) {
     const div = Object.assign(document.createElement('div'), { className: 'interrupt' });
     div.append(Object.assign(document.createElement('p'), { textContent: i.message }));
-    for (const [label, payload] of [
-      ['Approve', { approved: true }],
-      ['Reject', { approved: false, message: 'Not this one' }],
+    for (const [label, done, payload] of [
+      ['Approve', 'Approved', { approved: true }],
+      ['Reject', 'Rejected', { approved: false, message: 'Not this one' }],
     ]) {
       const button = Object.assign(document.createElement('button'), { textContent: label });
       button.onclick = () => {
         // The fingerprint of what the call acts on, as shown: if it changed since, the decision is refused.
         const seen = i.metadata?.fingerprint ? { metadata: { fingerprint: i.metadata.fingerprint } } : {};
         answers.set(i.id, { interruptId: i.id, status: 'resolved', payload, ...seen });
-        div.replaceChildren(Object.assign(document.createElement('p'), { textContent: `${label}d: ${i.message}` }));
+        div.replaceChildren(Object.assign(document.createElement('p'), { textContent: `${done}: ${i.message}` }));
         if (answers.size === interrupts.length) void run([...answers.values()]);
       };
       div.append(button);
