@@ -4,7 +4,7 @@
 // progress, and when it was asked and expires (relative to when the message is built, with the absolute time,
 // since a message is read later). Every value from the run is escaped for its medium.
 import { type ArgumentView, argumentText, argumentView } from '../core/approvals/argumentView';
-import { summarizeCall } from '../core/approvals/callSummary';
+import { asksToRun } from '../core/approvals/callSummary';
 import { quorumText } from '../core/approvals/decisionText';
 import { relativeTime, utcMinute } from '../core/relativeTime';
 import { cut, emailArgumentHtml, slackArgumentTexts, slackEscape } from './argumentMarkup';
@@ -50,7 +50,7 @@ export function slackMessage(
   buttons?: { approve: string; reject: string },
   now = Date.now(),
 ): { text: string; blocks: unknown[] } {
-  const title = `${c.agent} asks to run ${summarizeCall(c.toolName, c.arguments)}`;
+  const title = asksToRun(c.agent, c.toolName, c.arguments);
   const when = whenLines(c, now);
   return {
     text: cut(title, 300),

@@ -1,4 +1,5 @@
-// One short line that says what a tool call would do, for people: the Web UI's current details, the CLI's tables.
+// One short line that says what a tool call would do, for people: the Web UI's current details, the CLI's tables,
+// Slack's and AG-UI's title of a waiting call.
 // `send_email to alice@example.com`, `delete_record record_id DR-42`. Pure; safe in workflow code.
 
 export function shorten(text: string, max: number): string {
@@ -18,6 +19,11 @@ export function summarizeCall(toolName: string, argumentsJson: string, max = 60)
     first = ` ${argumentsJson}`;
   }
   return shorten(`${toolName}${first}`, max);
+}
+
+/** "email-assistant asks to run send_email to alice@example.com": a waiting call in one line (Slack's title, AG-UI's interrupt). */
+export function asksToRun(agentName: string, toolName: string, argumentsJson: string): string {
+  return `${agentName} asks to run ${summarizeCall(toolName, argumentsJson)}`;
 }
 
 /** A call's arguments laid out for reading (the inbox, notification bodies); text that is not JSON as it is. */

@@ -2,6 +2,7 @@
 // a text message, each tool call its start, arguments, end and result. Nothing here reads Temporal: the route feeds
 // it the run's event log (merged with model deltas) and asks for the interrupts when the run pauses.
 import type { RunEvent } from '../../contract/runEvents';
+import { asksToRun } from '../../core/approvals/callSummary';
 import type { PendingApproval } from '../../contract/runViews';
 
 /** An AG-UI event as it goes on the wire (type in SCREAMING_SNAKE_CASE, the rest of its fields). */
@@ -61,7 +62,6 @@ function responseSchema(p: PendingApproval): Record<string, unknown> {
 
 /** One interrupt per pending item: what a front end shows and how it answers (docs/ag-ui.md, the mapping table). */
 export function interruptOf(p: PendingApproval, inboxUrl?: string): Record<string, unknown> & { id: string } {
-  const summary = p.preview?.summary ?? `${p.toolName}(${p.arguments})`;
   const metadata = {
     kind: p.kind,
     toolName: p.toolName,
@@ -77,7 +77,10 @@ export function interruptOf(p: PendingApproval, inboxUrl?: string): Record<strin
   return {
     id: p.callId,
     reason: REASONS[p.kind],
-    message: oneLine(`${p.agentName} wants ${summary}${p.preview?.details ? ` — ${p.preview.details}` : ''}`),
+    // Slack's title, and the impact as the inbox and Slack label it; the whole arguments are in metadata.
+    message: oneLine(
+      `${asksToRun(p.agentName, p.toolName, p.arguments)}${p.preview ? ` — impact: ${p.preview.summary}` : ''}`,
+    ),
     // A tripped agent guardrail is no tool call: no TOOL_CALL_START carried its id.
     ...(p.kind === 'guardrail' ? {} : { toolCallId: p.callId }),
     responseSchema: responseSchema(p),

@@ -87,6 +87,11 @@ test('two calls pause as interrupts; approve one with edits, reject the other: t
     ['d1', 'tool_approval'],
   ]);
   expect(first.interrupts[0]).toMatchObject({ toolCallId: 'm1', responseSchema: { required: ['approved'] } });
+  // Slack's one line for the call, and the tool's impact preview where it has one.
+  expect(first.interrupts.map((i) => i.message)).toEqual([
+    'email-assistant asks to run send_email to alice@example.com',
+    'email-assistant asks to run delete_record record_id DR-42 — impact: deletes record DR-42 from the database; this cannot be undone',
+  ]);
 
   // A second front end on the thread sees the same pauses, by GET and by a run of its own.
   const thread = (await (
