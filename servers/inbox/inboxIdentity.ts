@@ -71,3 +71,16 @@ export function identitySettingsFor(host: string, o: IdentitySources): IdentityS
     );
   return s;
 }
+
+/** What a request with no identity should do, for its 401: the ways in this server takes (`header` as configured). */
+export function signInHint(s: IdentitySettings, header?: string): string {
+  if (s.signIn) return `open the one-time sign-in link ${s.signIn.printedBy} printed (start it again for a new one)`;
+  const ways = [
+    ...(header ? [`send ${header}, as the proxy on this host does`] : []),
+    ...(s.tokens.length ? ['send Authorization: Bearer <token>'] : []),
+    ...(s.jwt ? ['come through the proxy that signs you in'] : []),
+  ];
+  return ways.length
+    ? ways.join(', or ')
+    : 'send Authorization: Bearer <token>, or come through the proxy that signs you in';
+}

@@ -16,7 +16,7 @@ import type { Runner } from '../../client/run/runner';
 import { INBOX_CSS, RUN_JS } from './assets';
 import { Decider } from './deciding';
 import { type Identity, identify } from './identity';
-import { identitySettingsFor } from './inboxIdentity';
+import { identitySettingsFor, signInHint } from './inboxIdentity';
 import type { JwtIdentityOptions } from './jwtIdentity';
 import { type LocalSignInOptions, SESSION_COOKIE, SIGN_IN_PATH, addSignInRoute } from './localSignIn';
 import { canonicalApprover } from '../../contract/approverName';
@@ -133,11 +133,7 @@ export async function startInbox(
     const who = await identify(req.headers, req.cookies[SESSION_COOKIE], identity);
     if (!who || 'problem' in who) {
       reply.code(401).header('www-authenticate', 'Bearer');
-      const why =
-        who?.problem ??
-        (identity.signIn
-          ? `open the one-time sign-in link ${identity.signIn.printedBy} printed (start it again for a new one)`
-          : 'send Authorization: Bearer <token>, or come through the proxy that signs you in');
+      const why = who?.problem ?? signInHint(identity, o.approverHeader);
       return answersJson(req.url)
         ? reply.send({ error: `not signed in: ${why}` })
         : reply.type('text/html').send(messagePage('Not signed in', `Not signed in: ${why}.`));

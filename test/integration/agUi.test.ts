@@ -253,6 +253,9 @@ test('bad requests: one line each, 4xx, nothing started', async () => {
     body: input('hi'),
   });
   expect(anonymous.status).toBe(401);
+  expect(await anonymous.json()).toEqual({
+    error: 'not signed in: send X-Forwarded-User, as the proxy on this host does',
+  });
   expect((await fetch(`${url()}/threads/${threadId}`, { headers: { 'X-Forwarded-User': 'ann' } })).status).toBe(404);
   // A resume on a thread that waits for nothing: a RUN_ERROR in one line.
   const stray = await frontEnd(url(), 'ann', threadId).run(undefined, {
