@@ -8,6 +8,7 @@ export const lazy = {
   runReads: () => require('../client/run/runReads') as typeof import('../client/run/runReads'),
   keptDecisions: () => require('../client/run/keptDecisions') as typeof import('../client/run/keptDecisions'),
   runRecords: () => require('../client/run/runRecords') as typeof import('../client/run/runRecords'),
+  servedAgents: () => require('../client/run/servedAgents') as typeof import('../client/run/servedAgents'),
   workerPresence: () => require('../client/run/workerPresence') as typeof import('../client/run/workerPresence'),
   payloadStorage: () => require('../storage/payloadStorage') as typeof import('../storage/payloadStorage'),
   codecServer: () => require('../servers/codecServer') as typeof import('../servers/codecServer'),

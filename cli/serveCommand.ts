@@ -126,8 +126,16 @@ async function serve(o: ServeOptions, connect: Connect, settings: CountersignCon
       ? `a one-time sign-in link as ${localSignIn.approver}, working once within ${lazy.signIn().SIGN_IN_TTL_MS / 60_000} minutes: ${server.signInUrl}`
       : '',
   ];
+  // The agents the queue's workers say they serve (one describe call); none named when no worker says.
+  const agents = await lazy
+    .servedAgents()
+    .servedAgents(runner.client, taskQueue)
+    .catch(() => undefined);
   print(
-    `approvals inbox at ${server.url} for task queue "${taskQueue}" (identity: ${sources.filter(Boolean).join(', ')}${linkSecret ? '; one-click links on' : ''}${slackSigningSecret ? '; Slack buttons at POST /slack/actions' : ''})`,
+    [
+      `approvals inbox at ${server.url} for task queue "${taskQueue}" (identity: ${sources.filter(Boolean).join(', ')}${linkSecret ? '; one-click links on' : ''}${slackSigningSecret ? '; Slack buttons at POST /slack/actions' : ''})`,
+      `AG-UI: ${server.url}/ag-ui/{agent}${agents?.length ? ` (agents: ${agents.join(', ')})` : ''}`,
+    ].join('\n'),
   );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());

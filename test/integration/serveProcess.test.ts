@@ -101,11 +101,12 @@ test("with no identity source on loopback it is npm start's inbox for another ta
     running.push(s);
     await s.waitFor(/approvals inbox at/);
     const [, url, link] =
-      /^approvals inbox at (http:\/\/127\.0\.0\.1:\d+) for task queue "refunds" \(identity: a one-time sign-in link as (?:\S+), working once within 15 minutes: (\S+)\)$/.exec(
+      /^approvals inbox at (http:\/\/127\.0\.0\.1:\d+) for task queue "refunds" \(identity: a one-time sign-in link as (?:\S+), working once within 15 minutes: (\S+)\)\n/.exec(
         s.output().trim(),
       ) ?? [];
+    // The AG-UI endpoint on the next line: no worker serves "refunds", so no agents are named.
     expect(s.output().trim()).toBe(
-      `approvals inbox at ${url} for task queue "refunds" (identity: a one-time sign-in link as ${localApprover()}, working once within 15 minutes: ${link})`,
+      `approvals inbox at ${url} for task queue "refunds" (identity: a one-time sign-in link as ${localApprover()}, working once within 15 minutes: ${link})\nAG-UI: ${url}/ag-ui/{agent}`,
     );
     expect(url).not.toBe('http://127.0.0.1:8234');
     const signedIn = await fetch(link!, { redirect: 'manual' });
