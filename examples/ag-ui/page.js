@@ -3,7 +3,8 @@
 // the server-sent events, shows text and tool calls as they come, and answers each interrupt with a resume entry.
 // A React or CopilotKit app does the same through @ag-ui/client's HttpAgent (docs/ag-ui.md).
 const agent = document.getElementById('agent').textContent;
-const threadId = sessionStorage.threadId ?? (sessionStorage.threadId = crypto.randomUUID());
+const known = sessionStorage.threadId; // this tab's thread, kept across reloads
+const threadId = known ?? (sessionStorage.threadId = crypto.randomUUID());
 const messages = []; // the whole history, resent each run as AG-UI asks
 const log = document.getElementById('log');
 const box = document.getElementById('interrupts');
@@ -92,6 +93,22 @@ function ask(interrupts) {
     box.append(div);
   }
 }
+
+// A reload (or a second front end) starts from the thread as the server holds it: its messages, and the interrupts
+// still open. A thread not started yet is a 404: nothing to show.
+async function reopen() {
+  const res = await fetch(`/ag-ui/${agent}/threads/${threadId}`);
+  if (!res.ok) return;
+  const thread = await res.json();
+  for (const m of thread.messages) {
+    messages.push(m);
+    if (m.role === 'user' || (m.role === 'assistant' && m.content)) show(m.id, m.role, m.content);
+    for (const call of m.toolCalls ?? []) show(call.id, 'tool', `${call.function.name} …`);
+    if (m.role === 'tool') show(m.toolCallId, 'tool', m.content);
+  }
+  if (thread.interrupts.length) ask(thread.interrupts);
+}
+if (known) void reopen();
 
 document.getElementById('ask').onsubmit = (event) => {
   event.preventDefault();

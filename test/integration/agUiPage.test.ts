@@ -1,6 +1,7 @@
 // The AG-UI example page (examples/ag-ui) in Chromium, as docs/ag-ui.md tells a new user to run it: `countersign serve`
-// behind the example's proxy (which sets the user's identity), the scripted model. The run pauses, the Approve button
-// is pressed, the tool runs once and the answer appears. The screenshots go to test/artifacts/ (ag-ui-paused.png, ag-ui-answered.png;
+// behind the example's proxy (which sets the user's identity), the scripted model's demo answers. The run pauses, a
+// reload shows the pause again (read from the thread), the Approve button is pressed, the tool runs once and the
+// answer appears. The screenshots go to test/artifacts/ (ag-ui-paused.png, ag-ui-answered.png;
 // docs/ keeps copies).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,28 +35,36 @@ afterAll(async () => {
   await h?.close();
 });
 
-test('the example page pauses, Approve is pressed, the answer appears', async () => {
-  h.model.script('*', [
-    {
-      text: 'I will send it.',
-      toolCalls: [
-        { name: 'send_email', arguments: { to: 'alice@example.com', subject: 'Report', body: 'Q3' }, callId: 'm1' },
-      ],
-    },
-    { text: 'Sent the report to alice.' },
-  ]);
+test('the example page pauses, shows the pause again after a reload, Approve is pressed, the answer appears', async () => {
+  // No script: the demo model answers, as it does for `npm start` (so the screenshots show what a new user sees).
   const tab = await (await browser.newContext({ viewport: { width: 900, height: 420 } })).newPage();
   await tab.goto(page.url);
   await tab.fill('#message', 'Send the report to alice');
   await tab.click('form button');
   const approve = tab.locator('.interrupt button', { hasText: 'Approve' });
   await approve.waitFor();
-  expect(await tab.locator('.interrupt p').textContent()).toContain('send_email');
+  expect(await tab.locator('.interrupt p').textContent()).toBe(
+    'email-assistant asks to run send_email to alice@example.com',
+  );
   const artifacts = join(projectRoot, 'test/artifacts');
   mkdirSync(artifacts, { recursive: true });
   await tab.screenshot({ path: join(artifacts, 'ag-ui-paused.png'), fullPage: true });
+
+  // A reload keeps the tab's thread: the page reads it (GET …/threads/{id}) and shows its messages and the pause.
+  await tab.reload();
+  await approve.waitFor();
+  expect(await tab.locator('#log li').allTextContents()).toEqual(['Send the report to alice', 'send_email …']);
+  expect(await tab.locator('.interrupt').count()).toBe(1);
+  expect(await outboxOf(h.outbox)).toHaveLength(0);
+
   await approve.click();
-  await tab.locator('#log li', { hasText: 'Sent the report to alice.' }).waitFor();
+  const answer = "send_email: Email sent to alice@example.com with subject 'Report'";
+  await tab.locator('#log li', { hasText: answer }).waitFor();
+  expect(await tab.locator('#log li').allTextContents()).toEqual([
+    'Send the report to alice',
+    "Email sent to alice@example.com with subject 'Report'",
+    answer,
+  ]);
   const sent = (await outboxOf(h.outbox)).filter((e) => e.to === 'alice@example.com');
   expect(sent).toHaveLength(1);
   await tab.screenshot({ path: join(artifacts, 'ag-ui-answered.png'), fullPage: true });
