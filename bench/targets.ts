@@ -1,5 +1,5 @@
-// The targets table first in bench/results/latest.md: each of the 1.0 goals (issue 24), Countersign and its floor
-// measured in the same run, the ratio, the goal and whether it is met.
+// The targets table first in bench/results/latest.md: each goal (issue 24's, as issue 46 set them again), Countersign
+// and its floor measured in the same run, the ratio, the goal and whether it is met.
 import { perTurn } from './alternatives';
 import type { BenchResults } from './report';
 
@@ -59,7 +59,7 @@ function rows(r: BenchResults): Target[] {
         s.floorAgent.workerCpuPer1000,
         'agent floor',
         (v) => `${f1(v)} s`,
-        1.1,
+        1.2,
       ),
     );
     out.push(
@@ -69,7 +69,7 @@ function rows(r: BenchResults): Target[] {
         s.floorAgent.approveSeconds,
         'agent floor',
         (v) => `${f1(v)} s`,
-        1.1,
+        1.2,
       ),
     );
   }
@@ -82,7 +82,7 @@ function rows(r: BenchResults): Target[] {
         t.roundTripMs.floorToTool.p50,
         'bare floor',
         ms,
-        1.1,
+        1.2,
       ),
     );
   const a = r.alternatives;
@@ -98,8 +98,8 @@ function rows(r: BenchResults): Target[] {
       countersign: `+${f1(fast - inProc)} ms`,
       floor: `in-process ${ms(inProc)}`,
       ratio: '—',
-      goal: '≤ +25 ms',
-      met: fast - inProc <= 25,
+      goal: '≤ +40 ms',
+      met: fast - inProc <= 40,
     });
   }
   const c = r.replayCost;
@@ -111,7 +111,7 @@ function rows(r: BenchResults): Target[] {
         c.floorAgent.cpuMs,
         'agent floor',
         ms,
-        1.3,
+        1.5,
       ),
     );
   const g = r.growth;
@@ -139,8 +139,8 @@ function rows(r: BenchResults): Target[] {
         countersign: range(csRows),
         floor: `agent floor ${range(floorRows)}`,
         ratio: `${worst.toFixed(2)}× (worst)`,
-        goal: '≤ 1.50×',
-        met: worst <= 1.5,
+        goal: '≤ 1.60×',
+        met: worst <= 1.6,
       });
     }
   }
