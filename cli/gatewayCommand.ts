@@ -12,6 +12,11 @@ interface GatewayCommandOptions {
   host: string;
   port: number;
   wait: string;
+  requesterJwks?: string;
+  requesterIssuer?: string;
+  requesterAudience?: string;
+  requesterClaim?: string;
+  resource?: string;
 }
 
 const DEFAULT_PORT = 8235;
@@ -30,15 +35,34 @@ export function addGatewayCommand(program: Command): void {
     )
     .requiredOption('--config <file>', 'the gateway config (JSON): name, servers, tools (see docs/mcp-gateway.md)')
     .option('--stdio', 'serve MCP over stdio instead of Streamable HTTP (logs on stderr)')
-    .option('--host <addr>', 'address to listen on (loopback only)', '127.0.0.1')
+    .option('--host <addr>', 'address to listen on (not loopback: only with --requester-jwks)', '127.0.0.1')
     .option('--port <n>', 'port', portOf, DEFAULT_PORT)
     .option('--wait <duration>', 'how long a call that is not a task waits for its decision', '5m')
+    .option(
+      '--requester-jwks <file-or-url>',
+      "your authorization server's public keys (a JWKS file or an https URL): every HTTP request then needs a bearer JWT it signed, whose subject is the requester",
+    )
+    .option(
+      '--requester-issuer <iss>',
+      'the authorization server the tokens come from (required with --requester-jwks)',
+    )
+    .option('--requester-audience <aud>', 'the audience the tokens must be for (default: the --resource URL)')
+    .option('--requester-claim <claim>', 'the token claim naming the requester', 'sub')
+    .option(
+      '--resource <url>',
+      "the gateway's MCP URL as clients reach it, which tokens are issued for (default: the URL it listens at; required off loopback)",
+    )
     .action((o: GatewayCommandOptions) => gateway(o));
 }
 
 async function gateway(o: GatewayCommandOptions): Promise<void> {
   if (!durationSchema.safeParse(o.wait).success)
     throw new UsageError(`--wait ${o.wait}: must be a duration such as "30s", "5m" or "1h"`);
+  const orphan = (['requesterIssuer', 'requesterAudience', 'resource'] as const).find((k) => o[k] !== undefined);
+  if (orphan && !o.requesterJwks)
+    throw new UsageError(
+      `--${orphan.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --requester-jwks <file or https URL>: the keys its tokens are verified with`,
+    );
   const { startGateway } = require('../gateway/gatewayProcess') as typeof import('../gateway/gatewayProcess');
   const say = o.stdio ? (line: string) => console.error(line) : print;
   const handle = await startGateway({
@@ -47,6 +71,17 @@ async function gateway(o: GatewayCommandOptions): Promise<void> {
     host: o.host,
     port: o.port,
     waitMs: durationMs(o.wait),
+    ...(o.requesterJwks
+      ? {
+          auth: {
+            jwks: o.requesterJwks,
+            issuer: o.requesterIssuer ?? '',
+            claim: o.requesterClaim ?? 'sub',
+            ...(o.requesterAudience ? { audience: o.requesterAudience } : {}),
+            ...(o.resource ? { resource: o.resource } : {}),
+          },
+        }
+      : {}),
     log: (line) => console.error(line),
   }).catch((err: Error) => {
     // The config, and the upstreams it names, are the user's input: exit 2. Temporal out of reach stays 1.

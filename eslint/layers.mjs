@@ -86,7 +86,7 @@ export const LAYERS = [
   {
     name: 'gateway',
     paths: ['gateway/'],
-    imports: ['contract', 'core', 'runtime', 'activities', 'worker', 'client'],
+    imports: ['contract', 'core', 'runtime', 'activities', 'worker', 'client', 'servers'],
     forbid: [...WEB, ...AGENT_SDKS],
     what: 'the MCP gateway (`countersign gateway`): an MCP server in front of MCP servers, with the worker its gated calls need',
   },

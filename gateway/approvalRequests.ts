@@ -105,12 +105,12 @@ export async function createApprovalRequest(
   const d = await handle.describe();
   if (d.memo?.request !== request)
     return refuse(422, 'Idempotency-Key: already used for another request; send a new key for a new request');
-  const status = await statusOf(core, id, 0);
+  const status = await statusOf(core, requester, id, 0);
   return { status: created ? 201 : 200, body: status.body };
 }
 
 /** GET /v1/approval-requests/{id}?wait=N: the request's status, after waiting up to N seconds for a decision. */
-export async function statusOf(core: GatewayCore, id: string, waitSeconds: number): Promise<Reply> {
+export async function statusOf(core: GatewayCore, requester: string, id: string, waitSeconds: number): Promise<Reply> {
   const handle = core.client.workflow.getHandle(id);
   const d = id.startsWith(idPrefix(core))
     ? await handle.describe().catch((err: unknown) => {
@@ -118,7 +118,8 @@ export async function statusOf(core: GatewayCore, id: string, waitSeconds: numbe
         throw err;
       })
     : undefined;
-  if (!d) return refuse(404, `no approval request ${id} at this gateway`);
+  // Another requester's request is not there for this one, as another principal's MCP task is not.
+  if (!d || d.memo?.requester !== requester) return refuse(404, `no approval request ${id} at this gateway`);
   const run = { workflowId: id, runId: d.runId };
   const ended =
     d.status.name === 'RUNNING' && waitSeconds > 0 ? await endedWithin(core, run, waitSeconds * 1000) : undefined;

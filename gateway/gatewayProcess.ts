@@ -16,6 +16,7 @@ import type { GatewayCore } from './gatewayServer';
 import { listenHttp, serveStdio } from './gatewayTransports';
 import { Upstreams } from './upstreams';
 import { OwedResults } from './owedResults';
+import { type GatewayAuth, callerIdentity, checkAuth } from './callerIdentity';
 
 export const DEFAULT_GATEWAY_PORT = 8235;
 export const DEFAULT_GATEWAY_WAIT_MS = 5 * 60_000;
@@ -32,6 +33,8 @@ export interface GatewayOptions {
   waitMs?: number;
   /** Where settings come from (default: the process's environment), as for a worker. */
   env?: NodeJS.ProcessEnv;
+  /** Over HTTP: bearer JWTs naming each caller (callerIdentity.ts); without, loopback only and the local user. */
+  auth?: GatewayAuth;
   /** A line for the operator (default: stderr). */
   log?: (line: string) => void;
 }
@@ -51,10 +54,7 @@ export async function startGateway(o: GatewayOptions): Promise<GatewayHandle> {
   const log = o.log ?? ((line: string) => console.error(line));
   const config = typeof o.config === 'string' ? loadGatewayConfig(o.config) : o.config;
   const host = o.host ?? '127.0.0.1';
-  if (!o.stdio && !isLoopback(host))
-    throw new ConfigError(
-      `--host ${host}: the gateway has no sign-in yet, so it listens on loopback only (127.0.0.1, ::1 or localhost)`,
-    );
+  if (!o.stdio) checkAuth(o.auth, host);
   const settings = loadConfig(o.env);
   const upstreams = await Upstreams.open(config, (server, params) => log(`[${server}] ${JSON.stringify(params)}`));
   const stops: Array<() => Promise<unknown>> = [() => upstreams.close()];
@@ -93,7 +93,8 @@ export async function startGateway(o: GatewayOptions): Promise<GatewayHandle> {
       stops.push(await serveStdio(core, principal));
       return { taskQueue, close: stopAll };
     }
-    const http = await listenHttp(core, principal, host, o.port ?? DEFAULT_GATEWAY_PORT);
+    const identityAt = (url: string) => callerIdentity(o.auth, principal, url, settings.approverJwtMaxLifetimeMs);
+    const http = await listenHttp(core, identityAt, host, o.port ?? DEFAULT_GATEWAY_PORT);
     stops.push(http.close);
     return { url: http.url, taskQueue, close: stopAll };
   } catch (err) {
@@ -133,8 +134,4 @@ function approvedAsIs(req: GatewayToolRequest): GatewayToolResult {
     content: [{ type: 'text', text: 'approved: the caller acts on it' }],
     structuredContent: { arguments: req.arguments },
   };
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }

@@ -19,6 +19,7 @@ import {
   statusOf,
 } from './approvalRequests';
 import { APPROVALS_OPENAPI, OPENAPI_PATH } from './approvalsOpenApi';
+import type { Caller, CallerIdentity } from './callerIdentity';
 
 export const MCP_PATH = '/mcp';
 export const CLAUDE_CODE_HOOK_PATH = '/hooks/claude-code';
@@ -69,7 +70,6 @@ async function servePlain(
     const answered = await answerPreToolUse(core, principal, body);
     return reply(res, answered.status, answered.body);
   }
-  if (path === OPENAPI_PATH) return reply(res, 200, APPROVALS_OPENAPI);
   if (path === APPROVAL_REQUESTS_PATH || path.startsWith(`${APPROVAL_REQUESTS_PATH}/`))
     return approvalsApi(core, principal, req, res, path);
   reply(res, 404, {
@@ -98,7 +98,7 @@ async function approvalsApi(
       answer = { status: 404, body: { error: `GET ${APPROVAL_REQUESTS_PATH}/<id> for a request's status` } };
     else if (wait === undefined)
       answer = { status: 400, body: { error: `wait: must be whole seconds from 0 to ${MAX_POLL_SECONDS}` } };
-    else answer = await statusOf(core, id, wait);
+    else answer = await statusOf(core, principal, id, wait);
   }
   reply(res, answer.status, answer.body);
 }
@@ -124,18 +124,42 @@ async function bodyOf(req: IncomingMessage, res: ServerResponse, no = refuse): P
   }
 }
 
+/** A 401 for a request without a principal: nothing is read or booked. */
+function unauthorized(res: ServerResponse, caller: Exclude<Caller, { principal: string }>, mcp: boolean): void {
+  res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': caller.challenge });
+  res.end(
+    JSON.stringify(
+      mcp
+        ? { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: caller.problem } }
+        : { error: caller.problem },
+    ),
+  );
+}
+
+/**
+ * Streamable HTTP at `host:port`. `identityAt` gives who calls, once the URL is known (the default resource the
+ * tokens are for): every request but the protected-resource metadata is answered for its principal or refused 401.
+ */
 export async function listenHttp(
   core: GatewayCore,
-  principal: string,
+  identityAt: (url: string) => CallerIdentity,
   host: string,
   port: number,
 ): Promise<{ url: string; close: () => Promise<void> }> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  // A session is its principal's: a request of another, with its id, is refused.
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; principal: string }>();
   let allowedHosts: string[] = [];
   let allowedOrigins: string[] = [];
+  const who: { identity?: CallerIdentity } = {}; // set once listening, before any request
   const http = createServer((req, res) => {
     void (async () => {
       const path = new URL(req.url ?? '/', 'http://gateway').pathname;
+      const metadata = who.identity!.metadataAt(path);
+      if (metadata) {
+        // Public, and read by browser-based clients too: any origin may fetch it (it carries no credentials).
+        res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+        return void res.end(JSON.stringify(metadata));
+      }
       if (path !== MCP_PATH) {
         // As for MCP sessions: a web page elsewhere (DNS rebinding, a cross-site form) gets nothing.
         const { host: asked, origin } = req.headers;
@@ -143,10 +167,22 @@ export async function listenHttp(
           return reply(res, 403, {
             error: `the gateway answers only at ${allowedOrigins[0]} (not ${origin ?? asked})`,
           });
-        return await servePlain(core, principal, req, res, path);
+        if (path === OPENAPI_PATH) return reply(res, 200, APPROVALS_OPENAPI);
       }
+      const caller = await who.identity!.identify(req.headers);
+      if (!('principal' in caller)) return unauthorized(res, caller, path === MCP_PATH);
+      const { principal } = caller;
+      if (path !== MCP_PATH) return await servePlain(core, principal, req, res, path);
       const id = req.headers['mcp-session-id'];
-      const known = typeof id === 'string' ? sessions.get(id) : undefined;
+      const session = typeof id === 'string' ? sessions.get(id) : undefined;
+      if (session && session.principal !== principal)
+        return refuse(
+          res,
+          403,
+          ErrorCode.InvalidRequest,
+          `Forbidden: this session is another principal's; initialize your own`,
+        );
+      const known = session?.transport;
       if (req.method !== 'POST') {
         if (known) await known.handleRequest(req, res);
         else refuse(res, 400, ErrorCode.InvalidRequest, 'Bad Request: no valid Mcp-Session-Id; initialize first');
@@ -161,7 +197,7 @@ export async function listenHttp(
       }
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sid) => void sessions.set(sid, transport),
+        onsessioninitialized: (sid) => void sessions.set(sid, { transport, principal }),
         onsessionclosed: (sid) => void sessions.delete(sid),
         // A web page elsewhere may not drive the gateway through the user's browser: only its own host and origin.
         enableDnsRebindingProtection: true,
@@ -190,12 +226,15 @@ export async function listenHttp(
   });
   const bound = (http.address() as AddressInfo).port;
   const shown = host.includes(':') ? `[${host}]` : host;
-  allowedHosts = [`${shown}:${bound}`, `localhost:${bound}`, `127.0.0.1:${bound}`];
-  allowedOrigins = allowedHosts.map((h) => `http://${h}`);
+  const url = `http://${shown}:${bound}${MCP_PATH}`;
+  const identity = (who.identity = identityAt(url));
+  // Where clients reach it: where it listens, and (behind a proxy) the resource's host, over http or https.
+  allowedHosts = [`${shown}:${bound}`, `localhost:${bound}`, `127.0.0.1:${bound}`, ...identity.hosts];
+  allowedOrigins = allowedHosts.flatMap((h) => [`http://${h}`, `https://${h}`]);
   return {
-    url: `http://${shown}:${bound}${MCP_PATH}`,
+    url,
     close: async () => {
-      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
+      await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
       await new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeAllConnections();
     },

@@ -28,6 +28,19 @@ export interface JwtIdentityOptions {
   maxLifetimeMs?: number;
   /** The approvers known to the inbox: a name that could pass for one of theirs is refused (contract/approverName.ts). */
   names?: NamesKnown;
+  /** How refusals name things, for a server other than the inbox (the MCP gateway's bearer tokens). */
+  wording?: Wording;
+}
+
+export interface Wording {
+  /** The options' prefix: `--approver` (…-jwks, …-audience). */
+  flag: string;
+  /** What a refusal says was refused: `the identity assertion in <header>`. */
+  credential: string;
+  /** Who accepts it: `this inbox`. */
+  server: string;
+  /** What to do about one living too long: `have your proxy issue shorter-lived assertions`. */
+  shorter: string;
 }
 
 export const DEFAULT_JWT_MAX_LIFETIME_MS = 3600_000;
@@ -66,20 +79,19 @@ function loadJose(): Promise<Jose> {
 }
 
 /** The key set behind `source`, checked now: an https URL (fetched by jose, cached, refreshed on an unknown kid) or a JWKS file. */
-export function keySetOf(source: string): () => Promise<JWTVerifyGetKey> {
+export function keySetOf(source: string, flag = '--approver-jwks'): () => Promise<JWTVerifyGetKey> {
   if (/^https:\/\//i.test(source)) return async () => (await loadJose()).createRemoteJWKSet(new URL(source));
-  if (/^[a-z][\w+.-]*:\/\//i.test(source))
-    throw new Error(`--approver-jwks ${source}: give a JWKS file or an https URL`);
+  if (/^[a-z][\w+.-]*:\/\//i.test(source)) throw new Error(`${flag} ${source}: give a JWKS file or an https URL`);
   let set: JSONWebKeySet;
   try {
     set = JSON.parse(readFileSync(source, 'utf8')) as JSONWebKeySet;
   } catch (err) {
     throw new Error(
-      `--approver-jwks ${source}: cannot read a key set (${(err as Error).message.split('\n')[0]}): give a JWKS file or an https URL`,
+      `${flag} ${source}: cannot read a key set (${(err as Error).message.split('\n')[0]}): give a JWKS file or an https URL`,
     );
   }
   if (!set || !Array.isArray(set.keys) || !set.keys.length)
-    throw new Error(`--approver-jwks ${source}: the file holds no keys (a JWKS is {"keys": [...]})`);
+    throw new Error(`${flag} ${source}: the file holds no keys (a JWKS is {"keys": [...]})`);
   return async () => (await loadJose()).createLocalJWKSet(set);
 }
 
@@ -120,7 +132,13 @@ export function jwtIdentity(o: JwtIdentityOptions): JwtIdentity {
       `--approver-jwt-header ${o.header} needs --approver-jwks <file or https URL>: the proxy's public keys`,
     );
   const maxLifetime = Math.floor((o.maxLifetimeMs ?? DEFAULT_JWT_MAX_LIFETIME_MS) / 1000);
-  const keySet = keySetOf(o.jwks);
+  const words = o.wording ?? {
+    flag: '--approver',
+    credential: `the identity assertion in ${o.header}`,
+    server: 'this inbox',
+    shorter: 'have your proxy issue shorter-lived assertions',
+  };
+  const keySet = keySetOf(o.jwks, `${words.flag}-jwks`);
   if (!o.audience?.trim() && !o.audienceAny)
     throw new Error(
       `--approver-jwks needs --approver-audience <aud>: your identity provider signs tokens for every app behind it, and without an audience one issued for another app would sign in here (Cloudflare Access: the app's AUD tag; IAP: /projects/…/backendServices/…); or give --approver-audience-any to accept any`,
@@ -128,7 +146,7 @@ export function jwtIdentity(o: JwtIdentityOptions): JwtIdentity {
   let keys: Promise<JWTVerifyGetKey> | undefined; // one key set (and its cache of fetched keys) for every request
   const claim = o.claim ?? 'email';
   const header = o.header.trim().toLowerCase();
-  const refused = (why: string) => ({ problem: `the identity assertion in ${o.header} was refused: ${why}` });
+  const refused = (why: string) => ({ problem: `${words.credential} was refused: ${why}` });
   return {
     header,
     async verify(token) {
@@ -150,7 +168,7 @@ export function jwtIdentity(o: JwtIdentityOptions): JwtIdentity {
       const lifetime = (payload.exp as number) - Math.min(typeof payload.iat === 'number' ? payload.iat : now, now);
       if (lifetime > maxLifetime + CLOCK_TOLERANCE_S)
         return refused(
-          `it lives ${span(lifetime)}, longer than the ${span(maxLifetime)} this inbox accepts (COUNTERSIGN_APPROVER_JWT_MAX_LIFETIME): have your proxy issue shorter-lived assertions`,
+          `it lives ${span(lifetime)}, longer than the ${span(maxLifetime)} ${words.server} accepts (COUNTERSIGN_APPROVER_JWT_MAX_LIFETIME): ${words.shorter}`,
         );
       const name = payload[claim];
       if (typeof name !== 'string') return refused(`it has no "${claim}" claim naming the approver`);
