@@ -60,7 +60,7 @@ export function gatewayServer(core: GatewayCore, principal: string): Server {
     {
       capabilities: {
         tools: {},
-        tasks: { cancel: {}, requests: { tools: { call: {} } } },
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
         ...passThroughCapabilities(upstreams),
       },
       taskStore: new CallTaskStore(core, principal),

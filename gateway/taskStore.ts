@@ -1,9 +1,11 @@
 // The MCP SDK's task store, answered from Temporal: a task is a gated call's durable run (its id names the run), so
 // tasks/get, tasks/result and tasks/cancel answer after the gateway restarts, from any gateway process. A session's
-// store answers only about runs its principal started: another principal's task is "not found".
+// store answers only about runs its principal started: another principal's task is "not found", and tasks/list
+// lists only its own (taskList.ts).
 import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import type { Result, Task } from '@modelcontextprotocol/sdk/types.js';
-import { type CallRun, callResult, requesterOf, runOfTask, taskStatus, withdraw } from './gatedCalls';
+import { type CallRun, callResult, requesterOf, runOfTask, taskIdOf, taskStatus, withdraw } from './gatedCalls';
+import { ownTasks } from './taskList';
 import { whereToDecide } from './gatedWaits';
 import type { GatewayCore } from './gatewayServer';
 
@@ -51,7 +53,18 @@ export class CallTaskStore implements TaskStore {
     if (status === 'cancelled') await withdraw(this.core.client, run);
   }
 
-  async listTasks(): Promise<{ tasks: Task[] }> {
-    return { tasks: [] }; // tasks are read by id; a listing across principals is not offered
+  async listTasks(cursor?: string): Promise<{ tasks: Task[]; nextCursor?: string }> {
+    const page = await ownTasks(this.core, this.principal, cursor);
+    const where = whereToDecide(this.core);
+    const tasks = page.runs.map(({ run, status, startTime, closeTime, waiting }) => ({
+      taskId: taskIdOf(run),
+      ttl: null,
+      pollInterval: POLL_INTERVAL_MS,
+      status,
+      ...(waiting ? { statusMessage: where(run) } : {}),
+      createdAt: startTime.toISOString(),
+      lastUpdatedAt: (closeTime ?? startTime).toISOString(),
+    }));
+    return { tasks, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   }
 }
