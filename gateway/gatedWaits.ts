@@ -2,7 +2,7 @@
 // notifications/progress every PROGRESS_EVERY_MS when the client gave a progress token, until the run ends or the
 // gateway's --wait passes. Then the client gets an isError result saying who decides, where, and to call again
 // with the same arguments: that call joins the same run (gatedCalls.ts), so nothing is asked or run twice.
-import type { CallToolResult, ProgressToken } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ElicitResultSchema, type ProgressToken } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { PendingApproval } from '../contract/runViews';
@@ -12,15 +12,44 @@ import type { GatewayCore } from './gatewayServer';
 
 export const PROGRESS_EVERY_MS = 15_000;
 
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** The call's page in the inbox (COUNTERSIGN_PUBLIC_URL), where its approvers decide it; none without an inbox. */
+export const inboxPageOf = (core: Pick<GatewayCore, 'inboxUrl'>, run: CallRun): string | undefined =>
+  core.inboxUrl ? `${core.inboxUrl.replace(/\/$/, '')}/runs/${encodeURIComponent(run.workflowId)}` : undefined;
+
 /** Who decides a waiting call, and where: the inbox's page of the run where there is one, and the CLI. */
 export function whereToDecide(core: Pick<GatewayCore, 'inboxUrl'>) {
   return (run: CallRun, call?: PendingApproval): string => {
     const who = call?.approvers?.length ? call.approvers.join(' or ') : 'an approver';
-    const inbox = core.inboxUrl
-      ? `in the inbox at ${core.inboxUrl.replace(/\/$/, '')}/runs/${run.workflowId}, or `
-      : '';
+    const page = inboxPageOf(core, run);
+    const inbox = page ? `in the inbox at ${page}, or ` : '';
     return `waiting for ${who} to approve: ${inbox}with \`countersign approve ${run.workflowId} ${GATEWAY_CALL_ID}\``;
   };
+}
+
+/**
+ * URL-mode elicitation, for a client that supports it when someone else decides: the client shows its user the
+ * call's inbox page (to open, or to pass to an approver). Not awaited: the call waits on its run, not on the user.
+ */
+export function showInboxPage(core: GatewayCore, run: CallRun, tool: string, extra: Extra): void {
+  const url = inboxPageOf(core, run);
+  if (!url) return;
+  void extra
+    .sendRequest(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'url',
+          elicitationId: `${run.workflowId}:${run.runId}`,
+          url,
+          message: `${tool} waits for ${whereToDecide(core)(run).replace(/^waiting for /, '')}`,
+        },
+      },
+      ElicitResultSchema,
+      { timeout: core.waitMs },
+    )
+    .catch(() => undefined); // declined, dismissed or unanswered: the call waits on all the same
 }
 
 export async function waitForDecision(

@@ -22,7 +22,7 @@ import type { OwedResults } from './owedResults';
 import type { GatewayConfig } from './gatewayConfig';
 import { type Gate, callerMayDecide, gateOf, termsOf } from './gating';
 import { askCaller } from './callerDecides';
-import { waitForDecision, whereToDecide } from './gatedWaits';
+import { showInboxPage, waitForDecision, whereToDecide } from './gatedWaits';
 import { passThrough, passThroughCapabilities } from './passThrough';
 import { CallTaskStore, POLL_INTERVAL_MS } from './taskStore';
 import type { Upstreams } from './upstreams';
@@ -132,9 +132,12 @@ export function gatewayServer(core: GatewayCore, principal: string): Server {
         task: { taskId: taskIdOf(run), ttl: null, pollInterval: POLL_INTERVAL_MS, ...status },
       } as never;
     }
-    if (callerMayDecide(gate) && server.getClientCapabilities()?.elicitation)
+    const elicitation = server.getClientCapabilities()?.elicitation;
+    const forms = elicitation && (elicitation.form !== undefined || elicitation.url === undefined); // {}: form only
+    if (callerMayDecide(gate) && forms)
       // Unanswered, dismissed, or refused (someone decided first): the call waits on as any other.
       await askCaller(core, run, { tool: name, arguments: args, principal }, extra).catch(() => undefined);
+    else if (elicitation?.url) showInboxPage(core, run, name, extra);
     return waitForDecision(core, run, name, req.params._meta?.progressToken, extra);
   });
 
