@@ -34,6 +34,7 @@ import { signingScenarios } from './histories/signing';
 import { subRunScenarios } from './histories/subRuns';
 import { timerScenarios } from './histories/timers';
 import { ledgerScenarios } from './histories/ledger';
+import { gatewayScenarios } from './histories/gateway';
 
 // The scenarios live in scripts/histories/, by topic. They are recorded in this order, the order they were first
 // written in, and it matters: once 'granted-call' has started the corpus's grants workflow, every call that waits
@@ -89,6 +90,7 @@ const ORDER = [
   'ledger-reviews',
   'split-task-decisions',
   'held-decisions',
+  'gateway-call',
 ];
 
 function inRecordingOrder(...groups: Scenarios[]): Scenarios {
@@ -113,6 +115,7 @@ const scenarios = inRecordingOrder(
   hostedToolScenarios,
   guardrailScenarios,
   ledgerScenarios,
+  gatewayScenarios,
 );
 
 async function main() {

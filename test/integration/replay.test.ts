@@ -48,6 +48,7 @@ test('the corpus covers paused, completed, timed-out, continued-as-new and faile
     'relayed-sub-run-decisions',
     'split-task-decisions',
     'held-decisions',
+    'gateway-call',
   ])
     expect(names).toContain(kind);
 });
