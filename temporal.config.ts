@@ -122,6 +122,7 @@ export const productEnvSchema = z.object({
   COUNTERSIGN_APPROVER_JWT_MAX_LIFETIME: duration('1h').default('1h').describe("the longest lifetime (exp − iat, or exp − now without iat) of a verifying proxy's identity assertion `countersign serve` accepts, and of a bearer token `countersign gateway --requester-jwks` accepts"),
   COUNTERSIGN_SIGN_IN_SESSION_TTL: duration('12h').default('12h').describe("how long a browser stays signed in to `npm start`'s inbox (or `countersign serve`'s, with no identity source) after its one-time sign-in link"),
   COUNTERSIGN_GATEWAY_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://127.0.0.1:8235' }).default('http://127.0.0.1:8235').describe('the `countersign gateway` that `countersign hook claude-code` and `countersign hook cursor` ask (the --gateway flag overrides it)'),
+  COUNTERSIGN_GATEWAY_TOKEN: z.string().min(1).optional().describe('the bearer token (an access token from the authorization server the gateway trusts, `--requester-jwks`) that `countersign hook claude-code` and `countersign hook cursor` send the gateway; its subject is the requester. Secret'),
   COUNTERSIGN_DEBUG: z.string().optional().describe('any value: a fatal error prints its stack too'),
   NO_COLOR: z.string().optional().describe('any value: the CLI prints without colour'),
   PATH: z.string().min(1).default('/usr/local/bin:/usr/bin:/bin').describe("the PATH the shell tool's commands get (it passes only PATH and HOME on)"),

@@ -101,13 +101,19 @@ function fromCursor(c: Record<string, unknown>): Record<string, unknown> {
   );
 }
 
+/** A gateway with sign-in (--requester-jwks) wants the engineer's token: COUNTERSIGN_GATEWAY_TOKEN, never logged. */
+function bearer(): Record<string, string> {
+  const token = setting('COUNTERSIGN_GATEWAY_TOKEN');
+  return token ? { authorization: `Bearer ${token}` } : {};
+}
+
 async function ask(gateway: string, input: Record<string, unknown>): Promise<Answer> {
   const deny = (reason: string): Answer => ({ decision: 'deny', reason: `Countersign: ${reason}` });
   let res: Response;
   try {
     res = await fetch(`${gateway}/hooks/claude-code`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...bearer() },
       body: JSON.stringify(input),
     });
   } catch (err) {

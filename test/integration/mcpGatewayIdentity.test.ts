@@ -4,6 +4,7 @@
 // protected-resource metadata; one principal's tasks are not another's (tasks/get, tasks/cancel, tasks/list); the
 // hook and the approvals API on the same server answer a wrong bearer token with a 401 and book nothing. A client
 // that supports URL-mode elicitation is shown the call's inbox page.
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +20,8 @@ import {
   ListTasksResultSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { workflowIdFor } from '../../gateway/gatedCalls';
-import { countersign, countersignExit } from '../support/countersignCli';
+import { CLI_PATH, cliEnv, countersign, countersignExit } from '../support/countersignCli';
+import { projectRoot } from '../support/toolchain';
 import { type RunningGateway, gatewayFiles, startGatewayProcess } from '../support/gatewayProcess';
 
 jest.setTimeout(240_000);
@@ -103,6 +105,19 @@ async function expectRequester(workflowId: string, who: string) {
   expect(own.code).not.toBe(0);
   expect(own.stderr).toContain(who);
   expect((await pendingOfGateway()).map((p) => p.workflowId)).toContain(workflowId);
+}
+
+/** `countersign hook claude-code` with the token in COUNTERSIGN_GATEWAY_TOKEN: what it prints. */
+function commandHook(input: unknown, bearer: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      process.execPath,
+      [CLI_PATH, 'hook', 'claude-code', '--gateway', gateway.url],
+      { env: cliEnv({ COUNTERSIGN_GATEWAY_TOKEN: bearer }), cwd: projectRoot },
+      (err, stdout) => (err ? reject(err) : resolve(stdout)),
+    );
+    child.stdin!.end(JSON.stringify(input));
+  });
 }
 
 async function untilStatus(client: Client, taskId: string, status: string) {
@@ -255,8 +270,14 @@ test('the hook and the approvals API: a wrong bearer token is a 401 in one line 
   }
   expect(await pendingOfGateway()).toEqual([]);
 
-  const answered = await post(`${origin}/hooks/claude-code`, input, `Bearer ${await token('dan@example.com')}`);
-  expect(answered.status).toBe(200); // the wait (1s) ran out: deny, naming where to decide
+  // The command hook sends COUNTERSIGN_GATEWAY_TOKEN: a wrong one is a deny with the gateway's reason, nothing booked.
+  const refused = JSON.parse(await commandHook(input, 'wrong-token')) as Record<string, Record<string, string>>;
+  expect(refused.hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
+  expect(refused.hookSpecificOutput!.permissionDecisionReason).toMatch(/bearer token was refused/);
+  expect(await pendingOfGateway()).toEqual([]);
+
+  const answered = JSON.parse(await commandHook(input, await token('dan@example.com')));
+  expect(answered.hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' }); // the wait (1s) ran out
   const [row] = await pendingOfGateway();
   expect(row).toMatchObject({ toolName: 'Bash' });
   await expectRequester(row!.workflowId, 'dan@example.com');
