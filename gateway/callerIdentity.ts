@@ -83,8 +83,8 @@ function verifier(auth: GatewayAuth, resource: string, maxLifetimeMs?: number): 
   }
 }
 
-/** A quoted-string of an auth-param (RFC 9110): no quote or backslash to escape. */
-const quoted = (text: string) => `"${text.replace(/["\\]/g, "'")}"`;
+/** A quoted-string of an auth-param (RFC 9110), in printable ASCII: a header value may hold nothing else. */
+const quoted = (text: string) => `"${text.replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '?')}"`;
 
 /** Over HTTP, once the gateway listens at `listening` (its MCP URL). */
 export function callerIdentity(
