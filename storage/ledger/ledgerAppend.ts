@@ -16,6 +16,7 @@ import {
   foldWrite,
   itemsOf,
 } from './ledgerFold';
+import { pack, unpack } from './ledgerCompact';
 import type { Dialect, SchemaRunner } from './ledgerSchema';
 
 type Row = Record<string, unknown>;
@@ -107,9 +108,12 @@ async function loadCalls(
   return { calls: [...touched.values()], waiting };
 }
 
-/** A stored call row (its trail column carries the run's agent beside the trail). */
+/** A call row's trail column (packed JSON, ledgerCompact.ts), with the run's agent beside the trail. */
+export const storedTrail = (r: Row) => JSON.parse(unpack(r.trail as Uint8Array)) as CallTrail & { runAgent: string };
+
+/** A stored call row. */
 function callRowOf(r: Row): CallRow {
-  const { runAgent, ...trail } = JSON.parse(String(r.trail)) as CallTrail & { runAgent: string };
+  const { runAgent, ...trail } = storedTrail(r);
   const key = { workflowId: String(r.workflow_id), chainId: String(r.chain_id), callId: String(r.call_id) };
   return { ...key, taskQueue: String(r.task_queue), runAgent, trail };
 }
@@ -144,6 +148,7 @@ async function saveEntries(
   ledgerId: string,
 ): Promise<void> {
   const writtenAt = new Date().toISOString();
+  // The record's JSON alone, packed: the rest of the hashed body is the row's columns (ledgerVerification.ts's chainRow).
   const rows = entries.map(({ item, body, hash }) => [
     w.workflowId,
     w.chainId,
@@ -152,18 +157,18 @@ async function saveEntries(
     body.prevSeq,
     hash,
     item.kind,
-    ...columnsOf(item),
+    item.record.callId,
+    isoTime(item.kind === 'review' ? item.record.reviewedAt : item.record.decidedAt),
     w.agent,
     w.taskQueue,
-    JSON.stringify(body),
+    pack(JSON.stringify(body.record)),
     writtenAt,
     ledgerId,
   ]);
   for (const part of chunks(rows, 200))
     await db.run(
-      `INSERT INTO ledger_entries (workflow_id, chain_id, seq, pos, prev_seq, hash, kind, call_id, decision, approver,
-        approver_canonical, via, verified, key_id, reason, arguments_digest, at, agent, task_queue, body, written_at,
-        ledger_id) VALUES ${marks(part.length, 22)} ON CONFLICT DO NOTHING`,
+      `INSERT INTO ledger_entries (workflow_id, chain_id, seq, pos, prev_seq, hash, kind, call_id, at, agent, task_queue,
+        body, written_at, ledger_id) VALUES ${marks(part.length, 14)} ON CONFLICT DO NOTHING`,
       part.flat(),
     );
   await db.run(
@@ -172,38 +177,6 @@ async function saveEntries(
        last_hash = excluded.last_hash`,
     [w.workflowId, w.chainId, w.taskQueue, end.seq, end.pos, end.hash],
   );
-}
-
-/** call_id, decision, approver, approver_canonical, via, verified, key_id, reason, arguments_digest, at. */
-function columnsOf(item: LedgerItem): unknown[] {
-  if (item.kind === 'review') {
-    const r = item.record;
-    return [
-      r.callId,
-      r.verdict,
-      r.reviewer,
-      canonicalApprover(r.reviewer),
-      'review',
-      null,
-      null,
-      r.note ?? null,
-      null,
-      isoTime(r.reviewedAt),
-    ];
-  }
-  const e = item.record;
-  return [
-    e.callId,
-    e.decision,
-    e.approver ?? null,
-    e.approver === undefined ? null : canonicalApprover(e.approver),
-    e.via ?? null,
-    e.verified ? 1 : null,
-    e.keyId ?? null,
-    e.reason ?? null,
-    e.argumentsDigest ?? null,
-    isoTime(e.decidedAt),
-  ];
 }
 
 async function saveCalls(db: SchemaRunner, rows: CallRow[]): Promise<void> {
@@ -219,7 +192,8 @@ async function saveCalls(db: SchemaRunner, rows: CallRow[]): Promise<void> {
         requested_at = excluded.requested_at, decided_at = excluded.decided_at, event_at = excluded.event_at,
         wait_ms = excluded.wait_ms, verified = excluded.verified, path = excluded.path,
         reviewed_at = excluded.reviewed_at, note = excluded.note, trail = excluded.trail`,
-      values.flat(),
+      // The trail (the last column) is kept packed.
+      values.flatMap((v) => [...v.slice(0, -1), pack(String(v[v.length - 1]))]),
     );
     await db.run(
       `DELETE FROM ledger_call_approvers WHERE (workflow_id, chain_id, call_id) IN (VALUES ${marks(part.length, 3)})`,

@@ -54,7 +54,7 @@ function decodeCursor(after: string): Cursor {
 export async function pageOf(db: Pick<SchemaRunner, 'all'>, q: LedgerPageQuery): Promise<LedgerPage> {
   const limit = Math.max(1, Math.min(MAX_PAGE, Math.floor(q.limit ?? DEFAULT_PAGE)));
   // One person's calls: the page is picked from their approvers rows alone (they carry the call's filter columns,
-  // under the same names, in page order in ledger_call_approvers_name), then joined to those calls.
+  // under the same names; the table is in their page order), then joined to those calls.
   const where = whereOf(q.approver ? { ...q, approver: undefined } : q);
   const params = q.approver ? [canonicalApprover(q.approver), ...where.params] : [...where.params];
   const keys = ['c.event_at', 'c.workflow_id', 'c.chain_id', 'c.call_id'];

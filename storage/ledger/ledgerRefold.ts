@@ -6,7 +6,7 @@
 import { canonicalApprover } from '../../contract/approverName';
 import type { LedgerReview } from '../../contract/ledgerRecords';
 import { type CallTrail, type FoldEntry, callRecord, foldCall } from '../../core/approvals/callFold';
-import { callColumns } from './ledgerAppend';
+import { callColumns, storedTrail } from './ledgerAppend';
 import type { ChainBody } from './ledgerChain';
 import type { LedgerProblem } from './ledgerStore';
 
@@ -92,7 +92,7 @@ export function refoldChain(
       trails.delete(callId);
       continue;
     }
-    const stored = JSON.parse(String(row.trail)) as CallTrail & { runAgent: string };
+    const stored = storedTrail(row);
     const folded = trails.get(callId);
     // Not chained: whether the call waits now (the run's pending list) and whether its run ended while it waited.
     let trail: CallTrail = { callId, counted: [], ...folded?.trail };

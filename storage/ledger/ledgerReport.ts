@@ -1,5 +1,5 @@
-// The compliance report, aggregated by the database over covering indexes (ledger_calls_report and
-// ledger_call_approvers_report: a month is one index range, no row lookups). Counts are GROUP BY tool (or approver)
+// The compliance report, aggregated by the database: a month is one range of ledger_calls (kept in event_at order)
+// and one range per person of ledger_call_approvers (kept in approver, event_at order). Counts are GROUP BY tool (or approver)
 // and status; time to decision is percentile_cont (linear between the two nearest waits): PostgreSQL's own over
 // GROUPING SETS, and in SQLite the same formula over the waits the same grouped scan hands back (group_concat), since
 // SQLite's window functions cost several times that scan on a month of a million-record ledger.
@@ -24,9 +24,19 @@ export async function reportOf(db: Db, dialect: Dialect, q: LedgerQuery): Promis
   const where = whereOf(q);
   const by = dialect === 'postgres' ? groupedPg : groupedSqlite;
   // The approvers table carries its call's report columns under the same names: the same WHERE fits it.
+  // The approvers table is in one person's order: each person's range is read in turn (a loose scan of its key).
+  const everyone = `WITH RECURSIVE who (a) AS (SELECT MIN(approver_canonical) FROM ledger_call_approvers
+      UNION ALL SELECT (SELECT MIN(approver_canonical) FROM ledger_call_approvers WHERE approver_canonical > who.a)
+      FROM who WHERE who.a IS NOT NULL) `;
   const [tools, who] = await Promise.all([
-    by(db, 'ledger_calls c', 'c.tool', where),
-    by(db, 'ledger_call_approvers c', 'c.approver_canonical', where, 'c.approver'),
+    by(db, { from: 'ledger_calls c' }, 'c.tool', where),
+    by(
+      db,
+      { with: everyone, from: 'who JOIN ledger_call_approvers c ON c.approver_canonical = who.a' },
+      'c.approver_canonical',
+      where,
+      'c.approver',
+    ),
   ]);
   const total = new Map<string, number>();
   for (const outcomes of tools.counts.values()) for (const [s, n] of outcomes) total.set(s, (total.get(s) ?? 0) + n);
@@ -53,17 +63,21 @@ function collect(rows: Array<Record<string, unknown>>, out: Grouped): void {
   }
 }
 
-async function groupedPg(db: Db, from: string, group: string, where: Where, name?: string): Promise<Grouped> {
+/** What a grouping reads: `from` (its rows as `c`), after a `with` clause when it has one. */
+type Source = { with?: string; from: string };
+
+async function groupedPg(db: Db, src: Source, group: string, where: Where, name?: string): Promise<Grouped> {
   const out: Grouped = { counts: new Map(), waits: new Map(), names: new Map() };
   const [counted, waited] = await Promise.all([
     db.all(
-      `SELECT ${group} AS g, c.status AS s, COUNT(*) AS n${name ? `, MIN(${name}) AS name` : ''} FROM ${from}
+      `${src.with ?? ''}SELECT ${group} AS g, c.status AS s, COUNT(*) AS n${name ? `, MIN(${name}) AS name` : ''} FROM ${src.from}
        WHERE ${where.sql} GROUP BY ${group}, c.status`,
       where.params,
     ),
     db.all(
-      `SELECT ${group} AS g, GROUPING(${group}) AS whole, percentile_cont(0.5) WITHIN GROUP (ORDER BY c.wait_ms) AS p50,
-        percentile_cont(0.95) WITHIN GROUP (ORDER BY c.wait_ms) AS p95 FROM ${from}
+      `${src.with ?? ''}SELECT ${group} AS g, GROUPING(${group}) AS whole,
+        percentile_cont(0.5) WITHIN GROUP (ORDER BY c.wait_ms) AS p50,
+        percentile_cont(0.95) WITHIN GROUP (ORDER BY c.wait_ms) AS p95 FROM ${src.from}
        WHERE ${where.sql} AND c.wait_ms IS NOT NULL GROUP BY GROUPING SETS ((${group}), ())`,
       where.params,
     ),
@@ -74,11 +88,11 @@ async function groupedPg(db: Db, from: string, group: string, where: Where, name
   return out;
 }
 
-async function groupedSqlite(db: Db, from: string, group: string, where: Where, name?: string): Promise<Grouped> {
+async function groupedSqlite(db: Db, src: Source, group: string, where: Where, name?: string): Promise<Grouped> {
   const out: Grouped = { counts: new Map(), waits: new Map(), names: new Map() };
   const rows = await db.all(
-    `SELECT ${group} AS g, c.status AS s, COUNT(*) AS n, group_concat(c.wait_ms) AS w${name ? `, MIN(${name}) AS name` : ''}
-     FROM ${from} WHERE ${where.sql} GROUP BY ${group}, c.status`,
+    `${src.with ?? ''}SELECT ${group} AS g, c.status AS s, COUNT(*) AS n, group_concat(c.wait_ms) AS w${name ? `, MIN(${name}) AS name` : ''}
+     FROM ${src.from} WHERE ${where.sql} GROUP BY ${group}, c.status`,
     where.params,
   );
   collect(rows, out);

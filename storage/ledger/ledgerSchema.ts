@@ -2,6 +2,7 @@
 // the store, and ledger_schema remembers which ran (a reopened ledger runs none). Written once for both dialects:
 // TEXT keys are COLLATE "C" in PostgreSQL so ordering (and keyset paging) is by code point in both stores.
 import { randomBytes } from 'node:crypto';
+import { type MigrationStep, migration4 } from './ledgerMigration4';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -15,7 +16,7 @@ const key = (d: Dialect) => (d === 'postgres' ? 'TEXT COLLATE "C"' : 'TEXT');
 const big = (d: Dialect) => (d === 'postgres' ? 'BIGINT' : 'INTEGER');
 
 /** Migration n (1-based) is MIGRATIONS[n - 1]: never edit a released one, append another. */
-export const MIGRATIONS: Array<(d: Dialect) => string[]> = [
+export const MIGRATIONS: Array<(d: Dialect) => MigrationStep[]> = [
   (d) => [
     // One row per kept audit entry or review, chained per (workflow_id, chain_id) by pos / prev_seq / hash.
     `CREATE TABLE ledger_entries (
@@ -80,15 +81,20 @@ export const MIGRATIONS: Array<(d: Dialect) => string[]> = [
     `CREATE TABLE ledger_pruned_leaves (ledger_seq ${big(d)} PRIMARY KEY, leaf TEXT NOT NULL,
       workflow_id ${key(d)} NOT NULL, chain_id ${key(d)} NOT NULL, seq INTEGER NOT NULL, pruned_at TEXT NOT NULL)`,
   ],
+  migration4,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Brings the schema up to SCHEMA_VERSION; returns the versions it applied (none for an up-to-date ledger) and its id. */
+/**
+ * Brings the schema up to SCHEMA_VERSION (`upTo`: an older one, for the tests of an upgrade); returns the versions it
+ * applied (none for an up-to-date ledger) and its id.
+ */
 export async function migrate(
   db: SchemaRunner,
   dialect: Dialect,
   now: string,
+  upTo = SCHEMA_VERSION,
 ): Promise<{ migrated: number[]; id: string }> {
   await db.run(`CREATE TABLE IF NOT EXISTS ledger_schema (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`);
   const [row] = await db.all(`SELECT MAX(version) AS v FROM ledger_schema`);
@@ -98,8 +104,8 @@ export async function migrate(
       `the approvals ledger has schema version ${current}, newer than this Countersign's ${SCHEMA_VERSION}: upgrade this worker or CLI to the version that wrote it`,
     );
   const applied: number[] = [];
-  for (let v = current + 1; v <= SCHEMA_VERSION; v++) {
-    for (const sql of MIGRATIONS[v - 1]!(dialect)) await db.run(sql);
+  for (let v = current + 1; v <= upTo; v++) {
+    for (const step of MIGRATIONS[v - 1]!(dialect)) await (typeof step === 'string' ? db.run(step) : step(db));
     await db.run(`INSERT INTO ledger_schema (version, applied_at) VALUES (?, ?)`, [v, now]);
     applied.push(v);
   }

@@ -3,6 +3,7 @@
 // hundred chains a round trip, so a million-record ledger is read in bounded pieces, never whole.
 import type { LedgerReview } from '../../contract/ledgerRecords';
 import { isoTime } from './ledgerAppend';
+import { unpack } from './ledgerCompact';
 import { type ChainBody, type ChainRow, verifyChain } from './ledgerChain';
 import { newestReviews, refoldChain } from './ledgerRefold';
 import type { SchemaRunner } from './ledgerSchema';
@@ -11,18 +12,44 @@ import type { LedgerProblem, VerifyResult } from './ledgerStore';
 type Row = Record<string, unknown>;
 type Key = { workflowId: string; chainId: string };
 
-export const ROW_COLUMNS = 'seq, pos, prev_seq, hash, body, call_id, kind, at';
-export const chainRow = (r: Row) =>
-  ({
-    seq: Number(r.seq),
-    pos: Number(r.pos),
-    prevSeq: r.prev_seq === null ? null : Number(r.prev_seq),
+export const ROW_COLUMNS = 'workflow_id, chain_id, seq, pos, prev_seq, hash, body, call_id, kind, at';
+
+/**
+ * A kept row as the chain checks it. The row keeps its record's JSON alone (packed); the body its hash covers is put back
+ * together from the row's columns (a changed column then no longer gives the hash). A body that is not a record's
+ * JSON (a row kept whole at the upgrade to schema 4, its envelope changed) goes in as it was, and fails the same way.
+ */
+export const chainRow = (r: Row) => {
+  const seq = Number(r.seq);
+  const pos = Number(r.pos);
+  const prevSeq = r.prev_seq === null ? null : Number(r.prev_seq);
+  const kind = String(r.kind);
+  let record: unknown;
+  try {
+    record = JSON.parse(unpack(r.body as Uint8Array));
+  } catch {
+    record = undefined;
+  }
+  const body: ChainBody = {
+    workflowId: String(r.workflow_id),
+    chainId: String(r.chain_id),
+    seq,
+    pos,
+    prevSeq,
+    kind,
+    record,
+  } as ChainBody;
+  return {
+    seq,
+    pos,
+    prevSeq,
     hash: String(r.hash),
-    body: String(r.body),
+    body: record === undefined ? '' : JSON.stringify(body),
     callId: String(r.call_id),
-    kind: String(r.kind),
+    kind,
     at: String(r.at),
-  }) satisfies ChainRow & { kind: string; at: string };
+  } satisfies ChainRow & { kind: string; at: string };
+};
 
 const BATCH = 200;
 const IDS = 400;
@@ -82,9 +109,7 @@ async function verifyBatch(db: Pick<SchemaRunner, 'all'>, part: Key[]) {
     }
     return by;
   };
-  const rows = await grouped(
-    `SELECT ${ROW_COLUMNS}, workflow_id, chain_id, task_queue FROM ledger_entries WHERE ${among}`,
-  );
+  const rows = await grouped(`SELECT ${ROW_COLUMNS}, task_queue FROM ledger_entries WHERE ${among}`);
   const heads = await grouped(`SELECT * FROM ledger_chains WHERE ${among}`);
   const calls = await grouped(`SELECT * FROM ledger_calls WHERE ${among}`);
   const approvers = await grouped(`SELECT * FROM ledger_call_approvers WHERE ${among}`);
@@ -134,7 +159,7 @@ async function reviewsOf(db: Pick<SchemaRunner, 'all'>, calls: Row[]): Promise<M
     )) {
       let review: LedgerReview;
       try {
-        review = (JSON.parse(String(r.body)) as ChainBody).record as LedgerReview;
+        review = JSON.parse(unpack(r.body as Uint8Array)) as LedgerReview;
       } catch {
         continue; // its own chain names it
       }

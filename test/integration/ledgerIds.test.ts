@@ -19,6 +19,7 @@ import { newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { type TestPostgres, startPostgres } from '../support/postgres';
 import { type Tamper, tampererOf } from '../support/ledgerStores';
+import { schemaThreeLedger } from '../support/ledgerSchema3';
 
 jest.setTimeout(300_000);
 
@@ -49,9 +50,7 @@ const write = (entries: LedgerEntry[]): LedgerWrite => ({
  * none of schema 3 (the reviews index, the records' places in the checkpoints' tree, the pruned leaves).
  */
 async function schemaOneLedger(url: string, exec: Tamper) {
-  const made = (await openLedger(url))!;
-  await made.write(write([entry(1, 'a')]));
-  await made.close();
+  await schemaThreeLedger(url, [write([entry(1, 'a')])]);
   for (const sql of [
     'DROP INDEX ledger_entries_reviews',
     'DROP INDEX ledger_entries_leaf',
@@ -81,7 +80,7 @@ describe.each(['sqlite', 'postgres'] as const)('the %s ledger', (kind) => {
       (await exec(`SELECT ledger_id FROM ledger_entries ORDER BY seq`)).map((r) => r.ledger_id);
     const upgraded = (await openLedger(url)) as LedgerStore & { migrated: number[] };
     try {
-      expect(upgraded.migrated).toEqual([2, 3]);
+      expect(upgraded.migrated).toEqual([2, 3, 4]);
       expect(upgraded.id).toMatch(/^[0-9a-f]{16}$/);
       expect(await ledgerIds()).toEqual([upgraded.id]);
       expect((await upgraded.approvals({ taskQueue: 'q-schema-1' })).records.map((r) => r.callId)).toEqual(['a']);

@@ -3,7 +3,6 @@
 // report` (JSON numbers checked by hand, CSV) and the inbox's /history and /report answer from the ledger alone.
 // `ledger backfill` writes in runs whose worker kept no ledger (the same records; twice = nothing new), and
 // `ledger verify` names a row changed by hand in the SQLite file.
-import { DatabaseSync } from 'node:sqlite';
 import { AgentRegistry, defineAgent } from '../../agents';
 import { deleteRecord, sendEmail } from '../../agents/demo/emailAssistant';
 import { Runner } from '../../client';
@@ -14,6 +13,7 @@ import { cliEnv, countersign, countersignExit } from '../support/countersignCli'
 import { eventually, newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 import { testLedgerUrl } from '../support/ledgerFile';
+import { editRecords, tampererOf } from '../support/ledgerStores';
 import { freePort } from '../support/processes';
 
 jest.setTimeout(300_000);
@@ -232,15 +232,10 @@ test('ledger verify: clean, then a row changed by hand in the SQLite file is nam
     );
   }
   const target = runs[0]!;
-  const db = new DatabaseSync(ledgerUrl);
-  try {
-    const changed = db
-      .prepare(`UPDATE ledger_entries SET body = replace(body, '"ann"', '"mallory"') WHERE workflow_id = ?`)
-      .run(target.workflowId);
-    expect(changed.changes).toBeGreaterThanOrEqual(1);
-  } finally {
-    db.close();
-  }
+  const changed = await editRecords(tampererOf(ledgerUrl), 'sqlite', `workflow_id = '${target.workflowId}'`, (json) =>
+    json.replace('"ann"', '"mallory"'),
+  );
+  expect(changed).toBeGreaterThanOrEqual(1);
   const found = await countersignExit(['--task-queue', target.plan.h().taskQueue, 'ledger', 'verify'], env());
   expect(found.code).toBe(1);
   const lines = found.stderr.trimEnd().split('\n');

@@ -4,7 +4,7 @@
 // seeing each other's records. What a write keeps is in ledgerStoreRecords.test.ts.
 import type { LedgerStore } from '../../storage/ledger/ledgerStore';
 import { ledgerTarget, openLedger } from '../../storage/ledger/ledgerUrl';
-import { type Kind, type TestLedger, all, at, entry, openTestLedger, run } from '../support/ledgerStores';
+import { type Kind, type TestLedger, all, at, editRecords, entry, openTestLedger, run } from '../support/ledgerStores';
 
 describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger', (kind) => {
   let store: LedgerStore;
@@ -131,8 +131,9 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger', (kind) => {
     await store.write(w);
     const range = { sinceIso: at(2020, 0), untilIso: at(2021, 0) };
     expect(await store.verify(range)).toEqual({ chains: 1, records: 5, problems: [] });
-    await tamper(`UPDATE ledger_entries SET body = replace(body, '"approver":"Ann"', '"approver":"Mallory"')
-      WHERE workflow_id = 'verify-1' AND seq = 2`);
+    await editRecords(tamper, kind, `workflow_id = 'verify-1' AND seq = 2`, (json) =>
+      json.replace('"approver":"Ann"', '"approver":"Mallory"'),
+    );
     await tamper(`DELETE FROM ledger_entries WHERE workflow_id = 'verify-1' AND seq = 4`);
     const result = await store.verify(range);
     expect(result.problems.map((p) => [p.workflowId, p.chainId, p.seq, p.problem, p.callId])).toEqual([

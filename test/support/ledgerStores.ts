@@ -9,6 +9,7 @@ import pg from 'pg';
 import type { LedgerEntry, LedgerWrite } from '../../contract/ledgerRecords';
 import type { LedgerStore } from '../../storage/ledger/ledgerStore';
 import { openLedger } from '../../storage/ledger/ledgerUrl';
+import { pack, unpack } from '../../storage/ledger/ledgerCompact';
 import { type TestPostgres, startPostgres } from './postgres';
 
 export const at = (year: number, s: number) => new Date(Date.UTC(year, 0, 1) + s * 1000).toISOString();
@@ -74,6 +75,32 @@ export function tampererOf(url: string): Tamper {
       await client.end();
     }
   };
+}
+
+/**
+ * Edits the records (each row's packed JSON, ledgerCompact.ts) of the rows `where` picks, behind the store's back;
+ * returns how many rows it changed. `kind` says how the bytes are written back (SQLite's unhex, PostgreSQL's decode).
+ */
+export async function editRecords(
+  tamper: Tamper,
+  kind: Kind,
+  where: string,
+  edit: (json: string) => string,
+): Promise<number> {
+  const rows = await tamper(`SELECT workflow_id, chain_id, seq, body FROM ledger_entries WHERE ${where}`);
+  let changed = 0;
+  for (const r of rows) {
+    const before = unpack(r.body as Uint8Array);
+    const after = edit(before);
+    if (after === before) continue;
+    const hex = pack(after).toString('hex');
+    await tamper(
+      `UPDATE ledger_entries SET body = ${kind === 'sqlite' ? `unhex('${hex}')` : `decode('${hex}', 'hex')`}
+       WHERE workflow_id = '${String(r.workflow_id)}' AND chain_id = '${String(r.chain_id)}' AND seq = ${Number(r.seq)}`,
+    );
+    changed++;
+  }
+  return changed;
 }
 
 export interface TestLedger {
