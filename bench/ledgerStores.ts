@@ -4,6 +4,8 @@
 // verify of the whole ledger (chains and call rows), two signed checkpoints and verify against them.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
 import { join } from 'node:path';
 import type { LedgerWrite } from '../contract/ledgerRecords';
 import type { LedgerStore } from '../storage/ledger/ledgerStore';
@@ -23,7 +25,7 @@ export interface StoreFigures {
   runs: number;
   /** Writing the year, whole: entries per second. */
   loadSeconds: number;
-  /** The database's size on disk afterwards (MB; SQLite's file with its WAL, PostgreSQL's database). */
+  /** The ledger's size on disk afterwards (MB; SQLite's file, its WAL folded in; PostgreSQL's tables and indexes). */
   sizeMb?: number;
   monthReportMs: Quantiles;
   /** The calls the month's report counted. */
@@ -210,8 +212,15 @@ export async function measureLedgerStores(o: {
     const file = join(dir, 'ledger.db');
     const store = await openLedger(file);
     try {
-      const size = () =>
-        ['', '-wal'].reduce((n, s) => n + (statSync(file + s, { throwIfNoEntry: false })?.size ?? 0), 0) / 2 ** 20;
+      // The file once the WAL is folded into it (what the ledger keeps, not what the last writes left in the log).
+      const size = () => {
+        const db = new DatabaseSync(file);
+        db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+        db.close();
+        return (
+          ['', '-wal'].reduce((n, s) => n + (statSync(file + s, { throwIfNoEntry: false })?.size ?? 0), 0) / 2 ** 20
+        );
+      };
       out.push(await measureStore('sqlite', store!, { ...o, inFlight: 1, sizeMb: async () => size() }));
     } finally {
       await store?.close();
@@ -219,14 +228,27 @@ export async function measureLedgerStores(o: {
     }
   }
   if (o.stores.includes('postgres')) {
-    const pg = await startPostgres();
-    const store = await openLedger(pg.url);
+    const server = await startPostgres();
+    const store = await openLedger(server.url);
     try {
-      const sizeMb = async () => undefined;
+      // The ledger's tables with their indexes and TOAST (the database's catalog left out).
+      const sizeMb = async () => {
+        const client = new pg.Client(server.url);
+        await client.connect();
+        try {
+          const { rows } = await client.query(
+            `SELECT SUM(pg_total_relation_size(c.oid)) AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+             WHERE n.nspname = 'public' AND c.relkind = 'r'`,
+          );
+          return Number(rows[0]!.bytes) / 2 ** 20;
+        } finally {
+          await client.end();
+        }
+      };
       out.push(await measureStore('postgres', store!, { ...o, inFlight: 8, sizeMb }));
     } finally {
       await store?.close();
-      await pg.remove();
+      await server.remove();
     }
   }
   return out;
