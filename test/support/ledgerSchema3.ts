@@ -64,8 +64,10 @@ export async function schemaThreeLedger(url: string, writes: LedgerWrite[]): Pro
       run: async (sql, params = []) => void sqlite.prepare(sql).run(...(params as never[])),
     };
     try {
+      sqlite.exec('BEGIN');
       const { id } = await migrate(db, 'sqlite', now, 3);
       for (const w of writes) await writeOld(db, w, id);
+      sqlite.exec('COMMIT');
     } finally {
       sqlite.close();
     }
@@ -78,8 +80,10 @@ export async function schemaThreeLedger(url: string, writes: LedgerWrite[]): Pro
     run: async (sql, params = []) => void (await client.query(numbered(sql), params)),
   };
   try {
+    await client.query('BEGIN');
     const { id } = await migrate(db, 'postgres', now, 3);
     for (const w of writes) await writeOld(db, w, id);
+    await client.query('COMMIT');
   } finally {
     await client.end();
   }
