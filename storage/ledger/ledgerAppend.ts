@@ -27,6 +27,13 @@ const chunks = <T>(xs: T[], n = CHUNK): T[][] =>
 const marks = (n: number, width: number) =>
   Array.from({ length: n }, () => `(${Array.from({ length: width }, () => '?').join(', ')})`).join(', ');
 
+/**
+ * Rows whose `columns` equal one of `n` tuples (bound in order): ORed equalities, which SQLite searches by index one
+ * tuple at a time; a row value `IN (VALUES …)` of two or more tuples it reads by scanning the whole table or index.
+ */
+export const anyOf = (columns: string[], n: number): string =>
+  `(${Array.from({ length: n }, () => `(${columns.map((c) => `${c} = ?`).join(' AND ')})`).join(' OR ')})`;
+
 /** An ISO-8601 time in the one form the ledger compares as text (toISOString); anything else as written. */
 export const isoTime = (s: string | undefined): string | undefined =>
   s === undefined || Number.isNaN(Date.parse(s)) ? s : new Date(s).toISOString();
@@ -101,7 +108,7 @@ async function loadCalls(
   const reviewed = fresh.flatMap((i) => (i.kind === 'review' ? [i.record] : []));
   for (const part of chunks(reviewed, 200))
     for (const r of await db.all(
-      `SELECT * FROM ledger_calls WHERE (workflow_id, call_id) IN (VALUES ${marks(part.length, 2)})${forUpdate}`,
+      `SELECT * FROM ledger_calls WHERE ${anyOf(['workflow_id', 'call_id'], part.length)}${forUpdate}`,
       part.flatMap((r) => [r.workflowId, r.callId]),
     ))
       if (!touched.has(callKey(String(r.workflow_id), String(r.chain_id), String(r.call_id)))) adopt(r);
@@ -135,7 +142,7 @@ async function saveWrite(db: SchemaRunner, w: LedgerWrite, folded: FoldedWrite, 
   await saveCalls(db, folded.calls);
   for (const part of chunks(folded.placeholders, 200))
     await db.run(
-      `DELETE FROM ledger_calls WHERE chain_id = '' AND (workflow_id, call_id) IN (VALUES ${marks(part.length, 2)})`,
+      `DELETE FROM ledger_calls WHERE chain_id = '' AND ${anyOf(['workflow_id', 'call_id'], part.length)}`,
       part.flatMap((p) => [p.workflowId, p.callId]),
     );
   if (folded.entries.length) await saveEntries(db, w, folded, ledgerId);
@@ -196,7 +203,7 @@ async function saveCalls(db: SchemaRunner, rows: CallRow[]): Promise<void> {
       values.flatMap((v) => [...v.slice(0, -1), pack(String(v[v.length - 1]))]),
     );
     await db.run(
-      `DELETE FROM ledger_call_approvers WHERE (workflow_id, chain_id, call_id) IN (VALUES ${marks(part.length, 3)})`,
+      `DELETE FROM ledger_call_approvers WHERE ${anyOf(['workflow_id', 'chain_id', 'call_id'], part.length)}`,
       part.flatMap((t) => [t.workflowId, t.chainId, t.callId]),
     );
     const approvers = part.flatMap((t, i) =>

@@ -2,7 +2,7 @@
 // (ledgerChain.ts), and the call rows the readers read are folded again from it and compared (ledgerRefold.ts). A few
 // hundred chains a round trip, so a million-record ledger is read in bounded pieces, never whole.
 import type { LedgerReview } from '../../contract/ledgerRecords';
-import { isoTime } from './ledgerAppend';
+import { anyOf, isoTime } from './ledgerAppend';
 import { unpack } from './ledgerCompact';
 import { type ChainBody, type ChainRow, verifyChain } from './ledgerChain';
 import { newestReviews, refoldChain } from './ledgerRefold';
@@ -97,7 +97,7 @@ export async function verifyOf(
 }
 
 async function verifyBatch(db: Pick<SchemaRunner, 'all'>, part: Key[]) {
-  const among = `(workflow_id, chain_id) IN (VALUES ${part.map(() => '(?, ?)').join(', ')})`;
+  const among = anyOf(['workflow_id', 'chain_id'], part.length);
   const params = part.flatMap((k) => [k.workflowId, k.chainId]);
   const grouped = async (sql: string) => {
     const by = new Map<string, Row[]>();
