@@ -35,6 +35,7 @@ import { subRunScenarios } from './histories/subRuns';
 import { timerScenarios } from './histories/timers';
 import { ledgerScenarios } from './histories/ledger';
 import { gatewayScenarios } from './histories/gateway';
+import { gatewayCallScenarios } from './histories/gatewayCalls';
 
 // The scenarios live in scripts/histories/, by topic. They are recorded in this order, the order they were first
 // written in, and it matters: once 'granted-call' has started the corpus's grants workflow, every call that waits
@@ -91,6 +92,8 @@ const ORDER = [
   'split-task-decisions',
   'held-decisions',
   'gateway-call',
+  'gateway-ask-only-approved',
+  'gateway-call-outcome',
 ];
 
 function inRecordingOrder(...groups: Scenarios[]): Scenarios {
@@ -116,6 +119,7 @@ const scenarios = inRecordingOrder(
   guardrailScenarios,
   ledgerScenarios,
   gatewayScenarios,
+  gatewayCallScenarios,
 );
 
 async function main() {
