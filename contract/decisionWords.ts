@@ -50,7 +50,8 @@ export type DecisionOutcome = (typeof DECISION_OUTCOMES)[number];
  * timed out, cancelled) while it waited; `ignored`: a decision that changed nothing; `audited`: an audit-only call ran;
  * `uncertain`: a tool that is not idempotent may or may not have run (a person's answer follows: `retry`, `done`,
  * `failed`, or `rejected`); `stale`: an approved call's target changed before it ran (its fingerprint differs);
- * `tripped`: an agent guardrail's tripwire ended the run (onTripwire 'fail'; the entry names the guardrail).
+ * `tripped`: an agent guardrail's tripwire ended the run (onTripwire 'fail'; the entry names the guardrail);
+ * `outcome`: what the caller of an ask-only call (a coding agent's hook, the approvals API) reported it did.
  */
 export const AUDIT_DECISIONS = [
   ...DECISION_OUTCOMES,
@@ -62,6 +63,7 @@ export const AUDIT_DECISIONS = [
   'uncertain',
   'stale',
   'tripped',
+  'outcome',
 ] as const;
 export type AuditDecision = (typeof AUDIT_DECISIONS)[number];
 
@@ -107,6 +109,7 @@ export const OUTCOME_MEANINGS = {
   uncertain: { ends: false, approves: null, tone: 'waiting' },
   stale: { ends: false, approves: null, tone: 'bad' },
   tripped: { ends: false, approves: null, tone: 'bad' },
+  outcome: { ends: false, approves: null, tone: 'neutral' }, // after the call: what its caller did
 } as const satisfies Record<AuditDecision, OutcomeMeaning>;
 
 type Meanings = typeof OUTCOME_MEANINGS;

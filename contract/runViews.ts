@@ -88,6 +88,17 @@ export interface AuditEntry {
   askedBecause?: string;
   /** For `stale`: the fingerprint the decision was given for, and the one found just before the call would have run. */
   stale?: { was: string; now: string };
+  /** For `outcome`: what the call's caller reported it did with it (contract/gatewayMessages.ts). */
+  outcome?: CallOutcome;
+  /** A gateway's gated call: who asked (the engineer behind a hook, the approvals API's caller), on each of its entries. */
+  requestedBy?: string;
+}
+
+/** What the caller of an ask-only call did with it: an exit code, an error, a line of text (each bounded). */
+export interface CallOutcome {
+  exitCode?: number;
+  error?: string;
+  text?: string;
 }
 
 export interface Handoff {

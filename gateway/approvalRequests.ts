@@ -20,7 +20,7 @@ import { whereToDecide } from './gatedWaits';
 import { toolTermsSchema } from './gatewayConfig';
 import type { GatewayCore } from './gatewayServer';
 import { termsOf } from './gating';
-import { endedWithin, pendingCall } from './hookCalls';
+import { answeredWithin, pendingCall } from './hookCalls';
 
 export const APPROVAL_REQUESTS_PATH = '/v1/approval-requests';
 /** The longest long poll a GET may ask for (?wait=, seconds). */
@@ -40,6 +40,8 @@ const refuse = (status: number, error: string): Reply => ({ status, body: { erro
 
 const digest = (value: unknown) => createHash('sha256').update(canonical(value)).digest('hex').slice(0, 32);
 const idPrefix = (core: GatewayCore) => `gateway-${core.config.name}-api-`;
+/** Whether `id` names one of this gateway's approval requests (a plain name with its prefix). */
+export const isRequestId = (core: GatewayCore, id: string) => /^[\w.-]+$/.test(id) && id.startsWith(idPrefix(core));
 
 function linksOf(core: GatewayCore, id: string) {
   return {
@@ -121,8 +123,7 @@ export async function statusOf(core: GatewayCore, requester: string, id: string,
   // Another requester's request is not there for this one, as another principal's MCP task is not.
   if (!d || d.memo?.requester !== requester) return refuse(404, `no approval request ${id} at this gateway`);
   const run = { workflowId: id, runId: d.runId };
-  const ended =
-    d.status.name === 'RUNNING' && waitSeconds > 0 ? await endedWithin(core, run, waitSeconds * 1000) : undefined;
+  const ended = d.status.name === 'RUNNING' ? await answeredWithin(core, run, waitSeconds * 1000) : undefined;
   const base = { id, tool: d.memo?.tool, links: linksOf(core, id) };
   const state = ended ? 'ENDED' : d.status.name === 'RUNNING' ? (await handle.describe()).status.name : d.status.name;
   if (state === 'RUNNING') {

@@ -1,12 +1,15 @@
 // A coding agent's tool call, asked by its PreToolUse hook (POST /hooks/claude-code; `countersign hook cursor`
 // forwards Cursor's here too). A call a rule gates is a gated call like any MCP call the gateway gates: the same
 // workflow and approval book, its run id a digest of the requester, the tool and {session, tool_input}, so the same
-// session asking again with the same input joins the call. Its "upstream" is nothing (ASK_ONLY_SERVER): approved, the run
-// ends and the agent runs the tool itself. One answer per run: once a request got it, the same input is a new call.
+// session asking again with the same input joins the call. Its "upstream" is nothing (ASK_ONLY_SERVER): approved, it
+// answers allow and the agent runs the tool itself. One answer per run: once a request got it, the same input is a new call.
+// Its PostToolUse, posted here too, records what the tool did against the call (callOutcomes.ts).
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { z } from 'zod';
+import { awaitAnswerUpdate, gatewayAnswerQuery } from '../contract/gatewayMessages';
 import { DEFAULT_REJECTION } from '../activities/callPlanning';
 import { durationMs } from '../contract/approvalPolicy';
 import { pendingApprovalsQuery } from '../contract/messages';
@@ -16,6 +19,7 @@ import { whereToDecide } from './gatedWaits';
 import type { GatewayCore } from './gatewayServer';
 import { termsOf } from './gating';
 import { verdictOf } from './hookRules';
+import { POST_TOOL_EVENTS, recordPostToolUse } from './callOutcomes';
 
 const MAX_DIFF_SOURCE_BYTES = 1024 * 1024;
 const MAX_DIFF_CHARS = 20_000;
@@ -36,8 +40,8 @@ export type Decision = 'allow' | 'deny' | 'ask';
 export interface HookAnswer {
   hookSpecificOutput: { hookEventName: 'PreToolUse'; permissionDecision: Decision; permissionDecisionReason: string };
 }
-/** What the HTTP side sends: 200 and a hook answer, or a 4xx and one line (nothing booked). */
-export type HookReply = { status: 200; body: HookAnswer } | { status: 400 | 404; body: { error: string } };
+/** What the HTTP side sends: 200 and a hook answer ({} to a PostToolUse), or a 4xx and one line (nothing booked). */
+export type HookReply = { status: number; body: HookAnswer | Record<string, unknown> };
 
 const answer = (permissionDecision: Decision, reason: string): HookReply => ({
   status: 200,
@@ -51,8 +55,13 @@ export async function answerPreToolUse(core: GatewayCore, requester: string, bod
   const hooks = core.config.hooks;
   if (!hooks) return refuse(404, 'this gateway takes no hooks: add "hooks" to its config (docs/coding-agents.md)');
   const event = (body as { hook_event_name?: unknown } | null)?.hook_event_name;
+  if (typeof event === 'string' && POST_TOOL_EVENTS.includes(event))
+    return recordPostToolUse(core, hooks, requester, body);
   if (typeof event === 'string' && event !== 'PreToolUse')
-    return refuse(400, `unknown hook event "${event}": this endpoint answers PreToolUse`);
+    return refuse(
+      400,
+      `unknown hook event "${event}": this endpoint answers PreToolUse and records PostToolUse, PostToolUseFailure`,
+    );
   const parsed = preToolUseSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -81,7 +90,7 @@ export async function answerPreToolUse(core: GatewayCore, requester: string, bod
   const bound = { session: hook.session_id, input: hook.tool_input };
   const kept = await core.owed.reusable(core.client, workflowIdFor(input.gateway, requester, input.tool.name, bound));
   const run = kept ?? (await startOrJoin(core.client, input, bound));
-  const ended = await endedWithin(core, run, durationMs(hooks.wait));
+  const ended = await answeredWithin(core, run, durationMs(hooks.wait));
   if (ended) {
     core.owed.collect(run);
     return answerOf(ended);
@@ -122,21 +131,34 @@ function diffOf(hook: PreToolUse): string | undefined {
   return createTwoFilesPatch(path, path, before, after).slice(0, MAX_DIFF_CHARS);
 }
 
-/** The run's end, if it ends within ms; undefined if it is still open then. */
-export async function endedWithin(
+/**
+ * The run's answer, if it has one within ms; undefined if not. A run of change callOutcomes answers while it stays
+ * open (a query, then an update that waits); an older run, or one gone, answers with its end.
+ */
+export async function answeredWithin(
   core: GatewayCore,
   run: CallRun,
   ms: number,
 ): Promise<GatewayRunResult | Error | undefined> {
   const handle = core.client.workflow.getHandle(run.workflowId, run.runId);
+  const now = await handle.query(gatewayAnswerQuery).catch(() => undefined); // undefined: no such query (older run)
+  if (now) return now.result as GatewayRunResult;
+  if (ms <= 0) return undefined;
+  const ended = async () => (await handle.result()) as GatewayRunResult;
+  const answer =
+    now === null
+      ? () =>
+          handle.executeUpdate(awaitAnswerUpdate).then(
+            (a) => a.result as GatewayRunResult,
+            (err: unknown) => (err instanceof WorkflowUpdateFailedError ? Promise.reject(err) : ended()),
+          )
+      : ended;
   const stop = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const timeUp = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)));
   try {
     return await Promise.race([
-      core.client
-        .withAbortSignal(stop.signal, () => handle.result() as Promise<GatewayRunResult>)
-        .catch((err: Error) => (stop.signal.aborted ? undefined : err)),
+      core.client.withAbortSignal(stop.signal, answer).catch((err: Error) => (stop.signal.aborted ? undefined : err)),
       timeUp,
     ]);
   } finally {

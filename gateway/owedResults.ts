@@ -5,6 +5,7 @@
 // memory, so only runs that ended since it started count (after a restart an older answer is never handed out
 // twice; that call is asked anew), and only for KEPT_MS; both bound what it keeps.
 import type { Client } from '@temporalio/client';
+import { callOutcomeUpdate, gatewayAnswerQuery } from '../contract/gatewayMessages';
 import type { CallRun } from './gatedCalls';
 
 /** How long an answer no request has collected is kept for the next identical request. */
@@ -24,10 +25,26 @@ export class OwedResults {
       .getHandle(workflowId)
       .describe()
       .catch(() => undefined);
-    if (d?.status.name === 'RUNNING') return { workflowId, runId: d.runId };
+    if (d?.status.name === 'RUNNING') {
+      const run = { workflowId, runId: d.runId };
+      return (await this.handedOut(client, run)) ? undefined : run;
+    }
     if (!d?.closeTime || d.status.name !== 'COMPLETED' || this.collected.has(d.runId)) return undefined;
     const ended = d.closeTime.getTime();
     return ended >= this.since && Date.now() - ended < KEPT_MS ? { workflowId, runId: d.runId } : undefined;
+  }
+
+  /**
+   * An ask-only run that stays open for its outcome after answering (change callOutcomes): once its answer was handed
+   * out (here, or before this process started), its wait for the outcome ends, so the same request starts a new run.
+   */
+  private async handedOut(client: Client, run: CallRun): Promise<boolean> {
+    const handle = client.workflow.getHandle(run.workflowId, run.runId);
+    const answer = await handle.query(gatewayAnswerQuery).catch(() => null); // no such query: not an ask-only run
+    if (!answer || (!this.collected.has(run.runId) && Date.parse(answer.answeredAt) >= this.since)) return false;
+    await handle.executeUpdate(callOutcomeUpdate, { args: [{}] }).catch(() => undefined);
+    await handle.result().catch(() => undefined);
+    return true;
   }
 
   /** A request had this run's answer: the same request again is a new call. */

@@ -3,15 +3,27 @@
 // (runHandlers.ts), and, once approved, sends it to its upstream in one activity with one attempt: an attempt that
 // may have acted makes the call `uncertain` and a person decides again, as for any tool that is not idempotent.
 // Rejected or expired: the upstream is never called. Cancelled (the client withdrew it): audited cancelled.
+// An ask-only call (a hook's, the approvals API's; change callOutcomes) answers as soon as it is decided (a query and
+// an update read it) and, approved, stays open up to OUTCOME_WINDOW for what its caller did: audited `outcome`.
 import {
   ApplicationFailure,
   CancellationScope,
   allHandlersFinished,
   condition,
   isCancellation,
+  patched,
   proxyActivities,
+  setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
+import {
+  type GatewayAnswer,
+  OUTCOME_WINDOW,
+  awaitAnswerUpdate,
+  callOutcomeSchema,
+  callOutcomeUpdate,
+  gatewayAnswerQuery,
+} from '../contract/gatewayMessages';
 import { AgentRunState } from '../core/run/agentRunState';
 import { Failure } from '../contract/failureTypes';
 import type { RunInput } from '../contract/messages';
@@ -22,6 +34,7 @@ import { RESULT_WINDOW } from '../core/run/logPages';
 import { snapshotOf } from '../core/run/stateViews';
 import type { RunResult } from '../contract/runViews';
 import {
+  ASK_ONLY_SERVER,
   GATEWAY_CALL_ID,
   type GatewayCallInput,
   type GatewayCallResult,
@@ -38,6 +51,7 @@ import { Publisher } from './publisher';
 import { setRunHandlers } from './runHandlers';
 import { SubRuns } from './subRuns';
 import { mayHaveRun } from './turnCalls';
+import { PATCHES } from './patches';
 
 const isoNow = () => new Date(Date.now()).toISOString();
 
@@ -71,6 +85,31 @@ export async function countersignGatewayCall(input: GatewayCallInput): Promise<G
     ...onceToolOptions(toolOptions),
     taskQueue: input.taskQueue,
   });
+  const outcomes = input.server === ASK_ONLY_SERVER && patched(PATCHES.callOutcomes);
+  let answered: GatewayAnswer | undefined;
+  let failed: ApplicationFailure | undefined;
+  let reported = false;
+  let closed = false; // the window for the outcome ran out: what comes later is refused, not lost after the ledger closed
+  if (outcomes) {
+    state.book.namesRequester(input.requester);
+    setHandler(gatewayAnswerQuery, () => answered ?? null);
+    setHandler(awaitAnswerUpdate, async () => {
+      await condition(() => answered !== undefined || failed !== undefined);
+      if (failed) throw failed;
+      return answered!;
+    });
+    setHandler(
+      callOutcomeUpdate,
+      ({ outcome }) => {
+        reported = true;
+        if (!outcome) return { recorded: false };
+        state.book.recordOutcome(GATEWAY_CALL_ID, outcome, isoNow());
+        publish();
+        return { recorded: true };
+      },
+      { validator: (request) => outcomeRefusal(answered, reported, closed, request) },
+    );
+  }
   const call: WaitingCall = {
     callId: GATEWAY_CALL_ID,
     toolName: input.tool.name,
@@ -137,6 +176,7 @@ export async function countersignGatewayCall(input: GatewayCallInput): Promise<G
   } catch (err) {
     const cancelled = isCancellation(err);
     const cause = rootCause(err);
+    failed = ApplicationFailure.create({ message: cause.message, type: cause.type, nonRetryable: true });
     // Nothing left dangling: a call still waiting is audited cancelled and leaves the pending list.
     state.fail(
       isoNow(),
@@ -151,7 +191,13 @@ export async function countersignGatewayCall(input: GatewayCallInput): Promise<G
     });
     if (cancelled) throw err;
     await condition(allHandlersFinished);
-    throw ApplicationFailure.create({ message: cause.message, type: cause.type, nonRetryable: true });
+    throw failed;
+  }
+  if (outcomes) {
+    answered = { answeredAt: isoNow(), result: { ...snapshotOf(state, RESULT_WINDOW), gatewayCall: result } };
+    publish();
+    if (result.outcome === 'ran') await condition(() => reported, OUTCOME_WINDOW);
+    closed = true;
   }
   publish();
   publisher.settle();
@@ -159,4 +205,27 @@ export async function countersignGatewayCall(input: GatewayCallInput): Promise<G
   if (ledger.on) await ledger.close();
   await condition(allHandlersFinished);
   return { ...(snapshotOf(state, RESULT_WINDOW) as RunResult), gatewayCall: result };
+}
+
+/** Why the caller's outcome cannot be taken now: one line, and the run changes nothing. */
+function outcomeRefusal(
+  answered: GatewayAnswer | undefined,
+  reported: boolean,
+  closed: boolean,
+  request: unknown,
+): void {
+  const refuse = (why: string) => {
+    throw ApplicationFailure.create({ message: why, type: Failure.DecisionRejected, nonRetryable: true });
+  };
+  const outcome = (request as { outcome?: unknown } | null)?.outcome;
+  const parsed = outcome === undefined ? undefined : callOutcomeSchema.safeParse(outcome);
+  if (parsed && !parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    refuse(`outcome${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issue.message}`);
+  }
+  if (!answered) refuse('the call is not decided yet: report its outcome once it was approved and ran');
+  if ((answered!.result as GatewayRunResult).gatewayCall.outcome !== 'ran')
+    refuse('the call was not approved: it has no outcome to report');
+  if (reported) refuse('its outcome is already recorded');
+  if (closed) refuse(`its outcome came too late: it is taken up to ${OUTCOME_WINDOW} after the answer`);
 }

@@ -22,6 +22,8 @@ export const PATCHES = {
   ledger: 'countersign-ledger',
   /** A decision signalled before its call is booked applies at a condition check, published before and after (decisionDesk.ts hold). */
   heldDecisions: 'countersign-held-decisions',
+  /** An approved ask-only gated call (a hook's, the approvals API's) answers while its run stays open for the caller's outcome; its entries name the requester. */
+  callOutcomes: 'countersign-call-outcomes',
 } as const;
 
 /**

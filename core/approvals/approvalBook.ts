@@ -8,7 +8,7 @@ import { type BookDecision, type CheckedBatch, type CheckedDecision, checkDecisi
 import type { NameRule } from '../../contract/approverName';
 import type { PlannedAutoDecision } from './plannedCall';
 import type { Decision } from '../../contract/messages';
-import type { AppliedDecision, AuditEntry, PendingApproval } from '../../contract/runViews';
+import type { AppliedDecision, AuditEntry, CallOutcome, PendingApproval } from '../../contract/runViews';
 import {
   type BookCall,
   type BookState,
@@ -26,6 +26,7 @@ import { Refusal } from '../refusal';
 import { markUncertain } from './uncertainCalls';
 import { alwaysRuleKey } from '../../contract/alwaysRuleKey';
 import { markStale, type Stale } from './staleCalls';
+import { recordOutcome } from './callOutcomes';
 
 // The book's records and views (bookCall.ts), where the book's readers have always found them.
 export type { BookCall, BookState, BookView, Booking, DeepReadonly, RecordedBook, StickyRule } from './bookCall';
@@ -271,6 +272,16 @@ export class ApprovalBook {
     this.log({ ...entry, decision: 'tripped', requestedAt: now, decidedAt: now, via: 'run' });
   }
 
+  /** Who asks for this book's calls: named on every audit entry from now on (a gateway's gated call's requester). */
+  namesRequester(name: string): void {
+    this.s.requestedBy = name;
+  }
+
+  /** What the caller of an approved ask-only call reported it did: audited as `outcome` (callOutcomes.ts). */
+  recordOutcome(callId: string, outcome: CallOutcome, now: string): Readonly<AuditEntry> {
+    return recordOutcome(this.s, this.own(callId)!, outcome, now);
+  }
+
   /** A signal that could not be applied: logged in the audit as ignored, nothing else changes. */
   ignore(
     d: { callId?: unknown; approver?: unknown },
@@ -282,17 +293,8 @@ export class ApprovalBook {
       typeof d.callId === 'string'
         ? d.callId.slice(0, 256)
         : String(JSON.stringify(d.callId) ?? 'undefined').slice(0, 256);
-    const call = this.call(callId);
-    return appendIgnored(
-      this.s,
-      {
-        callId,
-        ...(call ? { toolName: call.toolName } : {}),
-        ...(typeof d.approver === 'string' ? { approver: d.approver } : {}),
-      },
-      because,
-      now,
-      via,
-    );
+    const toolName = this.call(callId)?.toolName;
+    const approver = typeof d.approver === 'string' ? d.approver : undefined;
+    return appendIgnored(this.s, { callId, toolName, approver }, because, now, via);
   }
 }

@@ -8,6 +8,8 @@ export const MAX_IGNORED_AUDIT_ENTRIES = 100;
 export interface AuditState {
   audit: AuditEntry[];
   auditSeq?: number;
+  /** Who asked for the book's calls, named on each entry (a gateway's gated call: the engineer behind it). */
+  requestedBy?: string;
 }
 
 /** Entries after sequence number `after`, oldest first. */
@@ -18,6 +20,7 @@ export function entriesAfter(audit: ReadonlyArray<Readonly<AuditEntry>>, after: 
 
 export function appendEntry(s: AuditState, entry: AuditEntry): void {
   entry.seq = s.auditSeq = (s.auditSeq ?? 0) + 1;
+  if (s.requestedBy !== undefined) entry.requestedBy = s.requestedBy;
   s.audit.push(entry);
 }
 

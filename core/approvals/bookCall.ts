@@ -61,6 +61,8 @@ export interface BookState {
   auditSeq?: number;
   /** Token ids of signed decisions applied here, with their expiry (seconds): a token counts once. Expired ones are dropped. */
   usedJtis?: Record<string, number>;
+  /** Who asked for the calls (auditLog.ts names them on each entry): set by a gateway's gated call since change callOutcomes. */
+  requestedBy?: string;
 }
 
 /** The book's state as its readers get it: nothing in it can be written through. Audit entries are never changed once written. */

@@ -49,6 +49,8 @@ test('the corpus covers paused, completed, timed-out, continued-as-new and faile
     'split-task-decisions',
     'held-decisions',
     'gateway-call',
+    'gateway-ask-only-approved',
+    'gateway-call-outcome',
   ])
     expect(names).toContain(kind);
 });

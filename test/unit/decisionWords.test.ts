@@ -90,6 +90,7 @@ test('every outcome is one the audit records, and each verb comes to one of them
     'uncertain',
     'stale',
     'tripped',
+    'outcome',
   ]);
 });
 
@@ -116,6 +117,7 @@ describe('the one table of outcomes', () => {
       'uncertain',
       'stale',
       'tripped',
+      'outcome',
     ]);
     for (const w of ['retry', 'done', 'failed'] as const)
       expect([w, endsWait(w), settlesCall(w)]).toEqual([w, true, false]);
