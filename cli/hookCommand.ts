@@ -1,6 +1,7 @@
 // `countersign hook claude-code` and `countersign hook cursor`: command hooks for coding agents that run a program
 // per tool call. Each reads its agent's hook input on stdin, asks the gateway's POST /hooks/claude-code (Cursor's
-// input in Claude Code's shape: one way in), and prints the answer in its agent's documented output shape. A gateway
+// input in Claude Code's shape: one way in), and prints the answer in its agent's documented output shape. Claude
+// Code's PostToolUse input is forwarded the same way, to record what the tool did. A gateway
 // that cannot be reached or refuses is a deny with its reason (fail closed); input that is not a hook's is one line
 // and exit 2.
 import type { Command } from 'commander';
@@ -26,10 +27,14 @@ export function addHookCommands(program: Command): void {
   ] as const;
   hook
     .command('claude-code')
-    .description("Claude Code's PreToolUse command hook: its input on stdin, its hookSpecificOutput on stdout")
+    .description(
+      "Claude Code's PreToolUse command hook: its input on stdin, its hookSpecificOutput on stdout; as its PostToolUse (or PostToolUseFailure) hook, records what the tool did against the call",
+    )
     .option(...gatewayFlag)
     .action(async (o: HookOptions) => {
       const input = jsonOf(await stdin());
+      if (input.hook_event_name === 'PostToolUse' || input.hook_event_name === 'PostToolUseFailure')
+        return report(gatewayOf(o), input);
       const answer = await ask(gatewayOf(o), input);
       const out = {
         hookSpecificOutput: {
@@ -105,6 +110,20 @@ function fromCursor(c: Record<string, unknown>): Record<string, unknown> {
 function bearer(): Record<string, string> {
   const token = setting('COUNTERSIGN_GATEWAY_TOKEN');
   return token ? { authorization: `Bearer ${token}` } : {};
+}
+
+/** A PostToolUse: forwarded, and `{}` printed whatever the gateway says (the tool has run; nothing is held up). */
+async function report(gateway: string, input: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${gateway}/hooks/claude-code`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...bearer() },
+    body: JSON.stringify(input),
+  }).catch((err: Error) => err);
+  if (res instanceof Error || !res.ok) {
+    const why = res instanceof Error ? res.message : ((await res.json().catch(() => ({}))) as { error?: string }).error;
+    process.stderr.write(`countersign: the outcome was not recorded: ${why ?? 'the gateway refused it'}\n`);
+  }
+  process.stdout.write('{}\n');
 }
 
 async function ask(gateway: string, input: Record<string, unknown>): Promise<Answer> {

@@ -15,11 +15,15 @@ import {
   APPROVAL_REQUESTS_PATH,
   MAX_POLL_SECONDS,
   createApprovalRequest,
+  isRequestId,
   pollSeconds,
   statusOf,
 } from './approvalRequests';
 import { APPROVALS_OPENAPI, OPENAPI_PATH } from './approvalsOpenApi';
 import type { Caller, CallerIdentity } from './callerIdentity';
+import { recordRequestOutcome } from './callOutcomes';
+
+const OUTCOME_SUFFIX = '/outcome';
 
 export const MCP_PATH = '/mcp';
 export const CLAUDE_CODE_HOOK_PATH = '/hooks/claude-code';
@@ -91,6 +95,12 @@ async function approvalsApi(
     if (body === undefined) return;
     const key = req.headers['idempotency-key'];
     answer = await createApprovalRequest(core, principal, typeof key === 'string' ? key : undefined, body);
+  } else if (path.endsWith(OUTCOME_SUFFIX)) {
+    const id = path.slice(APPROVAL_REQUESTS_PATH.length + 1, -OUTCOME_SUFFIX.length);
+    if (req.method !== 'POST') return reply(res, 405, { error: `POST { exitCode?, error?, text? } to ${path}` });
+    const body = await jsonBody(req, res);
+    if (body === undefined) return;
+    answer = await recordRequestOutcome(core, principal, id, (i) => isRequestId(core, i), body);
   } else {
     const id = path.slice(APPROVAL_REQUESTS_PATH.length + 1);
     const wait = pollSeconds(new URL(req.url ?? '/', 'http://gateway').searchParams.get('wait'));
