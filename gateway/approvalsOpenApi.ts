@@ -61,17 +61,59 @@ export const APPROVALS_OPENAPI = {
         responses: { '200': request('Its status now'), '400': error, '404': error },
       },
     },
-    '/hooks/claude-code': {
+    '/v1/approval-requests/{id}/outcome': {
       post: {
-        summary: "Claude Code's PreToolUse hook (type http): allow, deny or ask",
+        summary: 'Record what the caller did with an approved request (up to 15 minutes after the approval)',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/PreToolUse' } } },
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/CallOutcome' } } },
         },
         responses: {
           '200': {
-            description: "The decision, in Claude Code's hook output",
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/PreToolUseAnswer' } } },
+            description: "Recorded in the request's audit and the approvals ledger",
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['id', 'outcome'],
+                  properties: { id: { type: 'string' }, outcome: { $ref: '#/components/schemas/CallOutcome' } },
+                },
+              },
+            },
+          },
+          '404': error,
+          '409': { ...error, description: 'Not approved, not decided yet, recorded already, or too late: one line' },
+          '413': error,
+          '415': error,
+          '422': error,
+        },
+      },
+    },
+    '/hooks/claude-code': {
+      post: {
+        summary:
+          "Claude Code's PreToolUse hook (type http): allow, deny or ask; its PostToolUse or PostToolUseFailure: the outcome, recorded against the call",
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                oneOf: [{ $ref: '#/components/schemas/PreToolUse' }, { $ref: '#/components/schemas/PostToolUse' }],
+              },
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description: "The decision, in Claude Code's hook output ({} to a PostToolUse)",
+            content: {
+              'application/json': {
+                schema: {
+                  oneOf: [{ $ref: '#/components/schemas/PreToolUseAnswer' }, { type: 'object', maxProperties: 0 }],
+                },
+              },
+            },
           },
           '400': error,
           '404': error,
@@ -133,6 +175,31 @@ export const APPROVALS_OPENAPI = {
           tool_name: { type: 'string' },
           tool_input: { type: 'object' },
           tool_use_id: { type: 'string' },
+        },
+      },
+      PostToolUse: {
+        type: 'object',
+        required: ['session_id', 'hook_event_name', 'tool_name', 'tool_input'],
+        properties: {
+          session_id: { type: 'string' },
+          hook_event_name: { enum: ['PostToolUse', 'PostToolUseFailure'] },
+          tool_name: { type: 'string' },
+          tool_input: { type: 'object', description: 'as its PreToolUse had it: that is how the call is found' },
+          tool_response: { type: 'object', description: 'PostToolUse: an exit code in it is kept; its output is not' },
+          error: {
+            type: 'string',
+            description: 'PostToolUseFailure: kept (2000 characters), with "Exit code N" as the exit code',
+          },
+          is_interrupt: { type: 'boolean' },
+        },
+      },
+      CallOutcome: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          exitCode: { type: 'integer' },
+          error: { type: 'string', minLength: 1, maxLength: 2000 },
+          text: { type: 'string', minLength: 1, maxLength: 2000 },
         },
       },
       PreToolUseAnswer: {
