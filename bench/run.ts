@@ -17,7 +17,8 @@
 //              and the agent floor, and 12 newsletters of 280 KB across continue-as-new; payload storage on
 //   deltas     model text delta latency: the scripted model's SSE chunk → runner.runStreamed (BENCH_DELTA_RUNS, 20)
 //   gateway    the MCP gateway: an ungated call through it against its upstream directly (BENCH_GATEWAY_CALLS, 200),
-//              and a gated call's decision → upstream call starts (BENCH_GATEWAY_GATED, 30) (bench/gatewayBench.ts)
+//              a gated call's decision → upstream call starts (BENCH_GATEWAY_GATED, 30), and as many hook
+//              requests no rule matches, to their allow (bench/gatewayBench.ts)
 //   ledger     the approvals ledger: a million entries in SQLite and PostgreSQL (a month's report, filtered pages, one
 //              decision's write), then 1,000 finished runs through the ledger against the replay path (bench/ledgerBench.ts)
 // Every dev server here runs with eager activity dispatch on (as `npm start`'s does). roundtrip and alternatives
