@@ -2,6 +2,7 @@
 // PostToolUseFailure (posted, and through `countersign hook claude-code`) and POST /v1/approval-requests/{id}/outcome,
 // on a real `countersign gateway` process with an approvals ledger of its own. Every hook decision and outcome is in
 // the ledger with the engineer who asked (with no identity configured, the local user) named as requester.
+import { unpack } from '../../storage/ledger/ledgerCompact';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -90,7 +91,7 @@ async function auditWithOutcome(workflowId: string): Promise<Entry[]> {
   throw new Error(`no outcome in the audit of ${workflowId}`);
 }
 
-/** The ledger's rows of a run (the entries table, as the gateway's worker wrote them), once `count` are there. */
+/** The ledger's records of a run (the entries table, as the gateway's worker wrote them), once `count` are there. */
 async function ledgerRows(workflowId: string, count: number): Promise<Entry[]> {
   for (let i = 0; i < 100; i++) {
     const db = new DatabaseSync(ledgerFile, { readOnly: true });
@@ -98,7 +99,7 @@ async function ledgerRows(workflowId: string, count: number): Promise<Entry[]> {
       const rows = db
         .prepare('SELECT body FROM ledger_entries WHERE workflow_id = ? ORDER BY seq')
         .all(workflowId)
-        .map((r) => (JSON.parse(String(r.body)) as { record: Entry }).record);
+        .map((r) => JSON.parse(unpack(r.body as Uint8Array)) as Entry); // the record alone, packed (schema 4)
       if (rows.length >= count) return rows;
     } finally {
       db.close();
