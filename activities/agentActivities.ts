@@ -15,11 +15,10 @@ import type { ConversationItem, ModelTurn } from '../contract/items';
 import type { ApprovalPolicy } from '../contract/approvalPolicy';
 import { type AgentSnapshot, type ToolSnapshot, SNAPSHOT_REVISION } from '../core/run/agentSnapshot';
 import type { Tool } from '../agents/defineTool';
-import type { AgentRef, CallBase, PlannedCall } from '../core/approvals/plannedCall';
+import type { AgentRef, PlannedCall } from '../core/approvals/plannedCall';
 import { planCall, planHostedApproval } from './callPlanning';
 import { parseArguments } from './toolArguments';
-import { executeTool } from './toolExecution';
-import { changedSince } from './callFingerprint';
+import { toolAttempt } from './toolExecution';
 import { freezeMcpTools, mcpTool } from './mcp/mcpTools';
 import type { TranscriptHead } from '../core/run/runCarry';
 import type { ConversationRef } from '../core/run/serverConversation';
@@ -33,7 +32,8 @@ import type { TranscriptStore } from './model/transcript';
 import { createNotifyActivities } from './notify';
 import { type HandoffMark, conversationView, createHandoffActivities } from './handoffStarted';
 import { createGuardrailActivities } from './guardrails';
-import { createLedgerActivities } from './ledgerActivity';
+import { createLedgerActivities, writeCarried } from './ledgerActivity';
+import type { LedgerWrite } from '../contract/ledgerRecords';
 import type { LedgerStore } from '../storage/ledger/ledgerStore';
 import { type SignatureCheck, verifyDecisionSignatures, verifyGrantSignature } from './approverKeys';
 
@@ -57,6 +57,8 @@ export interface ModelTurnRequest {
   view?: HandoffMark[]; // after filtered handoffs, what the agent in charge sees (core/run/handoffView.ts)
   /** A server-managed conversation: `items` are what the provider lacks, and no transcript is kept. */
   conversation?: ConversationRef;
+  /** The run's ledger write this attempt carries (workflows/ledgerWriter.ts ride), written beside the model call. */
+  ledger?: LedgerWrite;
 }
 
 export type ModelTurnResult = ModelTurn & {
@@ -67,6 +69,8 @@ export type ModelTurnResult = ModelTurn & {
   transcript?: TranscriptHead;
   /** With a server-managed conversation: the provider's response id, which the next turn continues from. */
   responseId?: string;
+  /** The ledger write the request carried is in the store. */
+  ledgerWritten?: true;
 };
 
 export interface RunToolRequest {
@@ -81,6 +85,8 @@ export interface RunToolRequest {
   mcpTool?: ToolSnapshot;
   /** The fingerprint the call's decision was given for: the tool runs only if its target still has it. */
   fingerprint?: string;
+  /** The run's ledger write this attempt carries (its decision), written before the tool runs. */
+  ledger?: LedgerWrite;
 }
 
 export interface RunToolResult {
@@ -88,6 +94,8 @@ export interface RunToolResult {
   ok: boolean;
   /** The target changed since the decision: the tool did not run. */
   stale?: { was: string; now: string };
+  /** The ledger write the request carried is in the store. */
+  ledgerWritten?: true;
 }
 
 function agentOf(registry: AgentRegistry, ref: AgentRef): Agent {
@@ -188,6 +196,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
     },
 
     async modelTurn(req: ModelTurnRequest): Promise<ModelTurnResult> {
+      const carried = writeCarried(deps.ledger, req.ledger); // beside the model call: it waits for neither
       const agent = agentOf(deps.registry, req.agent);
       noteRetry(agent.name, req.turn);
       const tools = toolsOf(agent, req.mcpTools);
@@ -220,6 +229,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         calls: await Promise.all(planned),
         ...(conversation.transcript ? { transcript: conversation.transcript } : {}),
         ...(outputProblem ? { outputProblem } : {}),
+        ...((await carried) ? { ledgerWritten: true as const } : {}),
       };
     },
 
@@ -251,48 +261,12 @@ export function createAgentActivities(deps: AgentActivityDeps) {
     },
 
     async runTool(req: RunToolRequest): Promise<RunToolResult> {
-      const agent = agentOf(deps.registry, req.agent);
-      const base: CallBase = { callId: req.callId, toolName: req.toolName, arguments: req.arguments };
-      const tool = req.mcpTool ? mcpTool(agent, req.mcpTool) : agent.tool(req.toolName);
-      const parsed = tool ? parseArguments(tool, req.arguments) : undefined;
-      if (!tool || !parsed?.ok || !tool.execute) {
-        // Planned calls were validated already; reaching here means the agent changed under a running call.
-        const why = !tool
-          ? `tool ${req.toolName} is not on agent ${agent.name}@${agent.version}`
-          : !tool.execute
-            ? `tool ${req.toolName} is executed outside the worker`
-            : `arguments no longer valid: ${(parsed as { problem: string }).problem}`;
-        throw ApplicationFailure.create({ type: Failure.ToolUnavailable, message: why, nonRetryable: true });
-      }
-      // The decision was given for the target as it was: if it changed, nothing runs and people decide again.
-      const shared = { runId: req.runId, agentName: agent.name, callId: req.callId, context: req.context };
-      const stale =
-        req.fingerprint !== undefined && tool.fingerprint
-          ? await changedSince(tool, parsed.params, shared, req.fingerprint)
-          : undefined;
-      if (stale) return { output: '', ok: false, stale };
-      // Resolved here, per call, and never returned: sensitive context stays out of history.
-      const sensitive = agent.sensitiveContext
-        ? await agent.sensitiveContext({ runId: req.runId, agentName: agent.name, context: req.context })
-        : {};
-      const ctx = { ...shared, idempotencyKey: `${req.runId}:${req.callId}`, sensitive };
-      const stopBeating = beatWhileRunning();
-      try {
-        return await executeTool(agent, tool, parsed.params, ctx, base, settings.predicateTimeoutMs); // its output guardrails, its errorText
-      } finally {
-        stopBeating();
-      }
+      // The decision's record is in the ledger before the tool acts (a retried attempt's write is skipped).
+      const carried = await writeCarried(deps.ledger, req.ledger);
+      const result = await toolAttempt(agentOf(deps.registry, req.agent), req, settings.predicateTimeoutMs);
+      return carried ? { ...result, ledgerWritten: true } : result;
     },
   };
 }
 
 export type AgentActivities = ReturnType<typeof createAgentActivities>;
-
-/** Under a heartbeat timeout (a tool that is not idempotent), beats at a third of it: a dead worker is noticed then. */
-export function beatWhileRunning(): () => void {
-  const ctx = Context.current();
-  const timeoutMs = ctx.info.heartbeatTimeoutMs;
-  if (!timeoutMs) return () => {};
-  const timer = setInterval(() => ctx.heartbeat(), Math.max(1_000, timeoutMs / 3));
-  return () => clearInterval(timer);
-}

@@ -7,7 +7,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ApplicationFailure } from '@temporalio/common';
 import { Failure } from '../contract/failureTypes';
 import type { GatewayToolRequest, GatewayToolResult } from '../core/run/gatewayRuns';
-import { beatWhileRunning } from './agentActivities';
+import { beatWhileRunning } from './toolExecution';
 
 export type UpstreamCall = (req: GatewayToolRequest) => Promise<GatewayToolResult>;
 

@@ -3,6 +3,7 @@
 // closes when it stops. Writes are idempotent (keyed by workflow id, chain and seq), so the activity's retries, and a
 // worker killed between the write and its completion, write nothing twice. Each write is counted in the worker's
 // metrics, and the gauge countersign_ledger_up says whether the last write (or readiness check) reached the store.
+import { log } from '@temporalio/activity';
 import { Runtime } from '@temporalio/worker';
 import type { LedgerWrite, LedgerWriteResult } from '../contract/ledgerRecords';
 import type { LedgerStore } from '../storage/ledger/ledgerStore';
@@ -57,6 +58,24 @@ export async function pingLedger(ledger: LedgerStore): Promise<void> {
     throw err;
   }
   ledgerMetrics.up(true);
+}
+
+/**
+ * A run's write carried by an activity it starts anyway (runTool, modelTurn: ledgerWriter.ts ride), written by that
+ * attempt: idempotent, so a retried attempt writes nothing twice. It never fails the attempt: false tells the run,
+ * which sends the write with recordLedger (this worker keeps no ledger, or the store cannot be reached now).
+ */
+export async function writeCarried(ledger: LedgerStore | undefined, write: LedgerWrite | undefined): Promise<boolean> {
+  if (!write || !ledger) return false;
+  try {
+    await ledger.write(write);
+  } catch (err) {
+    counted(ledgerMetrics.failed);
+    log.warn('ledger write failed; the run sends it again', { workflowId: write.workflowId, error: String(err) });
+    return false;
+  }
+  counted(ledgerMetrics.wrote);
+  return true;
 }
 
 export function createLedgerActivities(ledger: LedgerStore | undefined) {

@@ -68,7 +68,8 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   const subRuns = new SubRuns(state, workflowId, publisher, isoNow);
   const parts = { ask: new AskPerson(state, notifier, publish, isoNow), publish, now: isoNow }; // askPerson.ts
   const handoffs = new Handoffs(state, publish, isoNow);
-  const turnCalls = new TurnCalls(state, workflowId, { ...parts, subRuns, handoffs });
+  const turnCalls = new TurnCalls(state, workflowId, { ...parts, subRuns, handoffs, ledger });
+  ledger.expect(() => turnCalls.decisionComing()); // an approved call's runTool carries its decision's write
   const desk = new DecisionDesk(state, publisher, subRuns, isoNow, workflowInfo().root?.workflowId ?? workflowId);
   const guardrails = new GuardrailGate(state, workflowId, parts);
   const maxTurns = new MaxTurns(state, parts); // onMaxTurns
@@ -154,9 +155,13 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
       const call = state.agent?.modelCalls === 'local' ? localModelTurn : modelTurn; // fast mode: recorded in the snapshot
       const inputChecked = guardrails.checkInput(newInput); // alongside the model call, as the Agents SDK runs them
       const result = await withAgent(state, publish, () =>
-        call.executeWithOptions(
-          { ...withTimeout(modelOptions, input.modelTimeout), summary: `model turn ${state.turn}` },
-          [request],
+        ledger.ride(
+          (carried) =>
+            call.executeWithOptions(
+              { ...withTimeout(modelOptions, input.modelTimeout), summary: `model turn ${state.turn}` },
+              [carried ? { ...request, ledger: carried } : request], // what the ledger has not yet (ledgerWriter.ts)
+            ),
+          (r) => r.ledgerWritten === true,
         ),
       );
       if (inputChecked) await inputChecked; // before the model's answer is acted on

@@ -110,6 +110,12 @@ export async function countersignGatewayCall(input: GatewayCallInput): Promise<G
       { validator: (request) => outcomeRefusal(answered, reported, closed, request) },
     );
   }
+  // Decided, the call goes upstream (or is answered) in this activation; the run's end writes the decision (hold).
+  // An ask-only call that stays open for its caller's outcome does not end soon: its decision is written at once.
+  ledger.expect(() => {
+    const booked = state.book.call(GATEWAY_CALL_ID);
+    return !outcomes && booked !== undefined && booked.state !== 'pending' && state.executing === 0 && !state.finished;
+  });
   const call: WaitingCall = {
     callId: GATEWAY_CALL_ID,
     toolName: input.tool.name,
@@ -125,15 +131,18 @@ export async function countersignGatewayCall(input: GatewayCallInput): Promise<G
     state.executionStarted();
     publish();
     try {
-      const result = await callGatewayTool({
-        server: input.server,
-        tool: input.upstreamTool,
-        arguments: JSON.parse(state.book.call(GATEWAY_CALL_ID)?.editedArguments ?? input.arguments) as Record<
-          string,
-          unknown
-        >,
-        idempotencyKey: `${workflowId}:${GATEWAY_CALL_ID}`,
-      });
+      // The gateway's process keeps no ledger: what the decision wrote waits for the run's end (ledgerWriter.ts hold).
+      const result = await ledger.hold(
+        callGatewayTool({
+          server: input.server,
+          tool: input.upstreamTool,
+          arguments: JSON.parse(state.book.call(GATEWAY_CALL_ID)?.editedArguments ?? input.arguments) as Record<
+            string,
+            unknown
+          >,
+          idempotencyKey: `${workflowId}:${GATEWAY_CALL_ID}`,
+        }),
+      );
       state.answerCall(GATEWAY_CALL_ID, resultText(result));
       state.complete(resultText(result));
       return { outcome: 'ran', result };

@@ -36,4 +36,24 @@ export class LedgerSender {
       )
       .catch(() => undefined);
   }
+
+  /**
+   * A write that rides an activity the run starts anyway (`carried` says whether the attempt wrote it). In flight
+   * the same way; once it settles, `landed` confirms what it carried if it was written, and the owner feeds again:
+   * what it did not write goes by itself at once (the store skips anything a failed attempt wrote).
+   */
+  ride(carried: Promise<boolean>, landed: () => void): void {
+    this.busy = true;
+    carried
+      .then(
+        (wrote) => wrote,
+        () => false,
+      )
+      .then((wrote) => {
+        if (wrote) landed();
+        this.busy = false;
+        this.next();
+      })
+      .catch(() => undefined);
+  }
 }

@@ -6,10 +6,18 @@
 // ledger confirmed; it is carried across continue-as-new, so a continuation sends again only what was not confirmed
 // (the store skips what it has). Taken only by runs whose agent snapshot says the worker keeps a ledger (a new field:
 // runs recorded before never take this path) and that have change `ledger` (patches.ts).
-import { CancellationScope, condition, log, workflowInfo } from '@temporalio/workflow';
+//
+// With change `ledgerRides` a write costs no activity of its own where the run starts one anyway: the approved
+// call's runTool or the next modelTurn carries it (ride), and their attempt writes it first. What the run adds while
+// its turn's calls are all answered waits for the next model turn; what it adds once it ended, or while a gateway call
+// runs (hold), waits for its end, which writes in a local activity of its last workflow task. Otherwise, as before,
+// recordLedger: the request record at a pause, and a decision no activity follows.
+import { CancellationScope, condition, log, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { LedgerEntry, LedgerWrite } from '../contract/ledgerRecords';
 import type { AgentRunState } from '../core/run/agentRunState';
+import type { AgentActivities } from '../activities/agentActivities';
 import { kept, ledgerEntryOf, ledgerPendingOf, pendingKey } from '../core/approvals/ledgerEntries';
+import { rootCause } from '../core/run/failures';
 import { ledgerOptions, recordLedger } from './activityProxies';
 import { LedgerSender } from './ledgerSender';
 import { hasChange } from './patches';
@@ -25,6 +33,22 @@ export const LEDGER_DRAIN_LIMIT = '2 minutes';
 /** Entries per write: a run that decided thousands of calls while the ledger was down catches up in several writes. */
 export const MAX_ENTRIES_PER_WRITE = 500;
 
+/** The run's last write (ledgerRides): in its last workflow task, retried as recordLedger is, for LEDGER_DRAIN_LIMIT. */
+const { recordLedger: recordLedgerAtEnd } = proxyLocalActivities<AgentActivities>({
+  startToCloseTimeout: ledgerOptions.startToCloseTimeout,
+  scheduleToCloseTimeout: LEDGER_DRAIN_LIMIT,
+  retry: ledgerOptions.retry,
+});
+
+/** A write, and what it confirms once it lands. */
+interface Planned {
+  write: LedgerWrite;
+  upTo: number;
+  shown: string | undefined;
+  /** How many calls wait now. */
+  waiting: number;
+}
+
 export class LedgerWriter {
   /** The last audit seq the ledger confirmed (entries up to it are written). */
   private confirmed: number;
@@ -34,6 +58,11 @@ export class LedgerWriter {
   private closing = false;
   private closeConfirmed = false;
   private enabled: boolean | undefined;
+  private riding: boolean | undefined;
+  /** Gateway calls running now (hold): their end writes next. */
+  private holding = 0;
+  /** Whether a decision wakes its call in this activation (expect): what follows carries what the decision added. */
+  private coming: () => boolean = () => false;
 
   constructor(
     private readonly state: AgentRunState,
@@ -58,9 +87,65 @@ export class LedgerWriter {
     return this.on ? { ledgerSeq: this.confirmed } : {};
   }
 
+  /** Whether writes ride the run's own activities (change ledgerRides; asked once the run keeps a ledger). */
+  private get rides(): boolean {
+    this.riding ??= hasChange(this.state.agent, 'ledgerRides');
+    return this.riding;
+  }
+
   /** The run changed (Publisher.flush): writes what is new, unless a write is in flight (it follows that one). */
   feed(): void {
     if (!this.on || this.sender.inFlight) return;
+    const planned = this.plan();
+    if (planned && !this.waits(planned)) this.send(planned);
+  }
+
+  /**
+   * Hands what the run would write now to an activity it starts anyway, whose attempt writes it first: `start` gets
+   * the write, or nothing (nothing new, a write in flight, a run from before ledgerRides); `wrote` reads from the
+   * activity's result whether the store took it. What it did not take is sent by recordLedger once it settles.
+   */
+  ride<T>(start: (write?: LedgerWrite) => Promise<T>, wrote: (result: T) => boolean): Promise<T> {
+    if (!this.on || this.sender.inFlight || !this.rides) return start();
+    const planned = this.plan();
+    if (!planned) return start();
+    const result = start(planned.write);
+    this.sender.ride(result.then(wrote), () => this.confirm(planned));
+    return result;
+  }
+
+  /** While `work` runs (a gateway call: its end follows), what the run adds waits for that end (ledgerRides only). */
+  hold<T>(work: Promise<T>): Promise<T> {
+    if (!this.on || !this.rides) return work;
+    this.holding += 1;
+    const release = () => void (this.holding -= 1);
+    work.then(release, release);
+    return work;
+  }
+
+  /**
+   * `coming` says whether a decision wakes its call in this activation: a person's decision wakes it at a condition
+   * check after the one that published it, so the write waits for what follows (the approved call's runTool, or the
+   * next model turn once the rejection answered the turn; if neither, the next check sends it).
+   */
+  expect(coming: () => boolean): void {
+    this.coming = coming;
+  }
+
+  /**
+   * ledgerRides: a step that writes comes next, so recordLedger waits for it. The run ended (its close writes), a
+   * gateway call runs (its end), a decision wakes its call now (expect), or every call of the turn is answered and
+   * none waits (the next model turn carries it; else the run ends, continues as new or books a call, which writes).
+   */
+  private waits(planned: Planned): boolean {
+    if (this.closing || !this.rides) return false;
+    const s = this.state;
+    if (s.finished !== undefined || this.holding > 0 || this.coming()) return true;
+    return planned.waiting === 0 && s.turnCalls.length > 0 && s.turnCalls.every((c) => s.outputs.has(c.callId));
+  }
+
+  /** What the run would write now; undefined when nothing (refusals only are confirmed at once). */
+  private plan(): Planned | undefined {
     const book = this.state.book;
     const after = book.auditAfter(this.confirmed);
     const entries: LedgerEntry[] = [];
@@ -82,7 +167,7 @@ export class LedgerWriter {
     if (!entries.length && !sendPending && !sendClosed) {
       this.confirmed = upTo; // refusals only: nothing to write
       if (this.closing) this.closeConfirmed = true;
-      return;
+      return undefined;
     }
     const info = workflowInfo();
     const write: LedgerWrite = {
@@ -94,20 +179,23 @@ export class LedgerWriter {
       ...(sendPending ? { pending } : {}),
       ...(sendClosed && upTo === book.state.auditSeq ? { closed: true as const } : {}),
     };
-    this.send(write, upTo, sendPending ? key : this.shownPending);
+    return { write, upTo, shown: sendPending ? key : this.shownPending, waiting: pending.length };
   }
 
-  private send(write: LedgerWrite, upTo: number, shown: string | undefined): void {
+  private confirm({ write, upTo, shown }: Planned): void {
+    this.confirmed = upTo;
+    this.shownPending = shown;
+    if (write.closed) this.closeConfirmed = true;
+  }
+
+  private send(planned: Planned): void {
+    const { write, upTo } = planned;
     const summary = `ledger: ${write.entries?.length ?? 0} entries${write.closed ? ', closed' : ''}`;
     this.sender.send(
       // Not cancelled with the run (a deadline or a cancellation): its last entries are the ones that say so.
       () =>
         CancellationScope.nonCancellable(() => recordLedger.executeWithOptions({ ...ledgerOptions, summary }, [write])),
-      () => {
-        this.confirmed = upTo;
-        this.shownPending = shown;
-        if (write.closed) this.closeConfirmed = true;
-      },
+      () => this.confirm(planned),
       'ledger write failed',
       { upTo },
     );
@@ -120,6 +208,7 @@ export class LedgerWriter {
   close(): Promise<boolean> {
     if (!this.on) return Promise.resolve(true);
     this.closing = true;
+    if (!this.sender.inFlight && this.rides) return this.closeHere();
     this.feed();
     if (this.drained()) return Promise.resolve(true);
     return condition(() => this.drained(), LEDGER_DRAIN_LIMIT).then((done) => {
@@ -130,6 +219,26 @@ export class LedgerWriter {
         );
       return done;
     });
+  }
+
+  /** ledgerRides: the last writes in local activities of the run's last workflow task (no timer: they time out). */
+  private async closeHere(): Promise<boolean> {
+    for (let planned = this.plan(); planned; planned = this.plan()) {
+      const summary = `ledger: ${planned.write.entries?.length ?? 0} entries${planned.write.closed ? ', closed' : ''}`;
+      try {
+        await CancellationScope.nonCancellable(() =>
+          recordLedgerAtEnd.executeWithOptions({ summary }, [planned!.write]),
+        );
+      } catch (err) {
+        log.warn(
+          `the ledger did not confirm this run's last entries within ${LEDGER_DRAIN_LIMIT}; \`countersign ledger backfill\` writes them from its history`,
+          { confirmedSeq: this.confirmed, error: rootCause(err).message },
+        );
+        return false;
+      }
+      this.confirm(planned);
+    }
+    return true;
   }
 
   private drained(): boolean {

@@ -24,6 +24,8 @@ export const PATCHES = {
   heldDecisions: 'countersign-held-decisions',
   /** An approved ask-only gated call (a hook's, the approvals API's) answers while its run stays open for the caller's outcome; its entries name the requester. */
   callOutcomes: 'countersign-call-outcomes',
+  /** Ledger writes ride the run's own activities (runTool, modelTurn) and its end's local activity, not recordLedger alone (ledgerWriter.ts). */
+  ledgerRides: 'countersign-ledger-rides',
 } as const;
 
 /**
@@ -37,6 +39,7 @@ const SINCE_REVISION: Partial<Record<keyof typeof PATCHES, number>> = {
   resetRunToolChoice: 2,
   ledger: 3,
   heldDecisions: 4,
+  ledgerRides: 5,
 };
 
 /** Whether the run takes change `id`: its snapshot's revision says so, or else patched() does (runs described before). */

@@ -24,15 +24,18 @@ import { staleRejection } from '../core/approvals/staleCalls';
 import type { Ask, Decided, RunParts } from './askPerson';
 import type { Handoffs } from './handoffs';
 import type { SubRuns } from './subRuns';
+import type { LedgerWriter } from './ledgerWriter';
 import { METRIC_NAMES } from '../core/run/meteredEvents';
 
 export class TurnCalls {
   private failure: unknown;
+  /** The turn's calls a decision has woken (its tool started, or its answer given), since they last waited. */
+  private readonly woken = new Set<string>();
 
   constructor(
     private readonly state: AgentRunState,
     private readonly workflowId: string,
-    private readonly parts: RunParts & { subRuns: SubRuns; handoffs: Handoffs },
+    private readonly parts: RunParts & { subRuns: SubRuns; handoffs: Handoffs; ledger: LedgerWriter },
   ) {}
 
   /**
@@ -43,6 +46,7 @@ export class TurnCalls {
     const s = this.state;
     s.startTurnCalls(calls);
     this.failure = undefined;
+    this.woken.clear();
     const requestedAt = this.parts.now();
     const agentName = s.agentRef().name;
     const asks: Ask[] = [];
@@ -66,6 +70,20 @@ export class TurnCalls {
   /** What failed the turn (a tool activity out of retries, an approval whose onTimeout is 'fail'), if anything. */
   failed(): unknown {
     return this.failure;
+  }
+
+  /**
+   * A call of this turn was decided and its decision wakes it in this activation: approved, its runTool starts
+   * (carrying the decision's ledger write); otherwise its answer is given (ledgerWriter.ts expect).
+   */
+  decisionComing(): boolean {
+    const s = this.state;
+    return s.turnCalls.some((c) => {
+      const booked = s.book.call(c.callId);
+      return (
+        booked !== undefined && booked.state !== 'pending' && !this.woken.has(c.callId) && !s.outputs.has(c.callId)
+      );
+    });
   }
 
   /** The turn's answers join the conversation, in call order. */
@@ -99,13 +117,15 @@ export class TurnCalls {
     c: Exclude<PlannedCall, { disposition: 'error' }>,
     waiting: Promise<Decided> = this.parts.ask.decision(c.callId),
   ): Promise<string> {
-    return waiting.then((call) =>
-      call.state === 'approved'
+    this.woken.delete(c.callId);
+    return waiting.then((call) => {
+      this.woken.add(c.callId);
+      return call.state === 'approved'
         ? this.run(c)
         : call.state === 'resolved'
           ? call.externalOutput!
-          : call.rejectionOutput!,
-    );
+          : call.rejectionOutput!;
+    });
   }
 
   /** Runs the call. A tool that is not idempotent gets one attempt; if it may have run, a person says what came of it. */
@@ -183,19 +203,25 @@ export class TurnCalls {
         metricMeter
           .createCounter(METRIC_NAMES.toolCalls, '1', 'tool calls run, by agent, tool and result')
           .add(1, { agent, tool: call.toolName, result });
+      // The attempt carries the run's ledger write (its decision), written before the tool runs (ledgerWriter.ts).
       const result = await withAgent(s, this.parts.publish, () =>
-        runTool.executeWithOptions({ ...(once ? onceToolOptions(options) : options), summary: call.toolName }, [
-          {
-            runId: this.workflowId,
-            agent: s.agentRef(),
-            callId: call.callId,
-            toolName: call.toolName,
-            arguments: edited ?? call.arguments,
-            context: s.input.context ?? {},
-            ...s.mcpTool(call.toolName),
-            ...(fingerprint !== undefined ? { fingerprint } : {}),
-          },
-        ]),
+        this.parts.ledger.ride(
+          (ledger) =>
+            runTool.executeWithOptions({ ...(once ? onceToolOptions(options) : options), summary: call.toolName }, [
+              {
+                runId: this.workflowId,
+                agent: s.agentRef(),
+                callId: call.callId,
+                toolName: call.toolName,
+                arguments: edited ?? call.arguments,
+                context: s.input.context ?? {},
+                ...s.mcpTool(call.toolName),
+                ...(fingerprint !== undefined ? { fingerprint } : {}),
+                ...(ledger ? { ledger } : {}),
+              },
+            ]),
+          (done) => done.ledgerWritten === true,
+        ),
       ).then(
         (done) => {
           count(done.ok === false ? 'error' : 'ok');
