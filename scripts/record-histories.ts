@@ -94,6 +94,8 @@ const ORDER = [
   'gateway-call',
   'gateway-ask-only-approved',
   'gateway-call-outcome',
+  'ledger-rides',
+  'ledger-rides-cancelled',
 ];
 
 function inRecordingOrder(...groups: Scenarios[]): Scenarios {
