@@ -33,7 +33,7 @@ import { createNotifyActivities } from './notify';
 import { type HandoffMark, conversationView, createHandoffActivities } from './handoffStarted';
 import { createGuardrailActivities } from './guardrails';
 import { createLedgerActivities, writeCarried } from './ledgerActivity';
-import type { LedgerWrite } from '../contract/ledgerRecords';
+import type { LedgerWrite, LedgerWriteResult } from '../contract/ledgerRecords';
 import type { LedgerStore } from '../storage/ledger/ledgerStore';
 import { type SignatureCheck, verifyDecisionSignatures, verifyGrantSignature } from './approverKeys';
 
@@ -69,8 +69,8 @@ export type ModelTurnResult = ModelTurn & {
   transcript?: TranscriptHead;
   /** With a server-managed conversation: the provider's response id, which the next turn continues from. */
   responseId?: string;
-  /** The ledger write the request carried is in the store. */
-  ledgerWritten?: true;
+  /** What the ledger write the request carried did (absent: not written; the run sends it again). */
+  ledgerWrite?: LedgerWriteResult;
 };
 
 export interface RunToolRequest {
@@ -94,8 +94,8 @@ export interface RunToolResult {
   ok: boolean;
   /** The target changed since the decision: the tool did not run. */
   stale?: { was: string; now: string };
-  /** The ledger write the request carried is in the store. */
-  ledgerWritten?: true;
+  /** What the ledger write the request carried did (absent: not written; the run sends it again). */
+  ledgerWrite?: LedgerWriteResult;
 }
 
 function agentOf(registry: AgentRegistry, ref: AgentRef): Agent {
@@ -229,7 +229,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         calls: await Promise.all(planned),
         ...(conversation.transcript ? { transcript: conversation.transcript } : {}),
         ...(outputProblem ? { outputProblem } : {}),
-        ...((await carried) ? { ledgerWritten: true as const } : {}),
+        ...(await carried.then((ledgerWrite) => (ledgerWrite ? { ledgerWrite } : {}))),
       };
     },
 
@@ -262,9 +262,9 @@ export function createAgentActivities(deps: AgentActivityDeps) {
 
     async runTool(req: RunToolRequest): Promise<RunToolResult> {
       // The decision's record is in the ledger before the tool acts (a retried attempt's write is skipped).
-      const carried = await writeCarried(deps.ledger, req.ledger);
+      const ledgerWrite = await writeCarried(deps.ledger, req.ledger);
       const result = await toolAttempt(agentOf(deps.registry, req.agent), req, settings.predicateTimeoutMs);
-      return carried ? { ...result, ledgerWritten: true } : result;
+      return ledgerWrite ? { ...result, ledgerWrite } : result;
     },
   };
 }

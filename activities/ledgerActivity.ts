@@ -3,7 +3,7 @@
 // closes when it stops. Writes are idempotent (keyed by workflow id, chain and seq), so the activity's retries, and a
 // worker killed between the write and its completion, write nothing twice. Each write is counted in the worker's
 // metrics, and the gauge countersign_ledger_up says whether the last write (or readiness check) reached the store.
-import { log } from '@temporalio/activity';
+import { Context, log } from '@temporalio/activity';
 import { Runtime } from '@temporalio/worker';
 import type { LedgerWrite, LedgerWriteResult } from '../contract/ledgerRecords';
 import type { LedgerStore } from '../storage/ledger/ledgerStore';
@@ -65,17 +65,30 @@ export async function pingLedger(ledger: LedgerStore): Promise<void> {
  * attempt: idempotent, so a retried attempt writes nothing twice. It never fails the attempt: false tells the run,
  * which sends the write with recordLedger (this worker keeps no ledger, or the store cannot be reached now).
  */
-export async function writeCarried(ledger: LedgerStore | undefined, write: LedgerWrite | undefined): Promise<boolean> {
-  if (!write || !ledger) return false;
+export async function writeCarried(
+  ledger: LedgerStore | undefined,
+  write: LedgerWrite | undefined,
+): Promise<LedgerWriteResult | undefined> {
+  if (!write || !ledger) return undefined;
+  let result: LedgerWriteResult;
   try {
-    await ledger.write(write);
+    result = await ledger.write(write);
   } catch (err) {
     counted(ledgerMetrics.failed);
     log.warn('ledger write failed; the run sends it again', { workflowId: write.workflowId, error: String(err) });
-    return false;
+    return undefined;
   }
   counted(ledgerMetrics.wrote);
-  return true;
+  return result;
+}
+
+/** Whether this attempt is a local activity's (a run's last write: its result says what it wrote). */
+function isLocal(): boolean {
+  try {
+    return Context.current().info.isLocal;
+  } catch {
+    return false; // called outside an activity (unit tests)
+  }
 }
 
 export function createLedgerActivities(ledger: LedgerStore | undefined) {
@@ -96,7 +109,7 @@ export function createLedgerActivities(ledger: LedgerStore | undefined) {
         throw err; // retried: nothing is lost while the store is down
       }
       counted(ledgerMetrics.wrote);
-      return result;
+      return isLocal() ? { ...result, handed: write } : result;
     },
 
     /** Whether this worker keeps a ledger (the reviews workflow asks once per run: it has no agent snapshot). */

@@ -60,4 +60,9 @@ export interface LedgerWriteResult {
    * ledger can say where the run's records went). Absent in results recorded before ledgers had ids.
    */
   ledgerId?: string;
+  /**
+   * The write itself, when a run's last write went in a local activity (ledgerRides): history keeps a local
+   * activity's result but not its input, and `ledger verify` compares the ledger with what the run handed it.
+   */
+  handed?: LedgerWrite;
 }

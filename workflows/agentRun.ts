@@ -161,7 +161,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
               { ...withTimeout(modelOptions, input.modelTimeout), summary: `model turn ${state.turn}` },
               [carried ? { ...request, ledger: carried } : request], // what the ledger has not yet (ledgerWriter.ts)
             ),
-          (r) => r.ledgerWritten === true,
+          (r) => r.ledgerWrite !== undefined,
         ),
       );
       if (inputChecked) await inputChecked; // before the model's answer is acted on

@@ -220,7 +220,7 @@ export class TurnCalls {
                 ...(ledger ? { ledger } : {}),
               },
             ]),
-          (done) => done.ledgerWritten === true,
+          (done) => done.ledgerWrite !== undefined,
         ),
       ).then(
         (done) => {

@@ -1,6 +1,7 @@
 // What a run's history says about its ledger writes: every `recordLedger` activity it scheduled carries what it
 // handed the ledger (its input), and each completed one the id of the ledger it wrote to (its result; none before
-// ledgers had ids). Read with the client's data converter; reading a history needs no worker. With it, `ledger
+// ledgers had ids). Runs of change ledgerRides also hand writes in their runTool and modelTurn inputs (`ledger`, and
+// `ledgerWrite` in the result), and their last write's local activity says what it wrote in its result (`handed`). Read with the client's data converter; reading a history needs no worker. With it, `ledger
 // verify` and `approvals` tell a run written to another ledger (a worker, CLI or inbox with another
 // COUNTERSIGN_LEDGER_URL, e.g. the default `.temporal/ledger.db` from another folder) from records gone missing.
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
@@ -12,6 +13,9 @@ import { forEachLimited } from '../visibility';
 
 /** The activity that writes the ledger: its scheduled inputs are what the run handed it. */
 export const RECORD_LEDGER = 'recordLedger';
+/** The activities whose input may carry a ledger write (workflows/ledgerWriter.ts ride). */
+const CARRIERS = new Set(['runTool', 'modelTurn']);
+const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
 
 /** One write a run handed the ledger, and the ledger its completed activity says it went to. */
 export interface HandedWrite {
@@ -28,25 +32,58 @@ export const elsewhereLine = (other: string, mine: string): string =>
 export async function handedInHistory(client: Client, run: WorkflowExecutionInfo): Promise<HandedWrite[]> {
   const history = await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
   const converter = client.options.loadedDataConverter;
+  const decoded = <T>(payloads: Parameters<typeof decodeFromPayloadsAtIndex>[2]) =>
+    decodeFromPayloadsAtIndex<T>(converter, 0, payloads);
   const writes = new Map<string, HandedWrite>();
+  const carried = new Map<string, HandedWrite>();
+  const order: HandedWrite[] = [];
   for (const event of history.events ?? []) {
+    const id = String(event.eventId);
     const scheduled = event.activityTaskScheduledEventAttributes;
-    if (scheduled?.activityType?.name === RECORD_LEDGER) {
-      const write = await decodeFromPayloadsAtIndex<LedgerWrite>(converter, 0, scheduled.input?.payloads);
-      writes.set(String(event.eventId), { write });
+    const type = scheduled?.activityType?.name ?? '';
+    if (type === RECORD_LEDGER) {
+      const handed = { write: await decoded<LedgerWrite>(scheduled!.input?.payloads) };
+      writes.set(id, handed);
+      order.push(handed);
+    } else if (CARRIERS.has(type)) {
+      const input = await decoded<{ ledger?: LedgerWrite } | undefined>(scheduled!.input?.payloads);
+      if (input?.ledger) {
+        const handed = { write: input.ledger };
+        carried.set(id, handed);
+        order.push(handed);
+      }
     }
     const completed = event.activityTaskCompletedEventAttributes;
-    const handed = completed && writes.get(String(completed.scheduledEventId));
+    const scheduledId = String(completed?.scheduledEventId);
+    const handed = completed && (writes.get(scheduledId) ?? carried.get(scheduledId));
     if (handed) {
-      const result = await decodeFromPayloadsAtIndex<LedgerWriteResult | undefined>(
-        converter,
-        0,
+      const result = await decoded<(LedgerWriteResult & { ledgerWrite?: LedgerWriteResult }) | undefined>(
         completed.result?.payloads,
       );
-      if (typeof result?.ledgerId === 'string') handed.ledgerId = result.ledgerId;
+      const ledgerId = writes.has(scheduledId) ? result?.ledgerId : result?.ledgerWrite?.ledgerId;
+      if (typeof ledgerId === 'string') handed.ledgerId = ledgerId;
+    }
+    const marker = event.markerRecordedEventAttributes;
+    if (marker?.markerName === LOCAL_ACTIVITY_MARKER && localActivityType(marker.details) === RECORD_LEDGER) {
+      const result = await decoded<LedgerWriteResult | undefined>(marker.details?.result?.payloads);
+      if (result?.handed)
+        order.push({ write: result.handed, ...(result.ledgerId ? { ledgerId: result.ledgerId } : {}) });
     }
   }
-  return [...writes.values()];
+  return order;
+}
+
+/** A local activity marker's type, from its `data` (written by the SDK's core as plain JSON, never encoded). */
+function localActivityType(
+  details: Record<string, { payloads?: Array<{ data?: Uint8Array | null }> | null }> | null | undefined,
+): string | undefined {
+  const data = details?.data?.payloads?.[0]?.data;
+  if (!data) return undefined;
+  try {
+    return (JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type?: string }).activity_type;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs listed from visibility, newest first, and histories read (only of runs this ledger holds nothing of). */
