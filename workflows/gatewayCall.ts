@@ -131,7 +131,7 @@ export async function countersignGatewayCall(input: GatewayCallInput): Promise<G
     state.executionStarted();
     publish();
     try {
-      // The gateway's process keeps no ledger: what the decision wrote waits for the run's end (ledgerWriter.ts hold).
+      // The upstream call's activity is given no ledger store: what the decision wrote waits for the run's end (hold).
       const result = await ledger.hold(
         callGatewayTool({
           server: input.server,
