@@ -86,6 +86,19 @@ test('one approval in a recorded run with the ledger: the decision, the upsert b
   });
 });
 
+test('one approval in a recorded run whose ledger writes ride its activities (revision 5): the floor + 1', () => {
+  const file = join(__dirname, '../histories/ledger-rides.json');
+  const events = historyFromJSON(JSON.parse(readFileSync(file, 'utf8'))).events!;
+  const run = countActions(events);
+  expect(run).toMatchObject({ total: 18, workflowStarts: 1, localActivities: 1, signals: 2, upserts: 6 });
+  // Three turns with a call each and a fourth that ends: only the two pauses' request records have an activity.
+  expect(run.activityTypes).toEqual({ modelTurn: 4, runTool: 2, recordLedger: 2 });
+  const first = approvalWindow(events, 'runTool');
+  expect(first.events).toHaveLength(8);
+  expect(first.actions).toMatchObject({ total: 3, signals: 1, upserts: 1, activities: 1 });
+  expect(first.actions.activityTypes).toEqual({ runTool: 1 }); // the decided entry rode it
+});
+
 test('a history without a decision, or without the tool after it, is refused with one line', () => {
   expect(() => approvalWindow(history(task()), 'runTool')).toThrow(
     'no decision (signal or accepted update) in this history',
