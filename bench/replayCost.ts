@@ -14,13 +14,10 @@ export interface ReplayCostResult {
   floorAgent: { events: number; cpuMs: number };
 }
 
+type History = Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function cpuPerReplay(
-  bundle: { code: string },
-  history: Awaited<ReturnType<WorkflowHandle['fetchHistory']>>,
-  n: number,
-): Promise<number> {
+export async function cpuPerReplay(bundle: { code: string }, history: History, n: number): Promise<number> {
   const histories = (count: number) =>
     Array.from({ length: count }, (_, i) => ({ workflowId: `replay-${i}`, history }));
   for await (const r of Worker.runReplayHistories({ workflowBundle: bundle }, histories(20)))
@@ -31,6 +28,31 @@ async function cpuPerReplay(
   return (c.user + c.system) / 1000 / n;
 }
 
+/** The seed run (one approval, two model turns) and the agent floor's run, recorded on `taskQueue`'s worker. */
+export async function recordSeedHistories(
+  client: Client,
+  taskQueue: string,
+  model: ScriptedModel,
+): Promise<{ countersign: History; floorAgent: History }> {
+  const runner = new Runner(client, { taskQueue });
+  const id = `bench-replay-${Date.now()}`;
+  model.script(id, [
+    { toolCalls: [{ name: 'send_email', arguments: { to: 'b@example.com', subject: 'S', body: 'b' }, callId: 'c1' }] },
+    { text: 'done' },
+  ]);
+  const paused = await runner.run('email-assistant', 'bench', { workflowId: id });
+  await runner.run('email-assistant', paused.toState().approve('c1'));
+  const countersign = await client.workflow.getHandle(id).fetchHistory();
+
+  const fid = `bench-replay-floor-${Date.now()}`;
+  model.script(fid, [{ text: 'tool please' }, { text: 'done' }]);
+  const fh = await client.workflow.start('floorAgentApproval', { taskQueue, workflowId: fid, args: [fid] });
+  while ((await fh.query(floorAsked)) === 0) await sleep(5);
+  await fh.signal(floorApprove);
+  await fh.result();
+  return { countersign, floorAgent: await fh.fetchHistory() };
+}
+
 export async function measureReplayCost(o: {
   client: Client;
   taskQueue: string;
@@ -38,34 +60,13 @@ export async function measureReplayCost(o: {
   bundle: { code: string };
   replays: number;
 }): Promise<ReplayCostResult> {
-  const runner = new Runner(o.client, { taskQueue: o.taskQueue });
-  const id = `bench-replay-${Date.now()}`;
-  o.model.script(id, [
-    { toolCalls: [{ name: 'send_email', arguments: { to: 'b@example.com', subject: 'S', body: 'b' }, callId: 'c1' }] },
-    { text: 'done' },
-  ]);
-  const paused = await runner.run('email-assistant', 'bench', { workflowId: id });
-  await runner.run('email-assistant', paused.toState().approve('c1'));
-  const csHistory = await o.client.workflow.getHandle(id).fetchHistory();
-
-  const fid = `bench-replay-floor-${Date.now()}`;
-  o.model.script(fid, [{ text: 'tool please' }, { text: 'done' }]);
-  const fh = await o.client.workflow.start('floorAgentApproval', {
-    taskQueue: o.taskQueue,
-    workflowId: fid,
-    args: [fid],
-  });
-  while ((await fh.query(floorAsked)) === 0) await sleep(5);
-  await fh.signal(floorApprove);
-  await fh.result();
-  const floorHistory = await fh.fetchHistory();
-
+  const { countersign, floorAgent } = await recordSeedHistories(o.client, o.taskQueue, o.model);
   return {
     replays: o.replays,
-    countersign: { events: csHistory.events?.length ?? 0, cpuMs: await cpuPerReplay(o.bundle, csHistory, o.replays) },
-    floorAgent: {
-      events: floorHistory.events?.length ?? 0,
-      cpuMs: await cpuPerReplay(o.bundle, floorHistory, o.replays),
+    countersign: {
+      events: countersign.events?.length ?? 0,
+      cpuMs: await cpuPerReplay(o.bundle, countersign, o.replays),
     },
+    floorAgent: { events: floorAgent.events?.length ?? 0, cpuMs: await cpuPerReplay(o.bundle, floorAgent, o.replays) },
   };
 }
