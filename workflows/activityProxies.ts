@@ -6,6 +6,7 @@ import type { Duration } from '@temporalio/common';
 import type { AgentActivities } from '../activities/agentActivities';
 import type { AgentRunState } from '../core/run/agentRunState';
 import { rootCause } from '../core/run/failures';
+import { hasChange } from './patches';
 
 /** While no worker has the run's agent version: wait this long, doubling up to the maximum, and try again. */
 const AGENT_WAIT_INITIAL_MS = 2_000;
@@ -62,8 +63,32 @@ export const { describeAgent, validateArguments, verifyDecisionTokens, verifyGra
 export const withTimeout = (options: ActivityOptions, timeout: string | undefined): ActivityOptions =>
   timeout ? { ...options, startToCloseTimeout: timeout as Duration } : options;
 
-/** Runs an activity that needs the run's agent version; while no worker has it, the run waits and says so. */
-export async function withAgent<T>(state: AgentRunState, publish: () => void, fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs an activity that needs the run's agent version; while no worker has it, the run waits and says so. Runs with
+ * change leanPromises: the activity's own `.then`, one promise, where an async frame and its await made two (the
+ * result arrives in the same microtask either way).
+ */
+export function withAgent<T>(
+  state: AgentRunState,
+  publish: () => void,
+  fn: () => Promise<T>,
+  wait = AGENT_WAIT_INITIAL_MS,
+): Promise<T> {
+  if (!hasChange(state.agent, 'leanPromises')) return withAgentAwaited(state, publish, fn);
+  return fn().then(
+    (result) => {
+      if (state.setProblem(undefined)) publish();
+      return result;
+    },
+    (err: unknown) => {
+      waitingForAgent(err, state, publish, wait);
+      return sleep(wait).then(() => withAgent(state, publish, fn, Math.min(wait * 2, AGENT_WAIT_MAX_MS)));
+    },
+  );
+}
+
+/** withAgent as runs before change leanPromises take it (and replay so). */
+async function withAgentAwaited<T>(state: AgentRunState, publish: () => void, fn: () => Promise<T>): Promise<T> {
   let wait = AGENT_WAIT_INITIAL_MS;
   for (;;) {
     try {
@@ -71,13 +96,18 @@ export async function withAgent<T>(state: AgentRunState, publish: () => void, fn
       if (state.setProblem(undefined)) publish();
       return result;
     } catch (err) {
-      const cause = rootCause(err);
-      if (cause.type !== Failure.AgentUnavailable) throw err;
-      state.setProblem(`${cause.message}; waiting for a worker that has it (next try in ${wait / 1000}s)`);
-      log.warn('agent version unavailable; run waits', { problem: state.problem });
-      publish();
+      waitingForAgent(err, state, publish, wait);
       await sleep(wait);
       wait = Math.min(wait * 2, AGENT_WAIT_MAX_MS);
     }
   }
+}
+
+/** Rethrows `err` unless no worker has the run's agent version; then the run says it waits `wait` ms for one. */
+function waitingForAgent(err: unknown, state: AgentRunState, publish: () => void, wait: number): void {
+  const cause = rootCause(err);
+  if (cause.type !== Failure.AgentUnavailable) throw err;
+  state.setProblem(`${cause.message}; waiting for a worker that has it (next try in ${wait / 1000}s)`);
+  log.warn('agent version unavailable; run waits', { problem: state.problem });
+  publish();
 }

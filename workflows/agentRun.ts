@@ -88,6 +88,9 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
     state.children.size === 0 &&
     state.turnSettled() &&
     allHandlersFinished();
+  // Change leanPromises (patches.ts): no wait for what is already so. Asked only once the agent is described.
+  const lean = () => state.agent !== undefined && hasChange(state.agent, 'leanPromises');
+
   async function continueAsNewNow(): Promise<never> {
     log.info('continuing as new', {
       historyLength: workflowInfo().historyLength,
@@ -195,7 +198,7 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
     if (turnCalls.failed() !== undefined) throw turnCalls.failed();
     if (!turnCalls.answered()) await continueAsNewNow();
     turnCalls.finish();
-    await handoffs.complete();
+    if (state.nextAgent || !lean()) await handoffs.complete();
   }
 
   // ── Deadline, and how the run ends ───────────────────────────────────────────────────────────────────────
@@ -246,8 +249,9 @@ export async function agentRun(rawInput: RunInput, carry?: RunCarry): Promise<Ru
   }
   publish();
   publisher.settle();
-  await notifier.settled();
+  const leanEnd = lean();
+  if (notifier.busy || !leanEnd) await notifier.settled();
   if (ledger.on) await ledger.close();
-  await condition(allHandlersFinished);
+  if (!leanEnd || !allHandlersFinished()) await condition(allHandlersFinished);
   return snapshotOf(state, RESULT_WINDOW) as RunResult;
 }

@@ -77,6 +77,11 @@ export class Notifier {
     }
   }
 
+  /** Notifications are in flight. */
+  get busy(): boolean {
+    return this.inFlight > 0;
+  }
+
   /** Waits (at most a minute) for notifications still in flight. */
   settled(): Promise<boolean> {
     // Nothing in flight (always so without a webhook): no condition, whose timer the SDK would start and cancel.

@@ -26,6 +26,8 @@ export const PATCHES = {
   callOutcomes: 'countersign-call-outcomes',
   /** Ledger writes ride the run's own activities (runTool, modelTurn) and its end's local activity, not recordLedger alone (ledgerWriter.ts). */
   ledgerRides: 'countersign-ledger-rides',
+  /** Fewer promises per workflow task: activities awaited without an async frame of their own, and no wait for what is already so (nothing in flight at the run's end, no handoff after a turn). */
+  leanPromises: 'countersign-lean-promises',
 } as const;
 
 /**
@@ -40,6 +42,7 @@ const SINCE_REVISION: Partial<Record<keyof typeof PATCHES, number>> = {
   ledger: 3,
   heldDecisions: 4,
   ledgerRides: 5,
+  leanPromises: 6,
 };
 
 /** Whether the run takes change `id`: its snapshot's revision says so, or else patched() does (runs described before). */

@@ -16,6 +16,7 @@ import {
   metricMeter,
   patched,
   TimeoutFailure,
+  workflowInfo,
 } from '@temporalio/workflow';
 import { onceToolOptions, runTool, toolOptions, withAgent, withTimeout } from './activityProxies';
 import { PATCHES } from './patches';
@@ -91,20 +92,29 @@ export class TurnCalls {
     this.state.endTurnCalls(this.state.turnCalls.map((c) => this.answerItem(c)));
   }
 
-  private async answer(c: PlannedCall): Promise<void> {
+  /**
+   * The call's answer joins the run when it has one. `.then`s where an async frame and its awaits were: the answer
+   * lands in the same microtask (so the same order of commands), with one promise instead of two.
+   */
+  private answer(c: PlannedCall): void {
     const s = this.state;
-    const { now, publish } = this.parts;
+    const failed = (err: unknown) => void (this.failure ??= err);
+    const answered = (output: string, audited = false) => {
+      try {
+        if (audited) s.book.recordAudited(c as Extract<PlannedCall, { disposition: 'run' }>, this.parts.now());
+        s.answerCall(c.callId, output);
+        this.parts.publish();
+      } catch (err) {
+        failed(err);
+      }
+    };
     try {
-      let output: string;
-      if (c.disposition === 'error') output = c.output;
-      else if (c.disposition === 'run' && !s.book.call(c.callId)) {
-        output = await this.run(c);
-        if (c.audit) s.book.recordAudited(c, now());
-      } else output = await this.decided(c); // a run call is in the book once it became uncertain
-      s.answerCall(c.callId, output);
-      publish();
+      if (c.disposition === 'error') return answered(c.output);
+      if (c.disposition === 'run' && !s.book.call(c.callId))
+        void this.run(c).then((output) => answered(output, c.audit === true), failed);
+      else void this.decided(c).then((output) => answered(output), failed); // a run call is in the book once it became uncertain
     } catch (err) {
-      this.failure ??= err;
+      failed(err);
     }
   }
 
@@ -185,64 +195,100 @@ export class TurnCalls {
     };
   }
 
-  private async execute(call: PlannedCall, once = false): Promise<string> {
-    const s = this.state;
+  private execute(call: PlannedCall, once = false): Promise<string> {
+    if (
+      ('hostedMcp' in call && call.hostedMcp) ||
+      ('subAgent' in call && call.subAgent) ||
+      ('handoffTo' in call && call.handoffTo)
+    )
+      return this.executeInRun(call);
+    return this.executeTool(call, once);
+  }
+
+  /** A call the run carries out itself (an async frame, as always: its answer comes in the same microtask). */
+  private async executeInRun(call: PlannedCall): Promise<string> {
     // The provider runs a hosted MCP call once it reads the approval: nothing runs in this worker.
     if ('hostedMcp' in call && call.hostedMcp) return 'approved';
     if ('subAgent' in call && call.subAgent) return this.parts.subRuns.run(call, call.subAgent);
-    if ('handoffTo' in call && call.handoffTo) return this.parts.handoffs.request(call.handoffTo, call.callId);
-    const options = withTimeout(toolOptions, toolTimeoutOf(s.agent, call.toolName) ?? s.input.toolTimeout);
-    s.executionStarted();
+    return this.parts.handoffs.request((call as { handoffTo: string }).handoffTo, call.callId);
+  }
+
+  /**
+   * The tool's activity. Its outcome is read by one `.then` where an async frame awaited it (with try/finally): the
+   * same microtask, one promise fewer; what throws before the activity starts rejects, as the async frame did.
+   */
+  private executeTool(call: PlannedCall, once = false): Promise<string> {
+    const s = this.state;
+    let edited: string | undefined;
+    let done: Promise<{ ok?: boolean; output: string; stale?: { was: string; now: string } }>;
     try {
-      const booked = s.book.call(call.callId);
-      const edited = booked?.editedArguments;
-      const fingerprint = booked?.fingerprint;
-      // The tool-call metric (`ok` unless the tool or the activity failed; a cancelled run's call counts nothing).
-      const agent = s.agentRef().name;
-      const count = (result: 'ok' | 'error') =>
-        metricMeter
-          .createCounter(METRIC_NAMES.toolCalls, '1', 'tool calls run, by agent, tool and result')
-          .add(1, { agent, tool: call.toolName, result });
-      // The attempt carries the run's ledger write (its decision), written before the tool runs (ledgerWriter.ts).
-      const result = await withAgent(s, this.parts.publish, () =>
-        this.parts.ledger.ride(
-          (ledger) =>
-            runTool.executeWithOptions({ ...(once ? onceToolOptions(options) : options), summary: call.toolName }, [
-              {
-                runId: this.workflowId,
-                agent: s.agentRef(),
-                callId: call.callId,
-                toolName: call.toolName,
-                arguments: edited ?? call.arguments,
-                context: s.input.context ?? {},
-                ...s.mcpTool(call.toolName),
-                ...(fingerprint !== undefined ? { fingerprint } : {}),
-                ...(ledger ? { ledger } : {}),
-              },
-            ]),
-          (done) => done.ledgerWrite !== undefined,
-        ),
-      ).then(
-        (done) => {
-          count(done.ok === false ? 'error' : 'ok');
-          return done;
-        },
-        (err: unknown) => {
-          if (!isCancellation(err)) count('error');
-          throw err;
-        },
-      );
-      if (result.stale) throw new TargetChanged(result.stale);
-      // The model asked for other arguments; it must know what actually ran.
-      if (!edited) return result.output;
-      const note =
-        call.disposition === 'input'
-          ? `A person filled in ${call.fields.join(', ')}; the call ran with ${edited}.`
-          : `A reviewer changed the arguments of this call before it ran; it ran with ${edited}.`;
-      return `${note}\n${result.output}`;
-    } finally {
-      s.executionEnded();
+      const options = withTimeout(toolOptions, toolTimeoutOf(s.agent, call.toolName) ?? s.input.toolTimeout);
+      s.executionStarted();
+      try {
+        const booked = s.book.call(call.callId);
+        edited = booked?.editedArguments;
+        const fingerprint = booked?.fingerprint;
+        // The tool-call metric (`ok` unless the tool or the activity failed; a cancelled run's call counts nothing).
+        const agent = s.agentRef().name;
+        const count = (result: 'ok' | 'error') => {
+          if (workflowInfo().unsafe.isReplaying) return; // the meter would drop it: no counter, no tags
+          metricMeter
+            .createCounter(METRIC_NAMES.toolCalls, '1', 'tool calls run, by agent, tool and result')
+            .add(1, { agent, tool: call.toolName, result });
+        };
+        // The attempt carries the run's ledger write (its decision), written before the tool runs (ledgerWriter.ts).
+        done = withAgent(s, this.parts.publish, () =>
+          this.parts.ledger.ride(
+            (ledger) =>
+              runTool.executeWithOptions({ ...(once ? onceToolOptions(options) : options), summary: call.toolName }, [
+                {
+                  runId: this.workflowId,
+                  agent: s.agentRef(),
+                  callId: call.callId,
+                  toolName: call.toolName,
+                  arguments: edited ?? call.arguments,
+                  context: s.input.context ?? {},
+                  ...s.mcpTool(call.toolName),
+                  ...(fingerprint !== undefined ? { fingerprint } : {}),
+                  ...(ledger ? { ledger } : {}),
+                },
+              ]),
+            (result) => result.ledgerWrite !== undefined,
+          ),
+        ).then(
+          (result) => {
+            count(result.ok === false ? 'error' : 'ok');
+            return result;
+          },
+          (err: unknown) => {
+            if (!isCancellation(err)) count('error');
+            throw err;
+          },
+        );
+      } catch (err) {
+        s.executionEnded();
+        throw err;
+      }
+    } catch (err) {
+      return Promise.reject(err);
     }
+    return done.then(
+      (result) => {
+        s.executionEnded();
+        if (result.stale) throw new TargetChanged(result.stale);
+        // The model asked for other arguments; it must know what actually ran.
+        if (!edited) return result.output;
+        const note =
+          call.disposition === 'input'
+            ? `A person filled in ${call.fields.join(', ')}; the call ran with ${edited}.`
+            : `A reviewer changed the arguments of this call before it ran; it ran with ${edited}.`;
+        return `${note}\n${result.output}`;
+      },
+      (err: unknown) => {
+        s.executionEnded();
+        throw err;
+      },
+    );
   }
 }
 

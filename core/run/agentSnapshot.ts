@@ -92,7 +92,7 @@ export interface AgentSnapshot {
 }
 
 /** The workflow revision describeAgent writes into every snapshot: raise it with the change that needs it (patches.ts). */
-export const SNAPSHOT_REVISION = 5;
+export const SNAPSHOT_REVISION = 6;
 
 /** What activities need of an MCP tool a run froze: the snapshot of `toolName`, if it is one. */
 export function frozenMcpTool(

@@ -17,6 +17,8 @@ test('a covering snapshot answers without patched(); an older snapshot asks patc
   expect(hasChange({ revision: SNAPSHOT_REVISION }, 'heldDecisions')).toBe(true);
   expect(hasChange({ revision: SNAPSHOT_REVISION }, 'ledgerRides')).toBe(true);
   expect(() => hasChange({ revision: 4 }, 'ledgerRides')).toThrow(); // revision 4 predates it: patched() decides
+  expect(hasChange({ revision: SNAPSHOT_REVISION }, 'leanPromises')).toBe(true);
+  expect(() => hasChange({ revision: 5 }, 'leanPromises')).toThrow(); // revision 5 predates it: patched() decides
   expect(() => hasChange({ revision: 3 }, 'heldDecisions')).toThrow(); // revision 3 predates it: patched() decides
   expect(() => hasChange({ revision: 2 }, 'ledger')).toThrow(); // revision 2 predates it: patched() decides
   expect(() => hasChange({ revision: 1 }, 'resetRunToolChoice')).toThrow(); // revision 1 predates it: patched() decides
