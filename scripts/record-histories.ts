@@ -96,6 +96,7 @@ const ORDER = [
   'gateway-call-outcome',
   'ledger-rides',
   'ledger-rides-cancelled',
+  'lean-promises',
 ];
 
 function inRecordingOrder(...groups: Scenarios[]): Scenarios {

@@ -142,6 +142,8 @@ export class DecisionDesk {
    * (`untilPause`). hasChange is asked only then. The same chain of promises as when this lived in agentRun.ts.
    */
   decide(payload: DecidePayload, untilPause: () => Promise<RunView>): Promise<DecideResult | RunView> {
+    if (this.state.agent !== undefined && hasChange(this.state.agent, 'leanPromises'))
+      return this.decideLean(payload, untilPause);
     return payload?.waitForPause === true
       ? this.update(payload).then<DecideResult | RunView>((r) =>
           hasChange(this.state.agent, 'decideWaits') ? untilPause() : r,
@@ -156,16 +158,46 @@ export class DecisionDesk {
       if ('problem' in parsed) throw refuse(parsed.problem);
       const { decisions, inputs } = parsed.payload;
       const taken: Taken = decisions.length ? await this.take(decisions, 'update') : { applied: [] };
-      if ('problem' in taken) throw refuse(taken.problem);
-      if (inputs?.length) this.queueInputs(inputs);
-      return {
-        applied: taken.applied,
-        stillPending: this.state.allPending().map((c) => c.callId),
-        ...(inputs?.length ? { inputsQueued: this.state.queuedInputs.length } : {}),
-      };
+      return this.answer(taken, inputs);
     } catch (err) {
       throw asUpdateFailure(err);
     }
+  }
+
+  /**
+   * `decide` in runs with change leanPromises (decideWaits implied): a batch that applies at once is answered
+   * without an async frame and its await, and one sent with waitForPause gets the pause's promise itself.
+   */
+  private decideLean(payload: DecidePayload, untilPause: () => Promise<RunView>): Promise<DecideResult | RunView> {
+    try {
+      const parsed = parseDecide(payload);
+      if ('problem' in parsed) throw refuse(parsed.problem);
+      const { decisions, inputs } = parsed.payload;
+      const reply = (taken: Taken): Promise<DecideResult | RunView> | DecideResult => {
+        try {
+          const answered = this.answer(taken, inputs);
+          return payload?.waitForPause === true ? untilPause() : answered;
+        } catch (err) {
+          throw asUpdateFailure(err);
+        }
+      };
+      const taken = decisions.length ? this.take(decisions, 'update') : { applied: [] };
+      if (!(taken instanceof Promise)) return Promise.resolve(reply(taken));
+      return taken.then(reply, (err: unknown) => Promise.reject(asUpdateFailure(err)));
+    } catch (err) {
+      return Promise.reject(asUpdateFailure(err));
+    }
+  }
+
+  /** What the update answers once the batch was taken (refused whole when any decision was). */
+  private answer(taken: Taken, inputs: string[] | undefined): DecideResult {
+    if ('problem' in taken) throw refuse(taken.problem);
+    if (inputs?.length) this.queueInputs(inputs);
+    return {
+      applied: taken.applied,
+      stillPending: this.state.allPending().map((c) => c.callId),
+      ...(inputs?.length ? { inputsQueued: this.state.queuedInputs.length } : {}),
+    };
   }
 
   addInput(raw: unknown): void {

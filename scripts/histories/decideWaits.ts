@@ -19,4 +19,7 @@ export const decideWaitScenarios: Scenarios = {
   'decide-waits-for-pause': approveThenReject,
   // The same run described at SNAPSHOT_REVISION 1: both changes taken from the snapshot, no patch marker.
   'snapshot-revision': approveThenReject,
+  // Described at revision 6: change leanPromises too (activities awaited without withAgent's async frame, no waits at
+  // the end for what is not in flight; its webhook keeps notifications in flight).
+  'lean-promises': approveThenReject,
 };

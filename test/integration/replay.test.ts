@@ -51,6 +51,7 @@ test('the corpus covers paused, completed, timed-out, continued-as-new and faile
     'gateway-call',
     'gateway-ask-only-approved',
     'gateway-call-outcome',
+    'lean-promises',
   ])
     expect(names).toContain(kind);
 });
