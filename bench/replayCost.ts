@@ -1,6 +1,6 @@
 // What a paused run costs its worker when a decision finds it evicted from the cache: the worker replays its
 // history from the start. The seed run's whole history (Countersign) and the agent floor's, each replayed many
-// times in this process; CPU per replay (process-wide: the workflow threads included). This is most of the worker
+// times in this process, in turn; CPU per replay (process-wide: the workflow threads included). This is most of the worker
 // CPU the scale section measures per approval.
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
@@ -17,15 +17,33 @@ export interface ReplayCostResult {
 type History = Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function cpuPerReplay(bundle: { code: string }, history: History, n: number): Promise<number> {
-  const histories = (count: number) =>
-    Array.from({ length: count }, (_, i) => ({ workflowId: `replay-${i}`, history }));
-  for await (const r of Worker.runReplayHistories({ workflowBundle: bundle }, histories(20)))
-    if (r.error) throw r.error; // warm up
-  const c0 = process.cpuUsage();
-  for await (const r of Worker.runReplayHistories({ workflowBundle: bundle }, histories(n))) if (r.error) throw r.error;
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / 1000 / n;
+/**
+ * CPU per replay of each history, replayed in turn in one replay worker (a, b, a, b, …; the first 20 rounds warm
+ * up): each gets the CPU spent until its result came, so a load that comes and goes on the machine falls on both
+ * alike and their ratio holds where two separate measurements drift apart.
+ */
+export async function cpuPerReplays<K extends string>(
+  bundle: { code: string },
+  histories: Record<K, History>,
+  n: number,
+): Promise<Partial<Record<K, number>>> {
+  const names = Object.keys(histories) as K[];
+  const warmUp = 20;
+  const rounds = function* () {
+    for (let i = 0; i < warmUp + n; i++)
+      for (const name of names) yield { workflowId: `${name}:${i}`, history: histories[name] };
+  };
+  const spent = new Map<string, number>();
+  let last = process.cpuUsage();
+  for await (const r of Worker.runReplayHistories({ workflowBundle: bundle }, rounds())) {
+    if (r.error) throw r.error;
+    const now = process.cpuUsage();
+    const [name, i] = r.workflowId.split(':') as [K, string];
+    if (Number(i) >= warmUp)
+      spent.set(name, (spent.get(name) ?? 0) + (now.user - last.user + now.system - last.system) / 1000);
+    last = now;
+  }
+  return Object.fromEntries(names.map((name) => [name, (spent.get(name) ?? 0) / n])) as Partial<Record<K, number>>;
 }
 
 /** The seed run (one approval, two model turns) and the agent floor's run, recorded on `taskQueue`'s worker. */
@@ -61,12 +79,10 @@ export async function measureReplayCost(o: {
   replays: number;
 }): Promise<ReplayCostResult> {
   const { countersign, floorAgent } = await recordSeedHistories(o.client, o.taskQueue, o.model);
+  const cpu = await cpuPerReplays(o.bundle, { countersign, floorAgent }, o.replays);
   return {
     replays: o.replays,
-    countersign: {
-      events: countersign.events?.length ?? 0,
-      cpuMs: await cpuPerReplay(o.bundle, countersign, o.replays),
-    },
-    floorAgent: { events: floorAgent.events?.length ?? 0, cpuMs: await cpuPerReplay(o.bundle, floorAgent, o.replays) },
+    countersign: { events: countersign.events?.length ?? 0, cpuMs: cpu.countersign! },
+    floorAgent: { events: floorAgent.events?.length ?? 0, cpuMs: cpu.floorAgent! },
   };
 }

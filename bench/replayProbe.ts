@@ -1,6 +1,6 @@
 // `npx tsx bench/replayProbe.ts [replays]`: what one replay of the seed run costs, and where its promises come from.
 // Records the seed run and the agent floor's run on a fresh bench server (as the roundtrip section's replay cost
-// does), then replays each: worker CPU per replay (BENCH_REPLAYS-style, default 200), and once in debug mode (the
+// does), then replays them in turn: worker CPU per replay of each (default 200), and once in debug mode (the
 // workflow code in this process's isolate) the promises the workflow code creates, by the workflow source file that
 // created them (the first frame in workflows/, core/ or contract/; `sdk` when none is). The profile to read before
 // cutting promises out of the run (docs/benchmarks.md, "Where a decision's CPU goes").
@@ -19,7 +19,7 @@ import { quietRuntime } from '../test/support/harness';
 import { buildWorkflowBundle } from '../worker/workflowBundle';
 import { benchModel, startBenchServer } from './benchServer';
 import { floorActivities } from './floorActivities';
-import { cpuPerReplay, recordSeedHistories } from './replayCost';
+import { cpuPerReplays, recordSeedHistories } from './replayCost';
 
 type History = Awaited<ReturnType<typeof recordSeedHistories>>['countersign'];
 
@@ -115,16 +115,17 @@ async function main() {
   const replays = Number(process.argv[2] ?? 200);
   quietRuntime();
   const bundle = await buildWorkflowBundle({ workflowsPath: require.resolve('./benchWorkflows'), quiet: true });
-  for (const [name, history] of Object.entries(await seedHistories(bundle))) {
-    if (process.env.PROBE_ONLY && name !== process.env.PROBE_ONLY) continue; // e.g. one history under --cpu-prof
+  const histories = await seedHistories(bundle);
+  const cpu = await cpuPerReplays(bundle, histories, replays);
+  for (const [name, history] of Object.entries(histories)) {
     const promises = process.env.PROBE_CPU_ONLY ? new Map() : await promisesOf(bundle, history);
-    const cpu = await cpuPerReplay(bundle, history, replays);
     const files = [...promises].sort((a, b) => b[1] - a[1]).map(([f, n]) => `${f.replace(/\.ts$/, '')} ${n}`);
     console.log(
-      `${name}: ${history.events?.length} events, ${tasks(history)} workflow tasks, ${cpu.toFixed(1)} ms CPU per replay (${replays}), ` +
+      `${name}: ${history.events?.length} events, ${tasks(history)} workflow tasks, ${cpu[name]!.toFixed(1)} ms CPU per replay (${replays}, in turn), ` +
         `${total(promises)} promises: ${files.join(', ')}`,
     );
   }
+  console.log(`ratio ${(cpu.countersign! / cpu.floorAgent!).toFixed(2)}×`);
 }
 
 main().catch((err) => {
