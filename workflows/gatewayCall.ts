@@ -50,7 +50,7 @@ import { Notifier } from './notifier';
 import { Publisher } from './publisher';
 import { setRunHandlers } from './runHandlers';
 import { SubRuns } from './subRuns';
-import { mayHaveRun } from './turnCalls';
+import { mayHaveRun } from './toolAttempt';
 import { PATCHES } from './patches';
 
 const isoNow = () => new Date(Date.now()).toISOString();

@@ -4,29 +4,19 @@
 // out by the workflow itself. The run loop decides what to do while calls wait (continue as new, say); this module
 // only says whether the turn is answered.
 import type { AgentRunState } from '../core/run/agentRunState';
-import { Failure } from '../contract/failureTypes';
 import { bookingFor } from '../core/approvals/plannedCall';
 import { type CallContext, callContext } from '../core/approvals/callContext';
 import type { ConversationItem } from '../contract/items';
 import type { PlannedCall } from '../core/approvals/plannedCall';
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  isCancellation,
-  metricMeter,
-  patched,
-  TimeoutFailure,
-  workflowInfo,
-} from '@temporalio/workflow';
-import { onceToolOptions, runTool, toolOptions, withAgent, withTimeout } from './activityProxies';
+import { patched } from '@temporalio/workflow';
+import { mayHaveRun, runToolCall, TargetChanged } from './toolAttempt';
 import { PATCHES } from './patches';
-import { timedOutAnswer, toolTimeoutOf } from './toolTimeouts';
+import { timedOutAnswer } from './toolTimeouts';
 import { staleRejection } from '../core/approvals/staleCalls';
 import type { Ask, Decided, RunParts } from './askPerson';
 import type { Handoffs } from './handoffs';
 import type { SubRuns } from './subRuns';
 import type { LedgerWriter } from './ledgerWriter';
-import { METRIC_NAMES } from '../core/run/meteredEvents';
 
 export class TurnCalls {
   private failure: unknown;
@@ -202,7 +192,7 @@ export class TurnCalls {
       ('handoffTo' in call && call.handoffTo)
     )
       return this.executeInRun(call);
-    return this.executeTool(call, once);
+    return runToolCall(this.state, this.workflowId, this.parts, call, once);
   }
 
   /** A call the run carries out itself (an async frame, as always: its answer comes in the same microtask). */
@@ -212,105 +202,4 @@ export class TurnCalls {
     if ('subAgent' in call && call.subAgent) return this.parts.subRuns.run(call, call.subAgent);
     return this.parts.handoffs.request((call as { handoffTo: string }).handoffTo, call.callId);
   }
-
-  /**
-   * The tool's activity. Its outcome is read by one `.then` where an async frame awaited it (with try/finally): the
-   * same microtask, one promise fewer; what throws before the activity starts rejects, as the async frame did.
-   */
-  private executeTool(call: PlannedCall, once = false): Promise<string> {
-    const s = this.state;
-    let edited: string | undefined;
-    let done: Promise<{ ok?: boolean; output: string; stale?: { was: string; now: string } }>;
-    try {
-      const options = withTimeout(toolOptions, toolTimeoutOf(s.agent, call.toolName) ?? s.input.toolTimeout);
-      s.executionStarted();
-      try {
-        const booked = s.book.call(call.callId);
-        edited = booked?.editedArguments;
-        const fingerprint = booked?.fingerprint;
-        // The tool-call metric (`ok` unless the tool or the activity failed; a cancelled run's call counts nothing).
-        const agent = s.agentRef().name;
-        const count = (result: 'ok' | 'error') => {
-          if (workflowInfo().unsafe.isReplaying) return; // the meter would drop it: no counter, no tags
-          metricMeter
-            .createCounter(METRIC_NAMES.toolCalls, '1', 'tool calls run, by agent, tool and result')
-            .add(1, { agent, tool: call.toolName, result });
-        };
-        // The attempt carries the run's ledger write (its decision), written before the tool runs (ledgerWriter.ts).
-        done = withAgent(s, this.parts.publish, () =>
-          this.parts.ledger.ride(
-            (ledger) =>
-              runTool.executeWithOptions({ ...(once ? onceToolOptions(options) : options), summary: call.toolName }, [
-                {
-                  runId: this.workflowId,
-                  agent: s.agentRef(),
-                  callId: call.callId,
-                  toolName: call.toolName,
-                  arguments: edited ?? call.arguments,
-                  context: s.input.context ?? {},
-                  ...s.mcpTool(call.toolName),
-                  ...(fingerprint !== undefined ? { fingerprint } : {}),
-                  ...(ledger ? { ledger } : {}),
-                },
-              ]),
-            (result) => result.ledgerWrite !== undefined,
-          ),
-        ).then(
-          (result) => {
-            count(result.ok === false ? 'error' : 'ok');
-            return result;
-          },
-          (err: unknown) => {
-            if (!isCancellation(err)) count('error');
-            throw err;
-          },
-        );
-      } catch (err) {
-        s.executionEnded();
-        throw err;
-      }
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    return done.then(
-      (result) => {
-        s.executionEnded();
-        if (result.stale) throw new TargetChanged(result.stale);
-        // The model asked for other arguments; it must know what actually ran.
-        if (!edited) return result.output;
-        const note =
-          call.disposition === 'input'
-            ? `A person filled in ${call.fields.join(', ')}; the call ran with ${edited}.`
-            : `A reviewer changed the arguments of this call before it ran; it ran with ${edited}.`;
-        return `${note}\n${result.output}`;
-      },
-      (err: unknown) => {
-        s.executionEnded();
-        throw err;
-      },
-    );
-  }
-}
-
-/** The tool activity found the call's target changed since its decision, and did not run it. */
-class TargetChanged extends Error {
-  constructor(readonly stale: { was: string; now: string }) {
-    super("the call's target changed since its decision");
-  }
-}
-
-/** Why a failed attempt may have run (it timed out or failed once started); undefined when it surely did not, or the run is being cancelled. */
-export function mayHaveRun(err: unknown): string | undefined {
-  if (!(err instanceof ActivityFailure) || isCancellation(err)) return undefined;
-  const cause = err.cause;
-  if (
-    cause instanceof ApplicationFailure &&
-    (cause.type === Failure.ToolUnavailable ||
-      cause.type === Failure.AgentUnavailable ||
-      cause.type === Failure.ToolOutputGuardrailTripwireTriggered) // it ran; the run fails
-  )
-    return undefined;
-  if (cause instanceof TimeoutFailure)
-    return `its attempt timed out (${cause.timeoutType === 'HEARTBEAT' ? 'its worker stopped answering' : 'it did not finish in time'}) after it started`;
-  return `its attempt failed after it started: ${cause?.message ?? err.message}`;
 }
