@@ -7,6 +7,7 @@ import type { CallToolResult, Task } from '@modelcontextprotocol/sdk/types.js';
 import { pendingApprovalsQuery } from '../contract/messages';
 import type { PendingApproval } from '../contract/runViews';
 import {
+  ASK_ONLY_SERVER,
   GATEWAY_CALL_ID,
   GATEWAY_WORKFLOW_TYPE,
   type GatewayCallInput,
@@ -40,13 +41,25 @@ export function workflowIdFor(gateway: string, requester: string, tool: string, 
 
 export const taskIdOf = (run: CallRun) => `${run.workflowId}:${run.runId}`;
 
-/** The run a task id names, if it is one of this gateway's. */
+/** The workflow ids of this gateway's calls (workflowIdFor): not its approvals API's (`gateway-<name>-api-…`). */
+export const callIdPattern = (gateway: string) =>
+  new RegExp(`^gateway-${gateway.replace(/[.]/g, '\\.')}-[0-9a-f]{32}$`);
+
+/** The run a task id names, if its id is one of this gateway's calls' (whether an MCP task's: see taskRequester). */
 export function runOfTask(gateway: string, taskId: string): CallRun | undefined {
   const at = taskId.lastIndexOf(':');
   const workflowId = taskId.slice(0, at);
-  if (at < 0 || !workflowId.startsWith(`gateway-${gateway}-`)) return undefined;
-  return { workflowId, runId: taskId.slice(at + 1) };
+  const runId = taskId.slice(at + 1);
+  if (at < 0 || !callIdPattern(gateway).test(workflowId) || !/^[\w-]+$/.test(runId)) return undefined;
+  return { workflowId, runId };
 }
+
+/**
+ * A run's memo says it is an MCP task: it names the upstream server it calls. A hook's run has the same id shape
+ * but calls nothing (ASK_ONLY_SERVER), and is its hook's, not a task to read, cancel or take the result of.
+ */
+export const isMcpTask = (memo: Record<string, unknown> | undefined): boolean =>
+  typeof memo?.server === 'string' && memo.server !== ASK_ONLY_SERVER;
 
 /** Starts the call's run, or joins the one still open for the same principal, tool and arguments. */
 export async function startOrJoin(client: Client, input: GatewayCallInput, args: unknown): Promise<CallRun> {
@@ -56,7 +69,7 @@ export async function startOrJoin(client: Client, input: GatewayCallInput, args:
       workflowId,
       taskQueue: input.taskQueue,
       args: [input],
-      memo: { requester: input.requester },
+      memo: { requester: input.requester, server: input.server }, // who asked; what it calls (isMcpTask)
       workflowIdConflictPolicy: 'USE_EXISTING', // open: join it
       workflowIdReusePolicy: 'ALLOW_DUPLICATE', // closed: a new call, a new run
     });
@@ -68,10 +81,11 @@ export async function startOrJoin(client: Client, input: GatewayCallInput, args:
   }
 }
 
-/** Who started the run (its memo), or undefined when no such run exists. */
-export async function requesterOf(client: Client, run: CallRun): Promise<string | undefined> {
+/** Who started the run (its memo), or undefined when no such run exists or it is not an MCP task (isMcpTask). */
+export async function taskRequester(client: Client, run: CallRun): Promise<string | undefined> {
   try {
     const d = await client.workflow.getHandle(run.workflowId, run.runId).describe();
+    if (!isMcpTask(d.memo)) return undefined;
     return typeof d.memo?.requester === 'string' ? d.memo.requester : undefined;
   } catch {
     return undefined;

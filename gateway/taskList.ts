@@ -7,7 +7,7 @@ import { executionInfoFromRaw } from '@temporalio/client/lib/helpers';
 import type { Task } from '@modelcontextprotocol/sdk/types.js';
 import { HitlStatus } from '../contract/searchAttributes';
 import { GATEWAY_WORKFLOW_TYPE } from '../core/run/gatewayRuns';
-import type { CallRun } from './gatedCalls';
+import { type CallRun, callIdPattern, isMcpTask } from './gatedCalls';
 import type { GatewayCore } from './gatewayServer';
 
 /** Runs read from visibility per page, and pages read for one tasks/list before it answers with what it found. */
@@ -50,7 +50,7 @@ export async function ownTasks(
   cursor?: string,
 ): Promise<{ runs: ListedTask[]; nextCursor?: string }> {
   const { client } = core;
-  const callId = new RegExp(`^gateway-${core.config.name.replace(/[.]/g, '\\.')}-[0-9a-f]{32}$`);
+  const callId = callIdPattern(core.config.name);
   const query = `WorkflowType = '${GATEWAY_WORKFLOW_TYPE}' AND TaskQueue = '${core.taskQueue}'`;
   let token: Uint8Array | undefined = cursor !== undefined ? pageToken(cursor) : undefined;
   const runs: ListedTask[] = [];
@@ -69,7 +69,7 @@ export async function ownTasks(
       });
     for (const raw of response.executions) {
       const info = await executionInfoFromRaw(raw, client.options.loadedDataConverter, raw, client.options.namespace);
-      if (!callId.test(info.workflowId) || info.memo?.requester !== principal) continue;
+      if (!callId.test(info.workflowId) || !isMcpTask(info.memo) || info.memo?.requester !== principal) continue;
       const open = info.status.name === 'RUNNING';
       const waiting = open && info.typedSearchAttributes.get(HitlStatus) === 'AwaitingApproval';
       runs.push({

@@ -4,7 +4,7 @@
 // lists only its own (taskList.ts).
 import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import type { Result, Task } from '@modelcontextprotocol/sdk/types.js';
-import { type CallRun, callResult, requesterOf, runOfTask, taskIdOf, taskStatus, withdraw } from './gatedCalls';
+import { type CallRun, callResult, runOfTask, taskRequester, taskIdOf, taskStatus, withdraw } from './gatedCalls';
 import { ownTasks } from './taskList';
 import { whereToDecide } from './gatedWaits';
 import type { GatewayCore } from './gatewayServer';
@@ -18,11 +18,11 @@ export class CallTaskStore implements TaskStore {
     private readonly principal: string,
   ) {}
 
-  /** This principal's run of the task, or undefined (not one of this gateway's, no such run, someone else's). */
+  /** This principal's run of the task, or undefined (not one of this gateway's MCP tasks, no such run, someone else's). */
   private async own(taskId: string): Promise<CallRun | undefined> {
     const run = runOfTask(this.core.config.name, taskId);
     if (!run) return undefined;
-    return (await requesterOf(this.core.client, run)) === this.principal ? run : undefined;
+    return (await taskRequester(this.core.client, run)) === this.principal ? run : undefined;
   }
 
   createTask(): Promise<Task> {
