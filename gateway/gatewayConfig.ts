@@ -42,15 +42,6 @@ const serverSchema = z.union([stdioServer, httpServer], {
   error: 'must be { "command", "args", "env", "cwd" } (stdio) or { "url", "headers" } (Streamable HTTP)',
 });
 
-export const toolTermsSchema = strict(toolTermsFields).superRefine((t, ctx) => {
-  if (t.needsApproval === 'audit')
-    ctx.addIssue({ code: 'custom', path: ['needsApproval'], message: 'must be true or false at the gateway' });
-  const policy = approvalPolicySchema.safeParse(
-    Object.fromEntries(Object.entries(t).filter(([k]) => k !== 'needsApproval')),
-  );
-  if (!policy.success) for (const issue of policy.error.issues) ctx.addIssue({ ...issue, code: 'custom' });
-});
-
 /** How long a hook request may wait for its decision: Claude Code's hook `timeout` must be set above it. */
 export const MAX_HOOK_WAIT_MS = 10 * 60_000;
 const regex = z.string().refine(
@@ -64,6 +55,47 @@ const regex = z.string().refine(
   },
   { message: 'must be a regular expression such as "^(rm|terraform apply)"' },
 );
+/** A test of one argument (gateway/argumentRules.ts): all the tests it names must hold. */
+const argumentConditionSchema = strict({
+  /** The argument's name; a dotted path ("options.force") reaches into objects. */
+  argument: z.string().min(1),
+  /** A regular expression a string argument must match. */
+  matches: regex.optional(),
+  /** A glob (`*` within a folder, `**` across folders) a string argument must match, its `.` and `..` resolved. */
+  glob: z.string().min(1).optional(),
+  /** A number argument must be more than this, or less than this. */
+  above: z.number().optional(),
+  below: z.number().optional(),
+}).refine((c) => ['matches', 'glob', 'above', 'below'].some((k) => k in c), {
+  message: 'must test the argument: give "matches", "glob", "above" or "below"',
+});
+const conditions = z.array(argumentConditionSchema).min(1, 'must list at least one condition');
+/** Per call: a person decides when some condition holds (`when`), or unless one holds (`unless`, an allowlist). */
+const argumentRuleSchema = z.union([strict({ when: conditions }), strict({ unless: conditions })]);
+
+/** A tool's approval terms, as an agents-file tool takes them (needsApproval as the place allows, never "audit"). */
+function termsSchema<N extends z.ZodType>(needsApproval: N, what: string) {
+  return strict({ ...toolTermsFields, needsApproval: needsApproval.optional() }).superRefine((t, ctx) => {
+    if (t.needsApproval === 'audit') ctx.addIssue({ code: 'custom', path: ['needsApproval'], message: what });
+    const policy = approvalPolicySchema.safeParse(
+      Object.fromEntries(Object.entries(t).filter(([k]) => k !== 'needsApproval')),
+    );
+    if (!policy.success) for (const issue of policy.error.issues) ctx.addIssue({ ...issue, code: 'custom' });
+  });
+}
+/** Terms a hook rule or an approval request takes: whether to ask is the rule's or the request's, so a boolean. */
+export const toolTermsSchema = termsSchema(
+  toolTermsFields.needsApproval.unwrap(),
+  'must be true or false at the gateway',
+);
+/** A gateway tool's terms: needsApproval may be a rule over the call's arguments. */
+const gatewayToolTermsSchema = termsSchema(
+  z.union([z.boolean(), z.literal('audit'), ...argumentRuleSchema.options], {
+    error: 'must be true, false, { "when": [conditions] } or { "unless": [conditions] }',
+  }),
+  'must be true, false, { "when": [conditions] } or { "unless": [conditions] } at the gateway, not "audit"',
+);
+
 /** A coding agent's tool call and what becomes of it (gateway/hookRules.ts): the first rule that matches decides. */
 const hookRuleSchema = strict({
   /** The tool as the agent names it: Bash, Write, Edit, WebFetch, mcp__server__tool; Shell for Cursor's commands. */
@@ -72,11 +104,13 @@ const hookRuleSchema = strict({
   command: regex.optional(),
   /** A glob (`*` within a folder, `**` across folders) the input's `file_path` must match. */
   filePath: z.string().min(1).optional(),
+  /** Conditions on the input, as a tool's rule takes them: the rule matches when some condition holds. */
+  when: conditions.optional(),
   /** Refused outright, with this reason (no person asked). */
   deny: z.string().min(1).optional(),
   ...toolTermsFields,
 }).superRefine((r, ctx) => {
-  const { tool: _t, command: _c, filePath: _f, deny, ...terms } = r;
+  const { tool: _t, command: _c, filePath: _f, when: _w, deny, ...terms } = r;
   if (deny !== undefined && Object.keys(terms).length)
     ctx.addIssue({ code: 'custom', message: 'a rule that denies takes no approval terms: remove one or the other' });
   toolTermsSchema.safeParse(terms).error?.issues.forEach((issue) => ctx.addIssue({ ...issue, code: 'custom' }));
@@ -100,14 +134,16 @@ export const gatewayConfigSchema = strict({
   name: plainName,
   servers: z.record(plainName, serverSchema),
   /** Terms per tool name as the gateway lists it; "*": every tool the file does not name. */
-  tools: z.record(z.string().min(1), toolTermsSchema).default({}),
+  tools: z.record(z.string().min(1), gatewayToolTermsSchema).default({}),
   /** Coding agents' hooks (POST /hooks/claude-code): which tool calls a person decides. */
   hooks: hooksSchema.optional(),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
 export type UpstreamSpec = GatewayConfig['servers'][string];
-export type ToolTerms = z.infer<typeof toolTermsSchema>;
+export type ToolTerms = z.infer<typeof gatewayToolTermsSchema>;
+export type ArgumentCondition = z.infer<typeof argumentConditionSchema>;
+export type ArgumentRule = z.infer<typeof argumentRuleSchema>;
 export type HookRule = z.infer<typeof hookRuleSchema>;
 export type HooksConfig = z.infer<typeof hooksSchema>;
 

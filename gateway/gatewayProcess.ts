@@ -16,6 +16,7 @@ import type { GatewayCore } from './gatewayServer';
 import { listenHttp, serveStdio } from './gatewayTransports';
 import { Upstreams } from './upstreams';
 import { OwedResults } from './owedResults';
+import { DoneTasks } from './doneTasks';
 import { type GatewayAuth, callerIdentity, checkAuth } from './callerIdentity';
 
 export const DEFAULT_GATEWAY_PORT = 8235;
@@ -86,6 +87,7 @@ export async function startGateway(o: GatewayOptions): Promise<GatewayHandle> {
       waitMs: o.waitMs ?? DEFAULT_GATEWAY_WAIT_MS,
       requireSignedDecisions: settings.requireSignedDecisions,
       owed: new OwedResults(),
+      done: new DoneTasks(),
       ...(settings.links?.publicUrl ? { inboxUrl: settings.links.publicUrl } : {}),
     };
     const principal = defaultApprover() ?? 'local';

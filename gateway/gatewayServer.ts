@@ -19,8 +19,9 @@ import { DEFAULT_REJECTION } from '../activities/callPlanning';
 import type { GatewayCallInput } from '../core/run/gatewayRuns';
 import { type CallRun, startOrJoin, taskIdOf, taskStatus, workflowIdFor } from './gatedCalls';
 import type { OwedResults } from './owedResults';
+import type { DoneTasks } from './doneTasks';
 import type { GatewayConfig } from './gatewayConfig';
-import { type Gate, callerMayDecide, gateOf, termsOf } from './gating';
+import { type Gate, asksPerson, callerMayDecide, gateOf, termsOf } from './gating';
 import { askCaller } from './callerDecides';
 import { showInboxPage, waitForDecision, whereToDecide } from './gatedWaits';
 import { passThrough, passThroughCapabilities } from './passThrough';
@@ -41,6 +42,8 @@ export interface GatewayCore {
   inboxUrl?: string;
   /** Answers of runs that ended after their caller stopped waiting, for the next identical request (owedResults.ts). */
   owed: OwedResults;
+  /** Calls made as tasks that no person decided, with their results (doneTasks.ts). */
+  done: DoneTasks;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -82,9 +85,11 @@ export function gatewayServer(core: GatewayCore, principal: string): Server {
       throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for tool ${name}: ${checked.errorMessage}`);
     const gate = gates.get(name)!;
     const task = req.params.task;
-    if (!gate.gated) {
-      if (task) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} runs at once: call it without a task`);
-      return (await upstreams.call(
+    if (!asksPerson(gate, args)) {
+      // A tool listed as one that may run as a task, whose rule spares this call: a task, ended at once.
+      if (task && !gate.gated)
+        throw new McpError(ErrorCode.InvalidParams, `Tool ${name} runs at once: call it without a task`);
+      const result = (await upstreams.call(
         {
           server: routed.server,
           tool: routed.upstreamName,
@@ -104,6 +109,7 @@ export function gatewayServer(core: GatewayCore, principal: string): Server {
             : {}),
         },
       )) as CallToolResult;
+      return task ? ({ task: core.done.add(principal, result) } as never) : result;
     }
     const input: GatewayCallInput = {
       gateway: config.name,

@@ -1,7 +1,7 @@
 // The MCP SDK's task store, answered from Temporal: a task is a gated call's durable run (its id names the run), so
 // tasks/get, tasks/result and tasks/cancel answer after the gateway restarts, from any gateway process. A session's
 // store answers only about runs its principal started: another principal's task is "not found", and tasks/list
-// lists only its own (taskList.ts).
+// lists only its own (taskList.ts). A task no person decided is kept in the process instead (doneTasks.ts).
 import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import type { Result, Task } from '@modelcontextprotocol/sdk/types.js';
 import { type CallRun, callResult, runOfTask, taskRequester, taskIdOf, taskStatus, withdraw } from './gatedCalls';
@@ -31,6 +31,8 @@ export class CallTaskStore implements TaskStore {
   }
 
   async getTask(taskId: string): Promise<Task | null> {
+    const done = this.core.done.get(this.principal, taskId);
+    if (done) return done.task;
     const run = await this.own(taskId);
     if (!run) return null;
     const status = await taskStatus(this.core.client, run, whereToDecide(this.core));
@@ -42,6 +44,8 @@ export class CallTaskStore implements TaskStore {
   }
 
   async getTaskResult(taskId: string): Promise<Result> {
+    const done = this.core.done.get(this.principal, taskId);
+    if (done) return done.result;
     const run = await this.own(taskId);
     if (!run) throw new Error(`Task not found: ${taskId}`);
     return callResult(this.core.client, run);
@@ -56,7 +60,7 @@ export class CallTaskStore implements TaskStore {
   async listTasks(cursor?: string): Promise<{ tasks: Task[]; nextCursor?: string }> {
     const page = await ownTasks(this.core, this.principal, cursor);
     const where = whereToDecide(this.core);
-    const tasks = page.runs.map(({ run, status, startTime, closeTime, waiting }) => ({
+    const tasks: Task[] = page.runs.map(({ run, status, startTime, closeTime, waiting }) => ({
       taskId: taskIdOf(run),
       ttl: null,
       pollInterval: POLL_INTERVAL_MS,
@@ -65,6 +69,8 @@ export class CallTaskStore implements TaskStore {
       createdAt: startTime.toISOString(),
       lastUpdatedAt: (closeTime ?? startTime).toISOString(),
     }));
+    // A call no person decided (doneTasks.ts) is listed on the first page, before the runs.
+    if (cursor === undefined) tasks.unshift(...this.core.done.list(this.principal));
     return { tasks, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   }
 }

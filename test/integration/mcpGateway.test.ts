@@ -1,7 +1,7 @@
 // The MCP gateway end to end, with parts no one here wrote: the reference filesystem server upstream (stdio) and
 // the MCP SDK's Client over Streamable HTTP. A gated write is a durable run the CLI lists and decides; the file on
 // disk says whether (and how often) the upstream ran. Ungated reads pass straight through.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -21,10 +21,19 @@ import { type RunningGateway, gatewayFiles, mcpClient, startGatewayProcess } fro
 
 jest.setTimeout(240_000);
 
-const setup = gatewayFiles({
-  write_file: { needsApproval: true },
-  create_directory: { needsApproval: true, approvers: ['$caller'] }, // the caller may decide it (elicitation)
-});
+const setup = gatewayFiles();
+const scratch = join(setup.files, 'scratch');
+writeFileSync(
+  setup.config,
+  JSON.stringify({
+    ...(JSON.parse(readFileSync(setup.config, 'utf8')) as object),
+    tools: {
+      // A person decides every write but those under scratch/ (a rule over the arguments).
+      write_file: { needsApproval: { unless: [{ argument: 'path', glob: `${scratch}/**` }] } },
+      create_directory: { needsApproval: true, approvers: ['$caller'] }, // the caller may decide it (elicitation)
+    },
+  }),
+);
 let gateway: RunningGateway;
 let client: Client;
 
@@ -72,6 +81,40 @@ test('an ungated read passes straight through, no run started', async () => {
   const result = await client.callTool({ name: 'read_text_file', arguments: { path: join(setup.files, 'hello.txt') } });
   expect(text(result as never)).toBe('hello from disk');
   expect(await pendingOfGateway()).toEqual([]);
+});
+
+test('a rule over the arguments: a write under scratch/ runs at once, as a task too; one elsewhere waits for a person', async () => {
+  mkdirSync(scratch);
+  const free = join(scratch, 'free.txt');
+  const result = await client.callTool({ name: 'write_file', arguments: { path: free, content: 'no one asked' } });
+  expect(result.isError).toBeFalsy();
+  expect(readFileSync(free, 'utf8')).toBe('no one asked');
+  const asTask = join(scratch, 'task.txt');
+  const created = await client.request(
+    {
+      method: 'tools/call',
+      params: { name: 'write_file', arguments: { path: asTask, content: 'at once' }, task: { ttl: 60_000 } },
+    },
+    CreateTaskResultSchema,
+  );
+  expect(created.task.status).toBe('completed'); // ended already: no person, no run
+  expect(readFileSync(asTask, 'utf8')).toBe('at once');
+  const { taskId } = created.task;
+  expect(await client.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema)).toMatchObject({
+    taskId,
+    status: 'completed',
+  });
+  const taken = await client.request({ method: 'tasks/result', params: { taskId } }, CallToolResultSchema);
+  expect(taken.isError).toBeFalsy();
+  expect(await pendingOfGateway()).toEqual([]);
+  // Out of scratch/ by "..": the rule sees where it leads, and a person decides.
+  const escaped = `${scratch}/../escaped.txt`;
+  const asked = client.callTool({ name: 'write_file', arguments: { path: escaped, content: 'asked first' } });
+  const [row] = await untilPending(1);
+  expect(existsSync(join(setup.files, 'escaped.txt'))).toBe(false);
+  await countersign(['approve', row!.workflowId, 'call']);
+  expect((await asked).isError).toBeFalsy();
+  expect(readFileSync(join(setup.files, 'escaped.txt'), 'utf8')).toBe('asked first');
 });
 
 test('a task-augmented write_file waits input_required, is approved with the CLI, completes, and writes once', async () => {

@@ -18,6 +18,7 @@ import { type GatewayCore, gatewayServer } from '../../gateway/gatewayServer';
 import { Upstreams } from '../../gateway/upstreams';
 import { suiteHarness } from '../support/harness';
 import { OwedResults } from '../../gateway/owedResults';
+import { DoneTasks } from '../../gateway/doneTasks';
 
 jest.setTimeout(120_000);
 const at = suiteHarness();
@@ -40,6 +41,7 @@ async function gatewayCore(h: ReturnType<typeof at>['h']): Promise<GatewayCore> 
     waitMs: 1_000,
     requireSignedDecisions: false,
     owed: new OwedResults(),
+    done: new DoneTasks(),
   };
 }
 

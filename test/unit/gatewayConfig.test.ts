@@ -54,7 +54,31 @@ test.each([
   ],
   [
     { name: 'x', servers: {}, tools: { w: { needsApproval: 'audit' } } },
-    'gateway config: tools.w.needsApproval: must be true or false at the gateway',
+    'gateway config: tools.w.needsApproval: must be true, false, { "when": [conditions] } or { "unless": [conditions] } at the gateway, not "audit"',
+  ],
+  [
+    { name: 'x', servers: {}, tools: { w: { needsApproval: 'yes' } } },
+    'gateway config: tools.w.needsApproval: must be true, false, { "when": [conditions] } or { "unless": [conditions] }',
+  ],
+  [
+    { name: 'x', servers: {}, tools: { w: { needsApproval: { when: [] } } } },
+    'gateway config: tools.w.needsApproval.when: must list at least one condition',
+  ],
+  [
+    { name: 'x', servers: {}, tools: { w: { needsApproval: { when: [{ argument: 'path' }] } } } },
+    'gateway config: tools.w.needsApproval.when[0]: must test the argument: give "matches", "glob", "above" or "below"',
+  ],
+  [
+    { name: 'x', servers: {}, tools: { w: { needsApproval: { when: [{ argument: 'n', above: '100' }] } } } },
+    'gateway config: tools.w.needsApproval.when[0].above: must be a number, not a string',
+  ],
+  [
+    { name: 'x', servers: {}, tools: { w: { needsApproval: { unless: [{ argument: 'c', matches: '(' }] } } } },
+    'gateway config: tools.w.needsApproval.unless[0].matches: must be a regular expression such as "^(rm|terraform apply)"',
+  ],
+  [
+    { name: 'x', servers: {}, tools: { w: { needsApproval: { when: [{ argument: 'p', glob: '/a/**' }], also: 1 } } } },
+    'gateway config: tools.w.needsApproval.also: unknown field (known: when)',
   ],
   [
     { name: 'x', servers: {}, tools: { w: { approvalTimeout: 'soon' } } },

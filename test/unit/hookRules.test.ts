@@ -1,7 +1,8 @@
 // The gateway config's `hooks`, alone: the issue's example parses, each mistake is one line naming the field, and
 // the first rule whose tool, command regex and filePath glob match decides; no rule matching, `otherwise` does.
 import { parseGatewayConfig } from '../../gateway/gatewayConfig';
-import { globRegex, verdictOf } from '../../gateway/hookRules';
+import { globRegex } from '../../gateway/argumentRules';
+import { verdictOf } from '../../gateway/hookRules';
 
 const withHooks = (hooks: unknown) => ({ name: 'dev', servers: {}, hooks });
 const problem = (hooks: unknown) => {
