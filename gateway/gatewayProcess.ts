@@ -17,6 +17,7 @@ import { listenHttp, serveStdio } from './gatewayTransports';
 import { Upstreams } from './upstreams';
 import { OwedResults } from './owedResults';
 import { DoneTasks } from './doneTasks';
+import { SessionNotices } from './sessionNotices';
 import { type GatewayAuth, callerIdentity, checkAuth } from './callerIdentity';
 
 export const DEFAULT_GATEWAY_PORT = 8235;
@@ -57,7 +58,11 @@ export async function startGateway(o: GatewayOptions): Promise<GatewayHandle> {
   const host = o.host ?? '127.0.0.1';
   if (!o.stdio) checkAuth(o.auth, host);
   const settings = loadConfig(o.env);
-  const upstreams = await Upstreams.open(config, (server, params) => log(`[${server}] ${JSON.stringify(params)}`));
+  const notices = new SessionNotices();
+  const upstreams = await Upstreams.open(config, (server, n) => {
+    if (n.method === 'notifications/message') log(`[${server}] ${JSON.stringify(n.params)}`);
+    notices.deliver(server, n);
+  });
   const stops: Array<() => Promise<unknown>> = [() => upstreams.close()];
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
@@ -88,6 +93,7 @@ export async function startGateway(o: GatewayOptions): Promise<GatewayHandle> {
       requireSignedDecisions: settings.requireSignedDecisions,
       owed: new OwedResults(),
       done: new DoneTasks(),
+      notices,
       ...(settings.links?.publicUrl ? { inboxUrl: settings.links.publicUrl } : {}),
     };
     const principal = defaultApprover() ?? 'local';

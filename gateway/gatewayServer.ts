@@ -20,6 +20,7 @@ import type { GatewayCallInput } from '../core/run/gatewayRuns';
 import { type CallRun, startOrJoin, taskIdOf, taskStatus, workflowIdFor } from './gatedCalls';
 import type { OwedResults } from './owedResults';
 import type { DoneTasks } from './doneTasks';
+import type { SessionNotices } from './sessionNotices';
 import type { GatewayConfig } from './gatewayConfig';
 import { type Gate, asksPerson, callerMayDecide, gateOf, termsOf } from './gating';
 import { askCaller } from './callerDecides';
@@ -44,6 +45,8 @@ export interface GatewayCore {
   owed: OwedResults;
   /** Calls made as tasks that no person decided, with their results (doneTasks.ts). */
   done: DoneTasks;
+  /** The open sessions, and the upstreams' notifications each of them is to hear (sessionNotices.ts). */
+  notices: SessionNotices;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -147,7 +150,9 @@ export function gatewayServer(core: GatewayCore, principal: string): Server {
     return waitForDecision(core, run, name, req.params._meta?.progressToken, extra);
   });
 
-  passThrough(server, upstreams);
+  passThrough(server, upstreams, core.notices);
+  core.notices.open(server);
+  server.onclose = () => void core.notices.close(server, upstreams).catch(() => undefined);
   return server;
 }
 

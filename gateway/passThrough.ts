@@ -1,6 +1,7 @@
 // What the gateway passes through unchanged to its upstreams (issue 47, point 3): resources, resource templates,
 // subscriptions, prompts, completions and the logging level. Lists are the upstreams' lists joined (every page of
 // each, in config order); a request about one item goes to the upstream that listed it, or to the only one.
+// Subscriptions and levels are each session's own (sessionNotices.ts), as are the notifications that follow them.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CompleteRequestSchema,
@@ -17,6 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Upstream, Upstreams } from './upstreams';
+import type { SessionNotices } from './sessionNotices';
 
 type Capability = 'resources' | 'prompts' | 'completions' | 'logging';
 
@@ -26,8 +28,14 @@ const having = (upstreams: Upstreams, capability: Capability): Upstream[] =>
 /** The capabilities the gateway declares for what it passes through: those at least one upstream has. */
 export function passThroughCapabilities(upstreams: Upstreams): Record<string, object> {
   const caps: Record<string, object> = {};
+  const any = (c: 'resources' | 'prompts', flag: 'subscribe' | 'listChanged') =>
+    having(upstreams, c).some((u) => (u.client.getServerCapabilities()?.[c] as Record<string, unknown>)[flag] === true);
   for (const c of ['resources', 'prompts', 'completions', 'logging'] as const)
-    if (having(upstreams, c).length) caps[c] = c === 'resources' ? { subscribe: true, listChanged: false } : {};
+    if (having(upstreams, c).length) caps[c] = {};
+  // Lists are read afresh on each request, so an upstream's list_changed is true of the gateway's too.
+  if (caps.resources)
+    caps.resources = { subscribe: any('resources', 'subscribe'), listChanged: any('resources', 'listChanged') };
+  if (caps.prompts) caps.prompts = { listChanged: any('prompts', 'listChanged') };
   return caps;
 }
 
@@ -59,7 +67,7 @@ async function owner(
   throw new McpError(ErrorCode.InvalidParams, `${what} is not offered by any upstream of this gateway`);
 }
 
-export function passThrough(server: Server, upstreams: Upstreams): void {
+export function passThrough(server: Server, upstreams: Upstreams, notices: SessionNotices): void {
   const resources = having(upstreams, 'resources');
   const prompts = having(upstreams, 'prompts');
   const listResources = (c: Client) => allPages((cursor) => c.listResources(cursor ? { cursor } : {}), 'resources');
@@ -87,12 +95,16 @@ export function passThrough(server: Server, upstreams: Upstreams): void {
     server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) =>
       (await uriOwner(req.params.uri)).client.readResource(req.params, { signal: extra.signal }),
     );
-    server.setRequestHandler(SubscribeRequestSchema, async (req) =>
-      (await uriOwner(req.params.uri)).client.subscribeResource(req.params),
-    );
-    server.setRequestHandler(UnsubscribeRequestSchema, async (req) =>
-      (await uriOwner(req.params.uri)).client.unsubscribeResource(req.params),
-    );
+    server.setRequestHandler(SubscribeRequestSchema, async (req) => {
+      const { uri } = req.params;
+      await notices.subscribe(server, uri, (await uriOwner(uri)).name, upstreams);
+      return {};
+    });
+    server.setRequestHandler(UnsubscribeRequestSchema, async (req) => {
+      const { uri } = req.params;
+      await notices.unsubscribe(server, uri, (await uriOwner(uri)).name, upstreams);
+      return {};
+    });
   }
   if (prompts.length) {
     server.setRequestHandler(ListPromptsRequestSchema, async () => ({
@@ -124,7 +136,7 @@ export function passThrough(server: Server, upstreams: Upstreams): void {
   const logging = having(upstreams, 'logging');
   if (logging.length)
     server.setRequestHandler(SetLevelRequestSchema, async (req) => {
-      await Promise.all(logging.map((u) => u.client.setLoggingLevel(req.params.level)));
+      await notices.setLevel(server, req.params.level, upstreams);
       return {};
     });
 }

@@ -4,12 +4,15 @@
 // unless one has a prefix. Resources, prompts and completions are routed by what each server listed.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Notification, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { IDEMPOTENCY_META_KEY, Tail, describe, transportFor } from '../activities/mcp/mcpClient';
 import { UpstreamUnavailable } from '../activities/gatewayTool';
 import type { GatewayToolRequest, GatewayToolResult } from '../core/run/gatewayRuns';
 import { ConfigError } from '../temporal.config';
 import type { GatewayConfig, UpstreamSpec } from './gatewayConfig';
+
+/** What an upstream says outside an answer (a log message, a resource updated), with the server's name. */
+export type OnNotice = (server: string, notification: Notification) => void;
 
 /** How long connecting to an upstream (and its first listing) may take at start. */
 const CONNECT_TIMEOUT_MS = 30_000;
@@ -33,16 +36,16 @@ export class Upstreams {
   private constructor(
     readonly servers: ReadonlyMap<string, Upstream>,
     readonly tools: ReadonlyMap<string, RoutedTool>,
-    private readonly onLog?: (server: string, params: unknown) => void,
+    private readonly onNotice?: OnNotice,
   ) {}
 
   /** Connects to every server and lists its tools; one line (ConfigError) naming the server if any fails. */
-  static async open(config: GatewayConfig, onLog?: (server: string, params: unknown) => void): Promise<Upstreams> {
+  static async open(config: GatewayConfig, onNotice?: OnNotice): Promise<Upstreams> {
     const servers = new Map<string, Upstream>();
     const tools = new Map<string, RoutedTool>();
     try {
       for (const [name, spec] of Object.entries(config.servers)) {
-        const upstream = await connect(name, spec, onLog);
+        const upstream = await connect(name, spec, onNotice);
         servers.set(name, upstream);
         for (const tool of await listAll(upstream)) {
           const listedName = `${spec.prefix ?? ''}${tool.name}`;
@@ -58,7 +61,7 @@ export class Upstreams {
       await Promise.all([...servers.values()].map((u) => u.client.close().catch(() => undefined)));
       throw err;
     }
-    return new Upstreams(servers, tools, onLog);
+    return new Upstreams(servers, tools, onNotice);
   }
 
   server(name: string): Upstream {
@@ -74,7 +77,7 @@ export class Upstreams {
   async call(req: GatewayToolRequest, options: RequestOptions = {}): Promise<GatewayToolResult> {
     const upstream = this.server(req.server);
     if (upstream.closed) {
-      const again = await connect(upstream.name, upstream.spec, this.onLog).catch((err: Error) => {
+      const again = await connect(upstream.name, upstream.spec, this.onNotice).catch((err: Error) => {
         throw new UpstreamUnavailable(`${err.message}; nothing was sent`);
       });
       Object.assign(upstream, { client: again.client, closed: false });
@@ -92,11 +95,7 @@ export class Upstreams {
   }
 }
 
-async function connect(
-  name: string,
-  spec: UpstreamSpec,
-  onLog?: (server: string, params: unknown) => void,
-): Promise<Upstream> {
+async function connect(name: string, spec: UpstreamSpec, onNotice?: OnNotice): Promise<Upstream> {
   const stderr = new Tail();
   const { transport } = transportFor({ name, ...spec }, stderr);
   const client = new Client({ name: 'countersign-gateway', version: '1' });
@@ -107,10 +106,8 @@ async function connect(
     const what = 'command' in spec ? `cannot start "${spec.command}"` : `cannot connect to ${spec.url}`;
     throw new ConfigError(`gateway: upstream server "${name}": ${what}: ${describe(err)}${said}`);
   }
-  if (onLog && client.getServerCapabilities()?.logging)
-    client.fallbackNotificationHandler = async (n) => {
-      if (n.method === 'notifications/message') onLog(name, n.params);
-    };
+  // Log messages, resource updates, list changes (progress is the SDK's, by each call's token).
+  if (onNotice) client.fallbackNotificationHandler = async (n) => onNotice(name, n);
   const upstream: Upstream = { name, spec, client };
   client.onclose = () => {
     if (upstream.client === client) upstream.closed = true;

@@ -1,9 +1,18 @@
 // The gateway as a transparent proxy, in front of the reference "everything" server over Streamable HTTP: what a
 // client reads through the gateway is what it reads from the server directly (tools with their schemas,
 // annotations and output schemas; ungated calls; resources; prompts; completion; the logging level), and an ungated
-// call adds little to a direct one (measured and printed; bench/ has the figure that counts).
+// call adds little to a direct one (measured and printed; bench/ has the figure that counts). What the server says
+// besides its answers reaches the clients it concerns: an ungated call's progress with the client's own token, log
+// messages at each session's level, a resource's updates to the sessions that subscribed to it.
 import { writeFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  type LoggingLevel,
+  LoggingLevelSchema,
+  LoggingMessageNotificationSchema,
+  type Progress,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import {
   gatewayFiles,
   mcpClient,
@@ -92,4 +101,74 @@ test('an ungated call adds little over calling the server directly', async () =>
   const [d, g] = [await p50(direct), await p50(through)];
   console.log(`ungated echo p50: direct ${d.toFixed(2)} ms, through the gateway ${g.toFixed(2)} ms`);
   expect(g - d).toBeLessThan(50); // loose under a shared machine's load; the bench holds the 5 ms target
+});
+
+const until = async (done: () => boolean, ms: number) => {
+  for (const end = Date.now() + ms; !done() && Date.now() < end;) await new Promise((r) => setTimeout(r, 100));
+};
+
+test("an ungated call's progress reaches the client with its own token, as from the server directly", async () => {
+  const heard = async (client: Client) => {
+    const got: Progress[] = [];
+    const args = { duration: 1, steps: 3 };
+    const result = await client.callTool({ name: 'trigger-long-running-operation', arguments: args }, undefined, {
+      onprogress: (p) => got.push(p),
+    });
+    expect(result.isError).toBeFalsy();
+    return got;
+  };
+  const [d, g] = [await heard(direct), await heard(through)];
+  expect(g).toEqual(d);
+  expect(g.map((p) => [p.progress, p.total])).toEqual([
+    [1, 3],
+    [2, 3],
+    [3, 3],
+  ]);
+});
+
+test("the server's log messages reach each session at or above the level it set", async () => {
+  const [verbose, quiet] = [await mcpClient(gateway.url), await mcpClient(gateway.url)];
+  const heard: Record<string, LoggingLevel[]> = { verbose: [], quiet: [] };
+  for (const [name, c] of [
+    ['verbose', verbose],
+    ['quiet', quiet],
+  ] as const)
+    c.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void heard[name]!.push(n.params.level));
+  await verbose.setLoggingLevel('debug');
+  await quiet.setLoggingLevel('error');
+  // The server logs to the gateway's connection, at random levels, at once and every 5 s.
+  await verbose.callTool({ name: 'toggle-simulated-logging', arguments: {} });
+  try {
+    await until(() => heard.verbose!.length >= 3, 20_000);
+  } finally {
+    await verbose.callTool({ name: 'toggle-simulated-logging', arguments: {} }); // off again
+  }
+  expect(heard.verbose!.length).toBeGreaterThanOrEqual(3);
+  const severity = (l: LoggingLevel) => LoggingLevelSchema.options.indexOf(l);
+  expect(heard.quiet!.every((l) => severity(l) >= severity('error'))).toBe(true);
+  expect(heard.quiet).toEqual(heard.verbose!.filter((l) => severity(l) >= severity('error')));
+  await Promise.all([verbose.close(), quiet.close()]);
+});
+
+test('a resource update reaches the sessions that subscribed to it through the gateway, and only those', async () => {
+  expect(through.getServerCapabilities()?.resources).toEqual({ subscribe: true, listChanged: true });
+  const [watcher, other] = [await mcpClient(gateway.url), await mcpClient(gateway.url)];
+  const { uri } = (await watcher.listResources()).resources[0]!;
+  const updates: Record<string, string[]> = { watcher: [], other: [] };
+  watcher.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.watcher!.push(n.params.uri));
+  other.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.other!.push(n.params.uri));
+  expect(await watcher.subscribeResource({ uri })).toEqual({});
+  await other.callTool({ name: 'toggle-subscriber-updates', arguments: {} }); // at once, then every 5 s
+  try {
+    await until(() => updates.watcher!.length > 0, 10_000);
+    expect(updates.watcher![0]).toBe(uri);
+    await watcher.unsubscribeResource({ uri });
+    const seen = updates.watcher!.length;
+    await new Promise((r) => setTimeout(r, 6_000)); // one more round of updates: none for it now
+    expect(updates.watcher).toHaveLength(seen);
+  } finally {
+    await other.callTool({ name: 'toggle-subscriber-updates', arguments: {} }); // off again
+  }
+  expect(updates.other).toEqual([]);
+  await Promise.all([watcher.close(), other.close()]);
 });

@@ -19,6 +19,7 @@ import { Upstreams } from '../../gateway/upstreams';
 import { suiteHarness } from '../support/harness';
 import { OwedResults } from '../../gateway/owedResults';
 import { DoneTasks } from '../../gateway/doneTasks';
+import { SessionNotices } from '../../gateway/sessionNotices';
 
 jest.setTimeout(120_000);
 const at = suiteHarness();
@@ -42,6 +43,7 @@ async function gatewayCore(h: ReturnType<typeof at>['h']): Promise<GatewayCore> 
     requireSignedDecisions: false,
     owed: new OwedResults(),
     done: new DoneTasks(),
+    notices: new SessionNotices(),
   };
 }
 
