@@ -18,13 +18,18 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 export const inboxPageOf = (core: Pick<GatewayCore, 'inboxUrl'>, run: CallRun): string | undefined =>
   core.inboxUrl ? `${core.inboxUrl.replace(/\/$/, '')}/runs/${encodeURIComponent(run.workflowId)}` : undefined;
 
-/** Who decides a waiting call, and where: the inbox's page of the run where there is one, and the CLI. */
+/**
+ * Who decides a waiting call, and where: the inbox's page of the run where there is one, and the CLI, with `--as`
+ * when the terms name approvers (the CLI's default, the OS user, would be refused).
+ */
 export function whereToDecide(core: Pick<GatewayCore, 'inboxUrl'>) {
   return (run: CallRun, call?: PendingApproval): string => {
-    const who = call?.approvers?.length ? call.approvers.join(' or ') : 'an approver';
+    const named = call?.approvers ?? [];
+    const who = named.length ? named.join(' or ') : 'an approver';
+    const as = named.length === 1 ? ` --as ${named[0]}` : named.length ? ` --as <one of ${named.join(', ')}>` : '';
     const page = inboxPageOf(core, run);
     const inbox = page ? `in the inbox at ${page}, or ` : '';
-    return `waiting for ${who} to approve: ${inbox}with \`countersign approve ${run.workflowId} ${GATEWAY_CALL_ID}\``;
+    return `waiting for ${who} to approve: ${inbox}with \`countersign approve ${run.workflowId} ${GATEWAY_CALL_ID}${as}\``;
   };
 }
 

@@ -79,6 +79,7 @@ test('201 with id, status and links; the same key finds the same request; reject
     links: { self: `/v1/approval-requests/${created.body.id}` },
   });
   expect(created.body.waitingFor).toMatch(/waiting for ann to approve/); // the config's terms win over the request's
+  expect(created.body.waitingFor).toMatch(/countersign approve \S+ call --as ann`/); // what the CLI must be told
   const again = await ask(body, key);
   expect(again.status).toBe(200);
   expect(again.body.id).toBe(created.body.id);
