@@ -1,12 +1,13 @@
 // `countersign hook claude-code` and `countersign hook cursor`: command hooks for coding agents that run a program
 // per tool call. Each reads its agent's hook input on stdin, asks the gateway's POST /hooks/claude-code (Cursor's
 // input in Claude Code's shape: one way in), and prints the answer in its agent's documented output shape. Claude
-// Code's PostToolUse input is forwarded the same way, to record what the tool did. A gateway
-// that cannot be reached or refuses is a deny with its reason (fail closed); input that is not a hook's is one line
-// and exit 2.
+// Code's PostToolUse input is forwarded the same way, to record what the tool did. A gateway that cannot be reached
+// or refuses is a deny with its reason; any failure of the hook's own (input that is not a hook's, a bad setting, an
+// unexpected error) is one line on stderr and exit 2, which both agents take as a block: any other exit code fails
+// open.
 import type { Command } from 'commander';
 import { setting } from '../temporal.config';
-import { UsageError } from './usageErrors';
+import { UsageError, usageExits } from './usageErrors';
 
 interface HookOptions {
   gateway?: string;
@@ -18,9 +19,10 @@ interface Answer {
 }
 
 export function addHookCommands(program: Command): void {
-  const hook = program
-    .command('hook')
-    .description("a coding agent's command hook: asks `countersign gateway` whether a tool call may run");
+  // usageExits: a mistyped flag is one line and exit 2 (a block), not commander's exit 1 (which lets the call run).
+  const hook = usageExits(program.command('hook')).description(
+    "a coding agent's command hook: asks `countersign gateway` whether a tool call may run",
+  );
   const gatewayFlag = [
     '--gateway <url>',
     'the gateway (default COUNTERSIGN_GATEWAY_URL, else http://127.0.0.1:8235)',
@@ -31,31 +33,51 @@ export function addHookCommands(program: Command): void {
       "Claude Code's PreToolUse command hook: its input on stdin, its hookSpecificOutput on stdout; as its PostToolUse (or PostToolUseFailure) hook, records what the tool did against the call",
     )
     .option(...gatewayFlag)
-    .action(async (o: HookOptions) => {
-      const input = jsonOf(await stdin());
-      if (input.hook_event_name === 'PostToolUse' || input.hook_event_name === 'PostToolUseFailure')
-        return report(gatewayOf(o), input);
-      const answer = await ask(gatewayOf(o), input);
-      const out = {
-        hookSpecificOutput: {
-          hookEventName: 'PreToolUse',
-          permissionDecision: answer.decision,
-          permissionDecisionReason: answer.reason,
-        },
-      };
-      process.stdout.write(`${JSON.stringify(out)}\n`);
-    });
+    .action(
+      blocking(async (o: HookOptions) => {
+        const input = jsonOf(await stdin());
+        if (input.hook_event_name === 'PostToolUse' || input.hook_event_name === 'PostToolUseFailure')
+          return report(gatewayOf(o), input);
+        const answer = await ask(gatewayOf(o), input);
+        const out = {
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: answer.decision,
+            permissionDecisionReason: answer.reason,
+          },
+        };
+        process.stdout.write(`${JSON.stringify(out)}\n`);
+      }),
+    );
   hook
     .command('cursor')
     .description(
       "Cursor's beforeShellExecution / beforeMCPExecution hook: its input on stdin, { permission, … } on stdout",
     )
     .option(...gatewayFlag)
-    .action(async (o: HookOptions) => {
-      const answer = await ask(gatewayOf(o), fromCursor(jsonOf(await stdin())));
-      const out = { permission: answer.decision, userMessage: answer.reason, agentMessage: answer.reason };
-      process.stdout.write(`${JSON.stringify(out)}\n`);
-    });
+    .action(
+      blocking(async (o: HookOptions) => {
+        const answer = await ask(gatewayOf(o), fromCursor(jsonOf(await stdin())));
+        const out = { permission: answer.decision, userMessage: answer.reason, agentMessage: answer.reason };
+        process.stdout.write(`${JSON.stringify(out)}\n`);
+      }),
+    );
+}
+
+/**
+ * A hook that fails must block, not let the call through: Claude Code and Cursor take exit 2 as a block (with stderr
+ * as the reason), while exit 1, what the CLI's main gives other failures, is a non-blocking error there.
+ */
+function blocking(action: (o: HookOptions) => Promise<void>): (o: HookOptions) => Promise<void> {
+  return async (o) => {
+    try {
+      await action(o);
+    } catch (err) {
+      const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
+      process.stderr.write(`countersign: ${message}\n`);
+      process.exitCode = 2;
+    }
+  };
 }
 
 function gatewayOf(o: HookOptions): string {

@@ -207,6 +207,28 @@ test('Cursor through `countersign hook cursor`: beforeShellExecution waits, is a
   });
 });
 
+test("a command hook's own failure is exit 2 (a block in both agents), one line on stderr, nothing on stdout", async () => {
+  const runHook = (args: string[], input: string) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        [CLI_PATH, 'hook', ...args],
+        { env: cliEnv(), cwd: projectRoot },
+        (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
+      );
+      child.stdin!.end(input);
+    });
+  const failures = await Promise.all([
+    runHook(['claude-code', '--gateway', gateway.url], 'not json'),
+    runHook(['cursor', '--gateway', gateway.url], JSON.stringify({ hook_event_name: 'afterFileEdit' })),
+    runHook(['claude-code', '--no-such-flag'], '{}'),
+  ]);
+  for (const f of failures) {
+    expect(f).toMatchObject({ code: 2, stdout: '' });
+    expect(f.stderr.trim().split('\n')).toHaveLength(1);
+  }
+});
+
 test('bad input is a 4xx in one line, and nothing is booked', async () => {
   const cases: Array<[string | undefined, unknown, number, RegExp]> = [
     ['{"session_id": ', undefined, 400, /not JSON/],
