@@ -89,6 +89,16 @@ async function gateway(o: GatewayCommandOptions): Promise<void> {
     throw err;
   });
   say(handle.url ? `MCP gateway: ${handle.url}` : `MCP gateway on stdio (task queue ${handle.taskQueue})`);
+  if (handle.url) {
+    // The first line stays as it was (scripts wait on it); the same server also answers hooks and the approvals API.
+    const { CLAUDE_CODE_HOOK_PATH, MCP_PATH } =
+      require('../gateway/gatewayTransports') as typeof import('../gateway/gatewayTransports');
+    const { APPROVAL_REQUESTS_PATH } =
+      require('../gateway/approvalRequests') as typeof import('../gateway/approvalRequests');
+    const base = handle.url.endsWith(MCP_PATH) ? handle.url.slice(0, -MCP_PATH.length) : handle.url;
+    say(`Claude Code hook: ${base}${CLAUDE_CODE_HOOK_PATH}`);
+    say(`Approvals API: ${base}${APPROVAL_REQUESTS_PATH}`);
+  }
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
