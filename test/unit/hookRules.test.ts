@@ -1,5 +1,7 @@
 // The gateway config's `hooks`, alone: the issue's example parses, each mistake is one line naming the field, and
 // the first rule whose tool, command regex and filePath glob match decides; no rule matching, `otherwise` does.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseGatewayConfig } from '../../gateway/gatewayConfig';
 import { globRegex } from '../../gateway/argumentRules';
 import { verdictOf } from '../../gateway/hookRules';
@@ -72,4 +74,29 @@ test('globs: * within a folder, ** across folders', () => {
   expect(globRegex('/repo/**/*.ts').test('/repo/x.ts')).toBe(true);
   expect(globRegex('/repo/**/*.ts').test('/repo/a/b/x.ts')).toBe(true);
   expect(globRegex('/a.b').test('/aXb')).toBe(false);
+});
+
+test("the docs' example config catches a forced push however it is spelled, from Claude Code and from Cursor", () => {
+  const doc = readFileSync(join(__dirname, '../../docs/coding-agents.md'), 'utf8');
+  const block = /```json\n(\s*\{\s*"name": "dev",[\s\S]*?)```/.exec(doc)?.[1];
+  const { hooks } = parseGatewayConfig(JSON.parse(block!) as unknown);
+  const forced = [
+    'git push --force',
+    'git push -f origin main',
+    'cd repo && git push --force',
+    'git -C repo push --force',
+    'git push origin +main',
+    'git push --force-with-lease origin main',
+  ];
+  for (const tool of ['Bash', 'Shell'])
+    for (const command of forced)
+      expect([tool, command, verdictOf(hooks!, tool, { command }).kind]).toEqual([tool, command, 'gate']);
+  for (const command of [
+    'git push origin main',
+    'git push -u origin feature-f',
+    'git push --follow-tags',
+    'git status',
+  ])
+    expect([command, verdictOf(hooks!, 'Bash', { command }).kind]).toEqual([command, 'allow']);
+  expect(verdictOf(hooks!, 'Shell', { command: 'cd infra && terraform apply' }).kind).toBe('gate');
 });
