@@ -34,7 +34,6 @@ import { signingScenarios } from './histories/signing';
 import { subRunScenarios } from './histories/subRuns';
 import { timerScenarios } from './histories/timers';
 import { ledgerScenarios } from './histories/ledger';
-import { gatewayScenarios } from './histories/gateway';
 import { gatewayCallScenarios } from './histories/gatewayCalls';
 
 // The scenarios live in scripts/histories/, by topic. They are recorded in this order, the order they were first
@@ -121,7 +120,6 @@ const scenarios = inRecordingOrder(
   hostedToolScenarios,
   guardrailScenarios,
   ledgerScenarios,
-  gatewayScenarios,
   gatewayCallScenarios,
 );
 
