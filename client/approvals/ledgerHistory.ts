@@ -117,7 +117,10 @@ export async function runsWrittenElsewhere(
   const unheld = runs.filter((r) => !held.has(r.workflowId));
   const counted = new Map<string, Set<string>>();
   await forEachLimited(unheld.slice(0, MAX_HISTORIES), IN_FLIGHT, async (run) => {
-    for (const { ledgerId } of await handedInHistory(client, run))
+    // A hint, not a check: a history this process cannot read (its payloads in a store it is not configured for, the
+    // model turns' inputs among them) is left out rather than failing the listing it is printed under.
+    const handed = await handedInHistory(client, run).catch(() => []);
+    for (const { ledgerId } of handed)
       if (ledgerId && ledgerId !== mine)
         counted.set(ledgerId, (counted.get(ledgerId) ?? new Set()).add(run.workflowId));
   });
