@@ -23,6 +23,18 @@ export function recordSummary(row: { suite: string; cases: number; passed: numbe
 }
 
 /**
+ * Starts an `email-assistant` run on the suite's queue, with short activity timeouts: an activity lost with a killed
+ * worker is retried in seconds, not minutes.
+ */
+export function startEmailRun(client: Client, taskQueue: string, workflowId: string, input: string) {
+  return client.workflow.start('agentRun', {
+    taskQueue,
+    workflowId,
+    args: [{ agent: 'email-assistant', input, modelTimeout: '5s', toolTimeout: '5s' }],
+  });
+}
+
+/**
  * What a suite with worker processes of its own needs: a task queue, an outbox, the scripted model, the compiled
  * worker's environment and a client on the shared test server. `close()` stops the model and the connection.
  */

@@ -10,7 +10,7 @@ import { openLedger } from '../../storage/ledger/ledgerUrl';
 import { ensureCompiledWorker, spawnCompiledWorker } from '../support/compiledWorker';
 import { startPostgres } from '../support/postgres';
 import { freePort, type Spawned } from '../support/processes';
-import { recordSummary, workerProcessSetup } from './faultSupport';
+import { recordSummary, startEmailRun, workerProcessSetup } from './faultSupport';
 
 jest.setTimeout(360_000); // the scenario bounds itself at 3 minutes (deadline); this only catches a hang of its own
 
@@ -97,18 +97,12 @@ test('200 decisions through worker SIGKILLs and a PostgreSQL restart: each kept 
     store = (await openLedger(pg.url))!;
     await startWorker();
     for (const [i, id] of ids.entries())
-      await client.workflow.start('agentRun', {
+      await startEmailRun(
+        client,
         taskQueue,
-        workflowId: id,
-        args: [
-          {
-            agent: 'email-assistant',
-            input: `Send the report to a${i}@example.com, b${i}@example.com and c${i}@example.com and delete the draft records DR-${i}1 and DR-${i}2`,
-            modelTimeout: '5s',
-            toolTimeout: '5s',
-          },
-        ],
-      });
+        id,
+        `Send the report to a${i}@example.com, b${i}@example.com and c${i}@example.com and delete the draft records DR-${i}1 and DR-${i}2`,
+      );
 
     // Kill 1: decide a run, and kill the worker the moment its decisions appear in the ledger (its write is done,
     // its activity's completion most likely not yet reported).

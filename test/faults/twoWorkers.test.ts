@@ -6,7 +6,7 @@ import { type RunSnapshot } from '../../contract/runViews';
 import { eventually, outboxOf } from '../support/fixtures';
 import { spawnCompiledWorker } from '../support/compiledWorker';
 import type { Spawned } from '../support/processes';
-import { count, recordSummary, workerProcessSetup } from './faultSupport';
+import { count, recordSummary, startEmailRun, workerProcessSetup } from './faultSupport';
 
 jest.setTimeout(600_000);
 
@@ -18,18 +18,7 @@ test('two workers share a task queue; one dies, the other finishes every run exa
     await Promise.all(workers.map((w) => w.waitFor(/worker polling task queue/, 120_000)));
     const ids = Array.from({ length: runs }, (_, i) => `${taskQueue}-run-${i}`);
     for (const [i, id] of ids.entries())
-      await client.workflow.start('agentRun', {
-        taskQueue,
-        workflowId: id,
-        args: [
-          {
-            agent: 'email-assistant',
-            input: `Send the report to alice and delete the draft record DR-${i}`,
-            modelTimeout: '5s',
-            toolTimeout: '5s',
-          },
-        ],
-      });
+      await startEmailRun(client, taskQueue, id, `Send the report to alice and delete the draft record DR-${i}`);
     const pendingOf = (id: string) => client.workflow.getHandle(id).query(pendingApprovalsQuery);
     // Every run waits for its two decisions.
     await eventually(

@@ -6,7 +6,7 @@ import { type RunSnapshot } from '../../contract/runViews';
 import { outboxOf } from '../support/fixtures';
 import type { Spawned } from '../support/processes';
 import { spawnCompiledWorker } from '../support/compiledWorker';
-import { count, recordSummary, workerProcessSetup } from './faultSupport';
+import { count, recordSummary, startEmailRun, workerProcessSetup } from './faultSupport';
 
 jest.setTimeout(1_200_000);
 
@@ -42,19 +42,7 @@ test('random worker kills never lose a run, run a tool twice, or run a rejected 
   try {
     // Start every run (no waiting: a start needs no worker), then decide each as it pauses.
     for (const [i, id] of ids.entries())
-      await client.workflow.start('agentRun', {
-        taskQueue,
-        workflowId: id,
-        // Short activity timeouts: an activity lost with a killed worker is retried in seconds, not minutes.
-        args: [
-          {
-            agent: 'email-assistant',
-            input: `Send the report to alice and delete the draft record DR-${i}`,
-            modelTimeout: '5s',
-            toolTimeout: '5s',
-          },
-        ],
-      });
+      await startEmailRun(client, taskQueue, id, `Send the report to alice and delete the draft record DR-${i}`);
     const decided = new Set<string>();
     const deadline = Date.now() + 900_000;
     while (decided.size < runs && Date.now() < deadline) {
