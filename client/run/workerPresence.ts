@@ -124,24 +124,8 @@ export async function runUnserved(
   const handle = client.workflow.getHandle(workflowId);
   const run = place.status === 'RUNNING' ? await handle.describe() : undefined;
   const task = run?.raw.pendingWorkflowTask;
-  if (task) {
-    const since = (t: typeof task.scheduledTime) => now() - (optionalTsToMs(t) ?? now());
-    if (task.state === SCHEDULED_TASK)
-      return since(task.scheduledTime) >= STALLED_TASK_MS ? workerDownError(place.taskQueue, workflowId) : undefined;
-    // Started: the server hands a task to a dead worker's poll it still holds, and the task waits out its timeout.
-    // A live worker that took a task from the queue polls again at once; a dead one's last poll is the one that took
-    // it. (A task from a worker's sticky queue, neither the first nor a retried one, is renewed on that queue instead:
-    // not judged.)
-    const fromQueue = (run?.historyLength ?? 0) <= 3 || (task.attempt ?? 1) > 1;
-    const started = optionalTsToMs(task.startedTime) ?? now();
-    if (
-      fromQueue &&
-      since(task.startedTime) >= STALLED_TASK_MS &&
-      !(await workerPolls(client, place.taskQueue, started + 1))
-    )
-      return workerDownError(place.taskQueue, workflowId);
-    return undefined;
-  }
+  if (task && (await taskStalled(client, place.taskQueue, task, run.historyLength, now())))
+    return workerDownError(place.taskQueue, workflowId);
   const asked = now();
   try {
     await client.withDeadline(asked + PROBE_MS, () => handle.query(PROBE_QUERY));
@@ -156,6 +140,27 @@ export async function runUnserved(
       .catch(() => undefined);
     return workerDownError(place.taskQueue, workflowId);
   }
+}
+
+/**
+ * Whether the run's workflow task shows its worker gone before any query: scheduled and not started for
+ * STALLED_TASK_MS, or started from the queue that long ago by a poll no other followed (the server hands tasks to
+ * polls a dead worker left open; a live worker that took one polls again at once). A younger task, or one started
+ * on a worker's sticky queue (neither a run's first task nor a retry), is left to the probe: the signal that
+ * scheduled it may have come a moment ago, and the task's worker answers the probe as soon as the task is done.
+ */
+async function taskStalled(
+  client: Client,
+  taskQueue: string,
+  task: temporal.api.workflow.v1.IPendingWorkflowTaskInfo,
+  historyLength: number,
+  now: number,
+): Promise<boolean> {
+  const age = (t: typeof task.scheduledTime) => now - (optionalTsToMs(t) ?? now);
+  if (task.state === SCHEDULED_TASK) return age(task.scheduledTime) >= STALLED_TASK_MS;
+  const fromQueue = historyLength <= 3 || (task.attempt ?? 1) > 1;
+  if (!fromQueue || age(task.startedTime) < STALLED_TASK_MS) return false;
+  return !(await workerPolls(client, taskQueue, (optionalTsToMs(task.startedTime) ?? now) + 1));
 }
 
 /**

@@ -9,7 +9,8 @@ import { Client } from '@temporalio/client';
 import { Runner } from '../../client';
 import { approvalsAcross } from '../../client/approvals/approvalsReport';
 import { keptLine } from '../../client/run/keptDecisions';
-import { workerDownLine } from '../../client/run/workerPresence';
+import { PROBE_MS, workerDownLine } from '../../client/run/workerPresence';
+import { describeRun } from '../../client/run/runReads';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 import { cliEnv, countersignExit } from '../support/countersignCli';
 import { spawnTs, type Spawned } from '../support/processes';
@@ -112,6 +113,11 @@ test('the only worker SIGKILLed while a call waits: start --wait, show, pending 
       `approve of call ${callId} is kept in run ${workflowId}'s history, not applied yet: the worker takes it when one runs on task queue "${taskQueue}" again, if the call still waits then (countersign audit ${workflowId} shows what came of it)`,
     );
     expect(await outboxOf(outbox)).toHaveLength(0); // nothing ran while no worker did
+    // The kept approval's workflow task went to the dead worker's sticky poll and waits out its timeout: a read now
+    // is judged by the probe (PROBE_MS), not by waiting out a query (ANSWER_MS).
+    const readAt = Date.now();
+    await expect(describeRun(client, workflowId)).rejects.toThrow(workerDownLine(taskQueue, workflowId));
+    expect(Date.now() - readAt).toBeLessThan(PROBE_MS + 2_000);
 
     // Started again: the kept approval is taken, the email sent once, the run completes; the other run goes on too.
     worker = await startWorker();
