@@ -38,7 +38,7 @@ export const anyOf = (columns: string[], n: number): string =>
 export const isoTime = (s: string | undefined): string | undefined =>
   s === undefined || Number.isNaN(Date.parse(s)) ? s : new Date(s).toISOString();
 
-/** Writes `w` into the ledger `ledgerId` (each new record carries it; the result names it). */
+/** Writes `w` into the ledger `ledgerId` (the result names it; the records' ledger_id NULL says it too). */
 export async function appendWrite(
   db: SchemaRunner,
   dialect: Dialect,
@@ -46,7 +46,7 @@ export async function appendWrite(
   ledgerId: string,
 ): Promise<LedgerWriteResult> {
   const { loaded, skipped } = await loadWrite(db, dialect, w);
-  await saveWrite(db, w, foldWrite(w, loaded), ledgerId);
+  await saveWrite(db, w, foldWrite(w, loaded));
   return { written: loaded.fresh.length, skipped, ledgerId };
 }
 
@@ -138,24 +138,20 @@ async function chainEndOf(db: SchemaRunner, w: LedgerWrite): Promise<ChainEnd> {
 }
 
 /** Save: the call rows (and their approvers), the placeholders they absorbed, the new entries and the chain's end. */
-async function saveWrite(db: SchemaRunner, w: LedgerWrite, folded: FoldedWrite, ledgerId: string): Promise<void> {
+async function saveWrite(db: SchemaRunner, w: LedgerWrite, folded: FoldedWrite): Promise<void> {
   await saveCalls(db, folded.calls);
   for (const part of chunks(folded.placeholders, 200))
     await db.run(
       `DELETE FROM ledger_calls WHERE chain_id = '' AND ${anyOf(['workflow_id', 'call_id'], part.length)}`,
       part.flatMap((p) => [p.workflowId, p.callId]),
     );
-  if (folded.entries.length) await saveEntries(db, w, folded, ledgerId);
+  if (folded.entries.length) await saveEntries(db, w, folded);
 }
 
-async function saveEntries(
-  db: SchemaRunner,
-  w: LedgerWrite,
-  { entries, end }: FoldedWrite,
-  ledgerId: string,
-): Promise<void> {
-  const writtenAt = new Date().toISOString();
+async function saveEntries(db: SchemaRunner, w: LedgerWrite, { entries, end }: FoldedWrite): Promise<void> {
+  const writtenMs = Date.now();
   // The record's JSON alone, packed: the rest of the hashed body is the row's columns (ledgerVerification.ts's chainRow).
+  // ledger_id stays NULL: the record is this ledger's (`ledgerId`, kept once in ledger_meta).
   const rows = entries.map(({ item, body, hash }) => [
     w.workflowId,
     w.chainId,
@@ -169,13 +165,12 @@ async function saveEntries(
     w.agent,
     w.taskQueue,
     pack(JSON.stringify(body.record)),
-    writtenAt,
-    ledgerId,
+    writtenMs,
   ]);
   for (const part of chunks(rows, 200))
     await db.run(
       `INSERT INTO ledger_entries (workflow_id, chain_id, seq, pos, prev_seq, hash, kind, call_id, at, agent, task_queue,
-        body, written_at, ledger_id) VALUES ${marks(part.length, 14)} ON CONFLICT DO NOTHING`,
+        body, written_ms) VALUES ${marks(part.length, 13)} ON CONFLICT DO NOTHING`,
       part.flat(),
     );
   await db.run(
@@ -193,14 +188,13 @@ async function saveCalls(db: SchemaRunner, rows: CallRow[]): Promise<void> {
     );
     await db.run(
       `INSERT INTO ledger_calls (workflow_id, chain_id, call_id, task_queue, agent, tool, status, approvers, requested_at,
-        decided_at, event_at, wait_ms, verified, path, reviewed_at, note, trail) VALUES ${marks(part.length, 17)}
+        decided, event_at, wait_ms, verified, path, reviewed_at, note, trail) VALUES ${marks(part.length, 17)}
        ON CONFLICT (workflow_id, chain_id, call_id) DO UPDATE SET task_queue = excluded.task_queue,
         agent = excluded.agent, tool = excluded.tool, status = excluded.status, approvers = excluded.approvers,
-        requested_at = excluded.requested_at, decided_at = excluded.decided_at, event_at = excluded.event_at,
+        requested_at = excluded.requested_at, decided = excluded.decided, event_at = excluded.event_at,
         wait_ms = excluded.wait_ms, verified = excluded.verified, path = excluded.path,
         reviewed_at = excluded.reviewed_at, note = excluded.note, trail = excluded.trail`,
-      // The trail (the last column) is kept packed.
-      values.flatMap((v) => [...v.slice(0, -1), pack(String(v[v.length - 1]))]),
+      values.flatMap(storedCall),
     );
     await db.run(
       `DELETE FROM ledger_call_approvers WHERE ${anyOf(['workflow_id', 'chain_id', 'call_id'], part.length)}`,
@@ -212,7 +206,7 @@ async function saveCalls(db: SchemaRunner, rows: CallRow[]): Promise<void> {
         t.chainId,
         t.callId,
         canonicalApprover(a),
-        a,
+        a === canonicalApprover(a) ? null : a, // NULL: spelled as its canonical name
         ...[10, 6, 5, 4, 3, 11].map((column) => values[i]![column]),
       ]),
     );
@@ -225,7 +219,20 @@ async function saveCalls(db: SchemaRunner, rows: CallRow[]): Promise<void> {
   }
 }
 
-/** A call row's columns, in ledger_calls' order, from its trail's record (ledgerRefold.ts checks them so too). */
+/**
+ * callColumns as ledger_calls keeps them: decided_at as `decided` (1: it is event_at, 0: none), the trail packed.
+ */
+const storedCall = (v: unknown[]): unknown[] => [
+  ...v.slice(0, 9),
+  v[9] === null ? 0 : 1,
+  ...v.slice(10, -1),
+  pack(String(v[v.length - 1])),
+];
+
+/** A stored call row with decided_at as callColumns has it (event_at when `decided`). */
+export const withDecidedAt = (r: Row): Row => ({ ...r, decided_at: Number(r.decided) === 1 ? r.event_at : null });
+
+/** A call row's columns, in ledger_calls' order (decided_at for `decided`), from its trail's record (ledgerRefold.ts checks them so too). */
 export function callColumns(t: CallRow, r: ApprovalRecord | undefined): unknown[] {
   const requestedAt = isoTime(r?.requestedAt);
   const decidedAt = isoTime(r?.decidedAt);

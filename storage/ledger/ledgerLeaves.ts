@@ -65,7 +65,7 @@ export async function placeNewRecords(db: SchemaRunner): Promise<number> {
   await db.run(
     `UPDATE ledger_entries SET ledger_seq = CAST(? AS BIGINT) + n.rn
      FROM (SELECT workflow_id AS w, chain_id AS c, seq AS s,
-             row_number() OVER (ORDER BY written_at, workflow_id, chain_id, pos) AS rn
+             row_number() OVER (ORDER BY written_ms, workflow_id, chain_id, pos) AS rn
            FROM ledger_entries WHERE ledger_seq IS NULL) AS n
      WHERE ledger_entries.workflow_id = n.w AND ledger_entries.chain_id = n.c AND ledger_entries.seq = n.s`,
     [size],

@@ -17,18 +17,19 @@ export type MigrationStep = string | ((db: SchemaRunner) => Promise<void>);
 
 const PAGE = 1_000;
 
-/** Copies `from` into `to` a page at a time in key order, each row through `map`. */
-async function copyRows(
+/** Copies `from` into `to` a page at a time in key order, each row through `map` (`select`: the columns read). */
+export async function copyRows(
   db: SchemaRunner,
-  o: { from: string; to: string; columns: string[]; key: string[]; map?: (r: Row) => Row },
+  o: { from: string; to: string; columns: string[]; select?: string[]; key: string[]; map?: (r: Row) => Row },
 ): Promise<void> {
   const cols = o.columns.join(', ');
+  const read = (o.select ?? o.columns).join(', ');
   const keys = o.key.join(', ');
   const one = `(${o.columns.map(() => '?').join(', ')})`;
   let after: unknown[] | undefined;
   for (;;) {
     const rows = await db.all(
-      `SELECT ${cols} FROM ${o.from}${after ? ` WHERE (${keys}) > (${o.key.map(() => '?').join(', ')})` : ''}
+      `SELECT ${read} FROM ${o.from}${after ? ` WHERE (${keys}) > (${o.key.map(() => '?').join(', ')})` : ''}
        ORDER BY ${keys} LIMIT ${PAGE}`,
       after ?? [],
     );

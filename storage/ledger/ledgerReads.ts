@@ -87,7 +87,7 @@ export async function pageOf(db: Pick<SchemaRunner, 'all'>, q: LedgerPageQuery):
 export function recordOfRow(r: Record<string, unknown>): ApprovalRecord {
   const text = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
   const requestedAt = text(r.requested_at);
-  const decidedAt = text(r.decided_at);
+  const decidedAt = Number(r.decided) === 1 ? text(r.event_at) : undefined;
   const path = text(r.path);
   const reviewedAt = text(r.reviewed_at);
   const note = text(r.note);

@@ -6,7 +6,7 @@
 import { canonicalApprover } from '../../contract/approverName';
 import type { LedgerReview } from '../../contract/ledgerRecords';
 import { type CallTrail, type FoldEntry, callRecord, foldCall } from '../../core/approvals/callFold';
-import { callColumns, storedTrail } from './ledgerAppend';
+import { callColumns, storedTrail, withDecidedAt } from './ledgerAppend';
 import type { ChainBody } from './ledgerChain';
 import type { LedgerProblem } from './ledgerStore';
 
@@ -42,6 +42,9 @@ const same = (a: unknown, b: unknown) =>
   (a === null || a === undefined) === (b === null || b === undefined) &&
   (a === null || a === undefined || String(a) === String(b));
 const shown = (v: unknown) => (v === null || v === undefined ? 'empty' : JSON.stringify(String(v)));
+
+/** An approvers row with its name as written (NULL: spelled as its canonical name). */
+const spelled = (a: Row): Row => ({ ...a, approver: a.approver ?? a.approver_canonical });
 
 /** A chain's kept records, parsed, in chain order. */
 export interface ChainRecord {
@@ -86,7 +89,7 @@ export function refoldChain(
     if (had) had.push(a);
     else named.set(String(a.call_id), [a]);
   }
-  for (const row of calls) {
+  for (const row of calls.map(withDecidedAt)) {
     const callId = String(row.call_id);
     if (unsure.has(callId)) {
       trails.delete(callId);
@@ -122,7 +125,7 @@ export function refoldChain(
     const wanted = new Map(
       (record?.approvers ?? []).map((name) => [canonicalApprover(name), name] as const).filter(([c]) => c),
     );
-    for (const a of named.get(callId) ?? []) {
+    for (const a of (named.get(callId) ?? []).map(spelled)) {
       const canonical = String(a.approver_canonical);
       const name = wanted.get(canonical);
       if (name === undefined) {

@@ -35,7 +35,7 @@ export async function reportOf(db: Db, dialect: Dialect, q: LedgerQuery): Promis
       { with: everyone, from: 'who JOIN ledger_call_approvers c ON c.approver_canonical = who.a' },
       'c.approver_canonical',
       where,
-      'c.approver',
+      'COALESCE(c.approver, c.approver_canonical)',
     ),
   ]);
   const total = new Map<string, number>();

@@ -3,6 +3,7 @@
 // TEXT keys are COLLATE "C" in PostgreSQL so ordering (and keyset paging) is by code point in both stores.
 import { randomBytes } from 'node:crypto';
 import { type MigrationStep, migration4 } from './ledgerMigration4';
+import { migration5 } from './ledgerMigration5';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -82,6 +83,7 @@ export const MIGRATIONS: Array<(d: Dialect) => MigrationStep[]> = [
       workflow_id ${key(d)} NOT NULL, chain_id ${key(d)} NOT NULL, seq INTEGER NOT NULL, pruned_at TEXT NOT NULL)`,
   ],
   migration4,
+  migration5,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

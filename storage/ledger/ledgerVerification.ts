@@ -150,11 +150,11 @@ async function verifyBatch(db: Pick<SchemaRunner, 'all'>, part: Key[]) {
 async function reviewsOf(db: Pick<SchemaRunner, 'all'>, calls: Row[]): Promise<Map<string, LedgerReview>> {
   const ids = [...new Set(calls.map((c) => String(c.call_id)))];
   const wanted = new Set(calls.map((c) => `${c.workflow_id}\u0000${c.call_id}`));
-  const found: Array<{ at: string; pos: number; review: LedgerReview }> = [];
+  const found: Array<{ at: number; pos: number; review: LedgerReview }> = [];
   for (let i = 0; i < ids.length; i += IDS) {
     const part = ids.slice(i, i + IDS);
     for (const r of await db.all(
-      `SELECT body, written_at, pos FROM ledger_entries WHERE kind = 'review' AND call_id IN (${part.map(() => '?').join(', ')})`,
+      `SELECT body, written_ms, pos FROM ledger_entries WHERE kind = 'review' AND call_id IN (${part.map(() => '?').join(', ')})`,
       part,
     )) {
       let review: LedgerReview;
@@ -164,7 +164,7 @@ async function reviewsOf(db: Pick<SchemaRunner, 'all'>, calls: Row[]): Promise<M
         continue; // its own chain names it
       }
       if (wanted.has(`${review.workflowId}\u0000${review.callId}`))
-        found.push({ at: String(r.written_at), pos: Number(r.pos), review });
+        found.push({ at: Number(r.written_ms), pos: Number(r.pos), review });
     }
   }
   found.sort((a, b) => (a.at === b.at ? a.pos - b.pos : a.at < b.at ? -1 : 1));

@@ -76,11 +76,16 @@ describe.each(['sqlite', 'postgres'] as const)('the %s ledger', (kind) => {
 
   test('a ledger of schema 1 (before ids) migrates: it gets an id, its records carry it, they still verify, and a checkpoint places them', async () => {
     await schemaOneLedger(url, exec);
+    // Each record's ledger: its ledger_id, NULL for this ledger's own (schema 5 keeps the id once, in ledger_meta).
     const ledgerIds = async () =>
-      (await exec(`SELECT ledger_id FROM ledger_entries ORDER BY seq`)).map((r) => r.ledger_id);
+      (
+        await exec(
+          `SELECT COALESCE(ledger_id, (SELECT value FROM ledger_meta WHERE name = 'ledger_id')) AS id FROM ledger_entries ORDER BY seq`,
+        )
+      ).map((r) => r.id);
     const upgraded = (await openLedger(url)) as LedgerStore & { migrated: number[] };
     try {
-      expect(upgraded.migrated).toEqual([2, 3, 4]);
+      expect(upgraded.migrated).toEqual([2, 3, 4, 5]);
       expect(upgraded.id).toMatch(/^[0-9a-f]{16}$/);
       expect(await ledgerIds()).toEqual([upgraded.id]);
       expect((await upgraded.approvals({ taskQueue: 'q-schema-1' })).records.map((r) => r.callId)).toEqual(['a']);
