@@ -9,6 +9,7 @@ import { openLedger } from '../storage/ledger/ledgerUrl';
 import { measureLedgerStores, type StoreFigures } from './ledgerStores';
 import { measureLedgerRuns, type LedgerRunsFigures } from './ledgerRuns';
 import { f1 } from './targets';
+import { RUNS_PER_TRANSACTION } from '../storage/ledger/ledgerStore';
 import type { Worker } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 
@@ -92,7 +93,7 @@ export function renderLedgerBench(r: LedgerBenchResult): string[] {
             `| a checkpoint after one more write (once) | ${f1(s.checkpointAgainMs!)} | — | — |`,
             `| \`verify --checkpoints\`: two signatures, the tree against both checkpoints (once) | ${f1(s.verifyCheckpointsMs!)} | — | — |`,
           ]),
-      `| writing the year (one write per run, as a backfill writes) | ${f1(s.loadSeconds)} s, ${Math.round(s.entries / s.loadSeconds).toLocaleString('en')} entries/s | < 600 s a million | ${s.loadSeconds * (1e6 / s.entries) < 600 ? 'met' : 'not met'} |`,
+      `| writing the year (${RUNS_PER_TRANSACTION} runs a transaction, as a backfill writes) | ${f1(s.loadSeconds)} s, ${Math.round(s.entries / s.loadSeconds).toLocaleString('en')} entries/s | < 600 s a million | ${s.loadSeconds * (1e6 / s.entries) < 600 ? 'met' : 'not met'} |`,
       ...(s.sizeMb
         ? [
             `| the ledger on disk | ${s.sizeMb.toFixed(0)} MB, ${Math.round((s.sizeMb * 2 ** 20) / s.entries).toLocaleString('en')} bytes per entry | ≤ 1,024 bytes | ${(s.sizeMb * 2 ** 20) / s.entries <= 1024 ? 'met' : 'not met'} |`,

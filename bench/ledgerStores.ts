@@ -1,5 +1,5 @@
-// The ledger's stores at a year's scale: a million audit entries written through store.write (one write per run, as a
-// backfill writes them) into SQLite and into PostgreSQL, then what the readers ask of them: a month's compliance
+// The ledger's stores at a year's scale: a million audit entries written as a backfill writes them (store.writeMany,
+// RUNS_PER_TRANSACTION runs a transaction) into SQLite and into PostgreSQL, then what the readers ask of them: a month's compliance
 // report and filtered pages of 50 (ten runs each), and what one more decision costs a write on the full store; then
 // verify of the whole ledger (chains and call rows), two signed checkpoints and verify against them.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { join } from 'node:path';
 import type { LedgerWrite } from '../contract/ledgerRecords';
-import type { LedgerStore } from '../storage/ledger/ledgerStore';
+import { type LedgerStore, RUNS_PER_TRANSACTION } from '../storage/ledger/ledgerStore';
 import { openLedger } from '../storage/ledger/ledgerUrl';
 import { checkCheckpoints, takeCheckpoint } from '../storage/ledger/ledgerCheckpoints';
 import { generateApproverKey } from '../client/signing/decisionSigning';
@@ -62,21 +62,23 @@ async function timed(times: number, fn: () => Promise<unknown>): Promise<number[
   return out;
 }
 
-/** Writes every run of the year, `inFlight` at a time; returns how many runs. */
+/** Writes every run of the year as a backfill does (RUNS_PER_TRANSACTION runs a transaction), `inFlight` at a time. */
 async function load(store: LedgerStore, entries: number, inFlight: number, log: (l: string) => void): Promise<number> {
   const writes = yearOfWrites(entries);
   let runs = 0;
   let done = 0;
-  const next = (): LedgerWrite | undefined => {
-    const w = writes.next();
-    return w.done ? undefined : w.value;
+  const next = (): LedgerWrite[] => {
+    const batch: LedgerWrite[] = [];
+    for (let w = writes.next(); !w.done; w = writes.next()) if (batch.push(w.value) >= RUNS_PER_TRANSACTION) break;
+    return batch;
   };
   const lane = async () => {
-    for (let w = next(); w; w = next()) {
-      runs += 1;
-      const r = await store.write(w);
-      done += r.written;
-      if (runs % 20_000 === 0) log(`  ${store.describe}: ${done.toLocaleString('en')} entries written`);
+    for (let batch = next(); batch.length; batch = next()) {
+      for (const r of await store.writeMany(batch)) done += r.written;
+      const before = runs;
+      runs += batch.length;
+      if (Math.floor(runs / 20_000) > Math.floor(before / 20_000))
+        log(`  ${store.describe}: ${done.toLocaleString('en')} entries written`);
     }
   };
   await Promise.all(Array.from({ length: inFlight }, lane));

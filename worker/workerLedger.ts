@@ -93,6 +93,7 @@ class LaterLedger implements LedgerStore {
   }
 
   write: LedgerStore['write'] = async (w) => (await this.store()).write(w);
+  writeMany: LedgerStore['writeMany'] = async (ws) => (await this.store()).writeMany(ws);
   approvals: LedgerStore['approvals'] = async (q) => (await this.store()).approvals(q);
   report: LedgerStore['report'] = async (q) => (await this.store()).report(q);
   verify: LedgerStore['verify'] = async (q) => (await this.store()).verify(q);

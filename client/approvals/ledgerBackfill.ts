@@ -8,7 +8,7 @@ import type { LedgerReview, LedgerWrite } from '../../contract/ledgerRecords';
 import { WORKFLOW_TYPE, pendingApprovalsQuery } from '../../contract/messages';
 import { HitlAgent } from '../../contract/searchAttributes';
 import { ledgerEntriesOf, ledgerPendingOf } from '../../core/approvals/ledgerEntries';
-import type { LedgerStore } from '../../storage/ledger/ledgerStore';
+import { type LedgerStore, RUNS_PER_TRANSACTION } from '../../storage/ledger/ledgerStore';
 import { setting } from '../../temporal.config';
 import { CountersignError } from '../errors';
 import { auditOf } from '../run/runReads';
@@ -116,13 +116,28 @@ export async function backfillLedger(client: Client, o: BackfillOptions = {}): P
   if (since) clauses.push(`(ExecutionStatus = 'Running' OR CloseTime >= '${since}')`);
   return withLedger(o.ledger, async (ledger) => {
     const result: BackfillResult = { runs: 0, written: 0, skipped: 0 };
-    // One run at a time, oldest first: a run that cannot be read stops the backfill with what came before kept.
-    for (const run of await newestRuns(client, clauses.join(' AND '))) {
-      const done = await ledger.write(await writeOf(client, run));
-      Object.assign(result, { runs: result.runs + 1, written: result.written + done.written });
-      result.skipped += done.skipped;
-      o.onRun?.(run.workflowId, done.written);
+    // Read oldest first, written RUNS_PER_TRANSACTION runs a transaction: a run that cannot be read stops the
+    // backfill with what came before it written.
+    let batch: LedgerWrite[] = [];
+    const flush = async () => {
+      const written = await ledger.writeMany(batch);
+      written.forEach((done, i) => {
+        Object.assign(result, { runs: result.runs + 1, written: result.written + done.written });
+        result.skipped += done.skipped;
+        o.onRun?.(batch[i]!.workflowId, done.written);
+      });
+      batch = [];
+    };
+    try {
+      for (const run of await newestRuns(client, clauses.join(' AND '))) {
+        batch.push(await writeOf(client, run));
+        if (batch.length >= RUNS_PER_TRANSACTION) await flush();
+      }
+    } catch (err) {
+      await flush();
+      throw err;
     }
+    await flush();
     result.written += await backfillReviews(
       client,
       ledger,

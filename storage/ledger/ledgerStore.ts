@@ -78,6 +78,11 @@ export interface LedgerStore {
   readonly id?: string;
   /** Writes a run's new entries and pending calls in one transaction (see LedgerWrite); retried writes skip. */
   write(w: LedgerWrite): Promise<LedgerWriteResult>;
+  /**
+   * Several writes (a backfill's runs) in one transaction, each kept as `write` would keep it, in order; all or none.
+   * One commit for many runs: a million entries load several times faster than one write each.
+   */
+  writeMany(ws: LedgerWrite[]): Promise<LedgerWriteResult[]>;
   /** The calls matching, a page at a time. */
   approvals(q: LedgerPageQuery): Promise<LedgerPage>;
   report(q: LedgerQuery): Promise<ComplianceReport>;
@@ -106,6 +111,12 @@ export interface LedgerStore {
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * How many runs a backfill (and the bench's load) writes per transaction: a commit costs about as much as a run's
+ * write, and a few hundred kilobytes of data a transaction keep PostgreSQL's locks and SQLite's WAL frames short.
+ */
+export const RUNS_PER_TRANSACTION = 100;
 
 /** The one line that says which ledger a process uses: `approvals ledger: sqlite /srv/app/.temporal/ledger.db (id …)`. */
 export const ledgerInUse = (l: Pick<LedgerStore, 'describe' | 'id'>): string =>

@@ -51,6 +51,18 @@ class SqlLedger implements LedgerStore {
     );
   }
 
+  writeMany(ws: LedgerWrite[]): Promise<LedgerWriteResult[]> {
+    if (!ws.length) return Promise.resolve([]);
+    return this.driver.transaction(
+      async (db) => {
+        const results: LedgerWriteResult[] = [];
+        for (const w of ws) results.push(await appendWrite(db, this.driver.dialect, w, this.id));
+        return results;
+      },
+      ws.map((w) => `${w.workflowId}\n${w.chainId}`),
+    );
+  }
+
   async heldRuns(workflowIds: string[]): Promise<Set<string>> {
     const held = new Set<string>();
     for (let i = 0; i < workflowIds.length; i += 500) {

@@ -30,6 +30,35 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger', (kind) => {
     expect((await store.chain({ workflowId: 'idem-1', chainId: 'idem-1-first' })).map((r) => r.seq)).toEqual([1, 2, 3]);
   });
 
+  test('writeMany keeps several runs in one transaction as write keeps each: a retried batch, or one beside single writes, keeps each entry once', async () => {
+    const ledgerId = store.id;
+    const a = run('many-1', 'q-many', { entries: [entry(1, 'a'), entry(2, 'b')] });
+    const b = run('many-2', 'q-many', { entries: [entry(1, 'a', { decision: 'rejected', approver: 'Bob' })] });
+    expect(await store.writeMany([a, b, a])).toEqual([
+      { written: 2, skipped: 0, ledgerId },
+      { written: 1, skipped: 0, ledgerId },
+      { written: 0, skipped: 2, ledgerId },
+    ]);
+    await store.write({ ...a, entries: [entry(3, 'c')] });
+    expect(await store.writeMany([{ ...a, entries: [...a.entries!, entry(3, 'c'), entry(4, 'd')] }, b])).toEqual([
+      { written: 1, skipped: 3, ledgerId },
+      { written: 0, skipped: 1, ledgerId },
+    ]);
+    expect(await store.writeMany([])).toEqual([]);
+    const records = await all(store, { taskQueue: 'q-many' });
+    expect(records.map((r) => [r.workflowId, r.callId, r.status])).toEqual([
+      ['many-1', 'a', 'approved'],
+      ['many-1', 'b', 'approved'],
+      ['many-1', 'c', 'approved'],
+      ['many-1', 'd', 'approved'],
+      ['many-2', 'a', 'rejected'],
+    ]);
+    expect((await store.chain({ workflowId: 'many-1', chainId: 'many-1-first' })).map((r) => r.seq)).toEqual([
+      1, 2, 3, 4,
+    ]);
+    expect((await store.verify({})).problems).toEqual([]);
+  });
+
   test('each run (and each reuse of its workflow id) has a chain of its own, entries without arguments', async () => {
     await store.write(run('chain-1', 'q-chain', { entries: [entry(1, 'a', { argumentsDigest: 'abc' })] }));
     await store.write(run('chain-1', 'q-chain', { chainId: 'chain-1-second', entries: [entry(1, 'a')] }));
