@@ -220,19 +220,29 @@ async function saveCalls(db: SchemaRunner, rows: CallRow[]): Promise<void> {
 }
 
 /**
- * callColumns as ledger_calls keeps them: decided_at as `decided` (1: it is event_at, 0: none), the trail packed.
+ * callColumns as ledger_calls keeps them (schema 5): decided_at as `decided` (1: it is event_at, 0: none),
+ * requested_at NULL when it is decided_at less wait_ms, the trail packed.
  */
 const storedCall = (v: unknown[]): unknown[] => [
-  ...v.slice(0, 9),
+  ...v.slice(0, 8),
+  v[9] !== null && v[11] !== null ? null : v[8],
   v[9] === null ? 0 : 1,
   ...v.slice(10, -1),
   pack(String(v[v.length - 1])),
 ];
 
-/** A stored call row with decided_at as callColumns has it (event_at when `decided`). */
-export const withDecidedAt = (r: Row): Row => ({ ...r, decided_at: Number(r.decided) === 1 ? r.event_at : null });
+/** A stored call row with decided_at and requested_at as callColumns has them. */
+export function callTimes(r: Row): Row {
+  const decided = Number(r.decided) === 1;
+  const derived = decided && r.wait_ms !== null && r.wait_ms !== undefined && r.requested_at === null;
+  return {
+    ...r,
+    decided_at: decided ? r.event_at : null,
+    requested_at: derived ? new Date(Date.parse(String(r.event_at)) - Number(r.wait_ms)).toISOString() : r.requested_at,
+  };
+}
 
-/** A call row's columns, in ledger_calls' order (decided_at for `decided`), from its trail's record (ledgerRefold.ts checks them so too). */
+/** A call row's columns as callTimes reads them, from its trail's record (ledgerRefold.ts checks them so too). */
 export function callColumns(t: CallRow, r: ApprovalRecord | undefined): unknown[] {
   const requestedAt = isoTime(r?.requestedAt);
   const decidedAt = isoTime(r?.decidedAt);

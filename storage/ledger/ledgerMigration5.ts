@@ -3,7 +3,8 @@
 // PostgreSQL before. Each big table is made again and its rows copied, in the opening transaction, as schema 4 was:
 // - ledger_entries: `written_ms` (milliseconds since 1970) for `written_at`'s 24-character text, and `ledger_id`
 //   NULL for a record written to this ledger (ledger_meta's id; every record a store writes is its own);
-// - ledger_calls: `decided` (1 or 0) for `decided_at`, which was always event_at when set;
+// - ledger_calls: `decided` (1 or 0) for `decided_at`, which was always event_at when set, and requested_at NULL
+//   when it is decided_at less wait_ms (ledgerAppend.ts's callTimes puts both back);
 // - ledger_call_approvers: `approver` NULL when it is spelled as its canonical name (the common case);
 // - PostgreSQL only: its tables are heaps, so a primary key in page order was a second copy of the row's key and
 //   time. ledger_calls is keyed by the call, with an index on event_at alone; ledger_call_approvers by the call and
@@ -75,8 +76,18 @@ export function migration5(d: Dialect): MigrationStep[] {
         columns: [...CALL_COLUMNS, 'decided'],
         select: [...CALL_COLUMNS, 'decided_at'],
         key: ['workflow_id', 'chain_id', 'call_id'],
-        // A decided_at that was not event_at could only have been written by hand: verify names it as decided.
-        map: (r: Row) => ({ ...r, decided: r.decided_at === null ? 0 : 1 }),
+        // A decided_at other than event_at (only ever written by hand) has no column now: event_at is compared.
+        map: (r: Row) => {
+          const derived =
+            r.decided_at !== null && r.wait_ms !== null && r.requested_at !== null
+              ? new Date(Date.parse(String(r.event_at)) - Number(r.wait_ms)).toISOString()
+              : undefined;
+          return {
+            ...r,
+            decided: r.decided_at === null ? 0 : 1,
+            requested_at: derived === r.requested_at ? null : r.requested_at,
+          };
+        },
       }),
     `DROP TABLE ledger_calls`,
     `ALTER TABLE ledger_calls_5 RENAME TO ledger_calls`,

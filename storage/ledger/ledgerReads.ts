@@ -3,7 +3,7 @@
 // OFFSET, so the thousandth page costs what the first does). The cursor is opaque to callers (base64url JSON).
 import type { ApprovalRecord, ApprovalStatus } from '../../core/approvals/approvalHistory';
 import { canonicalApprover } from '../../contract/approverName';
-import { isoTime } from './ledgerAppend';
+import { callTimes, isoTime } from './ledgerAppend';
 import type { SchemaRunner } from './ledgerSchema';
 import type { LedgerPage, LedgerPageQuery, LedgerQuery } from './ledgerStore';
 
@@ -84,10 +84,11 @@ export async function pageOf(db: Pick<SchemaRunner, 'all'>, q: LedgerPageQuery):
 }
 
 /** A call row as the record readers show. */
-export function recordOfRow(r: Record<string, unknown>): ApprovalRecord {
+export function recordOfRow(stored: Record<string, unknown>): ApprovalRecord {
+  const r = callTimes(stored);
   const text = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
   const requestedAt = text(r.requested_at);
-  const decidedAt = Number(r.decided) === 1 ? text(r.event_at) : undefined;
+  const decidedAt = text(r.decided_at);
   const path = text(r.path);
   const reviewedAt = text(r.reviewed_at);
   const note = text(r.note);

@@ -6,7 +6,7 @@
 import { canonicalApprover } from '../../contract/approverName';
 import type { LedgerReview } from '../../contract/ledgerRecords';
 import { type CallTrail, type FoldEntry, callRecord, foldCall } from '../../core/approvals/callFold';
-import { callColumns, storedTrail, withDecidedAt } from './ledgerAppend';
+import { callColumns, storedTrail, callTimes } from './ledgerAppend';
 import type { ChainBody } from './ledgerChain';
 import type { LedgerProblem } from './ledgerStore';
 
@@ -89,7 +89,7 @@ export function refoldChain(
     if (had) had.push(a);
     else named.set(String(a.call_id), [a]);
   }
-  for (const row of calls.map(withDecidedAt)) {
+  for (const row of calls.map(callTimes)) {
     const callId = String(row.call_id);
     if (unsure.has(callId)) {
       trails.delete(callId);

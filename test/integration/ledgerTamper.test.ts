@@ -1,7 +1,7 @@
 // Issue 45's tamper suite, on a real SQLite file and a real PostgreSQL: a ledger with decided, quorum, waiting,
 // cut-off and reviewed calls verifies clean and is checkpointed twice (signed, into a witness folder); then each
 // hand edit below is made, and `countersign ledger verify --checkpoints` exits 1 with a line naming what changed:
-// a report row's status and approver, an approvers row, a chain's tail deleted with its head fixed, a whole chain,
+// a report row's status, approver and times, an approvers row, a chain's tail deleted with its head fixed, a whole chain,
 // a run's records deleted (as after its history left Temporal), records reordered, and a forged newest checkpoint.
 // Edits the chains alone cannot see (a tail deleted and covered up) are shown to pass without the witness.
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -109,10 +109,13 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger, tampered with', (kin
     });
   });
 
-  test("a report row's status and approver, and an approvers row: named with the run, the call and the column", async () => {
+  test("a report row's status, approver and times, and an approvers row: named with the run, the call and the column", async () => {
     await sql(
-      `UPDATE ledger_calls SET status = 'approved', approvers = '["alice"]', task_queue = 'q-other' WHERE workflow_id = 'status'`,
+      `UPDATE ledger_calls SET status = 'approved', approvers = '["alice"]', task_queue = 'q-other', wait_ms = wait_ms + 1000
+       WHERE workflow_id = 'status'`,
     );
+    // Times the table keeps as flags and differences (decided: event_at; requested_at: decided_at less wait_ms).
+    await sql(`UPDATE ledger_calls SET decided = 0 WHERE workflow_id = 'quorum'`);
     await sql(
       `UPDATE ledger_call_approvers SET approver = 'Mallory', approver_canonical = 'mallory' WHERE workflow_id = 'quorum' AND approver = 'Ann'`,
     );
@@ -124,6 +127,10 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger, tampered with', (kin
         'countersign: changed: run status (chain status-first) call c1 (seq 1): ledger_calls.task_queue is "q-other", its records say "q-tamper"',
         'countersign: changed: run status (chain status-first) call c1 (seq 1): ledger_calls.status is "approved", its chain says "rejected"',
         'countersign: changed: run status (chain status-first) call c1 (seq 1): ledger_calls.approvers is "[\\"alice\\"]", its chain says "[\\"Bob\\"]"',
+        'countersign: changed: run status (chain status-first) call c1 (seq 1): ledger_calls.wait_ms is "11000", its chain says "10000"',
+        'countersign: changed: run status (chain status-first) call c1 (seq 1): ledger_calls.requested_at is "2025-12-31T23:59:59.000Z", its chain says "2026-01-01T00:00:00.000Z"',
+        'countersign: changed: run quorum (chain quorum-first) call c1 (seq 2): ledger_calls.decided_at is empty, its chain says "2026-01-01T00:00:10.000Z"',
+        'countersign: changed: run quorum (chain quorum-first) call c1 (seq 2): ledger_calls.requested_at is empty, its chain says "2026-01-01T00:00:00.000Z"',
         'countersign: changed: run quorum (chain quorum-first) call c1 (seq 2): ledger_call_approvers names "Mallory", who is not among its chain\'s approvers',
         'countersign: changed: run quorum (chain quorum-first) call c1 (seq 2): ledger_call_approvers is missing "Ann", one of its chain\'s approvers',
       ]),
