@@ -94,11 +94,17 @@ export function renderLedgerBench(r: LedgerBenchResult): string[] {
             `| \`verify --checkpoints\`: two signatures, the tree against both checkpoints (once) | ${f1(s.verifyCheckpointsMs!)} | — | — |`,
           ]),
       `| writing the year (${RUNS_PER_TRANSACTION} runs a transaction, as a backfill writes) | ${f1(s.loadSeconds)} s, ${Math.round(s.entries / s.loadSeconds).toLocaleString('en')} entries/s | < 600 s a million | ${s.loadSeconds * (1e6 / s.entries) < 600 ? 'met' : 'not met'} |`,
-      ...(s.sizeMb
-        ? [
-            `| the ledger on disk | ${s.sizeMb.toFixed(0)} MB, ${Math.round((s.sizeMb * 2 ** 20) / s.entries).toLocaleString('en')} bytes per entry | ≤ 1,024 bytes | ${(s.sizeMb * 2 ** 20) / s.entries <= 1024 ? 'met' : 'not met'} |`,
-          ]
-        : []),
+      ...[
+        ['the ledger on disk after the load', s.loadedMb],
+        // PostgreSQL's UPDATE of each record leaves its old row version until (auto)vacuum frees it for reuse.
+        ['the ledger on disk at the end (every record placed in the tree by the checkpoints)', s.sizeMb],
+      ].flatMap(([what, mb]) =>
+        typeof mb === 'number'
+          ? [
+              `| ${what} | ${mb.toFixed(0)} MB, ${Math.round((mb * 2 ** 20) / s.entries).toLocaleString('en')} bytes per entry | ≤ 1,024 bytes | ${(mb * 2 ** 20) / s.entries <= 1024 ? 'met' : 'not met'} |`,
+            ]
+          : [],
+      ),
       '',
     );
   }

@@ -25,8 +25,10 @@ export interface StoreFigures {
   runs: number;
   /** Writing the year, whole: entries per second. */
   loadSeconds: number;
-  /** The ledger's size on disk afterwards (MB; SQLite's file, its WAL folded in; PostgreSQL's tables and indexes). */
+  /** The ledger's size on disk at the end (MB; SQLite's file, its WAL folded in; PostgreSQL's tables and indexes). */
   sizeMb?: number;
+  /** The same right after the load, before the checkpoints place every record (an UPDATE of each row). */
+  loadedMb?: number;
   monthReportMs: Quantiles;
   /** The calls the month's report counted. */
   monthCalls: number;
@@ -101,6 +103,7 @@ async function measureStore(
   const t0 = process.hrtime.bigint();
   const runs = await load(store, o.entries, o.inFlight, o.log);
   const loadSeconds = ms(t0) / 1000;
+  const loadedMb = await o.sizeMb();
   const month = { sinceIso: `${LAST_MONTH}-01T00:00:00.000Z`, untilIso: '2026-12-01T00:00:00.000Z' };
   let monthCalls = 0;
   const monthReport = await timed(o.repeats, async () => (monthCalls = (await store.report(month)).total));
@@ -144,6 +147,7 @@ async function measureStore(
     runs,
     loadSeconds,
     sizeMb: await o.sizeMb(),
+    loadedMb,
     monthReportMs: quantiles(monthReport),
     monthCalls,
     pageByToolStatusMs: quantiles(byToolStatus),
