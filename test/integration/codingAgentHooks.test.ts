@@ -19,26 +19,28 @@ const repo = join(root, 'repo');
 const name = `hooks-${randomUUID().slice(0, 8)}`;
 const config = join(root, 'gateway.json');
 const PUBLIC_URL = 'http://inbox.example.test';
+const rules = [
+  { tool: 'Bash', command: '^(rm|terraform apply|kubectl delete|git push --force)', needsApproval: true },
+  { tool: 'Shell', command: '^rm ', needsApproval: true },
+  { tool: 'Write', filePath: '/etc/**', deny: 'never write under /etc' },
+  { tool: 'Write', filePath: `${repo}/**`, needsApproval: false },
+  { tool: 'Write', needsApproval: true },
+];
+writeFileSync(config, JSON.stringify({ name, servers: {}, hooks: { rules, otherwise: 'allow', wait: '15s' } }));
+// The two tests that wait the wait out get a gateway of their own whose wait is short, still well above what a retry
+// and the CLI's pending and approve take on a loaded machine (the retry must still be waiting when approved).
+const SHORT_WAIT_S = 8;
+const shortName = `${name}-short`;
+const shortConfig = join(root, 'gateway-short.json');
 writeFileSync(
-  config,
-  JSON.stringify({
-    name,
-    servers: {},
-    hooks: {
-      rules: [
-        { tool: 'Bash', command: '^(rm|terraform apply|kubectl delete|git push --force)', needsApproval: true },
-        { tool: 'Shell', command: '^rm ', needsApproval: true },
-        { tool: 'Write', filePath: '/etc/**', deny: 'never write under /etc' },
-        { tool: 'Write', filePath: `${repo}/**`, needsApproval: false },
-        { tool: 'Write', needsApproval: true },
-      ],
-      otherwise: 'allow',
-      wait: '15s',
-    },
-  }),
+  shortConfig,
+  JSON.stringify({ name: shortName, servers: {}, hooks: { rules, otherwise: 'allow', wait: `${SHORT_WAIT_S}s` } }),
 );
 let gateway: RunningGateway;
+let shortGateway: RunningGateway;
 let hookUrl: string;
+let shortHookUrl: string;
+const hookUrlOf = (g: RunningGateway) => g.url.replace(/\/mcp$/, '/hooks/claude-code');
 
 const gatewayEnv = {
   COUNTERSIGN_PUBLIC_URL: PUBLIC_URL,
@@ -46,11 +48,14 @@ const gatewayEnv = {
 };
 
 beforeAll(async () => {
-  gateway = await startGatewayProcess(config, [], gatewayEnv);
-  hookUrl = gateway.url.replace(/\/mcp$/, '/hooks/claude-code');
+  [gateway, shortGateway] = await Promise.all([
+    startGatewayProcess(config, [], gatewayEnv),
+    startGatewayProcess(shortConfig, [], gatewayEnv),
+  ]);
+  [hookUrl, shortHookUrl] = [hookUrlOf(gateway), hookUrlOf(shortGateway)];
 });
 afterAll(async () => {
-  await gateway?.stop();
+  await Promise.all([gateway?.stop(), shortGateway?.stop()]);
 });
 
 /** Claude Code's PreToolUse input as its hooks reference shows it. */
@@ -70,29 +75,35 @@ function preToolUse(toolName: string, toolInput: Record<string, unknown>, sessio
 interface Answer {
   hookSpecificOutput: { hookEventName: string; permissionDecision: string; permissionDecisionReason: string };
 }
-async function hook(body: unknown, raw?: string): Promise<{ status: number; body: Answer & { error?: string } }> {
-  const res = await fetch(hookUrl, {
+async function hook(
+  body: unknown,
+  raw?: string,
+  url = hookUrl,
+): Promise<{ status: number; body: Answer & { error?: string } }> {
+  const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: raw ?? JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as never };
 }
+/** The same request to the short-wait gateway. */
+const shortHook = (body: unknown) => hook(body, undefined, shortHookUrl);
 const decisionOf = (a: Answer) => a.hookSpecificOutput.permissionDecision;
 const reasonOf = (a: Answer) => a.hookSpecificOutput.permissionDecisionReason;
 
 type Row = { workflowId: string; callId: string; toolName: string; arguments: string };
-async function pending(): Promise<Row[]> {
-  const { stdout } = await countersign(['pending', '--agent', name, '--json']);
+async function pending(agent = name): Promise<Row[]> {
+  const { stdout } = await countersign(['pending', '--agent', agent, '--json']);
   return JSON.parse(stdout) as Row[];
 }
-async function untilPending(count: number): Promise<Row[]> {
+async function untilPending(count: number, agent = name): Promise<Row[]> {
   for (let i = 0; i < 120; i++) {
-    const rows = await pending();
+    const rows = await pending(agent);
     if (rows.length >= count) return rows;
     await new Promise((r) => setTimeout(r, 300));
   }
-  throw new Error(`never ${count} pending call(s) of ${name}`);
+  throw new Error(`never ${count} pending call(s) of ${agent}`);
 }
 
 test('a call no rule matches is allowed at once, and nothing is booked', async () => {
@@ -136,31 +147,31 @@ test('Bash `rm -rf build` waits for a person; approved with the CLI it answers a
 
 test('the wait runs out: deny naming where to decide; a retry joins the call, and once approved gets allow', async () => {
   const input = preToolUse('Bash', { command: 'terraform apply -auto-approve' });
-  const first = (await hook(input)).body; // 15 s: the gateway's wait
+  const first = (await shortHook(input)).body; // the short gateway's wait
   expect(decisionOf(first)).toBe('deny');
-  const [row] = await untilPending(1);
+  const [row] = await untilPending(1, shortName);
   expect(reasonOf(first)).toContain(`${PUBLIC_URL}/runs/${row!.workflowId}`);
   expect(reasonOf(first)).toContain(`countersign approve ${row!.workflowId} call`);
-  const retry = hook({ ...input, tool_use_id: 'toolu_retry' });
+  const retry = shortHook({ ...input, tool_use_id: 'toolu_retry' });
   await new Promise((r) => setTimeout(r, 1_000));
-  expect(await pending()).toHaveLength(1); // joined, not a second call
+  expect(await pending(shortName)).toHaveLength(1); // joined, not a second call
   await countersign(['approve', row!.workflowId, 'call']);
   expect(decisionOf((await retry).body)).toBe('allow');
   // One approval answers one request: the same input again is a new call.
-  const again = hook(input);
-  const [next] = await untilPending(1);
+  const again = shortHook(input);
+  const [next] = await untilPending(1, shortName);
   await countersign(['reject', next!.workflowId, 'call', '--message', 'once was enough']);
   expect(reasonOf((await again).body)).toMatch(/once was enough/);
 });
 
 test('an approval given after the wait ran out is collected by the next identical request', async () => {
   const input = preToolUse('Bash', { command: 'kubectl delete pod web-1' });
-  const first = hook(input);
-  const [row] = await untilPending(1);
+  const first = shortHook(input);
+  const [row] = await untilPending(1, shortName);
   expect(decisionOf((await first).body)).toBe('deny');
   await countersign(['approve', row!.workflowId, 'call']);
-  expect(await pending()).toEqual([]);
-  expect(decisionOf((await hook(input)).body)).toBe('allow');
+  expect(await pending(shortName)).toEqual([]);
+  expect(decisionOf((await shortHook(input)).body)).toBe('allow');
 });
 
 test('a Write outside the repository shows the approver its diff; one inside is allowed', async () => {
