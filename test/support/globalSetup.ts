@@ -18,7 +18,13 @@ export default async function globalSetup(): Promise<void> {
       ui: true, // the Web UI test looks at a paused run
       uiPort,
       log: { format: 'pretty', level: 'error' },
-      extraArgs: [...EAGER_ACTIVITIES], // as `npm start`'s dev server
+      extraArgs: [
+        ...EAGER_ACTIVITIES, // as `npm start`'s dev server
+        // A deleted run (the payload gc suites emulate retention so) goes once the server has recorded its close in
+        // visibility, which it does every 30 s by default: the first delete of a fresh namespace waited about 30 s.
+        ...['--dynamic-config-value', 'history.visibilityProcessorUpdateAckInterval="1s"'],
+        ...['--dynamic-config-value', 'history.transferProcessorUpdateAckInterval="1s"'],
+      ],
     },
   });
   (globalThis as { __countersignEnv?: TestWorkflowEnvironment }).__countersignEnv = env;
