@@ -52,18 +52,19 @@ beforeAll(async () => {
   namespace = await gcNamespace();
   h = await startHarness({ payloadStorage: storage, namespace });
   runner = new Runner(h.client, { taskQueue: h.taskQueue });
-  for (let i = 0; i < 8; i++) {
-    const workflowId = newId(`gc-${i}`);
-    const first = await pausedRun(h, runner, workflowId);
-    if (i >= 6) {
-      open.push(workflowId);
-      waiting.set(workflowId, first);
-    } else {
-      expect((await approveUntilDone(runner, first)).status).toBe('Completed');
-      (i < 3 ? gone : closed).push(workflowId);
-    }
-  }
-  for (const workflowId of gone) await pastRetention(h.client, workflowId);
+  // The eight runs are independent: started and decided side by side.
+  const ids = Array.from({ length: 8 }, (_, i) => newId(`gc-${i}`));
+  await Promise.all(
+    ids.map(async (workflowId, i) => {
+      const first = await pausedRun(h, runner, workflowId);
+      if (i >= 6) waiting.set(workflowId, first);
+      else expect((await approveUntilDone(runner, first)).status).toBe('Completed');
+    }),
+  );
+  gone.push(...ids.slice(0, 3));
+  closed.push(...ids.slice(3, 6));
+  open.push(...ids.slice(6));
+  await Promise.all(gone.map((workflowId) => pastRetention(h.client, workflowId)));
 });
 afterAll(async () => {
   await h?.close();
@@ -127,17 +128,19 @@ test('gc deletes what only the runs past retention could read; the rest still re
   expect(bodyFiles()).toBe(5); // the three gone runs' bodies went; the five remaining runs' stayed
   expect(readdirSync(storeDir).every((d) => !d.includes('.gc-'))).toBe(true);
 
-  for (const workflowId of [...closed, ...open]) await stillWhole(h.client, runner, storage, workflowId);
+  await Promise.all([...closed, ...open].map((workflowId) => stillWhole(h.client, runner, storage, workflowId)));
   // The open runs go on after the sweep: approved, the tool gets its 300 KB body back from the store.
-  for (const workflowId of open) {
-    const done = await approveUntilDone(runner, waiting.get(workflowId)!);
-    expect([done.status, done.finalOutput]).toEqual(['Completed', `Sent ${workflowId}.`]);
-  }
+  await Promise.all(
+    open.map(async (workflowId) => {
+      const done = await approveUntilDone(runner, waiting.get(workflowId)!);
+      expect([done.status, done.finalOutput]).toEqual(['Completed', `Sent ${workflowId}.`]);
+    }),
+  );
 
   // Answers to queries with large values leave envelopes no history references: the next sweep takes them, and
   // nothing any run reads.
   const again = JSON.parse((await gc('--min-age', '0s', '--json')).stdout) as PayloadGcReport;
   expect(again).toMatchObject({ executions: 5, missing: [] });
   expect(bodyFiles()).toBe(5);
-  for (const workflowId of [...closed, ...open]) await stillWhole(h.client, runner, storage, workflowId);
+  await Promise.all([...closed, ...open].map((workflowId) => stillWhole(h.client, runner, storage, workflowId)));
 });
