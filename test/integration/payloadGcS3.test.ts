@@ -18,9 +18,9 @@ let s3: S3Server;
 let h: Harness;
 let storage: PayloadStorageSettings;
 beforeAll(async () => {
-  s3 = await startS3Server();
+  let namespace: string;
+  [s3, namespace] = await Promise.all([startS3Server(), gcNamespace()]);
   storage = s3StorageOn(s3);
-  const namespace = await gcNamespace();
   h = await startHarness({ payloadStorage: storage, namespace });
 });
 afterAll(async () => {
@@ -43,8 +43,11 @@ const bucket = async () => {
 test("the worker's periodic sweep, one at a time, shrinks the bucket to what the waiting run needs", async () => {
   const runner = new Runner(h.client, { taskQueue: h.taskQueue });
   const [done, waiting] = [newId('gc-s3-done'), newId('gc-s3-waiting')];
-  expect((await approveUntilDone(runner, await pausedRun(h, runner, done))).status).toBe('Completed');
-  const first = await pausedRun(h, runner, waiting);
+  const [completed, first] = await Promise.all([
+    pausedRun(h, runner, done).then((paused) => approveUntilDone(runner, paused)),
+    pausedRun(h, runner, waiting),
+  ]);
+  expect(completed.status).toBe('Completed');
   await pastRetention(h.client, done);
   const before = await bucket();
   expect(before.bodies).toBe(2);
