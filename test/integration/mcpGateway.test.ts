@@ -143,9 +143,11 @@ test('a task-augmented write_file waits input_required, is approved with the CLI
   const result = await client.request({ method: 'tasks/result', params: { taskId } }, CallToolResultSchema);
   expect(result.isError).toBeFalsy();
   expect(readFileSync(path, 'utf8')).toBe('by task');
-  const { stdout: audit } = await countersign(['audit', row!.workflowId]);
+  const [{ stdout: audit }, { stdout: shown }] = await Promise.all([
+    countersign(['audit', row!.workflowId]),
+    countersign(['show', row!.workflowId]),
+  ]);
   expect(audit).toMatch(/write_file.*approved|approved.*write_file/);
-  const { stdout: shown } = await countersign(['show', row!.workflowId]);
   expect(shown).toMatch(new RegExp(setup.name));
 });
 
@@ -194,7 +196,9 @@ test('a blocking call with a progress token hears every 15 s while it waits, is 
     { cwd: projectRoot, env: cliEnv({ COUNTERSIGN_SERVE_TOKENS: `ann:${token}` }) },
   );
   try {
-    await inbox.waitFor(/approvals inbox at/);
+    // The inbox starts while the call waits out its first 15 s.
+    const inboxUp = inbox.waitFor(/approvals inbox at/);
+    inboxUp.catch(() => undefined); // awaited below
     const path = join(setup.files, 'progress.txt');
     const heard: string[] = [];
     const call = client.callTool({ name: 'write_file', arguments: { path, content: 'with progress' } }, undefined, {
@@ -204,6 +208,7 @@ test('a blocking call with a progress token hears every 15 s while it waits, is 
     const [row] = await untilPending(1);
     for (let i = 0; i < 60 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 500));
     expect(heard[0]).toMatch(/write_file is waiting for an approver to approve: .*countersign approve/);
+    await inboxUp;
     const decided = await fetch(`http://127.0.0.1:${port}/api/runs/${row!.workflowId}/decisions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
