@@ -50,41 +50,57 @@ const notYetServed = (err: unknown): [] => {
   throw err;
 };
 
-/** An approved command that starts, then its worker is SIGKILLed and a new one starts: the call is uncertain. */
-async function killedMidCommand(id: string): Promise<string> {
-  const log = join(dir, `${id}.log`);
-  const commands = [`echo started >> ${log}`, 'sleep 3', `echo finished >> ${log}`];
-  wp.model.script(id, [
-    { toolCalls: [{ name: 'shell', arguments: { commands }, callId: 's1' }] },
-    { text: 'all done' },
-  ]);
-  const paused = await runner.run('operator', 'deploy', { workflowId: id, toolTimeout: '8s' });
-  expect(paused.interruptions.map((i) => [i.callId, i.kind])).toEqual([['s1', 'approval']]);
-  await runner.decide(id, [{ callId: 's1', decision: 'approve', approver: 'ann' }]);
-  await eventually(() => (logOf(log).length ? true : undefined), 30_000);
+/**
+ * Approved commands that start, then their worker is SIGKILLed and a new one starts: each call is uncertain. The
+ * two tests' runs share one kill (they are decided together, so both commands are mid-way when it comes).
+ */
+async function killedMidCommand(ids: string[]): Promise<string[]> {
+  const logs = ids.map((id) => join(dir, `${id}.log`));
+  await Promise.all(
+    ids.map(async (id, i) => {
+      const commands = [`echo started >> ${logs[i]}`, 'sleep 3', `echo finished >> ${logs[i]}`];
+      wp.model.script(id, [
+        { toolCalls: [{ name: 'shell', arguments: { commands }, callId: 's1' }] },
+        { text: 'all done' },
+      ]);
+      const paused = await runner.run('operator', 'deploy', { workflowId: id, toolTimeout: '8s' });
+      expect(paused.interruptions.map((x) => [x.callId, x.kind])).toEqual([['s1', 'approval']]);
+    }),
+  );
+  await Promise.all(ids.map((id) => runner.decide(id, [{ callId: 's1', decision: 'approve', approver: 'ann' }])));
+  await eventually(() => (logs.every((log) => logOf(log).length) ? true : undefined), 30_000);
   worker!.kill('SIGKILL');
   await worker!.exited;
   worker = await startWorker();
   // Until the new worker has the run, a read may say no worker answers (the run was pinned to the dead one's sticky
   // queue; the failed read unpins it): asked again.
-  const pending = await eventually(
-    async () => (await runner.pending(id).catch(notYetServed)).find((p) => p.kind === 'uncertain'),
-    60_000,
+  await Promise.all(
+    ids.map(async (id) => {
+      const pending = await eventually(
+        async () => (await runner.pending(id).catch(notYetServed)).find((p) => p.kind === 'uncertain'),
+        60_000,
+      );
+      expect(pending).toMatchObject({
+        callId: 's1',
+        toolName: 'shell',
+        uncertainBecause: 'its attempt timed out (it did not finish in time) after it started',
+      });
+      expect(pending.expiresAt).toBeUndefined();
+    }),
   );
-  expect(pending).toMatchObject({
-    callId: 's1',
-    toolName: 'shell',
-    uncertainBecause: 'its attempt timed out (it did not finish in time) after it started',
-  });
-  expect(pending.expiresAt).toBeUndefined();
   await new Promise((r) => setTimeout(r, 4_000)); // longer than the command: nothing runs it again meanwhile
-  expect(logOf(log)).toEqual(['started']);
-  return log;
+  for (const log of logs) expect(logOf(log)).toEqual(['started']);
+  return logs;
 }
 
+const [doneId, retryId] = [newId('uncertain-done'), newId('uncertain-retry')];
+let [doneLog, retryLog] = ['', ''];
+beforeAll(async () => {
+  [doneLog, retryLog] = (await killedMidCommand([doneId, retryId])) as [string, string];
+});
+
 test('SIGKILL mid-command: uncertain, shown by the CLI, answered "done" through the CLI; the command never ran again', async () => {
-  const id = newId('uncertain-done');
-  const log = await killedMidCommand(id);
+  const [id, log] = [doneId, doneLog];
 
   // `pending` finds runs through visibility, which trails the run by a moment under load
   const row = new RegExp(`${id}\\s+operator\\s+s1\\s+uncertain: may or may not have run\\s+shell`);
@@ -128,8 +144,7 @@ test('SIGKILL mid-command: uncertain, shown by the CLI, answered "done" through 
 });
 
 test('SIGKILL mid-command: answered "retry" through the decide update, the command runs once more; a bad answer changes nothing', async () => {
-  const id = newId('uncertain-retry');
-  const log = await killedMidCommand(id);
+  const [id, log] = [retryId, retryLog];
 
   await expect(cli('resolve', id, 's1', '--retry', '--done', 'x')).rejects.toMatchObject({
     stderr: expect.stringContaining('pass exactly one of --retry, --done <result> or --failed <error>'),
