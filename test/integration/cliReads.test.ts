@@ -5,6 +5,7 @@
 import { AgentRegistry, demoAgents } from '../../agents';
 import type { AuditEntry, PendingApproval } from '../../contract/runViews';
 import { useCliHarness } from '../support/cliHarness';
+import { cliEnv, countersignRunning } from '../support/countersignCli';
 import { eventually, newId, outboxOf } from '../support/fixtures';
 
 jest.setTimeout(300_000); // generous: child processes are slow on a loaded 2-core machine
@@ -180,10 +181,13 @@ test('watch follows a run until it ends', async () => {
     '--json',
   );
   const callId = (JSON.parse(started.stdout).interruptions as PendingApproval[])[0]!.callId;
-  const watching = cli('watch', id, '--interval', '200');
-  await new Promise((r) => setTimeout(r, 1500));
+  const watching = countersignRunning(
+    ['watch', id, '--interval', '200'],
+    cliEnv({ COUNTERSIGN_TASK_QUEUE: harness().taskQueue }),
+  );
+  await watching.said(/paused, waiting for a person/); // it follows the run: decided from here on
   await cli('approve', id, callId, '--as', 'ann');
-  const w = await watching;
+  const w = await watching.done;
   expect(w.code).toBe(0);
   // Each event on a line: time, #seq, what happened (the old --interval is accepted and ignored).
   const lines = w.stdout

@@ -8,9 +8,7 @@ import { WORKFLOW_TYPE } from '../../contract/messages';
 import { HitlAgent, HitlStatus } from '../../contract/searchAttributes';
 import { eventually, newId } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
-import { CLI_PATH, cliEnv, countersignExit } from '../support/countersignCli';
-import { spawnProcess } from '../support/processes';
-import { projectRoot } from '../support/toolchain';
+import { cliEnv, countersignExit, countersignRunning } from '../support/countersignCli';
 
 jest.setTimeout(300_000); // child processes are slow on a loaded machine
 
@@ -23,17 +21,6 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 const cli = (...args: string[]) => countersignExit(args, env);
-/** A CLI process that can be awaited saying something on its way, and then its exit with both outputs. */
-function cliRunning(...args: string[]) {
-  const p = spawnProcess(process.execPath, [CLI_PATH, ...args], { cwd: projectRoot, env });
-  let [stdout, stderr] = ['', ''];
-  p.child.stdout!.on('data', (d) => (stdout += d));
-  p.child.stderr!.on('data', (d) => (stderr += d));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    p.child.once('close', (code) => resolve({ code, stdout, stderr })),
-  );
-  return { said: (pattern: RegExp) => p.waitFor(pattern, 60_000), done };
-}
 
 test('start --wait on a queue no worker polls: one line, exit 1 within 10 s; show, result, pending say it too; a worker then finishes the run', async () => {
   const id = newId('idle');
@@ -139,7 +126,7 @@ test('start --wait on a queue no worker polls: one line, exit 1 within 10 s; sho
   });
 
   // result --wait waits for the worker that comes, then prints the answer.
-  const waiting = cliRunning('result', id, '--wait');
+  const waiting = countersignRunning(['result', id, '--wait'], env);
   await waiting.said(/countersign: waiting: /); // then the worker comes
   await h.restartWorker();
   expect(await waiting.done).toEqual({

@@ -3,6 +3,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { spawnProcess } from './processes';
 import { binaryPath, projectRoot } from './toolchain';
 import { testAddress } from './testServer';
 
@@ -39,6 +40,21 @@ export async function countersignExit(
     const e = err as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
+}
+
+/** `countersign <args>` still running: await it saying something on its way (stdout or stderr), then its exit. */
+export function countersignRunning(
+  args: string[],
+  env: NodeJS.ProcessEnv = cliEnv(),
+): { said(pattern: RegExp): Promise<void>; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+  const p = spawnProcess(process.execPath, [CLI_PATH, ...args], { cwd: projectRoot, env });
+  let [stdout, stderr] = ['', ''];
+  p.child.stdout!.on('data', (d) => (stdout += d));
+  p.child.stderr!.on('data', (d) => (stderr += d));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    p.child.once('close', (code) => resolve({ code, stdout, stderr })),
+  );
+  return { said: (pattern) => p.waitFor(pattern, 60_000), done };
 }
 
 /** The bundled `temporal` CLI against the shared test server (`--address`), with no profile of the machine's: its output. */
