@@ -107,7 +107,7 @@ describe('over Streamable HTTP', () => {
     expect(task.status).toBe('input_required');
     gateway.process.kill('SIGKILL');
     await gateway.process.exited;
-    gateway = await startGatewayProcess(setup.config, ['--wait', '3s']);
+    gateway = await startGatewayProcess(setup.config, ['--wait', '1s']);
     client = await mcpClient(gateway.url); // a new session: the task lives in Temporal, not in the process
     expect(await taskStatus(client, task.taskId)).toBe('input_required');
     await countersign(['approve', workflowOf(task.taskId), 'call']);
@@ -122,7 +122,7 @@ describe('over Streamable HTTP', () => {
   });
 
   test('a blocking call past --wait says who decides and to call again; calling again joins the same call, and after the decision gets its result', async () => {
-    const client = await mcpClient(gateway.url); // the restarted gateway waits 3 s
+    const client = await mcpClient(gateway.url); // the restarted gateway waits 1 s: no one decides meanwhile
     const path = join(setup.files, 'later.txt');
     const args = { name: 'write_file', arguments: { path, content: 'later' } };
     const first = await client.callTool(args);
