@@ -18,6 +18,7 @@ import {
 } from './ledgerFold';
 import { pack, unpack } from './ledgerCompact';
 import type { Dialect, SchemaRunner } from './ledgerSchema';
+import { CHAINS_OF_RUN, CHAIN_OF, chainIdsOf, chainText, withKeys } from './ledgerChainIds';
 
 type Row = Record<string, unknown>;
 
@@ -59,7 +60,7 @@ async function loadWrite(
   const items = itemsOf(w);
   const kept = await keptSeqs(db, w, items);
   const fresh = items.filter((i) => !kept.has(i.seq)).sort((a, b) => a.seq - b.seq);
-  const { calls, waiting } = await loadCalls(db, dialect === 'postgres' ? ' FOR UPDATE' : '', w, fresh);
+  const { calls, waiting } = await loadCalls(db, dialect === 'postgres' ? ' FOR UPDATE OF c' : '', w, fresh);
   const end = fresh.length ? await chainEndOf(db, w) : { pos: 0, seq: null, hash: '' };
   return { loaded: { fresh, calls, waiting, end }, skipped: items.length - fresh.length };
 }
@@ -68,7 +69,7 @@ async function keptSeqs(db: SchemaRunner, w: LedgerWrite, items: LedgerItem[]): 
   const kept = new Set<number>();
   for (const part of chunks(items.map((i) => i.seq))) {
     const rows = await db.all(
-      `SELECT seq FROM ledger_entries WHERE workflow_id = ? AND chain_id = ? AND seq IN (${part.map(() => '?').join(', ')})`,
+      `SELECT seq FROM ledger_entries WHERE chain = ${CHAIN_OF} AND seq IN (${part.map(() => '?').join(', ')})`,
       [w.workflowId, w.chainId, ...part],
     );
     for (const r of rows) kept.add(Number(r.seq));
@@ -92,23 +93,27 @@ async function loadCalls(
   for (const p of w.pending ?? []) runCalls.add(p.callId);
   for (const part of chunks([...runCalls]))
     for (const r of await db.all(
-      `SELECT * FROM ledger_calls WHERE workflow_id = ? AND chain_id IN (?, '') AND call_id IN (${part.map(() => '?').join(', ')})${forUpdate}`,
+      `SELECT h.workflow_id, h.chain_id, c.* FROM ${withKeys('ledger_calls', 'c')} WHERE h.workflow_id = ?
+        AND h.chain_id IN (?, '') AND c.call_id IN (${part.map(() => '?').join(', ')})${forUpdate}`,
       [w.workflowId, w.chainId, ...part],
     ))
       adopt(r);
   const waiting: string[] = [];
   if (w.pending || w.closed)
     for (const r of await db.all(
-      `SELECT * FROM ledger_calls WHERE workflow_id = ? AND chain_id = ? AND status = 'pending'${forUpdate}`,
+      `SELECT h.workflow_id, h.chain_id, c.* FROM ${withKeys('ledger_calls', 'c')}
+        WHERE h.workflow_id = ? AND h.chain_id = ? AND c.status = 'pending'${forUpdate}`,
       [w.workflowId, w.chainId],
     )) {
       if (!touched.has(callKey(String(r.workflow_id), w.chainId, String(r.call_id)))) adopt(r);
       waiting.push(String(r.call_id));
     }
+  // A reviewed call by its run's chains and its id (anyOf's ORed terms: each an index search of the chain's calls).
   const reviewed = fresh.flatMap((i) => (i.kind === 'review' ? [i.record] : []));
   for (const part of chunks(reviewed, 200))
     for (const r of await db.all(
-      `SELECT * FROM ledger_calls WHERE ${anyOf(['workflow_id', 'call_id'], part.length)}${forUpdate}`,
+      `SELECT h.workflow_id, h.chain_id, c.* FROM ${withKeys('ledger_calls', 'c')}
+        WHERE ${anyOf([`c.chain IN ${CHAINS_OF_RUN} AND c.call_id`], part.length)}${forUpdate}`,
       part.flatMap((r) => [r.workflowId, r.callId]),
     ))
       if (!touched.has(callKey(String(r.workflow_id), String(r.chain_id), String(r.call_id)))) adopt(r);
@@ -130,10 +135,11 @@ async function chainEndOf(db: SchemaRunner, w: LedgerWrite): Promise<ChainEnd> {
     w.workflowId,
     w.chainId,
   ]);
+  const written = head?.last_seq !== null && head?.last_seq !== undefined; // a row with no head: no record yet
   return {
     pos: Number(head?.last_pos ?? head?.anchor_pos ?? 0),
-    seq: head ? Number(head.last_seq) : null,
-    hash: head ? String(head.last_hash) : '',
+    seq: written ? Number(head.last_seq) : null,
+    hash: written ? String(head.last_hash) : '',
   };
 }
 
@@ -142,19 +148,19 @@ async function saveWrite(db: SchemaRunner, w: LedgerWrite, folded: FoldedWrite):
   await saveCalls(db, folded.calls);
   for (const part of chunks(folded.placeholders, 200))
     await db.run(
-      `DELETE FROM ledger_calls WHERE chain_id = '' AND ${anyOf(['workflow_id', 'call_id'], part.length)}`,
-      part.flatMap((p) => [p.workflowId, p.callId]),
+      `DELETE FROM ledger_calls WHERE ${anyOf([`chain = ${CHAIN_OF} AND call_id`], part.length)}`,
+      part.flatMap((p) => [p.workflowId, '', p.callId]),
     );
   if (folded.entries.length) await saveEntries(db, w, folded);
 }
 
 async function saveEntries(db: SchemaRunner, w: LedgerWrite, { entries, end }: FoldedWrite): Promise<void> {
   const writtenMs = Date.now();
+  const chain = (await chainIdsOf(db, [w])).get(chainText(w))!;
   // The record's JSON alone, packed: the rest of the hashed body is the row's columns (ledgerVerification.ts's chainRow).
   // ledger_id stays NULL: the record is this ledger's (`ledgerId`, kept once in ledger_meta).
   const rows = entries.map(({ item, body, hash }) => [
-    w.workflowId,
-    w.chainId,
+    chain,
     item.seq,
     body.pos,
     body.prevSeq,
@@ -169,41 +175,42 @@ async function saveEntries(db: SchemaRunner, w: LedgerWrite, { entries, end }: F
   ]);
   for (const part of chunks(rows, 200))
     await db.run(
-      `INSERT INTO ledger_entries (workflow_id, chain_id, seq, pos, prev_seq, hash, kind, call_id, at, agent, task_queue,
-        body, written_ms) VALUES ${marks(part.length, 13)} ON CONFLICT DO NOTHING`,
+      `INSERT INTO ledger_entries (chain, seq, pos, prev_seq, hash, kind, call_id, at, agent, task_queue, body,
+        written_ms) VALUES ${marks(part.length, 12)} ON CONFLICT DO NOTHING`,
       part.flat(),
     );
-  await db.run(
-    `INSERT INTO ledger_chains (workflow_id, chain_id, task_queue, last_seq, last_pos, last_hash) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (workflow_id, chain_id) DO UPDATE SET last_seq = excluded.last_seq, last_pos = excluded.last_pos,
-       last_hash = excluded.last_hash`,
-    [w.workflowId, w.chainId, w.taskQueue, end.seq, end.pos, end.hash],
-  );
+  await db.run(`UPDATE ledger_chains SET last_seq = ?, last_pos = ?, last_hash = ? WHERE id = ?`, [
+    end.seq,
+    end.pos,
+    end.hash,
+    chain,
+  ]);
 }
 
 async function saveCalls(db: SchemaRunner, rows: CallRow[]): Promise<void> {
+  const ids = await chainIdsOf(db, rows);
   for (const part of chunks(rows, 200)) {
     const values = part.map((t) =>
       callColumns(t, callRecord(t.trail, { workflowId: t.workflowId, agent: t.runAgent })),
     );
+    const chain = (t: CallRow) => ids.get(chainText(t))!;
     await db.run(
-      `INSERT INTO ledger_calls (workflow_id, chain_id, call_id, task_queue, agent, tool, status, approvers, requested_at,
-        decided, event_at, wait_ms, verified, path, reviewed_at, note, trail) VALUES ${marks(part.length, 17)}
-       ON CONFLICT (workflow_id, chain_id, call_id) DO UPDATE SET task_queue = excluded.task_queue,
+      `INSERT INTO ledger_calls (chain, call_id, task_queue, agent, tool, status, approvers, requested_at, decided,
+        event_at, wait_ms, verified, path, reviewed_at, note, trail) VALUES ${marks(part.length, 16)}
+       ON CONFLICT (chain, call_id) DO UPDATE SET task_queue = excluded.task_queue,
         agent = excluded.agent, tool = excluded.tool, status = excluded.status, approvers = excluded.approvers,
         requested_at = excluded.requested_at, decided = excluded.decided, event_at = excluded.event_at,
         wait_ms = excluded.wait_ms, verified = excluded.verified, path = excluded.path,
         reviewed_at = excluded.reviewed_at, note = excluded.note, trail = excluded.trail`,
-      values.flatMap(storedCall),
+      values.flatMap((v, i) => storedCall(chain(part[i]!), v)),
     );
     await db.run(
-      `DELETE FROM ledger_call_approvers WHERE ${anyOf(['workflow_id', 'chain_id', 'call_id'], part.length)}`,
-      part.flatMap((t) => [t.workflowId, t.chainId, t.callId]),
+      `DELETE FROM ledger_call_approvers WHERE ${anyOf(['chain', 'call_id'], part.length)}`,
+      part.flatMap((t) => [chain(t), t.callId]),
     );
     const approvers = part.flatMap((t, i) =>
       (JSON.parse(String(values[i]![7])) as string[]).map((a) => [
-        t.workflowId,
-        t.chainId,
+        chain(t),
         t.callId,
         canonicalApprover(a),
         a === canonicalApprover(a) ? null : a, // NULL: spelled as its canonical name
@@ -212,19 +219,20 @@ async function saveCalls(db: SchemaRunner, rows: CallRow[]): Promise<void> {
     );
     for (const names of chunks(approvers))
       await db.run(
-        `INSERT INTO ledger_call_approvers (workflow_id, chain_id, call_id, approver_canonical, approver,
-          event_at, status, tool, agent, task_queue, wait_ms) VALUES ${marks(names.length, 11)} ON CONFLICT DO NOTHING`,
+        `INSERT INTO ledger_call_approvers (chain, call_id, approver_canonical, approver, event_at, status, tool,
+          agent, task_queue, wait_ms) VALUES ${marks(names.length, 10)} ON CONFLICT DO NOTHING`,
         names.flat(),
       );
   }
 }
 
 /**
- * callColumns as ledger_calls keeps them (schema 5): decided_at as `decided` (1: it is event_at, 0: none),
- * requested_at NULL when it is decided_at less wait_ms, the trail packed.
+ * callColumns as ledger_calls keeps them: the chain's id for its keys (schema 6), decided_at as `decided` (1: it is
+ * event_at, 0: none), requested_at NULL when it is decided_at less wait_ms, the trail packed (schema 5).
  */
-const storedCall = (v: unknown[]): unknown[] => [
-  ...v.slice(0, 8),
+const storedCall = (chain: number, v: unknown[]): unknown[] => [
+  chain,
+  ...v.slice(2, 8),
   v[9] !== null && v[11] !== null ? null : v[8],
   v[9] === null ? 0 : 1,
   ...v.slice(10, -1),

@@ -30,7 +30,9 @@ export const recordLeaf = (r: {
   agent: string | null;
 }): Buffer => leafHash(canonicalJson(r));
 
-const LEAF_COLUMNS = 'ledger_seq, workflow_id, chain_id, seq, hash, task_queue, agent';
+// A record's leaf, from `ledger_entries e` joined to its chain's keys as `h` (schema 6 keeps them there).
+const LEAF_COLUMNS = 'e.ledger_seq, h.workflow_id, h.chain_id, e.seq, e.hash, e.task_queue, e.agent';
+const LEAF_FROM = 'ledger_entries e JOIN ledger_chains h ON h.id = e.chain';
 const leafOf = (r: Row): LedgerLeaf => {
   const key = { workflowId: String(r.workflow_id), chainId: String(r.chain_id), seq: Number(r.seq) };
   return r.leaf === null || r.leaf === undefined
@@ -64,10 +66,10 @@ export async function placeNewRecords(db: SchemaRunner): Promise<number> {
   const size = await treeSize(db);
   await db.run(
     `UPDATE ledger_entries SET ledger_seq = CAST(? AS BIGINT) + n.rn
-     FROM (SELECT workflow_id AS w, chain_id AS c, seq AS s,
-             row_number() OVER (ORDER BY written_ms, workflow_id, chain_id, pos) AS rn
-           FROM ledger_entries WHERE ledger_seq IS NULL) AS n
-     WHERE ledger_entries.workflow_id = n.w AND ledger_entries.chain_id = n.c AND ledger_entries.seq = n.s`,
+     FROM (SELECT e.chain AS c, e.seq AS s,
+             row_number() OVER (ORDER BY e.written_ms, h.workflow_id, h.chain_id, e.pos) AS rn
+           FROM ${LEAF_FROM} WHERE e.ledger_seq IS NULL) AS n
+     WHERE ledger_entries.chain = n.c AND ledger_entries.seq = n.s`,
     [size],
   );
   return treeSize(db);
@@ -80,7 +82,7 @@ export async function placeNewRecords(db: SchemaRunner): Promise<number> {
 export async function leavesAfter(db: Pick<SchemaRunner, 'all'>, after: number, limit: number): Promise<LedgerLeaf[]> {
   const n = Math.max(1, Math.floor(limit));
   const kept = await db.all(
-    `SELECT ${LEAF_COLUMNS} FROM ledger_entries WHERE ledger_seq > ? ORDER BY ledger_seq LIMIT ${n}`,
+    `SELECT ${LEAF_COLUMNS} FROM ${LEAF_FROM} WHERE e.ledger_seq > ? ORDER BY e.ledger_seq LIMIT ${n}`,
     [after],
   );
   const pruned = await db.all(
@@ -108,8 +110,8 @@ export async function keepPrunedLeaves(
   for (let i = 0; i < seqs.length; i += 500) {
     const part = seqs.slice(i, i + 500);
     const rows = await db.all(
-      `SELECT ${LEAF_COLUMNS} FROM ledger_entries WHERE workflow_id = ? AND chain_id = ? AND ledger_seq IS NOT NULL
-       AND seq IN (${part.map(() => '?').join(', ')})`,
+      `SELECT ${LEAF_COLUMNS} FROM ${LEAF_FROM} WHERE h.workflow_id = ? AND h.chain_id = ? AND e.ledger_seq IS NOT NULL
+       AND e.seq IN (${part.map(() => '?').join(', ')})`,
       [key.workflowId, key.chainId, ...part],
     );
     for (const r of rows) {

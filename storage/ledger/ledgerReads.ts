@@ -1,9 +1,11 @@
 // Reading the approvals ledger's call rows, the same SQL for SQLite and PostgreSQL: the filters of a page or a
 // report as one WHERE clause, and pages in keyset order (time, then the row's keys: stable under ties, and never an
-// OFFSET, so the thousandth page costs what the first does). The cursor is opaque to callers (base64url JSON).
+// OFFSET, so the thousandth page costs what the first does). The cursor is opaque to callers (base64url JSON). The
+// rows name their chain by id (schema 6): ties are ordered by the chain's keys, joined from ledger_chains.
 import type { ApprovalRecord, ApprovalStatus } from '../../core/approvals/approvalHistory';
 import { canonicalApprover } from '../../contract/approverName';
 import { callTimes, isoTime } from './ledgerAppend';
+import { CHAINS_OF_RUN, withKeys } from './ledgerChainIds';
 import type { SchemaRunner } from './ledgerSchema';
 import type { LedgerPage, LedgerPageQuery, LedgerQuery } from './ledgerStore';
 
@@ -20,11 +22,11 @@ export function whereOf(q: LedgerQuery): { sql: string; params: unknown[] } {
   if (q.agent) add('c.agent = ?', q.agent);
   if (q.tool) add('c.tool = ?', q.tool);
   if (q.taskQueue) add('c.task_queue = ?', q.taskQueue);
-  if (q.workflowId) add('c.workflow_id = ?', q.workflowId);
+  if (q.workflowId) add(`c.chain IN ${CHAINS_OF_RUN}`, q.workflowId);
   if (q.approver)
     add(
-      `EXISTS (SELECT 1 FROM ledger_call_approvers a WHERE a.workflow_id = c.workflow_id AND a.chain_id = c.chain_id
-        AND a.call_id = c.call_id AND a.approver_canonical = ?)`,
+      `EXISTS (SELECT 1 FROM ledger_call_approvers a WHERE a.chain = c.chain AND a.call_id = c.call_id
+        AND a.approver_canonical = ?)`,
       canonicalApprover(q.approver),
     );
   if (q.sinceIso !== undefined) add('c.event_at >= ?', timeArg(q.sinceIso, 'since'));
@@ -57,20 +59,23 @@ export async function pageOf(db: Pick<SchemaRunner, 'all'>, q: LedgerPageQuery):
   // under the same names; the table is in their page order), then joined to those calls.
   const where = whereOf(q.approver ? { ...q, approver: undefined } : q);
   const params = q.approver ? [canonicalApprover(q.approver), ...where.params] : [...where.params];
-  const keys = ['c.event_at', 'c.workflow_id', 'c.chain_id', 'c.call_id'];
+  const keys = ['c.event_at', 'h.workflow_id', 'h.chain_id', 'c.call_id'];
   const order = q.newestFirst ? keys.map((k) => `${k} DESC`).join(', ') : keys.join(', ');
   let sql = q.approver
-    ? `SELECT c.workflow_id, c.chain_id, c.call_id, c.event_at FROM ledger_call_approvers c
+    ? `SELECT c.chain, c.call_id, c.event_at, h.workflow_id, h.chain_id FROM ${withKeys('ledger_call_approvers', 'c')}
        WHERE c.approver_canonical = ? AND ${where.sql}`
-    : `SELECT * FROM ledger_calls c WHERE ${where.sql}`;
+    : `SELECT h.workflow_id, h.chain_id, c.* FROM ${withKeys('ledger_calls', 'c')} WHERE ${where.sql}`;
   if (q.after !== undefined) {
-    sql += ` AND (${keys.join(', ')}) ${q.newestFirst ? '<' : '>'} (?, ?, ?, ?)`;
-    params.push(...decodeCursor(q.after));
+    // The time alone first: the index's range, then the ties after the cursor's.
+    const cursor = decodeCursor(q.after);
+    const [before, after] = q.newestFirst ? ['<=', '<'] : ['>=', '>'];
+    sql += ` AND c.event_at ${before} ? AND (${keys.join(', ')}) ${after} (?, ?, ?, ?)`;
+    params.push(cursor[0], ...cursor);
   }
   sql += ` ORDER BY ${order} LIMIT ${limit + 1}`;
   if (q.approver)
-    sql = `SELECT c.* FROM (${sql}) k JOIN ledger_calls c ON c.workflow_id = k.workflow_id AND c.chain_id = k.chain_id
-      AND c.call_id = k.call_id ORDER BY ${order}`;
+    sql = `SELECT h.workflow_id, h.chain_id, c.* FROM (${sql}) k JOIN ledger_calls c ON c.chain = k.chain
+      AND c.call_id = k.call_id JOIN ledger_chains h ON h.id = c.chain ORDER BY ${order}`;
   const rows = await db.all(sql, params);
   const more = rows.length > limit;
   const shown = more ? rows.slice(0, limit) : rows;

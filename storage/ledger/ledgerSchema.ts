@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { type MigrationStep, migration4 } from './ledgerMigration4';
 import { migration5 } from './ledgerMigration5';
+import { migration6 } from './ledgerMigration6';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -84,6 +85,7 @@ export const MIGRATIONS: Array<(d: Dialect) => MigrationStep[]> = [
   ],
   migration4,
   migration5,
+  migration6,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,8 +1,9 @@
 // `verify` over SQL, for both stores: every chain with a record in range is recomputed from its first kept record
 // (ledgerChain.ts), and the call rows the readers read are folded again from it and compared (ledgerRefold.ts). A few
-// hundred chains a round trip, so a million-record ledger is read in bounded pieces, never whole.
+// hundred chains a round trip, so a million-record ledger is read in bounded pieces, never whole. The rows name their
+// chain by ledger_chains' id (schema 6); a chain is shown and sorted by its keys.
 import type { LedgerReview } from '../../contract/ledgerRecords';
-import { anyOf, isoTime } from './ledgerAppend';
+import { isoTime } from './ledgerAppend';
 import { unpack } from './ledgerCompact';
 import { type ChainBody, type ChainRow, verifyChain } from './ledgerChain';
 import { newestReviews, refoldChain } from './ledgerRefold';
@@ -12,7 +13,9 @@ import type { LedgerProblem, VerifyResult } from './ledgerStore';
 type Row = Record<string, unknown>;
 type Key = { workflowId: string; chainId: string };
 
-export const ROW_COLUMNS = 'workflow_id, chain_id, seq, pos, prev_seq, hash, body, call_id, kind, at';
+/** A record's columns as chainRow reads them, from `ledger_entries e` joined to its chain's keys as `h`. */
+export const ROW_COLUMNS =
+  'h.workflow_id, h.chain_id, e.seq, e.pos, e.prev_seq, e.hash, e.body, e.call_id, e.kind, e.at';
 
 /**
  * A kept row as the chain checks it. The row keeps its record's JSON alone (packed); the body its hash covers is put back
@@ -55,6 +58,7 @@ const BATCH = 200;
 const IDS = 400;
 const keyOf = (r: Row): Key => ({ workflowId: String(r.workflow_id), chainId: String(r.chain_id) });
 const textOf = (k: Key) => `${k.workflowId}\n${k.chainId}`;
+type Chain = { id: number; key: Key };
 
 /** Recomputes every chain with a record in range (and every chain or call row that has none), naming what differs. */
 export async function verifyOf(
@@ -68,56 +72,64 @@ export async function verifyOf(
     [q.untilIso, '<'],
   ] as const)
     if (bound) {
-      clauses.push(`at ${op} ?`);
+      clauses.push(`e.at ${op} ?`);
       params.push(isoTime(bound));
     }
   const inRange = clauses.length
-    ? `SELECT DISTINCT workflow_id, chain_id FROM ledger_entries WHERE ${clauses.join(' AND ')}`
-    : // Call rows with no chain too: a row made up by hand has no record behind it.
-      `SELECT workflow_id, chain_id FROM ledger_chains UNION SELECT DISTINCT workflow_id, chain_id FROM ledger_calls`;
-  const keys = new Map<string, Key>();
-  const note = (r: Row) => keys.set(textOf(keyOf(r)), keyOf(r));
+    ? `SELECT DISTINCT h.id, h.workflow_id, h.chain_id FROM ledger_entries e JOIN ledger_chains h ON h.id = e.chain
+       WHERE ${clauses.join(' AND ')}`
+    : // Every chain with a head, a record or a call row (a row made up by hand has no record behind it).
+      `SELECT id, workflow_id, chain_id FROM ledger_chains h WHERE h.last_seq IS NOT NULL
+       OR EXISTS (SELECT 1 FROM ledger_entries e WHERE e.chain = h.id) OR EXISTS (SELECT 1 FROM ledger_calls c WHERE c.chain = h.id)`;
+  const chains = new Map<number, Chain>();
+  const note = (r: Row) => chains.set(Number(r.id), { id: Number(r.id), key: keyOf(r) });
   for (const r of await db.all(inRange, params)) note(r);
   // A chain whose every record is gone (and not pruned) has nothing in any range: look for it always.
   for (const r of await db.all(
-    `SELECT h.workflow_id, h.chain_id FROM ledger_chains h WHERE (h.anchor_seq IS NULL OR h.last_seq <> h.anchor_seq) AND NOT EXISTS
-     (SELECT 1 FROM ledger_entries e WHERE e.workflow_id = h.workflow_id AND e.chain_id = h.chain_id)`,
+    `SELECT h.id, h.workflow_id, h.chain_id FROM ledger_chains h WHERE h.last_seq IS NOT NULL
+     AND (h.anchor_seq IS NULL OR h.last_seq <> h.anchor_seq) AND NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.chain = h.id)`,
   ))
     note(r);
   const problems: LedgerProblem[] = [];
   let records = 0;
-  const all = [...keys.values()].sort((a, b) => (textOf(a) < textOf(b) ? -1 : 1));
+  const all = [...chains.values()].sort((a, b) => (textOf(a.key) < textOf(b.key) ? -1 : 1));
   for (let i = 0; i < all.length; i += BATCH) {
     const part = all.slice(i, i + BATCH);
     const checked = await verifyBatch(db, part);
     records += checked.records;
     problems.push(...checked.problems);
   }
-  return { chains: keys.size, records, problems };
+  return { chains: chains.size, records, problems };
 }
 
-async function verifyBatch(db: Pick<SchemaRunner, 'all'>, part: Key[]) {
-  const among = anyOf(['workflow_id', 'chain_id'], part.length);
-  const params = part.flatMap((k) => [k.workflowId, k.chainId]);
-  const grouped = async (sql: string) => {
-    const by = new Map<string, Row[]>();
+async function verifyBatch(db: Pick<SchemaRunner, 'all'>, part: Chain[]) {
+  const among = `IN (${part.map(() => '?').join(', ')})`;
+  const params = part.map((c) => c.id);
+  const grouped = async (sql: string, id = 'chain') => {
+    const by = new Map<number, Row[]>();
     for (const r of await db.all(sql, params)) {
-      const k = textOf(keyOf(r));
+      const k = Number(r[id]);
       const had = by.get(k);
       if (had) had.push(r);
       else by.set(k, [r]);
     }
     return by;
   };
-  const rows = await grouped(`SELECT ${ROW_COLUMNS}, task_queue FROM ledger_entries WHERE ${among}`);
-  const heads = await grouped(`SELECT * FROM ledger_chains WHERE ${among}`);
-  const calls = await grouped(`SELECT * FROM ledger_calls WHERE ${among}`);
-  const approvers = await grouped(`SELECT * FROM ledger_call_approvers WHERE ${among}`);
-  const reviews = await reviewsOf(db, [...calls.values()].flat());
+  const rows = await grouped(
+    `SELECT e.chain, ${ROW_COLUMNS}, e.task_queue FROM ledger_entries e JOIN ledger_chains h ON h.id = e.chain
+     WHERE e.chain ${among}`,
+  );
+  const heads = await grouped(`SELECT * FROM ledger_chains WHERE id ${among} AND last_seq IS NOT NULL`, 'id');
+  const calls = await grouped(`SELECT * FROM ledger_calls WHERE chain ${among}`);
+  const approvers = await grouped(`SELECT * FROM ledger_call_approvers WHERE chain ${among}`);
+  const keyOfChain = new Map(part.map((c) => [c.id, c.key]));
+  const reviews = await reviewsOf(
+    db,
+    [...calls.values()].flat().map((c) => ({ workflowId: keyOfChain.get(Number(c.chain))!.workflowId, c })),
+  );
   const problems: LedgerProblem[] = [];
   let records = 0;
-  for (const key of part) {
-    const k = textOf(key);
+  for (const { id: k, key } of part) {
     const kept = (rows.get(k) ?? [])
       .map((r) => ({ ...chainRow(r), taskQueue: r.task_queue === null ? null : String(r.task_queue) }))
       .sort((a, b) => a.pos - b.pos);
@@ -147,9 +159,12 @@ async function verifyBatch(db: Pick<SchemaRunner, 'all'>, part: Key[]) {
 }
 
 /** The reviews of these calls (a review's row is the reviews workflow's; its body names the call), oldest first. */
-async function reviewsOf(db: Pick<SchemaRunner, 'all'>, calls: Row[]): Promise<Map<string, LedgerReview>> {
-  const ids = [...new Set(calls.map((c) => String(c.call_id)))];
-  const wanted = new Set(calls.map((c) => `${c.workflow_id}\u0000${c.call_id}`));
+async function reviewsOf(
+  db: Pick<SchemaRunner, 'all'>,
+  calls: Array<{ workflowId: string; c: Row }>,
+): Promise<Map<string, LedgerReview>> {
+  const ids = [...new Set(calls.map(({ c }) => String(c.call_id)))];
+  const wanted = new Set(calls.map(({ workflowId, c }) => `${workflowId}\u0000${c.call_id}`));
   const found: Array<{ at: number; pos: number; review: LedgerReview }> = [];
   for (let i = 0; i < ids.length; i += IDS) {
     const part = ids.slice(i, i + IDS);

@@ -4,6 +4,7 @@
 import type { LedgerWrite, LedgerWriteResult } from '../../contract/ledgerRecords';
 import { appendWrite, isoTime } from './ledgerAppend';
 import { type LedgerLeaf, keepPrunedLeaves, leavesAfter, placeNewRecords } from './ledgerLeaves';
+import { CHAIN_OF } from './ledgerChainIds';
 import { pageOf } from './ledgerReads';
 import { reportOf } from './ledgerReport';
 import { type Dialect, type SchemaRunner, migrate } from './ledgerSchema';
@@ -68,7 +69,8 @@ class SqlLedger implements LedgerStore {
     for (let i = 0; i < workflowIds.length; i += 500) {
       const part = workflowIds.slice(i, i + 500);
       for (const r of await this.driver.all(
-        `SELECT DISTINCT workflow_id FROM ledger_chains WHERE workflow_id IN (${part.map(() => '?').join(', ')})`,
+        `SELECT DISTINCT workflow_id FROM ledger_chains WHERE last_seq IS NOT NULL
+         AND workflow_id IN (${part.map(() => '?').join(', ')})`,
         part,
       ))
         held.add(String(r.workflow_id));
@@ -118,17 +120,18 @@ class SqlLedger implements LedgerStore {
 
   async chainState(key: { workflowId: string; chainId: string }): Promise<{ records: number; lastSeq: number | null }> {
     const [r] = await this.driver.all(
-      `SELECT COUNT(*) AS n, MAX(seq) AS last FROM ledger_entries WHERE workflow_id = ? AND chain_id = ?`,
+      `SELECT COUNT(*) AS n, MAX(seq) AS last FROM ledger_entries WHERE chain = ${CHAIN_OF}`,
       [key.workflowId, key.chainId],
     );
     return { records: Number(r?.n ?? 0), lastSeq: r?.last === null || r?.last === undefined ? null : Number(r.last) };
   }
 
   private async rows(key: { workflowId: string; chainId: string }, db: Pick<SchemaRunner, 'all'> = this.driver) {
-    const rows = await db.all(`SELECT ${ROW_COLUMNS} FROM ledger_entries WHERE workflow_id = ? AND chain_id = ?`, [
-      key.workflowId,
-      key.chainId,
-    ]);
+    const rows = await db.all(
+      `SELECT ${ROW_COLUMNS} FROM ledger_entries e JOIN ledger_chains h ON h.id = e.chain
+       WHERE h.workflow_id = ? AND h.chain_id = ?`,
+      [key.workflowId, key.chainId],
+    );
     // Chain order (a late entry is appended after later seqs).
     return rows.map(chainRow).sort((a, b) => a.pos - b.pos);
   }
@@ -148,9 +151,11 @@ class SqlLedger implements LedgerStore {
    */
   async prune(beforeIso: string): Promise<number> {
     const before = isoTime(beforeIso)!;
-    const chains = await this.driver.all(`SELECT DISTINCT workflow_id, chain_id FROM ledger_entries WHERE at < ?`, [
-      before,
-    ]);
+    const chains = await this.driver.all(
+      `SELECT DISTINCT h.workflow_id, h.chain_id FROM ledger_entries e JOIN ledger_chains h ON h.id = e.chain
+       WHERE e.at < ?`,
+      [before],
+    );
     let deleted = 0;
     for (const c of chains) {
       const key = { workflowId: String(c.workflow_id), chainId: String(c.chain_id) };
@@ -166,7 +171,7 @@ class SqlLedger implements LedgerStore {
     const stays = new Set(
       (
         await db.all(
-          `SELECT call_id FROM ledger_calls WHERE workflow_id = ? AND chain_id = ?
+          `SELECT call_id FROM ledger_calls WHERE chain = ${CHAIN_OF}
            AND (event_at >= ? OR event_at = '' OR status = 'pending')`,
           [key.workflowId, key.chainId, before],
         )
@@ -187,7 +192,7 @@ class SqlLedger implements LedgerStore {
     for (let i = 0; i < gone.length; i += 500) {
       const part = gone.slice(i, i + 500);
       await db.run(
-        `DELETE FROM ledger_entries WHERE workflow_id = ? AND chain_id = ? AND seq IN (${part.map(() => '?').join(', ')})`,
+        `DELETE FROM ledger_entries WHERE chain = ${CHAIN_OF} AND seq IN (${part.map(() => '?').join(', ')})`,
         [key.workflowId, key.chainId, ...part.map((r) => r.seq)],
       );
     }
@@ -201,7 +206,7 @@ class SqlLedger implements LedgerStore {
       for (let i = 0; i < calls.length; i += 500) {
         const part = calls.slice(i, i + 500);
         await db.run(
-          `DELETE FROM ${table} WHERE workflow_id = ? AND chain_id = ? AND call_id IN (${part.map(() => '?').join(', ')})`,
+          `DELETE FROM ${table} WHERE chain = ${CHAIN_OF} AND call_id IN (${part.map(() => '?').join(', ')})`,
           [key.workflowId, key.chainId, ...part],
         );
       }

@@ -97,7 +97,9 @@ async function ledgerRows(workflowId: string, count: number): Promise<Entry[]> {
     const db = new DatabaseSync(ledgerFile, { readOnly: true });
     try {
       const rows = db
-        .prepare('SELECT body FROM ledger_entries WHERE workflow_id = ? ORDER BY seq')
+        .prepare(
+          'SELECT e.body FROM ledger_entries e JOIN ledger_chains h ON h.id = e.chain WHERE h.workflow_id = ? ORDER BY e.seq',
+        )
         .all(workflowId)
         .map((r) => JSON.parse(unpack(r.body as Uint8Array)) as Entry); // the record alone, packed (schema 4)
       if (rows.length >= count) return rows;

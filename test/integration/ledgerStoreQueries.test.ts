@@ -59,6 +59,16 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger', (kind) => {
     expect(everyone.length).toBe(27);
     // pages of one person's calls (walked from the approvers table) keep the same order
     expect(await all(store, { taskQueue: q, approver: 'ANN', limit: 4 })).toEqual(everyone);
+    // newest first: the same order reversed (ties by workflow id, then chain id, then call id, whichever run came first)
+    expect(await all(store, { taskQueue: q, newestFirst: true, limit: 4 })).toEqual([...everyone].reverse());
+    expect(await all(store, { taskQueue: q, approver: 'ann', newestFirst: true, limit: 4 })).toEqual(
+      [...everyone].reverse(),
+    );
+    expect(everyone.slice(0, 3).map((r) => `${r.workflowId}/${r.callId}`)).toEqual([
+      'pages-a/y',
+      'pages-a/zz',
+      'pages-b/call-00',
+    ]);
     await expect(store.approvals({ after: 'not-a-cursor' })).rejects.toThrow(/not a cursor/);
   });
 
@@ -134,7 +144,9 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger', (kind) => {
     await editRecords(tamper, kind, `workflow_id = 'verify-1' AND seq = 2`, (json) =>
       json.replace('"approver":"Ann"', '"approver":"Mallory"'),
     );
-    await tamper(`DELETE FROM ledger_entries WHERE workflow_id = 'verify-1' AND seq = 4`);
+    await tamper(
+      `DELETE FROM ledger_entries WHERE chain IN (SELECT id FROM ledger_chains WHERE workflow_id = 'verify-1') AND seq = 4`,
+    );
     const result = await store.verify(range);
     expect(result.problems.map((p) => [p.workflowId, p.chainId, p.seq, p.problem, p.callId])).toEqual([
       ['verify-1', 'verify-1-first', 2, 'changed', undefined],
@@ -142,7 +154,9 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger', (kind) => {
       ['verify-1', 'verify-1-first', 0, 'changed', 'c4'],
     ]);
     expect(result.problems[2]!.detail).toBe('the report tables show it approved, but its chain has no record of it');
-    await tamper(`DELETE FROM ledger_entries WHERE workflow_id = 'verify-1' AND seq = 5`);
+    await tamper(
+      `DELETE FROM ledger_entries WHERE chain IN (SELECT id FROM ledger_chains WHERE workflow_id = 'verify-1') AND seq = 5`,
+    );
     expect((await store.verify(range)).problems.map((p) => [p.seq, p.problem])).toContainEqual([5, 'removed']);
   });
 

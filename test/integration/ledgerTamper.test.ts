@@ -23,6 +23,9 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger, tampered with', (kin
   const cli = (...args: string[]) => countersignExit(['--task-queue', `q-tamper-none-${kind}`, ...args], env);
   const verify = (...more: string[]) => cli('ledger', 'verify', ...more);
   const sql = (s: string) => ledger.tamper(s);
+  // A run's rows: the big tables name their chain by ledger_chains' id (schema 6).
+  const ofRun = (workflowId: string) =>
+    `chain IN (SELECT id FROM ledger_chains WHERE workflow_id IN ('${workflowId}'))`;
 
   beforeAll(async () => {
     ledger = await openTestLedger(kind);
@@ -112,12 +115,12 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger, tampered with', (kin
   test("a report row's status, approver and times, and an approvers row: named with the run, the call and the column", async () => {
     await sql(
       `UPDATE ledger_calls SET status = 'approved', approvers = '["alice"]', task_queue = 'q-other', wait_ms = wait_ms + 1000
-       WHERE workflow_id = 'status'`,
+       WHERE ${ofRun('status')}`,
     );
     // Times the table keeps as flags and differences (decided: event_at; requested_at: decided_at less wait_ms).
-    await sql(`UPDATE ledger_calls SET decided = 0 WHERE workflow_id = 'quorum'`);
+    await sql(`UPDATE ledger_calls SET decided = 0 WHERE ${ofRun('quorum')}`);
     await sql(
-      `UPDATE ledger_call_approvers SET approver = 'Mallory', approver_canonical = 'mallory' WHERE workflow_id = 'quorum' AND approver = 'Ann'`,
+      `UPDATE ledger_call_approvers SET approver = 'Mallory', approver_canonical = 'mallory' WHERE ${ofRun('quorum')} AND approver = 'Ann'`,
     );
     const result = await verify();
     expect(result.code).toBe(1);
@@ -138,10 +141,10 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger, tampered with', (kin
   });
 
   test("a chain's tail deleted and its head fixed (the call row too): the chains alone pass it, the checkpoint names it", async () => {
-    const [third] = await sql(`SELECT hash FROM ledger_entries WHERE workflow_id = 'tail' AND seq = 3`);
-    await sql(`DELETE FROM ledger_entries WHERE workflow_id = 'tail' AND seq = 4`);
-    await sql(`DELETE FROM ledger_calls WHERE workflow_id = 'tail' AND call_id = 'c4'`);
-    await sql(`DELETE FROM ledger_call_approvers WHERE workflow_id = 'tail' AND call_id = 'c4'`);
+    const [third] = await sql(`SELECT hash FROM ledger_entries WHERE ${ofRun('tail')} AND seq = 3`);
+    await sql(`DELETE FROM ledger_entries WHERE ${ofRun('tail')} AND seq = 4`);
+    await sql(`DELETE FROM ledger_calls WHERE ${ofRun('tail')} AND call_id = 'c4'`);
+    await sql(`DELETE FROM ledger_call_approvers WHERE ${ofRun('tail')} AND call_id = 'c4'`);
     await sql(
       `UPDATE ledger_chains SET last_seq = 3, last_pos = 3, last_hash = '${String(third!.hash)}' WHERE workflow_id = 'tail'`,
     );
@@ -154,8 +157,10 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger, tampered with', (kin
   });
 
   test('a whole chain, and a run whose history is gone: each chain named as removed as a whole', async () => {
-    for (const table of ['ledger_entries', 'ledger_chains', 'ledger_calls', 'ledger_call_approvers'])
-      await sql(`DELETE FROM ${table} WHERE workflow_id IN ('chain', 'retained')`);
+    for (const table of ['ledger_entries', 'ledger_calls', 'ledger_call_approvers', 'ledger_chains'])
+      await sql(
+        `DELETE FROM ${table} WHERE ${table === 'ledger_chains' ? "workflow_id IN ('chain', 'retained')" : ofRun("chain', 'retained")}`,
+      );
     expect((await verify()).stderr).not.toMatch(/run (chain|retained) /);
     const result = await verify('--checkpoints', witness);
     expect(result.code).toBe(1);
@@ -167,12 +172,12 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s ledger, tampered with', (kin
   });
 
   test('records reordered (their places in the tree swapped): both places named', async () => {
-    const rows = await sql(`SELECT seq, ledger_seq FROM ledger_entries WHERE workflow_id = 'order' ORDER BY seq`);
+    const rows = await sql(`SELECT seq, ledger_seq FROM ledger_entries WHERE ${ofRun('order')} ORDER BY seq`);
     const [a, b] = rows.map((r) => Number(r.ledger_seq));
     await sql(
-      `UPDATE ledger_entries SET ledger_seq = -1 WHERE workflow_id = 'order' AND seq = 1;
-       UPDATE ledger_entries SET ledger_seq = ${a} WHERE workflow_id = 'order' AND seq = 2;
-       UPDATE ledger_entries SET ledger_seq = ${b} WHERE workflow_id = 'order' AND seq = 1`,
+      `UPDATE ledger_entries SET ledger_seq = -1 WHERE ${ofRun('order')} AND seq = 1;
+       UPDATE ledger_entries SET ledger_seq = ${a} WHERE ${ofRun('order')} AND seq = 2;
+       UPDATE ledger_entries SET ledger_seq = ${b} WHERE ${ofRun('order')} AND seq = 1`,
     );
     const result = await verify('--checkpoints', witness);
     expect(result.code).toBe(1);

@@ -1,6 +1,6 @@
 // A ledger of schema 3, its rows as the store wrote them before schema 4 (the whole chain body as JSON in each
 // record's row beside the columns it repeated, the trail as JSON text, the approvers with their own indexes): for
-// the tests of the upgrade. Each write is a new run's (no pending calls, no reviews).
+// the tests of the upgrade. Each write is a new run's (its records or its pending calls; no reviews).
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { canonicalApprover } from '../../contract/approverName';
@@ -47,6 +47,7 @@ async function writeOld(db: SchemaRunner, w: LedgerWrite, ledgerId: string): Pro
       );
   }
   const end = folded.end;
+  if (!folded.entries.length) return; // a run's pending calls alone: no record, no head
   await db.run(
     `INSERT INTO ledger_chains (workflow_id, chain_id, task_queue, last_seq, last_pos, last_hash) VALUES ${marks(6)}`,
     [w.workflowId, w.chainId, w.taskQueue, end.seq, end.pos, end.hash],

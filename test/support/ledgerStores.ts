@@ -87,7 +87,10 @@ export async function editRecords(
   where: string,
   edit: (json: string) => string,
 ): Promise<number> {
-  const rows = await tamper(`SELECT workflow_id, chain_id, seq, body FROM ledger_entries WHERE ${where}`);
+  // `where` over the record's columns and its chain's keys (schema 6 keeps those in ledger_chains).
+  const rows = await tamper(
+    `SELECT e.chain, e.seq, e.body FROM ledger_entries e JOIN ledger_chains h ON h.id = e.chain WHERE ${where}`,
+  );
   let changed = 0;
   for (const r of rows) {
     const before = unpack(r.body as Uint8Array);
@@ -96,7 +99,7 @@ export async function editRecords(
     const hex = pack(after).toString('hex');
     await tamper(
       `UPDATE ledger_entries SET body = ${kind === 'sqlite' ? `unhex('${hex}')` : `decode('${hex}', 'hex')`}
-       WHERE workflow_id = '${String(r.workflow_id)}' AND chain_id = '${String(r.chain_id)}' AND seq = ${Number(r.seq)}`,
+       WHERE chain = ${Number(r.chain)} AND seq = ${Number(r.seq)}`,
     );
     changed++;
   }
