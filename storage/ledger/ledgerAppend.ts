@@ -145,18 +145,23 @@ async function chainEndOf(db: SchemaRunner, w: LedgerWrite): Promise<ChainEnd> {
 
 /** Save: the call rows (and their approvers), the placeholders they absorbed, the new entries and the chain's end. */
 async function saveWrite(db: SchemaRunner, w: LedgerWrite, folded: FoldedWrite): Promise<void> {
-  await saveCalls(db, folded.calls);
+  const ids = await saveCalls(db, folded.calls);
   for (const part of chunks(folded.placeholders, 200))
     await db.run(
       `DELETE FROM ledger_calls WHERE ${anyOf([`chain = ${CHAIN_OF} AND call_id`], part.length)}`,
       part.flatMap((p) => [p.workflowId, '', p.callId]),
     );
-  if (folded.entries.length) await saveEntries(db, w, folded);
+  if (folded.entries.length) await saveEntries(db, w, folded, ids.get(chainText(w)));
 }
 
-async function saveEntries(db: SchemaRunner, w: LedgerWrite, { entries, end }: FoldedWrite): Promise<void> {
+async function saveEntries(
+  db: SchemaRunner,
+  w: LedgerWrite,
+  { entries, end }: FoldedWrite,
+  known: number | undefined, // the chain's id, when its calls were saved (a reviews chain's calls are other runs')
+): Promise<void> {
   const writtenMs = Date.now();
-  const chain = (await chainIdsOf(db, [w])).get(chainText(w))!;
+  const chain = known ?? (await chainIdsOf(db, [w])).get(chainText(w))!;
   // The record's JSON alone, packed: the rest of the hashed body is the row's columns (ledgerVerification.ts's chainRow).
   // ledger_id stays NULL: the record is this ledger's (`ledgerId`, kept once in ledger_meta).
   const rows = entries.map(({ item, body, hash }) => [
@@ -187,7 +192,7 @@ async function saveEntries(db: SchemaRunner, w: LedgerWrite, { entries, end }: F
   ]);
 }
 
-async function saveCalls(db: SchemaRunner, rows: CallRow[]): Promise<void> {
+async function saveCalls(db: SchemaRunner, rows: CallRow[]): Promise<Map<string, number>> {
   const ids = await chainIdsOf(db, rows);
   for (const part of chunks(rows, 200)) {
     const values = part.map((t) =>
@@ -224,6 +229,7 @@ async function saveCalls(db: SchemaRunner, rows: CallRow[]): Promise<void> {
         names.flat(),
       );
   }
+  return ids;
 }
 
 /**

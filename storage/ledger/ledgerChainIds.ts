@@ -45,12 +45,15 @@ export async function chainIdsOf(
   if (!missing.length) return ids;
   for (let i = 0; i < missing.length; i += 200) {
     const some = missing.slice(i, i + 200);
-    await db.run(
+    for (const r of await db.all(
       `INSERT INTO ledger_chains (workflow_id, chain_id, task_queue) VALUES ${some.map(() => '(?, ?, ?)').join(', ')}
-       ON CONFLICT (workflow_id, chain_id) DO NOTHING`,
+       ON CONFLICT (workflow_id, chain_id) DO NOTHING RETURNING id, workflow_id, chain_id`,
       some.flatMap((k) => [k.workflowId, k.chainId, k.taskQueue]),
-    );
+    ))
+      ids.set(chainText({ workflowId: String(r.workflow_id), chainId: String(r.chain_id) }), Number(r.id));
   }
-  await look(missing);
+  // Rows another write made first (PostgreSQL: it waited for that write's commit) are read.
+  const raced = missing.filter((k) => !ids.has(chainText(k)));
+  if (raced.length) await look(raced);
   return ids;
 }
