@@ -44,16 +44,13 @@ class SqlLedger implements LedgerStore {
     return this.driver.describe;
   }
 
-  write(w: LedgerWrite): Promise<LedgerWriteResult> {
-    // The reviews' chain touches other runs' call rows too; their row locks (FOR UPDATE) serialise those.
-    return this.driver.transaction(
-      (db) => appendWrite(db, this.driver.dialect, w, this.id),
-      [`${w.workflowId}\n${w.chainId}`],
-    );
+  async write(w: LedgerWrite): Promise<LedgerWriteResult> {
+    return (await this.writeMany([w]))[0]!;
   }
 
   writeMany(ws: LedgerWrite[]): Promise<LedgerWriteResult[]> {
     if (!ws.length) return Promise.resolve([]);
+    // The reviews' chain touches other runs' call rows too; their row locks (FOR UPDATE) serialise those.
     return this.driver.transaction(
       async (db) => {
         const results: LedgerWriteResult[] = [];
