@@ -7,6 +7,7 @@ export default tseslint.config(
     ignores: [
       'node_modules',
       '.temporal',
+      '.cli-cache',
       '.s3-research',
       'dist',
       'coverage',
