@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { projectRoot } from './toolchain';
 
 export function freePort(): Promise<number> {
@@ -41,7 +42,17 @@ export function spawnProcess(cmd: string, args: string[], o: { cwd: string; env:
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'exit' can come before the last of the output is read; wait for both pipes to end too, but not for ever, since
+  // a grandchild that inherited them may outlive the program.
+  const drained = (stream: Readable) =>
+    new Promise<void>((resolve) => (stream.closed ? resolve() : stream.once('close', resolve)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      const pipes = Promise.all([drained(child.stdout!), drained(child.stderr!)]);
+      const cap = new Promise<void>((done) => setTimeout(done, 2_000).unref());
+      void Promise.race([pipes, cap]).then(() => resolve(code));
+    }),
+  );
   return {
     child,
     kill: (signal) => {
