@@ -58,30 +58,32 @@ export async function* followEvents(
 ): AsyncGenerator<RunEvent> {
   const handle = client.workflow.getHandle(workflowId);
   const watch = new HistoryWatch(client, workflowId);
+  // Under the reader's signal: a reader that stops leaves no call (or retry) behind on the connection. A call is
+  // never started once the signal aborted: the client cancels a call only on an abort that comes after its start,
+  // so one started just after would run on (a history long-poll for its whole timeout) past a closed connection.
+  const underSignal = <T>(fn: () => Promise<T>) => {
+    if (!o.signal) return fn();
+    if (o.signal.aborted) return Promise.resolve(undefined);
+    return client.withAbortSignal(o.signal, fn);
+  };
   let after = o.after ?? 0;
   while (!o.signal?.aborted) {
-    // Under the reader's signal: a reader that stops leaves no call (or retry) behind on the connection.
-    const read = () => handle.query(eventsQuery, { after, limit: 500 });
     const page = await patiently(
       client,
       workflowId,
-      () => (o.signal ? client.withAbortSignal(o.signal, read) : read()),
+      () => underSignal(() => handle.query(eventsQuery, { after, limit: 500 })),
       o,
     );
+    if (!page) return;
     for (const event of page.events) {
       if (event.seq <= after) continue;
       after = event.seq;
       yield event;
     }
+    if (page.ended && after >= page.last) return; // the whole log is read: no read after the end
     if (page.events.length) continue; // there may be more right away
-    if (page.ended) return;
     // Nothing new in the log: wait on the server until the run's history grows (see HistoryWatch), then read again.
-    await patiently(
-      client,
-      workflowId,
-      () => (o.signal ? client.withAbortSignal(o.signal, () => watch.next()) : watch.next()),
-      o,
-    );
+    await patiently(client, workflowId, () => underSignal(() => watch.next()), o);
   }
 }
 
