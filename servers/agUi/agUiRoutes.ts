@@ -21,7 +21,10 @@ export interface AgUiContext {
   runner: Runner;
   /** How decisions are made for a person (default: one that signs nothing, as an inbox without --keys-dir). */
   decider?: Decider;
-  /** The request's verified approver (a JWT your server checked, say): never a field of the body. */
+  /**
+   * The request's verified approver (a JWT your server checked, say): never a field of the body. Asked first on every
+   * route; throw to refuse (an error with `statusCode: 401` is Fastify's 401).
+   */
   approverOf: (req: FastifyRequest) => string;
 }
 
@@ -138,6 +141,7 @@ function finishInterrupted(input: AgUiInput, pending: PendingApproval[], send: S
 async function drive(
   ctx: Ready,
   req: FastifyRequest,
+  approver: string,
   agent: string,
   input: AgUiInput,
   send: Send,
@@ -172,7 +176,7 @@ async function drive(
       );
     }
     // Who started it, as every run start records it: excludeRequester keeps that person from approving its calls.
-    const context = { requestedBy: ctx.approverOf(req) };
+    const context = { requestedBy: approver };
     const workflowId = await runner.startOnly(agent, messages.join('\n\n'), { session: input.threadId, context });
     return follow(ctx, input, workflowId, 0, send, runUrl(workflowId), signal);
   }
@@ -183,7 +187,6 @@ async function drive(
   const decisions = decisionsOf(resume, pending); // every entry checked before any is sent
   let waiting = head.busy === 'AwaitingApproval';
   if (decisions.length) {
-    const approver = ctx.approverOf(req);
     const signed = decisions.filter((d) => d.token !== undefined).map((d) => ({ ...d, approver }));
     const plain = decisions.filter((d) => d.token === undefined);
     // A signed decision's token is checked by the run itself; the rest are made by the inbox's Decider. One batch:
@@ -222,6 +225,7 @@ function openStream(req: FastifyRequest, reply: FastifyReply): { send: Send; sig
 export function addAgUiRoutes(app: FastifyInstance, options: AgUiContext): void {
   const ctx: Ready = { ...options, decider: options.decider ?? new Decider(options.runner), shown: new ShownPauses() };
   app.post<{ Params: { agent: string }; Body: unknown }>('/ag-ui/:agent', async (req, reply) => {
+    const approver = ctx.approverOf(req); // first: a request with no identity (your check throws) gets nowhere
     if (!String(req.headers['content-type'] ?? '').startsWith('application/json'))
       return reply.code(415).send({ error: 'send the RunAgentInput as application/json' });
     const parsed = runAgentInputSchema.safeParse(req.body);
@@ -234,7 +238,7 @@ export function addAgUiRoutes(app: FastifyInstance, options: AgUiContext): void 
     const { send, signal, end } = openStream(req, reply);
     send({ ...ids(input), type: 'RUN_STARTED' });
     try {
-      await drive(ctx, req, agent, input, send, signal);
+      await drive(ctx, req, approver, agent, input, send, signal);
     } catch (err) {
       const known = err instanceof CountersignError || err instanceof DecisionProblem;
       if (!known) req.log.error({ err, reqId: req.id }, 'ag-ui run failed');
@@ -245,11 +249,13 @@ export function addAgUiRoutes(app: FastifyInstance, options: AgUiContext): void 
   });
 
   app.get<{ Params: { agent: string; threadId: string } }>('/ag-ui/:agent/threads/:threadId', async (req, reply) => {
+    ctx.approverOf(req); // the thread's calls and messages are for people who may see them
     const view = await threadView(ctx.runner, req.params.threadId, `${req.protocol}://${req.host}`);
     return view ?? reply.code(404).send({ error: `no thread ${req.params.threadId}` });
   });
 
   app.get<{ Params: { agent: string } }>('/ag-ui/:agent/capabilities', async (req, reply) => {
+    ctx.approverOf(req);
     const problem = await agentProblem(ctx.runner, req.params.agent);
     if (problem) return reply.code(404).send({ error: problem });
     return {

@@ -23,11 +23,19 @@ function clientAnswer(err: FastifyError, req: FastifyRequest): { status: number;
       message: 'the form is stale or did not come from this site (CSRF check failed): reload the page and try again',
     };
   if (status === 413) return { status, title: 'Error', message: 'the request is too large' };
+  // A body of a type no parser takes (a multipart form, say): fastify's "Unsupported Media Type" says not what to send.
+  if (status === 415 && answersJson(req.url))
+    return { status, title: 'Error', message: `the body is ${contentType(req)}: send it as application/json` };
   if (status < 500 || err instanceof CountersignError)
     return { status, title: status === 403 ? 'Refused' : 'Error', message: err.message };
   req.log.error({ err }, 'internal error');
   return { status, title: 'Error', message: internalErrorMessage(req.id) };
 }
+
+const contentType = (req: FastifyRequest) =>
+  String(req.headers['content-type'] ?? 'untyped')
+    .split(';')[0]!
+    .trim();
 
 /** Paths whose clients are programs (the JSON API, AG-UI front ends): errors as `{ error }`, not an HTML page. */
 export const answersJson = (url: string): boolean => url.startsWith('/api/') || url.startsWith('/ag-ui/');

@@ -1,0 +1,200 @@
+// The rest of AG-UI's resume payloads, through @ag-ui/client's HttpAgent on a real dev server and the scripted model,
+// every event checked against @ag-ui/core's schemas: alwaysApprove (the tool is not asked again in the run),
+// status "cancelled" (a rejection whose message the model reads), an uncertain call (retry / done / failed). Then what
+// keeps a cross-site page out: form and text/plain posts are 415s and no response carries a CORS header. Last, the
+// routes on a Fastify app of the service's own (addAgUiRoutes from countersign/servers) with its own identity check.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents';
+import { Runner } from '../../client';
+import { addAgUiRoutes } from '../../servers';
+import { startInbox } from '../../servers/inbox/inboxServer';
+import { frontEnd } from '../support/agUiClient';
+import { outboxOf } from '../support/fixtures';
+import { startHarness, type Harness } from '../support/harness';
+
+jest.setTimeout(180_000);
+
+const charged: string[] = [];
+const till = defineAgent({
+  name: 'till',
+  instructions: 'test',
+  tools: [
+    defineTool({
+      name: 'charge',
+      description: 'Charge a card (slow, not idempotent)',
+      parameters: z.object({ amount: z.number() }),
+      timeout: '1s',
+      idempotent: false,
+      execute: async ({ amount }, ctx) => {
+        charged.push(ctx.callId);
+        await new Promise((r) => setTimeout(r, 3_000));
+        return `charged ${amount}`;
+      },
+    }),
+  ],
+});
+
+let h: Harness;
+let runner: Runner;
+let inbox: { url: string; close(): Promise<void> };
+let own: FastifyInstance;
+let ownUrl: string;
+beforeAll(async () => {
+  h = await startHarness({ registry: new AgentRegistry([...demoAgents, till]) });
+  runner = new Runner(h.client, { taskQueue: h.taskQueue });
+  inbox = await startInbox({ runner, port: 0, approverHeader: 'X-Forwarded-User' });
+  own = Fastify();
+  // The service's own check: a bearer token it issued, else a 401 of its own.
+  const users: Record<string, string> = { 'Bearer t-ann': 'ann' };
+  addAgUiRoutes(own, {
+    runner,
+    approverOf: (req) => {
+      const user = users[req.headers.authorization ?? ''];
+      if (!user) throw Object.assign(new Error('sign in first'), { statusCode: 401 });
+      return user;
+    },
+  });
+  ownUrl = await own.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await own?.close();
+  await inbox?.close();
+  await h?.close();
+});
+
+const url = (agent = 'email-assistant') => `${inbox.url}/ag-ui/${agent}`;
+const mail = (to: string, callId: string) => ({
+  toolCalls: [{ name: 'send_email', arguments: { to, subject: 'Hi', body: 'b' }, callId }],
+});
+const sentTo = async (workflowId: string) =>
+  (await outboxOf(h.outbox)).filter((e) => String(e.idempotencyKey).startsWith(`${workflowId}:`)).map((e) => e.to);
+const decisionsOf = async (workflowId: string) =>
+  (await runner.audit(workflowId)).map((a) => [a.callId, a.decision, a.approver ?? '-']);
+
+test('alwaysApprove: the tool is approved for the rest of the run, its next call runs without an interrupt', async () => {
+  const threadId = randomUUID();
+  const workflowId = `session-${threadId}-1`;
+  h.model.script(workflowId, [mail('alice@example.com', 'm1'), mail('bob@example.com', 'm2'), { text: 'Both sent.' }]);
+  const ann = frontEnd(url(), 'ann', threadId);
+  expect((await ann.run('mail alice, then bob')).interrupts.map((i) => i.id)).toEqual(['m1']);
+  const done = await ann.run(undefined, {
+    resume: [{ interruptId: 'm1', status: 'resolved', payload: { approved: true, alwaysApprove: true } }],
+  });
+  expect(done.error).toBeUndefined();
+  expect(done.last).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' }, result: 'Both sent.' });
+  expect(done.events.filter((e) => e.type === 'TOOL_CALL_RESULT').map((e) => e.toolCallId)).toEqual(['m1', 'm2']);
+  expect(await sentTo(workflowId)).toEqual(['alice@example.com', 'bob@example.com']);
+  expect((await decisionsOf(workflowId)).map(([callId, decision]) => [callId, decision])).toEqual([
+    ['m1', 'approved'],
+    ['m2', 'auto_approved'],
+  ]);
+});
+
+test('status "cancelled" is a rejection: the tool does not run and the model reads the message', async () => {
+  const threadId = randomUUID();
+  const workflowId = `session-${threadId}-1`;
+  h.model.script(workflowId, [mail('carol@example.com', 'm1'), { text: 'Not sent.' }]);
+  const ann = frontEnd(url(), 'ann', threadId);
+  expect((await ann.run('mail carol')).interrupts.map((i) => i.id)).toEqual(['m1']);
+  const done = await ann.run(undefined, {
+    resume: [{ interruptId: 'm1', status: 'cancelled', payload: { message: 'carol is on leave' } }],
+  });
+  expect(done.last).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' }, result: 'Not sent.' });
+  expect(await sentTo(workflowId)).toEqual([]);
+  expect(await decisionsOf(workflowId)).toEqual([['m1', 'rejected', 'ann']]);
+  const lastRequest = h.model.requests.filter((r) => r.runId === workflowId).at(-1)!;
+  expect(JSON.stringify(lastRequest.items)).toContain('carol is on leave');
+});
+
+test('an uncertain call (timed out after it started): answered through resume as done, it never runs again', async () => {
+  const threadId = randomUUID();
+  const workflowId = `session-${threadId}-1`;
+  h.model.script(workflowId, [
+    { toolCalls: [{ name: 'charge', arguments: { amount: 12 }, callId: 'c1' }] },
+    { text: 'Charged.' },
+  ]);
+  const ann = frontEnd(url('till'), 'ann', threadId);
+  const first = await ann.run('charge 12');
+  expect(first.interrupts).toEqual([
+    expect.objectContaining({
+      id: 'c1',
+      reason: 'uncertain_call',
+      toolCallId: 'c1',
+      responseSchema: expect.objectContaining({ required: ['decision'] }),
+      metadata: expect.objectContaining({ kind: 'uncertain', toolName: 'charge' }),
+    }),
+  ]);
+  const vague = await ann.run(undefined, {
+    resume: [{ interruptId: 'c1', status: 'resolved', payload: { decision: 'maybe' } }],
+  });
+  expect(vague.error).toBe('interrupt c1: payload.decision is retry, done or failed');
+  expect((await runner.pending(workflowId)).map((p) => [p.callId, p.kind])).toEqual([['c1', 'uncertain']]);
+  const done = await ann.run(undefined, {
+    resume: [{ interruptId: 'c1', status: 'resolved', payload: { decision: 'done', result: 'charged by hand' } }],
+  });
+  expect(done.last).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' }, result: 'Charged.' });
+  const output = (await runner.describe(workflowId)).items.find((i) => i.type === 'function_call_output');
+  expect(output).toMatchObject({ callId: 'c1', output: 'charged by hand' });
+  expect(charged).toEqual(['c1']); // started once, before it timed out; never again
+});
+
+test('only application/json is taken, and no response carries a CORS header: a cross-site form cannot post', async () => {
+  const threadId = randomUUID();
+  const body = JSON.stringify({ threadId, runId: 'r', messages: [{ id: 'u1', role: 'user', content: 'hi' }] });
+  const headers = { 'X-Forwarded-User': 'ann', origin: 'https://elsewhere.example' };
+  const posts = [
+    ['application/x-www-form-urlencoded', `input=${encodeURIComponent(body)}`],
+    ['text/plain', body],
+    ['multipart/form-data; boundary=x', `--x\r\ncontent-disposition: form-data; name="a"\r\n\r\n${body}\r\n--x--\r\n`],
+  ];
+  for (const [type, payload] of posts) {
+    const res = await fetch(url(), { method: 'POST', headers: { ...headers, 'content-type': type! }, body: payload });
+    const { error } = (await res.json()) as { error: string };
+    expect([res.status, res.headers.get('access-control-allow-origin')]).toEqual([415, null]);
+    expect(error).toMatch(/^[^\n]*send (the RunAgentInput|it) as application\/json$/);
+  }
+  const preflight = await fetch(url(), {
+    method: 'OPTIONS',
+    headers: { ...headers, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+  });
+  expect(preflight.status).toBeGreaterThanOrEqual(400);
+  const cors = [...preflight.headers.keys()].filter((k) => k.startsWith('access-control-'));
+  expect(cors).toEqual([]);
+  const ok = await fetch(url(), { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+  expect(ok.status).toBe(200);
+  expect([...ok.headers.keys()].filter((k) => k.startsWith('access-control-'))).toEqual([]);
+  await ok.text();
+  // Nothing the refused posts carried started a run: the thread's only run is the JSON one's.
+  const thread = await fetch(`${url()}/threads/${threadId}`, { headers });
+  expect(((await thread.json()) as { runId: string }).runId).toBe(`session-${threadId}-1`);
+});
+
+test("addAgUiRoutes on the service's own Fastify app: its identity check decides who asks and who approves", async () => {
+  const threadId = randomUUID();
+  const workflowId = `session-${threadId}-1`;
+  h.model.script(workflowId, [mail('dan@example.com', 'm1'), { text: 'Sent to dan.' }]);
+  const agentUrl = `${ownUrl}/ag-ui/email-assistant`;
+  // No identity: the app's own 401, on the post and on the reads alike, and nothing starts.
+  const input = { threadId, runId: 'r', messages: [{ id: 'u1', role: 'user', content: 'mail dan' }] };
+  const anonymous = await fetch(agentUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(input),
+  });
+  expect(anonymous.status).toBe(401);
+  expect((await fetch(`${agentUrl}/threads/${threadId}`)).status).toBe(401);
+  expect((await fetch(`${agentUrl}/capabilities`)).status).toBe(401);
+  expect(h.model.requests.filter((r) => r.runId === workflowId)).toEqual([]);
+
+  const ann = frontEnd(agentUrl, 'ann', threadId);
+  ann.agent.headers = { authorization: 'Bearer t-ann' };
+  expect((await ann.run('mail dan')).interrupts.map((i) => i.id)).toEqual(['m1']);
+  const done = await ann.run(undefined, {
+    resume: [{ interruptId: 'm1', status: 'resolved', payload: { approved: true } }],
+  });
+  expect(done.last).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' }, result: 'Sent to dan.' });
+  expect(await decisionsOf(workflowId)).toEqual([['m1', 'approved', 'ann']]);
+  expect(await sentTo(workflowId)).toEqual(['dan@example.com']);
+});
