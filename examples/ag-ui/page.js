@@ -66,6 +66,8 @@ function handle(e) {
     show(e.toolCallId, 'tool', e.content);
     messages.push({ id: e.messageId, role: 'tool', toolCallId: e.toolCallId, content: e.content });
   }
+  // The thread now holds what this page sent (under its own ids): the history to resend from here on.
+  if (e.type === 'MESSAGES_SNAPSHOT') messages.splice(0, messages.length, ...e.messages);
   if (e.type === 'RUN_ERROR') show(`error-${Date.now()}`, 'tool', `Refused: ${e.message}`);
   if (e.type === 'RUN_FINISHED' && e.outcome?.type === 'interrupt') ask(e.outcome.interrupts);
 }

@@ -2,6 +2,7 @@
 // thread does not hold yet become the run's input, and each resume entry becomes a decision for the same intake every
 // other channel uses (Decider, servers/inbox/deciding.ts). Fields Countersign has no use for (tools the front end
 // offers, its state, forwardedProps) are accepted and left alone.
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Decision } from '../../contract/messages';
 import type { PendingApproval } from '../../contract/runViews';
@@ -43,20 +44,39 @@ const contentText = (content: AgUiInput['messages'][number]['content']): string 
     ? content
     : (content ?? []).map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : '')).join('');
 
+/** Where the messages after the last one of ours begin (0 when the front end holds none of ours). */
+function afterOurs(messages: AgUiInput['messages']): number {
+  let from = 0;
+  messages.forEach((m, i) => {
+    if (m.id.startsWith(OWN_ID_PREFIX)) from = i + 1;
+  });
+  return from;
+}
+
 /**
  * The user messages the thread does not hold yet: those after the last message the thread sent (a front end resends
  * the whole history each run, with our messages in it). A new thread's every user message is new.
  */
 export function newUserMessages(messages: AgUiInput['messages']): string[] {
-  let from = 0;
-  messages.forEach((m, i) => {
-    if (m.id.startsWith(OWN_ID_PREFIX)) from = i + 1;
-  });
   return messages
-    .slice(from)
+    .slice(afterOurs(messages))
     .filter((m) => m.role === 'user')
     .map((m) => contentText(m.content).trim())
     .filter(Boolean);
+}
+
+/** The id a user message takes once the thread holds it: one of ours, short whatever the front end's id. */
+const heldId = (id: string) => `${OWN_ID_PREFIX}u-${createHash('sha256').update(id).digest('base64url').slice(0, 22)}`;
+
+/**
+ * The front end's messages as a MESSAGES_SNAPSHOT once the thread holds its new user messages: those under our ids,
+ * so the history it resends next shows them as the thread's, however the run goes on (still waiting, it streams no
+ * message of ours after them). Undefined when there are none.
+ */
+export function heldSnapshot(messages: AgUiInput['messages']): AgUiInput['messages'] | undefined {
+  const from = afterOurs(messages);
+  if (!messages.slice(from).some((m) => m.role === 'user')) return undefined;
+  return messages.map((m, i) => (i >= from && m.role === 'user' ? { ...m, id: heldId(m.id) } : m));
 }
 
 /** Whether the front end holds a message of ours: if not, the user messages it sends may be ones the thread holds. */

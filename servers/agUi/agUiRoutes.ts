@@ -13,7 +13,15 @@ import { servedAgents } from '../../client/run/servedAgents';
 import { sessionHead } from '../../client/sessions/sessions';
 import { Decider, DecisionProblem } from '../inbox/deciding';
 import { type AgUiEvent, AgUiTranslator, interruptOf } from './agUiEvents';
-import { type AgUiInput, decisionsOf, holdsOurs, newUserMessages, notHeld, runAgentInputSchema } from './agUiInput';
+import {
+  type AgUiInput,
+  decisionsOf,
+  heldSnapshot,
+  holdsOurs,
+  newUserMessages,
+  notHeld,
+  runAgentInputSchema,
+} from './agUiInput';
 import { threadView } from './agUiThreads';
 import { openEventStream } from '../eventStream';
 
@@ -148,6 +156,11 @@ async function drive(
   signal: AbortSignal,
 ) {
   const { runner } = ctx;
+  // The front end's new user messages are the thread's from here on (sent once they are added, or found held).
+  const held = () => {
+    const messages = heldSnapshot(input.messages);
+    if (messages) send({ type: 'MESSAGES_SNAPSHOT', messages });
+  };
   const runUrl = (workflowId: string) => `${req.protocol}://${req.host}/runs/${encodeURIComponent(workflowId)}`;
   let messages = newUserMessages(input.messages);
   const resume = input.resume ?? [];
@@ -165,6 +178,7 @@ async function drive(
       throw new DecisionProblem(`interrupt ${resume[0]!.interruptId} is not open: the thread waits for nothing`);
     if (!messages.length) {
       if (!head) throw new DecisionProblem('a new thread needs a user message');
+      held();
       return follow(
         ctx,
         input,
@@ -178,6 +192,7 @@ async function drive(
     // Who started it, as every run start records it: excludeRequester keeps that person from approving its calls.
     const context = { requestedBy: approver };
     const workflowId = await runner.startOnly(agent, messages.join('\n\n'), { session: input.threadId, context });
+    held();
     return follow(ctx, input, workflowId, 0, send, runUrl(workflowId), signal);
   }
   const workflowId = head.workflowId;
@@ -196,6 +211,7 @@ async function drive(
     ctx.shown.forget(input.threadId); // those calls are decided: the next pause is shown anew
   }
   if (messages.length) await runner.decide(workflowId, [], messages);
+  held();
   const now = waiting ? await runner.pending(workflowId) : [];
   if (now.length) {
     ctx.shown.remember(input.threadId, workflowId, now, await lastSeq(runner, workflowId));

@@ -140,6 +140,25 @@ test('an uncertain call (timed out after it started): answered through resume as
   expect(charged).toEqual(['c1']); // started once, before it timed out; never again
 });
 
+test('a message sent to a waiting thread is added once: the front end resends it with every later run', async () => {
+  const threadId = randomUUID();
+  const workflowId = `session-${threadId}-1`;
+  h.model.script(workflowId, [mail('erin@example.com', 'm1'), { text: 'Sent, and noted.' }]);
+  const ann = frontEnd(url(), 'ann', threadId);
+  expect((await ann.run('mail erin')).interrupts.map((i) => i.id)).toEqual(['m1']);
+  ann.agent.pendingInterrupts = []; // as after a reload: the message goes first, the answer after
+  const noted = await ann.run('and cc frank');
+  expect(noted.interrupts.map((i) => i.id)).toEqual(['m1']); // still waiting, nothing streamed
+  const done = await ann.run(undefined, {
+    resume: [{ interruptId: 'm1', status: 'resolved', payload: { approved: true } }],
+  });
+  expect(done.last).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' }, result: 'Sent, and noted.' });
+  const lastRequest = h.model.requests.filter((r) => r.runId === workflowId).at(-1)!;
+  expect(JSON.stringify(lastRequest.items).split('and cc frank')).toHaveLength(2);
+  // The front end still shows the message, once, and sends it as the thread's own from now on.
+  expect(ann.agent.messages.filter((m) => m.content === 'and cc frank')).toHaveLength(1);
+});
+
 test('only application/json is taken, and no response carries a CORS header: a cross-site form cannot post', async () => {
   const threadId = randomUUID();
   const body = JSON.stringify({ threadId, runId: 'r', messages: [{ id: 'u1', role: 'user', content: 'hi' }] });

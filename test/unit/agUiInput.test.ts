@@ -1,7 +1,7 @@
 // What an AG-UI request's parts mean (servers/agUi/agUiInput.ts): which user messages are new, and the decision each
 // resume entry becomes, with what the person saw (the interrupt's fingerprint) and a signature where one is sent.
 import type { PendingApproval } from '../../contract/runViews';
-import { decisionsOf, holdsOurs, newUserMessages, notHeld } from '../../servers/agUi/agUiInput';
+import { decisionsOf, heldSnapshot, holdsOurs, newUserMessages, notHeld } from '../../servers/agUi/agUiInput';
 
 const user = (id: string, content: string) => ({ id, role: 'user' as const, content });
 
@@ -20,6 +20,25 @@ test('new user messages are those after our last message; a front end holding no
   // A second tab's own message on a thread it has never seen is new, even if it begins like a held one.
   expect(notHeld(['a'], ['a\n\nb'])).toEqual(['a']);
   expect(notHeld(['x'], [])).toEqual(['x']);
+});
+
+test('once the thread holds them, the new user messages take our ids: resent, they are not new again', () => {
+  const history = [
+    user('u1', 'hi'),
+    { id: 'cs-run-t1', role: 'assistant' as const, content: 'hello' },
+    user('u2', 'go'),
+    user('x'.repeat(200), 'and then'),
+  ];
+  const snapshot = heldSnapshot(history)!;
+  expect(snapshot.slice(0, 2)).toEqual(history.slice(0, 2)); // what came before is left as it was
+  expect(snapshot.slice(2).map((m) => [m.id.startsWith('cs-u-'), m.id.length <= 30, m.content])).toEqual([
+    [true, true, 'go'],
+    [true, true, 'and then'],
+  ]);
+  expect(new Set(snapshot.map((m) => m.id)).size).toBe(4);
+  expect(newUserMessages(snapshot)).toEqual([]);
+  expect(heldSnapshot(snapshot)).toBeUndefined();
+  expect(heldSnapshot(history.slice(0, 2))).toBeUndefined();
 });
 
 const pending = (callId: string, kind: PendingApproval['kind']): PendingApproval => ({
