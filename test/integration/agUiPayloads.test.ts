@@ -1,8 +1,10 @@
 // The rest of AG-UI's resume payloads, through @ag-ui/client's HttpAgent on a real dev server and the scripted model,
 // every event checked against @ag-ui/core's schemas: alwaysApprove (the tool is not asked again in the run),
-// status "cancelled" (a rejection whose message the model reads), an uncertain call (retry / done / failed). Then what
-// keeps a cross-site page out: form and text/plain posts are 415s and no response carries a CORS header. Last, the
-// routes on a Fastify app of the service's own (addAgUiRoutes from countersign/servers) with its own identity check.
+// status "cancelled" (a rejection whose message the model reads), an uncertain call (done). A message sent while the
+// thread waits is added once; a failed run is a one-line RUN_ERROR; a thread two front ends start at once starts once.
+// Then what keeps a cross-site page out: form and text/plain posts are 415s and no response carries a CORS header.
+// Last, the routes on a Fastify app of the service's own (addAgUiRoutes from countersign/servers) with its own identity
+// check.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -35,6 +37,11 @@ const till = defineAgent({
     }),
   ],
 });
+const looper = defineAgent({
+  name: 'looper',
+  instructions: 'test',
+  tools: [defineTool({ name: 'step', description: 'Step', parameters: z.object({}), execute: () => 'stepped' })],
+});
 
 let h: Harness;
 let runner: Runner;
@@ -42,7 +49,7 @@ let inbox: { url: string; close(): Promise<void> };
 let own: FastifyInstance;
 let ownUrl: string;
 beforeAll(async () => {
-  h = await startHarness({ registry: new AgentRegistry([...demoAgents, till]) });
+  h = await startHarness({ registry: new AgentRegistry([...demoAgents, till, looper]) });
   runner = new Runner(h.client, { taskQueue: h.taskQueue });
   inbox = await startInbox({ runner, port: 0, approverHeader: 'X-Forwarded-User' });
   own = Fastify();
@@ -157,6 +164,34 @@ test('a message sent to a waiting thread is added once: the front end resends it
   expect(JSON.stringify(lastRequest.items).split('and cc frank')).toHaveLength(2);
   // The front end still shows the message, once, and sends it as the thread's own from now on.
   expect(ann.agent.messages.filter((m) => m.content === 'and cc frank')).toHaveLength(1);
+});
+
+test('a failed run ends its stream with a RUN_ERROR in one line, no internals', async () => {
+  const threadId = randomUUID();
+  const steps = Array.from({ length: 10 }, () => ({ toolCalls: [{ name: 'step', arguments: {} }] }));
+  h.model.script(`session-${threadId}-1`, steps);
+  const failed = await frontEnd(url('looper'), 'ann', threadId).run('step on');
+  expect(failed.last).toMatchObject({ type: 'RUN_ERROR', code: 'MaxTurnsExceeded' });
+  expect(failed.error).toBe('the run failed: the agent used all 10 turns without a final answer');
+});
+
+test('two front ends start one new thread at the same moment: it is started once', async () => {
+  const threadId = randomUUID();
+  h.model.script(`session-${threadId}-1`, [mail('gus@example.com', 'm1')]);
+  const [a, b] = await Promise.all(
+    ['ann', 'bob'].map((who) => frontEnd(url(), who, threadId).run(`mail gus (${who})`)),
+  );
+  for (const outcome of [a!, b!])
+    if (outcome.error) expect(outcome.error).toMatch(/^session \S+ is busy: run session-\S+-1 [^\n]*$/);
+    else expect(outcome.interrupts.map((i) => i.id)).toEqual(['m1']);
+  expect([a!.error, b!.error].filter(Boolean).length).toBeLessThan(2);
+  const exists = (n: number) =>
+    h.client.workflow
+      .getHandle(`session-${threadId}-${n}`)
+      .describe()
+      .then(() => true)
+      .catch(() => false);
+  expect([await exists(1), await exists(2)]).toEqual([true, false]);
 });
 
 test('only application/json is taken, and no response carries a CORS header: a cross-site form cannot post', async () => {
