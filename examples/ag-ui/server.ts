@@ -4,7 +4,7 @@
 // production this is your proxy or app server, which knows the user from its own session (docs/ag-ui.md, "Identity
 // behind a proxy").
 //
-//   npx tsx examples/ag-ui/server.ts [serve URL, default http://127.0.0.1:8235]   # then open http://127.0.0.1:8300
+//   npx tsx examples/ag-ui/server.ts [serve URL, default http://127.0.0.1:8235] [port, default 8300]
 import { readFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import { userInfo } from 'node:os';
@@ -49,15 +49,23 @@ export function startExamplePage(o: ExamplePageOptions): Promise<{ url: string; 
         .catch((err: Error) => res.writeHead(502).end(`countersign serve is out of reach: ${err.message}`));
     });
   });
-  return new Promise((resolve) =>
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
     server.listen(o.port ?? 8300, '127.0.0.1', () => {
       const address = server.address() as { port: number };
       resolve({ url: `http://127.0.0.1:${address.port}`, server });
-    }),
-  );
+    });
+  });
 }
 
-if (require.main === module)
-  void startExamplePage({ serveUrl: process.argv[2], user: process.env.EXAMPLE_USER ?? userInfo().username }).then(
+if (require.main === module) {
+  const port = process.argv[3] ? Number(process.argv[3]) : undefined;
+  startExamplePage({ serveUrl: process.argv[2], user: process.env.EXAMPLE_USER ?? userInfo().username, port }).then(
     ({ url }) => console.log(`the example page: ${url}`),
+    (err: NodeJS.ErrnoException) => {
+      const taken = err.code === 'EADDRINUSE';
+      console.error(taken ? `port ${port ?? 8300} is taken: give another as the second argument` : err.message);
+      process.exitCode = 1;
+    },
   );
+}
