@@ -1,6 +1,7 @@
 // The rest of AG-UI's resume payloads, through @ag-ui/client's HttpAgent on a real dev server and the scripted model,
 // every event checked against @ag-ui/core's schemas: alwaysApprove (the tool is not asked again in the run),
-// status "cancelled" (a rejection whose message the model reads), an uncertain call (done). A message sent while the
+// status "cancelled" (a rejection whose message the model reads), an uncertain call (done); an interrupt's approvers,
+// expiry and inbox link, and a resume by someone not among the approvers refused. A message sent while the
 // thread waits is added once; a failed run is a one-line RUN_ERROR; a thread two front ends start at once starts once.
 // Then what keeps a cross-site page out: form and text/plain posts are 415s and no response carries a CORS header.
 // Last, the routes on a Fastify app of the service's own (addAgUiRoutes from countersign/servers) with its own identity
@@ -12,7 +13,7 @@ import { AgentRegistry, defineAgent, defineTool, demoAgents } from '../../agents
 import { Runner } from '../../client';
 import { addAgUiRoutes } from '../../servers';
 import { startInbox } from '../../servers/inbox/inboxServer';
-import { frontEnd } from '../support/agUiClient';
+import { frontEnd, type RunOutcome } from '../support/agUiClient';
 import { outboxOf } from '../support/fixtures';
 import { startHarness, type Harness } from '../support/harness';
 
@@ -34,6 +35,15 @@ const till = defineAgent({
         await new Promise((r) => setTimeout(r, 3_000));
         return `charged ${amount}`;
       },
+    }),
+    defineTool({
+      name: 'close_till',
+      description: 'Close the till',
+      parameters: z.object({ till: z.string() }),
+      needsApproval: true,
+      approvers: ['dan'],
+      approvalTimeout: '2h',
+      execute: ({ till }) => `closed ${till}`,
     }),
   ],
 });
@@ -74,6 +84,9 @@ afterAll(async () => {
 const url = (agent = 'email-assistant') => `${inbox.url}/ag-ui/${agent}`;
 const mail = (to: string, callId: string) => ({
   toolCalls: [{ name: 'send_email', arguments: { to, subject: 'Hi', body: 'b' }, callId }],
+});
+const resolved = (interruptId: string, payload: unknown) => ({
+  resume: [{ interruptId, status: 'resolved' as const, payload }],
 });
 const sentTo = async (workflowId: string) =>
   (await outboxOf(h.outbox)).filter((e) => String(e.idempotencyKey).startsWith(`${workflowId}:`)).map((e) => e.to);
@@ -145,6 +158,33 @@ test('an uncertain call (timed out after it started): answered through resume as
   const output = (await runner.describe(workflowId)).items.find((i) => i.type === 'function_call_output');
   expect(output).toMatchObject({ callId: 'c1', output: 'charged by hand' });
   expect(charged).toEqual(['c1']); // started once, before it timed out; never again
+});
+
+test("an interrupt says who may decide, until when, and where the inbox shows it; anyone else's resume is refused", async () => {
+  const threadId = randomUUID();
+  const workflowId = `session-${threadId}-1`;
+  h.model.script(workflowId, [
+    { toolCalls: [{ name: 'close_till', arguments: { till: 't3' }, callId: 'k1' }] },
+    { text: 'Closed.' },
+  ]);
+  const before = Date.now();
+  const [asked] = (await frontEnd(url('till'), 'ann', threadId).run('close t3')).interrupts as Array<
+    RunOutcome['interrupts'][number] & { expiresAt: string }
+  >;
+  expect(asked).toMatchObject({
+    id: 'k1',
+    metadata: { approvers: ['dan'], inboxUrl: `${inbox.url}/runs/${workflowId}` },
+  });
+  const expires = Date.parse(asked!.expiresAt); // two hours after it was asked
+  expect(expires).toBeGreaterThanOrEqual(before + 7_200_000 - 1_000);
+  expect(expires).toBeLessThanOrEqual(Date.now() + 7_200_000);
+  const ann = frontEnd(url('till'), 'ann', threadId);
+  const refused = await ann.run(undefined, resolved('k1', { approved: true }));
+  expect(refused.error).toMatch(/^[^\n]*\bann\b[^\n]*\bdan\b[^\n]*$/);
+  expect(await decisionsOf(workflowId)).toEqual([]);
+  const done = await frontEnd(url('till'), 'dan', threadId).run(undefined, resolved('k1', { approved: true }));
+  expect(done.last).toMatchObject({ outcome: { type: 'success' }, result: 'Closed.' });
+  expect(await decisionsOf(workflowId)).toEqual([['k1', 'approved', 'dan']]);
 });
 
 test('a message sent to a waiting thread is added once: the front end resends it with every later run', async () => {
