@@ -74,3 +74,18 @@ test('a resume entry carries the fingerprint the person saw and a signature, on 
     ),
   ).toThrow('metadata.fingerprint must be a string');
 });
+
+test('an uncertain call: retry, done with its result or failed with its error; cancelled is a rejection on any kind', () => {
+  const calls = [pending('u1', 'uncertain')];
+  const entry = (payload: unknown, status: 'resolved' | 'cancelled' = 'resolved') =>
+    decisionsOf([{ interruptId: 'u1', status, payload }], calls)[0];
+  expect(entry({ decision: 'retry' })).toEqual({ callId: 'u1', decision: 'retry' });
+  expect(entry({ decision: 'done', result: 'ran by hand' })).toEqual({
+    callId: 'u1',
+    decision: 'done',
+    result: 'ran by hand',
+  });
+  expect(entry({ decision: 'failed' })).toEqual({ callId: 'u1', decision: 'failed', error: 'marked failed' });
+  expect(entry({ message: 'no' }, 'cancelled')).toEqual({ callId: 'u1', decision: 'reject', message: 'no' });
+  expect(() => entry({ decision: 'done', result: 5 })).toThrow('payload.result must be a string');
+});
