@@ -254,4 +254,23 @@ test('a verifying proxy’s JWT assertions: a good one signs in its email, and e
   }
   // No assertion at all: a bearer-less, header-less request is not signed in either.
   expect((await fetch(`http://127.0.0.1:${port}/api/pending`)).status).toBe(401);
+  // AG-UI's routes take the same identity: a verified assertion reads, a tampered one may not even post.
+  const agUi = `http://127.0.0.1:${port}/ag-ui/email-assistant`;
+  const read = await fetch(`${agUi}/capabilities`, { headers: { 'cf-access-jwt-assertion': await jwt() } });
+  expect([read.status, ((await read.json()) as { humanInTheLoop: object }).humanInTheLoop]).toEqual([
+    200,
+    expect.objectContaining({ interrupts: true }),
+  ]);
+  const forged = await fetch(agUi, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'cf-access-jwt-assertion': refusals.at(-1)![0] },
+    body: JSON.stringify({ threadId: 'jwt-1', runId: 'r', messages: [{ id: 'u', role: 'user', content: 'hi' }] }),
+  });
+  expect([forged.status, await forged.json()]).toEqual([
+    401,
+    {
+      error:
+        'not signed in: the identity assertion in Cf-Access-Jwt-Assertion was refused: its signature does not verify',
+    },
+  ]);
 });
