@@ -35,7 +35,11 @@ export function addGatewayCommand(program: Command): void {
     )
     .requiredOption('--config <file>', 'the gateway config (JSON): name, servers, tools (see docs/mcp-gateway.md)')
     .option('--stdio', 'serve MCP over stdio instead of Streamable HTTP (logs on stderr)')
-    .option('--host <addr>', 'address to listen on (not loopback: only with --requester-jwks)', '127.0.0.1')
+    .option(
+      '--host <addr>',
+      'address to listen on (not loopback: only with --requester-jwks or COUNTERSIGN_GATEWAY_TOKENS)',
+      '127.0.0.1',
+    )
     .option('--port <n>', 'port', portOf, DEFAULT_PORT)
     .option('--wait <duration>', 'how long a call that is not a task waits for its decision', '5m')
     .option(
@@ -58,7 +62,8 @@ export function addGatewayCommand(program: Command): void {
 async function gateway(o: GatewayCommandOptions): Promise<void> {
   if (!durationSchema.safeParse(o.wait).success)
     throw new UsageError(`--wait ${o.wait}: must be a duration such as "30s", "5m" or "1h"`);
-  const orphan = (['requesterIssuer', 'requesterAudience', 'resource'] as const).find((k) => o[k] !== undefined);
+  // --resource also goes with COUNTERSIGN_GATEWAY_TOKENS alone: checked where the settings are read (checkAuth).
+  const orphan = (['requesterIssuer', 'requesterAudience'] as const).find((k) => o[k] !== undefined);
   if (orphan && !o.requesterJwks)
     throw new UsageError(
       `--${orphan.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --requester-jwks <file or https URL>: the keys its tokens are verified with`,
@@ -71,12 +76,12 @@ async function gateway(o: GatewayCommandOptions): Promise<void> {
     host: o.host,
     port: o.port,
     waitMs: durationMs(o.wait),
-    ...(o.requesterJwks
+    ...(o.requesterJwks || o.resource
       ? {
           auth: {
-            jwks: o.requesterJwks,
-            issuer: o.requesterIssuer ?? '',
-            claim: o.requesterClaim ?? 'sub',
+            ...(o.requesterJwks
+              ? { jwks: o.requesterJwks, issuer: o.requesterIssuer ?? '', claim: o.requesterClaim ?? 'sub' }
+              : {}),
             ...(o.requesterAudience ? { audience: o.requesterAudience } : {}),
             ...(o.resource ? { resource: o.resource } : {}),
           },
@@ -85,7 +90,8 @@ async function gateway(o: GatewayCommandOptions): Promise<void> {
     log: (line) => console.error(line),
   }).catch((err: Error) => {
     // The config, and the upstreams it names, are the user's input: exit 2. Temporal out of reach stays 1.
-    if (err.name === 'ConfigError' && /^(gateway|--)/.test(err.message)) throw new UsageError(err.message);
+    if (err.name === 'ConfigError' && /^(gateway|--|COUNTERSIGN_GATEWAY_TOKENS)/.test(err.message))
+      throw new UsageError(err.message);
     throw err;
   });
   say(handle.url ? `MCP gateway: ${handle.url}` : `MCP gateway on stdio (task queue ${handle.taskQueue})`);

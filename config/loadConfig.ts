@@ -143,6 +143,7 @@ export function configOf(e: ProductEnv, dev: DevConfig, env: NodeJS.ProcessEnv):
     sessionMaxItems: e.COUNTERSIGN_SESSION_MAX_ITEMS,
     ...(e.COUNTERSIGN_CODEC_TOKEN ? { codecToken: e.COUNTERSIGN_CODEC_TOKEN } : {}),
     ...(e.COUNTERSIGN_SERVE_TOKENS ? { serveTokens: e.COUNTERSIGN_SERVE_TOKENS } : {}),
+    ...(e.COUNTERSIGN_GATEWAY_TOKENS ? { gatewayTokens: e.COUNTERSIGN_GATEWAY_TOKENS } : {}),
     ...(e.COUNTERSIGN_SLACK_SIGNING_SECRET ? { slackSigningSecret: e.COUNTERSIGN_SLACK_SIGNING_SECRET } : {}),
     ...(e.COUNTERSIGN_SLACK_USERS ? { slackUsersFile: e.COUNTERSIGN_SLACK_USERS } : {}),
     mixedScriptNames: e.COUNTERSIGN_MIXED_SCRIPT_NAMES === 'true',

@@ -87,6 +87,8 @@ export interface CountersignConfig {
   codecToken?: string;
   /** COUNTERSIGN_SERVE_TOKENS, as given (`countersign serve` parses it). Secret. */
   serveTokens?: string;
+  /** COUNTERSIGN_GATEWAY_TOKENS, as given (`countersign gateway` parses it). Secret. */
+  gatewayTokens?: string;
   /** COUNTERSIGN_SLACK_SIGNING_SECRET. Secret. */
   slackSigningSecret?: string;
   /** COUNTERSIGN_SLACK_USERS: the Slack user mapping file. */

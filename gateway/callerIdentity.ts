@@ -1,28 +1,39 @@
 // Who calls the gateway over HTTP, decided once for every path it serves (MCP, the hooks, the approvals API). With
-// `auth` (--requester-jwks and --requester-issuer) it is an OAuth 2.1 protected resource as the MCP authorization
-// spec (2025-11-25) has it: every request carries a bearer JWT the issuer signed for this resource (its audience),
-// verified against the issuer's key set by the inbox's code (servers/inbox/jwtIdentity.ts), and the token's subject
-// is the requester. No token, or one refused, is a 401 whose WWW-Authenticate points at the protected-resource
-// metadata (RFC 9728), which a client reads to find the authorization server. Without `auth` the gateway listens on
-// loopback only and every caller is the local user.
+// `auth` every request carries a bearer token naming its requester: a JWT (--requester-jwks and --requester-issuer),
+// making the gateway an OAuth 2.1 protected resource as the MCP authorization spec (2025-11-25) has it: signed by
+// the issuer for this resource (its audience), verified against the issuer's key set by the inbox's code
+// (servers/inbox/jwtIdentity.ts), its subject the requester; or an engineer's own token (COUNTERSIGN_GATEWAY_TOKENS,
+// `dan:<token>,…`, as `countersign serve`'s per approver), for a team without an authorization server. No token, or
+// one refused, is a 401 whose WWW-Authenticate points at the protected-resource metadata (RFC 9728, with JWTs), which
+// a client reads to find the authorization server. Without `auth` the gateway listens on loopback only and every
+// caller is the local user.
 import type { IncomingHttpHeaders } from 'node:http';
 import { isLoopback } from '../servers/httpGuards';
 import { type JwtIdentity, jwtIdentity } from '../servers/inbox/jwtIdentity';
+import { sameSecret } from '../links/sameSecret';
 import { ConfigError } from '../temporal.config';
 
-/** Bearer JWTs from an OAuth authorization server (e.g. your IdP) for the gateway's callers. */
+/** Per-engineer bearer tokens (COUNTERSIGN_GATEWAY_TOKENS), each standing for its engineer. */
+export type EngineerTokens = Array<{ approver: string; token: string }>;
+export const GATEWAY_TOKENS = 'COUNTERSIGN_GATEWAY_TOKENS';
+
+/** Bearer JWTs from an OAuth authorization server (e.g. your IdP), or engineers' own tokens, for the gateway's callers. */
 export interface GatewayAuth {
   /** The issuer's public keys: a JWKS file or an https URL (--requester-jwks). */
-  jwks: string;
+  jwks?: string;
   /** The authorization server: the tokens' `iss`, and what the metadata names (--requester-issuer). */
-  issuer: string;
+  issuer?: string;
   /** The audience tokens must be for (--requester-audience; default the resource). */
   audience?: string;
   /** The claim naming the requester (--requester-claim; default sub). */
   claim?: string;
   /** The gateway's MCP URL as clients reach it (--resource; default the URL it listens at). */
   resource?: string;
+  /** Engineers' own bearer tokens (COUNTERSIGN_GATEWAY_TOKENS), accepted beside JWTs or alone. */
+  tokens?: EngineerTokens;
 }
+
+const configured = (auth: GatewayAuth | undefined): boolean => Boolean(auth?.jwks || auth?.tokens?.length);
 
 export const WELL_KNOWN_RESOURCE = '/.well-known/oauth-protected-resource';
 export const DEFAULT_REQUESTER_CLAIM = 'sub';
@@ -40,14 +51,18 @@ export interface CallerIdentity {
 
 /** The settings as given, checked before anything starts: one line naming the option. */
 export function checkAuth(auth: GatewayAuth | undefined, host: string): void {
-  if (!auth) {
+  if (!auth || !configured(auth)) {
+    if (auth?.resource !== undefined)
+      throw new ConfigError(
+        `--resource needs --requester-jwks <file or https URL> or ${GATEWAY_TOKENS}: the tokens that are checked for it`,
+      );
     if (!isLoopback(host))
       throw new ConfigError(
-        `--host ${host}: without --requester-jwks the gateway cannot tell its callers apart, so it listens on loopback only (127.0.0.1, ::1 or localhost): give --requester-jwks and --requester-issuer, or drop --host`,
+        `--host ${host}: without --requester-jwks or ${GATEWAY_TOKENS} the gateway cannot tell its callers apart, so it listens on loopback only (127.0.0.1, ::1 or localhost): give --requester-jwks and --requester-issuer, or ${GATEWAY_TOKENS}=dan:<token>,…, or drop --host`,
       );
     return;
   }
-  if (!auth.issuer?.trim())
+  if (auth.jwks !== undefined && !auth.issuer?.trim())
     throw new ConfigError(
       '--requester-jwks needs --requester-issuer <url>: the authorization server that issues the tokens (their iss), named in the metadata clients read',
     );
@@ -59,16 +74,16 @@ export function checkAuth(auth: GatewayAuth | undefined, host: string): void {
     throw new ConfigError(
       `--host ${host} needs --resource <url>: the gateway's MCP URL as clients reach it, which their tokens are issued for`,
     );
-  verifier(auth, auth.resource ?? 'http://127.0.0.1/mcp'); // an unreadable key set stops here
+  if (auth.jwks !== undefined) verifier(auth, auth.resource ?? 'http://127.0.0.1/mcp'); // an unreadable key set stops here
 }
 
 function verifier(auth: GatewayAuth, resource: string, maxLifetimeMs?: number): JwtIdentity {
   try {
     return jwtIdentity({
       header: 'Authorization',
-      jwks: auth.jwks,
+      jwks: auth.jwks!,
       audience: auth.audience ?? resource,
-      issuer: auth.issuer,
+      issuer: auth.issuer!,
       claim: auth.claim ?? DEFAULT_REQUESTER_CLAIM,
       ...(maxLifetimeMs ? { maxLifetimeMs } : {}),
       wording: {
@@ -93,12 +108,15 @@ export function callerIdentity(
   listening: string,
   maxLifetimeMs?: number,
 ): CallerIdentity {
-  if (!auth) return { identify: async () => ({ principal: local }), metadataAt: () => undefined, hosts: [] };
+  if (!auth || !configured(auth))
+    return { identify: async () => ({ principal: local }), metadataAt: () => undefined, hosts: [] };
   const resource = new URL(auth.resource ?? listening);
-  const jwt = verifier(auth, resource.href, maxLifetimeMs);
+  const tokens = auth.tokens ?? [];
+  const jwt = auth.jwks !== undefined ? verifier(auth, resource.href, maxLifetimeMs) : undefined;
   const suffix = resource.pathname === '/' ? '' : resource.pathname.replace(/\/$/, '');
   const metadataUrl = new URL(`${WELL_KNOWN_RESOURCE}${suffix}`, resource).href;
-  const metadata = {
+  // Only an authorization server is worth pointing clients at: with engineers' own tokens alone, no metadata.
+  const metadata = jwt && {
     resource: resource.href,
     authorization_servers: [auth.issuer],
     bearer_methods_supported: ['header'],
@@ -106,16 +124,27 @@ export function callerIdentity(
   };
   const paths = new Set([WELL_KNOWN_RESOURCE, `${WELL_KNOWN_RESOURCE}${suffix}`]);
   const challenge = (problem?: string) =>
-    `Bearer resource_metadata=${quoted(metadataUrl)}${problem ? `, error="invalid_token", error_description=${quoted(problem)}` : ''}`;
+    `Bearer ${metadata ? `resource_metadata=${quoted(metadataUrl)}` : 'realm="countersign-gateway"'}${problem ? `, error="invalid_token", error_description=${quoted(problem)}` : ''}`;
+  const needed = [
+    ...(jwt ? [`a bearer token from ${auth.issuer} for ${resource.href}`] : []),
+    ...(tokens.length ? [`your engineer token (${GATEWAY_TOKENS})`] : []),
+  ].join(' or ');
   return {
     hosts: [resource.host],
-    metadataAt: (path) => (paths.has(path) ? metadata : undefined),
+    metadataAt: (path) => (metadata && paths.has(path) ? metadata : undefined),
     async identify(headers) {
-      const auth = headers.authorization;
-      const token = typeof auth === 'string' ? /^Bearer +(\S+)\s*$/i.exec(auth)?.[1] : undefined;
+      const header = headers.authorization;
+      const token = typeof header === 'string' ? /^Bearer +(\S+)\s*$/i.exec(header)?.[1] : undefined;
       if (!token) {
-        const problem = `the gateway needs a bearer token from ${metadata.authorization_servers[0]} for ${resource.href} (Authorization: Bearer <token>)`;
+        const problem = `the gateway needs ${needed} (Authorization: Bearer <token>)`;
         return { problem, challenge: challenge() };
+      }
+      // Every engineer's token is compared (constant time each), so which one matched does not show in the timing.
+      const engineer = tokens.filter((t) => sameSecret(token, t.token))[0];
+      if (engineer) return { principal: engineer.approver };
+      if (!jwt) {
+        const problem = `the bearer token was refused: it is none of the engineers' tokens this gateway accepts (${GATEWAY_TOKENS}); send your own`;
+        return { problem, challenge: challenge(problem) };
       }
       const verdict = await jwt.verify(token);
       if ('problem' in verdict) return { problem: verdict.problem, challenge: challenge(verdict.problem) };

@@ -18,7 +18,8 @@ import { Upstreams } from './upstreams';
 import { OwedResults } from './owedResults';
 import { DoneTasks } from './doneTasks';
 import { SessionNotices } from './sessionNotices';
-import { type GatewayAuth, callerIdentity, checkAuth } from './callerIdentity';
+import { GATEWAY_TOKENS, type GatewayAuth, callerIdentity, checkAuth } from './callerIdentity';
+import { parseServeTokens } from '../servers/inbox/identity';
 
 export const DEFAULT_GATEWAY_PORT = 8235;
 export const DEFAULT_GATEWAY_WAIT_MS = 5 * 60_000;
@@ -35,7 +36,10 @@ export interface GatewayOptions {
   waitMs?: number;
   /** Where settings come from (default: the process's environment), as for a worker. */
   env?: NodeJS.ProcessEnv;
-  /** Over HTTP: bearer JWTs naming each caller (callerIdentity.ts); without, loopback only and the local user. */
+  /**
+   * Over HTTP: bearer JWTs naming each caller (callerIdentity.ts), besides the engineers' tokens the settings give
+   * (COUNTERSIGN_GATEWAY_TOKENS); with neither, loopback only and the local user.
+   */
   auth?: GatewayAuth;
   /** A line for the operator (default: stderr). */
   log?: (line: string) => void;
@@ -49,6 +53,20 @@ export interface GatewayHandle {
   close(): Promise<void>;
 }
 
+/** The engineers' own tokens from the settings, beside the JWT options given; a bad entry is one line naming it. */
+function withEngineerTokens(
+  auth: GatewayAuth | undefined,
+  spec: string | undefined,
+  mixedScripts: boolean,
+): GatewayAuth | undefined {
+  if (!spec) return auth;
+  try {
+    return { ...auth, tokens: parseServeTokens(spec, { mixedScripts }, GATEWAY_TOKENS, 'engineer') };
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+}
+
 /** The gateway's own task queue: its worker runs its gated calls' runs and their upstream calls. */
 export const gatewayTaskQueue = (name: string) => `countersign-gateway-${name}`;
 
@@ -56,8 +74,9 @@ export async function startGateway(o: GatewayOptions): Promise<GatewayHandle> {
   const log = o.log ?? ((line: string) => console.error(line));
   const config = typeof o.config === 'string' ? loadGatewayConfig(o.config) : o.config;
   const host = o.host ?? '127.0.0.1';
-  if (!o.stdio) checkAuth(o.auth, host);
   const settings = loadConfig(o.env);
+  const auth = withEngineerTokens(o.auth, settings.gatewayTokens, settings.mixedScriptNames);
+  if (!o.stdio) checkAuth(auth, host);
   const notices = new SessionNotices();
   const upstreams = await Upstreams.open(config, (server, n) => {
     if (n.method === 'notifications/message') log(`[${server}] ${JSON.stringify(n.params)}`);
@@ -101,7 +120,7 @@ export async function startGateway(o: GatewayOptions): Promise<GatewayHandle> {
       stops.push(await serveStdio(core, principal));
       return { taskQueue, close: stopAll };
     }
-    const identityAt = (url: string) => callerIdentity(o.auth, principal, url, settings.approverJwtMaxLifetimeMs);
+    const identityAt = (url: string) => callerIdentity(auth, principal, url, settings.approverJwtMaxLifetimeMs);
     const http = await listenHttp(core, identityAt, host, o.port ?? DEFAULT_GATEWAY_PORT);
     stops.push(http.close);
     return { url: http.url, taskQueue, close: stopAll };

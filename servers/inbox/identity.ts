@@ -39,10 +39,15 @@ export function checkedApprover(name: string, names: NamesKnown = {}): { approve
   return problem ? { problem } : { approver: name.normalize('NFC').trim() };
 }
 
-/** `ann:tok1,bob:tok2` → entries; one line naming what is wrong (a name passing for an earlier one's too). */
+/**
+ * `ann:tok1,bob:tok2` → entries; one line naming what is wrong (a name passing for an earlier one's too). The gateway's
+ * per-engineer tokens (COUNTERSIGN_GATEWAY_TOKENS) are read the same way, named as their `setting`.
+ */
 export function parseServeTokens(
   spec: string | undefined,
   names: Pick<NamesKnown, 'mixedScripts'> = {},
+  setting = 'COUNTERSIGN_SERVE_TOKENS',
+  who = 'approver',
 ): IdentitySettings['tokens'] {
   if (!spec) return [];
   const known: string[] = [];
@@ -50,14 +55,11 @@ export function parseServeTokens(
     const at = entry.indexOf(':');
     const token = entry.slice(at + 1).trim();
     if (at < 1 || !entry.slice(0, at).trim())
-      throw new Error(
-        `COUNTERSIGN_SERVE_TOKENS: "${entry.slice(0, 40)}" must be approver:token, e.g. ann:$(openssl rand -hex 24)`,
-      );
+      throw new Error(`${setting}: "${entry.slice(0, 40)}" must be ${who}:token, e.g. ann:$(openssl rand -hex 24)`);
     const name = checkedApprover(entry.slice(0, at), { ...names, known });
-    if ('problem' in name) throw new Error(`COUNTERSIGN_SERVE_TOKENS: ${name.problem}`);
+    if ('problem' in name) throw new Error(`${setting}: ${name.problem}`);
     known.push(name.approver);
-    if (token.length < 16)
-      throw new Error(`COUNTERSIGN_SERVE_TOKENS: the token of ${name.approver} is shorter than 16 characters`);
+    if (token.length < 16) throw new Error(`${setting}: the token of ${name.approver} is shorter than 16 characters`);
     return { approver: name.approver, token };
   });
 }

@@ -2,17 +2,16 @@
 // PostToolUseFailure (posted, and through `countersign hook claude-code`) and POST /v1/approval-requests/{id}/outcome,
 // on a real `countersign gateway` process with an approvals ledger of its own. Every hook decision and outcome is in
 // the ledger with the engineer who asked (with no identity configured, the local user) named as requester.
-import { unpack } from '../../storage/ledger/ledgerCompact';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { DatabaseSync } from 'node:sqlite';
 import { defaultApprover } from '../../client/approvals/approver';
 import { CLI_PATH, cliEnv, countersign } from '../support/countersignCli';
 import { type RunningGateway, startGatewayProcess } from '../support/gatewayProcess';
 import { projectRoot } from '../support/toolchain';
+import { type LedgerRecord, ledgerRecordsOf } from '../support/ledgerFile';
 
 jest.setTimeout(240_000);
 
@@ -80,7 +79,7 @@ async function untilPending(): Promise<Row> {
 const pendingCount = async () =>
   (JSON.parse((await countersign(['pending', '--agent', name, '--json'])).stdout) as Row[]).length;
 
-type Entry = { decision: string; requestedBy?: string; outcome?: Record<string, unknown>; message?: string };
+type Entry = LedgerRecord;
 /** The run's audit once it has an `outcome` entry (the CLI's `audit --json`). */
 async function auditWithOutcome(workflowId: string): Promise<Entry[]> {
   for (let i = 0; i < 100; i++) {
@@ -91,25 +90,7 @@ async function auditWithOutcome(workflowId: string): Promise<Entry[]> {
   throw new Error(`no outcome in the audit of ${workflowId}`);
 }
 
-/** The ledger's records of a run (the entries table, as the gateway's worker wrote them), once `count` are there. */
-async function ledgerRows(workflowId: string, count: number): Promise<Entry[]> {
-  for (let i = 0; i < 100; i++) {
-    const db = new DatabaseSync(ledgerFile, { readOnly: true });
-    try {
-      const rows = db
-        .prepare(
-          'SELECT e.body FROM ledger_entries e JOIN ledger_chains h ON h.id = e.chain WHERE h.workflow_id = ? ORDER BY e.seq',
-        )
-        .all(workflowId)
-        .map((r) => JSON.parse(unpack(r.body as Uint8Array)) as Entry); // the record alone, packed (schema 4)
-      if (rows.length >= count) return rows;
-    } finally {
-      db.close();
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`fewer than ${count} ledger rows for ${workflowId}`);
-}
+const ledgerRows = (workflowId: string, count: number) => ledgerRecordsOf(ledgerFile, workflowId, count);
 
 test('PostToolUse records the outcome against the approved call, in the audit and the ledger; every decision names the engineer', async () => {
   const session = randomUUID();

@@ -290,7 +290,7 @@ test('refused at start in one line, exit 2: off loopback without auth, a key set
   const cases: Array<[string[], string]> = [
     [
       ['--host', '0.0.0.0'],
-      '--host 0.0.0.0: without --requester-jwks the gateway cannot tell its callers apart, so it listens on loopback only',
+      '--host 0.0.0.0: without --requester-jwks or COUNTERSIGN_GATEWAY_TOKENS the gateway cannot tell its callers apart, so it listens on loopback only',
     ],
     [['--requester-jwks', jwks], '--requester-jwks needs --requester-issuer <url>'],
     [['--requester-issuer', ISSUER], '--requester-issuer needs --requester-jwks <file or https URL>'],

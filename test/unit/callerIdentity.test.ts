@@ -47,3 +47,24 @@ test('without auth: the local user, loopback only', async () => {
   );
   expect(() => checkAuth({ jwks: 'x', issuer: ISS, resource: 'ftp://x' }, '127.0.0.1')).toThrow(/^--resource ftp/);
 });
+
+test("engineers' own tokens: each names its engineer, beside JWTs or alone; a wrong one is refused without metadata", async () => {
+  const tokens = [
+    { approver: 'dan', token: 'dan-0123456789abcdef' },
+    { approver: 'erin', token: 'erin-0123456789abcdef' },
+  ];
+  const id = callerIdentity({ tokens }, 'local', URL_);
+  await expect(id.identify({ authorization: 'Bearer erin-0123456789abcdef' })).resolves.toEqual({ principal: 'erin' });
+  await expect(id.identify({ authorization: 'Bearer dan-0123456789abcdef' })).resolves.toEqual({ principal: 'dan' });
+  expect(await id.identify({ authorization: 'Bearer dan-0123456789abcdeF' })).toEqual({
+    problem: expect.stringMatching(/^the bearer token was refused: it is none of the engineers' tokens/),
+    challenge: expect.stringMatching(/^Bearer realm="countersign-gateway", error="invalid_token"/),
+  });
+  expect(await id.identify({})).toMatchObject({ challenge: 'Bearer realm="countersign-gateway"' });
+  expect(id.metadataAt('/.well-known/oauth-protected-resource')).toBeUndefined();
+  expect(() => checkAuth({ tokens }, '127.0.0.1')).not.toThrow();
+  expect(() => checkAuth({ tokens }, '0.0.0.0')).toThrow(/^--host 0.0.0.0 needs --resource/);
+  expect(() => checkAuth({ tokens, resource: 'https://gw.example.test/mcp' }, '0.0.0.0')).not.toThrow();
+  expect(() => checkAuth({ resource: 'https://gw.example.test/mcp' }, '127.0.0.1')).toThrow(/^--resource needs/);
+  expect(() => checkAuth({ tokens, jwks: '/nonexistent.json' }, '127.0.0.1')).toThrow(/needs --requester-issuer/);
+});
