@@ -39,7 +39,9 @@ export type Reply = { status: number; body: Record<string, unknown> };
 const refuse = (status: number, error: string): Reply => ({ status, body: { error } });
 
 const digest = (value: unknown) => createHash('sha256').update(canonical(value)).digest('hex').slice(0, 32);
-const idPrefix = (core: GatewayCore) => `gateway-${core.config.name}-api-`;
+/** The run ids of a gateway's approval requests start with this (its hook calls' and MCP calls' do not). */
+export const requestIdPrefix = (gateway: string) => `gateway-${gateway}-api-`;
+const idPrefix = (core: GatewayCore) => requestIdPrefix(core.config.name);
 /** Whether `id` names one of this gateway's approval requests (a plain name with its prefix). */
 export const isRequestId = (core: GatewayCore, id: string) => /^[\w.-]+$/.test(id) && id.startsWith(idPrefix(core));
 

@@ -18,6 +18,7 @@ import { Upstreams } from './upstreams';
 import { OwedResults } from './owedResults';
 import { DoneTasks } from './doneTasks';
 import { SessionNotices } from './sessionNotices';
+import { gatewayEdits } from './gatewayEdits';
 import { GATEWAY_TOKENS, type GatewayAuth, callerIdentity, checkAuth } from './callerIdentity';
 import { parseServeTokens } from '../servers/inbox/identity';
 
@@ -147,9 +148,12 @@ async function gatewayWorker(
     registry,
     // A call that only asks (a hook's, the approvals API's) has no upstream: it answers with what was approved.
     {
-      activities: createGatewayActivities((req) =>
-        req.server === ASK_ONLY_SERVER ? Promise.resolve(approvedAsIs(req)) : upstreams.call(req),
-      ),
+      activities: {
+        ...createGatewayActivities((req) =>
+          req.server === ASK_ONLY_SERVER ? Promise.resolve(approvedAsIs(req)) : upstreams.call(req),
+        ),
+        ...gatewayEdits(config.name, upstreams),
+      },
     },
   );
   return { worker, connection };

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { readDocs } from '../support/docBlocks';
-import { countersign } from '../support/countersignCli';
+import { countersign, countersignExit, temporalCli } from '../support/countersignCli';
 import { type RunningGateway, startGatewayProcess } from '../support/gatewayProcess';
 import { APPROVALS_OPENAPI } from '../../gateway/approvalsOpenApi';
 
@@ -18,7 +18,12 @@ const name = `api-${randomUUID().slice(0, 8)}`;
 const config = join(root, 'gateway.json');
 writeFileSync(
   config,
-  JSON.stringify({ name, servers: {}, tools: { '*': { approvers: ['ann'] } }, hooks: { wait: '5s' } }),
+  JSON.stringify({
+    name,
+    servers: {},
+    tools: { '*': { approvers: ['ann'] } },
+    hooks: { rules: [{ tool: 'Bash', command: '^rm ' }], wait: '5s' },
+  }),
 );
 let gateway: RunningGateway;
 let base: string;
@@ -94,6 +99,57 @@ test('201 with id, status and links; the same key finds the same request; reject
   const decided = await api('GET', `/v1/approval-requests/${id}?wait=30`);
   expect(decided.body).toMatchObject({ id, status: 'rejected', approver: 'ann' });
   expect(decided.body.message).toMatch(/tag v2 is not signed/);
+});
+
+test('the long poll: approved with the arguments as edited, expired once the time runs out, cancelled when withdrawn', async () => {
+  const [edited, expiring, withdrawn] = await Promise.all([
+    ask({ tool: 'scale', arguments: { service: 'web', replicas: 10 }, summary: 'Scale web to 10' }),
+    ask({ tool: 'scale', arguments: { service: 'web', replicas: 20 }, terms: { approvalTimeout: '2s' } }),
+    ask({ tool: 'scale', arguments: { service: 'web', replicas: 30 } }),
+  ]);
+  const [a, b, c] = [edited, expiring, withdrawn].map((r) => r.body.id as string);
+  await countersign(['approve', a!, 'call', '--as', 'ann', '--edit', '{"service":"web","replicas":3}']);
+  await temporalCli(['workflow', 'cancel', '--workflow-id', c!]);
+  const poll = (id: string) => api('GET', `/v1/approval-requests/${id}?wait=30`);
+  const [approved, expired, cancelled] = await Promise.all([poll(a!), poll(b!), poll(c!)]);
+  expect(approved.body).toMatchObject({
+    status: 'approved',
+    arguments: { service: 'web', replicas: 3 },
+    approvers: ['ann'],
+  });
+  expect(expired.body).toMatchObject({ id: b, status: 'expired', message: expect.any(String) });
+  expect(cancelled.body).toMatchObject({ id: c, status: 'cancelled' });
+  const left = (await pending()).map((r) => r.workflowId);
+  expect([a, b, c].filter((id) => left.includes(id!))).toEqual([]);
+});
+
+test("a hook's call is approved as the agent asked it: an edit is refused in one line, and it still waits", async () => {
+  const input = {
+    session_id: 's',
+    cwd: '/tmp',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command: 'rm -rf build' },
+  };
+  const asked = api('POST', '/hooks/claude-code', input);
+  let row: Row | undefined;
+  for (let i = 0; i < 100 && !row; i++) row = (await pending()).find((r) => r.toolName === 'Bash');
+  const edit = await countersignExit([
+    'approve',
+    row!.workflowId,
+    'call',
+    '--as',
+    'ann',
+    '--edit',
+    '{"command":"rm -rf out"}',
+  ]);
+  expect([edit.code, edit.stderr.trim().split('\n')]).toEqual([
+    1,
+    [expect.stringMatching(/approve it as it is, or reject it saying what to run instead/)],
+  ]);
+  expect((await pending()).map((r) => r.workflowId)).toContain(row!.workflowId);
+  await countersign(['reject', row!.workflowId, 'call', '--as', 'ann', '--message', 'run rm -rf out']);
+  expect((await asked).body).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
 });
 
 test('bad input is a 4xx in one line, and nothing is booked', async () => {

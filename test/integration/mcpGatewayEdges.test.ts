@@ -1,5 +1,5 @@
 // The MCP gateway at its edges: bad configs refused in one line (exit 2) before anything runs; bad requests
-// answered by JSON-RPC errors; a task withdrawn with tasks/cancel is audited cancelled and never runs; the gateway
+// answered by JSON-RPC errors; an approval's edit checked against the upstream's schema, then run; a task withdrawn with tasks/cancel is audited cancelled and never runs; the gateway
 // SIGKILLed while a task waits answers the same task id after a restart, and the call completes once; and a client
 // over stdio (the SDK's StdioClientTransport) gets the same gate.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -54,6 +54,16 @@ describe('a bad config is one line and exit 2, before anything runs', () => {
       }),
       /servers "a" and "b" both offer a tool named read_file; give one of them a "prefix"/,
     ],
+    [
+      "a hook rule's command that is no regular expression",
+      JSON.stringify({ name: 'x', servers: {}, hooks: { rules: [{ tool: 'Bash', command: '(rm' }] } }),
+      /^countersign: gateway config \S+: hooks\.rules\[0\]\.command: must be a regular expression/,
+    ],
+    [
+      'a hook wait above 10 minutes',
+      JSON.stringify({ name: 'x', servers: {}, hooks: { wait: '11m' } }),
+      /^countersign: gateway config \S+: hooks\.wait: must be at most 10m$/,
+    ],
   ])('%s', async (_, text, line) => {
     const { config } = gatewayFiles();
     writeFileSync(config, text);
@@ -97,6 +107,19 @@ describe('over Streamable HTTP', () => {
     const { stdout } = await countersign(['audit', workflowOf(task.taskId)]);
     expect(stdout).toMatch(/cancelled/);
     expect(existsSync(path)).toBe(false);
+    await client.close();
+  });
+
+  test("an edit is checked against the upstream's input schema, and the edited call is what runs", async () => {
+    const client = await mcpClient(gateway.url);
+    const path = join(setup.files, 'edited.txt');
+    const { task } = await taskCall(client, { path, content: 'as asked' });
+    const id = workflowOf(task.taskId);
+    const bad = await countersignExit(['approve', id, 'call', '--edit', JSON.stringify({ path })]);
+    expect([bad.code, bad.stderr]).toEqual([1, expect.stringMatching(/are invalid: arguments: .*content/)]);
+    await countersign(['approve', id, 'call', '--edit', JSON.stringify({ path, content: 'as edited' })]);
+    await until(async () => (await taskStatus(client, task.taskId)) === 'completed', 'completed');
+    expect(readFileSync(path, 'utf8')).toBe('as edited');
     await client.close();
   });
 
