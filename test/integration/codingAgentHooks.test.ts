@@ -22,6 +22,7 @@ const PUBLIC_URL = 'http://inbox.example.test';
 const rules = [
   { tool: 'Bash', command: '^(rm|terraform apply|kubectl delete|git push --force)', needsApproval: true },
   { tool: 'Shell', command: '^rm ', needsApproval: true },
+  { tool: 'create_issue', needsApproval: true },
   { tool: 'Write', filePath: '/etc/**', deny: 'never write under /etc' },
   { tool: 'Write', filePath: `${repo}/**`, needsApproval: false },
   { tool: 'Write', needsApproval: true },
@@ -190,45 +191,55 @@ test('a Write outside the repository shows the approver its diff; one inside is 
   expect(decisionOf((await asked).body)).toBe('deny');
 });
 
-test('Cursor through `countersign hook cursor`: beforeShellExecution waits, is approved, and answers permission allow', async () => {
-  const cursorInput = {
-    conversation_id: randomUUID(),
-    generation_id: randomUUID(),
-    hook_event_name: 'beforeShellExecution',
-    workspace_roots: [repo],
-    command: 'rm -r node_modules',
-    cwd: repo,
-  };
-  const run = new Promise<string>((resolve, reject) => {
+/** `countersign hook <args>` with `input` on stdin: its exit code and outputs. */
+const runHook = (args: string[], input: string) =>
+  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = execFile(
       process.execPath,
-      [CLI_PATH, 'hook', 'cursor', '--gateway', gateway.url],
+      [CLI_PATH, 'hook', ...args],
       { env: cliEnv(), cwd: projectRoot },
-      (err, stdout) => (err ? reject(err) : resolve(stdout)),
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
     );
-    child.stdin!.end(JSON.stringify(cursorInput));
+    child.stdin!.end(input);
   });
+
+test('Cursor through `countersign hook cursor`: beforeShellExecution and beforeMCPExecution wait, are decided, and answer permission', async () => {
+  const common = { conversation_id: randomUUID(), generation_id: randomUUID(), workspace_roots: [repo] };
+  const shell = { ...common, hook_event_name: 'beforeShellExecution', command: 'rm -r node_modules', cwd: repo };
+  // An MCP call as Cursor documents it: its tool's name, its parameters as a JSON string, and the server's URL.
+  const issue = { title: 'Flaky test', repo: 'acme/web' };
+  const mcp = {
+    ...common,
+    hook_event_name: 'beforeMCPExecution',
+    tool_name: 'create_issue',
+    url: 'https://mcp.example.test/mcp',
+  };
+  const cursor = (input: object) => runHook(['cursor', '--gateway', gateway.url], JSON.stringify(input));
+  const ran = cursor(shell);
   const [row] = await untilPending(1);
   expect(row).toMatchObject({ toolName: 'Shell' });
   await countersign(['approve', row!.workflowId, 'call']);
-  expect(JSON.parse(await run)).toEqual({
-    permission: 'allow',
-    userMessage: expect.any(String),
-    agentMessage: expect.any(String),
+  const answer = { permission: 'allow', userMessage: expect.any(String), agentMessage: expect.any(String) };
+  expect(JSON.parse((await ran).stdout)).toEqual(answer);
+
+  const asked = cursor({ ...mcp, tool_input: JSON.stringify(issue) });
+  const [call] = await untilPending(1);
+  expect(call).toMatchObject({ toolName: 'create_issue' });
+  expect(JSON.parse(call!.arguments)).toMatchObject({ ...issue, cwd: repo, session: common.conversation_id });
+  await countersign(['reject', call!.workflowId, 'call', '--message', 'file it in the tracker by hand']);
+  const denied = JSON.parse((await asked).stdout) as Record<string, string>;
+  expect(denied).toMatchObject({
+    permission: 'deny',
+    agentMessage: expect.stringMatching(/file it in the tracker by hand/),
   });
+  // An MCP tool no rule names: allowed at once, nothing booked.
+  expect(JSON.parse((await cursor({ ...mcp, tool_name: 'list_issues', tool_input: '{}' })).stdout)).toMatchObject({
+    permission: 'allow',
+  });
+  expect(await pending()).toEqual([]);
 });
 
 test("a command hook's own failure is exit 2 (a block in both agents), one line on stderr, nothing on stdout", async () => {
-  const runHook = (args: string[], input: string) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(
-        process.execPath,
-        [CLI_PATH, 'hook', ...args],
-        { env: cliEnv(), cwd: projectRoot },
-        (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
-      );
-      child.stdin!.end(input);
-    });
   const failures = await Promise.all([
     runHook(['claude-code', '--gateway', gateway.url], 'not json'),
     runHook(['cursor', '--gateway', gateway.url], JSON.stringify({ hook_event_name: 'afterFileEdit' })),

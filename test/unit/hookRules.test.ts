@@ -37,6 +37,7 @@ test("the issue's example parses, with its defaults", () => {
 
 test('each mistake is one line naming the field', () => {
   expect(problem({ ...example, wait: '11m' })).toBe('gateway config: hooks.wait: must be at most 10m');
+  expect([problem({ ...example, wait: '10m' }), problem({ ...example, wait: '1s' })]).toEqual(['accepted', 'accepted']);
   expect(problem({ ...example, wait: 'soon' })).toMatch(/^gateway config: hooks\.wait: must be a duration/);
   expect(problem({ otherwise: 'deny' })).toBe('gateway config: hooks.otherwise: must be "allow" or "ask"');
   expect(problem({ rules: [{ tool: 'Bash', command: '(' }] })).toMatch(
