@@ -28,6 +28,11 @@ import { lazy } from './lazyLoads';
 import type { PendingApproval } from '../contract/runViews';
 import type { RunRecord } from '../client/run/runRecords';
 import { recordLines, recordView, unservedRows, unservedTable } from './workerDownViews';
+import { ASK_ONLY_SERVER } from '../core/run/gatewayRuns';
+
+/** Where a call goes: an MCP server, or (a gateway's ask-only call) the hook or program that asked and acts. */
+const whereFrom = (server: string) =>
+  server === ASK_ONLY_SERVER ? 'asked by a hook or the approvals API' : `MCP ${server}`;
 
 /** A run no worker serves: the line on stderr, and undefined (the caller answers from its RunRecord). */
 const unserved = (err: unknown): undefined => {
@@ -106,7 +111,7 @@ export function addReadCommands(program: Command, connect: Connect): void {
           const times = `asked ${relativeTime(p.requestedAt, now)}${p.expiresAt ? `, expires ${relativeTime(p.expiresAt, now)}` : ''}`;
           lines.push(
             shownLine(
-              `  ${p.callId}  ${p.path ?? p.toolName}${p.mcpServer ? ` (MCP ${p.mcpServer})` : ''}${p.agentName !== s.agent.name ? ` (agent ${p.agentName})` : ''}  ${times}${p.approvers ? `, approvers: ${p.approvers.join(', ')}` : ''}${p.quorum ? `, ${quorumText(p.quorum)}` : ''}${p.signedDecisions ? ', signed decisions only' : ''}`,
+              `  ${p.callId}  ${p.path ?? p.toolName}${p.mcpServer ? ` (${whereFrom(p.mcpServer)})` : ''}${p.agentName !== s.agent.name ? ` (agent ${p.agentName})` : ''}  ${times}${p.approvers ? `, approvers: ${p.approvers.join(', ')}` : ''}${p.quorum ? `, ${quorumText(p.quorum)}` : ''}${p.signedDecisions ? ', signed decisions only' : ''}`,
             ),
           );
           if (p.request) lines.push(`    ${dim('request:')} ${shownLine(p.request)}`);
