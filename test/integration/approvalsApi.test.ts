@@ -22,7 +22,7 @@ writeFileSync(
     name,
     servers: {},
     tools: { '*': { approvers: ['ann'] } },
-    hooks: { rules: [{ tool: 'Bash', command: '^rm ' }], wait: '5s' },
+    hooks: { rules: [{ tool: 'Bash', command: '^rm ' }], wait: '5s', undecided: 'ask' },
   }),
 );
 let gateway: RunningGateway;
@@ -123,7 +123,7 @@ test('the long poll: approved with the arguments as edited, expired once the tim
   expect([a, b, c].filter((id) => left.includes(id!))).toEqual([]);
 });
 
-test("a hook's call is approved as the agent asked it: an edit is refused in one line, and it still waits", async () => {
+test("a hook's call is approved as the agent asked it: an edit is refused in one line; undecided, the agent asks", async () => {
   const input = {
     session_id: 's',
     cwd: '/tmp',
@@ -147,9 +147,15 @@ test("a hook's call is approved as the agent asked it: an edit is refused in one
     1,
     [expect.stringMatching(/approve it as it is, or reject it saying what to run instead/)],
   ]);
+  // undecided "ask": once the wait (5 s) runs out the agent's own prompt decides, and the call still waits here.
+  expect((await asked).body).toMatchObject({
+    hookSpecificOutput: {
+      permissionDecision: 'ask',
+      permissionDecisionReason: expect.stringMatching(/not decided yet/),
+    },
+  });
   expect((await pending()).map((r) => r.workflowId)).toContain(row!.workflowId);
   await countersign(['reject', row!.workflowId, 'call', '--as', 'ann', '--message', 'run rm -rf out']);
-  expect((await asked).body).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
 });
 
 test('bad input is a 4xx in one line, and nothing is booked', async () => {
