@@ -6,6 +6,15 @@ const error = {
   description: 'Bad input, in one line; nothing was booked',
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 };
+/** What every path may answer before it reads the body: who is asking (401) and from where (403). */
+const refused = {
+  '401': {
+    ...error,
+    description:
+      'No bearer token, or one refused, where the gateway requires one (WWW-Authenticate says which); nothing was booked',
+  },
+  '403': { ...error, description: "Not addressed to the gateway's own host, or from another origin" },
+};
 const request = (description: string) => ({
   description,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/ApprovalRequest' } } },
@@ -17,7 +26,7 @@ export const APPROVALS_OPENAPI = {
     title: 'Countersign gateway: approvals API and coding-agent hooks',
     version: '1',
     description:
-      'Ask a person to approve something and wait for the answer. Served by `countersign gateway` on loopback; the requester is the local user. See docs/coding-agents.md.',
+      "Ask a person to approve something and wait for the answer. Served by `countersign gateway`. The requester is the bearer token's: a JWT's subject (--requester-jwks) or an engineer's own token (COUNTERSIGN_GATEWAY_TOKENS); with neither, the gateway is on loopback and the requester is the local user. See docs/coding-agents.md.",
   },
   paths: {
     '/v1/approval-requests': {
@@ -37,6 +46,7 @@ export const APPROVALS_OPENAPI = {
           content: { 'application/json': { schema: { $ref: '#/components/schemas/NewApprovalRequest' } } },
         },
         responses: {
+          ...refused,
           '201': request('Booked: a person is asked'),
           '200': request('This Idempotency-Key already booked this request'),
           '400': error,
@@ -58,7 +68,7 @@ export const APPROVALS_OPENAPI = {
             schema: { type: 'integer', minimum: 0, maximum: 60, default: 0 },
           },
         ],
-        responses: { '200': request('Its status now'), '400': error, '404': error },
+        responses: { '200': request('Its status now'), ...refused, '400': error, '404': error },
       },
     },
     '/v1/approval-requests/{id}/outcome': {
@@ -70,6 +80,7 @@ export const APPROVALS_OPENAPI = {
           content: { 'application/json': { schema: { $ref: '#/components/schemas/CallOutcome' } } },
         },
         responses: {
+          ...refused,
           '200': {
             description: "Recorded in the request's audit and the approvals ledger",
             content: {
@@ -105,6 +116,7 @@ export const APPROVALS_OPENAPI = {
           },
         },
         responses: {
+          ...refused,
           '200': {
             description: "The decision, in Claude Code's hook output ({} to a PostToolUse)",
             content: {
@@ -123,7 +135,16 @@ export const APPROVALS_OPENAPI = {
       },
     },
   },
+  security: [{}, { bearer: [] }],
   components: {
+    securitySchemes: {
+      bearer: {
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          'Required when the gateway verifies callers: a JWT its authorization server signed for it, or your COUNTERSIGN_GATEWAY_TOKENS token',
+      },
+    },
     schemas: {
       Error: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } },
       NewApprovalRequest: {
