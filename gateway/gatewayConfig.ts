@@ -16,7 +16,10 @@ const prefix = z
   .string()
   .regex(/^[\w.-]+$/, 'must be letters, digits, _ . or -')
   .optional();
-/** How long one call to this server may take (ms; default the MCP SDK's 60 s), as an agents-file MCP server's. */
+/**
+ * How long one call to this server, or connecting to it, may take (ms; default the MCP SDK's 60 s a call, 30 s to
+ * connect), as an agents-file MCP server's.
+ */
 const timeoutMs = z
   .number({ error: 'must be a number of milliseconds' })
   .int('must be a whole number of milliseconds')

@@ -14,7 +14,7 @@ import type { GatewayConfig, UpstreamSpec } from './gatewayConfig';
 /** What an upstream says outside an answer (a log message, a resource updated), with the server's name. */
 export type OnNotice = (server: string, notification: Notification) => void;
 
-/** How long connecting to an upstream (and its first listing) may take at start. */
+/** How long connecting to an upstream (and each page of its first listing) may take, unless its timeoutMs says. */
 const CONNECT_TIMEOUT_MS = 30_000;
 
 export interface Upstream {
@@ -100,7 +100,8 @@ async function connect(name: string, spec: UpstreamSpec, onNotice?: OnNotice): P
   const { transport } = transportFor({ name, ...spec }, stderr);
   const client = new Client({ name: 'countersign-gateway', version: '1' });
   try {
-    await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+    // As an agents-file MCP server's: its timeoutMs bounds connecting too, so one that hangs fails the start sooner.
+    await client.connect(transport, { timeout: spec.timeoutMs ?? CONNECT_TIMEOUT_MS });
   } catch (err) {
     const said = stderr.text() ? ` (stderr: ${stderr.text()})` : '';
     const what = 'command' in spec ? `cannot start "${spec.command}"` : `cannot connect to ${spec.url}`;
@@ -121,7 +122,7 @@ async function listAll(upstream: Upstream): Promise<Tool[]> {
   let cursor: string | undefined;
   do {
     const page = await upstream.client.listTools(cursor === undefined ? {} : { cursor }, {
-      timeout: CONNECT_TIMEOUT_MS,
+      timeout: upstream.spec.timeoutMs ?? CONNECT_TIMEOUT_MS,
     });
     tools.push(...page.tools);
     cursor = page.nextCursor;
