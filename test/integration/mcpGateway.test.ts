@@ -17,7 +17,13 @@ import {
 import { CLI_PATH, cliEnv, countersign } from '../support/countersignCli';
 import { freePort, spawnProcess } from '../support/processes';
 import { projectRoot } from '../support/toolchain';
-import { type RunningGateway, gatewayFiles, mcpClient, startGatewayProcess } from '../support/gatewayProcess';
+import {
+  type RunningGateway,
+  gatewayFiles,
+  mcpClient,
+  startGatewayProcess,
+  upstreamCalls,
+} from '../support/gatewayProcess';
 
 jest.setTimeout(240_000);
 
@@ -132,6 +138,15 @@ test('a task-augmented write_file waits input_required, is approved with the CLI
   const [row] = await untilPending(1);
   expect(row).toMatchObject({ callId: 'call', toolName: 'write_file' });
   expect(taskId.startsWith(`${row!.workflowId}:`)).toBe(true);
+  // Namespace-wide by tool, as a person looks: this call, by its workflow id and call id; no other tool's list has it.
+  const [byTool, otherTool] = await Promise.all([
+    countersign(['pending', '--tool', 'write_file']),
+    countersign(['pending', '--tool', 'edit_file']),
+  ]);
+  expect(byTool.stdout).toMatch(
+    new RegExp(`^${row!.workflowId}\\s+${setup.name}\\s+call\\s+approval\\s+write_file`, 'm'),
+  );
+  expect(otherTool.stdout).not.toContain(row!.workflowId);
   expect(existsSync(path)).toBe(false);
   await countersign(['approve', row!.workflowId, 'call']);
   let status = '';
@@ -143,6 +158,7 @@ test('a task-augmented write_file waits input_required, is approved with the CLI
   const result = await client.request({ method: 'tasks/result', params: { taskId } }, CallToolResultSchema);
   expect(result.isError).toBeFalsy();
   expect(readFileSync(path, 'utf8')).toBe('by task');
+  expect(await upstreamCalls(row!.workflowId)).toEqual({ scheduled: 1, maxAttempts: 1 }); // written once
   const [{ stdout: audit }, { stdout: shown }] = await Promise.all([
     countersign(['audit', row!.workflowId]),
     countersign(['show', row!.workflowId]),
@@ -160,6 +176,7 @@ test('a rejected blocking call returns isError with the reviewer’s words, and 
   expect(result.isError).toBe(true);
   expect(text(result as never)).toMatch(/not in this folder/);
   expect(existsSync(path)).toBe(false);
+  expect(await upstreamCalls(row!.workflowId)).toEqual({ scheduled: 0, maxAttempts: 0 }); // never sent upstream
 });
 
 test('a second identical call while one is pending joins it: one request, one write', async () => {
@@ -176,6 +193,7 @@ test('a second identical call while one is pending joins it: one request, one wr
   expect([a.isError, b.isError]).toEqual([undefined, undefined]);
   expect(text(a as never)).toBe(text(b as never));
   expect(readFileSync(path, 'utf8')).toBe('once');
+  expect(await upstreamCalls(rows[0]!.workflowId)).toEqual({ scheduled: 1, maxAttempts: 1 });
 });
 
 test('an unknown tool and arguments that fail the schema are JSON-RPC errors, and nothing is booked', async () => {

@@ -8,7 +8,15 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, CreateTaskResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CLI_PATH, cliEnv, countersign, countersignExit } from '../support/countersignCli';
-import { FILESYSTEM_SERVER, gatewayFiles, mcpClient, startGatewayProcess } from '../support/gatewayProcess';
+import {
+  FILESYSTEM_SERVER,
+  gatewayFiles,
+  mcpClient,
+  processesWith,
+  startGatewayProcess,
+  upstreamCalls,
+} from '../support/gatewayProcess';
+import { freePort, spawnProcess } from '../support/processes';
 import { projectRoot } from '../support/toolchain';
 
 jest.setTimeout(300_000);
@@ -42,6 +50,19 @@ describe('a bad config is one line and exit 2, before anything runs', () => {
       'a command that does not exist',
       JSON.stringify({ name: 'x', servers: { fs: { command: 'no-such-command-here' } } }),
       /^countersign: gateway: upstream server "fs": cannot start "no-such-command-here": .*ENOENT/,
+    ],
+    [
+      'an upstream that crashes as it starts',
+      JSON.stringify({ name: 'x', servers: { c: { command: process.execPath, args: ['-e', 'process.exit(3)'] } } }),
+      /^countersign: gateway: upstream server "c": cannot start "\S+": MCP error -32000: Connection closed/,
+    ],
+    [
+      'an upstream that hangs (never answers initialize within its timeoutMs)',
+      JSON.stringify({
+        name: 'x',
+        servers: { h: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], timeoutMs: 2_000 } },
+      }),
+      /^countersign: gateway: upstream server "h": cannot start "\S+": MCP error -32001: Request timed out/,
     ],
     [
       'two servers offering one tool name, no prefix',
@@ -92,10 +113,49 @@ describe('over Streamable HTTP', () => {
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/call',
-      params: { name: 'write_file', arguments: { path: 'x', content: 'x'.repeat(5 * 1024 * 1024) } },
+      params: { name: 'write_file', arguments: { path: join(setup.files, 'big.txt'), content: 'x'.repeat(5 << 20) } },
     });
     const over = await fetch(gateway.url, { method: 'POST', headers, body: big }).catch(() => undefined);
     if (over) expect(over.status).toBe(413); // or the connection was closed before the rest was read
+    const { stdout } = await countersign(['pending', '--agent', setup.name, '--json']);
+    expect(JSON.parse(stdout)).toEqual([]); // nothing booked
+    expect(existsSync(join(setup.files, 'big.txt'))).toBe(false);
+  });
+
+  test('--host and --port set where it listens, and the URL it prints is that one', async () => {
+    const port = await freePort();
+    const args = ['gateway', '--config', gatewayFiles().config, '--host', 'localhost', '--port', String(port)];
+    const other = spawnProcess(process.execPath, [CLI_PATH, ...args], { cwd: projectRoot, env: cliEnv() });
+    try {
+      await other.waitFor(/MCP gateway: /, 120_000);
+      expect(other.output()).toMatch(new RegExp(`^MCP gateway: http://localhost:${port}/mcp$`, 'm'));
+      const client = await mcpClient(`http://localhost:${port}/mcp`);
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('write_file');
+      await client.close();
+    } finally {
+      other.kill('SIGTERM');
+      await other.exited;
+    }
+  });
+
+  test('an upstream that crashed is started again for the next call; a gated call after it runs once', async () => {
+    const client = await mcpClient(gateway.url);
+    writeFileSync(join(setup.files, 'kept.txt'), 'still here');
+    const [upstream, ...more] = processesWith(setup.files); // the filesystem server, the only one given this folder
+    expect(more).toEqual([]);
+    process.kill(upstream!, 'SIGKILL');
+    await until(async () => !processesWith(setup.files).includes(upstream!), 'the upstream gone');
+    await new Promise((r) => setTimeout(r, 500)); // its pipes close after the process is reaped
+    const read = await client.callTool({ name: 'read_text_file', arguments: { path: join(setup.files, 'kept.txt') } });
+    expect((read.content as Array<{ text: string }>)[0]!.text).toBe('still here');
+    expect(processesWith(setup.files)).toHaveLength(1); // started again, once
+    const path = join(setup.files, 'after-crash.txt');
+    const { task } = await taskCall(client, { path, content: 'after the crash' });
+    await countersign(['approve', workflowOf(task.taskId), 'call']);
+    await until(async () => (await taskStatus(client, task.taskId)) === 'completed', 'completed');
+    expect(readFileSync(path, 'utf8')).toBe('after the crash');
+    expect(await upstreamCalls(workflowOf(task.taskId))).toEqual({ scheduled: 1, maxAttempts: 1 });
+    await client.close();
   });
 
   test('tasks/cancel withdraws a waiting call: audited cancelled, never run', async () => {
@@ -141,6 +201,7 @@ describe('over Streamable HTTP', () => {
     );
     expect(result.isError).toBeFalsy();
     expect(readFileSync(path, 'utf8')).toBe('survived');
+    expect(await upstreamCalls(workflowOf(task.taskId))).toEqual({ scheduled: 1, maxAttempts: 1 }); // once
     await client.close();
   });
 

@@ -1,14 +1,16 @@
 // The MCP gateway as a person runs it (`countersign gateway --config <file>`, a child process against the tests'
 // dev server) in front of the reference filesystem server on a temporary folder, and an MCP SDK client of it.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { CLI_PATH, cliEnv } from './countersignCli';
 import { freePort, spawnProcess, type Spawned } from './processes';
 import { projectRoot } from './toolchain';
+import { testAddress } from './testServer';
 
 export const FILESYSTEM_SERVER = join(
   projectRoot,
@@ -46,21 +48,24 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
-/** `countersign gateway --config <config>` on a free port, once it printed its URL. */
+/** `countersign gateway --config <config>` on a free port (or the `--port` in `args`), once it printed its URL. */
 export async function startGatewayProcess(
   config: string,
   args: string[] = [],
   env: NodeJS.ProcessEnv = {},
 ): Promise<RunningGateway> {
-  const port = await freePort();
-  const p = spawnProcess(process.execPath, [CLI_PATH, 'gateway', '--config', config, '--port', String(port), ...args], {
+  const given = args.indexOf('--port');
+  const port = given >= 0 ? args[given + 1]! : String(await freePort());
+  const portArgs = given >= 0 ? [] : ['--port', port];
+  const p = spawnProcess(process.execPath, [CLI_PATH, 'gateway', '--config', config, ...portArgs, ...args], {
     cwd: projectRoot,
     env: cliEnv(env),
   });
-  await p.waitFor(/MCP gateway: /, 120_000);
+  const url = `http://127.0.0.1:${port}/mcp`;
+  await p.waitFor(new RegExp(`^MCP gateway: ${url.replace(/\./g, '\\.')}$`, 'm'), 120_000); // --port's URL
   return {
     process: p,
-    url: `http://127.0.0.1:${port}/mcp`,
+    url,
     stop: async () => {
       p.kill('SIGTERM');
       await p.exited;
@@ -72,4 +77,38 @@ export async function mcpClient(url: string): Promise<Client> {
   const client = new Client({ name: 'gateway-test', version: '1' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return client;
+}
+
+/**
+ * How a gated call's run went upstream: the `callGatewayTool` activities its history scheduled, and the most
+ * attempts any of them allowed (one activity of one attempt is one call upstream).
+ */
+export async function upstreamCalls(workflowId: string): Promise<{ scheduled: number; maxAttempts: number }> {
+  const connection = await Connection.connect({ address: testAddress() });
+  try {
+    const { events } = await new TemporalClient({ connection }).workflow.getHandle(workflowId).fetchHistory();
+    const calls = (events ?? [])
+      .map((e) => e.activityTaskScheduledEventAttributes)
+      .filter((a) => a?.activityType?.name === 'callGatewayTool');
+    return {
+      scheduled: calls.length,
+      maxAttempts: Math.max(0, ...calls.map((a) => a!.retryPolicy?.maximumAttempts ?? 0)),
+    };
+  } finally {
+    await connection.close();
+  }
+}
+
+/** The process ids of the running processes whose command line holds `text` (an upstream's unique folder). */
+export function processesWith(text: string): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').includes(text);
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
 }
