@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, CreateTaskResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { defaultApprover } from '../../client/approvals/approver';
+import { workflowIdFor } from '../../gateway/gatedCalls';
 import { CLI_PATH, cliEnv, countersign, countersignExit } from '../support/countersignCli';
 import {
   FILESYSTEM_SERVER,
@@ -97,7 +99,10 @@ describe('a bad config is one line and exit 2, before anything runs', () => {
 });
 
 describe('over Streamable HTTP', () => {
-  const setup = gatewayFiles();
+  const setup = gatewayFiles({
+    write_file: { needsApproval: true },
+    create_directory: { needsApproval: true, approvalTimeout: '3s' }, // expires before the gateway's --wait
+  });
   let gateway: Awaited<ReturnType<typeof startGatewayProcess>>;
   beforeAll(async () => {
     gateway = await startGatewayProcess(setup.config);
@@ -180,6 +185,19 @@ describe('over Streamable HTTP', () => {
     await countersign(['approve', id, 'call', '--edit', JSON.stringify({ path, content: 'as edited' })]);
     await until(async () => (await taskStatus(client, task.taskId)) === 'completed', 'completed');
     expect(readFileSync(path, 'utf8')).toBe('as edited');
+    await client.close();
+  });
+
+  test('a call no one decides in its approvalTimeout expires: the client gets isError saying so; never sent upstream', async () => {
+    const client = await mcpClient(gateway.url);
+    const path = join(setup.files, 'expired');
+    const result = await client.callTool({ name: 'create_directory', arguments: { path } });
+    expect(result.isError).toBe(true);
+    expect((result.content as Array<{ text: string }>)[0]!.text).toMatch(/The approval request expired after 3s/);
+    expect(existsSync(path)).toBe(false);
+    const workflowId = workflowIdFor(setup.name, defaultApprover()!, 'create_directory', { path });
+    expect(await upstreamCalls(workflowId)).toEqual({ scheduled: 0, maxAttempts: 0 });
+    expect((await countersign(['audit', workflowId])).stdout).toMatch(/expired/);
     await client.close();
   });
 
