@@ -17,7 +17,10 @@ export const FILESYSTEM_SERVER = join(
   'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js',
 );
 
-const EVERYTHING_SERVER = join(projectRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+export const EVERYTHING_SERVER = join(
+  projectRoot,
+  'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+);
 
 /** The reference "everything" server over Streamable HTTP on a free port, once it listens: its URL and process. */
 export async function startEverythingServer(): Promise<{ url: string; process: Spawned }> {
@@ -99,13 +102,18 @@ export async function upstreamCalls(workflowId: string): Promise<{ scheduled: nu
   }
 }
 
-/** The process ids of the running processes whose command line holds `text` (an upstream's unique folder). */
-export function processesWith(text: string): number[] {
+/**
+ * The process ids of the running processes whose command line holds `text` (an upstream's unique folder, or its
+ * script), in process group `group` when given (a gateway's: spawnProcess starts each in a group of its own).
+ */
+export function processesWith(text: string, group?: number): number[] {
   return readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
     .filter((d) => {
       try {
-        return readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').includes(text);
+        if (!readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').includes(text)) return false;
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8'); // pid (comm) state ppid pgrp …
+        return group === undefined || Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === group;
       } catch {
         return false; // gone meanwhile
       }
