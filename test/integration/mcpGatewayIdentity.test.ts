@@ -174,7 +174,11 @@ test("the token's subject is the requester; another principal's tasks/get, tasks
   const { taskId } = created.task;
   // The run's id is a digest of its requester, tool and arguments: the subject's.
   expect(taskId.split(':')[0]).toBe(workflowIdFor(setup.name, 'ann@example.com', 'write_file', args));
-  await untilStatus(ann, taskId, 'input_required');
+  const waiting = await untilStatus(ann, taskId, 'input_required');
+  // Who decides and where: the call's inbox page (COUNTERSIGN_PUBLIC_URL) and the CLI.
+  expect(waiting.statusMessage).toBe(
+    `waiting for an approver to approve: in the inbox at ${PUBLIC_URL}/runs/${taskId.split(':')[0]}, or with \`countersign approve ${taskId.split(':')[0]} call\``,
+  );
   await expectRequester(taskId.split(':')[0]!, 'ann@example.com');
 
   await expect(bob.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema)).rejects.toThrow(
