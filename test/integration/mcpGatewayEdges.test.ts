@@ -121,7 +121,14 @@ describe('over Streamable HTTP', () => {
       params: { name: 'write_file', arguments: { path: join(setup.files, 'big.txt'), content: 'x'.repeat(5 << 20) } },
     });
     const over = await fetch(gateway.url, { method: 'POST', headers, body: big }).catch(() => undefined);
-    if (over) expect(over.status).toBe(413); // or the connection was closed before the rest was read
+    if (over) {
+      // or the connection was closed before the rest was read
+      expect(over.status).toBe(413);
+      expect(((await over.json()) as { error: unknown }).error).toMatchObject({
+        code: -32600,
+        message: 'request too large: over 4 MB',
+      });
+    }
     const { stdout } = await countersign(['pending', '--agent', setup.name, '--json']);
     expect(JSON.parse(stdout)).toEqual([]); // nothing booked
     expect(existsSync(join(setup.files, 'big.txt'))).toBe(false);
