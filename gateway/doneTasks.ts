@@ -25,7 +25,7 @@ export class DoneTasks {
     const at = new Date(now).toISOString();
     const task: Task = {
       taskId: `${PREFIX}${randomUUID()}`,
-      status: result.isError ? 'failed' : 'completed',
+      status: 'completed', // MCP's tasks: failed is a JSON-RPC error; a tool's isError result is still completed
       ttl: DONE_TASK_TTL_MS,
       createdAt: at,
       lastUpdatedAt: at,

@@ -9,11 +9,13 @@ test("a task is ended when made, its principal's only, and kept for its ttl", ()
   const t0 = Date.parse('2026-12-02T08:00:00Z');
   const task = done.add('ann', ok, t0);
   expect(task).toMatchObject({ status: 'completed', ttl: DONE_TASK_TTL_MS, createdAt: '2026-12-02T08:00:00.000Z' });
-  expect(done.add('ann', { ...ok, isError: true }, t0).status).toBe('failed');
+  // A tool's error result is a completed task, as the gated calls' rejections are (MCP: failed is a JSON-RPC error).
+  const refused = done.add('ann', { ...ok, isError: true }, t0);
+  expect(refused.status).toBe('completed');
   expect(done.get('ann', task.taskId, t0 + 1)?.result).toEqual(ok);
   expect(done.get('bob', task.taskId, t0 + 1)).toBeUndefined();
   expect(done.list('bob', t0 + 1)).toEqual([]);
-  expect(done.list('ann', t0 + 1).map((t) => t.status)).toEqual(['failed', 'completed']); // newest first
+  expect(done.list('ann', t0 + 1).map((t) => t.taskId)).toEqual([refused.taskId, task.taskId]); // newest first
   expect(done.get('ann', task.taskId, t0 + DONE_TASK_TTL_MS)).toBeUndefined();
   expect(done.get('ann', `gateway-x-${'0'.repeat(32)}:run`, t0)).toBeUndefined();
 });
