@@ -2,12 +2,14 @@
 // `countersign gateway` process with COUNTERSIGN_GATEWAY_TOKENS and a ledger of its own, against the tests' dev
 // server. The token's engineer is the requester of a hook call (posted as Claude Code's http hook sends it, and through
 // `countersign hook claude-code` with COUNTERSIGN_GATEWAY_TOKEN) and of an approval request; every decision is in the
-// ledger naming them. No token or a wrong one is a 401 in one line with nothing booked; bad settings stop the start.
+// ledger naming them. No token or a wrong one is a 401 in one line with nothing booked; bad identity settings (tokens,
+// key sets, issuers, a public address) stop the start.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { exportJWK, generateKeyPair } from 'jose';
 import { CLI_PATH, cliEnv, countersign, countersignExit } from '../support/countersignCli';
 import { type RunningGateway, startGatewayProcess } from '../support/gatewayProcess';
 import { ledgerRecordsOf } from '../support/ledgerFile';
@@ -162,12 +164,28 @@ test('no token, or a wrong one: a 401 in one line on the hook, the API and MCP, 
   expect((await fetch(`${base}/.well-known/oauth-protected-resource`)).status).toBe(401); // no authorization server
 });
 
-test('bad tokens or a public address without --resource stop the start: one line, exit 2', async () => {
+test("the gateway's identity settings are checked at start: each bad one is one line, exit 2", async () => {
+  const jwks = join(root, 'jwks.json');
+  writeFileSync(jwks, JSON.stringify({ keys: [{ ...(await exportJWK((await generateKeyPair('ES256')).publicKey)) }] }));
+  const issuer = 'https://auth.example.test';
   const cases: Array<[string[], NodeJS.ProcessEnv, string]> = [
     [[], { COUNTERSIGN_GATEWAY_TOKENS: 'dan' }, 'COUNTERSIGN_GATEWAY_TOKENS: "dan" must be engineer:token'],
     [[], { COUNTERSIGN_GATEWAY_TOKENS: 'dan:short' }, 'the token of dan is shorter than 16 characters'],
     [['--host', '0.0.0.0'], { COUNTERSIGN_GATEWAY_TOKENS: `dan:${DAN}` }, '--host 0.0.0.0 needs --resource <url>'],
     [['--resource', 'http://gw.example.test/mcp'], {}, '--resource needs --requester-jwks <file or https URL> or'],
+    [
+      ['--host', '0.0.0.0'],
+      {},
+      '--host 0.0.0.0: without --requester-jwks or COUNTERSIGN_GATEWAY_TOKENS the gateway cannot tell its callers apart, so it listens on loopback only',
+    ],
+    [['--requester-jwks', jwks], {}, '--requester-jwks needs --requester-issuer <url>'],
+    [['--requester-issuer', issuer], {}, '--requester-issuer needs --requester-jwks <file or https URL>'],
+    [
+      ['--requester-jwks', jwks, '--requester-issuer', issuer, '--host', '0.0.0.0'],
+      {},
+      '--host 0.0.0.0 needs --resource <url>',
+    ],
+    [['--requester-jwks', join(root, 'no-such-jwks.json'), '--requester-issuer', issuer], {}, '--requester-jwks '],
   ];
   for (const [args, env, line] of cases) {
     const { code, stderr } = await countersignExit(
