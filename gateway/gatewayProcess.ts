@@ -149,8 +149,8 @@ async function gatewayWorker(
     // A call that only asks (a hook's, the approvals API's) has no upstream: it answers with what was approved.
     {
       activities: {
-        ...createGatewayActivities((req) =>
-          req.server === ASK_ONLY_SERVER ? Promise.resolve(approvedAsIs(req)) : upstreams.call(req),
+        ...createGatewayActivities((req, signal) =>
+          req.server === ASK_ONLY_SERVER ? Promise.resolve(approvedAsIs(req)) : upstreams.callApproved(req, signal),
         ),
         ...gatewayEdits(config.name, upstreams),
       },

@@ -10,6 +10,7 @@ import { UpstreamUnavailable } from '../activities/gatewayTool';
 import type { GatewayToolRequest, GatewayToolResult } from '../core/run/gatewayRuns';
 import { ConfigError } from '../temporal.config';
 import type { GatewayConfig, UpstreamSpec } from './gatewayConfig';
+import { callAsTask, runsAsTask } from './upstreamTasks';
 
 /** What an upstream says outside an answer (a log message, a resource updated), with the server's name. */
 export type OnNotice = (server: string, notification: Notification) => void;
@@ -75,25 +76,46 @@ export class Upstreams {
    * server whose connection closed since (it crashed) is connected again first; one that cannot be is an error.
    */
   async call(req: GatewayToolRequest, options: RequestOptions = {}): Promise<GatewayToolResult> {
-    const upstream = this.server(req.server);
+    const upstream = await this.connected(req.server);
+    const result = await upstream.client.callTool(paramsOf(req), undefined, { ...timeoutOf(upstream), ...options });
+    return result as GatewayToolResult;
+  }
+
+  /**
+   * An approved call (its activity's): as a task where the upstream lists the tool as one that runs as a task
+   * (upstreamTasks.ts; `signal` then cancels the task upstream), else as call() sends it.
+   */
+  async callApproved(req: GatewayToolRequest, signal?: AbortSignal): Promise<GatewayToolResult> {
+    const listed = [...this.tools.values()].find((t) => t.server === req.server && t.upstreamName === req.tool);
+    if (!runsAsTask(listed?.listed.execution?.taskSupport)) return this.call(req);
+    const upstream = await this.connected(req.server);
+    return callAsTask(upstream.client, paramsOf(req), { ...timeoutOf(upstream), ...(signal ? { signal } : {}) });
+  }
+
+  /** The server's client, connected again first if its connection closed since. */
+  private async connected(server: string): Promise<Upstream> {
+    const upstream = this.server(server);
     if (upstream.closed) {
       const again = await connect(upstream.name, upstream.spec, this.onNotice).catch((err: Error) => {
         throw new UpstreamUnavailable(`${err.message}; nothing was sent`);
       });
       Object.assign(upstream, { client: again.client, closed: false });
     }
-    const result = await upstream.client.callTool(
-      { name: req.tool, arguments: req.arguments, _meta: { [IDEMPOTENCY_META_KEY]: req.idempotencyKey } },
-      undefined,
-      { ...(upstream.spec.timeoutMs ? { timeout: upstream.spec.timeoutMs } : {}), ...options },
-    );
-    return result as GatewayToolResult;
+    return upstream;
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.servers.values()].map((u) => u.client.close().catch(() => undefined)));
   }
 }
+
+const paramsOf = (req: GatewayToolRequest) => ({
+  name: req.tool,
+  arguments: req.arguments,
+  _meta: { [IDEMPOTENCY_META_KEY]: req.idempotencyKey },
+});
+const timeoutOf = (upstream: Upstream): RequestOptions =>
+  upstream.spec.timeoutMs ? { timeout: upstream.spec.timeoutMs } : {};
 
 async function connect(name: string, spec: UpstreamSpec, onNotice?: OnNotice): Promise<Upstream> {
   const stderr = new Tail();
