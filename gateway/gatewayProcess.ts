@@ -17,6 +17,7 @@ import { listenHttp, serveStdio } from './gatewayTransports';
 import { Upstreams } from './upstreams';
 import { OwedResults } from './owedResults';
 import { DoneTasks } from './doneTasks';
+import { ForwardedTasks } from './forwardedTasks';
 import { SessionNotices } from './sessionNotices';
 import { gatewayEdits } from './gatewayEdits';
 import { GATEWAY_TOKENS, type GatewayAuth, callerIdentity, checkAuth } from './callerIdentity';
@@ -113,6 +114,7 @@ export async function startGateway(o: GatewayOptions): Promise<GatewayHandle> {
       requireSignedDecisions: settings.requireSignedDecisions,
       owed: new OwedResults(),
       done: new DoneTasks(),
+      forwarded: new ForwardedTasks(upstreams),
       notices,
       ...(settings.links?.publicUrl ? { inboxUrl: settings.links.publicUrl } : {}),
     };

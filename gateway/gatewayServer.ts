@@ -16,10 +16,12 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@temporalio/client';
 import { DEFAULT_REJECTION } from '../activities/callPlanning';
+import { IDEMPOTENCY_META_KEY } from '../activities/mcp/mcpClient';
 import type { GatewayCallInput } from '../core/run/gatewayRuns';
 import { type CallRun, startOrJoin, taskIdOf, taskStatus, workflowIdFor } from './gatedCalls';
 import type { OwedResults } from './owedResults';
 import type { DoneTasks } from './doneTasks';
+import type { ForwardedTasks } from './forwardedTasks';
 import type { SessionNotices } from './sessionNotices';
 import type { GatewayConfig } from './gatewayConfig';
 import { type Gate, asksPerson, callerMayDecide, gateOf, termsOf } from './gating';
@@ -28,6 +30,7 @@ import { showInboxPage, waitForDecision, whereToDecide } from './gatedWaits';
 import { passThrough, passThroughCapabilities } from './passThrough';
 import { CallTaskStore, POLL_INTERVAL_MS } from './taskStore';
 import type { Upstreams } from './upstreams';
+import { runsAsTask } from './upstreamTasks';
 
 /** What every session of one gateway shares. */
 export interface GatewayCore {
@@ -45,6 +48,8 @@ export interface GatewayCore {
   owed: OwedResults;
   /** Calls made as tasks that no person decided, with their results (doneTasks.ts). */
   done: DoneTasks;
+  /** Calls made as tasks that no person decided, forwarded to an upstream that runs them as tasks (forwardedTasks.ts). */
+  forwarded: ForwardedTasks;
   /** The open sessions, and the upstreams' notifications each of them is to hear (sessionNotices.ts). */
   notices: SessionNotices;
 }
@@ -89,6 +94,14 @@ export function gatewayServer(core: GatewayCore, principal: string): Server {
     const gate = gates.get(name)!;
     const task = req.params.task;
     if (!asksPerson(gate, args)) {
+      // An upstream that runs the tool as a task: the client's task is that task (forwardedTasks.ts).
+      if (task && runsAsTask(routed.listed.execution?.taskSupport)) {
+        const _meta = { [IDEMPOTENCY_META_KEY]: `gateway:${String(extra.requestId)}` };
+        const params = { name: routed.upstreamName, arguments: args, _meta, task };
+        return {
+          task: await core.forwarded.create(principal, routed.server, params, { signal: extra.signal }),
+        } as never;
+      }
       // A tool listed as one that may run as a task, whose rule spares this call: a task, ended at once.
       if (task && !gate.gated)
         throw new McpError(ErrorCode.InvalidParams, `Tool ${name} runs at once: call it without a task`);
@@ -156,10 +169,14 @@ export function gatewayServer(core: GatewayCore, principal: string): Server {
   return server;
 }
 
-/** A tool as the gateway lists it: as the upstream did, and a gated one may run as a task (never must). */
+/**
+ * A tool as the gateway lists it: as the upstream did, and a gated one may run as a task (never must). An ungated
+ * one keeps the upstream's taskSupport where the upstream runs it as a task (the gateway forwards such a task).
+ */
 function listedTool(tool: Tool, gated: boolean): Tool {
   const { execution, ...rest } = tool;
-  const { taskSupport: _, ...others } = execution ?? {};
+  const { taskSupport, ...others } = execution ?? {};
   if (gated) return { ...rest, execution: { ...others, taskSupport: 'optional' } };
+  if (runsAsTask(taskSupport)) return { ...rest, execution: { ...others, taskSupport } };
   return Object.keys(others).length ? { ...rest, execution: others } : rest;
 }

@@ -1,11 +1,13 @@
 // The MCP SDK's task store, answered from Temporal: a task is a gated call's durable run (its id names the run), so
 // tasks/get, tasks/result and tasks/cancel answer after the gateway restarts, from any gateway process. A session's
 // store answers only about runs its principal started: another principal's task is "not found", and tasks/list
-// lists only its own (taskList.ts). A task no person decided is kept in the process instead (doneTasks.ts).
+// lists only its own (taskList.ts). A task no person decided is kept in the process instead (doneTasks.ts), or is
+// an upstream's task, forwarded (forwardedTasks.ts).
 import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import type { Result, Task } from '@modelcontextprotocol/sdk/types.js';
 import { type CallRun, callResult, runOfTask, taskRequester, taskIdOf, taskStatus, withdraw } from './gatedCalls';
 import { ownTasks } from './taskList';
+import { ForwardedTasks } from './forwardedTasks';
 import { whereToDecide } from './gatedWaits';
 import type { GatewayCore } from './gatewayServer';
 
@@ -31,6 +33,7 @@ export class CallTaskStore implements TaskStore {
   }
 
   async getTask(taskId: string): Promise<Task | null> {
+    if (ForwardedTasks.names(taskId)) return this.core.forwarded.get(this.principal, taskId);
     const done = this.core.done.get(this.principal, taskId);
     if (done) return done.task;
     const run = await this.own(taskId);
@@ -44,6 +47,7 @@ export class CallTaskStore implements TaskStore {
   }
 
   async getTaskResult(taskId: string): Promise<Result> {
+    if (ForwardedTasks.names(taskId)) return this.core.forwarded.result(this.principal, taskId);
     const done = this.core.done.get(this.principal, taskId);
     if (done) return done.result;
     const run = await this.own(taskId);
@@ -52,6 +56,10 @@ export class CallTaskStore implements TaskStore {
   }
 
   async updateTaskStatus(taskId: string, status: Task['status']): Promise<void> {
+    if (ForwardedTasks.names(taskId)) {
+      if (status === 'cancelled') await this.core.forwarded.cancel(this.principal, taskId);
+      return;
+    }
     const run = await this.own(taskId);
     if (!run) throw new Error(`Task not found: ${taskId}`);
     if (status === 'cancelled') await withdraw(this.core.client, run);
@@ -69,8 +77,9 @@ export class CallTaskStore implements TaskStore {
       createdAt: startTime.toISOString(),
       lastUpdatedAt: (closeTime ?? startTime).toISOString(),
     }));
-    // A call no person decided (doneTasks.ts) is listed on the first page, before the runs.
-    if (cursor === undefined) tasks.unshift(...this.core.done.list(this.principal));
+    // Calls no person decided (doneTasks.ts, forwardedTasks.ts) are listed on the first page, before the runs.
+    if (cursor === undefined)
+      tasks.unshift(...(await this.core.forwarded.list(this.principal)), ...this.core.done.list(this.principal));
     return { tasks, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   }
 }

@@ -19,6 +19,7 @@ import { Upstreams } from '../../gateway/upstreams';
 import { suiteHarness } from '../support/harness';
 import { OwedResults } from '../../gateway/owedResults';
 import { DoneTasks } from '../../gateway/doneTasks';
+import { ForwardedTasks } from '../../gateway/forwardedTasks';
 import { SessionNotices } from '../../gateway/sessionNotices';
 
 jest.setTimeout(120_000);
@@ -34,15 +35,17 @@ async function session(core: GatewayCore, principal: string): Promise<Client> {
 
 async function gatewayCore(h: ReturnType<typeof at>['h']): Promise<GatewayCore> {
   const config = parseGatewayConfig({ name: 'email-assistant', servers: {} });
+  const upstreams = await Upstreams.open(config);
   return {
     config,
-    upstreams: await Upstreams.open(config),
+    upstreams,
     client: h.client,
     taskQueue: h.taskQueue,
     waitMs: 1_000,
     requireSignedDecisions: false,
     owed: new OwedResults(),
     done: new DoneTasks(),
+    forwarded: new ForwardedTasks(upstreams),
     notices: new SessionNotices(),
   };
 }

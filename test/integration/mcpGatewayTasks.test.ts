@@ -1,16 +1,22 @@
 // Upstream tools that run as tasks, through the gateway: the reference "everything" server's simulate-research-query
 // requires one (`execution.taskSupport: "required"`). Gated and approved, its activity creates the task upstream once,
 // follows it to its end and answers with its result; cancelled while it runs, the task is cancelled upstream; an
-// upstream that dies under it leaves the call uncertain, and no second task is made.
+// upstream that dies under it leaves the call uncertain, and no second task is made. Ungated, a client's task is
+// forwarded to the upstream as its task, and tasks/get, tasks/result, tasks/cancel and tasks/list reach it there.
 import { writeFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   CallToolResultSchema,
+  CancelTaskResultSchema,
   CreateTaskResultSchema,
   GetTaskResultSchema,
+  ListTasksResultSchema,
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
 import { callAsTask } from '../../gateway/upstreamTasks';
+import { ForwardedTasks } from '../../gateway/forwardedTasks';
+import { parseGatewayConfig } from '../../gateway/gatewayConfig';
+import { Upstreams } from '../../gateway/upstreams';
 import { countersign } from '../support/countersignCli';
 import {
   EVERYTHING_SERVER,
@@ -41,9 +47,14 @@ beforeAll(async () => {
   const setup = gatewayFiles();
   const servers = {
     everything: { url: upstream.url },
+    free: { url: upstream.url, prefix: 'free_' },
     crashy: { command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], prefix: 'crashy_' },
   };
-  const tools = { [RESEARCH]: { needsApproval: true }, [`crashy_${RESEARCH}`]: { needsApproval: true } };
+  const tools = {
+    [RESEARCH]: { needsApproval: true },
+    [`crashy_${RESEARCH}`]: { needsApproval: true },
+    [`free_${RESEARCH}`]: { needsApproval: false },
+  };
   writeFileSync(setup.config, JSON.stringify({ name: setup.name, servers, tools }));
   gateway = await startGatewayProcess(setup.config);
   client = await mcpClient(gateway.url);
@@ -57,6 +68,11 @@ afterAll(async () => {
 
 const text = (r: { content: unknown[] }) => (r.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
 const workflowOf = (task: Task) => task.taskId.slice(0, task.taskId.lastIndexOf(':'));
+
+async function pendingRows(tool: string): Promise<Array<{ workflowId: string }>> {
+  const { stdout } = await countersign(['pending', '--tool', tool, '--json']);
+  return JSON.parse(stdout) as never;
+}
 
 async function startTask(name: string, topic: string): Promise<Task> {
   const params = { name, arguments: { topic }, task: { ttl: 600_000 } };
@@ -93,8 +109,7 @@ test('the same without a task: the client waits, and gets the upstream task’s 
   const call = client.callTool({ name: RESEARCH, arguments: { topic: 'moss' } });
   let workflowId: string | undefined;
   for (let i = 0; i < 120 && !workflowId; i++) {
-    const { stdout } = await countersign(['pending', '--tool', RESEARCH, '--json']);
-    workflowId = (JSON.parse(stdout) as Array<{ workflowId: string }>)[0]?.workflowId;
+    workflowId = (await pendingRows(RESEARCH))[0]?.workflowId;
     if (!workflowId) await new Promise((r) => setTimeout(r, 500));
   }
   await countersign(['approve', workflowId!, 'call']);
@@ -137,4 +152,60 @@ test('an upstream that dies while its task runs leaves the call uncertain, and n
   expect(row).toMatchObject({ workflowId: workflowOf(task), kind: 'uncertain' });
   expect(row!.uncertainBecause).toMatch(/the upstream's task \S+ was created, and then/);
   expect(await upstreamCalls(workflowOf(task))).toEqual({ scheduled: 1, maxAttempts: 1 });
+});
+
+test('listed: gated, a task may be used; ungated, as the upstream says (required)', async () => {
+  const { tools } = await client.listTools();
+  expect(tools.find((t) => t.name === RESEARCH)?.execution?.taskSupport).toBe('optional');
+  expect(tools.find((t) => t.name === `free_${RESEARCH}`)?.execution?.taskSupport).toBe('required');
+});
+
+test('ungated, a task is forwarded upstream: tasks/get, tasks/result and tasks/list reach it', async () => {
+  const params = { name: `free_${RESEARCH}`, arguments: { topic: 'kelp' }, task: { ttl: 60_000 } };
+  const { task } = await client.request({ method: 'tools/call', params }, CreateTaskResultSchema);
+  expect(task.taskId).toMatch(/^upstream-[0-9a-f-]{36}$/); // the gateway's name for it, not the upstream's
+  expect(task.status).toBe('working');
+  expect(await pendingRows(`free_${RESEARCH}`)).toEqual([]); // nothing booked
+  const listed = await client.request({ method: 'tasks/list', params: {} }, ListTasksResultSchema);
+  expect(listed.tasks.map((t) => t.taskId)).toContain(task.taskId);
+  expect(await until(task, 'completed')).toBe('completed');
+  const result = await client.request(
+    { method: 'tasks/result', params: { taskId: task.taskId } },
+    CallToolResultSchema,
+  );
+  expect(text(result)).toMatch(/^# Research Report: kelp$/m);
+});
+
+test('ungated, a forwarded task is cancelled upstream by tasks/cancel; a plain call still gets the refusal', async () => {
+  const params = { name: `free_${RESEARCH}`, arguments: { topic: 'coral' }, task: { ttl: 60_000 } };
+  const { task } = await client.request({ method: 'tools/call', params }, CreateTaskResultSchema);
+  const cancelled = await client.request(
+    { method: 'tasks/cancel', params: { taskId: task.taskId } },
+    CancelTaskResultSchema,
+  );
+  expect(cancelled).toMatchObject({ taskId: task.taskId, status: 'cancelled' });
+  expect(await until(task, 'cancelled')).toBe('cancelled'); // as the upstream says
+  const plain = { name: `free_${RESEARCH}`, arguments: { topic: 'coral' } };
+  await expect(client.request({ method: 'tools/call', params: plain }, CallToolResultSchema)).rejects.toThrow(
+    /requires task-based execution/,
+  );
+});
+
+test("a forwarded task is its principal's only: another's get, result and cancel find nothing", async () => {
+  const config = parseGatewayConfig({ name: 'forwarding', servers: { everything: { url: everythingUrl } } });
+  const upstreams = await Upstreams.open(config);
+  try {
+    const forwarded = new ForwardedTasks(upstreams);
+    const params = { name: RESEARCH, arguments: { topic: 'reef' } };
+    const task = await forwarded.create('ann', 'everything', params, {});
+    expect(await forwarded.get('bob', task.taskId)).toBeNull();
+    await expect(forwarded.result('bob', task.taskId)).rejects.toThrow(/Task not found/);
+    await expect(forwarded.cancel('bob', task.taskId)).rejects.toThrow(/Task not found/);
+    expect(await forwarded.list('bob')).toEqual([]);
+    expect((await forwarded.get('ann', task.taskId))?.status).toBe('working');
+    await forwarded.cancel('ann', task.taskId);
+    expect((await forwarded.get('ann', task.taskId))?.status).toBe('cancelled');
+  } finally {
+    await upstreams.close();
+  }
 });
