@@ -7,6 +7,7 @@
 // - lost sight of after it was created (the connection failed, the upstream forgot it): UpstreamTaskLost, thrown,
 //   so the call becomes `uncertain` and a person decides; it is never created a second time here;
 // - the activity was cancelled (the client withdrew the call): tasks/cancel upstream, and the cancellation thrown.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { isTerminal } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -44,7 +45,7 @@ export async function callAsTask(
     for (;;) {
       if (isTerminal(task.status)) break;
       if (task.status === 'input_required') break; // tasks/result delivers what it asks for, and waits for the end
-      await sleep(task.pollInterval ?? DEFAULT_POLL_MS, signal);
+      await sleep(task.pollInterval ?? DEFAULT_POLL_MS, undefined, { signal });
       task = await client.experimental.tasks.getTask(task.taskId, options);
     }
     if (task.status === 'failed' || task.status === 'cancelled')
@@ -72,18 +73,3 @@ const ended = (tool: string, how: string): GatewayToolResult => ({
   content: [{ type: 'text', text: `${tool}: ${how}` }],
   isError: true,
 });
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', abort);
-      resolve();
-    }, ms);
-    const abort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason as Error);
-    };
-    signal?.addEventListener('abort', abort, { once: true });
-  });
-}
