@@ -10,11 +10,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isLoopback } from '../servers/httpGuards';
 import { type JwtIdentity, jwtIdentity } from '../servers/inbox/jwtIdentity';
-import { sameSecret } from '../links/sameSecret';
+import { type IdentitySettings, tokenOwner } from '../servers/inbox/identity';
 import { ConfigError } from '../temporal.config';
 
 /** Per-engineer bearer tokens (COUNTERSIGN_GATEWAY_TOKENS), each standing for its engineer. */
-export type EngineerTokens = Array<{ approver: string; token: string }>;
+export type EngineerTokens = IdentitySettings['tokens'];
 export const GATEWAY_TOKENS = 'COUNTERSIGN_GATEWAY_TOKENS';
 
 /** Bearer JWTs from an OAuth authorization server (e.g. your IdP), or engineers' own tokens, for the gateway's callers. */
@@ -139,9 +139,8 @@ export function callerIdentity(
         const problem = `the gateway needs ${needed} (Authorization: Bearer <token>)`;
         return { problem, challenge: challenge() };
       }
-      // Every engineer's token is compared (constant time each), so which one matched does not show in the timing.
-      const engineer = tokens.filter((t) => sameSecret(token, t.token))[0];
-      if (engineer) return { principal: engineer.approver };
+      const engineer = tokenOwner(tokens, token);
+      if (engineer) return { principal: engineer };
       if (!jwt) {
         const problem = `the bearer token was refused: it is none of the engineers' tokens this gateway accepts (${GATEWAY_TOKENS}); send your own`;
         return { problem, challenge: challenge(problem) };

@@ -39,6 +39,14 @@ export function checkedApprover(name: string, names: NamesKnown = {}): { approve
   return problem ? { problem } : { approver: name.normalize('NFC').trim() };
 }
 
+/** Whose token `given` is, among `ann:tok1,bob:tok2`'s entries (serve's approvers', the gateway's engineers'). */
+export function tokenOwner(tokens: IdentitySettings['tokens'], given: string): string | undefined {
+  // Every entry is compared (constant time each), so timing says nothing about which one matched.
+  let found: string | undefined;
+  for (const t of tokens) if (sameSecret(given, t.token)) found ??= t.approver;
+  return found;
+}
+
 /**
  * `ann:tok1,bob:tok2` → entries; one line naming what is wrong (a name passing for an earlier one's too). The gateway's
  * per-engineer tokens (COUNTERSIGN_GATEWAY_TOKENS) are read the same way, named as their `setting`.
@@ -81,10 +89,7 @@ export async function identify(
 ): Promise<Identity | { problem: string } | undefined> {
   const auth = headers.authorization;
   if (typeof auth === 'string' && auth.startsWith('Bearer ')) {
-    const given = auth.slice('Bearer '.length).trim();
-    // Every entry is compared (constant time each), so timing says nothing about which one matched.
-    let found: string | undefined;
-    for (const t of s.tokens) if (sameSecret(given, t.token)) found ??= t.approver;
+    const found = tokenOwner(s.tokens, auth.slice('Bearer '.length).trim());
     return found ? { approver: found, via: 'token' } : undefined;
   }
   const assertion = s.jwt && single(headers[s.jwt.header]);
