@@ -2,9 +2,7 @@
 // upstream tool that runs as one: forwarded upstream as a task, with no Temporal round trip, and the client's
 // tasks/get, tasks/result, tasks/cancel and tasks/list for it routed back to that upstream. The client knows it by a
 // name of the gateway's (`upstream-<uuid>`: never a gated call's run nor a done task's, whatever the upstream's ids
-// look like), which this process keeps, for its principal only, up to the upstream task's ttl; at most MAX_TASKS,
-// the oldest forgotten first. Like the upstream's own task it does not outlive the gateway's connection to it.
-import { randomUUID } from 'node:crypto';
+// look like), which this process keeps, for its principal only, up to the upstream task's ttl (keptTasks.ts). Like the upstream's own task it does not outlive the gateway's connection to it.
 import {
   type CallToolRequest,
   CallToolResultSchema,
@@ -14,21 +12,19 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Upstreams } from './upstreams';
+import { KeptTasks } from './keptTasks';
 
-const MAX_TASKS = 1_000;
-const PREFIX = 'upstream-';
 /** How long a forwarded task is kept when its upstream gives it no ttl. */
 const KEEP_MS = 60 * 60_000;
 
 interface Forwarded {
-  principal: string;
+  taskId: string;
   server: string;
   upstreamId: string;
-  expires: number;
 }
 
 export class ForwardedTasks {
-  private readonly tasks = new Map<string, Forwarded>(); // in the order they were made
+  private readonly tasks = new KeptTasks<Forwarded>('upstream-');
 
   constructor(private readonly upstreams: Upstreams) {}
 
@@ -46,17 +42,14 @@ export class ForwardedTasks {
       ...options,
       task: creation ?? {},
     });
-    this.forget(now);
-    const taskId = `${PREFIX}${randomUUID()}`;
     const expires = now + (task.ttl ?? KEEP_MS);
-    this.tasks.set(taskId, { principal, server, upstreamId: task.taskId, expires });
-    while (this.tasks.size > MAX_TASKS) this.tasks.delete(this.tasks.keys().next().value!);
-    return { ...task, taskId };
+    const kept = this.tasks.keep(principal, (taskId) => ({ taskId, server, upstreamId: task.taskId }), expires, now);
+    return { ...task, taskId: kept.taskId };
   }
 
   /** Whether the id is one of these (whoever's it is): the gated calls' store need not look it up in Temporal. */
-  static names(taskId: string): boolean {
-    return taskId.startsWith(PREFIX);
+  names(taskId: string): boolean {
+    return this.tasks.names(taskId);
   }
 
   /** The principal's task of this id as its upstream says now; null when it is not theirs or the upstream forgot it. */
@@ -83,24 +76,16 @@ export class ForwardedTasks {
 
   /** The principal's tasks, newest first, as their upstreams say now (those they forgot left out). */
   async list(principal: string, now = Date.now()): Promise<Task[]> {
-    this.forget(now);
-    const ids = [...this.tasks].filter(([, f]) => f.principal === principal).map(([id]) => id);
-    const tasks = await Promise.all(ids.reverse().map((id) => this.get(principal, id)));
+    const ids = this.tasks.list(principal, now).map(([id]) => id);
+    const tasks = await Promise.all(ids.map((id) => this.get(principal, id)));
     return tasks.filter((t): t is Task => t !== null);
   }
 
-  private own(principal: string, taskId: string, now = Date.now()): Forwarded | undefined {
-    if (!ForwardedTasks.names(taskId)) return undefined;
-    this.forget(now);
-    const f = this.tasks.get(taskId);
-    return f?.principal === principal ? f : undefined;
+  private own(principal: string, taskId: string): Forwarded | undefined {
+    return this.tasks.get(principal, taskId);
   }
 
   private client(f: Forwarded) {
     return this.upstreams.server(f.server).client;
-  }
-
-  private forget(now: number): void {
-    for (const [id, f] of this.tasks) if (f.expires <= now) this.tasks.delete(id);
   }
 }

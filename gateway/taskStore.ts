@@ -7,7 +7,6 @@ import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/int
 import type { Result, Task } from '@modelcontextprotocol/sdk/types.js';
 import { type CallRun, callResult, runOfTask, taskRequester, taskIdOf, taskStatus, withdraw } from './gatedCalls';
 import { ownTasks } from './taskList';
-import { ForwardedTasks } from './forwardedTasks';
 import { whereToDecide } from './gatedWaits';
 import type { GatewayCore } from './gatewayServer';
 
@@ -33,7 +32,7 @@ export class CallTaskStore implements TaskStore {
   }
 
   async getTask(taskId: string): Promise<Task | null> {
-    if (ForwardedTasks.names(taskId)) return this.core.forwarded.get(this.principal, taskId);
+    if (this.core.forwarded.names(taskId)) return this.core.forwarded.get(this.principal, taskId);
     const done = this.core.done.get(this.principal, taskId);
     if (done) return done.task;
     const run = await this.own(taskId);
@@ -47,7 +46,7 @@ export class CallTaskStore implements TaskStore {
   }
 
   async getTaskResult(taskId: string): Promise<Result> {
-    if (ForwardedTasks.names(taskId)) return this.core.forwarded.result(this.principal, taskId);
+    if (this.core.forwarded.names(taskId)) return this.core.forwarded.result(this.principal, taskId);
     const done = this.core.done.get(this.principal, taskId);
     if (done) return done.result;
     const run = await this.own(taskId);
@@ -56,7 +55,7 @@ export class CallTaskStore implements TaskStore {
   }
 
   async updateTaskStatus(taskId: string, status: Task['status']): Promise<void> {
-    if (ForwardedTasks.names(taskId)) {
+    if (this.core.forwarded.names(taskId)) {
       if (status === 'cancelled') await this.core.forwarded.cancel(this.principal, taskId);
       return;
     }
