@@ -80,8 +80,7 @@ export function heldSnapshot(messages: AgUiInput['messages']): AgUiInput['messag
 }
 
 /** Whether the front end holds a message of ours: if not, the user messages it sends may be ones the thread holds. */
-export const holdsOurs = (messages: AgUiInput['messages']): boolean =>
-  messages.some((m) => m.id.startsWith(OWN_ID_PREFIX));
+export const holdsOurs = (messages: AgUiInput['messages']): boolean => afterOurs(messages) > 0;
 
 /**
  * The messages the thread does not hold, for a front end that holds none of ours (a run that paused before it said
