@@ -22,6 +22,21 @@ export interface FollowOptions {
 export const pause = (ms: number, signal?: AbortSignal) => sleep(ms, undefined, { signal }).catch(() => undefined);
 
 /**
+ * `fn`'s calls under the reader's signal, so a reader that stops leaves no call (or retry) behind on the connection;
+ * undefined, with no call made, once it aborted. The client cancels a call only on an abort that comes after its
+ * start: one started just after would run on (a history long-poll for its whole timeout) past a closed connection.
+ */
+export function callUnder<T>(
+  client: Client,
+  signal: AbortSignal | undefined,
+  fn: () => Promise<T>,
+): Promise<T | undefined> {
+  if (!signal) return fn();
+  if (signal.aborted) return Promise.resolve(undefined);
+  return client.withAbortSignal(signal, fn);
+}
+
+/**
  * Retries `fn` while the run cannot answer (no worker, server restart, a run that just closed or continued as new),
  * up to the patience. Only a workflow id the server does not know at all is a RunNotFoundError.
  */
@@ -41,8 +56,7 @@ async function patiently<T>(client: Client, workflowId: string, fn: () => Promis
 
 async function exists(client: Client, workflowId: string, signal?: AbortSignal): Promise<boolean> {
   try {
-    const describe = () => client.workflow.getHandle(workflowId).describe();
-    await (signal ? client.withAbortSignal(signal, describe) : describe());
+    await callUnder(client, signal, () => client.workflow.getHandle(workflowId).describe());
     return true;
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return false;
@@ -58,20 +72,12 @@ export async function* followEvents(
 ): AsyncGenerator<RunEvent> {
   const handle = client.workflow.getHandle(workflowId);
   const watch = new HistoryWatch(client, workflowId);
-  // Under the reader's signal: a reader that stops leaves no call (or retry) behind on the connection. A call is
-  // never started once the signal aborted: the client cancels a call only on an abort that comes after its start,
-  // so one started just after would run on (a history long-poll for its whole timeout) past a closed connection.
-  const underSignal = <T>(fn: () => Promise<T>) => {
-    if (!o.signal) return fn();
-    if (o.signal.aborted) return Promise.resolve(undefined);
-    return client.withAbortSignal(o.signal, fn);
-  };
   let after = o.after ?? 0;
   while (!o.signal?.aborted) {
     const page = await patiently(
       client,
       workflowId,
-      () => underSignal(() => handle.query(eventsQuery, { after, limit: 500 })),
+      () => callUnder(client, o.signal, () => handle.query(eventsQuery, { after, limit: 500 })),
       o,
     );
     if (!page) return;
@@ -83,7 +89,7 @@ export async function* followEvents(
     if (page.ended && after >= page.last) return; // the whole log is read: no read after the end
     if (page.events.length) continue; // there may be more right away
     // Nothing new in the log: wait on the server until the run's history grows (see HistoryWatch), then read again.
-    await patiently(client, workflowId, () => underSignal(() => watch.next()), o);
+    await patiently(client, workflowId, () => callUnder(client, o.signal, () => watch.next()), o);
   }
 }
 

@@ -6,7 +6,7 @@
 import type { Client } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import type { DeltaHeartbeat } from '../../contract/runEvents';
-import { pause } from './eventFollowing';
+import { callUnder, pause } from './eventFollowing';
 
 export interface ModelDelta {
   delta: string;
@@ -34,8 +34,8 @@ async function feedUrl(
   const handle = client.workflow.getHandle(workflowId);
   const deadline = Date.now() + waitMs;
   for (let attempt = 0; attempt < MAX_DESCRIBES && !signal?.aborted; attempt++) {
-    const description = await (signal ? client.withAbortSignal(signal, () => handle.describe()) : handle.describe());
-    if (description.status.name !== 'RUNNING') return undefined;
+    const description = await callUnder(client, signal, () => handle.describe());
+    if (description?.status.name !== 'RUNNING') return undefined; // aborted, or the run is over
     let later = false;
     for (const activity of description.raw.pendingActivities ?? []) {
       const payloads = activity.heartbeatDetails?.payloads;
